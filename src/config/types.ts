@@ -1,0 +1,70 @@
+/**
+ * Vocabulary of the configuration layer. The knob table (knobs.ts) is the one
+ * place that defines each tunable's default, bounds and env name; `Settings`
+ * is its typed result. No runtime code here.
+ *
+ * @module
+ */
+
+/** Where a resolved value came from, for doctor (`env:OPENVIKING_API_KEY`, `file:~/.openviking/ovcli.conf`, `userConfig:api_key`, `default`). */
+export type ValueSource = string;
+
+export interface Credentials {
+  baseUrl: string;
+  mcpUrl: string;
+  apiKey?: string;
+  account?: string;
+  user?: string;
+  peerId?: string;
+  /** Field name → where its value came from. */
+  sources: Partial<Record<'baseUrl' | 'mcpUrl' | 'apiKey' | 'account' | 'user' | 'peerId', ValueSource>>;
+  /** True when the only key found is ov.conf `server.root_api_key` (OpenViking rejects root keys on data APIs). */
+  rootKeyOnly: boolean;
+  /** Config files that were read (and exist), for doctor and for the MCP proxy's change watch. */
+  files: string[];
+}
+
+export interface Settings {
+  enabled: boolean;
+  autoRecall: boolean;
+  autoCapture: boolean;
+  autoProfile: boolean;
+  recallLimit: number;
+  scoreThreshold: number;
+  minQueryLength: number;
+  recallMaxTokens: number;
+  recallDedupTurns: number;
+  recallTokenBudget: number;
+  recallMaxContentChars: number;
+  profileTokenBudget: number;
+  resumeContextBudget: number;
+  /** Whole-stage deadline of the prompt stage (UserPromptSubmit timeout drops the prompt). */
+  promptDeadlineMs: number;
+  /** Whole-stage deadline of the start stage. */
+  startDeadlineMs: number;
+  /** Deadline of synchronous capture (PreCompact) inside the hook. */
+  syncCaptureDeadlineMs: number;
+  /** Per-request timeout for background work (capture worker, replay). */
+  timeoutMs: number;
+  commitTokenThreshold: number;
+  commitKeepRecentCount: number;
+  captureAssistantTurns: boolean;
+  captureToolMaxChars: number;
+  bypassSession: boolean;
+  /** Comma-separated globs matched against the session id and the cwd. */
+  bypassPatterns: string[];
+  pendingReplayLimit: number;
+  pendingReplayBudgetMs: number;
+  pendingMaxRetries: number;
+  pendingTtlDays: number;
+  lockTimeoutMs: number;
+  debug: boolean;
+  debugLogPath: string;
+}
+
+export interface PluginConfig {
+  credentials: Credentials;
+  settings: Settings;
+  /** Human-readable problems (malformed file, out-of-range value, root key), each naming its source. */
+  warnings: string[];
+}

@@ -1,0 +1,41 @@
+/**
+ * What a stage may touch of the outside world. Only main.ts builds the real
+ * one from `process`; tests build their own. Stages are functions of
+ * (input, deps) and never read `process` themselves.
+ *
+ * @module
+ */
+import type { HttpTransport } from '../openviking/http.js';
+
+export interface Logger {
+  /** Opt-in debug log (OPENVIKING_DEBUG). Never pass secrets. */
+  debug(message: string, fields?: Record<string, unknown>): void;
+  /** Problems worth recording even without debug (still never shown to the model). */
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface HookDeps {
+  now(): number;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The hook process's working directory (the workspace on CodeBuddy). */
+  cwd: string;
+  homeDir: string;
+  /** Absolute path of the plugin root (CODEBUDDY_PLUGIN_ROOT, else derived from the bundle location). */
+  pluginRoot: string;
+  http: HttpTransport;
+  /**
+   * Starts `node <pluginRoot>/scripts/hook.mjs <args>` detached, with `stdin`
+   * written to it, and returns at once. The host neither waits for nor kills
+   * it (seed 000 §7). Returns false when the spawn failed.
+   */
+  spawnDetached(args: readonly string[], stdin: string): boolean;
+  log: Logger;
+}
+
+/** What a stage decided; the protocol encoder turns it into the host's envelope. */
+export type StageResult =
+  | { kind: 'pass' }
+  | { kind: 'context'; text: string }
+  | { kind: 'deny'; reason: string };
+
+export const PASS: StageResult = Object.freeze({ kind: 'pass' });

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests spawn real processes and sockets; keep them isolated per file and
+// give spawned hooks room on a loaded 2-core CI machine.
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    exclude: ['tests/e2e/**', 'node_modules/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});

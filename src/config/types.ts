@@ -65,6 +65,8 @@ export interface Settings {
 export interface PluginConfig {
   credentials: Credentials;
   settings: Settings;
+  /** Settings field → where its value came from (`env:…`, `file:…#plugin.codebuddy.…`, `default`), for doctor. */
+  settingSources?: Partial<Record<keyof Settings, ValueSource>>;
   /** Human-readable problems (malformed file, out-of-range value, root key), each naming its source. */
   warnings: string[];
 }

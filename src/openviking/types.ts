@@ -22,7 +22,7 @@ export interface OvFailure {
   ok: false;
   /** HTTP status; 0 when no HTTP answer arrived (network error, timeout). */
   status: number;
-  /** Server error code (e.g. `NOT_FOUND`), or a local one: `NETWORK`, `TIMEOUT`, `DEADLINE`, `BAD_RESPONSE`. */
+  /** Server error code (e.g. `NOT_FOUND`), or a local one: `NETWORK`, `TIMEOUT`, `DEADLINE`, `BAD_RESPONSE`, `BAD_REQUEST` (refused before sending). */
   code: string;
   message: string;
   /** The single retry classifier's verdict (see retry.ts). */

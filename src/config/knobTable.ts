@@ -1,0 +1,27 @@
+/**
+ * The README's table of knobs, generated from the knob table so the docs
+ * cannot drift from the code (tests/config/readme-table.test.ts compares the
+ * two; tests/support/gen-readme-table.ts rewrites the README section).
+ *
+ * @module
+ */
+import { listKnobs, type Knob } from './knobs.js';
+
+/** Markdown table: env name, default, bounds, description; one row per knob in table order. */
+export function renderKnobTable(): string {
+  const rows = listKnobs().map((knob) => `| \`${knob.env}\` | ${formatDefault(knob)} | ${formatBounds(knob)} | ${escapeCell(knob.description)} |`);
+  return ['| Variable | Default | Bounds | Description |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+function formatDefault(knob: Knob): string {
+  if (knob.type === 'csv') return knob.default.length ? `\`${knob.default.join(',')}\`` : '(empty)';
+  return `\`${String(knob.default)}\``;
+}
+
+function formatBounds(knob: Knob): string {
+  return knob.type === 'int' || knob.type === 'float' ? `${knob.min}–${knob.max}` : '—';
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|');
+}

@@ -1,0 +1,95 @@
+/**
+ * The one table of the plugin's tunables.
+ *
+ * Each `Settings` field is defined here once: its env name, type, default,
+ * bounds and a one-line description. The loader (settings.ts), the README
+ * table (knobTable.ts) and doctor all read this table, so a knob cannot exist
+ * in one place and be missing from another. The mapped type below makes the
+ * compiler insist on exactly one entry per `Settings` field with a default of
+ * the field's type.
+ *
+ * Env names follow openviking-api.md §5.3/§5.4 where the reference plugins
+ * already have one; the rest are new and use the same `OPENVIKING_` prefix.
+ * Defaults follow the thin-hook runtime unless noted.
+ *
+ * @module
+ */
+import type { Settings } from './types.js';
+
+export type KnobType = 'bool' | 'int' | 'float' | 'string' | 'csv' | 'path';
+
+interface KnobCommon {
+  /** Environment variable that sets it. */
+  env: string;
+  description: string;
+}
+
+export interface BoolKnob extends KnobCommon {
+  type: 'bool';
+  default: boolean;
+}
+
+export interface NumberKnob extends KnobCommon {
+  type: 'int' | 'float';
+  default: number;
+  min: number;
+  max: number;
+}
+
+export interface TextKnob extends KnobCommon {
+  /** `path` values get `~` expanded against the home directory. */
+  type: 'string' | 'path';
+  default: string;
+}
+
+export interface CsvKnob extends KnobCommon {
+  type: 'csv';
+  default: readonly string[];
+}
+
+type KnobFor<V> = V extends boolean ? BoolKnob : V extends number ? NumberKnob : V extends string[] ? CsvKnob : TextKnob;
+
+export type KnobTable = { readonly [K in keyof Settings]: KnobFor<Settings[K]> };
+
+/** A knob together with the `Settings` field it sets. */
+export type Knob = { [K in keyof Settings]: KnobFor<Settings[K]> & { key: K } }[keyof Settings];
+
+const SECOND = 1000;
+
+export const KNOB_TABLE: KnobTable = {
+  enabled: { env: 'OPENVIKING_MEMORY_ENABLED', type: 'bool', default: true, description: 'Master switch; off makes every hook a no-op.' },
+  autoRecall: { env: 'OPENVIKING_AUTO_RECALL', type: 'bool', default: true, description: 'Inject relevant memories before each prompt.' },
+  autoCapture: { env: 'OPENVIKING_AUTO_CAPTURE', type: 'bool', default: true, description: 'Send each finished turn to OpenViking and commit it.' },
+  autoProfile: { env: 'OPENVIKING_AUTO_PROFILE', type: 'bool', default: true, description: 'Inject the user profile and memory listing at session start.' },
+  recallLimit: { env: 'OPENVIKING_RECALL_LIMIT', type: 'int', default: 10, min: 1, max: 100, description: 'Most memories injected per prompt.' },
+  scoreThreshold: { env: 'OPENVIKING_SCORE_THRESHOLD', type: 'float', default: 0.35, min: 0, max: 1, description: 'Lowest relevance score a recalled memory may have.' },
+  minQueryLength: { env: 'OPENVIKING_MIN_QUERY_LENGTH', type: 'int', default: 3, min: 0, max: 1000, description: 'Prompts shorter than this (characters) skip recall.' },
+  recallMaxTokens: { env: 'OPENVIKING_RECALL_MAX_TOKENS', type: 'int', default: 1600, min: 64, max: 32000, description: "Server-side token budget of the recall block (context search `max_tokens`)." },
+  recallDedupTurns: { env: 'OPENVIKING_RECALL_DEDUP_TURNS', type: 'int', default: 5, min: 0, max: 100, description: 'Turns during which the server does not repeat a memory it already injected (0: off).' },
+  recallTokenBudget: { env: 'OPENVIKING_RECALL_TOKEN_BUDGET', type: 'int', default: 2000, min: 200, max: 32000, description: 'Token budget of the client-side fallback recall block.' },
+  recallMaxContentChars: { env: 'OPENVIKING_RECALL_MAX_CONTENT_CHARS', type: 'int', default: 500, min: 50, max: 20000, description: 'Characters kept per memory in the fallback recall block.' },
+  profileTokenBudget: { env: 'OPENVIKING_PROFILE_TOKEN_BUDGET', type: 'int', default: 6000, min: 500, max: 64000, description: 'Token budget of the session-start profile block.' },
+  resumeContextBudget: { env: 'OPENVIKING_RESUME_CONTEXT_BUDGET', type: 'int', default: 32000, min: 1024, max: 128000, description: 'Token budget asked of the server for the archive overview on resume and compact.' },
+  promptDeadlineMs: { env: 'OPENVIKING_PROMPT_DEADLINE_MS', type: 'int', default: 2 * SECOND, min: 200, max: 30 * SECOND, description: 'Whole-stage deadline of recall; past it the prompt goes on without memories.' },
+  startDeadlineMs: { env: 'OPENVIKING_START_DEADLINE_MS', type: 'int', default: 3 * SECOND, min: 200, max: 30 * SECOND, description: 'Whole-stage deadline of the session-start profile injection.' },
+  syncCaptureDeadlineMs: { env: 'OPENVIKING_SYNC_CAPTURE_DEADLINE_MS', type: 'int', default: 20 * SECOND, min: SECOND, max: 120 * SECOND, description: 'Deadline of the synchronous capture before compaction.' },
+  timeoutMs: { env: 'OPENVIKING_TIMEOUT_MS', type: 'int', default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: 'Per-request timeout of background work (capture worker, replay).' },
+  commitTokenThreshold: { env: 'OPENVIKING_COMMIT_TOKEN_THRESHOLD', type: 'int', default: 20000, min: 1000, max: 10_000_000, description: 'Pending server tokens that trigger a commit after a turn.' },
+  commitKeepRecentCount: { env: 'OPENVIKING_COMMIT_KEEP_RECENT_COUNT', type: 'int', default: 10, min: 0, max: 10000, description: 'Newest messages a threshold commit leaves out of the archive.' },
+  captureAssistantTurns: { env: 'OPENVIKING_CAPTURE_ASSISTANT_TURNS', type: 'bool', default: true, description: "Capture the assistant's turns too, not only the user's." },
+  captureToolMaxChars: { env: 'OPENVIKING_CAPTURE_TOOL_MAX_CHARS', type: 'int', default: 1_000_000, min: 1000, max: 1_000_000, description: 'Characters of a tool output kept when capturing (the server externalises big ones).' },
+  bypassSession: { env: 'OPENVIKING_BYPASS_SESSION', type: 'bool', default: false, description: 'Neither recall nor capture in this session.' },
+  bypassPatterns: { env: 'OPENVIKING_BYPASS_SESSION_PATTERNS', type: 'csv', default: [], description: 'Comma-separated globs (`*`, `**`); a session whose id or cwd matches is bypassed.' },
+  pendingReplayLimit: { env: 'OPENVIKING_PENDING_REPLAY_LIMIT', type: 'int', default: 50, min: 0, max: 1000, description: 'Queued writes replayed per session start.' },
+  pendingReplayBudgetMs: { env: 'OPENVIKING_PENDING_REPLAY_BUDGET_MS', type: 'int', default: 1500, min: 0, max: 60 * SECOND, description: 'Time a replay run may spend before it stops.' },
+  pendingMaxRetries: { env: 'OPENVIKING_PENDING_MAX_RETRIES', type: 'int', default: 3, min: 0, max: 100, description: 'Replay attempts before a queued write is dropped.' },
+  pendingTtlDays: { env: 'OPENVIKING_PENDING_TTL_DAYS', type: 'int', default: 7, min: 1, max: 365, description: 'Age (days) after which a queued write is dropped.' },
+  lockTimeoutMs: { env: 'OPENVIKING_LOCK_TIMEOUT_MS', type: 'int', default: SECOND, min: 0, max: 60 * SECOND, description: 'Wait for the per-session state lock before skipping the stage.' },
+  debug: { env: 'OPENVIKING_DEBUG', type: 'bool', default: false, description: 'Write a JSON-lines debug log.' },
+  debugLogPath: { env: 'OPENVIKING_DEBUG_LOG', type: 'path', default: '~/.openviking/logs/codebuddy-hooks.log', description: 'Where the debug log goes.' },
+};
+
+/** The table as a list, in declaration order. */
+export function listKnobs(): Knob[] {
+  return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }) as Knob);
+}

@@ -1,0 +1,63 @@
+/**
+ * Builds the whole `PluginConfig` once per hook process: credentials
+ * (credentials.ts), settings (settings.ts) and every warning met on the way.
+ *
+ * Cheap by design: synchronous, at most two small files read (ovcli.conf and
+ * ov.conf), no network. Total: a bug in here must not take the host's prompt
+ * down, so an unexpected throw yields the defaults plus a warning.
+ *
+ * @module
+ */
+import type { PluginConfig } from './types.js';
+import { readSmallTextFile, displayPath, type ReadTextFile } from './configFile.js';
+import { DEFAULT_BASE_URL, resolveCredentials } from './credentials.js';
+import { resolveSettings } from './settings.js';
+import { isRecord } from '../openviking/narrow.js';
+
+export { renderKnobTable } from './knobTable.js';
+
+export interface LoadConfigInput {
+  env: Readonly<Record<string, string | undefined>>;
+  homeDir: string;
+  /** Defaults to a reader that refuses files over 1 MiB. */
+  readFile?: ReadTextFile;
+}
+
+/** Resolves the plugin's configuration. Never throws. */
+export function loadPluginConfig(input: LoadConfigInput): PluginConfig {
+  try {
+    return resolveConfig(input);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const fallback = resolveSettings({ env: {}, homeDir: input.homeDir });
+    return {
+      credentials: {
+        baseUrl: DEFAULT_BASE_URL,
+        mcpUrl: `${DEFAULT_BASE_URL}/mcp`,
+        sources: { baseUrl: 'default', mcpUrl: 'derived:baseUrl' },
+        rootKeyOnly: false,
+        files: [],
+      },
+      settings: fallback.settings,
+      settingSources: fallback.sources,
+      warnings: [`configuration could not be loaded (${reason}); using defaults`],
+    };
+  }
+}
+
+function resolveConfig({ env, homeDir, readFile = readSmallTextFile }: LoadConfigInput): PluginConfig {
+  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile });
+  const plugin = cliFile.value?.['plugin'];
+  const section = isRecord(plugin) ? plugin['codebuddy'] : undefined;
+  if (section !== undefined && !isRecord(section)) {
+    warnings.push(`${displayPath(cliFile.path, homeDir)}: plugin.codebuddy should be an object; ignoring it`);
+  }
+  const file = isRecord(section) ? { values: section, shownAs: displayPath(cliFile.path, homeDir) } : undefined;
+  const settings = resolveSettings({ env, homeDir, file });
+  return {
+    credentials,
+    settings: settings.settings,
+    settingSources: settings.sources,
+    warnings: [...warnings, ...settings.warnings],
+  };
+}

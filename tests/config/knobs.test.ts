@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { KNOB_TABLE, listKnobs } from '../../src/config/knobs.js';
+import { defaultValue, parseKnobValue, resolveSettings } from '../../src/config/settings.js';
+
+const home = '/home/tester';
+
+describe('knob table', () => {
+  it('has unique OPENVIKING_* env names', () => {
+    const names = listKnobs().map((knob) => knob.env);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^OPENVIKING_[A-Z0-9_]+$/);
+  });
+
+  it('uses the reference plugins’ env names where they exist', () => {
+    expect(KNOB_TABLE.recallLimit.env).toBe('OPENVIKING_RECALL_LIMIT');
+    expect(KNOB_TABLE.bypassPatterns.env).toBe('OPENVIKING_BYPASS_SESSION_PATTERNS');
+    expect(KNOB_TABLE.enabled.env).toBe('OPENVIKING_MEMORY_ENABLED');
+    expect(KNOB_TABLE.debugLogPath.env).toBe('OPENVIKING_DEBUG_LOG');
+  });
+
+  it.each(listKnobs().map((knob) => [knob.key, knob] as const))('%s: its default parses back to itself and lies within bounds', (_key, knob) => {
+    const fallback = defaultValue(knob, home);
+    const asEnv = Array.isArray(fallback) ? fallback.join(',') : String(fallback);
+    if (asEnv === '') return; // an empty env value means "unset"; nothing to round-trip
+    const parsed = parseKnobValue(knob, asEnv, home);
+    expect(parsed).toEqual({ ok: true, value: fallback });
+    if (knob.type === 'int' || knob.type === 'float') {
+      expect(knob.min).toBeLessThanOrEqual(knob.default);
+      expect(knob.default).toBeLessThanOrEqual(knob.max);
+    }
+    expect(knob.description.length).toBeGreaterThan(10);
+  });
+
+  it('resolves to the documented defaults with an empty environment', () => {
+    const { settings, warnings, sources } = resolveSettings({ env: {}, homeDir: home });
+    expect(warnings).toEqual([]);
+    expect(settings).toMatchObject({
+      enabled: true,
+      promptDeadlineMs: 2000,
+      startDeadlineMs: 3000,
+      syncCaptureDeadlineMs: 20000,
+      timeoutMs: 15000,
+      profileTokenBudget: 6000,
+      recallMaxTokens: 1600,
+      recallDedupTurns: 5,
+      commitTokenThreshold: 20000,
+      commitKeepRecentCount: 10,
+      lockTimeoutMs: 1000,
+      pendingReplayBudgetMs: 1500,
+      scoreThreshold: 0.35,
+      bypassPatterns: [],
+      debug: false,
+      debugLogPath: '/home/tester/.openviking/logs/codebuddy-hooks.log',
+    });
+    expect(Object.keys(settings).sort()).toEqual(Object.keys(KNOB_TABLE).sort());
+    expect(new Set(Object.values(sources))).toEqual(new Set(['default']));
+  });
+});
+
+describe('env parsing', () => {
+  it('booleans are false only for 0/false/no/off (any case, trimmed)', () => {
+    for (const word of ['0', 'false', 'No', ' OFF ']) {
+      expect(resolveSettings({ env: { OPENVIKING_AUTO_RECALL: word }, homeDir: home }).settings.autoRecall).toBe(false);
+    }
+    for (const word of ['1', 'true', 'yes', 'on', 'enabled']) {
+      expect(resolveSettings({ env: { OPENVIKING_DEBUG: word }, homeDir: home }).settings.debug).toBe(true);
+    }
+  });
+
+  it('an empty env value counts as unset', () => {
+    const { settings, sources } = resolveSettings({ env: { OPENVIKING_AUTO_RECALL: '', OPENVIKING_RECALL_LIMIT: '  ' }, homeDir: home });
+    expect(settings.autoRecall).toBe(true);
+    expect(settings.recallLimit).toBe(10);
+    expect(sources.recallLimit).toBe('default');
+  });
+
+  it('parses ints, floats, csv and paths, recording the source', () => {
+    const { settings, sources, warnings } = resolveSettings({
+      env: {
+        OPENVIKING_RECALL_LIMIT: ' 7 ',
+        OPENVIKING_SCORE_THRESHOLD: '0.5',
+        OPENVIKING_BYPASS_SESSION_PATTERNS: 'tmp-*, ,**/scratch/**',
+        OPENVIKING_DEBUG_LOG: '~/logs/x.log',
+      },
+      homeDir: home,
+    });
+    expect(warnings).toEqual([]);
+    expect(settings.recallLimit).toBe(7);
+    expect(settings.scoreThreshold).toBe(0.5);
+    expect(settings.bypassPatterns).toEqual(['tmp-*', '**/scratch/**']);
+    expect(settings.debugLogPath).toBe('/home/tester/logs/x.log');
+    expect(sources.recallLimit).toBe('env:OPENVIKING_RECALL_LIMIT');
+  });
+
+  it('clamps out-of-range numbers with a warning naming the source', () => {
+    const { settings, warnings } = resolveSettings({
+      env: { OPENVIKING_TIMEOUT_MS: '5', OPENVIKING_SCORE_THRESHOLD: '3', OPENVIKING_RECALL_MAX_TOKENS: '99999' },
+      homeDir: home,
+    });
+    expect(settings.timeoutMs).toBe(1000);
+    expect(settings.scoreThreshold).toBe(1);
+    expect(settings.recallMaxTokens).toBe(32000);
+    expect(warnings).toEqual([
+      'env:OPENVIKING_SCORE_THRESHOLD: 3 is above the maximum 1; using 1',
+      'env:OPENVIKING_RECALL_MAX_TOKENS: 99999 is above the maximum 32000; using 32000',
+      'env:OPENVIKING_TIMEOUT_MS: 5 is below the minimum 1000; using 1000',
+    ]);
+  });
+
+  it('ignores unparseable numbers with a warning and keeps the default', () => {
+    const { settings, warnings } = resolveSettings({ env: { OPENVIKING_RECALL_LIMIT: 'ten', OPENVIKING_PENDING_TTL_DAYS: '2.5' }, homeDir: home });
+    expect(settings.recallLimit).toBe(10);
+    expect(settings.pendingTtlDays).toBe(7);
+    expect(warnings).toEqual([
+      'env:OPENVIKING_RECALL_LIMIT: expected a number, got "ten"; ignoring it',
+      'env:OPENVIKING_PENDING_TTL_DAYS: expected a whole number, got "2.5"; ignoring it',
+    ]);
+  });
+});
+
+describe('ovcli.conf plugin.codebuddy values', () => {
+  const file = (values: Record<string, unknown>) => ({ values, shownAs: '~/.openviking/ovcli.conf' });
+
+  it('apply below env and above defaults, with JSON types', () => {
+    const { settings, sources } = resolveSettings({
+      env: { OPENVIKING_RECALL_LIMIT: '4' },
+      homeDir: home,
+      file: file({ recallLimit: 20, autoCapture: false, bypassPatterns: ['a*', 'b'], scoreThreshold: 0.2 }),
+    });
+    expect(settings.recallLimit).toBe(4);
+    expect(settings.autoCapture).toBe(false);
+    expect(settings.bypassPatterns).toEqual(['a*', 'b']);
+    expect(settings.scoreThreshold).toBe(0.2);
+    expect(sources.autoCapture).toBe('file:~/.openviking/ovcli.conf#plugin.codebuddy.autoCapture');
+  });
+
+  it('a bad file value falls back to the default with a warning; a bad env value falls back to the file', () => {
+    const { settings, warnings } = resolveSettings({
+      env: { OPENVIKING_RECALL_LIMIT: 'x' },
+      homeDir: home,
+      file: file({ recallLimit: 6, autoRecall: { yes: true }, debugLogPath: 5, recallDedupTurns: -1 }),
+    });
+    expect(settings.recallLimit).toBe(6);
+    expect(settings.autoRecall).toBe(true);
+    expect(settings.recallDedupTurns).toBe(0);
+    expect(warnings).toEqual([
+      'file:~/.openviking/ovcli.conf#plugin.codebuddy.autoRecall: expected a boolean, got {"yes":true}; ignoring it',
+      'env:OPENVIKING_RECALL_LIMIT: expected a number, got "x"; ignoring it',
+      'file:~/.openviking/ovcli.conf#plugin.codebuddy.recallDedupTurns: -1 is below the minimum 0; using 0',
+      'file:~/.openviking/ovcli.conf#plugin.codebuddy.debugLogPath: expected a string, got 5; ignoring it',
+    ]);
+  });
+});

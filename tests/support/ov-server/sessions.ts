@@ -1,0 +1,295 @@
+/**
+ * Session state and the commit/context semantics of `session.py`
+ * (contract §2.1): auto-creation, ordered message appends with post-write
+ * `pending_tokens`, commit that archives all but `keep_recent_count` live
+ * messages (accepted / skipped with a reason), background-task records, and
+ * the archive re-hydration read. Every message ever added is kept in arrival
+ * order so tests can assert exactly-once delivery.
+ *
+ * @module
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { ArchiveRecord, CommitRecord, Identity, SessionSnapshot, StoredMessage } from './types.js';
+import { bodyIssue, parseOrThrow, validationError } from './validation.js';
+import { messageTokens, partText, type PreparedMessage } from './messages.js';
+import { estimateTokens } from './tokens.js';
+import { joinUri } from './uri.js';
+
+export interface SessionRecord {
+  account: string;
+  user: string;
+  sessionId: string;
+  createdAt: string;
+  updatedAt: string;
+  live: StoredMessage[];
+  all: StoredMessage[];
+  archives: ArchiveRecord[];
+  commits: CommitRecord[];
+  recallLog: Array<{ turn: number; uris: string[] }>;
+  lastCommitAt: string | null;
+  lastMessageAt: string | null;
+  memoryPolicy: unknown;
+  autoCommitPolicy: unknown;
+  memoryExtractionConfig: unknown;
+}
+
+export interface TaskRecord {
+  task_id: string;
+  task_type: string;
+  status: 'completed';
+  resource_id: string;
+  created_at: string;
+  updated_at: string;
+  result: Record<string, unknown>;
+  error: null;
+}
+
+const commitSchema = z
+  .object({
+    keep_recent_count: z.number().int().min(0).max(10000).optional(),
+    retention_mode: z.literal('turn_budget').nullable().optional(),
+    keep_recent_turn_count: z.number().int().min(0).optional(),
+    retained_message_token_budget: z.number().int().min(1).optional(),
+    min_raw_tail_steps: z.number().int().min(0).optional(),
+    extraction_metadata: z.object({ event: z.object({ tags: z.array(z.string()).optional() }).optional() }).nullable().optional(),
+    telemetry: z.union([z.boolean(), z.record(z.string(), z.boolean())]).optional(),
+  });
+
+const TURN_BUDGET_FIELDS = ['keep_recent_turn_count', 'retained_message_token_budget', 'min_raw_tail_steps'] as const;
+
+export function sessionUri(user: string, sessionId: string): string {
+  return joinUri(['user', user, 'sessions', sessionId]);
+}
+
+export class SessionStore {
+  private readonly records = new Map<string, SessionRecord>();
+  private readonly tasks = new Map<string, TaskRecord>();
+  private nextSeq = 1;
+
+  constructor(
+    private readonly now: () => number,
+    /** Called after a commit archived messages (memory extraction hook). */
+    private readonly onArchive: (record: SessionRecord, archive: ArchiveRecord) => void = () => undefined,
+  ) {}
+
+  get(identity: Pick<Identity, 'account' | 'user'>, sessionId: string): SessionRecord | undefined {
+    return this.records.get(keyOf(identity, sessionId));
+  }
+
+  getOrCreate(identity: Pick<Identity, 'account' | 'user'>, sessionId: string, init: Partial<Pick<SessionRecord, 'memoryPolicy' | 'autoCommitPolicy' | 'memoryExtractionConfig'>> = {}): SessionRecord {
+    const existing = this.get(identity, sessionId);
+    if (existing !== undefined) return existing;
+    const nowIso = this.isoNow();
+    const record: SessionRecord = {
+      account: identity.account,
+      user: identity.user,
+      sessionId,
+      createdAt: nowIso,
+      updatedAt: nowIso,
+      live: [],
+      all: [],
+      archives: [],
+      commits: [],
+      recallLog: [],
+      lastCommitAt: null,
+      lastMessageAt: null,
+      memoryPolicy: init.memoryPolicy ?? null,
+      autoCommitPolicy: init.autoCommitPolicy ?? null,
+      memoryExtractionConfig: init.memoryExtractionConfig ?? null,
+    };
+    this.records.set(keyOf(identity, sessionId), record);
+    return record;
+  }
+
+  /** Appends validated messages in order and returns them stamped. */
+  append(record: SessionRecord, prepared: PreparedMessage[]): StoredMessage[] {
+    const stored = prepared.map((message) => ({ ...message, seq: this.nextSeq++ }));
+    record.live.push(...stored);
+    record.all.push(...stored);
+    if (stored.length > 0) record.lastMessageAt = record.updatedAt = this.isoNow();
+    return stored;
+  }
+
+  pendingTokens(record: SessionRecord): number {
+    return record.live.reduce((sum, message) => sum + messageTokens(message), 0);
+  }
+
+  /** `POST .../commit`: validates the body, archives, and returns the result object. */
+  commit(record: SessionRecord, body: unknown): Record<string, unknown> {
+    const options = parseOrThrow(commitSchema, body ?? {});
+    const misplaced = TURN_BUDGET_FIELDS.filter((field) => options[field] !== undefined && options.retention_mode !== 'turn_budget');
+    if (misplaced.length > 0) throw validationError(misplaced.map((field) => bodyIssue([field], `${field} requires retention_mode='turn_budget'`)));
+    const keep = options.retention_mode === 'turn_budget' ? keepCountForTurns(record.live, options.keep_recent_turn_count ?? 3) : (options.keep_recent_count ?? 0);
+    const traceId = randomBytes(16).toString('hex');
+    const base = { session_id: record.sessionId, trace_id: traceId };
+    if (record.live.length === 0) return this.skip(record, body, keep, { ...base, reason: 'no_messages' });
+    const archivedCount = record.live.length - keep;
+    if (archivedCount <= 0) {
+      return this.skip(record, body, keep, { ...base, reason: 'all_within_keep_window', estimated_active_tokens: this.pendingTokens(record), budget_exceeded: false });
+    }
+    const archive = this.archive(record, record.live.splice(0, archivedCount));
+    const task = this.recordTask(record, archive);
+    record.commits.push({ status: 'accepted', keepRecentCount: keep, archiveUri: archive.uri, taskId: task.task_id, at: archive.createdAt, body });
+    record.lastCommitAt = record.updatedAt = archive.createdAt;
+    this.onArchive(record, archive);
+    return { ...base, status: 'accepted', task_id: task.task_id, archive_uri: archive.uri, archived: true, estimated_active_tokens: this.pendingTokens(record), budget_exceeded: false };
+  }
+
+  /** `GET .../context`: the latest archive overview plus the newest live messages that fit. */
+  context(record: SessionRecord, tokenBudget: number): Record<string, unknown> {
+    const latest = record.archives[record.archives.length - 1];
+    const overview = latest?.overview ?? '';
+    const archiveTokens = estimateTokens(overview);
+    const includeArchive = latest !== undefined && archiveTokens <= tokenBudget;
+    let remaining = tokenBudget - (includeArchive ? archiveTokens : 0);
+    const messages: StoredMessage[] = [];
+    for (const message of [...record.live].reverse()) {
+      const tokens = messageTokens(message);
+      if (tokens > remaining) break;
+      remaining -= tokens;
+      messages.unshift(message);
+    }
+    const activeTokens = messages.reduce((sum, message) => sum + messageTokens(message), 0);
+    return {
+      latest_archive_overview: includeArchive ? overview : '',
+      pre_archive_abstracts: [],
+      messages: messages.map(publicMessage),
+      estimatedTokens: activeTokens + (includeArchive ? archiveTokens : 0),
+      stats: {
+        totalArchives: record.archives.length,
+        includedArchives: includeArchive ? 1 : 0,
+        droppedArchives: record.archives.length - (includeArchive ? 1 : 0),
+        failedArchives: 0,
+        activeTokens,
+        archiveTokens: includeArchive ? archiveTokens : 0,
+      },
+    };
+  }
+
+  /** The `GET /sessions/{id}` result. */
+  meta(record: SessionRecord): Record<string, unknown> {
+    return {
+      session_id: record.sessionId,
+      created_at: record.createdAt,
+      updated_at: record.updatedAt,
+      created_by_account_id: record.account,
+      created_by_user_id: record.user,
+      message_count: record.live.length,
+      commit_count: record.archives.length,
+      memories_extracted: { total: 0 },
+      last_commit_at: record.lastCommitAt,
+      llm_token_usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      embedding_token_usage: { total_tokens: 0 },
+      pending_tokens: this.pendingTokens(record),
+      keep_recent_count: 0,
+      retention_mode: null,
+      keep_recent_turn_count: null,
+      retained_message_token_budget: null,
+      min_raw_tail_steps: null,
+      memory_policy: record.memoryPolicy,
+      auto_commit_policy: record.autoCommitPolicy,
+      last_message_at: record.lastMessageAt,
+      last_auto_commit_at: null,
+      total_message_count: record.all.length,
+      uri: sessionUri(record.user, record.sessionId),
+      user: { account_id: record.account, user_id: record.user },
+      memory_extraction_config: record.memoryExtractionConfig,
+    };
+  }
+
+  remove(identity: Pick<Identity, 'account' | 'user'>, sessionId: string): boolean {
+    return this.records.delete(keyOf(identity, sessionId));
+  }
+
+  task(taskId: string): TaskRecord | undefined {
+    return this.tasks.get(taskId);
+  }
+
+  snapshot(): SessionSnapshot[] {
+    return [...this.records.values()].map((record) => structuredClone({
+      account: record.account,
+      user: record.user,
+      sessionId: record.sessionId,
+      uri: sessionUri(record.user, record.sessionId),
+      createdAt: record.createdAt,
+      messages: record.live,
+      allMessages: record.all,
+      archives: record.archives,
+      commits: record.commits,
+      pendingTokens: this.pendingTokens(record),
+      recallLog: record.recallLog,
+    }));
+  }
+
+  private skip(record: SessionRecord, body: unknown, keep: number, fields: Record<string, unknown> & { reason: string }): Record<string, unknown> {
+    record.commits.push({ status: 'skipped', reason: fields.reason, keepRecentCount: keep, at: this.isoNow(), body });
+    return { ...fields, status: 'skipped', task_id: null, archive_uri: null, archived: false };
+  }
+
+  private archive(record: SessionRecord, messages: StoredMessage[]): ArchiveRecord {
+    const index = record.archives.length + 1;
+    const name = `archive_${String(index).padStart(3, '0')}`;
+    const archive: ArchiveRecord = {
+      index,
+      uri: `${sessionUri(record.user, record.sessionId)}/history/${name}`,
+      messages,
+      overview: archiveOverview(index, messages),
+      createdAt: this.isoNow(),
+    };
+    record.archives.push(archive);
+    return archive;
+  }
+
+  private recordTask(record: SessionRecord, archive: ArchiveRecord): TaskRecord {
+    const nowIso = this.isoNow();
+    const task: TaskRecord = {
+      task_id: randomUUID(),
+      task_type: 'session_commit',
+      status: 'completed',
+      resource_id: record.sessionId,
+      created_at: nowIso,
+      updated_at: nowIso,
+      result: { session_id: record.sessionId, archive_uri: archive.uri, memories_extracted: 0 },
+      error: null,
+    };
+    this.tasks.set(task.task_id, task);
+    return task;
+  }
+
+  private isoNow(): string {
+    return new Date(this.now()).toISOString();
+  }
+}
+
+/**
+ * The deterministic overview of an archive: a heading and one line per
+ * message (`role: first 160 chars`), at most 20 lines.
+ */
+export function archiveOverview(index: number, messages: StoredMessage[]): string {
+  const lines = messages.slice(0, 20).map((message) => {
+    const text = message.parts.map(partText).join(' ').replace(/\s+/g, ' ').trim();
+    return `- ${message.role}: ${text.slice(0, 160)}`;
+  });
+  const more = messages.length > 20 ? [`- ... ${messages.length - 20} more messages`] : [];
+  return [`# Session archive ${String(index).padStart(3, '0')}`, '', `${messages.length} messages archived.`, '', ...lines, ...more].join('\n');
+}
+
+function publicMessage(message: StoredMessage): Record<string, unknown> {
+  const { seq: _seq, ...rest } = message;
+  return rest;
+}
+
+/** How many newest messages make up the last `turns` user turns. */
+function keepCountForTurns(live: StoredMessage[], turns: number): number {
+  if (turns <= 0) return 0;
+  let seen = 0;
+  for (let i = live.length - 1; i >= 0; i -= 1) {
+    if (live[i]?.role === 'user' && ++seen === turns) return live.length - i;
+  }
+  return live.length;
+}
+
+function keyOf(identity: Pick<Identity, 'account' | 'user'>, sessionId: string): string {
+  return `${identity.account}\u0000${identity.user}\u0000${sessionId}`;
+}

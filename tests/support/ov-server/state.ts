@@ -1,0 +1,88 @@
+/**
+ * Everything one server instance holds: options, the virtual filesystem,
+ * sessions, faults, the request log, MCP watches, and the seeding entry.
+ * Built once per `startOvServer` and shared by the REST routes and `/mcp`.
+ *
+ * @module
+ */
+import type { AuthOptions, Identity, OvServerOptions, SeedSpec } from './types.js';
+import { Vfs } from './vfs.js';
+import { SessionStore, sessionUri, type SessionRecord } from './sessions.js';
+import { Faults } from './faults.js';
+import { RequestLog } from './log.js';
+import { joinUri } from './uri.js';
+import { partText } from './messages.js';
+
+export interface Watch {
+  to_uri: string;
+  source: string;
+  watch_interval: number;
+  created_at: string;
+}
+
+export interface ServerState {
+  auth: AuthOptions;
+  version: string;
+  mcpJsonResponse: boolean;
+  now: () => number;
+  vfs: Vfs;
+  sessions: SessionStore;
+  faults: Faults;
+  log: RequestLog;
+  /** Per account: `to_uri` → watch. */
+  watches: Map<string, Map<string, Watch>>;
+}
+
+export const DEFAULT_VERSION = '0.0.0-test';
+
+export function createState(options: OvServerOptions): ServerState {
+  const now = options.now ?? Date.now;
+  const vfs = new Vfs();
+  const extract = options.extractOnCommit === true;
+  const sessions = new SessionStore(now, (record, archive) => {
+    if (extract) writeExtractedMemory(vfs, record, archive.index, archive.messages.map((m) => m.parts.map(partText).join(' ')), now);
+  });
+  const state: ServerState = {
+    auth: options.auth ?? { mode: 'dev' },
+    version: options.version ?? DEFAULT_VERSION,
+    mcpJsonResponse: options.mcpJsonResponse === true,
+    now,
+    vfs,
+    sessions,
+    faults: new Faults(),
+    log: new RequestLog(),
+    watches: new Map(),
+  };
+  for (const spec of [options.seed ?? []].flat()) seedState(state, spec);
+  return state;
+}
+
+/**
+ * Writes seed files. Keys are relative to `viking://user/<user>/` (user
+ * default `default`) unless they are full `viking://` URIs; account default
+ * `default`.
+ */
+export function seedState(state: ServerState, spec: SeedSpec): void {
+  const account = spec.account ?? 'default';
+  const user = spec.user ?? 'default';
+  const modTime = new Date(state.now()).toISOString();
+  state.vfs.mkdir(account, joinUri(['user', user]));
+  for (const [path, file] of Object.entries(spec.files)) {
+    const uri = path.startsWith('viking://') ? path.replace(/\/+$/, '') : joinUri(['user', user, ...path.split('/').filter(Boolean)]);
+    state.vfs.write(account, uri, typeof file === 'string' ? { content: file } : file, modTime);
+  }
+}
+
+/** The optional commit-time extraction: one event memory holding the archived message text. */
+function writeExtractedMemory(vfs: Vfs, record: SessionRecord, index: number, texts: string[], now: () => number): void {
+  const name = `${record.sessionId}-archive_${String(index).padStart(3, '0')}.md`;
+  const content = texts.filter((text) => text.trim() !== '').join('\n');
+  const uri = joinUri(['user', record.user, 'memories', 'events', name]);
+  vfs.write(record.account, uri, { content }, new Date(now()).toISOString());
+}
+
+/** Gets or auto-creates a session, making its directory visible in `fs/ls`. */
+export function ensureSession(state: ServerState, identity: Identity, sessionId: string, init?: Parameters<SessionStore['getOrCreate']>[2]): SessionRecord {
+  state.vfs.mkdir(identity.account, sessionUri(identity.user, sessionId));
+  return state.sessions.getOrCreate(identity, sessionId, init);
+}

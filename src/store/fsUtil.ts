@@ -1,0 +1,42 @@
+/**
+ * Small file-system helpers the store needs in several places: narrowing
+ * the `unknown` a `catch` receives from `node:fs` (the store branches on
+ * ENOENT, EEXIST, ...), and mtimes set from the injected clock (locks and
+ * queue claims measure age by mtime, so tests can steer it).
+ *
+ * @module
+ */
+import { stat, utimes } from 'node:fs/promises';
+
+/** The `code` of a Node system error (`'ENOENT'`), or undefined. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A one-line message for any thrown value. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** True when `error` is a system error with one of `codes`. */
+export function hasErrorCode(error: unknown, ...codes: readonly string[]): boolean {
+  const code = errorCode(error);
+  return code !== undefined && codes.includes(code);
+}
+
+/** Sets a file's mtime (and atime) to `atMs`, ms since epoch. */
+export async function setMtime(path: string, atMs: number): Promise<void> {
+  await utimes(path, atMs / 1000, atMs / 1000);
+}
+
+/** A file's mtime in ms, or undefined when it does not exist. */
+export async function mtimeOf(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}

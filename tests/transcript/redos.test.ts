@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { sanitizeText } from '../../src/transcript/privacy.js';
+import { claudeCodeUserText, codeBuddyUserText } from '../../src/transcript/host-text.js';
+
+// Each input is 1 MB built to make a backtracking regex rescan the rest of the
+// line from every position (openers without closers, prefixes without the
+// rest of the token, long runs of a token's own alphabet). A quadratic
+// pattern needs minutes on these; the linear ones need milliseconds. The
+// bound is loose so a loaded CI machine does not flake.
+const LIMIT_MS = 1000;
+const SIZE = 1_000_000;
+const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
+
+const ADVERSARIAL: Record<string, string> = {
+  'token alphabet run': fill('a'),
+  'sk- prefixes': fill('sk-'),
+  'sk- with short tails': fill('sk-abc '),
+  'jwt heads without dots': fill('eyJ-'),
+  'jwt segments': fill('eyJaaaaaaaaa.'),
+  'pem headers without end': fill('-----BEGIN RSA PRIVATE KEY-----\n'),
+  'pem header then a long run': `-----BEGIN ${fill('A')}`,
+  '<private> openers': fill('<private>'),
+  '<private openers without >': fill('<private '),
+  'injected openers': fill('<system-reminder data-x="1">'),
+  'stray closers': fill('</openviking-context>'),
+  'interleaved tags': fill('<system-reminder><openviking-context></system-reminder>'),
+  'credential words': fill('password'),
+  'credential words and =': fill('api_key='),
+  'open quotes': fill('secret = "'),
+  'bearer without token': fill('Bearer \t'),
+  'url scheme prefixes': fill('git+ssh://'),
+  'url user without @': fill('https://user:'),
+  'github prefixes': fill('ghp_'),
+  'aws prefixes': fill('AKIA'),
+  'aws secret names': fill('aws_secret_access_key='),
+  'angle brackets': fill('<'),
+  whitespace: fill(' \n\t'),
+};
+
+function timed(work: () => unknown): number {
+  const started = performance.now();
+  work();
+  return performance.now() - started;
+}
+
+describe('linear time on adversarial 1 MB lines', () => {
+  it.each(Object.keys(ADVERSARIAL))('sanitizeText: %s', (name) => {
+    const input = ADVERSARIAL[name] ?? '';
+    expect(input.length).toBeGreaterThanOrEqual(SIZE);
+    expect(timed(() => sanitizeText(input))).toBeLessThan(LIMIT_MS);
+  });
+
+  it.each(['<user_query>', '<previous_user_message><user_query>', '<cb_summary ', '</user_query>'])(
+    'codeBuddyUserText: %s',
+    (unit) => {
+      expect(timed(() => codeBuddyUserText(fill(unit)))).toBeLessThan(LIMIT_MS);
+    },
+  );
+
+  it.each(['<command-name>', '<command-args>', '<local-command-stdout>'])('claudeCodeUserText: %s', (unit) => {
+    expect(timed(() => claudeCodeUserText(fill(unit)))).toBeLessThan(LIMIT_MS);
+  });
+
+  it('still redacts correctly at that size', () => {
+    const key = `sk-${'k'.repeat(40)}`;
+    const result = sanitizeText(`${fill('x ')} ${key} <private>${fill('y')}`);
+    expect(result.endsWith('[REDACTED:openai-key]')).toBe(true);
+    expect(result).not.toContain('yy');
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Doctor check `config`: which configuration sources were found and where
+ * every value the plugin will use came from, so a user can see at a glance
+ * why the plugin talks to that server as that identity. Keys are masked.
+ *
+ * @module
+ */
+import { displayPath } from '../config/configFile.js';
+import { KNOB_TABLE } from '../config/knobs.js';
+import type { PluginConfig, Settings } from '../config/types.js';
+import { maskSecret } from './mask.js';
+import type { Check } from './types.js';
+
+/** The fix for a configuration that only has the server's root key. */
+export const ROOT_KEY_FIX =
+  'Use a USER key, not the server root key (OpenViking refuses root keys on memory APIs): have one created through the ' +
+  'server\'s admin API (/api/v1/admin), then set it as the plugin option api_key, OPENVIKING_API_KEY, or "api_key" in ~/.openviking/ovcli.conf.';
+
+export function checkConfig(config: PluginConfig, homeDir: string): Check {
+  const { credentials, warnings } = config;
+  const from = (field: keyof PluginConfig['credentials']['sources']): string => credentials.sources[field] ?? 'unset';
+  const lines = [
+    credentials.files.length > 0
+      ? `files read: ${credentials.files.map((file) => displayPath(file, homeDir)).join(', ')}`
+      : 'files read: none (no ~/.openviking/ovcli.conf or ov.conf)',
+    `server URL: ${credentials.baseUrl}  (${from('baseUrl')})`,
+    `MCP URL: ${credentials.mcpUrl}  (${from('mcpUrl')})`,
+    `API key: ${credentials.apiKey ? `${maskSecret(credentials.apiKey)}  (${from('apiKey')})` : 'none'}`,
+  ];
+  if (credentials.account) lines.push(`account: ${credentials.account}  (${from('account')})`);
+  if (credentials.user) lines.push(`user: ${credentials.user}  (${from('user')})`);
+  if (credentials.peerId) lines.push(`peer: ${credentials.peerId}  (${from('peerId')})`);
+  const changed = changedSettings(config);
+  lines.push(changed.length > 0 ? `settings changed from default: ${changed.map((s) => s.text).join(', ')}` : 'settings: all defaults');
+  lines.push(...warnings.map((warning) => `warning: ${warning}`));
+
+  const data = {
+    files: credentials.files,
+    baseUrl: credentials.baseUrl,
+    mcpUrl: credentials.mcpUrl,
+    apiKey: credentials.apiKey ? maskSecret(credentials.apiKey) : null,
+    sources: credentials.sources,
+    rootKeyOnly: credentials.rootKeyOnly,
+    changedSettings: Object.fromEntries(changed.map((s) => [s.env, s.source])),
+    warnings,
+  };
+  if (credentials.rootKeyOnly) return { id: 'config', title: 'Configuration', status: 'fail', lines, fix: ROOT_KEY_FIX, data };
+  if (!config.settings.enabled) {
+    return { id: 'config', title: 'Configuration', status: 'warn', lines, fix: 'Memory is switched off: unset OPENVIKING_MEMORY_ENABLED (or set it to true).', data };
+  }
+  if (warnings.length > 0) {
+    return { id: 'config', title: 'Configuration', status: 'warn', lines, fix: 'Correct the values named in the warnings above; they are ignored until then.', data };
+  }
+  return { id: 'config', title: 'Configuration', status: 'pass', lines, data };
+}
+
+interface ChangedSetting {
+  env: string;
+  source: string;
+  text: string;
+}
+
+function changedSettings(config: PluginConfig): ChangedSetting[] {
+  const changed: ChangedSetting[] = [];
+  for (const [field, source] of Object.entries(config.settingSources ?? {})) {
+    if (!source || source === 'default') continue;
+    const knob = KNOB_TABLE[field as keyof Settings];
+    const value = config.settings[field as keyof Settings];
+    const shown = Array.isArray(value) ? value.join(',') : String(value);
+    changed.push({ env: knob.env, source, text: `${knob.env}=${shown} (${source})` });
+  }
+  return changed;
+}

@@ -1,0 +1,112 @@
+/**
+ * Doctor check `hooks`: is the plugin's hooks/hooks.json the one the
+ * dispatcher expects. Every event the dispatcher answers must be registered;
+ * every command must reach `scripts/hook.mjs` (directly, or through the
+ * PreToolUse prefilter) by a plugin-root placeholder, never a hard-coded
+ * path; the files must exist; and the prefilter must run under `sh` and pass
+ * an ordinary file-tool payload silently.
+ *
+ * Placeholders: CodeBuddy substitutes both `${CODEBUDDY_PLUGIN_ROOT}` and
+ * `${CLAUDE_PLUGIN_ROOT}`; Claude Code only the latter (its shell would
+ * expand the former to an empty string), so only `${CLAUDE_PLUGIN_ROOT}`
+ * works on both hosts.
+ *
+ * @module
+ */
+import { access, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { join } from 'node:path';
+import { routeFor } from '../hook/routes.js';
+import { isRecord } from '../openviking/narrow.js';
+import { HOOK_EVENTS } from '../protocol/input.js';
+import type { Check } from './types.js';
+
+/** Runs `file args` with `stdin`; the doctor's only process spawn. */
+export type RunProgram = (file: string, args: readonly string[], stdin: string, timeoutMs: number) => Promise<{ code: number | null; stdout: string }>;
+
+const PREFILTER = join('hooks', 'guard-prefilter.sh');
+const DISPATCHER = join('scripts', 'hook.mjs');
+const PREFILTER_TIMEOUT_MS = 2_000;
+/** A payload the prefilter must pass without starting node. */
+const ORDINARY_READ = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/etc/hostname' } });
+
+interface CommandEntry {
+  event: string;
+  command: string;
+}
+
+export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Promise<Check> {
+  const base = { id: 'hooks', title: 'Hooks' };
+  const file = join(pluginRoot, 'hooks', 'hooks.json');
+  let commands: CommandEntry[];
+  try {
+    commands = commandsOf(JSON.parse(await readFile(file, 'utf8')) as unknown);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...base, status: 'fail', lines: [`${file} cannot be read: ${reason}`], fix: 'Reinstall the plugin: its hooks/hooks.json is missing or broken.' };
+  }
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const registered = new Set(commands.map((entry) => entry.event));
+  for (const event of HOOK_EVENTS) if (routeFor(event) && !registered.has(event)) problems.push(`${event} is not registered`);
+  for (const { event, command } of commands) {
+    const target = command.includes('guard-prefilter.sh') ? PREFILTER : command.includes('scripts/hook.mjs') ? DISPATCHER : undefined;
+    if (!target) problems.push(`${event}: "${command}" does not run scripts/hook.mjs`);
+    if (!/\$\{(CODEBUDDY|CLAUDE)_PLUGIN_ROOT\}/.test(command)) problems.push(`${event}: "${command}" does not use a plugin-root placeholder`);
+    else if (!command.includes('${CLAUDE_PLUGIN_ROOT}')) warnings.push(`${event}: uses \${CODEBUDDY_PLUGIN_ROOT}, which Claude Code does not substitute`);
+  }
+  for (const target of [DISPATCHER, PREFILTER]) {
+    if (!(await readable(join(pluginRoot, target)))) problems.push(`${target} is missing (run \`npm run build\` in a checkout)`);
+  }
+  const prefilter = await runPrefilter(pluginRoot, runProgram);
+  if (prefilter) problems.push(prefilter);
+
+  const events = [...registered];
+  const lines = [`${file}: ${commands.length} commands on ${events.length} events (${events.join(', ')})`];
+  if (!prefilter) lines.push('prefilter runs under sh and passes an ordinary Read silently');
+  lines.push(...problems, ...uniqueWarnings(warnings));
+  const data = { file, events, problems, warnings };
+  if (problems.length > 0) return { ...base, status: 'fail', lines, fix: 'Reinstall the plugin, or restore hooks/hooks.json from the release.', data };
+  if (warnings.length > 0) {
+    return { ...base, status: 'warn', lines, fix: 'Only matters on Claude Code: write ${CLAUDE_PLUGIN_ROOT} in hooks/hooks.json (CodeBuddy substitutes it too).', data };
+  }
+  return { ...base, status: 'pass', lines, data };
+}
+
+function commandsOf(config: unknown): CommandEntry[] {
+  const hooks = isRecord(config) ? config['hooks'] : undefined;
+  if (!isRecord(hooks)) throw new Error('no "hooks" object');
+  const entries: CommandEntry[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    for (const group of Array.isArray(groups) ? groups : []) {
+      const list = isRecord(group) && Array.isArray(group['hooks']) ? group['hooks'] : [];
+      for (const hook of list) if (isRecord(hook) && typeof hook['command'] === 'string') entries.push({ event, command: hook['command'] });
+    }
+  }
+  return entries;
+}
+
+async function readable(path: string): Promise<boolean> {
+  return access(path, constants.R_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Undefined when the prefilter behaves; otherwise what went wrong. */
+async function runPrefilter(pluginRoot: string, runProgram: RunProgram): Promise<string | undefined> {
+  const path = join(pluginRoot, PREFILTER);
+  if (!(await readable(path))) return undefined;
+  try {
+    const run = await runProgram('sh', [path], ORDINARY_READ, PREFILTER_TIMEOUT_MS);
+    if (run.code !== 0) return `prefilter exited ${String(run.code)} on an ordinary Read`;
+    if (run.stdout.trim() !== '') return 'prefilter printed output on an ordinary Read (it must pass silently)';
+    return undefined;
+  } catch (error) {
+    return `prefilter could not run under sh: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function uniqueWarnings(warnings: string[]): string[] {
+  return warnings.length <= 1 ? warnings : [`${warnings.length} commands use \${CODEBUDDY_PLUGIN_ROOT}, which Claude Code does not substitute`];
+}

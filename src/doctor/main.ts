@@ -1,0 +1,104 @@
+/**
+ * `node scripts/hook.mjs doctor [--json]` (and `/openviking:doctor`): one
+ * command that tells a user whether the plugin can work here and, for every
+ * problem, exactly what to set or run.
+ *
+ * Checks run in parallel and every network call is short (a hanging server
+ * costs one request timeout, not a minute), so the whole report takes a few
+ * seconds at most. Exit code 1 when any check failed, 2 on bad arguments,
+ * 0 otherwise; `--json` prints the same report as JSON for scripts. Never
+ * throws: an unexpected error becomes a failed check.
+ *
+ * @module
+ */
+import { loadPluginConfig } from '../config/load.js';
+import type { HookDeps } from '../hook/deps.js';
+import { withTimeout } from '../protocol/withTimeout.js';
+import { clientFor } from '../session/stageContext.js';
+import { resolveDataDir } from '../store/paths.js';
+import { PLUGIN_VERSION, USER_AGENT } from '../version.js';
+import { checkActivity } from './activityCheck.js';
+import { checkConfig } from './configCheck.js';
+import { checkHooks } from './hooksCheck.js';
+import type { RunProgram } from './hooksCheck.js';
+import { checkDataDir, checkQueue } from './localCheck.js';
+import { checkMcp } from './mcpCheck.js';
+import { createNodeDoctorIo } from './nodeIo.js';
+import type { DoctorIo } from './nodeIo.js';
+import { renderJson, renderText } from './render.js';
+import { checkServer } from './serverCheck.js';
+import type { Check, DoctorReport } from './types.js';
+
+/** One request's longest wait. */
+export const DOCTOR_REQUEST_TIMEOUT_MS = 1_500;
+/** No request starts after this much time; the network part of the report is done by then. */
+export const DOCTOR_NETWORK_BUDGET_MS = 3_500;
+/** The whole report, whatever hangs (a stuck file system included). */
+export const DOCTOR_TOTAL_BUDGET_MS = 8_000;
+
+const USAGE = 'usage: node scripts/hook.mjs doctor [--json]\n';
+
+/**
+ * @param argv - the arguments after `doctor`.
+ * @param deps - the same outside world the stages get.
+ * @param io - stdout and the one child process; the real ones by default.
+ * @returns the process exit code.
+ */
+export async function runDoctor(argv: readonly string[], deps: HookDeps, io: DoctorIo = createNodeDoctorIo()): Promise<number> {
+  const unknown = argv.filter((arg) => arg !== '--json');
+  if (unknown.length > 0) {
+    await io.write(`unknown argument: ${unknown.join(' ')}\n${USAGE}`);
+    return 2;
+  }
+  const report = await buildDoctorReport(deps, io.runProgram);
+  await io.write(argv.includes('--json') ? renderJson(report) : renderText(report));
+  return report.ok ? 0 : 1;
+}
+
+/** Every check, in reading order. Never rejects. */
+export async function buildDoctorReport(deps: HookDeps, runProgram: RunProgram): Promise<DoctorReport> {
+  const timedOut: Check = { id: 'doctor', title: 'Doctor', status: 'fail', lines: [`the checks did not finish within ${DOCTOR_TOTAL_BUDGET_MS} ms`], fix: 'Run doctor again with OPENVIKING_DEBUG=1 and read the debug log.' };
+  let checks: Check[];
+  try {
+    checks = await withTimeout(runChecks(deps, runProgram), DOCTOR_TOTAL_BUDGET_MS, [timedOut]);
+  } catch (error) {
+    deps.log.warn('doctor failed', { error: error instanceof Error ? error.message : String(error) });
+    checks = [{ ...timedOut, lines: [`the doctor itself failed: ${error instanceof Error ? error.message : String(error)}`] }];
+  }
+  return { ok: checks.every((check) => check.status !== 'fail'), version: PLUGIN_VERSION, checks };
+}
+
+async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[]> {
+  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const startedAt = deps.now();
+  const deadlineAt = startedAt + DOCTOR_NETWORK_BUDGET_MS;
+  const client = clientFor(config, deps, DOCTOR_REQUEST_TIMEOUT_MS, deadlineAt);
+  const dataDir = resolveDataDir(deps.env, deps.homeDir);
+
+  const network = (async () => {
+    const server = await checkServer(config, client, deps.now);
+    const left = deadlineAt - deps.now();
+    const mcp: Check =
+      server.health && left > 0
+        ? await checkMcp({ credentials: config.credentials, http: deps.http, userAgent: USER_AGENT, timeoutMs: Math.min(DOCTOR_REQUEST_TIMEOUT_MS, left) })
+        : { id: 'mcp', title: 'MCP endpoint', status: 'info', lines: [`not checked: ${server.health ? 'out of time' : 'the server is unreachable'}`] };
+    return { server, mcp };
+  })();
+  const [{ server, mcp }, dataDirCheck, activity, hooks] = await Promise.all([
+    network,
+    checkDataDir(deps.env, deps.homeDir),
+    checkActivity(dataDir, startedAt),
+    checkHooks(deps.pluginRoot, runProgram),
+  ]);
+  const queue = await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass');
+  return [
+    checkConfig(config, deps.homeDir),
+    server.server,
+    ...(server.identity ? [server.identity] : []),
+    mcp,
+    dataDirCheck,
+    queue,
+    activity,
+    hooks,
+  ];
+}

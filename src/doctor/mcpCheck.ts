@@ -1,0 +1,139 @@
+/**
+ * Doctor check `mcp`: does the server's MCP endpoint answer the plugin's
+ * identity, and how many tools does it offer. The stdio proxy forwards the
+ * host's calls to exactly this URL, so when this fails the `mcp__openviking__*`
+ * tools fail too.
+ *
+ * A minimal streamable-HTTP exchange over the same `HttpTransport` as the
+ * REST client: `initialize`, `notifications/initialized`, `tools/list`.
+ * Replies may be JSON or SSE (`data:` frames); both are read.
+ *
+ * @module
+ */
+import type { Credentials } from '../config/types.js';
+import type { HttpResponse, HttpTransport } from '../openviking/http.js';
+import { isRecord } from '../openviking/narrow.js';
+import { maskIn } from './mask.js';
+import type { Check } from './types.js';
+
+export interface McpProbeOptions {
+  credentials: Credentials;
+  http: HttpTransport;
+  userAgent: string;
+  /** Per-request timeout. */
+  timeoutMs: number;
+}
+
+const PROTOCOL_VERSION = '2025-06-18';
+
+export async function checkMcp(options: McpProbeOptions): Promise<Check> {
+  const { credentials } = options;
+  const post = (body: unknown, extra: Record<string, string> = {}) =>
+    options.http({
+      method: 'POST',
+      url: credentials.mcpUrl,
+      headers: { ...mcpHeaders(credentials, options.userAgent), ...extra },
+      body: JSON.stringify(body),
+      timeoutMs: options.timeoutMs,
+    });
+  const failed = (text: string, fix: string, data: Record<string, unknown> = {}): Check => ({
+    id: 'mcp',
+    title: 'MCP endpoint',
+    status: 'fail',
+    lines: [maskIn(text, credentials.apiKey)],
+    fix,
+    data: { url: credentials.mcpUrl, ...data },
+  });
+  try {
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'openviking-doctor', version: '1' } },
+    });
+    const initResult = rpcResult(init, 1);
+    if (typeof initResult === 'string') return failed(`${credentials.mcpUrl} initialize: ${initResult}`, fixFor(init.status), { status: init.status });
+    const version = typeof initResult['protocolVersion'] === 'string' ? initResult['protocolVersion'] : PROTOCOL_VERSION;
+    const session = init.headers['mcp-session-id'];
+    const follow = { 'MCP-Protocol-Version': version, ...(session ? { 'Mcp-Session-Id': session } : {}) };
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, follow);
+    const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, follow);
+    const listResult = rpcResult(list, 2);
+    if (typeof listResult === 'string') return failed(`${credentials.mcpUrl} tools/list: ${listResult}`, fixFor(list.status), { status: list.status });
+    const tools = Array.isArray(listResult['tools']) ? listResult['tools'].filter(isRecord) : [];
+    const names = tools.map((tool) => tool['name']).filter((name): name is string => typeof name === 'string');
+    return {
+      id: 'mcp',
+      title: 'MCP endpoint',
+      status: names.length > 0 ? 'pass' : 'warn',
+      lines: [`${credentials.mcpUrl}: ${names.length} tools (protocol ${version})`, ...(names.length > 0 ? [`tools: ${names.join(', ')}`] : [])],
+      ...(names.length > 0 ? {} : { fix: 'The endpoint lists no tools: check that the server is an OpenViking server with MCP enabled.' }),
+      data: { url: credentials.mcpUrl, toolCount: names.length, tools: names, protocolVersion: version },
+    };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return failed(`${credentials.mcpUrl} did not answer (${reason})`, `Check that the OpenViking server is running; the MCP URL comes from ${credentials.sources.mcpUrl ?? 'the server URL'}.`);
+  }
+}
+
+function mcpHeaders(credentials: Credentials, userAgent: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'User-Agent': userAgent,
+  };
+  const identity: [string, string | undefined][] = [
+    ['Authorization', credentials.apiKey ? `Bearer ${credentials.apiKey}` : undefined],
+    ['X-OpenViking-Account', credentials.account],
+    ['X-OpenViking-User', credentials.user],
+    ['X-OpenViking-Actor-Peer', credentials.peerId],
+  ];
+  for (const [name, value] of identity) if (value?.trim()) headers[name] = value.trim();
+  return headers;
+}
+
+function fixFor(status: number): string {
+  if (status === 401 || status === 403) return 'The MCP endpoint refused the credentials: see the Identity check; the same key is used for MCP.';
+  return 'Check that the server is an OpenViking server with its /mcp endpoint enabled.';
+}
+
+/** The JSON-RPC result with `id`, or a one-line reason why there is none. */
+export function rpcResult(response: HttpResponse, id: number): Record<string, unknown> | string {
+  if (response.status < 200 || response.status >= 300) return `HTTP ${response.status}${errorText(parseMessages(response))}`;
+  const message = parseMessages(response).find((entry) => entry['id'] === id);
+  if (!message) return 'no JSON-RPC reply in the response';
+  if (isRecord(message['error'])) return `JSON-RPC error ${String(message['error']['code'])}: ${String(message['error']['message'])}`;
+  return isRecord(message['result']) ? message['result'] : 'the reply has no result';
+}
+
+/** Every JSON-RPC message in a JSON or SSE body. */
+export function parseMessages(response: HttpResponse): Record<string, unknown>[] {
+  const isSse = (response.headers['content-type'] ?? '').includes('text/event-stream');
+  const payloads = isSse
+    ? response.body
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice('data:'.length).trim())
+    : [response.body];
+  const messages: Record<string, unknown>[] = [];
+  for (const payload of payloads) {
+    const parsed = parseJson(payload);
+    for (const item of Array.isArray(parsed) ? parsed : [parsed]) if (isRecord(item)) messages.push(item);
+  }
+  return messages;
+}
+
+function errorText(messages: Record<string, unknown>[]): string {
+  const error = messages.map((message) => message['error']).find(isRecord);
+  return error && typeof error['message'] === 'string' ? `: ${error['message']}` : '';
+}
+
+function parseJson(text: string): unknown {
+  if (!text || text === '[DONE]') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // A frame that is not JSON carries no message; the caller reports "no reply".
+    return undefined;
+  }
+}

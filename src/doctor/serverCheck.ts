@@ -1,0 +1,120 @@
+/**
+ * Doctor checks `server` and `identity`: does the configured server answer
+ * `/health`, which version and auth mode does it run, who does the plugin
+ * speak as there, and can that identity use the memory APIs at all.
+ *
+ * The memory APIs are what recall and capture need, so identity is judged
+ * by real data calls: a memory search (`search/find`; a ROOT key gets 403
+ * there, a bad key 401, a trusted-mode call without account/user 400) and
+ * `viking://~` (expanded for user and admin roles only; ROOT, which is every
+ * request in dev mode, gets 400, which is expected and harmless because the
+ * plugin addresses `viking://user/<id>` itself).
+ *
+ * @module
+ */
+import type { PluginConfig } from '../config/types.js';
+import type { HealthInfo, OpenVikingClient, OvFailure, OvResult } from '../openviking/types.js';
+import { ROOT_KEY_FIX } from './configCheck.js';
+import { maskIn, maskSecret } from './mask.js';
+import type { Check } from './types.js';
+
+/** What every "set the server" fix says. */
+export const CONNECT_FIX =
+  'Start a local server with `openviking-server` (it listens on http://127.0.0.1:1933), or point the plugin at yours: ' +
+  'set OPENVIKING_URL (plus OPENVIKING_API_KEY with a user key for a remote server), or the plugin options server_url / api_key ' +
+  '(asked when the plugin is enabled; kept under pluginConfigs in settings.json), or write ~/.openviking/ovcli.conf as {"url": "https://…", "api_key": "…"}.';
+
+export interface ServerChecks {
+  server: Check;
+  /** Undefined when the server did not answer (nothing to ask it). */
+  identity?: Check;
+  health?: HealthInfo;
+}
+
+export async function checkServer(config: PluginConfig, client: OpenVikingClient, now: () => number): Promise<ServerChecks> {
+  const started = now();
+  const health = await client.health();
+  const elapsedMs = now() - started;
+  if (!health.ok) return { server: unreachable(config, health) };
+  const info = health.result;
+  const server: Check = {
+    id: 'server',
+    title: 'Server',
+    status: 'pass',
+    lines: [
+      `${config.credentials.baseUrl} answered /health in ${elapsedMs} ms`,
+      `version: ${info.version ?? 'unknown'}, auth mode: ${info.auth_mode ?? 'unknown'}`,
+    ],
+    data: { url: config.credentials.baseUrl, version: info.version ?? null, authMode: info.auth_mode ?? null, elapsedMs },
+  };
+  return { server, identity: await checkIdentity(config, client, info), health: info };
+}
+
+function unreachable(config: PluginConfig, failure: OvFailure): Check {
+  const { baseUrl, sources, apiKey } = config.credentials;
+  const why = maskIn(`${failure.code}: ${failure.message}`, apiKey);
+  const answered = failure.status > 0;
+  const lines = [
+    answered ? `${baseUrl}/health answered HTTP ${failure.status} (${why}): is this an OpenViking server?` : `nothing answers at ${baseUrl} (${why})`,
+    sources.baseUrl === 'default'
+      ? 'no server URL is configured, so the plugin tried the default'
+      : `the URL comes from ${sources.baseUrl}`,
+  ];
+  const fix = sources.baseUrl === 'default' ? CONNECT_FIX : `Check that the OpenViking server at ${baseUrl} is running and reachable from this machine, or correct ${sources.baseUrl}. ${CONNECT_FIX}`;
+  return { id: 'server', title: 'Server', status: 'fail', lines, fix, data: { url: baseUrl, code: failure.code, status: failure.status } };
+}
+
+async function checkIdentity(config: PluginConfig, client: OpenVikingClient, health: HealthInfo): Promise<Check> {
+  const [status, search, home] = await Promise.all([
+    client.systemStatus(),
+    client.find({ query: 'openviking doctor probe', limit: 1 }),
+    client.ls('viking://~'),
+  ]);
+  const authMode = health.auth_mode ?? 'unknown';
+  const user = health.user_id ?? (status.ok ? status.result.user : undefined) ?? config.credentials.user;
+  const lines = [
+    `account: ${health.account_id ?? config.credentials.account ?? 'default'}, user: ${user ?? 'unknown'}, role: ${health.role ?? (authMode === 'dev' ? 'root (dev mode)' : 'unknown')}`,
+  ];
+  const rootKey = (authMode === 'api_key' && health.role === 'root') || (!search.ok && search.status === 403);
+  const data: Record<string, unknown> = {
+    authMode,
+    account: health.account_id ?? null,
+    user: user ?? null,
+    role: health.role ?? null,
+    rootKey,
+    memoryApi: search.ok,
+    homeAlias: home.ok,
+  };
+  const fail = (text: string, fix: string): Check => ({ id: 'identity', title: 'Identity', status: 'fail', lines: [...lines, text], fix, data });
+
+  if (rootKey) return fail('the API key is a ROOT key: OpenViking refuses it on memory APIs (403 PERMISSION_DENIED)', ROOT_KEY_FIX);
+  if (!search.ok) {
+    const failure = describeFailure(search, config.credentials.apiKey);
+    if (search.status === 401) return fail(`the server rejected the credentials (${failure})`, authFix(config));
+    if (search.status === 400 && authMode === 'trusted') {
+      return fail(`trusted mode needs an account and a user (${failure})`, 'Set OPENVIKING_ACCOUNT and OPENVIKING_USER, or the plugin options account / user.');
+    }
+    return { id: 'identity', title: 'Identity', status: 'warn', lines: [...lines, `memory search failed (${failure})`], fix: 'Run doctor again; if it persists, check the server log.', data };
+  }
+  lines.push('memory APIs: usable');
+  if (home.ok) {
+    lines.push(`viking://~ works${user ? ` (→ viking://user/${user})` : ''}`);
+  } else if (home.status === 400 && (authMode === 'dev' || health.role === 'root')) {
+    lines.push('viking://~ is unavailable to ROOT (every request in dev mode is ROOT); expected: the plugin uses viking://user/<id> itself');
+  } else {
+    lines.push(`viking://~ failed (${describeFailure(home, config.credentials.apiKey)})`);
+    return { id: 'identity', title: 'Identity', status: 'warn', lines, fix: 'The MCP tools that take viking://~ paths will fail for this identity; use a user key.', data };
+  }
+  return { id: 'identity', title: 'Identity', status: 'pass', lines, data };
+}
+
+function authFix(config: PluginConfig): string {
+  const { apiKey, sources } = config.credentials;
+  if (!apiKey) return `This server requires an API key. ${CONNECT_FIX}`;
+  return `The key ${maskSecret(apiKey)} (from ${sources.apiKey ?? 'unknown'}) is not valid on this server: replace it with a current user key.`;
+}
+
+function describeFailure(result: OvResult<unknown>, apiKey: string | undefined): string {
+  if (result.ok) return 'ok';
+  return maskIn(`${result.status > 0 ? `HTTP ${result.status} ` : ''}${result.code}: ${result.message}`, apiKey);
+}

@@ -1,0 +1,80 @@
+/**
+ * The status line's text: one short line of memory state built from cached
+ * facts only (status snapshot + queue counts), so it can be redrawn every
+ * 300 ms without touching the network.
+ *
+ * Pure: the caller gathers the facts and says whether colour is allowed.
+ *
+ * @module
+ */
+import type { QueueStats } from '../store/queue.js';
+import type { ActivityMark, StatusSnapshot } from '../store/status.js';
+import { latestMark } from '../store/status.js';
+
+export interface StatusLineFacts {
+  /** False when OPENVIKING_MEMORY_ENABLED is off. */
+  enabled: boolean;
+  snapshot: StatusSnapshot;
+  /** Undefined when the queue directory could not be read. */
+  queue?: QueueStats;
+  /** The OpenViking session id (`cb-…`) of the host's session on the status-line stdin, if any. */
+  sessionId?: string;
+  now: number;
+  color: boolean;
+}
+
+/** A server observation older than this is shown with its age. */
+export const STALE_SERVER_MS = 15 * 60_000;
+
+const ANSI = { green: '32', red: '31', yellow: '33', dim: '2' } as const;
+type Tone = keyof typeof ANSI;
+
+/** One line, no trailing newline. */
+export function formatStatusLine(facts: StatusLineFacts): string {
+  const paint = (tone: Tone, text: string): string => (facts.color ? `\u001b[${ANSI[tone]}m${text}\u001b[0m` : text);
+  if (!facts.enabled) return `OV ${paint('dim', 'off')}`;
+  const parts = [serverPart(facts, paint)];
+  const queued = (facts.queue?.pending.count ?? 0) + (facts.queue?.claimed.count ?? 0);
+  if (queued > 0) parts.push(paint('yellow', `${queued} queued`));
+  const dead = facts.queue?.dead.count ?? 0;
+  if (dead > 0) parts.push(paint('red', `${dead} dead`));
+  const recall = recallPart(facts);
+  if (recall) parts.push(recall);
+  return `OV ${parts.join(' · ')}`;
+}
+
+function serverPart(facts: StatusLineFacts, paint: (tone: Tone, text: string) => string): string {
+  const server = facts.snapshot.server;
+  if (!server) return paint('dim', 'not contacted yet');
+  const age = facts.now - server.at;
+  if (!server.up) return `${paint('red', '○ down')} ${paint('dim', formatAge(age))}`;
+  return age > STALE_SERVER_MS ? `${paint('green', '● up')} ${paint('dim', formatAge(age))}` : paint('green', '● up');
+}
+
+/** This session's last recall, else the newest of any session. */
+function recallPart(facts: StatusLineFacts): string | undefined {
+  const own: ActivityMark | undefined = facts.sessionId ? facts.snapshot.recall[facts.sessionId] : undefined;
+  const mark = own ?? latestMark(facts.snapshot.recall)?.mark;
+  if (!mark) return undefined;
+  const memories = mark.count === 1 ? '1 memory' : `${mark.count} memories`;
+  return `recall ${memories} ${formatAge(facts.now - mark.at)}`;
+}
+
+/** `now`, `42s ago`, `5m ago`, `3h ago`, `2d ago`. */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 5) return 'now';
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
+  return `${Math.floor(seconds / 86_400)}d ago`;
+}
+
+/**
+ * Colour unless `NO_COLOR` is set to anything non-empty (no-color.org) or
+ * `TERM=dumb`. Not keyed on stdout being a TTY: the host always reads the
+ * status line through a pipe, and renders the ANSI codes itself.
+ */
+export function colorAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
+  return !env.NO_COLOR && env.TERM !== 'dumb';
+}

@@ -1,0 +1,56 @@
+/**
+ * Collects the status line's facts from disk only: the plugin's master
+ * switch (config files + env, no network), the status snapshot and the
+ * queue counts, all read in parallel. Never throws: whatever cannot be read
+ * is simply left out of the line.
+ *
+ * @module
+ */
+import { loadPluginConfig } from '../config/load.js';
+import { isRecord } from '../openviking/narrow.js';
+import { ovSessionId } from '../session/ids.js';
+import { storeLayout, resolveDataDir } from '../store/paths.js';
+import { queueStats } from '../store/queue.js';
+import type { QueueStats } from '../store/queue.js';
+import { readStatus } from '../store/status.js';
+import { colorAllowed } from './format.js';
+import type { StatusLineFacts } from './format.js';
+
+export interface StatusLineHost {
+  env: Readonly<Record<string, string | undefined>>;
+  homeDir: string;
+  now: number;
+  /** The status-line stdin (the host's JSON), '' when none arrived. */
+  stdinText: string;
+}
+
+export async function gatherStatusLineFacts(host: StatusLineHost): Promise<StatusLineFacts> {
+  const dataDir = resolveDataDir(host.env, host.homeDir);
+  const { settings } = loadPluginConfig({ env: host.env, homeDir: host.homeDir });
+  const [snapshot, queue] = await Promise.all([
+    readStatus(dataDir),
+    queueStats(storeLayout(dataDir).queueDir, host.now).catch((): QueueStats | undefined => undefined),
+  ]);
+  const sessionId = sessionIdOf(host.stdinText);
+  return {
+    enabled: settings.enabled,
+    snapshot,
+    ...(queue ? { queue } : {}),
+    ...(sessionId ? { sessionId } : {}),
+    now: host.now,
+    color: colorAllowed(host.env),
+  };
+}
+
+function sessionIdOf(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // No or malformed stdin (run by hand): the line just shows no per-session recall.
+    return undefined;
+  }
+  const id = isRecord(value) ? value['session_id'] : undefined;
+  // The stages key the snapshot by the OpenViking session id (`cb-…`).
+  return typeof id === 'string' && id ? ovSessionId(id) || undefined : undefined;
+}

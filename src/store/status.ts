@@ -1,0 +1,131 @@
+/**
+ * The status snapshot: the few facts the status line and doctor show about
+ * the plugin's recent life, written by the stages as a side effect and read
+ * without any network.
+ *
+ * The status line runs every few hundred milliseconds and must answer from
+ * cached state only, so the stages leave these facts behind:
+ *
+ * | file                  | written by                 | holds                                  |
+ * |-----------------------|----------------------------|----------------------------------------|
+ * | `status/server.json`  | any stage that met the server | up/down, when, a short reason        |
+ * | `status/recall.json`  | the prompt stage           | per session: when, how many memories   |
+ * | `status/capture.json` | capture (hook or worker)   | per session: when, how many messages   |
+ *
+ * Sessions are keyed by their OpenViking session id (`cb-<host id>`,
+ * src/session/ids.ts). One file per writer, so a recall and a capture
+ * never race on one file; each write is atomic (temp + rename, 0600, dir
+ * 0700). The per-session maps
+ * keep the most recent sessions only. Concurrent writers of the same file
+ * (two sessions' prompts at the same instant) can lose one update, which the
+ * next event repairs: this is a display cache, not a ledger. Reads and
+ * writes never throw.
+ *
+ * @module
+ */
+import { join } from 'node:path';
+import { readJson, writeJsonAtomic } from './atomic.js';
+import { isRecord } from '../openviking/narrow.js';
+
+/** Whether the server answered the last time a stage asked. */
+export interface ServerStatus {
+  up: boolean;
+  /** ms since epoch of the observation. */
+  at: number;
+  /** Short reason when down (`NETWORK`, `TIMEOUT`, `HTTP 503`); never a URL or key. */
+  detail?: string;
+}
+
+/** One session's last recall or capture. */
+export interface ActivityMark {
+  at: number;
+  /** Recall: memories injected. Capture: messages sent. */
+  count: number;
+}
+
+export type ActivityKind = 'recall' | 'capture';
+
+export interface StatusSnapshot {
+  server?: ServerStatus;
+  /** Session id → last recall, newest sessions only. */
+  recall: Record<string, ActivityMark>;
+  /** Session id → last capture, newest sessions only. */
+  capture: Record<string, ActivityMark>;
+}
+
+/** Sessions kept per activity file. */
+export const MAX_STATUS_SESSIONS = 20;
+const MAX_DETAIL_CHARS = 80;
+
+/** `<dataDir>/status/<name>.json`. */
+export function statusFile(dataDir: string, name: 'server' | ActivityKind): string {
+  return join(dataDir, 'status', `${name}.json`);
+}
+
+/** Records the server's reachability; never throws. */
+export async function recordServerStatus(dataDir: string, status: ServerStatus): Promise<void> {
+  const detail = status.detail?.slice(0, MAX_DETAIL_CHARS);
+  const value: ServerStatus = { up: status.up, at: status.at, ...(detail ? { detail } : {}) };
+  await writeQuietly(statusFile(dataDir, 'server'), value);
+}
+
+/**
+ * Records a session's recall (`count` = memories injected) or capture
+ * (`count` = messages sent); keeps the newest `MAX_STATUS_SESSIONS`. Never throws.
+ */
+export async function recordActivity(dataDir: string, kind: ActivityKind, sessionId: string, mark: ActivityMark): Promise<void> {
+  if (!sessionId) return;
+  const file = statusFile(dataDir, kind);
+  const current = readMarks(await readJson(file));
+  delete current[sessionId];
+  const newest = Object.entries(current)
+    .sort(([, a], [, b]) => b.at - a.at)
+    .slice(0, MAX_STATUS_SESSIONS - 1);
+  await writeQuietly(file, Object.fromEntries([[sessionId, { at: mark.at, count: mark.count }], ...newest]));
+}
+
+/** Everything recorded so far; missing or corrupt files read as empty. */
+export async function readStatus(dataDir: string): Promise<StatusSnapshot> {
+  const [server, recall, capture] = await Promise.all([
+    readJson(statusFile(dataDir, 'server')),
+    readJson(statusFile(dataDir, 'recall')),
+    readJson(statusFile(dataDir, 'capture')),
+  ]);
+  const snapshot: StatusSnapshot = { recall: readMarks(recall), capture: readMarks(capture) };
+  const parsedServer = readServer(server);
+  if (parsedServer) snapshot.server = parsedServer;
+  return snapshot;
+}
+
+/** The most recent mark of a map, with its session id. */
+export function latestMark(marks: Readonly<Record<string, ActivityMark>>): { sessionId: string; mark: ActivityMark } | undefined {
+  let best: { sessionId: string; mark: ActivityMark } | undefined;
+  for (const [sessionId, mark] of Object.entries(marks)) if (!best || mark.at > best.mark.at) best = { sessionId, mark };
+  return best;
+}
+
+function readServer(value: unknown): ServerStatus | undefined {
+  if (!isRecord(value) || typeof value['up'] !== 'boolean' || !isTime(value['at'])) return undefined;
+  const detail = typeof value['detail'] === 'string' ? value['detail'] : undefined;
+  return { up: value['up'], at: value['at'], ...(detail ? { detail } : {}) };
+}
+
+function readMarks(value: unknown): Record<string, ActivityMark> {
+  const marks: Record<string, ActivityMark> = {};
+  if (!isRecord(value)) return marks;
+  for (const [sessionId, mark] of Object.entries(value)) {
+    if (sessionId === '__proto__' || !isRecord(mark) || !isTime(mark['at'])) continue;
+    const count = mark['count'];
+    marks[sessionId] = { at: mark['at'], count: typeof count === 'number' && Number.isFinite(count) ? count : 0 };
+  }
+  return marks;
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+async function writeQuietly(file: string, value: unknown): Promise<void> {
+  // A status file that cannot be written only makes the status line stale.
+  await writeJsonAtomic(file, value, { fsync: false }).catch(() => undefined);
+}

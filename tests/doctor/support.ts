@@ -1,0 +1,52 @@
+/**
+ * Runs the doctor in-process, the way `node scripts/hook.mjs doctor` does,
+ * but with a sandboxed HOME, an explicit env, the real node:http transport
+ * and the real prefilter spawn; only stdout is captured.
+ *
+ * @module
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDoctor } from '../../src/doctor/main.js';
+import { createNodeDoctorIo } from '../../src/doctor/nodeIo.js';
+import type { DoctorReport } from '../../src/doctor/types.js';
+import { createNodeDeps } from '../../src/hook/nodeDeps.js';
+import { REPO_ROOT } from '../support/spawn-hook.js';
+
+export interface DoctorRun {
+  code: number;
+  stdout: string;
+  durationMs: number;
+}
+
+export function freshHome(): string {
+  return mkdtempSync(join(tmpdir(), 'ov-doctor-home-'));
+}
+
+export async function runDoctorInProcess(args: string[], env: Record<string, string>, home: string, pluginRoot = REPO_ROOT): Promise<DoctorRun> {
+  const { deps } = createNodeDeps({
+    env: { HOME: home, ...env },
+    cwd: home,
+    homeDir: home,
+    pluginRoot,
+    execPath: process.execPath,
+    now: Date.now,
+    log: { debug: () => undefined, warn: () => undefined },
+  });
+  let stdout = '';
+  const io = { ...createNodeDoctorIo(), write: async (text: string) => void (stdout += text) };
+  const started = performance.now();
+  const code = await runDoctor(args, deps, io);
+  return { code, stdout, durationMs: performance.now() - started };
+}
+
+export function parseReport(run: DoctorRun): DoctorReport {
+  return JSON.parse(run.stdout) as DoctorReport;
+}
+
+export function checkOf(report: DoctorReport, id: string) {
+  const check = report.checks.find((entry) => entry.id === id);
+  if (!check) throw new Error(`no check ${id} in ${report.checks.map((entry) => entry.id).join(', ')}`);
+  return check;
+}

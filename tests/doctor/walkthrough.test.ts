@@ -1,0 +1,167 @@
+/**
+ * Tried as a new user: a fresh HOME, then a server in each auth mode, then
+ * the mistakes people make (a root key, a wrong key, a hung server).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOvServer } from '../support/ov-server/index.js';
+import type { OvTestServer } from '../support/ov-server/index.js';
+import { checkOf, freshHome, parseReport, runDoctorInProcess } from './support.js';
+
+const USER_KEY = 'uk-alice-7f3c9d2e41ab';
+const ROOT_KEY = 'rk-root-55aa11bb99cc';
+
+/** True when nothing listens on the default port (another test's or a developer's server would). */
+function defaultPortFree(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port: 1933 });
+    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(true));
+  });
+}
+
+const portFree = await defaultPortFree();
+
+describe('doctor, as a new user', () => {
+  it.runIf(portFree)('with no config and no server, says exactly what to set and exits 1', async () => {
+    const run = await runDoctorInProcess([], {}, freshHome());
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('[FAIL] Server');
+    expect(run.stdout).toContain('nothing answers at http://127.0.0.1:1933');
+    expect(run.stdout).toContain('no server URL is configured');
+    for (const hint of ['openviking-server', 'OPENVIKING_URL', 'OPENVIKING_API_KEY', 'server_url', '~/.openviking/ovcli.conf']) expect(run.stdout).toContain(hint);
+    expect(run.stdout).toContain('not checked: the server is unreachable');
+    expect(run.stdout).toMatch(/1 problem\(s\) to fix: Server/);
+  });
+
+  it('reports a configured but unreachable server with the source of its URL', async () => {
+    const server = await startOvServer();
+    const url = server.url;
+    await server.close();
+    const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: url }, freshHome());
+    const report = parseReport(run);
+    expect(run.code).toBe(1);
+    expect(report.ok).toBe(false);
+    expect(checkOf(report, 'server')).toMatchObject({ status: 'fail', data: { code: 'NETWORK' } });
+    expect(checkOf(report, 'server').lines.join('\n')).toContain('env:OPENVIKING_URL');
+  });
+});
+
+describe('doctor against a dev-mode server', () => {
+  let server: OvTestServer;
+  beforeAll(async () => void (server = await startOvServer({ version: '9.9.9-test' })));
+  afterAll(() => server.close());
+
+  it('is all green, and explains that viking://~ is unavailable to ROOT', async () => {
+    const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome());
+    const report = parseReport(run);
+    expect(run.code, run.stdout).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+    expect(checkOf(report, 'server')).toMatchObject({ status: 'pass', data: { version: '9.9.9-test', authMode: 'dev' } });
+    const identity = checkOf(report, 'identity');
+    expect(identity).toMatchObject({ status: 'pass', data: { authMode: 'dev', memoryApi: true, homeAlias: false, rootKey: false } });
+    expect(identity.lines.join('\n')).toContain('viking://~ is unavailable to ROOT');
+    const mcp = checkOf(report, 'mcp');
+    expect(mcp.status).toBe('pass');
+    expect(mcp.data?.['toolCount']).toBeGreaterThan(5);
+    expect(mcp.data?.['tools']).toContain('remember');
+    expect(server.requests({ path: '/mcp' }).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reads plain-JSON MCP replies as well as SSE', async () => {
+    const jsonServer = await startOvServer({ mcpJsonResponse: true });
+    try {
+      const report = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: jsonServer.url }, freshHome()));
+      expect(checkOf(report, 'mcp')).toMatchObject({ status: 'pass' });
+    } finally {
+      await jsonServer.close();
+    }
+  });
+});
+
+describe('doctor against an api_key server', () => {
+  let server: OvTestServer;
+  beforeAll(async () => {
+    server = await startOvServer({
+      auth: { mode: 'api_key', rootKey: ROOT_KEY, keys: { [USER_KEY]: { account: 'acme', user: 'alice', role: 'user' } } },
+    });
+  });
+  afterAll(() => server.close());
+
+  it('is all green with a user key from ovcli.conf, and never prints the key', async () => {
+    const home = freshHome();
+    mkdirSync(join(home, '.openviking'));
+    writeFileSync(join(home, '.openviking', 'ovcli.conf'), JSON.stringify({ url: server.url, api_key: USER_KEY }));
+    const text = await runDoctorInProcess([], {}, home);
+    expect(text.code, text.stdout).toBe(0);
+    expect(text.stdout).not.toContain(USER_KEY);
+    expect(text.stdout).toContain('API key: ****41ab  (file:~/.openviking/ovcli.conf#api_key)');
+    expect(text.stdout).toContain('account: acme, user: alice, role: user');
+    expect(text.stdout).toContain('viking://~ works (→ viking://user/alice)');
+
+    const report = parseReport(await runDoctorInProcess(['--json'], {}, home));
+    expect(report.ok).toBe(true);
+    expect(checkOf(report, 'identity')).toMatchObject({ status: 'pass', data: { authMode: 'api_key', user: 'alice', homeAlias: true, rootKey: false } });
+    expect(checkOf(report, 'mcp').status).toBe('pass');
+    expect(JSON.stringify(report)).not.toContain(USER_KEY);
+  });
+
+  it('flags a root key, with the fix', async () => {
+    const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: ROOT_KEY }, freshHome());
+    const report = parseReport(run);
+    expect(run.code).toBe(1);
+    const identity = checkOf(report, 'identity');
+    expect(identity).toMatchObject({ status: 'fail', data: { rootKey: true, role: 'root' } });
+    expect(identity.lines.join('\n')).toContain('ROOT key');
+    expect(identity.fix).toContain('USER key');
+    expect(run.stdout).not.toContain(ROOT_KEY);
+  });
+
+  it('flags a missing key and a wrong key differently', async () => {
+    const missing = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome()));
+    expect(checkOf(missing, 'identity')).toMatchObject({ status: 'fail' });
+    expect(checkOf(missing, 'identity').fix).toContain('requires an API key');
+    const wrong = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: 'not-a-real-key-0000' }, freshHome()));
+    expect(checkOf(wrong, 'identity').fix).toContain('****0000');
+    expect(checkOf(wrong, 'identity').fix).toContain('env:OPENVIKING_API_KEY');
+  });
+});
+
+describe('doctor against a hanging server', () => {
+  it('finishes within a few seconds and says the server timed out', async () => {
+    const server = await startOvServer();
+    server.faults.hang();
+    try {
+      const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome());
+      const report = parseReport(run);
+      expect(run.durationMs).toBeLessThan(5_000);
+      expect(run.code).toBe(1);
+      expect(checkOf(report, 'server')).toMatchObject({ status: 'fail', data: { code: 'TIMEOUT' } });
+    } finally {
+      await server.close();
+    }
+  }, 15_000);
+
+  it('still bounds the run when only the MCP endpoint hangs', async () => {
+    const server = await startOvServer();
+    server.faults.hang({ path: '/mcp' });
+    try {
+      const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome());
+      expect(run.durationMs).toBeLessThan(5_000);
+      expect(checkOf(parseReport(run), 'mcp')).toMatchObject({ status: 'fail' });
+    } finally {
+      await server.close();
+    }
+  }, 15_000);
+});
+
+describe('doctor arguments', () => {
+  it('refuses unknown arguments with exit 2', async () => {
+    const run = await runDoctorInProcess(['--frobnicate'], {}, freshHome());
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('usage: node scripts/hook.mjs doctor [--json]');
+  });
+});

@@ -1,0 +1,53 @@
+import { mkdtempSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { latestMark, MAX_STATUS_SESSIONS, readStatus, recordActivity, recordServerStatus, statusFile } from '../../src/store/status.js';
+
+const sandbox = () => join(mkdtempSync(join(tmpdir(), 'ov-status-')), 'data');
+
+describe('status snapshot', () => {
+  it('reads as empty before anything was recorded', async () => {
+    expect(await readStatus(sandbox())).toEqual({ recall: {}, capture: {} });
+  });
+
+  it('keeps server state, recall and capture apart, privately', async () => {
+    const dir = sandbox();
+    await recordServerStatus(dir, { up: false, at: 1_000, detail: 'NETWORK' });
+    await recordActivity(dir, 'recall', 's1', { at: 2_000, count: 3 });
+    await recordActivity(dir, 'capture', 's1', { at: 2_500, count: 8 });
+    expect(await readStatus(dir)).toEqual({
+      server: { up: false, at: 1_000, detail: 'NETWORK' },
+      recall: { s1: { at: 2_000, count: 3 } },
+      capture: { s1: { at: 2_500, count: 8 } },
+    });
+    expect(statSync(statusFile(dir, 'recall')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'status')).mode & 0o777).toBe(0o700);
+  });
+
+  it('replaces a session mark and keeps only the newest sessions', async () => {
+    const dir = sandbox();
+    for (let i = 0; i < MAX_STATUS_SESSIONS + 5; i += 1) await recordActivity(dir, 'recall', `s${i}`, { at: 1_000 + i, count: i });
+    await recordActivity(dir, 'recall', 's3', { at: 9_999, count: 1 });
+    const { recall } = await readStatus(dir);
+    expect(Object.keys(recall)).toHaveLength(MAX_STATUS_SESSIONS);
+    expect(recall['s3']).toEqual({ at: 9_999, count: 1 });
+    expect(recall['s0']).toBeUndefined();
+    expect(latestMark(recall)).toEqual({ sessionId: 's3', mark: { at: 9_999, count: 1 } });
+  });
+
+  it('ignores corrupt files and malformed entries instead of throwing', async () => {
+    const dir = sandbox();
+    mkdirSync(join(dir, 'status'), { recursive: true });
+    writeFileSync(statusFile(dir, 'server'), '{not json');
+    writeFileSync(statusFile(dir, 'capture'), JSON.stringify({ good: { at: 5, count: 2 }, bad: { at: 'x' }, worse: 7 }));
+    expect(await readStatus(dir)).toEqual({ recall: {}, capture: { good: { at: 5, count: 2 } } });
+  });
+
+  it('never throws when the data dir cannot be written', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ov-status-')), 'a-file');
+    writeFileSync(file, 'x');
+    await expect(recordServerStatus(file, { up: true, at: 1 })).resolves.toBeUndefined();
+    await expect(recordActivity(file, 'capture', 's', { at: 1, count: 1 })).resolves.toBeUndefined();
+  });
+});

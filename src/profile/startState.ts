@@ -1,0 +1,46 @@
+/**
+ * What makes SessionStart idempotent: per session, the block answered for
+ * each `source`, and when. CodeBuddy can deliver SessionStart twice, even
+ * concurrently (seed 000 §3); the second delivery waits for the first under
+ * the session's start lock and answers with the same block, without
+ * replaying or fetching again. An answer is reused only for a short while,
+ * so a real later resume or compaction of the same session fetches afresh.
+ *
+ * @module
+ */
+import { isRecord } from '../openviking/narrow.js';
+
+/** How long an answer is reused for a repeated delivery of the same source. */
+export const START_ANSWER_REUSE_MS = 2 * 60_000;
+
+export interface StartAnswer {
+  /** The block ('' when there was nothing to inject). */
+  text: string;
+  at: number;
+}
+
+export interface StartState {
+  answers: Record<string, StartAnswer>;
+}
+
+export function readStartState(fields: Readonly<Record<string, unknown>>): StartState | undefined {
+  const answers = fields['answers'];
+  if (!isRecord(answers)) return undefined;
+  const valid: Record<string, StartAnswer> = {};
+  for (const [source, answer] of Object.entries(answers)) {
+    if (source === '__proto__' || !isRecord(answer)) continue;
+    if (typeof answer['text'] === 'string' && typeof answer['at'] === 'number') valid[source] = { text: answer['text'], at: answer['at'] };
+  }
+  return { answers: valid };
+}
+
+/** The reusable answer for `source`, if one is fresh. */
+export function reusableAnswer(state: StartState | undefined, source: string, now: number): StartAnswer | undefined {
+  const answer = state?.answers[source];
+  return answer !== undefined && now - answer.at >= 0 && now - answer.at < START_ANSWER_REUSE_MS ? answer : undefined;
+}
+
+/** The state with `answer` recorded for `source`. */
+export function withAnswer(state: StartState | undefined, source: string, answer: StartAnswer): StartState {
+  return { answers: { ...(state?.answers ?? {}), [source]: answer } };
+}

@@ -1,0 +1,71 @@
+/**
+ * Which `viking://user/<space>` holds the caller's memories.
+ *
+ * `viking://~` would be simpler but fails for the ROOT role, i.e. for every
+ * request in dev mode (openviking-api.md §3), so the space is resolved the
+ * way §2.3 describes: the caller's user id from `system/status`, checked
+ * against the listing of `viking://user`. The answer is cached per server
+ * URL + identity in the data directory, so later sessions (and recall's
+ * find fallback) skip both round trips.
+ *
+ * @module
+ */
+import type { Credentials } from '../config/types.js';
+import type { OpenVikingClient } from '../openviking/types.js';
+import { cacheFile, cacheKey, readCached, writeCached } from '../session/keyedCache.js';
+
+/** Spaces change only when the server's users do; a day is plenty. */
+export const USER_SPACE_TTL_MS = 24 * 60 * 60_000;
+
+/** Top-level names under `viking://user` that are never a user space. */
+const RESERVED = new Set(['memories', 'skills']);
+
+/** User ids are single segments (openviking-api.md §3). */
+const USER_ID = /^[A-Za-z0-9_.@-]+$/;
+
+export interface UserSpaceCacheRef {
+  dataDir: string;
+  credentials: Pick<Credentials, 'baseUrl' | 'apiKey' | 'account' | 'user'>;
+  now: number;
+}
+
+function isSpace(value: unknown): value is string {
+  return typeof value === 'string' && USER_ID.test(value);
+}
+
+function keyOf(ref: UserSpaceCacheRef): string {
+  const { baseUrl, apiKey, account, user } = ref.credentials;
+  return cacheKey(baseUrl, apiKey, account, user);
+}
+
+/** The cached space, without any network. */
+export function cachedUserSpace(ref: UserSpaceCacheRef): Promise<string | undefined> {
+  return readCached(cacheFile(ref.dataDir, 'user-space'), keyOf(ref), ref.now, isSpace);
+}
+
+/** The cached space, else resolved over the network (two parallel calls) and cached. Undefined when the server cannot say. */
+export async function resolveUserSpace(client: OpenVikingClient, ref: UserSpaceCacheRef): Promise<string | undefined> {
+  const cached = await cachedUserSpace(ref);
+  if (cached !== undefined) return cached;
+  const [status, listing] = await Promise.all([client.systemStatus(), client.ls('viking://user', { output: 'original' })]);
+  if (!status.ok && !listing.ok) return undefined;
+  const fallback = status.ok && isSpace(status.result.user) ? status.result.user : 'default';
+  const names = listing.ok ? listing.result.filter((entry) => entry.isDir !== false).map((entry) => entry.name ?? lastSegment(entry.uri)) : [];
+  const space = chooseSpace(names, fallback);
+  if (space === undefined) return undefined;
+  await writeCached(cacheFile(ref.dataDir, 'user-space'), keyOf(ref), space, ref.now + USER_SPACE_TTL_MS, ref.now);
+  return space;
+}
+
+/** §2.3 step 4: the fallback if listed, else `default` if listed, else the only candidate, else the fallback. */
+export function chooseSpace(names: readonly string[], fallback: string): string | undefined {
+  const candidates = names.filter((name) => isSpace(name) && !name.startsWith('.') && !RESERVED.has(name));
+  if (candidates.includes(fallback)) return fallback;
+  if (candidates.includes('default')) return 'default';
+  if (candidates.length === 1) return candidates[0];
+  return isSpace(fallback) ? fallback : undefined;
+}
+
+function lastSegment(uri: string): string {
+  return uri.replace(/\/+$/, '').split('/').pop() ?? '';
+}

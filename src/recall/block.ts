@@ -1,0 +1,63 @@
+/**
+ * The recall block the model sees before the user's prompt: ONE
+ * `<openviking-context source="recall">` tag (capture strips it), one line
+ * naming the MCP tools by the names the model sees, then one `<memory>`
+ * element per recalled item. Every text and attribute is escaped
+ * (escape.ts), so a memory cannot close or forge our tag. The block keeps
+ * within `budgetTokens`: the first memory is always shown (clipped to half
+ * the room if it must be), later ones shrink to their URI once the budget is spent, and
+ * the rest are dropped. Pure: same input, same bytes.
+ *
+ * @module
+ */
+import { escapeAttribute, escapeBlockText } from './escape.js';
+import { clipToTokens, estimateTokens } from './tokens.js';
+import type { RecalledItem } from './types.js';
+
+export const RECALL_TOOLS_LINE =
+  'Relevant memory from OpenViking. Expand a URI with mcp__openviking__read {"uris": "<uri>"}; search for more with mcp__openviking__search {"query": "…"}. They are deferred tools: call them through DeferExecuteTool with toolName and params.';
+
+const OPEN_TAG = '<openviking-context source="recall">';
+const CLOSE_TAG = '</openviking-context>';
+
+/** The block, or '' when there is nothing to show. */
+export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: number): string {
+  if (items.length === 0) return '';
+  const frame = [OPEN_TAG, RECALL_TOOLS_LINE, CLOSE_TAG];
+  let used = frame.reduce((sum, line) => sum + estimateTokens(line) + 1, 0);
+  const lines: string[] = [];
+  for (const item of items) {
+    const full = memoryElement(item, item.text);
+    const fullCost = estimateTokens(full) + 1;
+    if (used + fullCost <= budgetTokens) {
+      lines.push(full);
+      used += fullCost;
+      continue;
+    }
+    if (lines.length === 0) {
+      const opening = memoryElement(item, '');
+      // Half the room when more memories follow, so their URIs still fit.
+      const room = Math.max(0, Math.floor((budgetTokens - used - estimateTokens(opening) - 8) / (items.length > 1 ? 2 : 1)));
+      const clipped = memoryElement(item, `${clipToTokens(escapeBlockText(item.text), room)}…`, true);
+      lines.push(clipped);
+      used += estimateTokens(clipped) + 1;
+      continue;
+    }
+    const bare = memoryElement(item, '');
+    const bareCost = estimateTokens(bare) + 1;
+    if (used + bareCost > budgetTokens) break;
+    lines.push(bare);
+    used += bareCost;
+  }
+  return [OPEN_TAG, RECALL_TOOLS_LINE, ...lines, CLOSE_TAG].join('\n');
+}
+
+/** `<memory uri=… type=… score=…>text</memory>`, self-closing without text. */
+function memoryElement(item: RecalledItem, text: string, escaped = false): string {
+  const attributes = [`uri="${escapeAttribute(item.uri)}"`];
+  if (item.category) attributes.push(`type="${escapeAttribute(item.category)}"`);
+  if (item.score !== undefined && Number.isFinite(item.score)) attributes.push(`score="${item.score.toFixed(2)}"`);
+  const body = text.trim();
+  if (body === '') return `<memory ${attributes.join(' ')}/>`;
+  return `<memory ${attributes.join(' ')}>\n${escaped ? body : escapeBlockText(body)}\n</memory>`;
+}

@@ -1,0 +1,119 @@
+/**
+ * Recall through the tiers of openviking-api.md §2.2: the context face
+ * (`search/search`, mode `context`, with the session id so the server can
+ * expand the query and skip what it injected in recent turns), else the
+ * deprecated `search/recall`, else two raw finds ranked here.
+ *
+ * The common path is ONE round trip. A tier falls through only when the
+ * server says it does not have it (a validation error naming the
+ * context-face fields, or a missing route); that decision is cached per
+ * server URL for an hour (tierCache.ts). Any other failure (down, slow,
+ * 401, 500) ends the run at once: the next tier would fail the same way and
+ * the prompt is waiting.
+ *
+ * @module
+ */
+import type { Credentials, Settings } from '../config/types.js';
+import type { ContextEntry, ContextSearchBody, OpenVikingClient, OvFailure, OvResult, ContextSearchResult } from '../openviking/types.js';
+import { resolveUserSpace } from '../profile/userSpace.js';
+import { rankFindItems } from './rank.js';
+import { rememberFallbackTier, startingTier } from './tierCache.js';
+import type { RecallTier } from './tierCache.js';
+import type { RecallOutcome, RecalledItem } from './types.js';
+
+export interface RecallRequest {
+  client: OpenVikingClient;
+  settings: Pick<Settings, 'scoreThreshold' | 'recallMaxTokens' | 'recallDedupTurns' | 'recallLimit' | 'recallMaxContentChars'>;
+  credentials: Pick<Credentials, 'baseUrl' | 'apiKey' | 'account' | 'user'>;
+  dataDir: string;
+  /** `cb-…`, or '' when unknown (then no session-aware features). */
+  ovSessionId: string;
+  query: string;
+  now: () => number;
+}
+
+/** Fields only a context-face server knows; a legacy server names them in its 400. */
+const CONTEXT_FIELDS = /\b(?:mode|purpose|dedup_turns|max_tokens|session_id|query_expansion|quotas)\b/;
+const UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknown field/i;
+
+/** Recall's reference quotas for the deprecated route (openviking-api.md §2.2 tier 2). */
+const RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
+
+export async function recallMemories(request: RecallRequest): Promise<RecallOutcome> {
+  const baseUrl = request.credentials.baseUrl;
+  let tier = await startingTier(request.dataDir, baseUrl, request.now());
+  if (tier === 'context') {
+    const result = await request.client.searchContext(contextBody(request));
+    if (!result.ok && isUnsupported(result)) {
+      tier = 'recall';
+      await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
+    } else return fromContextResult('context', result, request.settings.recallLimit);
+  }
+  if (tier === 'recall') {
+    const result = await request.client.recall(recallBody(request));
+    if (!result.ok && isUnsupported(result)) {
+      tier = 'find';
+      await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
+    } else return fromContextResult('recall', result, request.settings.recallLimit);
+  }
+  return findTier(request);
+}
+
+/** The context-face body; optional fields only when they mean something. */
+export function contextBody(request: Pick<RecallRequest, 'settings' | 'ovSessionId' | 'query'>): ContextSearchBody {
+  const { settings, ovSessionId, query } = request;
+  const body: ContextSearchBody = { query, mode: 'context', purpose: 'coding', score_threshold: settings.scoreThreshold, max_tokens: settings.recallMaxTokens };
+  if (ovSessionId !== '') {
+    body.session_id = ovSessionId;
+    if (settings.recallDedupTurns > 0) body.dedup_turns = settings.recallDedupTurns;
+  }
+  return body;
+}
+
+function recallBody(request: RecallRequest) {
+  const { settings, query } = request;
+  return {
+    query,
+    quotas: RECALL_ROUTE_QUOTAS,
+    max_chars: Math.max(settings.recallMaxContentChars * settings.recallLimit, 1000),
+    min_score: settings.scoreThreshold,
+    render: false,
+  };
+}
+
+/** True when the failure says "this server has no such tier" rather than "this call failed". */
+export function isUnsupported(failure: OvFailure): boolean {
+  if (failure.status === 404 || failure.status === 405 || failure.status === 501) return true;
+  if (failure.status !== 400 && failure.status !== 422) return false;
+  const text = `${failure.message} ${JSON.stringify(failure.details ?? {})}`;
+  return CONTEXT_FIELDS.test(text) && UNKNOWN_FIELD.test(text);
+}
+
+function fromContextResult(tier: RecallTier, result: OvResult<ContextSearchResult>, limit: number): RecallOutcome {
+  if (!result.ok) return { status: 'failed', tier, failure: result };
+  if (result.result.stats?.rewrite === 'no_relevant') return { status: 'empty', tier };
+  const items = result.result.entries.slice(0, limit).map(fromEntry);
+  return items.length === 0 ? { status: 'empty', tier } : { status: 'hits', tier, items };
+}
+
+function fromEntry(entry: ContextEntry): RecalledItem {
+  return {
+    uri: entry.uri,
+    text: entry.text ?? '',
+    ...(entry.category !== undefined ? { category: entry.category } : {}),
+    ...(entry.score !== undefined ? { score: entry.score } : {}),
+  };
+}
+
+async function findTier(request: RecallRequest): Promise<RecallOutcome> {
+  const { client, settings, query } = request;
+  const space = await resolveUserSpace(client, { dataDir: request.dataDir, credentials: request.credentials, now: request.now() });
+  if (space === undefined) return { status: 'failed', tier: 'find', failure: { ok: false, status: 0, code: 'NO_USER_SPACE', message: 'user space could not be resolved', retryable: true } };
+  const limit = Math.max(2 * settings.recallLimit, 8);
+  const find = (folder: string) => client.find({ query, target_uri: `viking://user/${space}/${folder}`, limit, score_threshold: 0 });
+  const [memories, skills] = await Promise.all([find('memories'), find('skills')]);
+  const answered = [memories, skills].flatMap((result) => (result.ok ? [result.result] : []));
+  if (answered.length === 0) return { status: 'failed', tier: 'find', failure: memories.ok ? (skills as OvFailure) : memories };
+  const items = rankFindItems(answered, { query, scoreThreshold: settings.scoreThreshold, limit: settings.recallLimit, maxContentChars: settings.recallMaxContentChars });
+  return items.length === 0 ? { status: 'empty', tier: 'find' } : { status: 'hits', tier: 'find', items };
+}

@@ -1,0 +1,71 @@
+/**
+ * Which prompts get recall, decided with NO network: a skipped prompt costs
+ * only this check. Skipped are: recall switched off; bypassed sessions or
+ * workspaces; host-driven continuations (`is_internal_continuation` on newer
+ * hosts; on 2.117 the Stop-hook text `Stop hook: …` / `Hook timed out
+ * after …` and the post-compaction "Please continue…" come back as ordinary
+ * prompts, codebuddy-host README §3); prompts that are only host markup or
+ * already carry our block; bare slash commands; and queries shorter than
+ * `minQueryLength`.
+ *
+ * Slash commands: `/name` alone is skipped (a host or plugin command, not a
+ * question); `/name args` recalls on the args, since custom commands often
+ * carry the real ask.
+ *
+ * @module
+ */
+import type { Settings } from '../config/types.js';
+import type { UserPromptSubmitInput } from '../protocol/input.js';
+import { isBypassed } from '../session/bypass.js';
+import { codeBuddyUserText } from '../transcript/host-text.js';
+
+export type RecallSkipReason =
+  | 'disabled'
+  | 'auto-recall-off'
+  | 'bypassed'
+  | 'internal-continuation'
+  | 'host-continuation'
+  | 'already-injected'
+  | 'host-markup-only'
+  | 'slash-command'
+  | 'too-short';
+
+export type RecallDecision = { recall: true; query: string } | { recall: false; reason: RecallSkipReason };
+
+/** Longest query sent (characters); longer prompts are cut. */
+export const MAX_QUERY_CHARS = 4000;
+
+/** Host-generated prompts seen on 2.117 (samples T, L, F). Anchored at the start, so a user quoting them mid-sentence still gets recall. */
+const HOST_CONTINUATIONS = [
+  /^\s*(?:Stop|SubagentStop) hook:/i,
+  /^\s*Hook timed out after \d+\s*ms/i,
+  /^\s*Please continue (?:with )?the conversation (?:based on|from where)/i,
+];
+
+const SLASH_COMMAND = /^\/[A-Za-z][\w:.-]*(?=\s|$)/;
+
+export function decideRecall(
+  input: UserPromptSubmitInput,
+  settings: Pick<Settings, 'enabled' | 'autoRecall' | 'bypassSession' | 'bypassPatterns' | 'minQueryLength'>,
+  workspace: string,
+): RecallDecision {
+  if (!settings.enabled) return skip('disabled');
+  if (!settings.autoRecall) return skip('auto-recall-off');
+  if (isBypassed(settings, input.session_id, workspace)) return skip('bypassed');
+  if (input.is_internal_continuation === true) return skip('internal-continuation');
+  const prompt = typeof input.prompt === 'string' ? input.prompt : '';
+  if (/<openviking-context\b/i.test(prompt)) return skip('already-injected');
+  if (HOST_CONTINUATIONS.some((pattern) => pattern.test(prompt))) return skip('host-continuation');
+  const typed = codeBuddyUserText(prompt);
+  if (typed === '') return skip(prompt.trim() === '' ? 'too-short' : 'host-markup-only');
+  if (HOST_CONTINUATIONS.some((pattern) => pattern.test(typed))) return skip('host-continuation');
+  const command = SLASH_COMMAND.exec(typed);
+  const query = (command ? typed.slice(command[0].length) : typed).trim();
+  if (command && query === '') return skip('slash-command');
+  if ([...query].length < Math.max(1, settings.minQueryLength)) return skip('too-short');
+  return { recall: true, query: query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query };
+}
+
+function skip(reason: RecallSkipReason): RecallDecision {
+  return { recall: false, reason };
+}

@@ -1,0 +1,51 @@
+/**
+ * A small disposable cache file: `{ <key>: { value, expiresAt } }` in the
+ * data directory's `cache/`. Used for facts that cost a round trip and
+ * rarely change (the user space of a server + identity, which recall tier a
+ * server supports). Entries expire, so a wrong answer heals by itself, and a
+ * lost update between two concurrent writers only costs a later round trip.
+ *
+ * Never throws: a missing, corrupt or unwritable file reads as empty.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { readJson, writeJsonAtomic } from '../store/atomic.js';
+import { isRecord } from '../openviking/narrow.js';
+
+/** Most keys one cache file keeps (oldest-expiring dropped first). */
+const MAX_KEYS = 64;
+
+/** `<dataDir>/cache/<name>.json`. */
+export function cacheFile(dataDir: string, name: string): string {
+  return join(dataDir, 'cache', `${name}.json`);
+}
+
+/** A stable key for parts that may include secrets (only a hash is stored). */
+export function cacheKey(...parts: ReadonlyArray<string | undefined>): string {
+  return createHash('sha256').update(parts.map((part) => part ?? '').join('\n'), 'utf8').digest('hex').slice(0, 32);
+}
+
+/** The live value under `key`, if `accept` narrows it. */
+export async function readCached<T>(file: string, key: string, now: number, accept: (value: unknown) => value is T): Promise<T | undefined> {
+  const entry = (await readEntries(file))[key];
+  if (!isRecord(entry) || typeof entry['expiresAt'] !== 'number' || entry['expiresAt'] <= now) return undefined;
+  return accept(entry['value']) ? entry['value'] : undefined;
+}
+
+/** Stores `value` under `key` until `expiresAt`, dropping expired keys; failures are ignored. */
+export async function writeCached(file: string, key: string, value: unknown, expiresAt: number, now: number): Promise<void> {
+  const entries = await readEntries(file);
+  const live = Object.entries(entries).filter(
+    ([name, entry]) => name !== key && isRecord(entry) && typeof entry['expiresAt'] === 'number' && entry['expiresAt'] > now,
+  );
+  live.sort(([, a], [, b]) => Number((b as Record<string, unknown>)['expiresAt']) - Number((a as Record<string, unknown>)['expiresAt']));
+  const next = Object.fromEntries([[key, { value, expiresAt }], ...live.slice(0, MAX_KEYS - 1)]);
+  await writeJsonAtomic(file, next, { fsync: false }).catch(() => undefined); // a cache that cannot be written is just a miss next time
+}
+
+async function readEntries(file: string): Promise<Record<string, unknown>> {
+  const value = await readJson(file);
+  return isRecord(value) ? value : {};
+}

@@ -1,0 +1,72 @@
+/**
+ * What every session stage computes first: configuration, the data
+ * directory, which session and workspace the event is about, the stage's
+ * deadline, and a client bound to that deadline. One function, so start,
+ * prompt and capture cannot disagree on the session id or the identity the
+ * client speaks as.
+ *
+ * No network and no file write here; config loading reads at most two small
+ * files (src/config/load.ts).
+ *
+ * @module
+ */
+import { loadPluginConfig } from '../config/load.js';
+import type { PluginConfig, Settings } from '../config/types.js';
+import type { HookDeps } from '../hook/deps.js';
+import { createOpenVikingClient } from '../openviking/client.js';
+import type { OpenVikingClient } from '../openviking/types.js';
+import type { HookInput } from '../protocol/input.js';
+import { resolveDataDir } from '../store/paths.js';
+import { USER_AGENT } from '../version.js';
+import { ovSessionId } from './ids.js';
+import { resolveWorkspace } from './workspace.js';
+
+export interface StageContext {
+  config: PluginConfig;
+  settings: Settings;
+  dataDir: string;
+  workspace: string;
+  /** The host's `session_id` ('' when absent). */
+  hostSessionId: string;
+  /** `cb-…`, or '' when the host sent no session id. */
+  ovSessionId: string;
+  /** Absolute epoch-ms after which the stage gives up. */
+  deadlineAt: number;
+  /** Bound to `deadlineAt`: no call starts after it, running calls are cut at it. */
+  client: OpenVikingClient;
+}
+
+/** @param deadlineMs - picks the stage's whole budget (from now) out of the settings. */
+export function openStageContext(input: HookInput, deps: HookDeps, deadlineMs: (settings: Settings) => number): StageContext {
+  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const { settings } = config;
+  const deadlineAt = deps.now() + deadlineMs(settings);
+  const hostSessionId = typeof input.session_id === 'string' ? input.session_id : '';
+  return {
+    config,
+    settings,
+    dataDir: resolveDataDir(deps.env, deps.homeDir),
+    workspace: resolveWorkspace(input, deps.env, deps.cwd),
+    hostSessionId,
+    ovSessionId: ovSessionId(hostSessionId),
+    deadlineAt,
+    client: clientFor(config, deps, settings.timeoutMs, deadlineAt),
+  };
+}
+
+/** A client with the configured identity; `deadlineAt` undefined for background work. */
+export function clientFor(config: PluginConfig, deps: HookDeps, timeoutMs: number, deadlineAt?: number): OpenVikingClient {
+  const { credentials } = config;
+  return createOpenVikingClient({
+    baseUrl: credentials.baseUrl,
+    apiKey: credentials.apiKey,
+    account: credentials.account,
+    user: credentials.user,
+    actorPeer: credentials.peerId,
+    userAgent: USER_AGENT,
+    http: deps.http,
+    now: deps.now,
+    timeoutMs,
+    deadlineAt,
+  });
+}

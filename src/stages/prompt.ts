@@ -1,0 +1,64 @@
+/**
+ * UserPromptSubmit: recall memories relevant to the prompt and put them in
+ * front of the model.
+ *
+ * On CodeBuddy a UserPromptSubmit hook past its timeout DROPS the user's
+ * prompt (codebuddy-host README §3), so this stage has its own deadline
+ * (`promptDeadlineMs`, default 2 s) far inside the hook's: a slow or dead
+ * server costs the user at most that delay and no context, never the
+ * prompt. The skip rules run first with no network (recall/skip.ts); the
+ * common path is then ONE round trip (the context face, no `/health`
+ * pre-check) plus one small status write.
+ *
+ * @module
+ */
+import type { HookDeps, StageResult } from '../hook/deps.js';
+import { PASS } from '../hook/deps.js';
+import type { HookInput } from '../protocol/input.js';
+import { withTimeout } from '../protocol/withTimeout.js';
+import { renderRecallBlock } from '../recall/block.js';
+import { recallMemories } from '../recall/cascade.js';
+import { decideRecall } from '../recall/skip.js';
+import { recordRecall } from '../recall/status.js';
+import { openStageContext } from '../session/stageContext.js';
+import type { StageContext } from '../session/stageContext.js';
+
+/** Grace after the deadline for the status write before the stage gives up regardless. */
+const SETTLE_GRACE_MS = 150;
+
+export async function runPrompt(input: HookInput, deps: HookDeps): Promise<StageResult> {
+  if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
+  try {
+    const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
+    const decision = decideRecall(input, ctx.settings, ctx.workspace);
+    if (!decision.recall) {
+      deps.log.debug('recall skipped', { reason: decision.reason });
+      return PASS;
+    }
+    return await withTimeout(recallBlock(ctx, decision.query, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, PASS);
+  } catch (error: unknown) {
+    deps.log.warn('recall failed; passing the prompt through', { error: error instanceof Error ? error.message : String(error) });
+    return PASS;
+  }
+}
+
+async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Promise<StageResult> {
+  const outcome = await recallMemories({
+    client: ctx.client,
+    settings: ctx.settings,
+    credentials: ctx.config.credentials,
+    dataDir: ctx.dataDir,
+    ovSessionId: ctx.ovSessionId,
+    query,
+    now: deps.now,
+  });
+  await recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, deps.now());
+  if (outcome.status === 'failed') {
+    deps.log.warn('recall failed; no memories for this prompt', { tier: outcome.tier, code: outcome.failure.code, status: outcome.failure.status });
+    return PASS;
+  }
+  deps.log.debug('recall done', { tier: outcome.tier, hits: outcome.status === 'hits' ? outcome.items.length : 0 });
+  if (outcome.status === 'empty') return PASS;
+  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget);
+  return text === '' ? PASS : { kind: 'context', text };
+}

@@ -1,0 +1,98 @@
+/**
+ * SessionStart: put the user's long-term memory in front of the model, and
+ * tidy up after earlier sessions.
+ *
+ * In order, under one deadline (`startDeadlineMs`, far inside the hook's
+ * timeout): replay the pending-write queue (so writes made while the server
+ * was away land before new ones); spot earlier sessions of this workspace
+ * left uncommitted and hand them to a detached worker; then fetch the
+ * profile and memory listing (and, on resume/compact, the session's latest
+ * archive overview) in parallel and render ONE block.
+ *
+ * Idempotent: the host can deliver SessionStart twice, even concurrently.
+ * The work runs under the session's start lock, and the answer is kept per
+ * `source` (profile/startState.ts), so the second delivery replays and
+ * fetches nothing and answers the same bytes. Any failure is a pass-through,
+ * logged. SessionStart has no `cwd`; the workspace comes from the host's
+ * project variables (session/workspace.ts).
+ *
+ * @module
+ */
+import type { HookDeps, StageResult } from '../hook/deps.js';
+import { PASS } from '../hook/deps.js';
+import type { HookInput } from '../protocol/input.js';
+import { withTimeout } from '../protocol/withTimeout.js';
+import { fetchArchiveOverview, fetchProfileSources } from '../profile/fetch.js';
+import type { ProfileSources } from '../profile/fetch.js';
+import { renderStartBlock } from '../profile/render.js';
+import { readStartState, reusableAnswer, withAnswer } from '../profile/startState.js';
+import { resolveUserSpace } from '../profile/userSpace.js';
+import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
+import { isBypassed } from '../session/bypass.js';
+import { startLockPath } from '../session/locks.js';
+import { openStageContext } from '../session/stageContext.js';
+import type { StageContext } from '../session/stageContext.js';
+import { withLock } from '../store/lock.js';
+import { sessionStateFile, storeLayout } from '../store/paths.js';
+import { loadSessionState, saveSessionState } from '../store/sessionState.js';
+
+/** Grace after the deadline for file writes before the stage gives up regardless. */
+const SETTLE_GRACE_MS = 200;
+/** Sources whose block adds the session's latest archive overview. */
+const ARCHIVE_SOURCES = new Set(['resume', 'compact']);
+
+export async function runStart(input: HookInput, deps: HookDeps): Promise<StageResult> {
+  if (input.hook_event_name !== 'SessionStart') return PASS;
+  try {
+    const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
+    if (!ctx.settings.enabled || isBypassed(ctx.settings, ctx.hostSessionId, ctx.workspace)) return PASS;
+    const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
+    const text = await withTimeout(answerOnce(ctx, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
+    return text === '' ? PASS : { kind: 'context', text };
+  } catch (error: unknown) {
+    deps.log.warn('session start failed; passing through', { error: error instanceof Error ? error.message : String(error) });
+    return PASS;
+  }
+}
+
+/** The block for this delivery: the stored answer of an earlier delivery, else freshly built and stored. */
+async function answerOnce(ctx: StageContext, source: string, deps: HookDeps): Promise<string> {
+  if (ctx.ovSessionId === '') return buildAnswer(ctx, source, deps);
+  const file = sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
+  const lock = { now: deps.now, timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()), staleMs: ctx.settings.startDeadlineMs + 5_000 };
+  const locked = await withLock(startLockPath(ctx.dataDir, ctx.ovSessionId), lock, async () => {
+    const loaded = await loadSessionState(file, readStartState);
+    const state = loaded.status === 'found' ? loaded.state : undefined;
+    const reused = reusableAnswer(state, source, deps.now());
+    if (reused !== undefined) {
+      deps.log.debug('session start delivered again; reusing the answer', { source });
+      return reused.text;
+    }
+    const text = await buildAnswer(ctx, source, deps);
+    await saveSessionState(file, withAnswer(state, source, { text, at: deps.now() }));
+    return text;
+  });
+  if (!locked.ok) deps.log.warn('session start lock not acquired; passing through', { reason: locked.reason });
+  return locked.ok ? locked.value : '';
+}
+
+async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): Promise<string> {
+  const budgetMs = Math.min(ctx.settings.pendingReplayBudgetMs, Math.max(0, ctx.deadlineAt - deps.now()));
+  const replayed = await replayQueue(deps, ctx.config, ctx.dataDir, budgetMs);
+  if (replayed !== undefined) deps.log.debug('pending writes replayed', replayed);
+  const [profile, archiveOverview] = await Promise.all([
+    ctx.settings.autoProfile ? fetchProfile(ctx, deps) : undefined,
+    ARCHIVE_SOURCES.has(source) ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget) : undefined,
+    ctx.settings.autoCapture ? commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId) : undefined,
+  ]);
+  return renderStartBlock(
+    { source, ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
+    { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget },
+  );
+}
+
+async function fetchProfile(ctx: StageContext, deps: HookDeps): Promise<ProfileSources | undefined> {
+  const space = await resolveUserSpace(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
+  if (space === undefined) return undefined;
+  return fetchProfileSources(ctx.client, space);
+}

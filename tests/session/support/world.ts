@@ -1,0 +1,75 @@
+/**
+ * A sandbox for the start and prompt stage tests: the OpenViking test server
+ * (seeded), a fresh HOME and workspace, and the host simulator running the
+ * BUILT bundle (`npm run build` first) against them.
+ *
+ * @module
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHostSim, createPayloads } from '../../support/host-sim/index.js';
+import type { HostSim, HostVersion, Payloads } from '../../support/host-sim/index.js';
+import { startOvServer } from '../../support/ov-server/index.js';
+import type { OvServerOptions, OvTestServer, SeedSpec } from '../../support/ov-server/index.js';
+import { REPO_ROOT } from '../../support/spawn-hook.js';
+
+export const PROFILE_MARKER = 'PROFILE-MARKER-GRACE-HOPPER';
+export const RECALL_MARKER = 'RECALL-MARKER-OSPREY-42';
+
+/** A profile, one preference, one entity the recall prompt finds. */
+export const DEFAULT_SEED: SeedSpec = {
+  files: {
+    'memories/profile.md': `# Profile\n\nThe user is Grace (${PROFILE_MARKER}). Writes compilers.`,
+    'memories/preferences/default/indentation.md': { content: 'Prefers tabs in Go code.', abstract: 'Indentation: tabs in Go' },
+    'memories/entities/default/osprey-deploy.md': {
+      content: `The osprey staging cluster deploys with helm upgrade (${RECALL_MARKER}).`,
+      abstract: 'How the osprey staging cluster deploys with helm',
+    },
+  },
+};
+
+export const RECALL_PROMPT = 'How do I deploy the osprey staging cluster with helm?';
+
+export interface World {
+  server: OvTestServer;
+  sim: HostSim;
+  home: string;
+  workspace: string;
+  /** Where the plugin keeps its state (default location under HOME). */
+  dataDir: string;
+  payloads(options?: { hostVersion?: HostVersion; sessionId?: string }): Payloads;
+  dispose(): Promise<void>;
+}
+
+export interface WorldOptions {
+  server?: OvServerOptions;
+  env?: Record<string, string>;
+  /** Use an already running server (not closed by dispose). */
+  sharedServer?: OvTestServer;
+}
+
+export async function createWorld(options: WorldOptions = {}): Promise<World> {
+  const server = options.sharedServer ?? (await startOvServer({ seed: DEFAULT_SEED, ...options.server }));
+  const home = mkdtempSync(join(tmpdir(), 'ov-h-home-'));
+  const workspace = mkdtempSync(join(tmpdir(), 'ov-h-ws-'));
+  const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env: { OPENVIKING_URL: server.url, ...options.env } });
+  return {
+    server,
+    sim,
+    home,
+    workspace,
+    dataDir: join(home, '.codebuddy', 'openviking'),
+    payloads: (payloadOptions = {}) => createPayloads({ workspace, configDir: join(home, '.codebuddy'), ...payloadOptions }),
+    dispose: async () => {
+      if (options.sharedServer === undefined) await server.close();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The additionalContext the plugin answered with ('' for pass-through). */
+export function contextOf(result: { outputs: ReadonlyArray<{ additionalContext?: string }> }): string {
+  return result.outputs[0]?.additionalContext ?? '';
+}

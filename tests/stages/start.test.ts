@@ -1,0 +1,202 @@
+/**
+ * The start stage through the host simulator, the test server and the
+ * BUILT bundle (`npm run build` first): the exact profile block, pending
+ * replay before the profile, idempotent double delivery (sequential and
+ * concurrent), the archive overview on resume/compact, and pass-through
+ * within the deadline when the server is down or slow.
+ *
+ * @module
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { emptyCaptureState, saveCaptureState } from '../../src/capture/state.js';
+import { createOpenVikingClient } from '../../src/openviking/client.js';
+import { nodeHttpTransport } from '../../src/openviking/nodeHttp.js';
+import { storeLayout } from '../../src/store/paths.js';
+import { enqueue } from '../../src/store/queue.js';
+import { USER_AGENT } from '../../src/version.js';
+import { contextOf, createWorld, PROFILE_MARKER } from '../session/support/world.js';
+import type { World } from '../session/support/world.js';
+
+let world: World;
+
+beforeAll(async () => {
+  world = await createWorld();
+});
+afterAll(async () => world.dispose());
+afterEach(() => {
+  world.server.faults.clear();
+  world.server.clearRequests();
+});
+
+const EXPECTED_STARTUP_BLOCK = [
+  '<openviking-context source="startup">',
+  'Long-term memory from OpenViking. Read a memory with mcp__openviking__read {"uris": "<uri>"}, list a folder with mcp__openviking__list {"uri": "<folder>"}; they are deferred tools: call them through DeferExecuteTool with toolName and params.',
+  '<user-profile uri="viking://user/default/memories/profile.md">',
+  '# Profile',
+  '',
+  `The user is Grace (${PROFILE_MARKER}). Writes compilers.`,
+  '</user-profile>',
+  '<available-memories>',
+  'viking://user/default/memories/preferences/',
+  '  - default/indentation.md',
+  'viking://user/default/memories/entities/',
+  '  - default/osprey-deploy.md',
+  '</available-memories>',
+  '</openviking-context>',
+].join('\n');
+
+function client() {
+  return createOpenVikingClient({ baseUrl: world.server.url, http: nodeHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT });
+}
+
+describe('profile block', () => {
+  it('injects exactly the expected block (2.117 payload: no cwd)', async () => {
+    const p = world.payloads();
+    const payload = p.sessionStart('startup');
+    expect(payload).not.toHaveProperty('cwd');
+    const result = await world.sim.fire('SessionStart', payload);
+    expect(result.outputs[0]?.stdout).toBe(
+      JSON.stringify({ decision: 'approve', hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: EXPECTED_STARTUP_BLOCK } }),
+    );
+  });
+
+  it('works with the 2.163 payload shape and caches the user space for later sessions', async () => {
+    const p = world.payloads({ hostVersion: '2.163' });
+    const result = await world.sim.fire('SessionStart', p.sessionStart('startup'));
+    expect(contextOf(result)).toBe(EXPECTED_STARTUP_BLOCK);
+    expect(world.server.requests({ path: /system\/status/ })).toHaveLength(0);
+  });
+
+  it('never names the non-existent memory_recall tool, and keeps within the budget', async () => {
+    const many = Object.fromEntries(Array.from({ length: 200 }, (_, n) => [`memories/preferences/default/topic-${String(n).padStart(3, '0')}.md`, `pref ${n}`]));
+    const own = await createWorld({ server: { seed: { files: { 'memories/profile.md': 'line\n'.repeat(3000), ...many } } } });
+    try {
+      const result = await own.sim.fire('SessionStart', own.payloads().sessionStart(), { env: { OPENVIKING_PROFILE_TOKEN_BUDGET: '800' } });
+      const context = contextOf(result);
+      expect(context).toContain('[profile middle elided]');
+      expect(context).toMatch(/\.\.\. \+\d+ more; list them with mcp__openviking__list/);
+      expect(context).not.toContain('memory_recall');
+      expect(Math.ceil(context.length / 4)).toBeLessThan(800 + 150);
+    } finally {
+      await own.dispose();
+    }
+  });
+});
+
+describe('pending replay', () => {
+  it('replays queued writes BEFORE fetching the profile', async () => {
+    const queueDir = storeLayout(world.dataDir).queueDir;
+    const queued = await enqueue(
+      queueDir,
+      { type: 'addMessages', sessionId: 'cb-earlier', payload: { messages: [{ role: 'user', parts: [{ type: 'text', text: 'queued while offline' }] }] }, createdAt: Date.now() - 1000 },
+      { now: Date.now, lockTimeoutMs: 1000 },
+    );
+    expect(queued.ok).toBe(true);
+    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart());
+    expect(contextOf(result)).toContain(PROFILE_MARKER);
+    const paths = world.server.requests().map((r) => r.path);
+    const replayAt = paths.indexOf('/api/v1/sessions/cb-earlier/messages/batch');
+    const profileAt = paths.indexOf('/api/v1/content/read');
+    expect(replayAt).toBeGreaterThanOrEqual(0);
+    expect(profileAt).toBeGreaterThan(replayAt);
+    expect(world.server.session('cb-earlier')?.allMessages).toHaveLength(1);
+  });
+});
+
+describe('earlier sessions left uncommitted', () => {
+  it('start hands them to the commit-stale worker, which commits them', async () => {
+    const transcript = join(world.home, 'old.jsonl');
+    writeFileSync(transcript, '');
+    const old = { ...emptyCaptureState({ ovSessionId: 'cb-left-behind', hostSessionId: 'left-behind', workspace: world.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: Date.now() - 60_000 };
+    expect((await saveCaptureState(world.dataDir, old)).ok).toBe(true);
+    expect((await client().addMessages('cb-left-behind', [{ role: 'user', parts: [{ type: 'text', text: 'never committed' }] }])).ok).toBe(true);
+    await world.sim.fire('SessionStart', world.payloads().sessionStart());
+    await world.server.waitForRequests({ method: 'POST', path: '/api/v1/sessions/cb-left-behind/commit' }, 1, 10_000);
+    expect(world.server.session('cb-left-behind')?.commits.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('double delivery', () => {
+  async function queueOne(sessionId: string): Promise<void> {
+    await enqueue(
+      storeLayout(world.dataDir).queueDir,
+      { type: 'commit', sessionId, payload: {}, createdAt: Date.now() },
+      { now: Date.now, lockTimeoutMs: 1000 },
+    );
+  }
+
+  it('sequential: one replay, one profile fetch, the same answer', async () => {
+    await queueOne('cb-seq');
+    const p = world.payloads();
+    const first = await world.sim.fire('SessionStart', p.sessionStart());
+    const second = await world.sim.fire('SessionStart', p.sessionStart());
+    expect(contextOf(first)).toContain(PROFILE_MARKER);
+    expect(second.outputs[0]?.stdout).toBe(first.outputs[0]?.stdout);
+    expect(world.server.requests({ path: '/api/v1/content/read' })).toHaveLength(1);
+    expect(world.server.requests({ path: /\/commit$/ })).toHaveLength(1);
+  });
+
+  it('concurrent: one replay, one profile fetch, the same answer', async () => {
+    await queueOne('cb-conc');
+    world.server.faults.latency(150);
+    const p = world.payloads();
+    const [first, second] = await Promise.all([world.sim.fire('SessionStart', p.sessionStart()), world.sim.fire('SessionStart', p.sessionStart())]);
+    expect(contextOf(first)).toContain(PROFILE_MARKER);
+    expect(second.outputs[0]?.stdout).toBe(first.outputs[0]?.stdout);
+    expect(world.server.requests({ path: '/api/v1/content/read' })).toHaveLength(1);
+    expect(world.server.requests({ path: /\/commit$/ })).toHaveLength(1);
+  });
+});
+
+describe('resume and compact', () => {
+  for (const source of ['resume', 'compact'] as const) {
+    it(`${source}: adds the session's latest archive overview`, async () => {
+      const p = world.payloads();
+      const ovSession = `cb-${p.sessionId}`;
+      const c = client();
+      expect((await c.addMessages(ovSession, [{ role: 'user', parts: [{ type: 'text', text: `ARCHIVED-${source} decision about retries` }] }])).ok).toBe(true);
+      expect((await c.commit(ovSession, {})).ok).toBe(true);
+      world.server.clearRequests();
+      const result = await world.sim.fire('SessionStart', p.sessionStart(source));
+      const context = contextOf(result);
+      expect(context.startsWith(`<openviking-context source="${source}">`)).toBe(true);
+      expect(context).toMatch(new RegExp(`<session-archive>\\n<archive-overview>\\n[\\s\\S]*ARCHIVED-${source}[\\s\\S]*\\n</archive-overview>\\n</session-archive>\\n</openviking-context>$`));
+      expect(world.server.requests({ path: `/api/v1/sessions/${ovSession}/context` })[0]?.query).toEqual({ token_budget: '32000' });
+    });
+  }
+
+  it('startup does not ask for an archive', async () => {
+    await world.sim.fire('SessionStart', world.payloads().sessionStart('startup'));
+    expect(world.server.requests({ path: /\/context$/ })).toHaveLength(0);
+  });
+});
+
+describe('server trouble', () => {
+  it('down → pass-through, exit 0, within the deadline', async () => {
+    await world.server.stop();
+    try {
+      const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_START_DEADLINE_MS: '1000' } });
+      expect(result.timedOut).toBe(false);
+      expect(result.outputs[0]?.stdout).toBe('');
+      expect(result.durationMs).toBeLessThan(1000 + 3000);
+    } finally {
+      await world.server.start();
+    }
+  });
+
+  it('slower than the deadline → pass-through within the deadline', async () => {
+    world.server.faults.latency(6_000);
+    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_START_DEADLINE_MS: '1000' } });
+    expect(result.timedOut).toBe(false);
+    expect(result.outputs[0]?.stdout).toBe('');
+    expect(result.durationMs).toBeLessThan(1000 + 3000);
+  });
+
+  it('bypassed workspace → nothing sent', async () => {
+    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_BYPASS_SESSION_PATTERNS: `${world.workspace}` } });
+    expect(result.outputs[0]?.stdout).toBe('');
+    expect(world.server.requests()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * Builds the plugin once before the e2e files run (`node build.mjs`: the
+ * scenarios load the built `scripts/hook.mjs` and `servers/mcp-proxy.mjs`
+ * through the real CLI). A failed build does not abort the suite — the
+ * harness self-test needs no build — it is handed to the scenarios, which
+ * fail with the build output as their message. OV_E2E_SKIP_BUILD=1 skips it.
+ *
+ * @module
+ */
+import { spawnSync } from 'node:child_process';
+import type { TestProject } from 'vitest/node';
+import { REPO_ROOT } from './repo.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Empty when the plugin was built (or the build was skipped); else the build's output. */
+    pluginBuildError: string;
+  }
+}
+
+export default function setup(project: TestProject): void {
+  if (process.env.OV_E2E_SKIP_BUILD === '1') {
+    project.provide('pluginBuildError', '');
+    return;
+  }
+  const build = spawnSync(process.execPath, ['build.mjs'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+  const failed = build.status !== 0;
+  project.provide('pluginBuildError', failed ? `node build.mjs failed (status ${build.status}):\n${build.stdout}\n${build.stderr}` : '');
+}

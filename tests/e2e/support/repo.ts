@@ -1,0 +1,21 @@
+/**
+ * Locations inside this checkout the e2e suite needs: the repository root
+ * (which is the plugin root) and the CodeBuddy CLI shipped in the pinned
+ * @tencent-ai/agent-sdk devDependency.
+ *
+ * @module
+ */
+import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+
+/** The repository root = the plugin root (`.codebuddy-plugin/`, `hooks/`, `scripts/`, `servers/`). */
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
+
+/** The agent-sdk's CLI directory (its package `exports` hide the files from require.resolve). */
+export const CLI_DIR = join(REPO_ROOT, 'node_modules', '@tencent-ai', 'agent-sdk', 'cli');
+
+/** `cli/bin/codebuddy`: the wrapper that routes `-p` runs to the headless bundle. */
+export const CLI_BIN = join(CLI_DIR, 'bin', 'codebuddy');
+
+/** `cli/dist/codebuddy-headless.js`: needed for `plugin …` subcommands (the wrapper fails there). */
+export const CLI_HEADLESS_BUNDLE = join(CLI_DIR, 'dist', 'codebuddy-headless.js');

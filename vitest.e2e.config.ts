@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end scenarios: the real CodeBuddy CLI (about 10 s per start) against
+// a scripted fake model and the OpenViking test server. Files run one after
+// another so CLI starts never compete for the CPU and timings stay meaningful.
+export default defineConfig({
+  test: {
+    include: ['tests/e2e/**/*.e2e.test.ts'],
+    globalSetup: ['tests/e2e/support/global-setup.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    fileParallelism: false,
+    maxConcurrency: 1,
+  },
+});

@@ -1,0 +1,54 @@
+/**
+ * One host event in, the exact stdout out: parse, route, run the stage under
+ * its time budget, encode.
+ *
+ * Total by construction: whatever goes wrong (bad input, unknown event, a
+ * stage that throws, rejects, or hangs past its budget, an encoder surprise)
+ * the answer is the pass-through (empty stdout), and the process exits 0.
+ * Only the PreToolUse guard can ever produce a deny, because the encoder only
+ * writes one on PreToolUse.
+ *
+ * @module
+ */
+import type { HookDeps } from './deps.js';
+import type { Route } from './routes.js';
+import { encodeStageResult } from '../protocol/envelope.js';
+import { parseHookInput } from '../protocol/parse.js';
+import { withTimeout } from '../protocol/withTimeout.js';
+
+export interface DispatchOptions {
+  routeFor: (event: string) => Route | undefined;
+  /** Called only when a route exists, so ignored events build nothing. */
+  createDeps: () => HookDeps;
+  /** Milliseconds already spent in the process (reading stdin); deducted from the route's budget. */
+  elapsedMs: () => number;
+  /** Lets the caller re-arm its whole-process timer once the event is known. */
+  onRoute?: (route: Route) => void;
+}
+
+/** @returns the exact stdout for `text` (the whole stdin); never rejects. */
+export async function dispatchHook(text: string, options: DispatchOptions): Promise<string> {
+  const input = parseHookInput(text);
+  if (input === null) return '';
+  const route = options.routeFor(input.hook_event_name);
+  if (route === undefined) return '';
+  options.onRoute?.(route);
+  let deps: HookDeps | undefined;
+  try {
+    deps = options.createDeps();
+    const stage = await route.load();
+    const result = await withTimeout(stage(input, deps), route.safetyMs - options.elapsedMs(), 'timeout' as const);
+    if (result === 'timeout') {
+      deps.log.warn('stage exceeded its budget; answering pass-through', { event: input.hook_event_name, budgetMs: route.safetyMs });
+      return '';
+    }
+    return encodeStageResult(input.hook_event_name, result);
+  } catch (error: unknown) {
+    deps?.log.warn('stage failed; answering pass-through', { event: input.hook_event_name, error: describeError(error) });
+    return '';
+  }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

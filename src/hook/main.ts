@@ -1,0 +1,146 @@
+/**
+ * Entry of `scripts/hook.mjs`, and the ONLY file that touches `process`.
+ *
+ * Three ways to be run:
+ * - `node hook.mjs` (every hook in hooks/hooks.json): read stdin once,
+ *   bounded; dispatch by `hook_event_name`; write the encoded answer; exit 0.
+ * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
+ * - `node hook.mjs worker <kind>`: a detached background job (capture),
+ *   started by a stage through `HookDeps.spawnDetached`.
+ *
+ * Hook mode never fails the host: any exception, a stdin that never closes,
+ * or a stage past its budget answers the pass-through (no output) with exit
+ * 0, under one whole-process safety timer kept inside the event's hooks.json
+ * timeout (a killed hook BLOCKS on CodeBuddy). Start-up cost is the product's
+ * latency, so this file imports only small modules and node builtins the
+ * runtime has already loaded; stages, HTTP, doctor and worker are dynamic
+ * imports.
+ *
+ * @module
+ */
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dispatchHook } from './dispatch.js';
+import { createLogger } from './log.js';
+import { createNodeDeps } from './nodeDeps.js';
+import type { NodeDeps } from './nodeDeps.js';
+import type { Logger } from './deps.js';
+import { PREFLIGHT_SAFETY_MS, routeFor } from './routes.js';
+import { MAX_STDIN_BYTES, readBoundedStdin } from './stdin.js';
+
+/** Longest wait for detached workers' stdin to flush before the hook exits. */
+const SETTLE_CAP_MS = 1_000;
+/** Stdin reading gives up a little before the preflight budget ends. */
+const STDIN_TIMEOUT_MS = PREFLIGHT_SAFETY_MS - 500;
+/** A worker's job payload may be larger than a hook's stdin. */
+const WORKER_MAX_STDIN_BYTES = 16 * 1024 * 1024;
+const WORKER_STDIN_TIMEOUT_MS = 10_000;
+/** A detached worker never lives longer than this, whatever it is waiting for. */
+const WORKER_LIFETIME_MS = 10 * 60_000;
+
+const startedAt = Date.now();
+
+/**
+ * A node builtin loaded on demand, synchronously: `process.getBuiltinModule`
+ * (node ≥ 20.16), else require. Keeps node:child_process (≈44 internal
+ * modules) and node:os off the start-up path of hooks that never use them.
+ */
+function builtin<T>(id: string): T {
+  return (process.getBuiltinModule?.(id) ?? createRequire(import.meta.url)(id)) as T;
+}
+
+function homeDir(): string {
+  return process.env.HOME || builtin<typeof import('node:os')>('node:os').homedir();
+}
+
+function buildLogger(): Logger {
+  return createLogger({ env: process.env, homeDir: homeDir(), now: Date.now, pid: process.pid, writeStderr: (line) => process.stderr.write(line) });
+}
+
+function buildDeps(): NodeDeps {
+  const env = process.env;
+  const log = buildLogger();
+  const pluginRoot = env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || fileURLToPath(new URL('..', import.meta.url));
+  return createNodeDeps({
+    env,
+    cwd: process.cwd(),
+    homeDir: homeDir(),
+    pluginRoot: resolve(pluginRoot),
+    execPath: process.execPath,
+    loadSpawn: () => builtin<typeof import('node:child_process')>('node:child_process').spawn,
+    now: Date.now,
+    log,
+  });
+}
+
+/** Writes `stdout` (if any), then ends the process with `code`, once. */
+let exiting = false;
+function exitWith(stdout: string, code: number): void {
+  if (exiting) return;
+  exiting = true;
+  if (stdout === '') process.exit(code);
+  process.stdout.write(stdout, () => process.exit(code));
+}
+
+/** Re-arms the one whole-process timer; when it fires the answer is the pass-through. */
+let safetyTimer: ReturnType<typeof setTimeout> | undefined;
+function armSafety(untilMsSinceStart: number, code: number): void {
+  clearTimeout(safetyTimer);
+  safetyTimer = setTimeout(() => exitWith('', code), Math.max(0, untilMsSinceStart - (Date.now() - startedAt)));
+  safetyTimer.unref();
+}
+
+async function runHookEvent(): Promise<void> {
+  armSafety(PREFLIGHT_SAFETY_MS, 0);
+  const stdin = await readBoundedStdin(process.stdin, MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
+  if (stdin.status !== 'complete') return exitWith('', 0);
+  let built: NodeDeps | undefined;
+  const stdout = await dispatchHook(stdin.text, {
+    routeFor,
+    createDeps: () => (built ??= buildDeps()).deps,
+    elapsedMs: () => Date.now() - startedAt,
+    onRoute: (route) => armSafety(route.safetyMs, 0),
+  });
+  await built?.settle(SETTLE_CAP_MS);
+  exitWith(stdout, 0);
+}
+
+async function runDoctorCommand(argv: readonly string[]): Promise<void> {
+  const { runDoctor } = await import('../doctor/main.js');
+  const nodeDeps = buildDeps();
+  const code = await runDoctor(argv, nodeDeps.deps);
+  await nodeDeps.settle(SETTLE_CAP_MS);
+  exitWith('', code);
+}
+
+async function runWorkerCommand(argv: readonly string[]): Promise<void> {
+  armSafety(WORKER_LIFETIME_MS, 0);
+  const stdin = await readBoundedStdin(process.stdin, WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
+  const { runWorker } = await import('../capture/worker.js');
+  const nodeDeps = buildDeps();
+  const code = await runWorker(argv, stdin.status === 'complete' ? stdin.text : '', nodeDeps.deps);
+  await nodeDeps.settle(SETTLE_CAP_MS);
+  exitWith('', code);
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'doctor') return runDoctorCommand(rest);
+  if (command === 'worker') return runWorkerCommand(rest);
+  return runHookEvent();
+}
+
+/** Last resort: in hook mode, an escaped error still answers pass-through with exit 0. */
+function failSafe(error: unknown): void {
+  try {
+    buildLogger().warn('hook process failed; answering pass-through', { error: error instanceof Error ? error.message : String(error) });
+  } catch {
+    // Logging is the try's only statement; the process still answers below.
+  }
+  exitWith('', process.argv[2] === 'doctor' ? 1 : 0);
+}
+
+process.on('uncaughtException', failSafe);
+process.on('unhandledRejection', failSafe);
+main(process.argv.slice(2)).catch(failSafe);

@@ -1,0 +1,100 @@
+/**
+ * Builds the real `HookDeps` from what main.ts reads off `process`, as
+ * cheaply as possible: the hook's start-up is the product's latency.
+ *
+ * - `http` loads the node:http transport on the first request only, so
+ *   stages that never call the server (the guard) never load it.
+ * - `spawnDetached` loads node:child_process on its first call, then starts `node <pluginRoot>/scripts/hook.mjs <args>` in
+ *   its own process group with stdin piped, stdout/stderr ignored, and
+ *   unref'd: the host neither waits for nor kills it (seed 000 §7). The
+ *   payload is written asynchronously; `settle()` waits (bounded) until every
+ *   payload is flushed, so exiting cannot truncate a worker's input.
+ *
+ * @module
+ */
+import type { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { HttpTransport } from '../openviking/http.js';
+import { withTimeout } from '../protocol/withTimeout.js';
+import type { HookDeps, Logger } from './deps.js';
+
+export interface NodeHost {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  homeDir: string;
+  pluginRoot: string;
+  /** The running node binary (process.execPath), so workers use the same runtime. */
+  execPath: string;
+  /**
+   * Returns node:child_process's `spawn`, loaded on first use: that builtin
+   * pulls in ~44 internal modules (15-45 ms measured here), which hooks that
+   * never spawn (guard, no-op events) must not pay.
+   */
+  loadSpawn: () => typeof spawn;
+  now: () => number;
+  log: Logger;
+}
+
+export interface NodeDeps {
+  deps: HookDeps;
+  /** Resolves once every detached child's stdin is flushed, or after `capMs`. */
+  settle(capMs: number): Promise<void>;
+}
+
+export function createNodeDeps(host: NodeHost): NodeDeps {
+  const flushes: Promise<void>[] = [];
+  const deps: HookDeps = {
+    now: host.now,
+    env: host.env,
+    cwd: host.cwd,
+    homeDir: host.homeDir,
+    pluginRoot: host.pluginRoot,
+    http: lazyNodeHttp(),
+    spawnDetached: (args, stdin) => {
+      const flushed = spawnHookProcess(host, args, stdin);
+      if (flushed === undefined) return false;
+      flushes.push(flushed);
+      return true;
+    },
+    log: host.log,
+  };
+  return {
+    deps,
+    settle: async (capMs) => {
+      await withTimeout(Promise.all(flushes), capMs, undefined);
+    },
+  };
+}
+
+/** A transport that imports node:http's implementation on its first call. */
+export function lazyNodeHttp(): HttpTransport {
+  let loaded: Promise<HttpTransport> | undefined;
+  return async (request) => {
+    loaded ??= import('../openviking/nodeHttp.js').then((m) => m.nodeHttpTransport);
+    return (await loaded)(request);
+  };
+}
+
+/** @returns a promise settled when stdin is flushed, or undefined when the spawn failed. */
+function spawnHookProcess(host: NodeHost, args: readonly string[], stdin: string): Promise<void> | undefined {
+  try {
+    const child = host.loadSpawn()(host.execPath, [join(host.pluginRoot, 'scripts', 'hook.mjs'), ...args], {
+      cwd: host.cwd,
+      env: { ...host.env },
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      windowsHide: true,
+    });
+    child.on('error', (error) => host.log.warn('detached spawn failed', { error: error.message }));
+    child.unref();
+    const pipe = child.stdin;
+    if (pipe === null) return undefined;
+    return new Promise<void>((resolve) => {
+      pipe.on('error', () => resolve());
+      pipe.end(stdin, () => resolve());
+    });
+  } catch (error: unknown) {
+    host.log.warn('detached spawn failed', { error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The shipped plugin files, read as the host reads them: every event reaches
+ * scripts/hook.mjs through ${CODEBUDDY_PLUGIN_ROOT}; the PreToolUse matcher
+ * selects the file tools and nothing else, on both matcher readings; every
+ * path stays inside the plugin root; the dispatcher's budgets sit inside
+ * the hook timeouts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { routeFor } from '../../src/hook/routes.js';
+import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
+import { matchesMatcher } from '../../src/protocol/index.js';
+import type { MatcherMode } from '../../src/protocol/index.js';
+import { loadHooksConfig, substitutePluginRoot } from '../support/host-sim/index.js';
+import { REPO_ROOT } from '../support/spawn-hook.js';
+
+const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(REPO_ROOT, path), 'utf8')) as Record<string, unknown>;
+const hooksJson = readJson('hooks/hooks.json');
+const config = loadHooksConfig(REPO_ROOT);
+const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop', 'PreCompact', 'SessionEnd', 'SubagentStart', 'SubagentStop'];
+const FILE_TOOLS = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'NotebookEdit', 'NotebookRead'];
+const NOT_GUARDED = ['Bash', 'Agent', 'DeferExecuteTool', 'ToolSearch', 'WebFetch', 'ReadMcpResource', 'mcp__openviking__read', 'mcp__openviking__grep', 'read', 'TaskCreate', ''];
+const MODES: MatcherMode[] = ['codebuddy', 'claude'];
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, resolve(path));
+  return rel !== '' && !rel.startsWith('..');
+}
+
+describe('hooks/hooks.json', () => {
+  it('has exactly the plugin events, and no modules key', () => {
+    expect(Object.keys(hooksJson)).toEqual(['hooks']);
+    expect(JSON.stringify(hooksJson)).not.toContain('"modules"');
+    expect(Object.keys(config).sort()).toEqual([...EVENTS].sort());
+  });
+
+  it('every command reaches scripts/hook.mjs through ${CODEBUDDY_PLUGIN_ROOT}, directly or via the prefilter', () => {
+    for (const event of EVENTS) {
+      const hooks = (config[event] ?? []).flatMap((g) => g.hooks);
+      expect(hooks.length, event).toBe(1);
+      for (const hook of hooks) {
+        expect(hook.type).toBe('command');
+        const direct = hook.command === 'node "${CODEBUDDY_PLUGIN_ROOT}/scripts/hook.mjs"';
+        const prefiltered = hook.command === 'sh "${CODEBUDDY_PLUGIN_ROOT}/hooks/guard-prefilter.sh"';
+        expect(direct || prefiltered, `${event}: ${hook.command}`).toBe(true);
+        expect(prefiltered).toBe(event === 'PreToolUse');
+      }
+    }
+    expect(readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.sh'), 'utf8')).toContain('node "$here/../scripts/hook.mjs" <<EOF');
+  });
+
+  it("the prefilter's stdin cap is the dispatcher's bound plus one byte", () => {
+    const script = readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.sh'), 'utf8');
+    expect(script).toContain(`head -c ${MAX_STDIN_BYTES + 1})`);
+    expect(script).toContain(`-gt ${MAX_STDIN_BYTES} ]`);
+  });
+
+  it('every referenced file exists inside the plugin root after substitution', () => {
+    for (const group of Object.values(config).flat()) {
+      for (const hook of group.hooks) {
+        const command = substitutePluginRoot(hook.command, REPO_ROOT);
+        const paths = [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? '');
+        expect(paths.length).toBe(1);
+        for (const path of paths) {
+          expect(isInside(REPO_ROOT, path), path).toBe(true);
+          expect(existsSync(path), `${path} (run npm run build)`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('the PreToolUse matcher selects the file tools and nothing else, on both hosts', () => {
+    const groups = config.PreToolUse ?? [];
+    expect(groups).toHaveLength(1);
+    const matcher = groups[0]?.matcher;
+    for (const mode of MODES) {
+      for (const tool of FILE_TOOLS) expect(matchesMatcher(matcher, tool, mode), `${mode} ${tool}`).toBe(true);
+      for (const tool of NOT_GUARDED.filter(Boolean)) expect(matchesMatcher(matcher, tool, mode), `${mode} ${tool}`).toBe(false);
+    }
+  });
+
+  it('other events have no matcher (every source, reason and trigger)', () => {
+    for (const event of EVENTS.filter((e) => e !== 'PreToolUse')) {
+      for (const group of config[event] ?? []) expect(group.matcher, event).toBeUndefined();
+    }
+  });
+
+  it('each event has a timeout, and the dispatcher answers at least 1.5 s before it', () => {
+    for (const event of EVENTS) {
+      const timeout = config[event]?.[0]?.hooks[0]?.timeout;
+      expect(typeof timeout, event).toBe('number');
+      const route = routeFor(event);
+      expect(route, event).toBeDefined();
+      expect((route?.safetyMs ?? Infinity) + 1_500, event).toBeLessThanOrEqual((timeout ?? 0) * 1000);
+    }
+  });
+});
+
+describe('.codebuddy-plugin/plugin.json and .mcp.json', () => {
+  it('the manifest names the plugin and points nowhere outside it', () => {
+    const manifest = readJson('.codebuddy-plugin/plugin.json');
+    expect(manifest.name).toBe('openviking');
+    for (const key of ['hooks', 'mcpServers', 'commands', 'agents', 'skills']) {
+      const value = manifest[key];
+      if (typeof value === 'string') expect(isInside(REPO_ROOT, join(REPO_ROOT, value)), key).toBe(true);
+    }
+  });
+
+  it('the MCP server is the wrapped form and runs servers/mcp-proxy.mjs inside the root', () => {
+    const mcp = readJson('.mcp.json') as { mcpServers?: Record<string, { command: string; args: string[] }> };
+    const server = mcp.mcpServers?.openviking;
+    expect(server?.command).toBe('node');
+    expect(server?.args).toEqual(['${CODEBUDDY_PLUGIN_ROOT}/servers/mcp-proxy.mjs']);
+    const path = substitutePluginRoot(server?.args[0] ?? '', REPO_ROOT);
+    expect(isInside(REPO_ROOT, path)).toBe(true);
+    expect(existsSync(path), `${path} (run npm run build)`).toBe(true);
+  });
+});

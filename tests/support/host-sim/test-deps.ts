@@ -1,0 +1,49 @@
+/**
+ * A `HookDeps` for calling stages and the dispatcher in-process: a fixed
+ * clock, an explicit env, a recording logger, and an HTTP transport and a
+ * spawner that fail loudly unless the test supplies real ones (point `http`
+ * at a real 127.0.0.1 server with `nodeHttpTransport`; never mock a module).
+ *
+ * @module
+ */
+import type { HookDeps, Logger } from '../../../src/hook/deps.js';
+
+export interface LoggedLine {
+  level: 'debug' | 'warn';
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+export interface TestDeps extends HookDeps {
+  /** Every log call, in order. */
+  readonly logged: LoggedLine[];
+  /** Every spawnDetached call, in order. */
+  readonly spawned: { args: readonly string[]; stdin: string }[];
+}
+
+export function createTestDeps(overrides: Partial<HookDeps> = {}): TestDeps {
+  const logged: LoggedLine[] = [];
+  const spawned: { args: readonly string[]; stdin: string }[] = [];
+  const log: Logger = {
+    debug: (message, fields) => logged.push({ level: 'debug', message, ...(fields ? { fields } : {}) }),
+    warn: (message, fields) => logged.push({ level: 'warn', message, ...(fields ? { fields } : {}) }),
+  };
+  return {
+    now: () => 1_700_000_000_000,
+    env: {},
+    cwd: '/nonexistent/workspace',
+    homeDir: '/nonexistent/home',
+    pluginRoot: '/nonexistent/plugin',
+    http: async (request) => {
+      throw new Error(`test deps: no HTTP transport given (request to ${request.url})`);
+    },
+    spawnDetached: (args, stdin) => {
+      spawned.push({ args, stdin });
+      return true;
+    },
+    log,
+    ...overrides,
+    logged,
+    spawned,
+  };
+}

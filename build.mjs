@@ -1,51 +1,105 @@
 // Bundles src/ into the committed, install-free plugin files.
 //
-// Two builds, because the two products have opposite needs:
-// - scripts/: the hook dispatcher runs as a fresh process on every host event,
-//   so its entry must stay tiny. Stages live in lazily imported chunks
-//   (esbuild `splitting`) and only the stage an event needs is ever parsed.
-// - servers/mcp-proxy.mjs: one long-lived process per CLI run, but CodeBuddy
-//   waits for it before the first model request. It answers `initialize`
-//   itself; the MCP SDK (~40 ms to parse) sits in a chunk loaded afterwards.
-// Output is deterministic (no timestamps, content-hashed chunk names), so CI
+// Hooks are fresh processes on every host event, so the hook entry's load
+// cost is the product's latency. Three builds, because the products differ:
+//
+// 1. scripts/hook.mjs — ONE self-contained file holding only what every
+//    event needs (stdin, parse, route, encode, deps). Each stage, the doctor,
+//    the worker and the HTTP transport are imported lazily from scripts/lazy/.
+//    A single code-split build would make the entry statically import every
+//    small module it shares with a lazy chunk (measured: six extra files,
+//    ~18% of the no-op path), so the entry is built apart and the lazy
+//    modules are external to it.
+// 2. scripts/lazy/ — the lazy modules, each one self-contained (no shared
+//    chunks): an event then loads exactly its entry plus one lazy file
+//    (two with HTTP), instead of a tree of small chunks at ~2-3 ms each.
+//    The cost is duplicated code across lazy files, which nobody loads twice.
+// 3. scripts/statusline.mjs and servers/mcp-proxy.mjs — separate products.
+//    The proxy answers `initialize` itself; the MCP SDK (~40 ms to parse)
+//    sits in a chunk loaded afterwards, because CodeBuddy waits for MCP
+//    servers before the first model request.
+//
+// Output is deterministic (content-hashed chunk names, no timestamps), so CI
 // can prove that a rebuild leaves `git diff` empty.
 import { build } from 'esbuild';
 import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 
-const common = {
+/** Source module → its file under scripts/lazy/ (without extension). */
+export const LAZY_MODULES = {
+  'src/stages/start.ts': 'start',
+  'src/stages/prompt.ts': 'prompt',
+  'src/stages/guard.ts': 'guard',
+  'src/stages/capture.ts': 'capture',
+  'src/doctor/main.ts': 'doctor',
+  'src/capture/worker.ts': 'worker',
+  'src/openviking/nodeHttp.ts': 'http',
+};
+
+/** Options every bundle shares; tests that bundle a single entry reuse them. */
+export const COMMON_OPTIONS = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   legalComments: 'none',
   logLevel: 'warning',
-  // Bundled CommonJS dependencies (the MCP SDK's) may call require().
-  banner: { js: "import { createRequire as __ovCreateRequire } from 'node:module';\nconst require = __ovCreateRequire(import.meta.url);" },
 };
 
-await rm('scripts/chunks', { recursive: true, force: true });
+/** Bundled CommonJS dependencies (the MCP SDK's) may call require(). */
+const REQUIRE_SHIM = {
+  js: "import { createRequire as __ovCreateRequire } from 'node:module';\nconst require = __ovCreateRequire(import.meta.url);",
+};
 
-await build({
-  ...common,
-  entryPoints: {
-    hook: 'src/hook/main.ts',
-    statusline: 'src/statusline/main.ts',
+/** Makes the hook entry import the lazy modules from scripts/lazy/ instead of bundling them. */
+const lazyExternals = {
+  name: 'lazy-externals',
+  setup(b) {
+    const byPath = new Map(Object.entries(LAZY_MODULES).map(([src, out]) => [resolve(src), out]));
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const target = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+      const out = byPath.get(target);
+      return out === undefined ? undefined : { path: `./lazy/${out}.mjs`, external: true };
+    });
   },
-  outdir: 'scripts',
-  outExtension: { '.js': '.mjs' },
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  // The hook entry never uses require(); keep its banner-free first bytes cheap.
-  banner: {},
-});
+};
 
-await rm('servers/chunks', { recursive: true, force: true });
+async function buildAll() {
+  await Promise.all(['scripts/chunks', 'scripts/lazy', 'servers/chunks'].map((dir) => rm(dir, { recursive: true, force: true })));
 
-await build({
-  ...common,
-  entryPoints: { 'mcp-proxy': 'src/mcp/main.ts' },
-  outdir: 'servers',
-  outExtension: { '.js': '.mjs' },
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-});
+  await build({
+    ...COMMON_OPTIONS,
+    entryPoints: { hook: 'src/hook/main.ts' },
+    outdir: 'scripts',
+    outExtension: { '.js': '.mjs' },
+    plugins: [lazyExternals],
+  });
+
+  await build({
+    ...COMMON_OPTIONS,
+    entryPoints: Object.fromEntries(Object.entries(LAZY_MODULES).map(([src, out]) => [out, src])),
+    outdir: 'scripts/lazy',
+    outExtension: { '.js': '.mjs' },
+  });
+
+  await build({
+    ...COMMON_OPTIONS,
+    entryPoints: { statusline: 'src/statusline/main.ts' },
+    outdir: 'scripts',
+    outExtension: { '.js': '.mjs' },
+  });
+
+  await build({
+    ...COMMON_OPTIONS,
+    banner: REQUIRE_SHIM,
+    entryPoints: { 'mcp-proxy': 'src/mcp/main.ts' },
+    outdir: 'servers',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await buildAll();
+export { buildAll, REQUIRE_SHIM };

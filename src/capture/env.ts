@@ -1,0 +1,32 @@
+/**
+ * Builds the capture machinery's view of the outside world (writer.ts
+ * `CaptureEnv`) from the hook deps and the loaded configuration, with one
+ * deadline for the whole job. The client's per-call timeout is the
+ * background one (`timeoutMs`), cut by that deadline.
+ *
+ * @module
+ */
+import type { PluginConfig } from '../config/types.js';
+import type { HookDeps } from '../hook/deps.js';
+import { clientFor } from '../session/stageContext.js';
+import { resolveDataDir } from '../store/paths.js';
+import type { CaptureEnv, CrashPoint } from './writer.js';
+
+export function captureEnvFor(
+  deps: HookDeps,
+  config: PluginConfig,
+  deadlineMs: number,
+  crashPoint?: (point: CrashPoint) => void,
+): CaptureEnv {
+  const deadlineAt = deps.now() + deadlineMs;
+  const env: CaptureEnv = {
+    dataDir: resolveDataDir(deps.env, deps.homeDir),
+    settings: config.settings,
+    client: clientFor(config, deps, Math.min(config.settings.timeoutMs, deadlineMs), deadlineAt),
+    now: deps.now,
+    log: deps.log,
+    deadlineAt,
+  };
+  if (crashPoint !== undefined) env.crashPoint = crashPoint;
+  return env;
+}

@@ -1,0 +1,80 @@
+/**
+ * Exactly-once sending when the server mints the message ids.
+ *
+ * The problem: OpenViking gives each added message a fresh id and has no
+ * client-side idempotency key, so a request whose answer was lost (SIGKILL
+ * between send and bookkeeping, a connection reset after the server stored
+ * the batch, a timeout) cannot be resent blindly: it may already be there.
+ *
+ * The protocol (write-ahead, per session, under the capture lock):
+ * 1. Before a send, the session's count is known (the last add result, or
+ *    one `GET session`) and an `inflight` record is saved atomically: the
+ *    batch fingerprint, its record ids, and that count.
+ * 2. The request is sent. On an answer, the result and the cleared inflight
+ *    are saved together with the advanced cursor.
+ * 3. Anyone who finds an inflight record (a later run after a crash, a
+ *    failed request, replay of the queued batch) asks `GET session`: if the
+ *    count moved past the recorded one, the batch landed and is recorded as
+ *    sent; if not, it did not land and is sent again. If the server cannot
+ *    be asked, nothing is decided and the record stays.
+ *
+ * Why the count is proof: only the capture-lock holder adds to a `cb-*`
+ * session, and it resolves any inflight record before it adds anything
+ * else, so between the recorded count and the check the only possible
+ * writer is the batch itself (a batch is applied atomically). Commits shrink
+ * the live `message_count`, so `total_message_count` (which counts archived
+ * messages too) is compared when the server reports it; and no commit runs
+ * while an inflight record is unresolved (commits go through the same lock
+ * and resolve first, or queue behind the batch).
+ *
+ * @module
+ */
+import type { OvFailure, OvResult } from '../openviking/types.js';
+import type { ServerCount } from './state.js';
+import type { SessionWriter } from './writer.js';
+
+export interface SessionSnapshot {
+  count: ServerCount;
+  pendingTokens?: number;
+}
+
+/** The session's counts now; a missing session counts as empty (the first add creates it). */
+export async function fetchSessionCount(writer: SessionWriter): Promise<OvResult<SessionSnapshot>> {
+  const got = await writer.env.client.getSession(writer.ovSessionId);
+  if (!got.ok) return got.status === 404 ? { ok: true, status: 404, result: { count: { live: 0, total: 0 } } } : got;
+  const count: ServerCount = { live: got.result.message_count ?? 0 };
+  if (got.result.total_message_count !== undefined) count.total = got.result.total_message_count;
+  const snapshot: SessionSnapshot = { count };
+  if (got.result.pending_tokens !== undefined) snapshot.pendingTokens = got.result.pending_tokens;
+  return { ok: true, status: got.status, result: snapshot };
+}
+
+/** Did anything land since `before`? Totals when both sides have one, else the live count. */
+export function countMoved(before: ServerCount, now: ServerCount): boolean {
+  if (before.total !== undefined && now.total !== undefined) return now.total > before.total;
+  return now.live > before.live;
+}
+
+export type Resolution =
+  | { kind: 'applied'; snapshot: SessionSnapshot }
+  | { kind: 'not-applied'; snapshot: SessionSnapshot }
+  | { kind: 'unknown'; failure: OvFailure };
+
+/** Asks the server what became of the writer's inflight batch; the writer's count is refreshed. */
+export async function resolveInflight(writer: SessionWriter): Promise<Resolution | undefined> {
+  const inflight = writer.state.inflight;
+  if (inflight === undefined) return undefined;
+  const now = await fetchSessionCount(writer);
+  if (!now.ok) return { kind: 'unknown', failure: now };
+  writer.count = now.result.count;
+  return { kind: countMoved(inflight.before, now.result.count) ? 'applied' : 'not-applied', snapshot: now.result };
+}
+
+/** The count to record before a send: the one seen last in this job, else asked now. */
+export async function countBeforeSend(writer: SessionWriter): Promise<OvResult<ServerCount>> {
+  if (writer.count !== undefined) return { ok: true, status: 200, result: writer.count };
+  const now = await fetchSessionCount(writer);
+  if (!now.ok) return now;
+  writer.count = now.result.count;
+  return { ok: true, status: now.status, result: now.result.count };
+}

@@ -1,0 +1,207 @@
+/**
+ * The capture state of one OpenViking session: where in the transcript
+ * capture stands, what is in flight, and the counters that the start stage,
+ * doctor and the status line read.
+ *
+ * One file per OpenViking session (main or sub-agent), written only by the
+ * holder of that session's capture lock (session/locks.ts), always
+ * atomically, so a reader needs no lock and a SIGKILL never leaves half a
+ * file (paths.ts says where).
+ *
+ * @module
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isRecord } from '../openviking/narrow.js';
+import { loadSessionState, saveSessionState } from '../store/sessionState.js';
+import type { StoreWriteResult } from '../store/sessionState.js';
+import type { TranscriptCursor, TranscriptFormat } from '../transcript/index.js';
+import { captureDir, captureStateFile } from './paths.js';
+
+/** Newest acknowledged record ids kept for dedupe after a rescan. */
+export const RECENT_IDS_LIMIT = 1_000;
+
+/** The session's size before a send: `message_count` (live) and, when the server tells, `total_message_count`. */
+export interface ServerCount {
+  live: number;
+  total?: number;
+}
+
+/**
+ * Write-ahead record of one send whose outcome is not known yet (see
+ * inflight.ts). Present from just before the request until its result is
+ * recorded; a run that finds it asks the server whether the count moved.
+ */
+export interface Inflight {
+  /** `dedupKeyOf('addMessages', session, {messages})`: equals the queue entry's key when the batch is queued. */
+  fingerprint: string;
+  /** Transcript record ids of the batch (empty for a replayed queue entry). */
+  recordIds: string[];
+  before: ServerCount;
+  /** True once the batch also waits in the pending queue: then only replay of that entry resolves it. */
+  queued: boolean;
+  startedAt: number;
+}
+
+/**
+ * Write-ahead record of one batch being handed to the pending queue: saved
+ * before the queue file is written and cleared with the acknowledgement, so
+ * a crash in between is repaired (recover.ts) instead of queueing twice.
+ */
+export interface EnqueueIntent {
+  fingerprint: string;
+  recordIds: string[];
+}
+
+export interface CaptureCounts {
+  /** Messages the server acknowledged (directly or by replay). */
+  sent: number;
+  /** Messages handed to the pending queue. */
+  queued: number;
+  /** Messages moved to the dead-letter folder. */
+  deadLettered: number;
+  /** Decoded messages skipped (empty after privacy, assistant turns off). */
+  skipped: number;
+  /** Commits the server accepted or skipped. */
+  commits: number;
+}
+
+export interface CaptureState {
+  ovSessionId: string;
+  /** The host's session id ('' when unknown, e.g. a session only met in the queue). */
+  hostSessionId: string;
+  workspace: string;
+  /** Set for a sub-agent's own session. */
+  agentId?: string;
+  transcriptPath?: string;
+  format?: TranscriptFormat;
+  cursor?: TranscriptCursor;
+  /** Record id of the last acknowledged message (skips the acknowledged prefix after a rescan). */
+  lastAckedRecordId?: string;
+  /** Bounded list of acknowledged record ids, oldest first. */
+  recentIds: string[];
+  inflight?: Inflight;
+  enqueueIntent?: EnqueueIntent;
+  /** Base names of this session's entries in the pending queue (pruned when they are gone). */
+  queued: string[];
+  /** The batch route answered 404/405 once: send one message per request. */
+  serialOnly?: boolean;
+  lastCaptureAt?: number;
+  lastCommitAt?: number;
+  /** Messages acknowledged since the last commit. */
+  capturedSinceCommit: number;
+  counts: CaptureCounts;
+  lastError?: string;
+}
+
+const COUNT_KEYS = ['sent', 'queued', 'deadLettered', 'skipped', 'commits'] as const;
+
+export function emptyCaptureState(identity: Pick<CaptureState, 'ovSessionId' | 'hostSessionId' | 'workspace'>): CaptureState {
+  return {
+    ...identity,
+    recentIds: [],
+    queued: [],
+    capturedSinceCommit: 0,
+    counts: { sent: 0, queued: 0, deadLettered: 0, skipped: 0, commits: 0 },
+  };
+}
+
+/** Reads a session's capture state; undefined when missing or unusable. Never throws. */
+export async function loadCaptureState(dataDir: string, ovSessionId: string): Promise<CaptureState | undefined> {
+  const loaded = await loadSessionState(captureStateFile(dataDir, ovSessionId), narrowCaptureState);
+  return loaded.status === 'found' ? loaded.state : undefined;
+}
+
+/** Atomic write; only the capture-lock holder calls it. Never throws. */
+export function saveCaptureState(dataDir: string, state: CaptureState): Promise<StoreWriteResult> {
+  return saveSessionState(captureStateFile(dataDir, state.ovSessionId), state);
+}
+
+/** Every readable capture state of the data directory (for commit-stale, doctor, the status line). Never throws. */
+export async function listCaptureStates(dataDir: string): Promise<CaptureState[]> {
+  let names: string[];
+  try {
+    names = await readdir(captureDir(dataDir));
+  } catch {
+    return []; // no capture yet
+  }
+  const states: CaptureState[] = [];
+  for (const name of names.filter((entry) => entry.endsWith('.json')).sort()) {
+    const loaded = await loadSessionState(join(captureDir(dataDir), name), narrowCaptureState);
+    if (loaded.status === 'found') states.push(loaded.state);
+  }
+  return states;
+}
+
+/** The validator of the stored fields: lenient on optional ones, strict on what capture relies on. */
+export function narrowCaptureState(fields: Readonly<Record<string, unknown>>): CaptureState | undefined {
+  const { ovSessionId, hostSessionId, workspace } = fields;
+  if (typeof ovSessionId !== 'string' || ovSessionId === '') return undefined;
+  if (typeof hostSessionId !== 'string' || typeof workspace !== 'string') return undefined;
+  const state = emptyCaptureState({ ovSessionId, hostSessionId, workspace });
+  state.recentIds = stringList(fields.recentIds).slice(-RECENT_IDS_LIMIT);
+  state.queued = stringList(fields.queued);
+  state.capturedSinceCommit = count(fields.capturedSinceCommit);
+  const counts = isRecord(fields.counts) ? fields.counts : {};
+  for (const key of COUNT_KEYS) state.counts[key] = count(counts[key]);
+  copyString(fields, state, 'agentId');
+  copyString(fields, state, 'transcriptPath');
+  copyString(fields, state, 'lastAckedRecordId');
+  copyString(fields, state, 'lastError');
+  if (fields.format === 'codebuddy' || fields.format === 'claude-code') state.format = fields.format;
+  if (fields.serialOnly === true) state.serialOnly = true;
+  if (typeof fields.lastCaptureAt === 'number') state.lastCaptureAt = fields.lastCaptureAt;
+  if (typeof fields.lastCommitAt === 'number') state.lastCommitAt = fields.lastCommitAt;
+  const cursor = narrowCursor(fields.cursor);
+  if (cursor !== undefined) state.cursor = cursor;
+  const inflight = narrowInflight(fields.inflight);
+  if (inflight !== undefined) state.inflight = inflight;
+  if (isRecord(fields.enqueueIntent) && typeof fields.enqueueIntent.fingerprint === 'string') {
+    state.enqueueIntent = { fingerprint: fields.enqueueIntent.fingerprint, recordIds: stringList(fields.enqueueIntent.recordIds) };
+  }
+  return state;
+}
+
+function narrowCursor(value: unknown): TranscriptCursor | undefined {
+  if (!isRecord(value)) return undefined;
+  const { path, fileId, size, offset, lastLineStart, lastLineHash, lastRecordId } = value;
+  if (typeof path !== 'string' || typeof fileId !== 'string' || typeof lastLineHash !== 'string') return undefined;
+  if (!isCount(size) || !isCount(offset) || !isCount(lastLineStart)) return undefined;
+  const cursor: TranscriptCursor = { path, fileId, size, offset, lastLineStart, lastLineHash };
+  if (typeof lastRecordId === 'string') cursor.lastRecordId = lastRecordId;
+  return cursor;
+}
+
+function narrowInflight(value: unknown): Inflight | undefined {
+  if (!isRecord(value) || typeof value.fingerprint !== 'string' || !isRecord(value.before)) return undefined;
+  const { live, total } = value.before;
+  if (!isCount(live)) return undefined;
+  const before: ServerCount = { live };
+  if (isCount(total)) before.total = total;
+  return {
+    fingerprint: value.fingerprint,
+    recordIds: stringList(value.recordIds),
+    before,
+    queued: value.queued === true,
+    startedAt: typeof value.startedAt === 'number' ? value.startedAt : 0,
+  };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function count(value: unknown): number {
+  return isCount(value) ? value : 0;
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+type OptionalStringKey = 'agentId' | 'transcriptPath' | 'lastAckedRecordId' | 'lastError';
+
+function copyString(from: Readonly<Record<string, unknown>>, to: CaptureState, key: OptionalStringKey): void {
+  const value = from[key];
+  if (typeof value === 'string') to[key] = value;
+}

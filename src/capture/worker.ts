@@ -1,0 +1,127 @@
+/**
+ * `node scripts/hook.mjs worker <kind>`: the detached background writer.
+ * The host neither waits for nor kills it (seed 000 §7), so Stop answers at
+ * once and the network work happens here, under one overall deadline
+ * (`WORKER_DEADLINE_MS`) and the per-call timeout of the settings.
+ *
+ * Kinds (stdin is the job):
+ * - `capture`: stdin is the hook payload of Stop / SubagentStop / SessionEnd
+ *   (the hook already posted its request); drains that session's inbox.
+ * - `commit-stale`: stdin is `{workspace, exceptSessionId}` or a SessionStart
+ *   payload (then the workspace and session come from it); see commitStale.ts.
+ * - `replay`: replays the pending queue (stdin ignored).
+ *
+ * `drainInProcess` is the same drain for the hook's synchronous paths.
+ *
+ * Test seam: `OPENVIKING_TEST_CRASH_AT=before-send|after-send|after-enqueue`
+ * makes the worker SIGKILL itself at that point (exactly-once tests).
+ * The worker logs its peak RSS to the debug log when it ends.
+ *
+ * @module
+ */
+import { loadPluginConfig } from '../config/load.js';
+import type { PluginConfig } from '../config/types.js';
+import type { HookDeps } from '../hook/deps.js';
+import { isRecord } from '../openviking/narrow.js';
+import { parseHookInput } from '../protocol/parse.js';
+import { resolveWorkspace } from '../session/workspace.js';
+import { commitStale } from './commitStale.js';
+import { drainRequests } from './drain.js';
+import type { DrainStatus } from './drain.js';
+import { captureEnvFor } from './env.js';
+import { replayPendingWrites } from './replay.js';
+import { requestForEvent } from './target.js';
+import type { CrashPoint } from './writer.js';
+
+/** The worker stops starting new work after this long. */
+export const WORKER_DEADLINE_MS = 60_000;
+
+/**
+ * @param argv - the arguments after `worker` (the first is the job kind).
+ * @param stdinText - the job payload written by the spawning hook.
+ * @param deps - the same outside world the stages get.
+ * @returns the process exit code.
+ */
+export async function runWorker(argv: readonly string[], stdinText: string, deps: HookDeps): Promise<number> {
+  const kind = argv[0] ?? '';
+  const started = deps.now();
+  try {
+    const code = await runKind(kind, stdinText, deps);
+    deps.log.debug('worker done', { kind, code, ms: deps.now() - started, maxRssKb: process.resourceUsage().maxRSS });
+    return code;
+  } catch (error) {
+    deps.log.warn('worker failed', { kind, error: error instanceof Error ? error.message : String(error) });
+    return 1;
+  }
+}
+
+async function runKind(kind: string, stdinText: string, deps: HookDeps): Promise<number> {
+  switch (kind) {
+    case 'capture':
+      return runCaptureJob(stdinText, deps);
+    case 'commit-stale':
+      return runCommitStale(stdinText, deps);
+    case 'replay':
+      return runReplay(deps);
+    default:
+      deps.log.warn('unknown worker kind', { kind });
+      return 2;
+  }
+}
+
+/** A bounded capture in the calling process (PreCompact, or Stop when no worker could be spawned). */
+export async function drainInProcess(ovSessionId: string, deps: HookDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<DrainStatus> {
+  return drainRequests(captureEnvFor(deps, config, deadlineMs), ovSessionId, lockWaitMs);
+}
+
+async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number> {
+  const input = parseHookInput(stdinText);
+  const request = input === null ? undefined : requestForEvent(input, deps.env, deps.cwd, deps.now());
+  if (request === undefined) return 2;
+  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps.env));
+  const status = await drainRequests(env, request.ovSessionId, 0);
+  return status === 'error' ? 1 : 0;
+}
+
+async function runCommitStale(stdinText: string, deps: HookDeps): Promise<number> {
+  const job = commitStaleJob(stdinText, deps);
+  if (job === undefined) return 2;
+  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const dataDir = captureEnvFor(deps, config, 0).dataDir;
+  await commitStale(dataDir, job.workspace, job.exceptSessionId, deps);
+  return 0;
+}
+
+async function runReplay(deps: HookDeps): Promise<number> {
+  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  if (!config.settings.enabled) return 0;
+  const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
+  const summary = await replayPendingWrites(env, { budgetMs: WORKER_DEADLINE_MS / 2, limit: Math.max(config.settings.pendingReplayLimit, 100) });
+  deps.log.debug('worker replay', { replayed: summary.replayed, remaining: summary.remaining, busy: summary.busy });
+  return 0;
+}
+
+function commitStaleJob(stdinText: string, deps: HookDeps): { workspace: string; exceptSessionId: string } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(stdinText);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  if (typeof value.workspace === 'string' && value.workspace !== '') {
+    return { workspace: value.workspace, exceptSessionId: typeof value.exceptSessionId === 'string' ? value.exceptSessionId : '' };
+  }
+  const input = parseHookInput(stdinText);
+  if (input === null) return undefined;
+  return { workspace: resolveWorkspace(input, deps.env, deps.cwd), exceptSessionId: typeof input.session_id === 'string' ? input.session_id : '' };
+}
+
+function crashPointFrom(env: Readonly<Record<string, string | undefined>>): ((point: CrashPoint) => void) | undefined {
+  const target = env.OPENVIKING_TEST_CRASH_AT;
+  if (target !== 'before-send' && target !== 'after-send' && target !== 'after-enqueue') return undefined;
+  return (point) => {
+    if (point === target) process.kill(process.pid, 'SIGKILL');
+  };
+}

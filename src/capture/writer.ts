@@ -1,0 +1,114 @@
+/**
+ * The one writer of an OpenViking session's messages.
+ *
+ * OpenViking mints message ids, so the only way to know whether a send
+ * landed is the session's message count (inflight.ts), and that only works
+ * if nobody else writes to the session meanwhile. Every path that adds or
+ * commits (the capture pass, pending-queue replay of that session's entries,
+ * commit-stale, the synchronous PreCompact capture) therefore runs inside
+ * `withSessionWriter`, which holds the session's capture lock
+ * (session/locks.ts, shared with the start stage) and its capture state for
+ * the whole job. The lock dies with its holder (a dead pid is reclaimed at
+ * once), and long jobs refresh its heartbeat.
+ *
+ * @module
+ */
+import type { Settings } from '../config/types.js';
+import type { Logger } from '../hook/deps.js';
+import type { OpenVikingClient } from '../openviking/types.js';
+import { captureLockPath } from '../session/locks.js';
+import { acquire, tryLock } from '../store/lock.js';
+import type { LockHandle } from '../store/lock.js';
+import { emptyCaptureState, loadCaptureState, saveCaptureState } from './state.js';
+import type { CaptureState, ServerCount } from './state.js';
+
+/** A live holder refreshes far more often; a dead one is reclaimed by pid at once. */
+const LOCK_STALE_MS = 5 * 60_000;
+
+/** A named point where a test can stop the process (see worker.ts); a no-op in production. */
+export type CrashPoint = 'before-send' | 'after-send' | 'after-enqueue';
+
+/** What the capture machinery needs from the outside world, built once per process. */
+export interface CaptureEnv {
+  dataDir: string;
+  settings: Settings;
+  client: OpenVikingClient;
+  now(): number;
+  log: Logger;
+  /** Epoch-ms after which no new batch starts. */
+  deadlineAt: number;
+  crashPoint?(point: CrashPoint): void;
+}
+
+export interface SessionIdentity {
+  ovSessionId: string;
+  hostSessionId: string;
+  workspace: string;
+  agentId?: string;
+}
+
+export interface SessionWriter {
+  readonly env: CaptureEnv;
+  readonly ovSessionId: string;
+  state: CaptureState;
+  /** The server's count as last seen in this job (undefined: ask before the next send). */
+  count?: ServerCount;
+  /** Persists `state` atomically; false (and a warning) when the disk refused. */
+  save(): Promise<boolean>;
+  /** Keeps the lock's heartbeat fresh during long jobs. */
+  heartbeat(): Promise<void>;
+  /** Orders this job's queue entries that share a millisecond. */
+  nextQueueSeq(): number;
+}
+
+export type WriterOutcome<T> = { ok: true; value: T } | { ok: false; reason: 'busy' | 'error'; message?: string };
+
+/**
+ * Runs `job` as the session's only writer. `waitMs` 0 tries once (a busy
+ * lock means another writer is on it); more waits that long.
+ */
+export async function withSessionWriter<T>(
+  env: CaptureEnv,
+  identity: SessionIdentity,
+  waitMs: number,
+  job: (writer: SessionWriter) => Promise<T>,
+): Promise<WriterOutcome<T>> {
+  const lockPath = captureLockPath(env.dataDir, identity.ovSessionId);
+  const lockOptions = { now: env.now, staleMs: LOCK_STALE_MS };
+  const locked = waitMs > 0 ? await acquire(lockPath, { ...lockOptions, timeoutMs: waitMs }) : await tryLock(lockPath, lockOptions);
+  if (!locked.ok) {
+    if (locked.reason === 'error') return { ok: false, reason: 'error', message: locked.message };
+    return { ok: false, reason: 'busy' };
+  }
+  try {
+    const writer = await openWriter(env, identity, locked.handle);
+    return { ok: true, value: await job(writer) };
+  } finally {
+    await locked.handle.release();
+  }
+}
+
+async function openWriter(env: CaptureEnv, identity: SessionIdentity, handle: LockHandle): Promise<SessionWriter> {
+  const stored = await loadCaptureState(env.dataDir, identity.ovSessionId);
+  const state = stored ?? emptyCaptureState(identity);
+  // A session first met in the queue learns who it belongs to when capture sees it.
+  if (identity.hostSessionId !== '') state.hostSessionId = identity.hostSessionId;
+  if (identity.workspace !== '') state.workspace = identity.workspace;
+  if (identity.agentId !== undefined) state.agentId = identity.agentId;
+  let queueSeq = 0;
+  const writer: SessionWriter = {
+    env,
+    ovSessionId: identity.ovSessionId,
+    state,
+    save: async () => {
+      const saved = await saveCaptureState(env.dataDir, writer.state);
+      if (!saved.ok) env.log.warn('capture state not saved', { session: identity.ovSessionId, error: saved.message });
+      return saved.ok;
+    },
+    heartbeat: async () => {
+      await handle.refresh();
+    },
+    nextQueueSeq: () => queueSeq++,
+  };
+  return writer;
+}

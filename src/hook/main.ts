@@ -1,9 +1,13 @@
 /**
  * Entry of `scripts/hook.mjs`, and the ONLY file that touches `process`.
  *
- * Three ways to be run:
- * - `node hook.mjs` (every hook in hooks/hooks.json): read stdin once,
+ * Four ways to be run:
+ * - `node hook.mjs` (hooks in hooks/hooks.json): read stdin once,
  *   bounded; dispatch by `hook_event_name`; write the encoded answer; exit 0.
+ * - `node hook.mjs detached` (started in the background by hooks/detach.sh
+ *   for Stop, SubagentStop, SessionEnd and SubagentStart, whose answer is
+ *   always the pass-through): the same dispatch, but already off the host's
+ *   clock, so a stage's detached job runs in this process (no second node).
  * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
  *   started by a stage through `HookDeps.spawnDetached`.
@@ -24,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { dispatchHook } from './dispatch.js';
 import { createLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
-import type { NodeDeps } from './nodeDeps.js';
+import type { NodeDeps, NodeHost } from './nodeDeps.js';
 import type { Logger } from './deps.js';
 import { PREFLIGHT_SAFETY_MS, routeFor } from './routes.js';
 import { MAX_STDIN_BYTES, readBoundedStdin } from './stdin.js';
@@ -58,7 +62,7 @@ function buildLogger(): Logger {
   return createLogger({ env: process.env, homeDir: homeDir(), now: Date.now, pid: process.pid, writeStderr: (line) => process.stderr.write(line) });
 }
 
-function buildDeps(): NodeDeps {
+function buildDeps(runJobInProcess?: NodeHost['runJobInProcess']): NodeDeps {
   const env = process.env;
   const log = buildLogger();
   const pluginRoot = env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || fileURLToPath(new URL('..', import.meta.url));
@@ -71,6 +75,7 @@ function buildDeps(): NodeDeps {
     loadSpawn: () => builtin<typeof import('node:child_process')>('node:child_process').spawn,
     now: Date.now,
     log,
+    runJobInProcess,
   });
 }
 
@@ -106,6 +111,32 @@ async function runHookEvent(): Promise<void> {
   exitWith(stdout, 0);
 }
 
+/**
+ * Write-path events run here in the background: the host already has its
+ * (empty) answer from detach.sh, so the only bound is the worker lifetime.
+ * A stage's `spawnDetached(['worker', kind], job)` becomes an in-process
+ * worker run, which `settle` awaits before the process exits.
+ */
+async function runDetachedHookEvent(): Promise<void> {
+  armSafety(WORKER_LIFETIME_MS, 0);
+  const stdin = await readBoundedStdin(process.stdin, WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
+  if (stdin.status !== 'complete') return exitWith('', 0);
+  let built: NodeDeps | undefined;
+  const runJobInProcess = async (args: readonly string[], job: string): Promise<void> => {
+    const [command, ...rest] = args;
+    if (command !== 'worker' || built === undefined) return;
+    const { runWorker } = await import('../capture/worker.js');
+    await runWorker(rest, job, built.deps);
+  };
+  await dispatchHook(stdin.text, {
+    routeFor,
+    createDeps: () => (built ??= buildDeps(runJobInProcess)).deps,
+    elapsedMs: () => 0,
+  });
+  await built?.settle(WORKER_LIFETIME_MS);
+  exitWith('', 0);
+}
+
 async function runDoctorCommand(argv: readonly string[]): Promise<void> {
   const { runDoctor } = await import('../doctor/main.js');
   const nodeDeps = buildDeps();
@@ -128,6 +159,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'doctor') return runDoctorCommand(rest);
   if (command === 'worker') return runWorkerCommand(rest);
+  if (command === 'detached') return runDetachedHookEvent();
   return runHookEvent();
 }
 

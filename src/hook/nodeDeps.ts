@@ -33,6 +33,13 @@ export interface NodeHost {
   loadSpawn: () => typeof spawn;
   now: () => number;
   log: Logger;
+  /**
+   * Set when this process already runs off the host's clock (`hook.mjs
+   * detached`, started in the background by hooks/detach.sh): a job is then
+   * run in this process instead of spawning one more node. `settle()` waits
+   * for it.
+   */
+  runJobInProcess?: (args: readonly string[], stdin: string) => Promise<void>;
 }
 
 export interface NodeDeps {
@@ -51,6 +58,12 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     pluginRoot: host.pluginRoot,
     http: lazyNodeHttp(),
     spawnDetached: (args, stdin) => {
+      if (host.runJobInProcess !== undefined) {
+        flushes.push(host.runJobInProcess(args, stdin).catch((error: unknown) => {
+          host.log.warn('in-process job failed', { error: error instanceof Error ? error.message : String(error) });
+        }));
+        return true;
+      }
       const flushed = spawnHookProcess(host, args, stdin);
       if (flushed === undefined) return false;
       flushes.push(flushed);

@@ -1,6 +1,10 @@
 /**
  * The shipped plugin files, read as the host reads them: every event reaches
- * scripts/hook.mjs through ${CODEBUDDY_PLUGIN_ROOT}; the PreToolUse matcher
+ * scripts/hook.mjs through ${CODEBUDDY_PLUGIN_ROOT} (written
+ * `${CODEBUDDY_PLUGIN_ROOT:-${CLAUDE_PLUGIN_ROOT}}` so the same hooks.json
+ * also runs in Claude Code, which substitutes only its own placeholder;
+ * DESIGN.md D10), directly, via the guard prefilter, or via the write-path
+ * detacher; the PreToolUse matcher
  * selects the file tools and nothing else, on both matcher readings; every
  * path stays inside the plugin root; the dispatcher's budgets sit inside
  * the hook timeouts.
@@ -35,19 +39,25 @@ describe('hooks/hooks.json', () => {
     expect(Object.keys(config).sort()).toEqual([...EVENTS].sort());
   });
 
-  it('every command reaches scripts/hook.mjs through ${CODEBUDDY_PLUGIN_ROOT}, directly or via the prefilter', () => {
+  it('every command reaches scripts/hook.mjs through ${CODEBUDDY_PLUGIN_ROOT}, directly, via the prefilter or via the detacher', () => {
+    const ROOT = '${CODEBUDDY_PLUGIN_ROOT:-${CLAUDE_PLUGIN_ROOT}}';
+    const WRITE_PATH = ['Stop', 'SubagentStop', 'SessionEnd', 'SubagentStart'];
     for (const event of EVENTS) {
       const hooks = (config[event] ?? []).flatMap((g) => g.hooks);
       expect(hooks.length, event).toBe(1);
       for (const hook of hooks) {
         expect(hook.type).toBe('command');
-        const direct = hook.command === 'node "${CODEBUDDY_PLUGIN_ROOT}/scripts/hook.mjs"';
-        const prefiltered = hook.command === 'sh "${CODEBUDDY_PLUGIN_ROOT}/hooks/guard-prefilter.sh"';
-        expect(direct || prefiltered, `${event}: ${hook.command}`).toBe(true);
-        expect(prefiltered).toBe(event === 'PreToolUse');
+        const expected =
+          event === 'PreToolUse'
+            ? `sh "${ROOT}/hooks/guard-prefilter.sh"`
+            : WRITE_PATH.includes(event)
+              ? `sh "${ROOT}/hooks/detach.sh"`
+              : `node "${ROOT}/scripts/hook.mjs"`;
+        expect(hook.command, event).toBe(expected);
       }
     }
     expect(readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.sh'), 'utf8')).toContain('node "$here/../scripts/hook.mjs" <<EOF');
+    expect(readFileSync(join(REPO_ROOT, 'hooks/detach.sh'), 'utf8')).toContain('"$@" "$here/../scripts/hook.mjs" detached >/dev/null 2>&1 <<EOF &');
   });
 
   it("the prefilter's stdin cap is the dispatcher's bound plus one byte", () => {
@@ -59,7 +69,8 @@ describe('hooks/hooks.json', () => {
   it('every referenced file exists inside the plugin root after substitution', () => {
     for (const group of Object.values(config).flat()) {
       for (const hook of group.hooks) {
-        const command = substitutePluginRoot(hook.command, REPO_ROOT);
+        // The host substitutes its placeholders; the shell then expands ${CODEBUDDY_PLUGIN_ROOT:-…} from the env the host exports.
+        const command = substitutePluginRoot(hook.command, REPO_ROOT).replace(/\$\{CODEBUDDY_PLUGIN_ROOT:-[^}]*\}/g, REPO_ROOT);
         const paths = [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? '');
         expect(paths.length).toBe(1);
         for (const path of paths) {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { detachedRuns } from '../../support/detached.js';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,7 +86,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<CaptureWo
     pendingEntries: () => listFiles(join(dataDir, 'queue', 'pending')),
     close: async () => {
       // Detached workers may still be finishing: let them, so the sandbox can go.
-      await until(() => noCaptureActivity(dataDir), 20_000, 'capture workers to finish').catch(() => undefined);
+      await until(() => detachedRuns(home).length === 0 && noCaptureActivity(dataDir), 20_000, 'capture workers to finish').catch(() => undefined);
       if (process.env.CAPTURE_TEST_DUMP) process.stdout.write(readDebugLog(home));
       await proxy?.close();
       await server.close();
@@ -181,7 +182,7 @@ export async function workersIdle(world: CaptureWorld, sessionId = world.ovId, t
   const { requestDir } = await import('../../../src/capture/paths.js');
   const lock = captureLockPath(world.dataDir, sessionId);
   const inbox = requestDir(world.dataDir, sessionId);
-  await until(() => !exists(lock) && listFiles(inbox).length === 0, timeoutMs, `idle capture of ${sessionId}`);
+  await until(() => detachedRuns(world.home).length === 0 && !exists(lock) && listFiles(inbox).length === 0, timeoutMs, `idle capture of ${sessionId}`);
 }
 
 /** No capture lock is held and no request waits, in any session of the data dir. */

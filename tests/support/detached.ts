@@ -1,0 +1,42 @@
+/**
+ * Finds the background dispatchers that hooks/detach.sh starts.
+ *
+ * Write-path hooks (Stop, SubagentStop, SessionEnd, SubagentStart) return
+ * before their work begins: the host-visible hook is a tiny `sh` script that
+ * leaves `node scripts/hook.mjs detached` running in the background. A test
+ * that wants "the capture this Stop started has finished" must therefore
+ * wait for that process, not for the hook. Each test sandbox has its own
+ * HOME, so a process is attributed to a sandbox by its environment.
+ * Linux-only (/proc), like CI.
+ *
+ * @module
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+function readProcText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    // The process ended while we looked, or is not ours to read.
+    return undefined;
+  }
+}
+
+/**
+ * Pids of the background job of detach.sh whose HOME is `home`. The job is
+ * one process from fork to exit, but its command line changes as it execs
+ * (`sh …/detach.sh` → `setsid node …` → `node …/hook.mjs detached`), so all
+ * three spellings count; otherwise a poll could fall in the gap.
+ */
+export function detachedRuns(home: string): number[] {
+  const needle = `\0HOME=${home}\0`;
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      const cmdline = readProcText(`/proc/${pid}/cmdline`);
+      if (cmdline === undefined || !(cmdline.includes('hook.mjs\0detached') || cmdline.includes('detach.sh'))) return false;
+      const environ = readProcText(`/proc/${pid}/environ`);
+      return environ !== undefined && `\0${environ}`.includes(needle);
+    })
+    .map(Number);
+}

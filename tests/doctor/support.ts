@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,7 @@ export async function runDoctorInProcess(args: string[], env: Record<string, str
     homeDir: home,
     pluginRoot,
     execPath: process.execPath,
+    loadSpawn: () => spawn,
     now: Date.now,
     log: { debug: () => undefined, warn: () => undefined },
   });

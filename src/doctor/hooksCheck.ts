@@ -1,15 +1,17 @@
 /**
  * Doctor check `hooks`: is the plugin's hooks/hooks.json the one the
  * dispatcher expects. Every event the dispatcher answers must be registered;
- * every command must reach `scripts/hook.mjs` (directly, or through the
- * PreToolUse prefilter) by a plugin-root placeholder, never a hard-coded
- * path; the files must exist; and the prefilter must run under `sh` and pass
- * an ordinary file-tool payload silently.
+ * every command must reach `scripts/hook.mjs` (directly, through the
+ * PreToolUse prefilter, or through the write-path detacher) by a plugin-root
+ * placeholder, never a hard-coded path; the files must exist; and the
+ * prefilter must run under `sh` and pass an ordinary file-tool payload
+ * silently.
  *
  * Placeholders: CodeBuddy substitutes both `${CODEBUDDY_PLUGIN_ROOT}` and
  * `${CLAUDE_PLUGIN_ROOT}`; Claude Code only the latter (its shell would
- * expand the former to an empty string), so only `${CLAUDE_PLUGIN_ROOT}`
- * works on both hosts.
+ * expand the former to an empty string), so a command must contain
+ * `${CLAUDE_PLUGIN_ROOT}` to work on both hosts (the shipped form is
+ * `${CODEBUDDY_PLUGIN_ROOT:-${CLAUDE_PLUGIN_ROOT}}`, DESIGN.md D10).
  *
  * @module
  */
@@ -25,6 +27,7 @@ import type { Check } from './types.js';
 export type RunProgram = (file: string, args: readonly string[], stdin: string, timeoutMs: number) => Promise<{ code: number | null; stdout: string }>;
 
 const PREFILTER = join('hooks', 'guard-prefilter.sh');
+const DETACHER = join('hooks', 'detach.sh');
 const DISPATCHER = join('scripts', 'hook.mjs');
 const PREFILTER_TIMEOUT_MS = 2_000;
 /** A payload the prefilter must pass without starting node. */
@@ -50,12 +53,13 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   const registered = new Set(commands.map((entry) => entry.event));
   for (const event of HOOK_EVENTS) if (routeFor(event) && !registered.has(event)) problems.push(`${event} is not registered`);
   for (const { event, command } of commands) {
-    const target = command.includes('guard-prefilter.sh') ? PREFILTER : command.includes('scripts/hook.mjs') ? DISPATCHER : undefined;
+    const target = command.includes('guard-prefilter.sh') ? PREFILTER : command.includes('detach.sh') ? DETACHER : command.includes('scripts/hook.mjs') ? DISPATCHER : undefined;
     if (!target) problems.push(`${event}: "${command}" does not run scripts/hook.mjs`);
-    if (!/\$\{(CODEBUDDY|CLAUDE)_PLUGIN_ROOT\}/.test(command)) problems.push(`${event}: "${command}" does not use a plugin-root placeholder`);
+    if (!/\$\{(CODEBUDDY|CLAUDE)_PLUGIN_ROOT(:-[^}]*\})?\}/.test(command)) problems.push(`${event}: "${command}" does not use a plugin-root placeholder`);
     else if (!command.includes('${CLAUDE_PLUGIN_ROOT}')) warnings.push(`${event}: uses \${CODEBUDDY_PLUGIN_ROOT}, which Claude Code does not substitute`);
   }
-  for (const target of [DISPATCHER, PREFILTER]) {
+  const referenced = [DISPATCHER, ...[PREFILTER, DETACHER].filter((script) => commands.some((entry) => entry.command.includes(script.split('/').pop() ?? script)))];
+  for (const target of referenced) {
     if (!(await readable(join(pluginRoot, target)))) problems.push(`${target} is missing (run \`npm run build\` in a checkout)`);
   }
   const prefilter = await runPrefilter(pluginRoot, runProgram);

@@ -53,7 +53,7 @@ export async function runCapture(input: HookInput, deps: HookDeps): Promise<Stag
   if (input.hook_event_name === 'PreCompact') {
     const deadlineMs = Math.min(settings.syncCaptureDeadlineMs, PRE_COMPACT_MAX_MS);
     await captureNow(request, deps, config, deadlineMs, Math.floor(deadlineMs / 2));
-  } else if (!deps.spawnDetached(['worker', 'capture'], JSON.stringify(input))) {
+  } else if (!deps.spawnDetached(['worker', 'capture'], workerJob(input))) {
     deps.log.warn('capture worker not spawned; capturing in the hook', { session: request.ovSessionId });
     await captureNow(request, deps, config, SPAWN_FALLBACK_MS, 0);
   }
@@ -69,4 +69,14 @@ async function captureNow(request: CaptureRequest, deps: HookDeps, config: Plugi
   const { drainInProcess } = await import('../capture/worker.js');
   const status = await drainInProcess(request.ovSessionId, deps, config, deadlineMs, lockWaitMs);
   deps.log.debug('synchronous capture', { session: request.ovSessionId, event: request.event, status });
+}
+
+/**
+ * The worker's job: the payload's top-level scalars (ids, paths, event name),
+ * which is all `requestForEvent` reads. Nested values are dropped, so a
+ * hostile or huge nested field cannot make the hand-off fail (a 10,000-deep
+ * array overflowed `JSON.stringify`: found by the dispatcher fuzzer).
+ */
+function workerJob(input: HookInput): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(input).filter(([, value]) => value === null || typeof value !== 'object')));
 }

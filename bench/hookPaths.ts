@@ -1,0 +1,158 @@
+/**
+ * Hook-path benchmarks: for each event the plugin answers, the median wall
+ * time of the exact hooks.json command (through `$SHELL -c`, like the host)
+ * interleaved with a bare `node -e 0` through the same shell, the ratio, the
+ * requests the path made (test server log) and its peak RSS.
+ *
+ * @module
+ */
+import { join } from 'node:path';
+import { turnMarker, writeTranscriptOfSize } from '../tests/faults/support/turns.js';
+import { peakRssKb, timedRun } from './process.js';
+import type { Command } from './process.js';
+import { formatMs, formatRatio } from './report.js';
+import type { ResultRow, Target } from './report.js';
+import { interleave, median, ratioOf } from './stats.js';
+import type { BenchWorld } from './world.js';
+import { markerStored, waitForWorkersGone } from './workers.js';
+
+export interface HookPath {
+  name: string;
+  event: string;
+  toolName?: string;
+  stdin: string;
+  target?: Target;
+  note?: string;
+  /** Runs once before measuring (e.g. the capture that brings the cursor to the end). */
+  prepare?: () => Promise<void>;
+}
+
+const RSS_RUNS = 3;
+const WORKER_SETTLE_MS = 120_000;
+
+export const TARGETS = {
+  guardAllow: { limit: 0.15, label: '≤ 0.15×' },
+  guardDeny: { limit: 1.1, label: '≤ 1.10×' },
+  noop: { limit: 1.1, label: '≤ 1.10×' },
+  prompt: { limit: 1.25, label: '≤ 1.25×' },
+  start: { limit: 1.35, label: '≤ 1.35×' },
+  stop: { limit: 1.2, label: '≤ 1.20×' },
+} satisfies Record<string, Target>;
+
+/** Transcript sizes of the Stop rows (and of the capture-cost rows). */
+export const TRANSCRIPT_SIZES = [
+  { label: '50 KB', bytes: 50 * 1024 },
+  { label: '5 MB', bytes: 5 * 1024 * 1024 },
+  { label: '50 MB', bytes: 50 * 1024 * 1024 },
+] as const;
+
+/** Each user text is padded so a 50 MB transcript stays a few thousand turns. */
+export const TURN_PAD_CHARS = 4_000;
+
+/** The paths that need no transcript. */
+export function basicPaths(world: BenchWorld): HookPath[] {
+  const p = world.payloads;
+  const json = (value: unknown): string => JSON.stringify(value);
+  return [
+    {
+      name: 'guard allow (prefilter, no node)',
+      event: 'PreToolUse',
+      toolName: 'Read',
+      stdin: json(p.preToolUse('Read', { file_path: join(world.workspace, 'src', 'index.ts') })),
+      target: TARGETS.guardAllow,
+    },
+    {
+      name: 'guard deny (prefilter → node)',
+      event: 'PreToolUse',
+      toolName: 'Read',
+      stdin: json(p.preToolUse('Read', { file_path: 'viking://user/default/memories/preferences/bench/editor.md' })),
+      target: TARGETS.guardDeny,
+    },
+    {
+      name: 'dispatcher no-op (unrouted event)',
+      event: 'UserPromptSubmit',
+      stdin: json({ ...p.stop('done'), hook_event_name: 'Notification', message: 'idle' }),
+      target: TARGETS.noop,
+      note: 'Notification payload through the `node hook.mjs` command line: parse, no route, exit',
+    },
+    { name: 'SessionStart (startup)', event: 'SessionStart', stdin: json(p.sessionStart('startup')), target: TARGETS.start },
+    {
+      name: 'UserPromptSubmit (recall hit)',
+      event: 'UserPromptSubmit',
+      stdin: json(p.userPromptSubmit('which editor and keymap do I use for Rust work?', 2)),
+      target: TARGETS.prompt,
+    },
+    { name: 'SubagentStart', event: 'SubagentStart', stdin: json(p.subagentStart('agent-bench')), note: 'bookkeeping only; no target' },
+  ];
+}
+
+/** Stop at each transcript size, then SubagentStop and PreCompact on the 50 KB transcript. */
+export function capturePaths(world: BenchWorld): HookPath[] {
+  const p = world.payloads;
+  const paths: HookPath[] = [];
+  for (const size of TRANSCRIPT_SIZES) {
+    const prepare = async (): Promise<void> => {
+      const turns = writeTranscriptOfSize(p.transcriptPath, 'bench', size.bytes, { sessionId: p.sessionId, cwd: world.workspace, padChars: TURN_PAD_CHARS });
+      await catchUp(world, JSON.stringify(p.stop('done')), () => markerStored(world.server, turnMarker('bench', turns, 'assistant')));
+    };
+    paths.push({ name: `Stop (${size.label} transcript)`, event: 'Stop', stdin: JSON.stringify(p.stop('done')), target: TARGETS.stop, prepare });
+  }
+  const agentPath = p.subagentTranscriptPath('agent-bench');
+  paths.push({
+    name: 'SubagentStop (50 KB transcript)',
+    event: 'SubagentStop',
+    stdin: JSON.stringify(p.subagentStop('agent-bench', { agent_transcript_path: agentPath })),
+    target: TARGETS.stop,
+    prepare: async () => {
+      writeTranscriptOfSize(agentPath, 'bench-agent', 50 * 1024, { sessionId: p.sessionId, cwd: world.workspace, padChars: TURN_PAD_CHARS });
+      await catchUp(world, JSON.stringify(p.subagentStop('agent-bench', { agent_transcript_path: agentPath })));
+    },
+  });
+  paths.push({
+    name: 'PreCompact (50 MB transcript, nothing new)',
+    event: 'PreCompact',
+    stdin: JSON.stringify(p.preCompact('auto')),
+    note: 'synchronous capture; no target',
+  });
+  return paths;
+}
+
+/** Stops (each waited for) until `done()` says capture reached the end (a worker stops at its own deadline); one when no check is given. */
+export async function catchUp(world: BenchWorld, stdin: string, done: () => boolean = () => true, maxStops = 20): Promise<void> {
+  for (let stop = 0; stop < maxStops; stop++) {
+    await timedRun(world.hookCommand('Stop', stdin));
+    await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
+    if (done()) return;
+  }
+}
+
+/** Measures one path: interleaved timing, requests per run, peak RSS. */
+export async function measurePath(world: BenchWorld, path: HookPath, pairs: number): Promise<ResultRow> {
+  await path.prepare?.();
+  const command: Command = world.hookCommand(path.event, path.stdin, path.toolName);
+  const bare = world.bareNode();
+  const requestsBefore = world.server.requests().length;
+  const runPath = async (): Promise<number> => {
+    const run = await timedRun(command);
+    // Background workers must not slow the next sample; waiting is not timed.
+    await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
+    return run.ms;
+  };
+  const samples = await interleave(pairs, async () => (await timedRun(bare)).ms, runPath);
+  const requests = (world.server.requests().length - requestsBefore) / pairs;
+  const rss = await peakRssKb(command, RSS_RUNS);
+  await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
+  const ratio = ratioOf(samples);
+  const row: ResultRow = {
+    name: path.name,
+    value: formatMs(median(samples.pathMs)),
+    baseline: formatMs(median(samples.bareMs)),
+    measured: ratio,
+    measuredLabel: formatRatio(ratio),
+    requests: requests.toFixed(1),
+  };
+  if (path.target !== undefined) row.target = path.target;
+  if (rss !== undefined) row.peakRssKb = rss;
+  if (path.note !== undefined) row.note = path.note;
+  return row;
+}

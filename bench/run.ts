@@ -1,0 +1,69 @@
+/**
+ * `npm run bench`: every benchmark of the plugin in one command. Prints the
+ * table and writes bench/RESULTS.md (Node version, CPU count, date). Not
+ * part of `npm test`: it takes minutes and its numbers are for people.
+ *
+ * Needs a fresh build (`npm run build`); it measures a private copy of the
+ * built scripts/, servers/ and hooks/ (`--plugin-root <dir>` takes them from
+ * another build). Options: `--pairs N` (default 20),
+ * `--quick` (5 pairs, for a smoke run), `--only <text>` (measurements whose
+ * name contains it); RESULTS.md is written only by a full run.
+ *
+ * @module
+ */
+import { join } from 'node:path';
+import { REPO_ROOT } from '../tests/support/spawn-hook.js';
+import { measureCapture } from './capture.js';
+import { basicPaths, capturePaths, measurePath } from './hookPaths.js';
+import { measureMcp } from './mcp.js';
+import { renderResults, renderTable, runInfo, writeResults } from './report.js';
+import type { ResultRow } from './report.js';
+import { createBenchWorld } from './world.js';
+
+const METHOD = [
+  'The plugin is a private copy of the built scripts/, servers/ and hooks/ (`npm run build`), so its detached workers can be told apart by path.',
+  'Hook paths run the exact hooks.json command through `/bin/bash -c` (what CodeBuddy does), timed from spawn until exit and closed pipes; the baseline is `/bin/bash -c "node -e 0"` with the same environment, run alternately (bare, path, bare, path, …). Ratio = median(path) / median(bare).',
+  'Detached capture workers are waited for after each Stop-like sample, outside the timed window, so one sample’s background work does not slow the next.',
+  'Requests/run comes from the OpenViking test server’s request log over all samples of the path (background workers included).',
+  'Peak RSS: the largest of 3 extra runs under GNU `time -f %M` (the hook and every process it waited for; detached workers excluded); for capture rows it is the worker’s own `process.resourceUsage().maxRSS`, from its debug-log line (debug log on for those runs only).',
+  'Capture cost: a fresh session per size; the transcript is written and caught up once (not timed), then one turn is appended and the time from the Stop spawn until the server stores the new turn is measured.',
+  'MCP: `servers/mcp-proxy.mjs` against the test server’s `/mcp` (SSE replies); per-call overhead = median through the proxy − median direct POST, interleaved.',
+  'The machine is shared with other jobs; medians of interleaved pairs absorb drift but absolute times vary between runs.',
+];
+
+function numberArg(argv: readonly string[], name: string, fallback: number): number {
+  const index = argv.indexOf(name);
+  const value = index === -1 ? Number.NaN : Number(argv[index + 1]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const quick = argv.includes('--quick');
+  const pairs = numberArg(argv, '--pairs', quick ? 5 : 20);
+  const builtRoot = argv.includes('--plugin-root') ? argv[argv.indexOf('--plugin-root') + 1] : undefined;
+  const world = await createBenchWorld({}, builtRoot);
+  const rows: ResultRow[] = [];
+  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] ?? '' : '';
+  const measure = async (label: string, work: () => Promise<ResultRow[]>): Promise<void> => {
+    if (only !== '' && !label.toLowerCase().includes(only.toLowerCase())) return;
+    process.stderr.write(`bench: ${label}…\n`);
+    rows.push(...(await work()));
+  };
+  try {
+    for (const path of [...basicPaths(world), ...capturePaths(world)]) await measure(path.name, async () => [await measurePath(world, path, pairs)]);
+    await measure('capture cost', () => measureCapture(world, quick ? 2 : 5));
+    await measure('MCP proxy', () => measureMcp(world, pairs, quick ? 50 : 300));
+  } finally {
+    await world.dispose();
+  }
+  console.log(renderTable(rows));
+  if (quick || only !== '') return;
+  const path = join(REPO_ROOT, 'bench', 'RESULTS.md');
+  await writeResults(path, renderResults(runInfo(new Date(), pairs), rows, METHOD));
+  console.log(`\nwritten: ${path}`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

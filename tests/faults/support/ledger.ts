@@ -1,0 +1,85 @@
+/**
+ * The one exactly-once check of the fault suite: the markers a test wrote
+ * into transcripts against the messages the OpenViking test server stored
+ * (every message ever added, archived or live: `allMessages`).
+ *
+ * lost       = expected markers the server never stored;
+ * duplicated = expected markers stored more than once (one per extra copy).
+ * Each test prints its line (`turns lost = 0, duplicated = 0, …`) and asserts
+ * both are zero, together with the host-visible hook time against its deadline.
+ *
+ * @module
+ */
+import type { OvTestServer, StoredMessage } from '../../support/ov-server/index.js';
+
+export interface LedgerReport {
+  expected: number;
+  stored: number;
+  lost: string[];
+  duplicated: string[];
+}
+
+/** Every text of a stored message, joined (markers sit in text parts). */
+export function messageText(message: StoredMessage): string {
+  return message.parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n');
+}
+
+/** Stored messages across the given sessions (all of them when `sessionIds` is undefined). */
+export function storedMessages(server: OvTestServer, sessionIds?: readonly string[]): StoredMessage[] {
+  return server
+    .sessions()
+    .filter((session) => sessionIds === undefined || sessionIds.includes(session.sessionId))
+    .flatMap((session) => session.allMessages);
+}
+
+/** Compares `expected` markers with what the server stored. */
+export function ledger(server: OvTestServer, expected: readonly string[], sessionIds?: readonly string[]): LedgerReport {
+  const stored = storedMessages(server, sessionIds);
+  const counts = new Map<string, number>(expected.map((marker) => [marker, 0]));
+  for (const message of stored) {
+    const text = messageText(message);
+    for (const marker of expected) if (containsMarker(text, marker)) counts.set(marker, (counts.get(marker) ?? 0) + 1);
+  }
+  const lost: string[] = [];
+  const duplicated: string[] = [];
+  for (const [marker, count] of counts) {
+    if (count === 0) lost.push(marker);
+    for (let extra = 1; extra < count; extra++) duplicated.push(marker);
+  }
+  return { expected: expected.length, stored: stored.length, lost, duplicated };
+}
+
+/** `tag#1/user` must not match inside `tag#12/user`: the marker ends at a non-digit. */
+function containsMarker(text: string, marker: string): boolean {
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(marker, from);
+    if (at === -1) return false;
+    const next = text.charCodeAt(at + marker.length);
+    if (!(next >= 48 && next <= 57)) return true;
+    from = at + 1;
+  }
+}
+
+/** Polls until nothing is lost (or `timeoutMs` passed), then returns the final report. */
+export async function settledLedger(
+  server: OvTestServer,
+  expected: readonly string[],
+  options: { sessionIds?: readonly string[]; timeoutMs?: number; quietMs?: number } = {},
+): Promise<LedgerReport> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  let report = ledger(server, expected, options.sessionIds);
+  while (report.lost.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    report = ledger(server, expected, options.sessionIds);
+  }
+  // Late duplicates (a straggling resend) need a moment to show up.
+  const quietUntil = Date.now() + (options.quietMs ?? 150);
+  while (Date.now() < quietUntil) await new Promise((resolve) => setTimeout(resolve, 25));
+  return ledger(server, expected, options.sessionIds);
+}
+
+/** One printed line per case, the suite's required output. */
+export function describeLedger(label: string, report: LedgerReport, hookMs: number, deadlineMs: number): string {
+  return `[faults] ${label}: turns lost = ${report.lost.length}, turns duplicated = ${report.duplicated.length}, stored = ${report.stored}/${report.expected}, hook time ${hookMs.toFixed(0)} ms (deadline ${deadlineMs} ms)`;
+}

@@ -51,19 +51,26 @@ const REQUIRE_SHIM = {
   js: "import { createRequire as __ovCreateRequire } from 'node:module';\nconst require = __ovCreateRequire(import.meta.url);",
 };
 
-/** Makes the hook entry import the lazy modules from scripts/lazy/ instead of bundling them. */
-const lazyExternals = {
-  name: 'lazy-externals',
-  setup(b) {
-    const byPath = new Map(Object.entries(LAZY_MODULES).map(([src, out]) => [resolve(src), out]));
-    b.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (args.kind !== 'dynamic-import') return undefined;
-      const target = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-      const out = byPath.get(target);
-      return out === undefined ? undefined : { path: `./lazy/${out}.mjs`, external: true };
-    });
-  },
-};
+/**
+ * Turns a dynamic `import()` of a lazy module into an import of its built
+ * file (`<prefix><name>.mjs`) instead of bundling it: the hook entry imports
+ * `./lazy/<name>.mjs`, and lazy files import each other as `./<name>.mjs`
+ * (the Stop stage loads the worker only when it runs a capture itself).
+ */
+function lazyExternals(prefix) {
+  return {
+    name: 'lazy-externals',
+    setup(b) {
+      const byPath = new Map(Object.entries(LAZY_MODULES).map(([src, out]) => [resolve(src), out]));
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const target = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+        const out = byPath.get(target);
+        return out === undefined ? undefined : { path: `${prefix}${out}.mjs`, external: true };
+      });
+    },
+  };
+}
 
 async function buildAll() {
   await Promise.all(['scripts/chunks', 'scripts/lazy', 'servers/chunks'].map((dir) => rm(dir, { recursive: true, force: true })));
@@ -73,7 +80,7 @@ async function buildAll() {
     entryPoints: { hook: 'src/hook/main.ts' },
     outdir: 'scripts',
     outExtension: { '.js': '.mjs' },
-    plugins: [lazyExternals],
+    plugins: [lazyExternals('./lazy/')],
   });
 
   await build({
@@ -81,6 +88,7 @@ async function buildAll() {
     entryPoints: Object.fromEntries(Object.entries(LAZY_MODULES).map(([src, out]) => [out, src])),
     outdir: 'scripts/lazy',
     outExtension: { '.js': '.mjs' },
+    plugins: [lazyExternals('./')],
   });
 
   await build({

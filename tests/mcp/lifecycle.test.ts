@@ -2,9 +2,9 @@
  * Process lifecycle and stdout hygiene of the built proxy, spoken to with
  * raw JSON-RPC lines over pipes, as CodeBuddy does.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
-import { bundleProxy, disposeBundle, INITIALIZE_REQUEST, makeSandbox, spawnProxy, type RawProxy, type Sandbox } from './support/harness.js';
+import { bundleProxy, INITIALIZE_REQUEST, makeSandbox, spawnProxy, type RawProxy, type Sandbox } from './support/harness.js';
 
 let proxyPath: string;
 const cleanups: Array<() => Promise<unknown> | void> = [];
@@ -17,7 +17,6 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-afterAll(() => disposeBundle());
 
 async function start(): Promise<{ server: OvTestServer; sandbox: Sandbox; proxy: RawProxy }> {
   const server = await startOvServer();

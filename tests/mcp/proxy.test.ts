@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startOvServer, TOOL_NAMES, type OvTestServer } from '../support/ov-server/index.js';
-import { bundleProxy, disposeBundle, connectThroughProxy, makeSandbox, waitFor, type ProxyClient, type Sandbox } from './support/harness.js';
+import { bundleProxy, connectThroughProxy, makeSandbox, waitFor, type ProxyClient, type Sandbox } from './support/harness.js';
 
 const USER_KEY = 'user-key-0123456789';
 const OTHER_USER_KEY = 'user-key-abcdefghij';
@@ -209,5 +209,4 @@ describe('mcp proxy: server down and back', () => {
 
 afterAll(async () => {
   while (cleanups.length) await cleanups.pop()?.();
-  await disposeBundle();
 });

@@ -14,7 +14,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { bundleProxy, disposeBundle, INITIALIZE_REQUEST, makeSandbox, spawnProxy } from './harness.js';
+import { bundleProxy, INITIALIZE_REQUEST, makeSandbox, spawnProxy } from './harness.js';
 
 const STARTUP_RUNS = 25;
 const CALL_RUNS = 300;
@@ -146,7 +146,6 @@ async function main(): Promise<void> {
   } finally {
     upstream.server.close();
     await sandbox.dispose();
-    await disposeBundle();
   }
 }
 

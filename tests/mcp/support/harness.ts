@@ -1,8 +1,6 @@
 /**
- * Test harness for the stdio MCP proxy: builds `src/mcp/main.ts` exactly as
- * build.mjs bundles `servers/mcp-proxy.mjs` (same esbuild options), into a
- * temp dir so parallel work on `servers/` is never disturbed, and spawns it
- * as a real child process in a sandboxed HOME.
+ * Test harness for the stdio MCP proxy: spawns the shipped
+ * `servers/mcp-proxy.mjs` as a real child process in a sandboxed HOME.
  *
  * @module
  */
@@ -10,48 +8,18 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 
-let bundled: Promise<string> | undefined;
-
-/** Removes the bundle built by `bundleProxy` (call from afterAll). */
-export async function disposeBundle(): Promise<void> {
-  if (!bundled) return;
-  const path = await bundled.catch(() => undefined);
-  bundled = undefined;
-  if (path) await rm(dirname(path), { recursive: true, force: true });
-}
 
 /**
- * Path of a freshly bundled proxy (built once per test file). Set
- * `MCP_PROXY_UNDER_TEST=servers/mcp-proxy.mjs` to test the shipped file
- * instead (after `npm run build`).
+ * Path of the proxy under test: the shipped `servers/mcp-proxy.mjs` (`npm
+ * test` builds before it runs the suites), or `MCP_PROXY_UNDER_TEST`.
  */
 export function bundleProxy(): Promise<string> {
-  const shipped = process.env.MCP_PROXY_UNDER_TEST;
-  if (shipped) return Promise.resolve(resolve(REPO_ROOT, shipped));
-  bundled ??= (async () => {
-    const outdir = await mkdtemp(join(tmpdir(), 'ov-mcp-bundle-'));
-    await build({
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      legalComments: 'none',
-      logLevel: 'warning',
-      banner: { js: "import { createRequire as __ovCreateRequire } from 'node:module';\nconst require = __ovCreateRequire(import.meta.url);" },
-      absWorkingDir: REPO_ROOT,
-      entryPoints: { 'mcp-proxy': 'src/mcp/main.ts' },
-      outdir,
-      outExtension: { '.js': '.mjs' },
-    });
-    return join(outdir, 'mcp-proxy.mjs');
-  })();
-  return bundled;
+  return Promise.resolve(resolve(REPO_ROOT, process.env.MCP_PROXY_UNDER_TEST ?? 'servers/mcp-proxy.mjs'));
 }
 
 export interface Sandbox {

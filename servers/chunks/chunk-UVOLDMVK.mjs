@@ -1,0 +1,211 @@
+import { createRequire as __ovCreateRequire } from 'node:module';
+const require = __ovCreateRequire(import.meta.url);
+var __create = Object.create;
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __getProtoOf = Object.getPrototypeOf;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __commonJS = (cb, mod) => function __require() {
+  try {
+    return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
+  } catch (e) {
+    throw mod = 0, e;
+  }
+};
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
+
+// src/mcp/jsonRpc.ts
+var RpcErrorCode = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  internalError: -32603,
+  /** The reference proxy's code for auth failures and an unreachable server (openviking-api.md §4.2). */
+  upstreamUnavailable: -32001,
+  /** Any other HTTP error from `/mcp`. */
+  upstreamHttp: -32002,
+  /** The upstream answered nothing usable. */
+  upstreamEmpty: -32003
+};
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function isId(value) {
+  return typeof value === "string" || typeof value === "number" && Number.isFinite(value);
+}
+function parseMessage(line) {
+  let value;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { kind: "invalid", id: null, error: { code: RpcErrorCode.parseError, message: "Parse error: the line is not JSON" } };
+  }
+  if (!isRecord(value) || value.jsonrpc !== "2.0") {
+    const id2 = isRecord(value) && isId(value.id) ? value.id : null;
+    return { kind: "invalid", id: id2, error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 object" } };
+  }
+  const params = value.params;
+  if (params !== void 0 && !isRecord(params)) {
+    const id2 = isId(value.id) ? value.id : null;
+    return { kind: "invalid", id: id2, error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: params must be an object" } };
+  }
+  if (typeof value.method === "string") {
+    const body = params === void 0 ? { method: value.method } : { method: value.method, params };
+    if (value.id === void 0) return { kind: "notification", notification: body };
+    if (isId(value.id)) return { kind: "request", request: { id: value.id, ...body } };
+    return { kind: "invalid", id: null, error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: bad id" } };
+  }
+  if ("result" in value || "error" in value) return { kind: "response" };
+  const id = isId(value.id) ? value.id : null;
+  return { kind: "invalid", id, error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: no method" } };
+}
+function resultLine(id, result) {
+  return `${JSON.stringify({ jsonrpc: "2.0", id, result })}
+`;
+}
+function errorLine(id, error) {
+  return `${JSON.stringify({ jsonrpc: "2.0", id, error })}
+`;
+}
+function notificationLine(notification) {
+  return `${JSON.stringify({ jsonrpc: "2.0", ...notification })}
+`;
+}
+function createLineSplitter(onLine) {
+  const decoder = new TextDecoder("utf-8");
+  let pending = "";
+  return (chunk) => {
+    pending += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    let newline = pending.indexOf("\n");
+    while (newline !== -1) {
+      const line = pending.slice(0, newline).replace(/\r$/, "");
+      pending = pending.slice(newline + 1);
+      if (line.trim() !== "") onLine(line);
+      newline = pending.indexOf("\n");
+    }
+  };
+}
+
+// src/mcp/failures.ts
+var UpstreamError = class extends Error {
+  constructor(failure) {
+    super(`upstream ${failure.kind} failure`);
+    this.failure = failure;
+    this.name = "UpstreamError";
+  }
+  failure;
+};
+function isUpstreamError(error) {
+  return error instanceof UpstreamError;
+}
+function describeError(error) {
+  if (isUpstreamError(error)) return error.failure.kind === "http" ? `http ${error.failure.status}` : error.failure.kind;
+  return error instanceof Error ? error.message : String(error);
+}
+var SERVER_MESSAGE_MAX_CHARS = 300;
+function serverMessageOf(body) {
+  const text = body.trim();
+  try {
+    const parsed = JSON.parse(text);
+    const error = typeof parsed === "object" && parsed !== null ? parsed.error : void 0;
+    const message = typeof error === "object" && error !== null ? error.message : void 0;
+    if (typeof message === "string" && message.trim()) return shorten(message.trim());
+  } catch {
+  }
+  return shorten(text);
+}
+function shorten(text) {
+  return text.length > SERVER_MESSAGE_MAX_CHARS ? `${text.slice(0, SERVER_MESSAGE_MAX_CHARS)}\u2026` : text;
+}
+function credentialFix(credentials, status) {
+  const source = credentials.sources.apiKey;
+  if (credentials.apiKey === void 0 || source === void 0) {
+    return 'No API key is configured. Put "api_key" in ~/.openviking/ovcli.conf (read again on the next call, no restart needed) or set OPENVIKING_API_KEY and restart CodeBuddy.';
+  }
+  if (credentials.rootKeyOnly && status === 403) {
+    return `The only key found is the server's ROOT key (${source}); OpenViking refuses root keys on memory APIs. Create a user key and put it in ~/.openviking/ovcli.conf "api_key".`;
+  }
+  if (source.startsWith("env:")) {
+    return `The key comes from the environment variable ${source.slice(4)}. Set a valid key there and restart CodeBuddy, or unset it to use ~/.openviking/ovcli.conf.`;
+  }
+  if (source.startsWith("userConfig:")) {
+    return `The key comes from this plugin's "${source.slice("userConfig:".length)}" option. Update it in CodeBuddy's plugin settings.`;
+  }
+  if (source.startsWith("file:")) {
+    return `The key comes from ${source.slice(5)}. Fix it in that file; the proxy reads it again on the next call, no restart needed.`;
+  }
+  return `The key comes from ${source}. Replace it with a valid OpenViking user key.`;
+}
+function failureToRpcError(failure, context) {
+  switch (failure.kind) {
+    case "rpc":
+      return failure.data === void 0 ? { code: failure.code, message: failure.message } : { code: failure.code, message: failure.message, data: failure.data };
+    case "http":
+      if (failure.status === 401 || failure.status === 403) {
+        const credentialSource = context.credentials.sources.apiKey ?? "none";
+        return {
+          code: RpcErrorCode.upstreamUnavailable,
+          message: `OpenViking MCP authentication failed (HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ""}). ` + credentialFix(context.credentials, failure.status),
+          data: { status: failure.status, credentialSource, serverMessage: failure.serverMessage }
+        };
+      }
+      return {
+        code: RpcErrorCode.upstreamHttp,
+        message: `OpenViking MCP endpoint ${context.mcpUrl} returned HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ""}`,
+        data: { status: failure.status, serverMessage: failure.serverMessage }
+      };
+    case "network":
+      return {
+        code: RpcErrorCode.upstreamUnavailable,
+        message: `OpenViking MCP request failed: cannot reach ${context.mcpUrl} (${failure.cause}). Check the configured URL and that the OpenViking server is running ('ov serve'). The proxy reconnects by itself on the next call.`,
+        data: { cause: failure.cause }
+      };
+    case "timeout":
+      return {
+        code: RpcErrorCode.upstreamUnavailable,
+        message: `OpenViking did not answer within ${failure.timeoutMs} ms (${context.mcpUrl}). The server may be overloaded or stuck; try again later, or raise OPENVIKING_TIMEOUT_MS.`,
+        data: { cause: "timeout", timeoutMs: failure.timeoutMs }
+      };
+    case "protocol":
+      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${context.mcpUrl} gave an unusable answer: ${failure.message}` };
+    case "cancelled":
+      return { code: RpcErrorCode.internalError, message: "Request cancelled" };
+  }
+}
+
+export {
+  __commonJS,
+  __export,
+  __toESM,
+  RpcErrorCode,
+  parseMessage,
+  resultLine,
+  errorLine,
+  notificationLine,
+  createLineSplitter,
+  UpstreamError,
+  isUpstreamError,
+  describeError,
+  serverMessageOf,
+  failureToRpcError
+};

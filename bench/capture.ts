@@ -1,7 +1,7 @@
 /**
  * Capture cost of one new turn at growing transcript sizes: the time from
  * the Stop hook's spawn until the server holds the new turn, and the
- * detached worker's peak RSS (the worker writes its own `maxRSS` into the
+ * detached worker's peak RSS (main.ts writes the process's `maxRSS` into the
  * debug log when it ends; the debug log is on for these runs only). A cursor makes the work depend on what was
  * appended, not on the file, so the 50 MB cost should stay near the 50 KB
  * cost (target: ≤ 1.5×).
@@ -63,7 +63,7 @@ async function measureSize(world: BenchWorld, label: string, bytes: number, roun
   return result;
 }
 
-/** Largest `maxRssKb` of the `worker done` lines in a debug log. */
+/** Largest `maxRssKb` of the `process done` lines (main.ts, at the end of a background job) in a debug log. */
 function workerPeakRssKb(logPath: string): number | undefined {
   let text: string;
   try {
@@ -71,7 +71,7 @@ function workerPeakRssKb(logPath: string): number | undefined {
   } catch {
     return undefined;
   }
-  const values = [...text.matchAll(/"message":"worker done".*?"maxRssKb":(\d+)/g)].map((match) => Number(match[1]));
+  const values = [...text.matchAll(/"message":"process done".*?"maxRssKb":(\d+)/g)].map((match) => Number(match[1]));
   return values.length === 0 ? undefined : Math.max(...values);
 }
 

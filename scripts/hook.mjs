@@ -201,7 +201,8 @@ function createNodeDeps(host) {
       flushes.push(flushed);
       return true;
     },
-    log: host.log
+    log: host.log,
+    killNow: host.killNow
   };
   return {
     deps,
@@ -326,8 +327,12 @@ function buildDeps(runJobInProcess) {
     loadSpawn: () => builtin("node:child_process").spawn,
     now: Date.now,
     log,
-    runJobInProcess
+    runJobInProcess,
+    killNow: () => process.kill(process.pid, "SIGKILL")
   });
+}
+function logJobEnd(log, job) {
+  log.debug("process done", { job, ms: Date.now() - startedAt, maxRssKb: process.resourceUsage().maxRSS });
 }
 var exiting = false;
 function exitWith(stdout, code) {
@@ -373,6 +378,7 @@ async function runDetachedHookEvent() {
     elapsedMs: () => 0
   });
   await built?.settle(WORKER_LIFETIME_MS);
+  if (built) logJobEnd(built.deps.log, "detached");
   exitWith("", 0);
 }
 async function runDoctorCommand(argv) {
@@ -389,6 +395,7 @@ async function runWorkerCommand(argv) {
   const nodeDeps = buildDeps();
   const code = await runWorker(argv, stdin.status === "complete" ? stdin.text : "", nodeDeps.deps);
   await nodeDeps.settle(SETTLE_CAP_MS);
+  logJobEnd(nodeDeps.deps.log, `worker ${argv[0] ?? ""}`);
   exitWith("", code);
 }
 async function main(argv) {

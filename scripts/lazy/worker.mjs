@@ -3173,7 +3173,7 @@ async function runWorker(argv, stdinText, deps) {
   const started = deps.now();
   try {
     const code = await runKind(kind, stdinText, deps);
-    deps.log.debug("worker done", { kind, code, ms: deps.now() - started, maxRssKb: process.resourceUsage().maxRSS });
+    deps.log.debug("worker done", { kind, code, ms: deps.now() - started });
     return code;
   } catch (error) {
     deps.log.warn("worker failed", { kind, error: error instanceof Error ? error.message : String(error) });
@@ -3201,7 +3201,7 @@ async function runCaptureJob(stdinText, deps) {
   const request = input === null ? void 0 : requestForEvent(input, deps.env, deps.cwd, deps.now());
   if (request === void 0) return 2;
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
-  const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps.env));
+  const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps));
   const status = await drainRequests(env, request.ovSessionId, 0);
   return status === "error" ? 1 : 0;
 }
@@ -3236,11 +3236,11 @@ function commitStaleJob(stdinText, deps) {
   if (input === null) return void 0;
   return { workspace: resolveWorkspace(input, deps.env, deps.cwd), exceptSessionId: typeof input.session_id === "string" ? input.session_id : "" };
 }
-function crashPointFrom(env) {
-  const target = env.OPENVIKING_TEST_CRASH_AT;
+function crashPointFrom(deps) {
+  const target = deps.env.OPENVIKING_TEST_CRASH_AT;
   if (target !== "before-send" && target !== "after-send" && target !== "after-enqueue") return void 0;
   return (point) => {
-    if (point === target) process.kill(process.pid, "SIGKILL");
+    if (point === target) deps.killNow?.();
   };
 }
 export {

@@ -15,7 +15,7 @@
  *
  * Test seam: `OPENVIKING_TEST_CRASH_AT=before-send|after-send|after-enqueue`
  * makes the worker SIGKILL itself at that point (exactly-once tests).
- * The worker logs its peak RSS to the debug log when it ends.
+ * main.ts logs the worker's peak RSS to the debug log when it ends.
  *
  * @module
  */
@@ -47,7 +47,7 @@ export async function runWorker(argv: readonly string[], stdinText: string, deps
   const started = deps.now();
   try {
     const code = await runKind(kind, stdinText, deps);
-    deps.log.debug('worker done', { kind, code, ms: deps.now() - started, maxRssKb: process.resourceUsage().maxRSS });
+    deps.log.debug('worker done', { kind, code, ms: deps.now() - started });
     return code;
   } catch (error) {
     deps.log.warn('worker failed', { kind, error: error instanceof Error ? error.message : String(error) });
@@ -79,7 +79,7 @@ async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number>
   const request = input === null ? undefined : requestForEvent(input, deps.env, deps.cwd, deps.now());
   if (request === undefined) return 2;
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
-  const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps.env));
+  const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps));
   const status = await drainRequests(env, request.ovSessionId, 0);
   return status === 'error' ? 1 : 0;
 }
@@ -118,10 +118,10 @@ function commitStaleJob(stdinText: string, deps: HookDeps): { workspace: string;
   return { workspace: resolveWorkspace(input, deps.env, deps.cwd), exceptSessionId: typeof input.session_id === 'string' ? input.session_id : '' };
 }
 
-function crashPointFrom(env: Readonly<Record<string, string | undefined>>): ((point: CrashPoint) => void) | undefined {
-  const target = env.OPENVIKING_TEST_CRASH_AT;
+function crashPointFrom(deps: HookDeps): ((point: CrashPoint) => void) | undefined {
+  const target = deps.env.OPENVIKING_TEST_CRASH_AT;
   if (target !== 'before-send' && target !== 'after-send' && target !== 'after-enqueue') return undefined;
   return (point) => {
-    if (point === target) process.kill(process.pid, 'SIGKILL');
+    if (point === target) deps.killNow?.();
   };
 }

@@ -30,6 +30,12 @@ export interface HookDeps {
    */
   spawnDetached(args: readonly string[], stdin: string): boolean;
   log: Logger;
+  /**
+   * Ends this process at once, with no cleanup (SIGKILL). Only the worker's
+   * crash-test seam (`OPENVIKING_TEST_CRASH_AT`) calls it, to prove that a
+   * capture killed at any point loses and duplicates nothing.
+   */
+  killNow?(): void;
 }
 
 /** What a stage decided; the protocol encoder turns it into the host's envelope. */

@@ -76,7 +76,13 @@ function buildDeps(runJobInProcess?: NodeHost['runJobInProcess']): NodeDeps {
     now: Date.now,
     log,
     runJobInProcess,
+    killNow: () => process.kill(process.pid, 'SIGKILL'),
   });
+}
+
+/** A background job's last debug line: how long it ran and its peak memory. */
+function logJobEnd(log: Logger, job: string): void {
+  log.debug('process done', { job, ms: Date.now() - startedAt, maxRssKb: process.resourceUsage().maxRSS });
 }
 
 /** Writes `stdout` (if any), then ends the process with `code`, once. */
@@ -134,6 +140,7 @@ async function runDetachedHookEvent(): Promise<void> {
     elapsedMs: () => 0,
   });
   await built?.settle(WORKER_LIFETIME_MS);
+  if (built) logJobEnd(built.deps.log, 'detached');
   exitWith('', 0);
 }
 
@@ -152,6 +159,7 @@ async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   const nodeDeps = buildDeps();
   const code = await runWorker(argv, stdin.status === 'complete' ? stdin.text : '', nodeDeps.deps);
   await nodeDeps.settle(SETTLE_CAP_MS);
+  logJobEnd(nodeDeps.deps.log, `worker ${argv[0] ?? ''}`);
   exitWith('', code);
 }
 

@@ -40,6 +40,8 @@ export interface NodeHost {
    * for it.
    */
   runJobInProcess?: (args: readonly string[], stdin: string) => Promise<void>;
+  /** See HookDeps.killNow. */
+  killNow?: () => void;
 }
 
 export interface NodeDeps {
@@ -70,6 +72,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
       return true;
     },
     log: host.log,
+    killNow: host.killNow,
   };
   return {
     deps,

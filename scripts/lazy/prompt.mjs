@@ -89,12 +89,29 @@ ${escaped ? body : escapeBlockText(body)}
 </memory>`;
 }
 
+// src/store/fastHash.ts
+function hash64Hex(text2) {
+  let h1 = 3735928559;
+  let h2 = 1103547991;
+  for (let i = 0; i < text2.length; i++) {
+    const code = text2.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
+  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
+  return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
+}
+var counter = 0;
+function uniqueToken() {
+  counter = (counter + 1) % 1048576;
+  return `${Date.now().toString(36)}${counter.toString(36).padStart(4, "0")}${Math.floor(Math.random() * 4294967296).toString(36)}`;
+}
+
 // src/session/keyedCache.ts
-import { createHash } from "node:crypto";
 import { join as join2 } from "node:path";
 
 // src/store/atomic.ts
-import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
@@ -116,7 +133,7 @@ async function ensurePrivateDir(dir) {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 }
 function tempPathFor(path) {
-  const unique = `${process.pid}.${randomBytes(6).toString("hex")}`;
+  const unique = `${process.pid}.${uniqueToken()}`;
   return join(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
 }
 async function writeFileAtomic(path, data, options = {}) {
@@ -220,7 +237,7 @@ function cacheFile(dataDir, name) {
   return join2(dataDir, "cache", `${name}.json`);
 }
 function cacheKey(...parts) {
-  return createHash("sha256").update(parts.map((part) => part ?? "").join("\n"), "utf8").digest("hex").slice(0, 32);
+  return hash64Hex(parts.map((part) => part ?? "").join("\n"));
 }
 async function readCached(file, key, now, accept) {
   const entry = (await readEntries(file))[key];

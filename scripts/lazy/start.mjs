@@ -75,6 +75,31 @@ var init_narrow = __esm({
   }
 });
 
+// src/store/fastHash.ts
+function hash64Hex(text2) {
+  let h1 = 3735928559;
+  let h2 = 1103547991;
+  for (let i = 0; i < text2.length; i++) {
+    const code = text2.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
+  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
+  return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
+}
+function uniqueToken() {
+  counter = (counter + 1) % 1048576;
+  return `${Date.now().toString(36)}${counter.toString(36).padStart(4, "0")}${Math.floor(Math.random() * 4294967296).toString(36)}`;
+}
+var counter;
+var init_fastHash = __esm({
+  "src/store/fastHash.ts"() {
+    "use strict";
+    counter = 0;
+  }
+});
+
 // src/store/fsUtil.ts
 import { stat, utimes } from "node:fs/promises";
 function errorCode(error) {
@@ -107,14 +132,13 @@ var init_fsUtil = __esm({
 });
 
 // src/store/atomic.ts
-import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 async function ensurePrivateDir(dir) {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 }
 function tempPathFor(path) {
-  const unique = `${process.pid}.${randomBytes(6).toString("hex")}`;
+  const unique = `${process.pid}.${uniqueToken()}`;
   return join(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
 }
 async function writeFileAtomic(path, data, options = {}) {
@@ -159,6 +183,7 @@ var PRIVATE_FILE_MODE, PRIVATE_DIR_MODE, TEMP_SUFFIX;
 var init_atomic = __esm({
   "src/store/atomic.ts"() {
     "use strict";
+    init_fastHash();
     init_fsUtil();
     PRIVATE_FILE_MODE = 384;
     PRIVATE_DIR_MODE = 448;
@@ -167,7 +192,6 @@ var init_atomic = __esm({
 });
 
 // src/store/lock.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir as mkdir2, readdir, readFile as readFile2, rename as rename2, rm, rmdir, unlink as unlink2, writeFile } from "node:fs/promises";
 import { hostname as osHostname } from "node:os";
 import { dirname as dirname2, join as join3 } from "node:path";
@@ -227,7 +251,7 @@ async function attemptWithReclaim(lockPath, options) {
   return { ok: false, reason: "busy", holder };
 }
 async function attemptAcquire(lockPath, options) {
-  const nonce = randomBytes2(8).toString("hex");
+  const nonce = uniqueToken();
   const staging = `${lockPath}.${nonce}.staging`;
   const ownerName = `${nonce}${OWNER_SUFFIX}`;
   await mkdir2(staging, { mode: PRIVATE_DIR_MODE });
@@ -321,6 +345,7 @@ var OWNER_SUFFIX, DEFAULT_LOCK_POLL_MS, MAX_RECLAIM_ROUNDS;
 var init_lock = __esm({
   "src/store/lock.ts"() {
     "use strict";
+    init_fastHash();
     init_atomic();
     init_fsUtil();
     OWNER_SUFFIX = ".owner";
@@ -372,7 +397,6 @@ var init_sessionState = __esm({
 });
 
 // src/store/paths.ts
-import { createHash as createHash2 } from "node:crypto";
 import { isAbsolute, join as join4 } from "node:path";
 function describeDataDir(env, homeDir) {
   for (const name of DATA_DIR_VARIABLES) {
@@ -394,7 +418,7 @@ function usablePath(raw, homeDir) {
 }
 function safeFileKey(id) {
   const prefix = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, KEY_PREFIX_MAX_CHARS) || "id";
-  const hash = createHash2("sha256").update(id, "utf8").digest("hex").slice(0, KEY_HASH_HEX_CHARS);
+  const hash = hash64Hex(id).slice(0, KEY_HASH_HEX_CHARS);
   return `${prefix}-${hash}`;
 }
 function storeLayout(root) {
@@ -416,6 +440,7 @@ var DATA_DIR_VARIABLES, DEFAULT_DATA_SUBDIR, KEY_PREFIX_MAX_CHARS, KEY_HASH_HEX_
 var init_paths = __esm({
   "src/store/paths.ts"() {
     "use strict";
+    init_fastHash();
     DATA_DIR_VARIABLES = ["CODEBUDDY_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA", "OPENVIKING_CODEBUDDY_DATA_DIR"];
     DEFAULT_DATA_SUBDIR = "openviking";
     KEY_PREFIX_MAX_CHARS = 48;
@@ -2507,16 +2532,16 @@ function withAnswer(state, source, answer) {
 }
 
 // src/session/keyedCache.ts
+init_fastHash();
 init_atomic();
 init_narrow();
-import { createHash } from "node:crypto";
 import { join as join2 } from "node:path";
 var MAX_KEYS = 64;
 function cacheFile(dataDir, name) {
   return join2(dataDir, "cache", `${name}.json`);
 }
 function cacheKey(...parts) {
-  return createHash("sha256").update(parts.map((part) => part ?? "").join("\n"), "utf8").digest("hex").slice(0, 32);
+  return hash64Hex(parts.map((part) => part ?? "").join("\n"));
 }
 async function readCached(file, key, now, accept) {
   const entry = (await readEntries(file))[key];

@@ -1267,7 +1267,7 @@ var DEFAULT_CHUNK_BYTES = 1 << 20;
 function freshCursor(path, fileId, size) {
   return { path, fileId, size, offset: 0, lastLineStart: 0, lastLineHash: "" };
 }
-async function readAt(file, position, length, counter) {
+async function readAt(file, position, length, counter2) {
   const buffer = Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
@@ -1275,22 +1275,22 @@ async function readAt(file, position, length, counter) {
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
-  counter.bytes += filled;
+  counter2.bytes += filled;
   return buffer.subarray(0, filled);
 }
-async function boundaryHolds(file, cursor, counter) {
+async function boundaryHolds(file, cursor, counter2) {
   const length = cursor.offset - cursor.lastLineStart;
   if (length <= 0) return false;
-  const head = await readAt(file, cursor.lastLineStart, Math.min(length, HEAD_BYTES), counter);
-  const last = length <= HEAD_BYTES ? head.subarray(length - 1) : await readAt(file, cursor.offset - 1, 1, counter);
+  const head = await readAt(file, cursor.lastLineStart, Math.min(length, HEAD_BYTES), counter2);
+  const last = length <= HEAD_BYTES ? head.subarray(length - 1) : await readAt(file, cursor.offset - 1, 1, counter2);
   return last[0] === NEWLINE && lineHash(head.subarray(0, Math.min(length, HEAD_BYTES)), length) === cursor.lastLineHash;
 }
-async function startingPoint(file, path, fileId, size, cursor, counter) {
+async function startingPoint(file, path, fileId, size, cursor, counter2) {
   const fresh = freshCursor(path, fileId, size);
   if (cursor === void 0 || cursor.path !== path || cursor.offset <= 0) return { start: fresh };
   if (cursor.fileId !== fileId) return { start: fresh, reason: "replaced" };
   if (size < cursor.offset) return { start: fresh, reason: "shrunk" };
-  if (!await boundaryHolds(file, cursor, counter)) return { start: fresh, reason: "boundary-mismatch" };
+  if (!await boundaryHolds(file, cursor, counter2)) return { start: fresh, reason: "boundary-mismatch" };
   return { start: cursor };
 }
 function cursorFrom(base, collector, size) {
@@ -1323,17 +1323,17 @@ function failedRead(path, cursor, error) {
   };
 }
 async function readOpenFile(file, path, cursor, options) {
-  const counter = { bytes: 0 };
+  const counter2 = { bytes: 0 };
   const stats = await file.stat({ bigint: true });
   const size = Number(stats.size);
-  const { start, reason } = await startingPoint(file, path, `${stats.dev}:${stats.ino}`, size, cursor, counter);
+  const { start, reason } = await startingPoint(file, path, `${stats.dev}:${stats.ino}`, size, cursor, counter2);
   const collector = new LineCollector(start);
   const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   const stopAfter = options.maxBytes ?? Number.POSITIVE_INFINITY;
   let position = start.offset;
   let atEnd = true;
   while (position < size) {
-    const chunk = await readAt(file, position, Math.min(chunkBytes, size - position), counter);
+    const chunk = await readAt(file, position, Math.min(chunkBytes, size - position), counter2);
     if (chunk.length === 0) break;
     position += chunk.length;
     if (!collector.feed(chunk, start.offset, stopAfter)) {
@@ -1348,7 +1348,7 @@ async function readOpenFile(file, path, cursor, options) {
     nextCursor: cursorFrom(start, collector, size),
     rescanned: reason !== void 0,
     skippedLines: collector.skippedLines,
-    bytesRead: counter.bytes,
+    bytesRead: counter2.bytes,
     atEnd
   };
   if (reason !== void 0) read.rescanReason = reason;
@@ -1459,8 +1459,26 @@ function rememberIds(recentIds, added, limit) {
 import { readdir as readdir2 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 
+// src/store/fastHash.ts
+function hash64Hex(text2) {
+  let h1 = 3735928559;
+  let h2 = 1103547991;
+  for (let i = 0; i < text2.length; i++) {
+    const code = text2.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
+  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
+  return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
+}
+var counter = 0;
+function uniqueToken() {
+  counter = (counter + 1) % 1048576;
+  return `${Date.now().toString(36)}${counter.toString(36).padStart(4, "0")}${Math.floor(Math.random() * 4294967296).toString(36)}`;
+}
+
 // src/store/atomic.ts
-import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join3 } from "node:path";
 
@@ -1498,7 +1516,7 @@ async function ensurePrivateDir(dir) {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 }
 function tempPathFor(path) {
-  const unique = `${process.pid}.${randomBytes(6).toString("hex")}`;
+  const unique = `${process.pid}.${uniqueToken()}`;
   return join3(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
 }
 async function writeFileAtomic(path, data, options = {}) {
@@ -1541,7 +1559,6 @@ async function readJson(path) {
 }
 
 // src/store/lock.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir as mkdir2, readdir, readFile as readFile2, rename as rename2, rm, rmdir, unlink as unlink2, writeFile } from "node:fs/promises";
 import { hostname as osHostname } from "node:os";
 import { dirname as dirname2, join as join4 } from "node:path";
@@ -1604,7 +1621,7 @@ async function attemptWithReclaim(lockPath, options) {
   return { ok: false, reason: "busy", holder };
 }
 async function attemptAcquire(lockPath, options) {
-  const nonce = randomBytes2(8).toString("hex");
+  const nonce = uniqueToken();
   const staging = `${lockPath}.${nonce}.staging`;
   const ownerName = `${nonce}${OWNER_SUFFIX}`;
   await mkdir2(staging, { mode: PRIVATE_DIR_MODE });
@@ -1732,7 +1749,6 @@ async function saveSessionState(file, state) {
 import { join as join6 } from "node:path";
 
 // src/store/paths.ts
-import { createHash } from "node:crypto";
 import { isAbsolute as isAbsolute2, join as join5 } from "node:path";
 var DATA_DIR_VARIABLES = ["CODEBUDDY_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA", "OPENVIKING_CODEBUDDY_DATA_DIR"];
 var DEFAULT_DATA_SUBDIR = "openviking";
@@ -1758,7 +1774,7 @@ var KEY_PREFIX_MAX_CHARS = 48;
 var KEY_HASH_HEX_CHARS = 16;
 function safeFileKey(id) {
   const prefix = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, KEY_PREFIX_MAX_CHARS) || "id";
-  const hash = createHash("sha256").update(id, "utf8").digest("hex").slice(0, KEY_HASH_HEX_CHARS);
+  const hash = hash64Hex(id).slice(0, KEY_HASH_HEX_CHARS);
   return `${prefix}-${hash}`;
 }
 function storeLayout(root) {
@@ -1906,7 +1922,7 @@ import { basename as basename2, join as join11 } from "node:path";
 import { join as join10 } from "node:path";
 
 // src/store/queueFiles.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readdir as readdir3 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 var QUEUE_ENTRY_TYPES = ["addMessages", "commit"];
@@ -1932,7 +1948,7 @@ function stableStringify(value) {
   });
 }
 function dedupKeyOf(type, sessionId, payload) {
-  return createHash2("sha256").update(`${type}
+  return createHash("sha256").update(`${type}
 ${sessionId}
 ${stableStringify(payload)}`, "utf8").digest("hex");
 }
@@ -2626,11 +2642,10 @@ function cursorFor(cursor, path) {
 }
 
 // src/capture/requests.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
 import { readdir as readdir4, readFile as readFile4, unlink as unlink4 } from "node:fs/promises";
 import { join as join12 } from "node:path";
 async function postRequest(dataDir, request) {
-  const name = `${String(Math.max(0, Math.trunc(request.at))).padStart(15, "0")}-${randomBytes3(6).toString("hex")}.json`;
+  const name = `${String(Math.max(0, Math.trunc(request.at))).padStart(15, "0")}-${uniqueToken()}.json`;
   try {
     await writeJsonAtomic(join12(requestDir(dataDir, request.ovSessionId), name), request, { fsync: false });
     return true;

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { uniqueToken } from '../store/fastHash.js';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRecord } from '../openviking/narrow.js';
@@ -43,7 +43,7 @@ export interface Inbox {
 
 /** Drops a request; false when the disk refused (the caller logs). Never throws. */
 export async function postRequest(dataDir: string, request: CaptureRequest): Promise<boolean> {
-  const name = `${String(Math.max(0, Math.trunc(request.at))).padStart(15, '0')}-${randomBytes(6).toString('hex')}.json`;
+  const name = `${String(Math.max(0, Math.trunc(request.at))).padStart(15, '0')}-${uniqueToken()}.json`;
   try {
     // No fsync: a request lost to a power cut costs nothing, the transcript still holds the turn.
     await writeJsonAtomic(join(requestDir(dataDir, request.ovSessionId), name), request, { fsync: false });

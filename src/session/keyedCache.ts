@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { hash64Hex } from '../store/fastHash.js';
 import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../store/atomic.js';
 import { isRecord } from '../openviking/narrow.js';
@@ -22,9 +22,9 @@ export function cacheFile(dataDir: string, name: string): string {
   return join(dataDir, 'cache', `${name}.json`);
 }
 
-/** A stable key for parts that may include secrets (only a hash is stored). */
+/** A stable key for parts that may include secrets (only a 64-bit hash is stored; see fastHash.ts). */
 export function cacheKey(...parts: ReadonlyArray<string | undefined>): string {
-  return createHash('sha256').update(parts.map((part) => part ?? '').join('\n'), 'utf8').digest('hex').slice(0, 32);
+  return hash64Hex(parts.map((part) => part ?? '').join('\n'));
 }
 
 /** The live value under `key`, if `accept` narrows it. */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { uniqueToken } from './fastHash.js';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errorCode, errorMessage } from './fsUtil.js';
@@ -37,7 +37,7 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
 
 /** A fresh temp path beside `path`: `<name>.<pid>.<random>.tmp`. */
 export function tempPathFor(path: string): string {
-  const unique = `${process.pid}.${randomBytes(6).toString('hex')}`;
+  const unique = `${process.pid}.${uniqueToken()}`;
   return join(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
 }
 

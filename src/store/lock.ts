@@ -28,7 +28,7 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { uniqueToken } from './fastHash.js';
 import { mkdir, readdir, readFile, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -162,7 +162,7 @@ async function attemptWithReclaim(lockPath: string, options: TryLockOptions): Pr
 
 /** The rename race; undefined when someone else holds the lock. */
 async function attemptAcquire(lockPath: string, options: TryLockOptions): Promise<LockHandle | undefined> {
-  const nonce = randomBytes(8).toString('hex');
+  const nonce = uniqueToken();
   const staging = `${lockPath}.${nonce}.staging`;
   const ownerName = `${nonce}${OWNER_SUFFIX}`;
   await mkdir(staging, { mode: PRIVATE_DIR_MODE });

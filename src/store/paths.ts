@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { hash64Hex } from './fastHash.js';
 import { isAbsolute, join } from 'node:path';
 
 /** Which variable (or fallback) chose the data directory, for doctor. */
@@ -81,18 +81,18 @@ function usablePath(raw: string | undefined, homeDir: string): string | undefine
 
 /** Longest readable prefix kept by `safeFileKey`. */
 const KEY_PREFIX_MAX_CHARS = 48;
-/** Hex digits of sha256 appended by `safeFileKey` (64 bits). */
+/** Hex digits of the hash appended by `safeFileKey` (64 bits). */
 const KEY_HASH_HEX_CHARS = 16;
 
 /**
  * A file-name-safe, bounded, collision-free key for any id: a sanitized
  * readable prefix (`[A-Za-z0-9_-]`, at most 48 chars) plus 16 hex digits of
- * the id's sha256. Distinct ids that sanitize alike (`a/b`, `a_b`) still get
+ * a fast 64-bit hash of the id (fastHash.ts). Distinct ids that sanitize alike (`a/b`, `a_b`) still get
  * distinct keys, and no key can contain a path separator or start with a dot.
  */
 export function safeFileKey(id: string): string {
   const prefix = id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, KEY_PREFIX_MAX_CHARS) || 'id';
-  const hash = createHash('sha256').update(id, 'utf8').digest('hex').slice(0, KEY_HASH_HEX_CHARS);
+  const hash = hash64Hex(id).slice(0, KEY_HASH_HEX_CHARS);
   return `${prefix}-${hash}`;
 }
 

@@ -459,8 +459,26 @@ var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 // src/mcp/proxy.ts
 import { join as join7 } from "node:path";
 
+// src/store/fastHash.ts
+function hash64Hex(text2) {
+  let h1 = 3735928559;
+  let h2 = 1103547991;
+  for (let i = 0; i < text2.length; i++) {
+    const code = text2.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
+  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
+  return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
+}
+var counter = 0;
+function uniqueToken() {
+  counter = (counter + 1) % 1048576;
+  return `${Date.now().toString(36)}${counter.toString(36).padStart(4, "0")}${Math.floor(Math.random() * 4294967296).toString(36)}`;
+}
+
 // src/store/paths.ts
-import { createHash } from "node:crypto";
 import { isAbsolute as isAbsolute2, join as join3 } from "node:path";
 var DATA_DIR_VARIABLES = ["CODEBUDDY_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA", "OPENVIKING_CODEBUDDY_DATA_DIR"];
 var DEFAULT_DATA_SUBDIR = "openviking";
@@ -486,7 +504,7 @@ var KEY_PREFIX_MAX_CHARS = 48;
 var KEY_HASH_HEX_CHARS = 16;
 function safeFileKey(id) {
   const prefix = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, KEY_PREFIX_MAX_CHARS) || "id";
-  const hash = createHash("sha256").update(id, "utf8").digest("hex").slice(0, KEY_HASH_HEX_CHARS);
+  const hash = hash64Hex(id).slice(0, KEY_HASH_HEX_CHARS);
   return `${prefix}-${hash}`;
 }
 
@@ -665,7 +683,6 @@ var SILENT_LOG = Object.freeze({ debug: () => void 0, warn: () => void 0 });
 import { join as join6 } from "node:path";
 
 // src/store/atomic.ts
-import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join5 } from "node:path";
 
@@ -687,7 +704,7 @@ async function ensurePrivateDir(dir) {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 }
 function tempPathFor(path) {
-  const unique = `${process.pid}.${randomBytes(6).toString("hex")}`;
+  const unique = `${process.pid}.${uniqueToken()}`;
   return join5(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
 }
 async function writeFileAtomic(path, data, options = {}) {

@@ -5,7 +5,7 @@
  * snapshots, seeding, and stop()/start() that take it down and bring it
  * back on the same port.
  *
- * Fidelity target: /work/shared/openviking-api.md §1–§4 and §9; the rules
+ * Fidelity target: ../shared/openviking-api.md §1–§4 and §9; the rules
  * it implements are pinned by tests/ov-server/*.test.ts.
  *
  * @module

@@ -112,6 +112,7 @@ function uniqueToken() {
 import { join as join2 } from "node:path";
 
 // src/store/atomic.ts
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
@@ -151,6 +152,27 @@ async function writeFileAtomic(path, data, options = {}) {
   } catch (error) {
     await unlink(temp).catch(() => void 0);
     throw error;
+  }
+}
+function writeFileAtomicSync(path, data) {
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+  const temp = tempPathFor(path);
+  try {
+    writeFileSync(temp, data, { encoding: "utf8", flag: "wx", mode: PRIVATE_FILE_MODE });
+    renameSync(temp, path);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+    }
+    throw error;
+  }
+}
+function readJsonSync(path) {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return void 0;
   }
 }
 async function writeJsonAtomic(path, value, options = {}) {
@@ -609,7 +631,7 @@ async function recordServerStatus(dataDir, status) {
 async function recordActivity(dataDir, kind, sessionId, mark) {
   if (!sessionId) return;
   const file = statusFile(dataDir, kind);
-  const current = readMarks(await readJson(file));
+  const current = readMarks(readJsonSync(file));
   delete current[sessionId];
   const newest = Object.entries(current).sort(([, a], [, b]) => b.at - a.at).slice(0, MAX_STATUS_SESSIONS - 1);
   await writeQuietly(file, Object.fromEntries([[sessionId, { at: mark.at, count: mark.count }], ...newest]));
@@ -628,7 +650,10 @@ function isTime(value) {
   return typeof value === "number" && Number.isFinite(value) && value >= 0;
 }
 async function writeQuietly(file, value) {
-  await writeJsonAtomic(file, value, { fsync: false }).catch(() => void 0);
+  try {
+    writeFileAtomicSync(file, JSON.stringify(value));
+  } catch {
+  }
 }
 
 // src/recall/status.ts
@@ -645,7 +670,7 @@ async function recordRecall(dataDir, ovSessionId2, outcome, at) {
 }
 
 // src/config/configFile.ts
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync as readFileSync2, statSync } from "node:fs";
 import { isAbsolute, join as join4, resolve } from "node:path";
 var MAX_CONFIG_BYTES = 1024 * 1024;
 var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
@@ -658,7 +683,7 @@ function readSmallTextFile(path) {
     throw error;
   }
   if (size > MAX_CONFIG_BYTES) throw new Error(`file is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`);
-  return readFileSync(path, "utf8");
+  return readFileSync2(path, "utf8");
 }
 function loadConfigFile(path, shownAs, readFile2) {
   let text2;

@@ -24,7 +24,7 @@
  * @module
  */
 import { join } from 'node:path';
-import { readJson, writeJsonAtomic } from './atomic.js';
+import { readJson, readJsonSync, writeFileAtomicSync } from './atomic.js';
 import { isRecord } from '../openviking/narrow.js';
 
 /** Whether the server answered the last time a stage asked. */
@@ -76,7 +76,7 @@ export async function recordServerStatus(dataDir: string, status: ServerStatus):
 export async function recordActivity(dataDir: string, kind: ActivityKind, sessionId: string, mark: ActivityMark): Promise<void> {
   if (!sessionId) return;
   const file = statusFile(dataDir, kind);
-  const current = readMarks(await readJson(file));
+  const current = readMarks(readJsonSync(file));
   delete current[sessionId];
   const newest = Object.entries(current)
     .sort(([, a], [, b]) => b.at - a.at)
@@ -125,7 +125,11 @@ function isTime(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
+/** Synchronous on purpose: see writeFileAtomicSync. */
 async function writeQuietly(file: string, value: unknown): Promise<void> {
-  // A status file that cannot be written only makes the status line stale.
-  await writeJsonAtomic(file, value, { fsync: false }).catch(() => undefined);
+  try {
+    writeFileAtomicSync(file, JSON.stringify(value));
+  } catch {
+    // A status file that cannot be written only makes the status line stale.
+  }
 }

@@ -1,7 +1,9 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, readJsonDetailed, writeJsonAtomic } from '../../src/store/atomic.js';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { readJson, readJsonDetailed, readJsonSync, writeFileAtomicSync, writeJsonAtomic } from '../../src/store/atomic.js';
 import { pathExists, runChild, useSandbox, waitFor } from './fixtures/processes.js';
 
 const box = useSandbox();
@@ -85,4 +87,22 @@ it('a file written by writeJsonAtomic is complete JSON text', async () => {
   const file = join(box.dir, 'text.json');
   await writeJsonAtomic(file, [1, 'two', { three: 3 }]);
   expect(await readFile(file, 'utf8')).toBe('[1,"two",{"three":3}]');
+});
+
+describe('synchronous variants (hook status files)', () => {
+  it('writeFileAtomicSync creates a private file in a private dir and replaces it whole', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ov-atomic-sync-'));
+    try {
+      const file = join(root, 'status', 'server.json');
+      writeFileAtomicSync(file, JSON.stringify({ up: true }));
+      writeFileAtomicSync(file, JSON.stringify({ up: false }));
+      expect(readJsonSync(file)).toEqual({ up: false });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(join(root, 'status')).mode & 0o777).toBe(0o700);
+      expect(readdirSync(join(root, 'status'))).toEqual(['server.json']);
+      expect(readJsonSync(join(root, 'missing.json'))).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -33,6 +33,9 @@ export const LAZY_MODULES = {
   'src/stages/capture.ts': 'capture',
   'src/doctor/main.ts': 'doctor',
   'src/capture/worker.ts': 'worker',
+  // Pending-queue replay at session start: only when writes are waiting.
+  'src/capture/replay.ts': 'replay',
+  'src/capture/env.ts': 'capture-env',
   'src/openviking/nodeHttp.ts': 'http',
 };
 

@@ -4,13 +4,13 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
-import { bundleProxy, INITIALIZE_REQUEST, makeSandbox, spawnProxy, type RawProxy, type Sandbox } from './support/harness.js';
+import { proxyUnderTest, INITIALIZE_REQUEST, makeSandbox, spawnProxy, type RawProxy, type Sandbox } from './support/harness.js';
 
 let proxyPath: string;
 const cleanups: Array<() => Promise<unknown> | void> = [];
 
 beforeAll(async () => {
-  proxyPath = await bundleProxy();
+  proxyPath = await proxyUnderTest();
 });
 
 afterEach(async () => {

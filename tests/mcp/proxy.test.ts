@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startOvServer, TOOL_NAMES, type OvTestServer } from '../support/ov-server/index.js';
-import { bundleProxy, connectThroughProxy, makeSandbox, waitFor, type ProxyClient, type Sandbox } from './support/harness.js';
+import { proxyUnderTest, connectThroughProxy, makeSandbox, waitFor, type ProxyClient, type Sandbox } from './support/harness.js';
 
 const USER_KEY = 'user-key-0123456789';
 const OTHER_USER_KEY = 'user-key-abcdefghij';
@@ -16,7 +16,7 @@ let proxyPath: string;
 const cleanups: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
-  proxyPath = await bundleProxy();
+  proxyPath = await proxyUnderTest();
 });
 
 afterEach(async () => {

@@ -14,7 +14,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { bundleProxy, INITIALIZE_REQUEST, makeSandbox, spawnProxy } from './harness.js';
+import { proxyUnderTest, INITIALIZE_REQUEST, makeSandbox, spawnProxy } from './harness.js';
 
 const STARTUP_RUNS = 25;
 const CALL_RUNS = 300;
@@ -117,7 +117,7 @@ async function proxiedCallMs(proxyPath: string, env: Record<string, string>): Pr
 
 async function main(): Promise<void> {
   const bundles = process.argv.slice(2);
-  if (bundles.length === 0) bundles.push(await bundleProxy());
+  if (bundles.length === 0) bundles.push(await proxyUnderTest());
   const sandbox = await makeSandbox();
   const upstream = await startFastUpstream();
   const env = sandbox.env({ OPENVIKING_URL: upstream.url });

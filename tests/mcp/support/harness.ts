@@ -18,7 +18,7 @@ const REPO_ROOT = resolve(import.meta.dirname, '../../..');
  * Path of the proxy under test: the shipped `servers/mcp-proxy.mjs` (`npm
  * test` builds before it runs the suites), or `MCP_PROXY_UNDER_TEST`.
  */
-export function bundleProxy(): Promise<string> {
+export function proxyUnderTest(): Promise<string> {
   return Promise.resolve(resolve(REPO_ROOT, process.env.MCP_PROXY_UNDER_TEST ?? 'servers/mcp-proxy.mjs'));
 }
 

@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { createRequire } from 'node:module';
+import { fstatSync, readSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dispatchHook } from './dispatch.js';
@@ -31,7 +31,8 @@ import { createNodeDeps } from './nodeDeps.js';
 import type { NodeDeps, NodeHost } from './nodeDeps.js';
 import type { Logger } from './deps.js';
 import { PREFLIGHT_SAFETY_MS, routeFor } from './routes.js';
-import { MAX_STDIN_BYTES, readBoundedStdin } from './stdin.js';
+import { MAX_STDIN_BYTES, readHookStdin } from './stdin.js';
+import type { StdinFd, StdinResult } from './stdin.js';
 
 /** Longest wait for detached workers' stdin to flush before the hook exits. */
 const SETTLE_CAP_MS = 1_000;
@@ -46,12 +47,13 @@ const WORKER_LIFETIME_MS = 10 * 60_000;
 const startedAt = Date.now();
 
 /**
- * A node builtin loaded on demand, synchronously: `process.getBuiltinModule`
- * (node ≥ 20.16), else require. Keeps node:child_process (≈44 internal
- * modules) and node:os off the start-up path of hooks that never use them.
+ * A node builtin loaded on demand, synchronously (the bundle's banner
+ * provides getBuiltinModule on nodes older than 20.16). Keeps
+ * node:child_process (≈44 internal modules) and node:os off the start-up
+ * path of hooks that never use them.
  */
 function builtin<T>(id: string): T {
-  return (process.getBuiltinModule?.(id) ?? createRequire(import.meta.url)(id)) as T;
+  return process.getBuiltinModule(id) as T;
 }
 
 function homeDir(): string {
@@ -85,13 +87,40 @@ function logJobEnd(log: Logger, job: string): void {
   log.debug('process done', { job, ms: Date.now() - startedAt, maxRssKb: process.resourceUsage().maxRSS });
 }
 
+const STDIN_FD: StdinFd = {
+  isCharacterDevice: () => fstatSync(0).isCharacterDevice(),
+  readSync: (buffer) => readSync(0, buffer, 0, buffer.length, null),
+};
+
+/** This process's stdin, bounded; `process.stdin` is created only if the fast path needs it. */
+function readStdin(maxBytes: number, timeoutMs: number): Promise<StdinResult> {
+  return readHookStdin(STDIN_FD, () => process.stdin, maxBytes, timeoutMs);
+}
+
+/**
+ * Writes `text` to fd 1 synchronously, then calls `done`. `process.stdout`
+ * on the host's pipe would load node's stream stack and `net` (~5 ms) for
+ * one small answer; it is used only for what a non-blocking fd 1 refuses
+ * (EAGAIN). Any other error (the host closed the pipe) ends the write.
+ */
+function writeStdout(text: string, done: () => void): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(1, bytes, written);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'EAGAIN') return void process.stdout.write(bytes.subarray(written), done);
+  }
+  done();
+}
+
 /** Writes `stdout` (if any), then ends the process with `code`, once. */
 let exiting = false;
 function exitWith(stdout: string, code: number): void {
   if (exiting) return;
   exiting = true;
   if (stdout === '') process.exit(code);
-  process.stdout.write(stdout, () => process.exit(code));
+  writeStdout(stdout, () => process.exit(code));
 }
 
 /** Re-arms the one whole-process timer; when it fires the answer is the pass-through. */
@@ -104,7 +133,7 @@ function armSafety(untilMsSinceStart: number, code: number): void {
 
 async function runHookEvent(): Promise<void> {
   armSafety(PREFLIGHT_SAFETY_MS, 0);
-  const stdin = await readBoundedStdin(process.stdin, MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
+  const stdin = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
   if (stdin.status !== 'complete') return exitWith('', 0);
   let built: NodeDeps | undefined;
   const stdout = await dispatchHook(stdin.text, {
@@ -125,7 +154,7 @@ async function runHookEvent(): Promise<void> {
  */
 async function runDetachedHookEvent(): Promise<void> {
   armSafety(WORKER_LIFETIME_MS, 0);
-  const stdin = await readBoundedStdin(process.stdin, WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
+  const stdin = await readStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
   if (stdin.status !== 'complete') return exitWith('', 0);
   let built: NodeDeps | undefined;
   const runJobInProcess = async (args: readonly string[], job: string): Promise<void> => {
@@ -154,7 +183,7 @@ async function runDoctorCommand(argv: readonly string[]): Promise<void> {
 
 async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   armSafety(WORKER_LIFETIME_MS, 0);
-  const stdin = await readBoundedStdin(process.stdin, WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
+  const stdin = await readStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
   const { runWorker } = await import('../capture/worker.js');
   const nodeDeps = buildDeps();
   const code = await runWorker(argv, stdin.status === 'complete' ? stdin.text : '', nodeDeps.deps);

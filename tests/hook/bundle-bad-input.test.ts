@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import type { FireResult } from '../support/host-sim/index.js';
 import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
+import { DENY_CASES, denyBytes } from '../guard/cases.js';
 
 const sandbox = mkdtempSync(join(tmpdir(), 'ov-bad-input-'));
 const home = join(sandbox, 'home');
@@ -48,7 +49,7 @@ const BAD_INPUTS: [string, string | Uint8Array][] = [
 
 describe('bad stdin through the simulator (built bundle)', () => {
   for (const [label, stdin] of BAD_INPUTS) {
-    // The input is rejected before routing, so two events cover both paths: the sh prefilter and node.
+    // The input is rejected before routing, so two events cover both paths: the awk prefilter and node.
     it(`${label}: exit 0 with no output`, async () => {
       for (const event of ['PreToolUse', 'UserPromptSubmit']) {
         const result = await sim.fire(event, { tool_name: 'Read' }, { stdin });
@@ -96,5 +97,22 @@ describe('bad stdin through the simulator (built bundle)', () => {
     expect(stdout).toBe('');
     // Stdin gives up at 2.5 s after module start; node's own start-up comes on top. It must beat the host's kill.
     expect(Date.now() - started).toBeLessThan(PRE_TOOL_USE_TIMEOUT_MS - 500);
+  });
+
+  it('a whole payload on a stdin that is never closed: the normal answer at once, not after the stdin timeout', async () => {
+    const deny = DENY_CASES[0];
+    const started = performance.now();
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs')], { env: { PATH: process.env.PATH, HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.on('error', () => undefined);
+    child.stdin.write(JSON.stringify(payloads.preToolUse(deny?.toolName ?? '', deny?.toolInput as Record<string, unknown>)));
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const elapsedMs = performance.now() - started;
+    child.stdin.destroy();
+    expect(code).toBe(0);
+    expect(stdout).toBe(denyBytes(deny?.reason ?? ''));
+    // Node's start-up and the guard only; the stream reader's 2.5 s stdin timeout would be far past this.
+    expect(elapsedMs).toBeLessThan(FAST_MS);
   });
 });

@@ -2,8 +2,9 @@
  * Builds the real `HookDeps` from what main.ts reads off `process`, as
  * cheaply as possible: the hook's start-up is the product's latency.
  *
- * - `http` loads the node:http transport on the first request only, so
- *   stages that never call the server (the guard) never load it.
+ * - `http` is the socket transport, which loads node:net on its first
+ *   request only, so stages that never call the server (the guard) never
+ *   load it.
  * - `spawnDetached` loads node:child_process on its first call, then starts `node <pluginRoot>/scripts/hook.mjs <args>` in
  *   its own process group with stdin piped, stdout/stderr ignored, and
  *   unref'd: the host neither waits for nor kills it (seed 000 §7). The
@@ -14,7 +15,7 @@
  */
 import type { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { HttpTransport } from '../openviking/http.js';
+import { socketHttpTransport } from '../openviking/socketHttp.js';
 import { withTimeout } from '../protocol/withTimeout.js';
 import type { HookDeps, Logger } from './deps.js';
 
@@ -58,7 +59,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     cwd: host.cwd,
     homeDir: host.homeDir,
     pluginRoot: host.pluginRoot,
-    http: lazyNodeHttp(),
+    http: socketHttpTransport,
     spawnDetached: (args, stdin) => {
       if (host.runJobInProcess !== undefined) {
         flushes.push(host.runJobInProcess(args, stdin).catch((error: unknown) => {
@@ -79,15 +80,6 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     settle: async (capMs) => {
       await withTimeout(Promise.all(flushes), capMs, undefined);
     },
-  };
-}
-
-/** A transport that imports node:http's implementation on its first call. */
-export function lazyNodeHttp(): HttpTransport {
-  let loaded: Promise<HttpTransport> | undefined;
-  return async (request) => {
-    loaded ??= import('../openviking/nodeHttp.js').then((m) => m.nodeHttpTransport);
-    return (await loaded)(request);
   };
 }
 

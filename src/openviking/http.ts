@@ -9,8 +9,9 @@
  * their start-up is the product's latency. Measured here (Node 20, 20 runs):
  * `node -e 0` ≈ 110 ms, an ESM file importing `node:http` ≈ 126 ms, the same
  * file with `undici` bundled ≈ 220 ms, and the first global `fetch` costs
- * ~2.3x `node:http`. So hook code uses `node:http` (see nodeHttp.ts); the
- * long-lived MCP proxy may use anything.
+ * ~2.3x `node:http`. So hook code speaks HTTP/1.1 itself on `node:net`
+ * (socketHttp.ts, http1.ts: cheaper again than node:http); the long-lived
+ * MCP proxy may use anything.
  *
  * @module
  */

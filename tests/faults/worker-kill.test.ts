@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchHook } from '../../src/hook/dispatch.js';
 import { routeFor } from '../../src/hook/routes.js';
-import { nodeHttpTransport } from '../../src/openviking/nodeHttp.js';
+import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import { createTestDeps } from '../support/host-sim/test-deps.js';
 import { createRng, fuzzSeed } from '../fuzz/support/rng.js';
 import { expectExactlyOnceWithinDeadlines } from './support/expect.js';
@@ -47,7 +47,7 @@ interface WorkerRun {
 
 /** Stop's stage in process (posts the request), then its worker as a real process, killed after `killAfterMs` (never when undefined). */
 async function stopAndRunWorker(world: FaultWorld, s: FaultSession, env: Record<string, string>, killAfterMs?: number): Promise<WorkerRun> {
-  const deps = createTestDeps({ http: nodeHttpTransport, env, homeDir: world.home, cwd: world.workspace, now: Date.now });
+  const deps = createTestDeps({ http: socketHttpTransport, env, homeDir: world.home, cwd: world.workspace, now: Date.now });
   await dispatchHook(JSON.stringify(s.p.stop('done')), { routeFor, createDeps: () => deps, elapsedMs: () => 0 });
   const job = deps.spawned[0];
   if (job === undefined) throw new Error('Stop spawned no worker');

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchHook } from '../../src/hook/dispatch.js';
 import { routeFor } from '../../src/hook/routes.js';
 import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
-import { nodeHttpTransport } from '../../src/openviking/nodeHttp.js';
+import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import { parseHookInput } from '../../src/protocol/parse.js';
 import { hookTimeoutMs } from '../../src/protocol/runner.js';
 import { loadHooksConfig } from '../support/host-sim/index.js';
@@ -95,7 +95,7 @@ describe('dispatcher fuzz', () => {
       const testCase = generateCase(rng.fork(index), world);
       kinds.set(testCase.kind, (kinds.get(testCase.kind) ?? 0) + 1);
       const { text, event } = decode(testCase);
-      const deps = createTestDeps({ http: nodeHttpTransport, env: world.env, homeDir: world.home, cwd: world.workspace, now: Date.now });
+      const deps = createTestDeps({ http: socketHttpTransport, env: world.env, homeDir: world.home, cwd: world.workspace, now: Date.now });
       const budgetMs = (event === undefined ? undefined : routeFor(event)?.safetyMs) ?? 1_000;
       const caseStart = performance.now();
       let stdout: string;

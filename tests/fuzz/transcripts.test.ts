@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchHook } from '../../src/hook/dispatch.js';
 import { routeFor } from '../../src/hook/routes.js';
-import { nodeHttpTransport } from '../../src/openviking/nodeHttp.js';
+import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import { ovSessionId } from '../../src/session/ids.js';
 import { cursorAfterRecords, decodeTranscriptRecords, readTranscriptTail, sanitizeMessages } from '../../src/transcript/index.js';
 import type { DecodedMessage } from '../../src/transcript/index.js';
@@ -98,7 +98,7 @@ describe('transcript fuzz', () => {
       if (ms > DECODE_BOUND_MS) problems.push(`${label}: read+decode took ${ms.toFixed(0)} ms`);
       if (index % CAPTURE_EVERY !== 0) continue;
       const p = createPayloads({ workspace: world.workspace, configDir: world.configDir, sessionId: sessionFor(index) });
-      const deps = createTestDeps({ http: nodeHttpTransport, env: world.env, homeDir: world.home, cwd: world.workspace, now: Date.now });
+      const deps = createTestDeps({ http: socketHttpTransport, env: world.env, homeDir: world.home, cwd: world.workspace, now: Date.now });
       const stdout = await dispatchHook(JSON.stringify(p.preCompact('auto', { transcript_path: path })), { routeFor, createDeps: () => deps, elapsedMs: () => 0 });
       captured += 1;
       if (stdout !== '') problems.push(`${label}: PreCompact printed ${stdout.slice(0, 100)}`);
@@ -127,7 +127,7 @@ describe('transcript fuzz', () => {
       const p = createPayloads({ workspace: world.workspace, configDir: world.configDir, sessionId: `tworker-${SEED}-${index}` });
       const stop = JSON.stringify(p.stop('done', { transcript_path: path }));
       // The hook half (posts the request; the spawn is recorded), then the worker half as its own process.
-      const deps = createTestDeps({ http: nodeHttpTransport, env, homeDir: world.home, cwd: world.workspace, now: Date.now });
+      const deps = createTestDeps({ http: socketHttpTransport, env, homeDir: world.home, cwd: world.workspace, now: Date.now });
       await dispatchHook(stop, { routeFor, createDeps: () => deps, elapsedMs: () => 0 });
       const spawned = deps.spawned[0];
       if (spawned === undefined) {

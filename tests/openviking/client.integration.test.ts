@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenVikingClient } from '../../src/openviking/client.js';
-import { nodeHttpTransport } from '../../src/openviking/nodeHttp.js';
+import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import type { ClientOptions, OvResult, SessionMessage } from '../../src/openviking/types.js';
 import { USER_AGENT } from '../../src/version.js';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 const client = (overrides: Partial<ClientOptions> = {}) =>
-  createOpenVikingClient({ baseUrl: server.url, http: nodeHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT, ...overrides });
+  createOpenVikingClient({ baseUrl: server.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT, ...overrides });
 
 function expectOk<T>(result: OvResult<T>): T {
   if (!result.ok) throw new Error(`expected success, got ${result.status} ${result.code}: ${result.message}`);
@@ -162,7 +162,7 @@ describe('auth (api_key server)', () => {
   });
   afterAll(() => keyed.close());
   const keyedClient = (apiKey?: string) =>
-    createOpenVikingClient({ baseUrl: keyed.url, http: nodeHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT, apiKey });
+    createOpenVikingClient({ baseUrl: keyed.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT, apiKey });
 
   it('sends Authorization: Bearer <key>; health then reports the identity', async () => {
     const health = expectOk(await keyedClient('user-secret').health());

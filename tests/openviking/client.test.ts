@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenVikingClient } from '../../src/openviking/client.js';
-import { createNodeHttpTransport, nodeHttpTransport } from '../../src/openviking/nodeHttp.js';
+import { createSocketHttpTransport, socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import type { ClientOptions, OvResult } from '../../src/openviking/types.js';
 
 interface Scripted {
@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const client = (overrides: Partial<ClientOptions> = {}) =>
-  createOpenVikingClient({ baseUrl: `${url}/`, http: nodeHttpTransport, now: Date.now, timeoutMs: 2000, userAgent: 'openviking-codebuddy/test', ...overrides });
+  createOpenVikingClient({ baseUrl: `${url}/`, http: socketHttpTransport, now: Date.now, timeoutMs: 2000, userAgent: 'openviking-codebuddy/test', ...overrides });
 const answer = (path: string, status: number, body: unknown) => script.set(path, { status, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 function failureOf<T>(result: OvResult<T>) {
@@ -162,7 +162,7 @@ describe('local refusals', () => {
 
   it('an oversized reply is BAD_RESPONSE, not retryable', async () => {
     answer('/api/v1/content/read', 200, { status: 'ok', result: 'x'.repeat(5000) });
-    const small = createNodeHttpTransport({ maxResponseBytes: 1024 });
+    const small = createSocketHttpTransport({ maxResponseBytes: 1024 });
     expect(await client({ http: small }).read('viking://big')).toMatchObject({ ok: false, status: 0, code: 'BAD_RESPONSE', retryable: false });
   });
 
@@ -177,7 +177,7 @@ describe('local refusals', () => {
     const timeouts: number[] = [];
     const recording: ClientOptions['http'] = (request) => {
       timeouts.push(request.timeoutMs);
-      return nodeHttpTransport(request);
+      return socketHttpTransport(request);
     };
     let now = 1_000_000;
     const ov = client({ http: recording, now: () => now, timeoutMs: 5000, deadlineAt: 1_000_000 + 800 });

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nodeHttpTransport } from '../../src/openviking/nodeHttp.js';
+import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import type { UserPromptSubmitInput } from '../../src/protocol/input.js';
 import { isUnsupported } from '../../src/recall/cascade.js';
 import { TIER_DECISION_TTL_MS } from '../../src/recall/tierCache.js';
@@ -44,7 +44,7 @@ function freshHome(): void {
 }
 
 function deps(url: string, env: Record<string, string> = {}) {
-  return createTestDeps({ env: { OPENVIKING_URL: url, ...env }, homeDir: home, cwd: '/work/project', http: nodeHttpTransport, now: () => clock });
+  return createTestDeps({ env: { OPENVIKING_URL: url, ...env }, homeDir: home, cwd: '/work/project', http: socketHttpTransport, now: () => clock });
 }
 
 function prompt(text: string, extra: Partial<UserPromptSubmitInput> = {}): UserPromptSubmitInput {
@@ -134,7 +134,7 @@ describe('deadline', () => {
     server.faults.latency(3_000);
     try {
       const started = Date.now();
-      const slowDeps = createTestDeps({ env: { OPENVIKING_URL: server.url, OPENVIKING_PROMPT_DEADLINE_MS: '300' }, homeDir: home, http: nodeHttpTransport, now: Date.now });
+      const slowDeps = createTestDeps({ env: { OPENVIKING_URL: server.url, OPENVIKING_PROMPT_DEADLINE_MS: '300' }, homeDir: home, http: socketHttpTransport, now: Date.now });
       expect(await runPrompt(prompt(RECALL_PROMPT), slowDeps)).toEqual({ kind: 'pass' });
       expect(Date.now() - started).toBeLessThan(300 + 1_000);
     } finally {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCaptureState, saveCaptureState } from '../../src/capture/state.js';
 import { createOpenVikingClient } from '../../src/openviking/client.js';
-import { nodeHttpTransport } from '../../src/openviking/nodeHttp.js';
+import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import { storeLayout } from '../../src/store/paths.js';
 import { enqueue } from '../../src/store/queue.js';
 import { USER_AGENT } from '../../src/version.js';
@@ -48,7 +48,7 @@ const EXPECTED_STARTUP_BLOCK = [
 ].join('\n');
 
 function client() {
-  return createOpenVikingClient({ baseUrl: world.server.url, http: nodeHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT });
+  return createOpenVikingClient({ baseUrl: world.server.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT });
 }
 
 describe('profile block', () => {

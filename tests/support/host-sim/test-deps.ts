@@ -2,7 +2,7 @@
  * A `HookDeps` for calling stages and the dispatcher in-process: a fixed
  * clock, an explicit env, a recording logger, and an HTTP transport and a
  * spawner that fail loudly unless the test supplies real ones (point `http`
- * at a real 127.0.0.1 server with `nodeHttpTransport`; never mock a module).
+ * at a real 127.0.0.1 server with `socketHttpTransport`; never mock a module).
  *
  * @module
  */

@@ -1,0 +1,166 @@
+/**
+ * The PreToolUse prefilter (hooks/guard-prefilter.awk) run by the real
+ * hooks.json command, through the host simulator (`$SHELL -c`, placeholders
+ * substituted, the plugin variables exported) against the BUILT bundle (run
+ * `npm run build` first): what the host gets back, whether node was started
+ * at all (a `node` shim first on PATH records each start), and whether the
+ * payload reaches node byte for byte.
+ */
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
+import type { HookInput } from '../../src/protocol/input.js';
+import { guardDecision } from '../../src/stages/guard.js';
+import { DENY_CASES, denyBytes } from '../guard/cases.js';
+import { createHostSim, createPayloads } from '../support/host-sim/index.js';
+import type { FireResult, HostSimOptions } from '../support/host-sim/index.js';
+import { REPO_ROOT } from '../support/spawn-hook.js';
+
+const sandbox = mkdtempSync(join(tmpdir(), 'ov-prefilter-'));
+const home = join(sandbox, 'home');
+const workspace = join(sandbox, 'ws');
+mkdirSync(workspace, { recursive: true });
+afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
+
+/** A `node` first on PATH that records each start, then runs the real node. */
+const binDir = join(sandbox, 'bin');
+const marker = join(sandbox, 'node-started');
+mkdirSync(binDir);
+writeFileSync(join(binDir, 'node'), `#!/bin/sh\necho started >> '${marker}'\nexec '${process.execPath}' "$@"\n`);
+chmodSync(join(binDir, 'node'), 0o755);
+const nodeStarts = (): number => (existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0);
+beforeEach(() => rmSync(marker, { force: true }));
+
+const PATH = `${binDir}:${dirname(process.execPath)}:/usr/bin:/bin`;
+const simFor = (pluginRoot: string, shell?: string) => {
+  const options: HostSimOptions = { pluginRoot, home, workspace, env: { PATH } };
+  return createHostSim(shell === undefined ? options : { ...options, shell });
+};
+const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
+const DENY = DENY_CASES[0];
+if (!DENY) throw new Error('tests/guard/cases.ts has no deny case');
+const denyPayload = payloads.preToolUse(DENY.toolName, DENY.toolInput);
+
+/** A plugin directory at `path`: hooks/ copied (hooks.json and the prefilter), scripts/ copied or given. */
+function pluginAt(path: string, hookMjs?: string): string {
+  mkdirSync(join(path, 'hooks'), { recursive: true });
+  for (const file of ['hooks.json', 'guard-prefilter.awk']) copyFileSync(join(REPO_ROOT, 'hooks', file), join(path, 'hooks', file));
+  if (hookMjs === undefined) cpSync(join(REPO_ROOT, 'scripts'), join(path, 'scripts'), { recursive: true });
+  else {
+    mkdirSync(join(path, 'scripts'), { recursive: true });
+    writeFileSync(join(path, 'scripts', 'hook.mjs'), hookMjs);
+  }
+  return path;
+}
+
+/** The one hook PreToolUse ran: exit 0, not killed, and its exact stdout. */
+function onlyHook(result: FireResult): { stdout: string; stderr: string } {
+  expect(result.hooks).toHaveLength(1);
+  const run = result.hooks[0]?.process;
+  expect(run?.exitCode, run?.stderr).toBe(0);
+  expect(result.timedOut).toBe(false);
+  return { stdout: run?.stdout ?? '', stderr: run?.stderr ?? '' };
+}
+
+describe('guard prefilter through the real hooks.json command', () => {
+  const sim = simFor(REPO_ROOT);
+
+  it('runs awk on the prefilter file with the plugin root as its operand', async () => {
+    const result = await sim.fire('PreToolUse', payloads.preToolUse('Read', { file_path: '/ws/a.ts' }));
+    expect(result.hooks[0]?.command).toBe(`awk -f "\${CODEBUDDY_PLUGIN_ROOT:-${REPO_ROOT}}/hooks/guard-prefilter.awk" "\${CODEBUDDY_PLUGIN_ROOT:-${REPO_ROOT}}"`);
+  });
+
+  it('an allow: exit 0, zero bytes on stdout and stderr, node never started', async () => {
+    for (const payload of [
+      payloads.preToolUse('Read', { file_path: join(workspace, 'src', 'index.ts') }),
+      payloads.preToolUse('Write', { file_path: join(workspace, 'big.txt'), content: 'x'.repeat(1024 * 1024) }),
+      payloads.preToolUse('Grep', { pattern: 'viking', path: 'src' }),
+    ]) {
+      expect(onlyHook(await sim.fire('PreToolUse', payload))).toEqual({ stdout: '', stderr: '' });
+    }
+    expect(nodeStarts()).toBe(0);
+  });
+
+  it("a deny: the dispatcher's exact deny envelope, from one node start", async () => {
+    const result = await sim.fire('PreToolUse', denyPayload);
+    expect(onlyHook(result).stdout).toBe(denyBytes(DENY.reason ?? ''));
+    expect(result.merged).toMatchObject({ decision: 'deny', reason: DENY.reason });
+    expect(nodeStarts()).toBe(1);
+  });
+
+  it('an empty stdin: exit 0, no output, node never started', async () => {
+    expect(onlyHook(await sim.fire('PreToolUse', {}, { stdin: '', matchQuery: 'Read' }))).toEqual({ stdout: '', stderr: '' });
+    expect(nodeStarts()).toBe(0);
+  });
+
+  it("the size bound is the dispatcher's: exactly 4 MiB reaches node and is denied; one byte more exits at once, node never started", async () => {
+    const sized = (bytes: number): string => {
+      const skeleton = JSON.stringify(payloads.preToolUse('Write', { file_path: 'viking://user/x.md', content: '' }));
+      const text = JSON.stringify(payloads.preToolUse('Write', { file_path: 'viking://user/x.md', content: 'x'.repeat(bytes - Buffer.byteLength(skeleton)) }));
+      expect(Buffer.byteLength(text)).toBe(bytes);
+      return text;
+    };
+    const atBound = await sim.fire('PreToolUse', {}, { stdin: sized(MAX_STDIN_BYTES), matchQuery: 'Write' });
+    expect(onlyHook(atBound).stdout).toContain('"permissionDecision":"deny"');
+    expect(nodeStarts()).toBe(1);
+
+    rmSync(marker, { force: true });
+    for (const bytes of [MAX_STDIN_BYTES + 1, MAX_STDIN_BYTES + 1024 * 1024]) {
+      const over = await sim.fire('PreToolUse', {}, { stdin: sized(bytes), matchQuery: 'Write' });
+      expect(onlyHook(over), `${bytes} bytes`).toEqual({ stdout: '', stderr: '' });
+      expect(over.durationMs, `${bytes} bytes`).toBeLessThan(2_000);
+    }
+    expect(nodeStarts()).toBe(0);
+  });
+
+  it('quotes, backslashes, $, backticks and non-ASCII in the payload reach node unchanged: the deny reason echoes the URI', async () => {
+    // The guard's URI ends at whitespace, quotes and backticks, so those ride in the content (the recorder test below checks those byte for byte).
+    const uri = 'viking://user/a\\b\\\\c$HOME$(id)%s%d-ünï✓𝄞.md';
+    const input = payloads.preToolUse('Write', { file_path: uri, content: "it's `id` \"$HOME\" \\ \\n ü ✓ 𝄞" });
+    const expected = guardDecision(input as unknown as HookInput);
+    expect(expected.kind).toBe('deny');
+    const reason = expected.kind === 'deny' ? expected.reason : '';
+    expect(reason).toContain(`${uri} is an OpenViking URI`);
+    expect(onlyHook(await sim.fire('PreToolUse', input)).stdout).toBe(denyBytes(reason));
+  });
+});
+
+describe('guard prefilter with an awkward plugin root', () => {
+  /** A space and a single quote: awk must quote the root for the sh that runs its pipe. */
+  const awkward = pluginAt(join(sandbox, "it's a plugin"));
+
+  it('still reaches the real dispatcher (host shell /bin/sh)', async () => {
+    const result = await simFor(awkward, '/bin/sh').fire('PreToolUse', denyPayload);
+    expect(onlyHook(result).stdout).toBe(denyBytes(DENY.reason ?? ''));
+    expect(nodeStarts()).toBe(1);
+  });
+
+  // KNOWN ISSUE, not the prefilter's: under bash, a `'` inside the double-quoted
+  // "${CODEBUDDY_PLUGIN_ROOT:-<substituted root>}" of every hooks.json command is
+  // read as an opening quote, so the command is a syntax error (exit 2, which
+  // CodeBuddy reads as a block). When hooks.json stops using that form for such
+  // roots, this starts to pass: turn `it.fails` into `it`.
+  it.fails('still reaches the real dispatcher (host shell bash)', async () => {
+    const result = await simFor(awkward, '/bin/bash').fire('PreToolUse', denyPayload);
+    expect(onlyHook(result).stdout).toBe(denyBytes(DENY.reason ?? ''));
+  });
+
+  it('hands node the exact payload bytes (a recording dispatcher in a root with a space and a quote)', async () => {
+    const recorded = join(sandbox, 'received.bin');
+    const recorder = pluginAt(
+      join(sandbox, "rec 'root' dir"),
+      `import { readFileSync, writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(recorded)}, readFileSync(0));\n`,
+    );
+    const payload = payloads.preToolUse('Write', {
+      file_path: "viking://user/it's \\ $HOME `id` ünï ✓ 𝄞.md",
+      content: "a'b\\c$d`e`f \"q\" %s %d\\n ü\u00e9\u4e2d\ud83c\udf89 \u0001 end",
+    });
+    const stdin = Buffer.from(JSON.stringify(payload));
+    rmSync(recorded, { force: true });
+    const result = await simFor(recorder, '/bin/sh').fire('PreToolUse', payload, { stdin });
+    expect(onlyHook(result)).toEqual({ stdout: '', stderr: '' });
+    expect(readFileSync(recorded).equals(stdin)).toBe(true);
+  });
+});

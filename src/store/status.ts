@@ -62,11 +62,22 @@ export function statusFile(dataDir: string, name: 'server' | ActivityKind): stri
   return join(dataDir, 'status', `${name}.json`);
 }
 
-/** Records the server's reachability; never throws. */
+/**
+ * An unchanged observation of the server is rewritten at most this often:
+ * the status line calls a server stale only after STALE_SERVER_MS (15 min),
+ * and each write (temp + rename) is ~1 ms on the prompt hook's clock.
+ */
+export const SERVER_STATUS_REFRESH_MS = 60_000;
+
+/** Records the server's reachability (skipping a same-state rewrite within SERVER_STATUS_REFRESH_MS); never throws. */
 export async function recordServerStatus(dataDir: string, status: ServerStatus): Promise<void> {
   const detail = status.detail?.slice(0, MAX_DETAIL_CHARS);
   const value: ServerStatus = { up: status.up, at: status.at, ...(detail ? { detail } : {}) };
-  await writeQuietly(statusFile(dataDir, 'server'), value);
+  const file = statusFile(dataDir, 'server');
+  const current = readServer(readJsonSync(file));
+  const unchanged = current !== undefined && current.up === value.up && current.detail === value.detail;
+  if (unchanged && value.at >= current.at && value.at - current.at < SERVER_STATUS_REFRESH_MS) return;
+  await writeQuietly(file, value);
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latestMark, MAX_STATUS_SESSIONS, readStatus, recordActivity, recordServerStatus, statusFile } from '../../src/store/status.js';
+import { latestMark, MAX_STATUS_SESSIONS, readStatus, recordActivity, recordServerStatus, SERVER_STATUS_REFRESH_MS, statusFile } from '../../src/store/status.js';
 
 const sandbox = () => join(mkdtempSync(join(tmpdir(), 'ov-status-')), 'data');
 
@@ -23,6 +23,22 @@ describe('status snapshot', () => {
     });
     expect(statSync(statusFile(dir, 'recall')).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'status')).mode & 0o777).toBe(0o700);
+  });
+
+  it('rewrites an unchanged server state at most once per refresh interval, a change at once', async () => {
+    const dir = sandbox();
+    await recordServerStatus(dir, { up: true, at: 10_000 });
+    await recordServerStatus(dir, { up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS - 1 });
+    expect((await readStatus(dir)).server).toEqual({ up: true, at: 10_000 });
+    await recordServerStatus(dir, { up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS });
+    expect((await readStatus(dir)).server).toEqual({ up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS });
+    await recordServerStatus(dir, { up: false, at: 10_001 + SERVER_STATUS_REFRESH_MS, detail: 'TIMEOUT' });
+    expect((await readStatus(dir)).server).toEqual({ up: false, at: 10_001 + SERVER_STATUS_REFRESH_MS, detail: 'TIMEOUT' });
+    await recordServerStatus(dir, { up: false, at: 10_002 + SERVER_STATUS_REFRESH_MS, detail: 'HTTP 503' });
+    expect((await readStatus(dir)).server?.detail).toBe('HTTP 503');
+    // A clock that went back is not "fresh": the observation is written.
+    await recordServerStatus(dir, { up: false, at: 5_000, detail: 'HTTP 503' });
+    expect((await readStatus(dir)).server?.at).toBe(5_000);
   });
 
   it('replaces a session mark and keeps only the newest sessions', async () => {

@@ -29,13 +29,8 @@ function isRecord(value) {
 var MAX_CONFIG_BYTES = 1024 * 1024;
 var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
 function readSmallTextFile(path) {
-  let size;
-  try {
-    size = statSync(path).size;
-  } catch (error) {
-    if (error.code === "ENOENT") return void 0;
-    throw error;
-  }
+  const size = statSync(path, { throwIfNoEntry: false })?.size;
+  if (size === void 0) return void 0;
   if (size > MAX_CONFIG_BYTES) throw new Error(`file is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`);
   return readFileSync(path, "utf8");
 }

@@ -11,9 +11,10 @@
  * - the promise rejects only when no complete HTTP answer arrived (refused,
  *   reset, cut mid-body, timed out, malformed, or over the size cap); every
  *   status resolves;
- * - no socket outlives the exchange: the request says `Connection: close`
- *   and the socket is destroyed once the response is in, so a finished hook
- *   exits at once.
+ * - no socket holds the process after the exchange: the request says
+ *   `Connection: close`, and once the response is in the socket is
+ *   unref'd and half-closed (see `release`), so a finished hook exits at
+ *   once; a failed exchange destroys its socket.
  *
  * @module
  */
@@ -81,7 +82,7 @@ function exchange(socket: Socket, requestText: string, timeoutMs: number, maxByt
       if (response === undefined) return;
       settled = true;
       clearTimeout(timer);
-      socket.destroy();
+      release(socket);
       resolve(response);
     }
 
@@ -100,4 +101,16 @@ function exchange(socket: Socket, requestText: string, timeoutMs: number, maxByt
     socket.on('close', () => fail(transportError('network', 'connection closed before the response was complete')));
     socket.write(requestText);
   });
+}
+
+/**
+ * Lets go of a socket whose response is complete: unref'd, so it cannot
+ * keep the process alive, and ended, so the server (which closes after a
+ * `Connection: close` answer anyway) sees our side done. Not `destroy()`:
+ * net's destroy path reads `process.stderr`, which creates that stream
+ * (a pipe socket under a host, ~1 ms) in a process about to exit.
+ */
+function release(socket: Socket): void {
+  socket.unref();
+  socket.end();
 }

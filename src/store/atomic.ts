@@ -12,7 +12,7 @@
  */
 import { uniqueToken } from './fastHash.js';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errorCode, errorMessage } from './fsUtil.js';
 
@@ -34,6 +34,11 @@ export interface AtomicWriteOptions {
 /** Creates `dir` and missing parents with mode 0700 (existing ones are left alone). */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
+/** `ensurePrivateDir`, synchronously. */
+export function ensurePrivateDirSync(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 }
 
 /** A fresh temp path beside `path`: `<name>.<pid>.<random>.tmp`. */
@@ -72,7 +77,7 @@ export async function writeFileAtomic(path: string, data: string, options: Atomi
  * blocking calls themselves. Throws on I/O failure, after removing its temp.
  */
 export function writeFileAtomicSync(path: string, data: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+  ensurePrivateDirSync(dirname(path));
   const temp = tempPathFor(path);
   try {
     writeFileSync(temp, data, { encoding: 'utf8', flag: 'wx', mode: PRIVATE_FILE_MODE });
@@ -110,11 +115,16 @@ export type JsonReadResult =
   /** Exists but cannot be read (permissions, a directory, ...). */
   | { status: 'unreadable'; reason: string };
 
-/** Reads and parses a JSON file; never throws. */
+/**
+ * Reads and parses a JSON file; never throws. The read is synchronous: the
+ * plugin's JSON files are state and queue entries of a few KB read on a
+ * hook's clock, where the thread pool's four round trips (open, stat,
+ * read, close) cost more than the blocking read itself.
+ */
 export async function readJsonDetailed(path: string): Promise<JsonReadResult> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return { status: 'missing' };
     return { status: 'unreadable', reason: errorMessage(error) };

@@ -26,13 +26,19 @@
  * Not reentrant: nesting `withLock` on one path in one process waits for
  * itself until the timeout. Long holders must `refresh()` within `staleMs`.
  *
+ * The uncontended path (acquire and release: seven metadata calls on local
+ * files) is synchronous: on the session-start hook's clock each thread-pool
+ * round trip cost more than the call itself. Waiting for a held lock stays
+ * asynchronous (timers), so a contender never blocks its process.
+ *
  * @module
  */
 import { uniqueToken } from './fastHash.js';
-import { mkdir, readdir, readFile, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, rmdirSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdir, readFile, rm, rmdir, unlink } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './atomic.js';
+import { ensurePrivateDirSync, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './atomic.js';
 import { errorCode, errorMessage, hasErrorCode, mtimeOf, setMtime } from './fsUtil.js';
 
 const OWNER_SUFFIX = '.owner';
@@ -146,7 +152,7 @@ function defaultIsProcessAlive(pid: number): boolean {
 const MAX_RECLAIM_ROUNDS = 4;
 
 async function attemptWithReclaim(lockPath: string, options: TryLockOptions): Promise<TryLockResult> {
-  await ensurePrivateDir(dirname(lockPath));
+  ensurePrivateDirSync(dirname(lockPath));
   let holder: LockHolder | undefined;
   for (let round = 0; round < MAX_RECLAIM_ROUNDS; round++) {
     const handle = await attemptAcquire(lockPath, options);
@@ -165,14 +171,16 @@ async function attemptAcquire(lockPath: string, options: TryLockOptions): Promis
   const nonce = uniqueToken();
   const staging = `${lockPath}.${nonce}.staging`;
   const ownerName = `${nonce}${OWNER_SUFFIX}`;
-  await mkdir(staging, { mode: PRIVATE_DIR_MODE });
+  mkdirSync(staging, { mode: PRIVATE_DIR_MODE });
   try {
     const owner = { pid: options.pid ?? process.pid, host: options.hostname ?? osHostname(), nonce };
-    await writeFile(join(staging, ownerName), JSON.stringify(owner), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-    await setMtime(join(staging, ownerName), options.now());
-    await rename(staging, lockPath);
+    const ownerPath = join(staging, ownerName);
+    writeFileSync(ownerPath, JSON.stringify(owner), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    const at = options.now() / 1000;
+    utimesSync(ownerPath, at, at);
+    renameSync(staging, lockPath);
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
     // Linux: EEXIST/ENOTEMPTY; macOS: ENOTEMPTY; Windows: EPERM/EACCES when the target exists.
     if (hasErrorCode(error, 'EEXIST', 'ENOTEMPTY', 'EPERM', 'EACCES', 'ENOTDIR', 'EISDIR')) return undefined;
     throw error;
@@ -193,11 +201,15 @@ function ownedLock(lockPath: string, ownerPath: string, options: TryLockOptions)
     async release() {
       let held = true;
       try {
-        await unlink(ownerPath);
+        unlinkSync(ownerPath);
       } catch {
         held = false; // already reclaimed; the rmdir below cannot hurt a newer holder
       }
-      await rmdir(lockPath).catch(() => undefined); // ENOTEMPTY: a newer holder already moved in
+      try {
+        rmdirSync(lockPath);
+      } catch {
+        // ENOTEMPTY: a newer holder already moved in.
+      }
       return held;
     },
   };

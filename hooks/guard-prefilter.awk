@@ -44,7 +44,7 @@ BEGIN {
 END {
   if (!named || size - 1 > MAX_STDIN_BYTES) exit 0
   gsub(/'/, "'\\''", root)
-  dispatcher = "node '" root "/scripts/hook.mjs'"
+  dispatcher = "exec node '" root "/scripts/hook.mjs'"
   for (i = 1; i <= NR; i++) printf "%s%s", part[i], (i < NR ? RS : "") | dispatcher
   close(dispatcher)
   exit 0

@@ -59,7 +59,7 @@ describe('hooks/hooks.json', () => {
     // The prefilter gets the root as its operand and pipes the payload to node on <root>/scripts/hook.mjs, the root quoted for sh.
     const prefilter = readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.awk'), 'utf8');
     expect(prefilter).toContain('root = ARGV[1]');
-    expect(prefilter).toContain(`dispatcher = "node '" root "/scripts/hook.mjs'"`);
+    expect(prefilter).toContain(`dispatcher = "exec node '" root "/scripts/hook.mjs'"`);
     expect(prefilter).toContain('printf "%s%s", part[i], (i < NR ? RS : "") | dispatcher');
     expect(readFileSync(join(REPO_ROOT, 'hooks/detach.sh'), 'utf8')).toContain('"$@" "$here/../scripts/hook.mjs" detached >/dev/null 2>&1 <<EOF &');
   });

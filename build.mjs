@@ -33,7 +33,6 @@ import { resolve } from 'node:path';
 export const LAZY_MODULES = {
   'src/stages/start.ts': 'start',
   'src/stages/prompt.ts': 'prompt',
-  'src/stages/guard.ts': 'guard',
   'src/stages/capture.ts': 'capture',
   'src/doctor/main.ts': 'doctor',
   'src/capture/worker.ts': 'worker',
@@ -82,13 +81,15 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 function builtinPicks(id) {
   const names = Object.getOwnPropertyNames(process.getBuiltinModule(id)).filter((name) => IDENTIFIER.test(name) && name !== 'default');
   const picks = names.map((name) => `export const ${name} = /* @__PURE__ */ (() => builtin.${name})();`);
-  return [`const builtin = process.getBuiltinModule(${JSON.stringify(id)});`, 'export default builtin;', ...picks].join('\n');
+  return [`const builtin = /* @__PURE__ */ process.getBuiltinModule(${JSON.stringify(id)});`, 'export default builtin;', ...picks].join('\n');
 }
 
 const builtinsWithoutFacades = {
   name: 'builtins-without-facades',
   setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: args.kind === 'import-statement' ? 'node-builtin' : 'node-builtin-lazy' }));
+    // sideEffects: false lets esbuild drop a builtin none of whose picks is used (a static import of
+    // node:crypto in a module the stage does not need must not load crypto, ~7 ms; DESIGN D13).
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: args.kind === 'import-statement' ? 'node-builtin' : 'node-builtin-lazy', sideEffects: false }));
     b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: builtinPicks(args.path), loader: 'js' }));
     b.onLoad({ filter: /.*/, namespace: 'node-builtin-lazy' }, (args) => ({ contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
@@ -101,8 +102,10 @@ const builtinsWithoutFacades = {
  * prompt hook, and minifying cut the hook's wall time by ~4.5 ms (−0.06x
  * of a bare node start). Readable code lives in src/; the error classes set
  * their `name` explicitly, so nothing depends on the names minifying drops.
+ * `OV_BUILD_READABLE=1 node build.mjs` builds them unminified for profiling
+ * (never to commit: the freshness gate compares against the minified build).
  */
-const HOOK_BUNDLE_OPTIONS = { ...COMMON_OPTIONS, banner: BUILTIN_LOADER_BANNER, minify: true };
+const HOOK_BUNDLE_OPTIONS = { ...COMMON_OPTIONS, banner: BUILTIN_LOADER_BANNER, minify: process.env.OV_BUILD_READABLE !== '1' };
 
 /**
  * Turns a dynamic `import()` of a lazy module into an import of its built

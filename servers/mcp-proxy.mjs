@@ -34,10 +34,10 @@ function readSmallTextFile(path) {
   if (size > MAX_CONFIG_BYTES) throw new Error(`file is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`);
   return readFileSync(path, "utf8");
 }
-function loadConfigFile(path, shownAs, readFile2) {
+function loadConfigFile(path, shownAs, readFile) {
   let text2;
   try {
-    text2 = readFile2(path);
+    text2 = readFile(path);
   } catch (error) {
     return refused(path, shownAs, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -169,12 +169,12 @@ function readUserConfig(env) {
   }
   return values;
 }
-function loadCredentialFiles({ env, homeDir, readFile: readFile2 }) {
+function loadCredentialFiles({ env, homeDir, readFile }) {
   const cliOverride = text(env["OPENVIKING_CLI_CONFIG_FILE"]);
   const ovOverride = text(env["OPENVIKING_CONFIG_FILE"]);
   const load = (override, fallbackName) => {
     const path = expandHome(override ?? join2("~", ".openviking", fallbackName), homeDir);
-    return loadConfigFile(path, displayPath(path, homeDir), readFile2);
+    return loadConfigFile(path, displayPath(path, homeDir), readFile);
   };
   const ovFile = load(ovOverride, "ov.conf");
   if (ovOverride !== void 0 && cliOverride === void 0 && looksLikeOvcli(ovFile.value)) {
@@ -394,8 +394,8 @@ function loadPluginConfig(input) {
     };
   }
 }
-function resolveConfig({ env, homeDir, readFile: readFile2 = readSmallTextFile }) {
-  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile: readFile2 });
+function resolveConfig({ env, homeDir, readFile = readSmallTextFile }) {
+  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile });
   const plugin = cliFile.value?.["plugin"];
   const section = isRecord(plugin) ? plugin["codebuddy"] : void 0;
   if (section !== void 0 && !isRecord(section)) {
@@ -678,7 +678,8 @@ var SILENT_LOG = Object.freeze({ debug: () => void 0, warn: () => void 0 });
 import { join as join6 } from "node:path";
 
 // src/store/atomic.ts
-import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { mkdirSync, readFileSync as readFileSync2, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join5 } from "node:path";
 
 // src/store/fsUtil.ts
@@ -725,7 +726,7 @@ async function writeJsonAtomic(path, value, options = {}) {
 async function readJsonDetailed(path) {
   let text2;
   try {
-    text2 = await readFile(path, "utf8");
+    text2 = readFileSync2(path, "utf8");
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { status: "missing" };
     return { status: "unreadable", reason: errorMessage(error) };

@@ -11,7 +11,7 @@
  * `${CLAUDE_PLUGIN_ROOT}`; Claude Code only the latter (its shell would
  * expand the former to an empty string), so a command must contain
  * `${CLAUDE_PLUGIN_ROOT}` to work on both hosts (the shipped form is
- * `${CODEBUDDY_PLUGIN_ROOT:-${CLAUDE_PLUGIN_ROOT}}`, DESIGN.md D10).
+ * `${CODEBUDDY_PLUGIN_ROOT:-"${CLAUDE_PLUGIN_ROOT}"}`, DESIGN.md D10).
  *
  * @module
  */

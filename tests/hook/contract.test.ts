@@ -1,7 +1,7 @@
 /**
  * The shipped plugin files, read as the host reads them: every event reaches
  * scripts/hook.mjs through ${CODEBUDDY_PLUGIN_ROOT} (written
- * `${CODEBUDDY_PLUGIN_ROOT:-${CLAUDE_PLUGIN_ROOT}}` so the same hooks.json
+ * `${CODEBUDDY_PLUGIN_ROOT:-"${CLAUDE_PLUGIN_ROOT}"}` so the same hooks.json
  * also runs in Claude Code, which substitutes only its own placeholder;
  * DESIGN.md D10), directly, via the awk guard prefilter, or via the
  * write-path detacher; the PreToolUse matcher
@@ -40,7 +40,7 @@ describe('hooks/hooks.json', () => {
   });
 
   it('every command reaches scripts/hook.mjs through ${CODEBUDDY_PLUGIN_ROOT}, directly, via the prefilter or via the detacher', () => {
-    const ROOT = '${CODEBUDDY_PLUGIN_ROOT:-${CLAUDE_PLUGIN_ROOT}}';
+    const ROOT = '${CODEBUDDY_PLUGIN_ROOT:-"${CLAUDE_PLUGIN_ROOT}"}';
     const WRITE_PATH = ['Stop', 'SubagentStop', 'SessionEnd', 'SubagentStart'];
     for (const event of EVENTS) {
       const hooks = (config[event] ?? []).flatMap((g) => g.hooks);

@@ -69,7 +69,7 @@ describe('guard prefilter through the real hooks.json command', () => {
 
   it('runs awk on the prefilter file with the plugin root as its operand', async () => {
     const result = await sim.fire('PreToolUse', payloads.preToolUse('Read', { file_path: '/ws/a.ts' }));
-    expect(result.hooks[0]?.command).toBe(`awk -f "\${CODEBUDDY_PLUGIN_ROOT:-${REPO_ROOT}}/hooks/guard-prefilter.awk" "\${CODEBUDDY_PLUGIN_ROOT:-${REPO_ROOT}}"`);
+    expect(result.hooks[0]?.command).toBe(`awk -f "\${CODEBUDDY_PLUGIN_ROOT:-"${REPO_ROOT}"}/hooks/guard-prefilter.awk" "\${CODEBUDDY_PLUGIN_ROOT:-"${REPO_ROOT}"}"`);
   });
 
   it('an allow: exit 0, zero bytes on stdout and stderr, node never started', async () => {
@@ -137,12 +137,11 @@ describe('guard prefilter with an awkward plugin root', () => {
     expect(nodeStarts()).toBe(1);
   });
 
-  // KNOWN ISSUE, not the prefilter's: under bash, a `'` inside the double-quoted
-  // "${CODEBUDDY_PLUGIN_ROOT:-<substituted root>}" of every hooks.json command is
-  // read as an opening quote, so the command is a syntax error (exit 2, which
-  // CodeBuddy reads as a block). When hooks.json stops using that form for such
-  // roots, this starts to pass: turn `it.fails` into `it`.
-  it.fails('still reaches the real dispatcher (host shell bash)', async () => {
+  // Under bash, a `'` inside an UNQUOTED fallback word of a double-quoted
+  // "${CODEBUDDY_PLUGIN_ROOT:-<root>}" reads as an opening quote (a syntax
+  // error, exit 2, which CodeBuddy takes as a block); hooks.json quotes the
+  // fallback ("${…:-"<root>"}"), which every POSIX shell and bash read alike.
+  it('still reaches the real dispatcher (host shell bash)', async () => {
     const result = await simFor(awkward, '/bin/bash').fire('PreToolUse', denyPayload);
     expect(onlyHook(result).stdout).toBe(denyBytes(DENY.reason ?? ''));
   });

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { turnMarker, writeTranscriptOfSize } from '../tests/faults/support/turns.js';
 import { peakRssKb, timedRun } from './process.js';
@@ -25,6 +26,8 @@ export interface HookPath {
   note?: string;
   /** Runs once before measuring (e.g. the capture that brings the cursor to the end). */
   prepare?: () => Promise<void>;
+  /** A reference row: this command through the host's shell instead of the event's hooks.json command. */
+  shellCommand?: string;
 }
 
 const RSS_RUNS = 3;
@@ -48,6 +51,34 @@ export const TRANSCRIPT_SIZES = [
 
 /** Each user text is padded so a 50 MB transcript stays a few thousand turns. */
 export const TURN_PAD_CHARS = 4_000;
+
+/**
+ * Reference rows, no target: what any hook path here costs at least. An
+ * empty ES module is the floor of `node scripts/hook.mjs` (node starts its
+ * ESM loader for any `.mjs` entry), and `exec /bin/true` the floor of any
+ * prefilter that is a program (the host's shell plus one exec).
+ */
+export function floorPaths(world: BenchWorld): HookPath[] {
+  const emptyModule = join(world.home, 'empty.mjs');
+  const json = (value: unknown): string => JSON.stringify(value);
+  return [
+    {
+      name: 'floor: an empty .mjs file',
+      event: 'Notification',
+      stdin: json({ ...world.payloads.stop('done'), hook_event_name: 'Notification', message: 'idle' }),
+      shellCommand: `node "${emptyModule}"`,
+      prepare: () => writeFile(emptyModule, ''),
+      note: 'what the ESM entry costs before any of its code runs',
+    },
+    {
+      name: 'floor: $SHELL -c "exec /bin/true"',
+      event: 'PreToolUse',
+      stdin: json(world.payloads.preToolUse('Read', { file_path: join(world.workspace, 'src', 'index.ts') })),
+      shellCommand: 'exec /bin/true',
+      note: 'what any prefilter program costs before it reads a byte',
+    },
+  ];
+}
 
 /** The paths that need no transcript. */
 export function basicPaths(world: BenchWorld): HookPath[] {
@@ -129,7 +160,8 @@ export async function catchUp(world: BenchWorld, stdin: string, done: () => bool
 /** Measures one path: interleaved timing, requests per run, peak RSS. */
 export async function measurePath(world: BenchWorld, path: HookPath, pairs: number): Promise<ResultRow> {
   await path.prepare?.();
-  const command: Command = world.hookCommand(path.event, path.stdin, path.toolName);
+  const command: Command =
+    path.shellCommand === undefined ? world.hookCommand(path.event, path.stdin, path.toolName) : { ...world.bareNode(), args: ['-c', path.shellCommand], stdin: path.stdin };
   const bare = world.bareNode();
   const requestsBefore = world.server.requests().length;
   const runPath = async (): Promise<number> => {

@@ -189,6 +189,7 @@ describe('mutual exclusion between real processes', () => {
     await Promise.all([0, 1, 2].map(async () => {
       for (let i = 0; i < 20; i++) await increment();
     }));
-    expect(Number(await readFile(counter, 'utf8'))).toBeLessThan(60);
+    // Lost updates leave it short of 60; torn writes (a truncate racing a write) can leave any number, larger too.
+    expect(Number(await readFile(counter, 'utf8'))).not.toBe(60);
   });
 });

@@ -14,11 +14,12 @@
  *
  * Hook mode never fails the host: any exception, a stdin that never closes,
  * or a stage past its budget answers the pass-through (no output) with exit
- * 0, under one whole-process safety timer kept inside the event's hooks.json
- * timeout (a killed hook BLOCKS on CodeBuddy). Start-up cost is the product's
- * latency, so this file imports only small modules and node builtins the
- * runtime has already loaded; stages, HTTP, doctor and worker are dynamic
- * imports.
+ * 0, under one whole-process safety timer (armed once the event is routed)
+ * kept inside the event's hooks.json timeout (a killed hook BLOCKS on
+ * CodeBuddy). Start-up cost is the product's latency, so this file imports
+ * only small modules and takes builtins through getBuiltinModule (build.mjs);
+ * stages other than the guard, the doctor and the worker are dynamic
+ * imports, and the HTTP transport loads its sockets on first use.
  *
  * @module
  */
@@ -131,8 +132,14 @@ function armSafety(untilMsSinceStart: number, code: number): void {
   safetyTimer.unref();
 }
 
+/**
+ * No safety timer until the event is routed: reading stdin is one
+ * synchronous read, or the stream reader under its own STDIN_TIMEOUT_MS;
+ * parsing and routing are synchronous. The first timer of a process costs
+ * ~0.5 ms (node sets up its timer lists), a third of what the no-op path
+ * spends above an empty module.
+ */
 async function runHookEvent(): Promise<void> {
-  armSafety(PREFLIGHT_SAFETY_MS, 0);
   const stdin = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
   if (stdin.status !== 'complete') return exitWith('', 0);
   let built: NodeDeps | undefined;

@@ -5,9 +5,9 @@
  * timed runs carry no measuring overhead.
  *
  * `time` reports the largest RSS of the process and of every descendant it
- * waited for (the prefilter's awk, the `sh` of its pipe, and node), but not
- * of detached workers, which nobody waits for (capture.ts reads theirs from
- * the worker's own debug-log line).
+ * waited for (the prefilter's `sh`, `head` and node), but not of detached
+ * workers, which nobody waits for (capture.ts reads theirs from the
+ * worker's own debug-log line).
  *
  * @module
  */

@@ -10,9 +10,8 @@
 # not kill a hook's descendants (seed 000 §7), so the background dispatcher
 # finishes the capture on its own.
 #
-# The payload is read first (`head -c`, linear: sh's `read` takes one byte
-# per system call from a pipe, 0.54 s for a 400 KB payload on dash) so the
-# host's pipe is drained before this script exits.
+# The payload is read first (`head -c`, linear; see guard-prefilter.sh for
+# why not `read`) so the host's pipe is drained before this script exits.
 # The cap is the detached dispatcher's own bound (16 MiB) plus one byte.
 #
 # Always exits 0: a failure here must never look like a blocking error.

@@ -4,8 +4,8 @@
  * every command must reach `scripts/hook.mjs` (directly, through the
  * PreToolUse prefilter, or through the write-path detacher) by a plugin-root
  * placeholder, never a hard-coded path; the files must exist; and the
- * prefilter (hooks/guard-prefilter.awk) must run under `awk` and pass an
- * ordinary file-tool payload silently.
+ * prefilter must run under `sh` and pass an ordinary file-tool payload
+ * silently.
  *
  * Placeholders: CodeBuddy substitutes both `${CODEBUDDY_PLUGIN_ROOT}` and
  * `${CLAUDE_PLUGIN_ROOT}`; Claude Code only the latter (its shell would
@@ -26,7 +26,7 @@ import type { Check } from './types.js';
 /** Runs `file args` with `stdin`; the doctor's only process spawn. */
 export type RunProgram = (file: string, args: readonly string[], stdin: string, timeoutMs: number) => Promise<{ code: number | null; stdout: string }>;
 
-const PREFILTER = join('hooks', 'guard-prefilter.awk');
+const PREFILTER = join('hooks', 'guard-prefilter.sh');
 const DETACHER = join('hooks', 'detach.sh');
 const DISPATCHER = join('scripts', 'hook.mjs');
 const PREFILTER_TIMEOUT_MS = 2_000;
@@ -53,7 +53,7 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   const registered = new Set(commands.map((entry) => entry.event));
   for (const event of HOOK_EVENTS) if (routeFor(event) && !registered.has(event)) problems.push(`${event} is not registered`);
   for (const { event, command } of commands) {
-    const target = command.includes('guard-prefilter.awk') ? PREFILTER : command.includes('detach.sh') ? DETACHER : command.includes('scripts/hook.mjs') ? DISPATCHER : undefined;
+    const target = command.includes('guard-prefilter.sh') ? PREFILTER : command.includes('detach.sh') ? DETACHER : command.includes('scripts/hook.mjs') ? DISPATCHER : undefined;
     if (!target) problems.push(`${event}: "${command}" does not run scripts/hook.mjs`);
     if (!/\$\{(CODEBUDDY|CLAUDE)_PLUGIN_ROOT(:-[^}]*\})?\}/.test(command)) problems.push(`${event}: "${command}" does not use a plugin-root placeholder`);
     else if (!command.includes('${CLAUDE_PLUGIN_ROOT}')) warnings.push(`${event}: uses \${CODEBUDDY_PLUGIN_ROOT}, which Claude Code does not substitute`);
@@ -67,7 +67,7 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
 
   const events = [...registered];
   const lines = [`${file}: ${commands.length} commands on ${events.length} events (${events.join(', ')})`];
-  if (!prefilter) lines.push('prefilter runs under awk and passes an ordinary Read silently');
+  if (!prefilter) lines.push('prefilter runs under sh and passes an ordinary Read silently');
   lines.push(...problems, ...uniqueWarnings(warnings));
   const data = { file, events, problems, warnings };
   if (problems.length > 0) return { ...base, status: 'fail', lines, fix: 'Reinstall the plugin, or restore hooks/hooks.json from the release.', data };
@@ -102,13 +102,12 @@ async function runPrefilter(pluginRoot: string, runProgram: RunProgram): Promise
   const path = join(pluginRoot, PREFILTER);
   if (!(await readable(path))) return undefined;
   try {
-    // As hooks.json runs it: the script, then the plugin root as its one operand.
-    const run = await runProgram('awk', ['-f', path, pluginRoot], ORDINARY_READ, PREFILTER_TIMEOUT_MS);
+    const run = await runProgram('sh', [path], ORDINARY_READ, PREFILTER_TIMEOUT_MS);
     if (run.code !== 0) return `prefilter exited ${String(run.code)} on an ordinary Read`;
     if (run.stdout.trim() !== '') return 'prefilter printed output on an ordinary Read (it must pass silently)';
     return undefined;
   } catch (error) {
-    return `prefilter could not run under awk: ${error instanceof Error ? error.message : String(error)}`;
+    return `prefilter could not run under sh: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 

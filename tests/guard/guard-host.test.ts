@@ -1,5 +1,5 @@
 /**
- * The guard as the host runs it: hooks.json matcher → awk prefilter → built
+ * The guard as the host runs it: hooks.json matcher → sh prefilter → built
  * bundle (run `npm run build` first). Same table as guard.test.ts, exact
  * stdout bytes, plus the prefilter's promise: no node process on the allow
  * path.

@@ -3,8 +3,8 @@
  * scripts/hook.mjs through ${CODEBUDDY_PLUGIN_ROOT} (written
  * `${CODEBUDDY_PLUGIN_ROOT:-"${CLAUDE_PLUGIN_ROOT}"}` so the same hooks.json
  * also runs in Claude Code, which substitutes only its own placeholder;
- * DESIGN.md D10), directly, via the awk guard prefilter, or via the
- * write-path detacher; the PreToolUse matcher
+ * DESIGN.md D10), directly, via the guard prefilter, or via the write-path
+ * detacher; the PreToolUse matcher
  * selects the file tools and nothing else, on both matcher readings; every
  * path stays inside the plugin root; the dispatcher's budgets sit inside
  * the hook timeouts.
@@ -49,39 +49,34 @@ describe('hooks/hooks.json', () => {
         expect(hook.type).toBe('command');
         const expected =
           event === 'PreToolUse'
-            ? `awk -f "${ROOT}/hooks/guard-prefilter.awk" "${ROOT}"`
+            ? `sh "${ROOT}/hooks/guard-prefilter.sh"`
             : WRITE_PATH.includes(event)
               ? `sh "${ROOT}/hooks/detach.sh"`
               : `node "${ROOT}/scripts/hook.mjs"`;
         expect(hook.command, event).toBe(expected);
       }
     }
-    // The prefilter gets the root as its operand and pipes the payload to node on <root>/scripts/hook.mjs, the root quoted for sh.
-    const prefilter = readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.awk'), 'utf8');
-    expect(prefilter).toContain('root = ARGV[1]');
-    expect(prefilter).toContain(`dispatcher = "exec node '" root "/scripts/hook.mjs'"`);
-    expect(prefilter).toContain('printf "%s%s", part[i], (i < NR ? RS : "") | dispatcher');
+    expect(readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.sh'), 'utf8')).toContain('exec node "$here/../scripts/hook.mjs" <<EOF');
     expect(readFileSync(join(REPO_ROOT, 'hooks/detach.sh'), 'utf8')).toContain('"$@" "$here/../scripts/hook.mjs" detached >/dev/null 2>&1 <<EOF &');
   });
 
-  it("the prefilter's stdin cap is the dispatcher's bound", () => {
-    const script = readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.awk'), 'utf8');
-    expect(script).toContain(`MAX_STDIN_BYTES = ${MAX_STDIN_BYTES}\n`);
-    expect(script).toContain('if (!named || size - 1 > MAX_STDIN_BYTES) exit 0');
+  it("the prefilter's stdin cap is the dispatcher's bound, counting the here-document's newline", () => {
+    const script = readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.sh'), 'utf8');
+    expect(script).toContain(`head -c ${MAX_STDIN_BYTES})`);
+    expect(script).toContain(`-gt ${MAX_STDIN_BYTES - 1} ]`);
   });
 
   it('every referenced file exists inside the plugin root after substitution', () => {
-    for (const [event, groups] of Object.entries(config)) {
-      for (const hook of groups.flatMap((g) => g.hooks)) {
+    for (const group of Object.values(config).flat()) {
+      for (const hook of group.hooks) {
         // The host substitutes its placeholders; the shell then expands ${CODEBUDDY_PLUGIN_ROOT:-…} from the env the host exports.
         const command = substitutePluginRoot(hook.command, REPO_ROOT).replace(/\$\{CODEBUDDY_PLUGIN_ROOT:-[^}]*\}/g, REPO_ROOT);
-        const quoted = [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? '');
-        // One file per command; the prefilter also gets the plugin root itself as its operand, and nothing else.
-        const [path, ...operands] = quoted;
-        expect(operands, event).toEqual(event === 'PreToolUse' ? [REPO_ROOT] : []);
-        expect(path, event).toBeDefined();
-        expect(isInside(REPO_ROOT, path ?? ''), path).toBe(true);
-        expect(existsSync(path ?? ''), `${path} (run npm run build)`).toBe(true);
+        const paths = [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? '');
+        expect(paths.length).toBe(1);
+        for (const path of paths) {
+          expect(isInside(REPO_ROOT, path), path).toBe(true);
+          expect(existsSync(path), `${path} (run npm run build)`).toBe(true);
+        }
       }
     }
   });

@@ -1,10 +1,11 @@
 /**
- * The PreToolUse prefilter (hooks/guard-prefilter.awk) run by the real
+ * The PreToolUse prefilter (hooks/guard-prefilter.sh) run by the real
  * hooks.json command, through the host simulator (`$SHELL -c`, placeholders
  * substituted, the plugin variables exported) against the BUILT bundle (run
  * `npm run build` first): what the host gets back, whether node was started
  * at all (a `node` shim first on PATH records each start), and whether the
- * payload reaches node byte for byte.
+ * payload reaches node byte for byte (plus the one newline its here-document
+ * ends with, which JSON ignores).
  */
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +47,7 @@ const denyPayload = payloads.preToolUse(DENY.toolName, DENY.toolInput);
 /** A plugin directory at `path`: hooks/ copied (hooks.json and the prefilter), scripts/ copied or given. */
 function pluginAt(path: string, hookMjs?: string): string {
   mkdirSync(join(path, 'hooks'), { recursive: true });
-  for (const file of ['hooks.json', 'guard-prefilter.awk']) copyFileSync(join(REPO_ROOT, 'hooks', file), join(path, 'hooks', file));
+  for (const file of ['hooks.json', 'guard-prefilter.sh']) copyFileSync(join(REPO_ROOT, 'hooks', file), join(path, 'hooks', file));
   if (hookMjs === undefined) cpSync(join(REPO_ROOT, 'scripts'), join(path, 'scripts'), { recursive: true });
   else {
     mkdirSync(join(path, 'scripts'), { recursive: true });
@@ -67,9 +68,9 @@ function onlyHook(result: FireResult): { stdout: string; stderr: string } {
 describe('guard prefilter through the real hooks.json command', () => {
   const sim = simFor(REPO_ROOT);
 
-  it('runs awk on the prefilter file with the plugin root as its operand', async () => {
+  it('runs sh on the prefilter file inside the plugin root', async () => {
     const result = await sim.fire('PreToolUse', payloads.preToolUse('Read', { file_path: '/ws/a.ts' }));
-    expect(result.hooks[0]?.command).toBe(`awk -f "\${CODEBUDDY_PLUGIN_ROOT:-"${REPO_ROOT}"}/hooks/guard-prefilter.awk" "\${CODEBUDDY_PLUGIN_ROOT:-"${REPO_ROOT}"}"`);
+    expect(result.hooks[0]?.command).toBe(`sh "\${CODEBUDDY_PLUGIN_ROOT:-"${REPO_ROOT}"}/hooks/guard-prefilter.sh"`);
   });
 
   it('an allow: exit 0, zero bytes on stdout and stderr, node never started', async () => {
@@ -95,19 +96,19 @@ describe('guard prefilter through the real hooks.json command', () => {
     expect(nodeStarts()).toBe(0);
   });
 
-  it("the size bound is the dispatcher's: exactly 4 MiB reaches node and is denied; one byte more exits at once, node never started", async () => {
+  it("the size bound is the dispatcher's: 4 MiB - 1 (plus the here-document's newline) reaches node and is denied; one byte more exits at once, node never started", async () => {
     const sized = (bytes: number): string => {
       const skeleton = JSON.stringify(payloads.preToolUse('Write', { file_path: 'viking://user/x.md', content: '' }));
       const text = JSON.stringify(payloads.preToolUse('Write', { file_path: 'viking://user/x.md', content: 'x'.repeat(bytes - Buffer.byteLength(skeleton)) }));
       expect(Buffer.byteLength(text)).toBe(bytes);
       return text;
     };
-    const atBound = await sim.fire('PreToolUse', {}, { stdin: sized(MAX_STDIN_BYTES), matchQuery: 'Write' });
+    const atBound = await sim.fire('PreToolUse', {}, { stdin: sized(MAX_STDIN_BYTES - 1), matchQuery: 'Write' });
     expect(onlyHook(atBound).stdout).toContain('"permissionDecision":"deny"');
     expect(nodeStarts()).toBe(1);
 
     rmSync(marker, { force: true });
-    for (const bytes of [MAX_STDIN_BYTES + 1, MAX_STDIN_BYTES + 1024 * 1024]) {
+    for (const bytes of [MAX_STDIN_BYTES, MAX_STDIN_BYTES + 1024 * 1024]) {
       const over = await sim.fire('PreToolUse', {}, { stdin: sized(bytes), matchQuery: 'Write' });
       expect(onlyHook(over), `${bytes} bytes`).toEqual({ stdout: '', stderr: '' });
       expect(over.durationMs, `${bytes} bytes`).toBeLessThan(2_000);
@@ -128,7 +129,7 @@ describe('guard prefilter through the real hooks.json command', () => {
 });
 
 describe('guard prefilter with an awkward plugin root', () => {
-  /** A space and a single quote: awk must quote the root for the sh that runs its pipe. */
+  /** A space and a single quote in the root: the prefilter finds the dispatcher from its own path. */
   const awkward = pluginAt(join(sandbox, "it's a plugin"));
 
   it('still reaches the real dispatcher (host shell /bin/sh)', async () => {
@@ -160,6 +161,7 @@ describe('guard prefilter with an awkward plugin root', () => {
     rmSync(recorded, { force: true });
     const result = await simFor(recorder, '/bin/sh').fire('PreToolUse', payload, { stdin });
     expect(onlyHook(result)).toEqual({ stdout: '', stderr: '' });
-    expect(readFileSync(recorded).equals(stdin)).toBe(true);
+    // The here-document that hands the payload over ends with one newline.
+    expect(readFileSync(recorded).equals(Buffer.concat([stdin, Buffer.from('\n')]))).toBe(true);
   });
 });

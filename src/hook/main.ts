@@ -32,7 +32,7 @@ import { createNodeDeps } from './nodeDeps.js';
 import type { NodeDeps, NodeHost } from './nodeDeps.js';
 import type { Logger } from './deps.js';
 import { PREFLIGHT_SAFETY_MS, routeFor } from './routes.js';
-import { MAX_STDIN_BYTES, readHookStdin } from './stdin.js';
+import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from './stdin.js';
 import type { StdinFd, StdinResult } from './stdin.js';
 
 /** Longest wait for detached workers' stdin to flush before the hook exits. */
@@ -93,9 +93,19 @@ const STDIN_FD: StdinFd = {
   readSync: (buffer) => readSync(0, buffer, 0, buffer.length, null),
 };
 
-/** This process's stdin, bounded; `process.stdin` is created only if the fast path needs it. */
+/** A hook's stdin, bounded; `process.stdin` is created only if the fast path needs it. */
 function readStdin(maxBytes: number, timeoutMs: number): Promise<StdinResult> {
   return readHookStdin(STDIN_FD, () => process.stdin, maxBytes, timeoutMs);
+}
+
+/**
+ * A background job's stdin (detached dispatcher, worker): the plain stream
+ * reader to end-of-file. These run off the host's clock, so the fast path's
+ * few milliseconds buy nothing there, and reading to EOF is the simplest
+ * contract with the writer (detach.sh's here-document, a parent's pipe).
+ */
+function readJobStdin(maxBytes: number, timeoutMs: number): Promise<StdinResult> {
+  return readBoundedStdin(process.stdin, maxBytes, timeoutMs);
 }
 
 /**
@@ -161,7 +171,7 @@ async function runHookEvent(): Promise<void> {
  */
 async function runDetachedHookEvent(): Promise<void> {
   armSafety(WORKER_LIFETIME_MS, 0);
-  const stdin = await readStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
+  const stdin = await readJobStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
   if (stdin.status !== 'complete') return exitWith('', 0);
   let built: NodeDeps | undefined;
   const runJobInProcess = async (args: readonly string[], job: string): Promise<void> => {
@@ -190,7 +200,7 @@ async function runDoctorCommand(argv: readonly string[]): Promise<void> {
 
 async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   armSafety(WORKER_LIFETIME_MS, 0);
-  const stdin = await readStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
+  const stdin = await readJobStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
   const { runWorker } = await import('../capture/worker.js');
   const nodeDeps = buildDeps();
   const code = await runWorker(argv, stdin.status === 'complete' ? stdin.text : '', nodeDeps.deps);

@@ -26,7 +26,10 @@ function readProcText(path: string): string | undefined {
  * Pids of the background job of detach.sh whose HOME is `home`. The job is
  * one process from fork to exit, but its command line changes as it execs
  * (`sh …/detach.sh` → `setsid node …` → `node …/hook.mjs detached`), so all
- * three spellings count; otherwise a poll could fall in the gap.
+ * three spellings count; otherwise a poll could fall in the gap. While a
+ * process is inside `execve` its cmdline reads empty: such a process counts
+ * when its environment names `home` (caught under load: a poll in that
+ * window let a test start the next turn beside a running capture).
  */
 export function detachedRuns(home: string): number[] {
   const needle = `\0HOME=${home}\0`;
@@ -34,7 +37,7 @@ export function detachedRuns(home: string): number[] {
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
       const cmdline = readProcText(`/proc/${pid}/cmdline`);
-      if (cmdline === undefined || !(cmdline.includes('hook.mjs\0detached') || cmdline.includes('detach.sh'))) return false;
+      if (cmdline === undefined || !(cmdline === '' || cmdline.includes('hook.mjs\0detached') || cmdline.includes('detach.sh'))) return false;
       const environ = readProcText(`/proc/${pid}/environ`);
       return environ !== undefined && `\0${environ}`.includes(needle);
     })

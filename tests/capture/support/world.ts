@@ -182,7 +182,9 @@ export async function workersIdle(world: CaptureWorld, sessionId = world.ovId, t
   const { requestDir } = await import('../../../src/capture/paths.js');
   const lock = captureLockPath(world.dataDir, sessionId);
   const inbox = requestDir(world.dataDir, sessionId);
-  await until(() => detachedRuns(world.home).length === 0 && !exists(lock) && listFiles(inbox).length === 0, timeoutMs, `idle capture of ${sessionId}`);
+  const idle = (): boolean => detachedRuns(world.home).length === 0 && !exists(lock) && listFiles(inbox).length === 0;
+  // Idle twice, 50 ms apart: one /proc scan can fall inside a process's exec (see detachedRuns).
+  await until(async () => idle() && (await new Promise((resolve) => setTimeout(resolve, 50)), idle()), timeoutMs, `idle capture of ${sessionId}`);
 }
 
 /** No capture lock is held and no request waits, in any session of the data dir. */

@@ -13,7 +13,7 @@
 import type { HookDeps } from './deps.js';
 import type { Route } from './routes.js';
 import { encodeStageResult } from '../protocol/envelope.js';
-import { parseHookInput } from '../protocol/parse.js';
+import { hookInputFromJson, parseHookInput } from '../protocol/parse.js';
 import { withTimeout } from '../protocol/withTimeout.js';
 
 export interface DispatchOptions {
@@ -24,11 +24,13 @@ export interface DispatchOptions {
   elapsedMs: () => number;
   /** Lets the caller re-arm its whole-process timer once the event is known. */
   onRoute?: (route: Route) => void;
+  /** The JSON value of `text` when the stdin reader already parsed it, so it is not parsed twice. */
+  parsedJson?: unknown;
 }
 
 /** @returns the exact stdout for `text` (the whole stdin); never rejects. */
 export async function dispatchHook(text: string, options: DispatchOptions): Promise<string> {
-  const input = parseHookInput(text);
+  const input = options.parsedJson === undefined ? parseHookInput(text) : hookInputFromJson(options.parsedJson);
   if (input === null) return '';
   const route = options.routeFor(input.hook_event_name);
   if (route === undefined) return '';

@@ -154,6 +154,7 @@ async function runHookEvent(): Promise<void> {
   if (stdin.status !== 'complete') return exitWith('', 0);
   let built: NodeDeps | undefined;
   const stdout = await dispatchHook(stdin.text, {
+    parsedJson: stdin.json,
     routeFor,
     createDeps: () => (built ??= buildDeps()).deps,
     elapsedMs: () => Date.now() - startedAt,

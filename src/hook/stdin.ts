@@ -27,6 +27,8 @@ export type StdinStatus = 'complete' | 'tty' | 'overflow' | 'timeout' | 'error';
 export interface StdinResult {
   status: StdinStatus;
   text: string;
+  /** The parsed JSON of `text`, when the fast path had to parse it anyway. */
+  json?: unknown;
 }
 
 /** The part of a Node readable stream the reader uses (process.stdin in production). */
@@ -53,14 +55,14 @@ export interface StdinFd {
   readSync(buffer: Uint8Array): number;
 }
 
-/** True when `text` is one whole JSON object (the shape of every hook payload). */
-function isWholeJsonObject(text: string): boolean {
-  if (!text.trimEnd().endsWith('}')) return false;
+/** `text` parsed, when it is one whole JSON object (the shape of every hook payload); else undefined. */
+function wholeJsonObject(text: string): object | undefined {
+  if (!text.trimEnd().endsWith('}')) return undefined;
   try {
-    JSON.parse(text);
-    return true;
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? value : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -95,7 +97,8 @@ export function readHookStdin(fd: StdinFd, openStream: () => StdinSource, maxByt
   if (first.length === 0) return Promise.resolve({ status: 'complete', text: '' });
   if (first.length > maxBytes) return Promise.resolve({ status: 'overflow', text: '' });
   const text = first.toString('utf8');
-  if (isWholeJsonObject(text)) return Promise.resolve({ status: 'complete', text });
+  const json = wholeJsonObject(text);
+  if (json !== undefined) return Promise.resolve({ status: 'complete', text, json });
   return readBoundedStdin(openStream(), maxBytes, timeoutMs, first);
 }
 

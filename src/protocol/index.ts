@@ -10,7 +10,7 @@ export { acceptsContext, encodeStageResult } from './envelope.js';
 export { HOOK_EVENTS } from './input.js';
 export { isMatchAll, matcherQuery, matchesMatcher } from './matcher.js';
 export { mergeHookOutputs } from './merge.js';
-export { isHookEventName, parseHookInput } from './parse.js';
+export { hookInputFromJson, isHookEventName, parseHookInput } from './parse.js';
 export { DEFAULT_HOOK_TIMEOUT_MS, EXECUTOR_GRACE_MS, hookTimeoutMs, runHook } from './runner.js';
 export type { RunHookOptions } from './runner.js';
 export type {

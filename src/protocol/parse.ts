@@ -47,7 +47,11 @@ const BOOLEAN_FIELDS = ['is_internal_continuation', 'stop_hook_active'] as const
  *   or a missing/unknown event name. Never throws.
  */
 export function parseHookInput(text: string): HookInput | null {
-  const value = parseJson(text);
+  return hookInputFromJson(parseJson(text));
+}
+
+/** `parseHookInput` for a value already parsed from the stdin text (same rules, same result). */
+export function hookInputFromJson(value: unknown): HookInput | null {
   if (!isRecord(value) || !isHookEventName(value.hook_event_name)) return null;
   // Spread copies own keys as data properties, so a `__proto__` key stays inert.
   const input: Record<string, unknown> = { ...value };

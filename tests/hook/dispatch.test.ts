@@ -19,6 +19,17 @@ describe('dispatchHook', () => {
     expect(out).toBe('{"decision":"approve","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"saw hi"}}');
   });
 
+  it('a value the stdin reader already parsed is used instead of parsing the text again, with the same rules', async () => {
+    const deps = createTestDeps();
+    const stage: Stage = async (input) => ({ kind: 'context', text: `saw ${String(input.prompt)} ${typeof input.session_id}` });
+    const options = { routeFor: only('UserPromptSubmit', stage), createDeps: () => deps, elapsedMs: () => 0 };
+    // The text is never read when a parsed value comes along; a wrong-typed field is dropped either way.
+    const parsedJson = { hook_event_name: 'UserPromptSubmit', prompt: 'from the value', session_id: 42 };
+    expect(await dispatchHook('not json', { ...options, parsedJson })).toBe(await dispatchHook(JSON.stringify(parsedJson), options));
+    expect(await dispatchHook('not json', { ...options, parsedJson })).toContain('saw from the value undefined');
+    expect(await dispatchHook('{"hook_event_name":"UserPromptSubmit"}', { ...options, parsedJson: ['not', 'an', 'object'] })).toBe('');
+  });
+
   it('builds no deps and loads nothing for bad input or an unrouted event', async () => {
     let built = 0;
     for (const text of ['', 'nope', '[]', '{"hook_event_name":"Notification"}', '{"hook_event_name":"PostToolUse"}']) {

@@ -86,11 +86,11 @@ describe('readHookStdin', () => {
   it('a whole JSON object in the first read is complete without waiting for end of input; the stream is never opened', async () => {
     const fd = fakeFd([PAYLOAD]);
     const source = fakeStream();
-    expect(await readHookStdin(fd, source.open, 1024, 1_000)).toEqual({ status: 'complete', text: PAYLOAD });
+    expect(await readHookStdin(fd, source.open, 1024, 1_000)).toEqual({ status: 'complete', text: PAYLOAD, json: JSON.parse(PAYLOAD) });
     expect(fd.reads).toHaveLength(1);
     expect(source.opened()).toBe(0);
     // The same with the trailing newline a hand-written payload has.
-    expect(await readHookStdin(fakeFd([`${PAYLOAD}\n`]), source.open, 1024, 1_000)).toEqual({ status: 'complete', text: `${PAYLOAD}\n` });
+    expect(await readHookStdin(fakeFd([`${PAYLOAD}\n`]), source.open, 1024, 1_000)).toEqual({ status: 'complete', text: `${PAYLOAD}\n`, json: JSON.parse(PAYLOAD) });
     expect(source.opened()).toBe(0);
   });
 
@@ -116,7 +116,7 @@ describe('readHookStdin', () => {
 
   it('an fd whose type cannot be read is still read', async () => {
     const source = fakeStream();
-    expect(await readHookStdin(fakeFd([PAYLOAD], errorWithCode('EBADF')), source.open, 1024, 1_000)).toEqual({ status: 'complete', text: PAYLOAD });
+    expect(await readHookStdin(fakeFd([PAYLOAD], errorWithCode('EBADF')), source.open, 1024, 1_000)).toEqual({ status: 'complete', text: PAYLOAD, json: JSON.parse(PAYLOAD) });
   });
 
   it('EAGAIN (a non-blocking fd) or any other read error hands over to the stream reader', async () => {
@@ -175,6 +175,6 @@ describe('readHookStdin', () => {
     expect(fd.reads).toEqual([11]);
     expect(source.opened()).toBe(0);
     // Exactly maxBytes is still in bounds.
-    expect(await readHookStdin(fakeFd(['{"a":"xx"}']), source.open, 10, 1_000)).toEqual({ status: 'complete', text: '{"a":"xx"}' });
+    expect(await readHookStdin(fakeFd(['{"a":"xx"}']), source.open, 10, 1_000)).toEqual({ status: 'complete', text: '{"a":"xx"}', json: { a: 'xx' } });
   });
 });

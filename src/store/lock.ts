@@ -34,7 +34,7 @@
  * @module
  */
 import { uniqueToken } from './fastHash.js';
-import { mkdirSync, renameSync, rmdirSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, rm, rmdir, unlink } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -139,12 +139,29 @@ function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function defaultIsProcessAlive(pid: number): boolean {
+/**
+ * Signal 0 says whether the pid exists; a zombie (killed, not yet reaped by
+ * its parent) exists too, yet holds nothing. Where the parent of a detached
+ * process is a slow reaper (PID 1 of some containers and VMs took ~2 s
+ * here), a SIGKILLed holder stays a zombie long enough to block the next
+ * start, so on Linux a zombie counts as dead (`/proc/<pid>/stat`, state Z).
+ */
+export function defaultIsProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return errorCode(error) === 'EPERM'; // exists but belongs to another user
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    // `pid (comm) S …`: the state follows the last ')' (comm may hold spaces and parentheses).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false; // no procfs (macOS) or the process just left: signal 0 already answered
   }
 }
 

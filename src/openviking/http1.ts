@@ -1,8 +1,9 @@
 /**
  * HTTP/1.1 on the wire, for the hook transport (socketHttp.ts): the request
- * text, and a parser for the one response of a `Connection: close`
- * exchange. Pure: bytes in, values out, so every framing rule is tested
- * without a socket.
+ * text, and a parser for one response, which also tells whether the
+ * connection may carry another exchange (only the resident helper keeps
+ * connections; hooks send `Connection: close`). Pure: bytes in, values out,
+ * so every framing rule is tested without a socket.
  *
  * Why not `node:http`? A hook is a fresh process per event, and its first
  * request through node:http costs ~6 ms to load the module plus ~8 ms of
@@ -29,12 +30,13 @@ const LINE_BREAK = /[\r\n\0]/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
- * The request text: request line, `Host`, `Connection: close`, the
- * caller's headers, `Content-Length` when there is a body, then the body.
- * Throws (kind `network`) on a header that could split the request.
+ * The request text: request line, `Host`, `Connection` (`close` unless the
+ * caller keeps connections), the caller's headers, `Content-Length` when
+ * there is a body, then the body. Throws (kind `network`) on a header that
+ * could split the request.
  */
-export function serializeRequest(url: URL, request: HttpRequest): string {
-  const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, 'Connection: close'];
+export function serializeRequest(url: URL, request: HttpRequest, keepAlive = false): string {
+  const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, `Connection: ${keepAlive ? 'keep-alive' : 'close'}`];
   for (const [name, value] of Object.entries(request.headers)) {
     if (!TOKEN.test(name) || LINE_BREAK.test(value)) throw transportError('network', `invalid request header ${JSON.stringify(name)}`);
     const lower = name.toLowerCase();
@@ -58,7 +60,7 @@ type ChunkState = { at: 'size' } | { at: 'data'; remaining: number } | { at: 'da
  */
 export class ResponseParser {
   private pending: Buffer = Buffer.alloc(0);
-  private head: { status: number; headers: Record<string, string> } | undefined;
+  private head: { status: number; headers: Record<string, string>; http11: boolean } | undefined;
   private framing: Framing | undefined;
   private chunkState: ChunkState = { at: 'size' };
   private readonly body: Buffer[] = [];
@@ -85,6 +87,23 @@ export class ResponseParser {
     return this.response;
   }
 
+  /**
+   * After a complete response: how long (ms) the connection may wait idle
+   * for another exchange, or undefined when it must not be reused. Reusable
+   * means an HTTP/1.1 answer framed by its length or chunks (not by the
+   * close), no `Connection: close`, and no bytes beyond the response; the
+   * server's `Keep-Alive: timeout=N` (seconds) caps the wait at N.
+   */
+  reuseWindowMs(ourLimitMs: number): number | undefined {
+    const head = this.head;
+    if (this.response === undefined || head === undefined || !head.http11 || this.framing?.kind === 'until-close' || this.pending.length > 0) return undefined;
+    if (/(?:^|,)\s*close\s*(?:,|$)/i.test(head.headers.connection ?? '')) return undefined;
+    const serverTimeout = /(?:^|[,;\s])timeout=(\d{1,6})/i.exec(head.headers['keep-alive'] ?? '');
+    // Leave the server a second: a connection it is about to close must not be reused.
+    const limit = serverTimeout === null ? ourLimitMs : Math.min(ourLimitMs, Number(serverTimeout[1]) * 1000 - 1000);
+    return limit > 0 ? limit : undefined;
+  }
+
   /** Parses a head from `pending`; false when more bytes are needed. */
   private readHead(): boolean {
     const endAt = this.pending.indexOf(HEAD_END);
@@ -94,12 +113,12 @@ export class ResponseParser {
     if (endAt === -1) return false;
     const lines = this.pending.toString('latin1', 0, endAt).split('\r\n');
     this.pending = this.pending.subarray(endAt + HEAD_END.length);
-    const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(lines[0] ?? '');
+    const status = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0] ?? '');
     if (status === null) throw transportError('network', `not an HTTP/1.x response: ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
-    const code = Number(status[1]);
+    const code = Number(status[2]);
     if (code >= 100 && code < 200) return true; // informational (100 Continue, 103 Early Hints): the real head follows
     const headers = parseHeaderLines(lines.slice(1));
-    this.head = { status: code, headers };
+    this.head = { status: code, headers, http11: status[1] === '1' };
     this.framing = framingOf(code, headers, this.maxBodyBytes);
     return true;
   }

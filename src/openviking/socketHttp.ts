@@ -16,6 +16,16 @@
  *   unref'd and half-closed (see `release`), so a finished hook exits at
  *   once; a failed exchange destroys its socket.
  *
+ * The resident helper (DESIGN D16), a long-lived process, builds its
+ * transport with `keepAliveMs`: a finished connection then waits (unref'd)
+ * for the next request to the same origin, for at most that long and never
+ * past the server's `Keep-Alive: timeout`, sparing the connect (~1.5 ms of
+ * CPU on both sides here). A parked connection the server closed is
+ * dropped when the close arrives; one that fails before any byte of the
+ * answer is retried once on a fresh connection. That retry can repeat a
+ * request the server received, so `keepAliveMs` is only for processes
+ * whose requests are all reads (the resident runs recall only).
+ *
  * @module
  */
 import type { Socket } from 'node:net';
@@ -29,11 +39,15 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export interface SocketHttpOptions {
   /** Larger bodies reject with kind `too_large`. */
   maxResponseBytes?: number;
+  /** Keep finished connections for reuse, idle at most this long (read-only callers only; see above). */
+  keepAliveMs?: number;
 }
 
 /** Builds a transport; `socketHttpTransport` is the default instance. */
 export function createSocketHttpTransport(options: SocketHttpOptions = {}): HttpTransport {
   const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const keepAliveMs = options.keepAliveMs ?? 0;
+  const parked = keepAliveMs > 0 ? new ParkedSockets() : undefined;
   return async (request) => {
     let url: URL;
     try {
@@ -41,10 +55,25 @@ export function createSocketHttpTransport(options: SocketHttpOptions = {}): Http
     } catch {
       throw transportError('network', `invalid URL: ${request.url}`);
     }
-    const text = serializeRequest(url, request);
+    const text = serializeRequest(url, request, parked !== undefined);
+    const startedAt = Date.now();
+    const reused = parked?.take(url.origin);
+    if (reused !== undefined) {
+      const outcome = await exchange(reused, text, request.timeoutMs, maxBytes, keepAliveMs).catch((error: unknown) => error as ExchangeError);
+      if (!(outcome instanceof Error)) return settleExchange(outcome, url.origin, parked);
+      if (!outcome.beforeAnswer) throw outcome;
+    }
     const socket = await connect(url);
-    return exchange(socket, text, request.timeoutMs, maxBytes);
+    const remainingMs = request.timeoutMs - (Date.now() - startedAt);
+    return settleExchange(await exchange(socket, text, remainingMs, maxBytes, keepAliveMs), url.origin, parked);
   };
+}
+
+/** Parks a reusable connection (or lets it go) and hands back the response. */
+function settleExchange(done: Exchanged, origin: string, parked: ParkedSockets | undefined): HttpResponse {
+  if (parked !== undefined && done.reuseWindowMs !== undefined) parked.park(origin, done.socket, done.reuseWindowMs);
+  else release(done.socket);
+  return done.response;
 }
 
 /** The transport hook code uses. */
@@ -64,13 +93,29 @@ async function connect(url: URL): Promise<Socket> {
   throw transportError('network', `unsupported protocol ${url.protocol}`);
 }
 
-function exchange(socket: Socket, requestText: string, timeoutMs: number, maxBytes: number): Promise<HttpResponse> {
-  return new Promise<HttpResponse>((resolve, reject) => {
+interface Exchanged {
+  socket: Socket;
+  response: HttpResponse;
+  /** Set when the connection may carry another exchange, for this long. */
+  reuseWindowMs?: number;
+}
+
+/** A failed exchange; `beforeAnswer` when not one byte of the answer had arrived. */
+type ExchangeError = Error & { kind?: unknown; beforeAnswer?: boolean };
+
+/**
+ * One request and its response on `socket`. On success the socket's
+ * listeners are removed and it is handed back (the caller releases or
+ * parks it); on failure it is destroyed.
+ */
+function exchange(socket: Socket, requestText: string, timeoutMs: number, maxBytes: number, keepAliveMs: number): Promise<Exchanged> {
+  return new Promise<Exchanged>((resolve, reject) => {
     const parser = new ResponseParser(maxBytes);
     let settled = false;
+    let answered = false;
     const timer = setTimeout(() => fail(transportError('timeout', `no complete response within ${timeoutMs} ms`)), Math.max(1, timeoutMs));
 
-    function settle(outcome: () => HttpResponse | undefined): void {
+    function settle(outcome: () => HttpResponse | undefined, byFraming: boolean): void {
       if (settled) return;
       let response: HttpResponse | undefined;
       try {
@@ -82,25 +127,76 @@ function exchange(socket: Socket, requestText: string, timeoutMs: number, maxByt
       if (response === undefined) return;
       settled = true;
       clearTimeout(timer);
-      release(socket);
-      resolve(response);
+      detach();
+      const reuseWindowMs = byFraming && keepAliveMs > 0 ? parser.reuseWindowMs(keepAliveMs) : undefined;
+      resolve({ socket, response, ...(reuseWindowMs === undefined ? {} : { reuseWindowMs }) });
     }
 
-    function fail(error: Error): void {
+    function fail(error: ExchangeError): void {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      detach();
       socket.destroy();
+      error.beforeAnswer = !answered && error.kind !== 'timeout';
       reject(error);
     }
 
+    const onData = (chunk: Buffer): void => {
+      answered = true;
+      settle(() => parser.push(chunk), true);
+    };
+    const onEnd = (): void => settle(() => parser.end(), false);
+    const onError = (error: Error): void => fail(transportError('network', errorMessage(error)));
+    const onClose = (): void => fail(transportError('network', 'connection closed before the response was complete'));
+    function detach(): void {
+      socket.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    }
+
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => settle(() => parser.push(chunk)));
-    socket.on('end', () => settle(() => parser.end()));
-    socket.on('error', (error) => fail(transportError('network', errorMessage(error))));
-    socket.on('close', () => fail(transportError('network', 'connection closed before the response was complete')));
+    socket.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
     socket.write(requestText);
   });
+}
+
+/**
+ * At most one idle connection per origin, unref'd (it never keeps the
+ * process alive), dropped when its window ends or the server closes it,
+ * and removed from here before anyone writes to it again.
+ */
+class ParkedSockets {
+  private readonly idle = new Map<string, { socket: Socket; drop: () => void }>();
+
+  take(origin: string): Socket | undefined {
+    const entry = this.idle.get(origin);
+    if (entry === undefined) return undefined;
+    this.idle.delete(origin);
+    entry.drop();
+    return entry.socket.destroyed ? undefined : entry.socket;
+  }
+
+  park(origin: string, socket: Socket, windowMs: number): void {
+    if (this.idle.has(origin) || socket.destroyed) return release(socket);
+    const expire = (): void => {
+      if (this.idle.get(origin)?.socket === socket) this.idle.delete(origin);
+      clearTimeout(timer);
+      socket.off('data', expire).off('end', expire).off('error', expire).off('close', expire);
+      socket.destroy();
+    };
+    const timer = setTimeout(expire, windowMs);
+    timer.unref();
+    socket.unref();
+    // Anything from the server while idle (data, end, error, close) ends the connection's reuse.
+    socket.on('data', expire).on('end', expire).on('error', expire).on('close', expire);
+    this.idle.set(origin, {
+      socket,
+      drop: () => {
+        clearTimeout(timer);
+        socket.off('data', expire).off('end', expire).off('error', expire).off('close', expire);
+        socket.ref();
+      },
+    });
+  }
 }
 
 /**

@@ -100,6 +100,12 @@ describe('serializeRequest', () => {
     expect(serialize('http://h/', { headers: { "X-Ok!#$%&'*+.^_`|~": 'a\tb "c" ;=,' } })).toContain("X-Ok!#$%&'*+.^_`|~: a\tb \"c\" ;=,\r\n");
   });
 
+  it('asks for a kept connection only when the caller keeps connections', () => {
+    const url = 'http://127.0.0.1:1933/health';
+    expect(serializeRequest(new URL(url), { method: 'GET', url, headers: {}, timeoutMs: 1000 }, true)).toContain('\r\nConnection: keep-alive\r\n');
+    expect(serialize(url)).toContain('\r\nConnection: close\r\n');
+  });
+
   it('does not let caller Host, Connection or Content-Length duplicate its own (any case)', () => {
     const text = serialize('http://127.0.0.1:1933/x', {
       method: 'POST',
@@ -426,5 +432,41 @@ describe('ResponseParser: failures', () => {
   it('without the close, an incomplete response is just incomplete', () => {
     expect(everyWay('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhell')).toEqual({ incomplete: true });
     expect(everyWay('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n')).toEqual({ incomplete: true });
+  });
+});
+
+describe('ResponseParser: may the connection carry another exchange?', () => {
+  /** The reuse window after feeding `raw` in one piece (and the close, when asked). */
+  function windowAfter(raw: string, ourLimitMs = 3_000, close = false): number | undefined {
+    const parser = new ResponseParser(1024);
+    const response = parser.push(Buffer.from(raw, 'latin1')) ?? (close ? parser.end() : undefined);
+    expect(response).toBeDefined();
+    return parser.reuseWindowMs(ourLimitMs);
+  }
+
+  it('an HTTP/1.1 answer framed by length or chunks: reusable for our limit', () => {
+    expect(windowAfter('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')).toBe(3_000);
+    expect(windowAfter('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n')).toBe(3_000);
+    expect(windowAfter('HTTP/1.1 204 No Content\r\n\r\n')).toBe(3_000);
+  });
+
+  it("caps the window a second under the server's Keep-Alive timeout, and refuses when that leaves nothing", () => {
+    expect(windowAfter('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=5\r\nContent-Length: 0\r\n\r\n', 10_000)).toBe(4_000);
+    expect(windowAfter('HTTP/1.1 200 OK\r\nKeep-Alive: max=100, timeout=2\r\nContent-Length: 0\r\n\r\n')).toBe(1_000);
+    expect(windowAfter('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\nContent-Length: 0\r\n\r\n')).toBeUndefined();
+  });
+
+  it('never after Connection: close, an HTTP/1.0 answer, a body framed by the close, or stray bytes after the body', () => {
+    expect(windowAfter('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')).toBeUndefined();
+    expect(windowAfter('HTTP/1.1 200 OK\r\nConnection: Keep-Alive, Close\r\nContent-Length: 0\r\n\r\n')).toBeUndefined();
+    expect(windowAfter('HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n')).toBeUndefined();
+    expect(windowAfter('HTTP/1.1 200 OK\r\n\r\nuntil the end', 3_000, true)).toBeUndefined();
+    expect(windowAfter('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n')).toBeUndefined();
+  });
+
+  it('never before the response is complete', () => {
+    const parser = new ResponseParser(1024);
+    expect(parser.push(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhe'))).toBeUndefined();
+    expect(parser.reuseWindowMs(3_000)).toBeUndefined();
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Which stage answers which host event, and how long it may take.
  *
- * Each stage but the guard sits behind a dynamic `import()`, so esbuild
- * puts it in its own file and an event only ever loads the code it needs.
- * The guard (under 3 KB built) is part of the entry instead: a dynamic
- * import costs its deny path ~4 ms (resolve, asynchronous read, compile,
- * link), while its bytes cost the other events nothing measurable (60
- * interleaved pairs each, DESIGN D14). `safetyMs` is the whole-process budget
+ * Each stage sits behind a dynamic `import()`, so esbuild puts it in its
+ * own file and an event only ever loads the code it needs. Two small ones
+ * are part of the entry instead, because a dynamic import costs ~4 ms
+ * (resolve, asynchronous read, compile, link) while their bytes cost the
+ * other events nothing measurable (60 interleaved pairs each, DESIGN D14):
+ * the guard (under 3 KB built), and the prompt relay (stages/promptRelay.ts),
+ * which hands the prompt to the resident helper and imports the prompt
+ * stage only when none listens (DESIGN D16). `safetyMs` is the whole-process budget
  * of the event, kept well inside its `timeout` in hooks/hooks.json, because
  * on CodeBuddy a hook killed at its timeout BLOCKS: the prompt is dropped,
  * the tool refused, or the agent looped by Stop (codebuddy-host README §3).
@@ -17,15 +19,25 @@
 import type { HookDeps, StageResult } from './deps.js';
 import type { HookInput } from '../protocol/input.js';
 import { runGuard } from '../stages/guard.js';
+import { runPromptRelay } from '../stages/promptRelay.js';
 
-/** Every stage has this shape: a function of the event and the outside world. */
-export type Stage = (input: HookInput, deps: HookDeps) => Promise<StageResult>;
+/** UserPromptSubmit's budget (hooks.json timeout 10 s); stages/promptRelay.ts waits for a resident well inside it. */
+export const PROMPT_SAFETY_MS = 8_000;
 
-export interface Route {
-  load(): Promise<Stage>;
+/**
+ * Every stage has this shape: a function of the event and the outside
+ * world. A stage may answer synchronously (the guard, the prompt relay
+ * when the resident answers): the dispatcher then arms no timer at all.
+ */
+export type Stage = (input: HookInput, deps: HookDeps) => StageResult | Promise<StageResult>;
+
+interface RouteBudget {
   /** Milliseconds from process start after which the dispatcher answers pass-through. */
   safetyMs: number;
 }
+
+/** A stage in the entry (`stage`), or one behind a dynamic import (`load`). */
+export type Route = RouteBudget & ({ stage: Stage } | { load(): Promise<Stage> });
 
 /** Budget before the event is known (reading stdin): the smallest route budget. */
 export const PREFLIGHT_SAFETY_MS = 3_000;
@@ -36,9 +48,9 @@ export function routeFor(event: string): Route | undefined {
     case 'SessionStart':
       return { load: () => import('../stages/start.js').then((m) => m.runStart), safetyMs: 12_000 };
     case 'UserPromptSubmit':
-      return { load: () => import('../stages/prompt.js').then((m) => m.runPrompt), safetyMs: 8_000 };
+      return { stage: runPromptRelay, safetyMs: PROMPT_SAFETY_MS };
     case 'PreToolUse':
-      return { load: () => Promise.resolve(runGuard), safetyMs: 3_000 };
+      return { stage: runGuard, safetyMs: 3_000 };
     case 'Stop':
     case 'SubagentStop':
       return { load: loadCapture, safetyMs: 8_000 };

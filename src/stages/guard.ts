@@ -63,7 +63,7 @@ const VIKING_URI = /^\s*["'`]?(viking:\/[^\s"'`]*)/i;
 const MAX_ECHO_CHARS = 300;
 
 /** PreToolUse stage: deny file tools aimed at viking:// URIs; pass everything else. */
-export async function runGuard(input: HookInput, _deps: HookDeps): Promise<StageResult> {
+export function runGuard(input: HookInput, _deps: HookDeps): StageResult {
   return guardDecision(input);
 }
 

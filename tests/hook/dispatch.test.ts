@@ -77,6 +77,21 @@ describe('dispatchHook', () => {
     expect(await dispatchHook('{"hook_event_name":"PreToolUse"}', { routeFor: only('PreToolUse', deny), createDeps: createTestDeps, elapsedMs: () => 0 })).toContain('"deny"');
   });
 
+  it('an entry stage that answers synchronously arms no timer; one that returns a promise arms it before the wait', async () => {
+    const armed: string[] = [];
+    const inline = (stage: Stage): ((e: string) => Route | undefined) => () => ({ stage, safetyMs: 2_000 });
+    const options = (stage: Stage, name: string) => ({ routeFor: inline(stage), createDeps: createTestDeps, elapsedMs: () => 0, onRoute: () => armed.push(name) });
+    expect(await dispatchHook('{"hook_event_name":"UserPromptSubmit"}', options(() => ({ kind: 'context', text: 'now' }), 'sync'))).toContain('"additionalContext":"now"');
+    expect(await dispatchHook('{"hook_event_name":"UserPromptSubmit"}', options(async () => ({ kind: 'context', text: 'later' }), 'async'))).toContain('"additionalContext":"later"');
+    const deps = createTestDeps();
+    const throwing: Stage = () => {
+      throw new Error('sync');
+    };
+    expect(await dispatchHook('{"hook_event_name":"UserPromptSubmit"}', { ...options(throwing, 'throwing'), createDeps: () => deps })).toBe('');
+    expect(deps.logged.map((l) => l.level)).toEqual(['warn']);
+    expect(armed).toEqual(['async']);
+  });
+
   it('tells the caller the route once the event is known', async () => {
     const seen: number[] = [];
     await dispatchHook('{"hook_event_name":"Stop"}', { routeFor, createDeps: createTestDeps, elapsedMs: () => 0, onRoute: (r) => seen.push(r.safetyMs) });
@@ -85,10 +100,10 @@ describe('dispatchHook', () => {
 });
 
 describe('routeFor', () => {
-  it('loads the real stage modules', async () => {
+  it('names the real stages (the guard and the prompt relay in the entry, the rest behind imports)', async () => {
     const expected: Record<string, string> = {
       SessionStart: 'runStart',
-      UserPromptSubmit: 'runPrompt',
+      UserPromptSubmit: 'runPromptRelay',
       PreToolUse: 'runGuard',
       Stop: 'runCapture',
       SubagentStop: 'runCapture',
@@ -97,7 +112,8 @@ describe('routeFor', () => {
       SessionEnd: 'runCapture',
     };
     for (const [event, name] of Object.entries(expected)) {
-      const stage = await routeFor(event)?.load();
+      const route = routeFor(event);
+      const stage = route === undefined ? undefined : 'stage' in route ? route.stage : await route.load();
       expect(stage?.name, event).toBe(name);
     }
     for (const event of ['PostToolUse', 'Notification', 'Bogus', 'constructor']) expect(routeFor(event)).toBeUndefined();

@@ -39,6 +39,8 @@ export const LAZY_MODULES = {
   // Pending-queue replay at session start: only when writes are waiting.
   'src/capture/replay.ts': 'replay',
   'src/capture/env.ts': 'capture-env',
+  // The resident helper (DESIGN D16): started in the background, never on a hook's clock.
+  'src/resident/server.ts': 'resident',
 };
 
 /** Options every bundle shares; tests that bundle a single entry reuse them. */

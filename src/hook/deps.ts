@@ -23,12 +23,27 @@ export interface HookDeps {
   /** Absolute path of the plugin root (CODEBUDDY_PLUGIN_ROOT, else derived from the bundle location). */
   pluginRoot: string;
   http: HttpTransport;
+  /** This process's id (names the requests it sends a resident). */
+  pid: number;
+  /**
+   * Bytes one write to a pipe delivers whole, never interleaved with
+   * another writer's (PIPE_BUF): 4096 on Linux, the POSIX minimum 512
+   * elsewhere, and 0 where there are no FIFOs (Windows), which turns the
+   * resident helper off (DESIGN D16).
+   */
+  pipeAtomicBytes: number;
   /**
    * Starts `node <pluginRoot>/scripts/hook.mjs <args>` detached, with `stdin`
    * written to it, and returns at once. The host neither waits for nor kills
    * it (seed 000 §7). Returns false when the spawn failed.
    */
   spawnDetached(args: readonly string[], stdin: string): boolean;
+  /**
+   * Work that must be done but need not delay the answer (status files).
+   * A hook process runs it before it exits; the resident helper after it
+   * has replied (DESIGN D16). A failure is logged, never thrown.
+   */
+  afterAnswer(task: () => Promise<void> | void): void;
   log: Logger;
   /**
    * Ends this process at once, with no cleanup (SIGKILL). Only the worker's

@@ -11,6 +11,8 @@
  * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
  *   started by a stage through `HookDeps.spawnDetached`.
+ * - `node hook.mjs resident`: the resident helper that answers prompt hooks
+ *   (DESIGN D16), started the same way.
  *
  * Hook mode never fails the host: any exception, a stdin that never closes,
  * or a stage past its budget answers the pass-through (no output) with exit
@@ -27,6 +29,8 @@ import { fstatSync, readSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dispatchHook } from './dispatch.js';
+import type { HttpTransport } from '../openviking/http.js';
+import { createSocketHttpTransport } from '../openviking/socketHttp.js';
 import { createLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
 import type { NodeDeps, NodeHost } from './nodeDeps.js';
@@ -65,21 +69,25 @@ function buildLogger(): Logger {
   return createLogger({ env: process.env, homeDir: homeDir(), now: Date.now, pid: process.pid, writeStderr: (line) => process.stderr.write(line) });
 }
 
-function buildDeps(runJobInProcess?: NodeHost['runJobInProcess']): NodeDeps {
-  const env = process.env;
+/** `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd. */
+function buildDeps(runJobInProcess?: NodeHost['runJobInProcess'], stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }): NodeDeps {
+  const env = stage?.env ?? process.env;
   const log = buildLogger();
   const pluginRoot = env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || fileURLToPath(new URL('..', import.meta.url));
   return createNodeDeps({
     env,
-    cwd: process.cwd(),
-    homeDir: homeDir(),
+    cwd: stage?.cwd ?? process.cwd(),
+    homeDir: env.HOME || homeDir(),
     pluginRoot: resolve(pluginRoot),
     execPath: process.execPath,
+    pid: process.pid,
+    platform: process.platform,
     loadSpawn: () => builtin<typeof import('node:child_process')>('node:child_process').spawn,
     now: Date.now,
     log,
     runJobInProcess,
     killNow: () => process.kill(process.pid, 'SIGKILL'),
+    ...(stage ? { http: stage.http } : {}),
   });
 }
 
@@ -210,8 +218,61 @@ async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   exitWith('', code);
 }
 
+/**
+ * The resident helper (DESIGN D16): serves prompt hooks until it retires.
+ * Its cwd moves to HOME so it never pins the workspace it was started from.
+ */
+async function runResidentCommand(): Promise<void> {
+  const { serveResident, KEEP_ALIVE_MS } = await import('../resident/server.js');
+  const base = buildDeps();
+  const http = createSocketHttpTransport({ keepAliveMs: KEEP_ALIVE_MS });
+  process.chdir(base.deps.homeDir);
+  await serveResident({
+    env: process.env,
+    homeDir: base.deps.homeDir,
+    pluginRoot: base.deps.pluginRoot,
+    now: Date.now,
+    log: base.deps.log,
+    makeFifo,
+    listen: listenOnFifo,
+    createStageDeps: (env, cwd) => buildDeps(undefined, { env, cwd, http }),
+    codeFile: fileURLToPath(import.meta.url),
+    idleMs: positiveNumber(process.env.OPENVIKING_RESIDENT_IDLE_MS),
+    stopRequested: new Promise((resolve) => {
+      for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => resolve());
+    }),
+  });
+  exitWith('', 0);
+}
+
+function makeFifo(path: string): void {
+  const made = builtin<typeof import('node:child_process')>('node:child_process').spawnSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
+  if (made.status !== 0) throw new Error(`mkfifo ${path} failed (${made.error?.message ?? `exit ${String(made.status)}`})`);
+}
+
+/**
+ * Reads a FIFO through the event loop. Opened read-write, so the resident
+ * itself counts as a writer and the FIFO never reads end-of-file between
+ * hooks; non-blocking, so node's pipe handle can poll it.
+ */
+function listenOnFifo(path: string, onChunk: (text: string) => void): { close(): void } {
+  const { openSync, constants } = builtin<typeof import('node:fs')>('node:fs');
+  const { Socket } = builtin<typeof import('node:net')>('node:net');
+  const socket = new Socket({ fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
+  socket.setEncoding('utf8');
+  socket.on('data', (text: string) => onChunk(text));
+  socket.on('error', (error) => buildLogger().warn('resident: FIFO read failed', { error: error.message }));
+  return { close: () => socket.destroy() };
+}
+
+function positiveNumber(text: string | undefined): number | undefined {
+  const value = Number(text);
+  return text !== undefined && text.trim() !== '' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command === 'resident') return runResidentCommand();
   if (command === 'doctor') return runDoctorCommand(rest);
   if (command === 'worker') return runWorkerCommand(rest);
   if (command === 'detached') return runDetachedHookEvent();

@@ -10,11 +10,15 @@
  *   unref'd: the host neither waits for nor kills it (seed 000 §7). The
  *   payload is written asynchronously; `settle()` waits (bounded) until every
  *   payload is flushed, so exiting cannot truncate a worker's input.
+ * - `afterAnswer` tasks start at once, after the current synchronous step,
+ *   and `settle()` waits for them too: whoever owns the answer writes it,
+ *   then settles.
  *
  * @module
  */
 import type { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { HttpTransport } from '../openviking/http.js';
 import { socketHttpTransport } from '../openviking/socketHttp.js';
 import { withTimeout } from '../protocol/withTimeout.js';
 import type { HookDeps, Logger } from './deps.js';
@@ -26,6 +30,9 @@ export interface NodeHost {
   pluginRoot: string;
   /** The running node binary (process.execPath), so workers use the same runtime. */
   execPath: string;
+  pid: number;
+  /** process.platform. */
+  platform: string;
   /**
    * Returns node:child_process's `spawn`, loaded on first use: that builtin
    * pulls in ~44 internal modules (15-45 ms measured here), which hooks that
@@ -43,11 +50,13 @@ export interface NodeHost {
   runJobInProcess?: (args: readonly string[], stdin: string) => Promise<void>;
   /** See HookDeps.killNow. */
   killNow?: () => void;
+  /** Default: the one-exchange-per-connection `socketHttpTransport`. */
+  http?: HttpTransport;
 }
 
 export interface NodeDeps {
   deps: HookDeps;
-  /** Resolves once every detached child's stdin is flushed, or after `capMs`. */
+  /** Resolves once every detached child's stdin is flushed and every `afterAnswer` task is done, or after `capMs`. */
   settle(capMs: number): Promise<void>;
 }
 
@@ -59,7 +68,9 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     cwd: host.cwd,
     homeDir: host.homeDir,
     pluginRoot: host.pluginRoot,
-    http: socketHttpTransport,
+    http: host.http ?? socketHttpTransport,
+    pid: host.pid,
+    pipeAtomicBytes: pipeAtomicBytes(host.platform),
     spawnDetached: (args, stdin) => {
       if (host.runJobInProcess !== undefined) {
         flushes.push(host.runJobInProcess(args, stdin).catch((error: unknown) => {
@@ -72,15 +83,29 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
       flushes.push(flushed);
       return true;
     },
+    afterAnswer: (task) => {
+      flushes.push(
+        Promise.resolve()
+          .then(task)
+          .catch((error: unknown) => host.log.warn('deferred work failed', { error: error instanceof Error ? error.message : String(error) })),
+      );
+    },
     log: host.log,
     killNow: host.killNow,
   };
   return {
     deps,
     settle: async (capMs) => {
-      await withTimeout(Promise.all(flushes), capMs, undefined);
+      // Nothing to wait for: no timer either (a process's first one costs ~0.4 ms).
+      if (flushes.length > 0) await withTimeout(Promise.all(flushes), capMs, undefined);
     },
   };
+}
+
+/** PIPE_BUF of `platform` (see HookDeps.pipeAtomicBytes). */
+export function pipeAtomicBytes(platform: string): number {
+  if (platform === 'win32') return 0;
+  return platform === 'linux' ? 4096 : 512;
 }
 
 /** @returns a promise settled when stdin is flushed, or undefined when the spawn failed. */

@@ -8,7 +8,8 @@
  * server costs the user at most that delay and no context, never the
  * prompt. The skip rules run first with no network (recall/skip.ts); the
  * common path is then ONE round trip (the context face, no `/health`
- * pre-check) plus one small status write.
+ * pre-check); the small status write for the status line is handed to
+ * `afterAnswer`, so the resident helper (DESIGN D16) replies before it.
  *
  * @module
  */
@@ -23,7 +24,7 @@ import { recordRecall } from '../recall/status.js';
 import { openStageContext } from '../session/stageContext.js';
 import type { StageContext } from '../session/stageContext.js';
 
-/** Grace after the deadline for the status write before the stage gives up regardless. */
+/** Grace after the deadline for the client's cut-off to land before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 150;
 
 export async function runPrompt(input: HookInput, deps: HookDeps): Promise<StageResult> {
@@ -52,7 +53,8 @@ async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Pr
     query,
     now: deps.now,
   });
-  await recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, deps.now());
+  const at = deps.now();
+  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));
   if (outcome.status === 'failed') {
     deps.log.warn('recall failed; no memories for this prompt', { tier: outcome.tier, code: outcome.failure.code, status: outcome.failure.status });
     return PASS;

@@ -7,7 +7,9 @@
  * was away land before new ones); spot earlier sessions of this workspace
  * left uncommitted and hand them to a detached worker; then fetch the
  * profile and memory listing (and, on resume/compact, the session's latest
- * archive overview) in parallel and render ONE block.
+ * archive overview) in parallel and render ONE block. Last, it makes sure
+ * the resident helper that answers prompt hooks runs (DESIGN D16), so the
+ * session's first prompt finds it warm.
  *
  * Idempotent: the host can deliver SessionStart twice, even concurrently.
  * The work runs under the session's start lock, and the answer is kept per
@@ -28,6 +30,7 @@ import { renderStartBlock } from '../profile/render.js';
 import { readStartState, reusableAnswer, withAnswer } from '../profile/startState.js';
 import { resolveUserSpace } from '../profile/userSpace.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
+import { ensureResident } from '../resident/launch.js';
 import { isBypassed } from '../session/bypass.js';
 import { startLockPath } from '../session/locks.js';
 import { openStageContext } from '../session/stageContext.js';
@@ -48,6 +51,7 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
     if (!ctx.settings.enabled || isBypassed(ctx.settings, ctx.hostSessionId, ctx.workspace)) return PASS;
     const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
     const text = await withTimeout(answerOnce(ctx, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
+    if (ctx.settings.autoRecall) ensureResident(deps);
     return text === '' ? PASS : { kind: 'context', text };
   } catch (error: unknown) {
     deps.log.warn('session start failed; passing through', { error: error instanceof Error ? error.message : String(error) });

@@ -32,6 +32,8 @@ export async function runDoctorInProcess(args: string[], env: Record<string, str
     homeDir: home,
     pluginRoot,
     execPath: process.execPath,
+    pid: process.pid,
+    platform: process.platform,
     loadSpawn: () => spawn,
     now: Date.now,
     log: { debug: () => undefined, warn: () => undefined },

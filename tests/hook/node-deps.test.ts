@@ -19,7 +19,7 @@ async function waitFor(predicate: () => boolean, timeoutMs = 5_000): Promise<voi
 }
 
 function host(pluginRoot: string) {
-  return { env: { PATH: process.env.PATH }, cwd: sandbox, homeDir: sandbox, pluginRoot, execPath: process.execPath, loadSpawn: () => spawn, now: Date.now, log: createTestDeps().log };
+  return { env: { PATH: process.env.PATH }, cwd: sandbox, homeDir: sandbox, pluginRoot, execPath: process.execPath, pid: process.pid, platform: process.platform, loadSpawn: () => spawn, now: Date.now, log: createTestDeps().log };
 }
 
 describe('createNodeDeps', () => {

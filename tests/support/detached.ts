@@ -1,5 +1,6 @@
 /**
- * Finds the background dispatchers that hooks/detach.sh starts.
+ * Finds the background dispatchers that hooks/detach.sh starts, and the
+ * resident helpers (DESIGN D16) that prompt and start hooks start.
  *
  * Write-path hooks (Stop, SubagentStop, SessionEnd, SubagentStart) return
  * before their work begins: the host-visible hook is a tiny `sh` script that
@@ -32,12 +33,42 @@ function readProcText(path: string): string | undefined {
  * window let a test start the next turn beside a running capture).
  */
 export function detachedRuns(home: string): number[] {
+  return processesOf(home, (cmdline) => cmdline === '' || cmdline.includes('hook.mjs\0detached') || cmdline.includes('detach.sh'));
+}
+
+/** Pids of the resident helpers (`node …/hook.mjs resident`) whose HOME is `home`. */
+export function residentPids(home: string): number[] {
+  return processesOf(home, (cmdline) => cmdline.includes('hook.mjs\0resident'));
+}
+
+/**
+ * Asks every resident of `home` to stop (SIGTERM: it removes its FIFO and
+ * lock) and waits until they are gone, SIGKILLing any left after `graceMs`.
+ * Every suite that lets hooks start residents calls this when it ends.
+ */
+export async function stopResidents(home: string, graceMs = 3_000): Promise<void> {
+  const signal = (pids: number[], name: NodeJS.Signals): void => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+  signal(residentPids(home), 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (residentPids(home).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  signal(residentPids(home), 'SIGKILL');
+}
+
+function processesOf(home: string, matches: (cmdline: string) => boolean): number[] {
   const needle = `\0HOME=${home}\0`;
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
       const cmdline = readProcText(`/proc/${pid}/cmdline`);
-      if (cmdline === undefined || !(cmdline === '' || cmdline.includes('hook.mjs\0detached') || cmdline.includes('detach.sh'))) return false;
+      if (cmdline === undefined || !matches(cmdline)) return false;
       const environ = readProcText(`/proc/${pid}/environ`);
       return environ !== undefined && `\0${environ}`.includes(needle);
     })

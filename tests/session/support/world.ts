@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopResidents } from '../../support/detached.js';
 import { createHostSim, createPayloads } from '../../support/host-sim/index.js';
 import type { HostSim, HostVersion, Payloads } from '../../support/host-sim/index.js';
 import { startOvServer } from '../../support/ov-server/index.js';
@@ -47,13 +48,17 @@ export interface WorldOptions {
   env?: Record<string, string>;
   /** Use an already running server (not closed by dispose). */
   sharedServer?: OvTestServer;
+  /** Let hooks use and start the resident helper, as shipped (HostSimOptions.resident). */
+  resident?: boolean;
+  /** Another plugin directory (a copy of the repo's built plugin); default the repo itself. */
+  pluginRoot?: string;
 }
 
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const server = options.sharedServer ?? (await startOvServer({ seed: DEFAULT_SEED, ...options.server }));
   const home = mkdtempSync(join(tmpdir(), 'ov-h-home-'));
   const workspace = mkdtempSync(join(tmpdir(), 'ov-h-ws-'));
-  const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env: { OPENVIKING_URL: server.url, ...options.env } });
+  const sim = createHostSim({ pluginRoot: options.pluginRoot ?? REPO_ROOT, home, workspace, resident: options.resident, env: { OPENVIKING_URL: server.url, ...options.env } });
   return {
     server,
     sim,
@@ -62,6 +67,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     dataDir: join(home, '.codebuddy', 'openviking'),
     payloads: (payloadOptions = {}) => createPayloads({ workspace, configDir: join(home, '.codebuddy'), ...payloadOptions }),
     dispose: async () => {
+      await stopResidents(home);
       if (options.sharedServer === undefined) await server.close();
       rmSync(home, { recursive: true, force: true });
       rmSync(workspace, { recursive: true, force: true });

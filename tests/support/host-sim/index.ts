@@ -53,6 +53,13 @@ export interface HostSimOptions {
   env?: Record<string, string>;
   /** Set to mimic a newer host that exports CODEBUDDY_PLUGIN_DATA / CLAUDE_PLUGIN_DATA. */
   pluginData?: string;
+  /**
+   * Let prompt hooks use (and start) the resident helper, as shipped
+   * (DESIGN D16). Off by default here (`OPENVIKING_RESIDENT=off`), so a
+   * suite about something else leaves no long-lived process behind; the
+   * prompt, start and resident suites turn it on.
+   */
+  resident?: boolean;
   /** Default `codebuddy` (always-regex matchers). */
   matcherMode?: MatcherMode;
   /** Default `/bin/bash`, the SHELL CodeBuddy ran hooks with in every sample. */
@@ -125,6 +132,7 @@ export function createHostSim(options: HostSimOptions): HostSim {
     CLAUDE_PLUGIN_ROOT: options.pluginRoot,
     CODEBUDDY_PROJECT_DIR: options.workspace,
     CLAUDE_PROJECT_DIR: options.workspace,
+    ...(options.resident === true ? {} : { OPENVIKING_RESIDENT: 'off' }),
     ...(options.pluginData !== undefined ? { CODEBUDDY_PLUGIN_DATA: options.pluginData, CLAUDE_PLUGIN_DATA: options.pluginData } : {}),
     ...options.env,
   };

@@ -19,11 +19,14 @@ export interface TestDeps extends HookDeps {
   readonly logged: LoggedLine[];
   /** Every spawnDetached call, in order. */
   readonly spawned: { args: readonly string[]; stdin: string }[];
+  /** Resolves when every `afterAnswer` task given so far is done. */
+  settled(): Promise<void>;
 }
 
 export function createTestDeps(overrides: Partial<HookDeps> = {}): TestDeps {
   const logged: LoggedLine[] = [];
   const spawned: { args: readonly string[]; stdin: string }[] = [];
+  const deferred: Promise<unknown>[] = [];
   const log: Logger = {
     debug: (message, fields) => logged.push({ level: 'debug', message, ...(fields ? { fields } : {}) }),
     warn: (message, fields) => logged.push({ level: 'warn', message, ...(fields ? { fields } : {}) }),
@@ -37,13 +40,21 @@ export function createTestDeps(overrides: Partial<HookDeps> = {}): TestDeps {
     http: async (request) => {
       throw new Error(`test deps: no HTTP transport given (request to ${request.url})`);
     },
+    pid: 4242,
+    pipeAtomicBytes: 0,
     spawnDetached: (args, stdin) => {
       spawned.push({ args, stdin });
       return true;
+    },
+    afterAnswer: (task) => {
+      deferred.push(Promise.resolve().then(task));
     },
     log,
     ...overrides,
     logged,
     spawned,
+    settled: async () => {
+      await Promise.all(deferred);
+    },
   };
 }

@@ -1,0 +1,74 @@
+/**
+ * Whether hooks use a resident, and starting one.
+ *
+ * A resident is started by the hook that finds none listening (the prompt
+ * hook, which then runs recall itself this once) and by SessionStart, so
+ * the first prompt of a session usually finds one warm. Starting costs the
+ * starting hook node:child_process and a spawn (~20-40 ms), so it is
+ * attempted at most once a minute per key (`<key>.started`): a resident
+ * that cannot run here (no `mkfifo`, a file system without FIFOs) costs one
+ * slow hook a minute, not every prompt.
+ *
+ * Off on Windows (no FIFOs) and with `OPENVIKING_RESIDENT=off`; hooks then
+ * run recall in their own process, as before D16.
+ *
+ * @module
+ */
+import { closeSync, constants, openSync, statSync, writeFileSync } from 'node:fs';
+import type { HookDeps } from '../hook/deps.js';
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../store/atomic.js';
+import { resolveDataDir } from '../store/paths.js';
+import { residentKey, residentPaths } from './identity.js';
+import type { ResidentPaths } from './identity.js';
+
+/** Least time between two start attempts for one key. */
+export const START_RETRY_MS = 60_000;
+
+/** The `hook.mjs` command a resident runs as. */
+export const RESIDENT_COMMAND = 'resident';
+
+/** True unless the platform has no FIFOs or the user switched residents off. */
+export function residentWanted(deps: Pick<HookDeps, 'env' | 'pipeAtomicBytes'>): boolean {
+  return deps.pipeAtomicBytes > 0 && !/^(0|false|no|off)$/i.test(deps.env.OPENVIKING_RESIDENT?.trim() ?? '');
+}
+
+/** True when a resident has the FIFO open for reading right now. */
+export function residentListening(paths: ResidentPaths): boolean {
+  try {
+    closeSync(openSync(paths.fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    return true;
+  } catch {
+    return false; // ENOENT: never made or retired; ENXIO: nobody reads it
+  }
+}
+
+/**
+ * SessionStart's part: make sure this configuration's resident runs before
+ * the session's first prompt. Costs ~0.3 ms when one already listens.
+ * @returns true when a resident process was spawned.
+ */
+export function ensureResident(deps: HookDeps): boolean {
+  if (!residentWanted(deps)) return false;
+  const paths = residentPaths(resolveDataDir(deps.env, deps.homeDir), residentKey(deps.env, deps.pluginRoot));
+  return !residentListening(paths) && launchResident(deps, paths);
+}
+
+/**
+ * Starts a resident for `paths` unless a start was attempted in the last
+ * minute. The caller has checked that none listens.
+ * @returns true when a resident process was spawned.
+ */
+export function launchResident(deps: HookDeps, paths: ResidentPaths): boolean {
+  try {
+    const mark = statSync(paths.startMark, { throwIfNoEntry: false });
+    if (mark !== undefined && Math.abs(deps.now() - mark.mtimeMs) < START_RETRY_MS) return false;
+    ensurePrivateDirSync(paths.dir);
+    writeFileSync(paths.startMark, '', { mode: PRIVATE_FILE_MODE });
+  } catch (error) {
+    deps.log.warn('resident: cannot record the start attempt; not starting one', { error: error instanceof Error ? error.message : String(error) });
+    return false;
+  }
+  const started = deps.spawnDetached([RESIDENT_COMMAND], '');
+  deps.log.debug('resident: started', { started });
+  return started;
+}

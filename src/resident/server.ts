@@ -1,0 +1,278 @@
+/**
+ * The resident helper: one long-lived process per configuration that runs
+ * the prompt stage for every UserPromptSubmit hook of that configuration.
+ *
+ * Why it exists (DESIGN D16): a prompt hook that does its own recall pays,
+ * on every prompt, node's cold start of the stage code, `node:net`, a TCP
+ * connect and the status write, ~25 ms over a bare `node -e 0`. A hook that
+ * hands the event to a warm process through a FIFO pays none of that; the
+ * resident answers in about the server's own response time.
+ *
+ * Lifecycle, each rule so that no state can leave a prompt without an
+ * answer inside its budget:
+ * - one resident per key: it holds `<key>.lock` (store/lock.ts, stale-safe)
+ *   for its whole life, refreshing the heartbeat on every tick; a second
+ *   one started concurrently finds the lock busy and exits;
+ * - it makes its FIFO only once it holds the lock, and removes it before it
+ *   stops reading, so a hook either reaches a reader or learns at `open`
+ *   that there is none (client.ts); requests already in the pipe when it
+ *   retires are still served during a short drain;
+ * - it retires when idle (`OPENVIKING_RESIDENT_IDLE_MS`, default 15 min),
+ *   after its maximum lifetime, when its code file changes (plugin update or
+ *   rebuild), when its FIFO is no longer the one it made (a hook retired it
+ *   for answering late, or the data directory was removed), when it loses
+ *   its lock, and when it is asked to stop (SIGTERM, SIGINT, SIGHUP);
+ *   a SIGKILLed one leaves a FIFO nobody reads, which hooks see at `open`
+ *   (ENXIO), and a lock whose dead holder the next resident reclaims;
+ * - every request runs under a cap inside the hook's wait, and any failure
+ *   is answered with the pass-through, so a hook never waits for nothing.
+ *
+ * @module
+ */
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HookDeps, Logger, StageResult } from '../hook/deps.js';
+import { PASS } from '../hook/deps.js';
+import { withTimeout } from '../protocol/withTimeout.js';
+import { runPrompt } from '../stages/prompt.js';
+import { ensurePrivateDirSync, writeFileAtomicSync } from '../store/atomic.js';
+import { tryLock } from '../store/lock.js';
+import { resolveDataDir } from '../store/paths.js';
+import { REQUEST_ID, residentKey, residentPaths, stageEnvironment } from './identity.js';
+import type { ResidentPaths } from './identity.js';
+import { decodeRequest, encodeReply } from './wire.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * How long a finished connection to the server waits for the next recall
+ * (openviking/socketHttp.ts), kept under common servers' keep-alive
+ * timeouts (uvicorn and node: 5 s) so the server never closes one under us.
+ */
+export const KEEP_ALIVE_MS = 3_000;
+/** Default idle time before a resident exits. */
+export const DEFAULT_IDLE_MS = 15 * 60_000;
+/** A resident never lives longer than this, whatever its traffic. */
+export const MAX_LIFETIME_MS = 12 * 60 * 60_000;
+/** How often the resident checks its lock, FIFO, code file, idle time and leftovers. */
+export const TICK_MS = 2_000;
+/** Heartbeat age after which another resident may reclaim the lock (a wedged event loop stops refreshing). */
+export const LOCK_STALE_MS = 30_000;
+/** After removing its FIFO, the resident still serves what hooks wrote just before, for this long. */
+export const DRAIN_MS = 250;
+/** One request's stage never runs longer than this (the hook stops waiting at promptRelay's RESIDENT_WAIT_MS). */
+export const REQUEST_CAP_MS = 5_500;
+/** Longest wait for a request's `afterAnswer` work (status files) once its reply is written. */
+const AFTER_ANSWER_CAP_MS = 2_000;
+/** Request and reply files older than this are leftovers of a hook that gave up; they are removed. */
+export const LEFTOVER_MS = 60_000;
+/** A partial FIFO line longer than this is no hook's (hooks write whole lines of at most PIPE_BUF); it is dropped. */
+const MAX_PARTIAL_LINE_CHARS = 64 * 1024;
+/** Largest request file read (a hook's stdin is bounded well below). */
+const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
+export interface ResidentHost {
+  /** The resident's own environment: it chooses the key, exactly as in the hook that started it. */
+  env: Env;
+  homeDir: string;
+  pluginRoot: string;
+  now(): number;
+  log: Logger;
+  /** Creates a FIFO at `path` with mode 0600; throws when it cannot. */
+  makeFifo(path: string): void;
+  /** Opens the FIFO for reading (never at end-of-file) and hands over each chunk read. */
+  listen(path: string, onChunk: (text: string) => void): { close(): void };
+  /** The stage's outside world for one request (env and cwd of the hook that sent it). */
+  createStageDeps(env: Record<string, string>, cwd: string): { deps: HookDeps; settle(capMs: number): Promise<void> };
+  /** A file whose change (mtime) means the plugin was updated: the resident then retires. */
+  codeFile: string;
+  idleMs?: number;
+  tickMs?: number;
+  /** Settles when the process is asked to stop (SIGTERM, SIGINT, SIGHUP): the resident retires at once, cleanly. */
+  stopRequested?: Promise<void>;
+}
+
+export type ResidentExit = 'busy' | 'no-fifo' | 'idle' | 'lifetime' | 'code-changed' | 'fifo-gone' | 'lock-lost' | 'stopped';
+
+/** Serves until retirement; resolves with the reason. Never rejects. */
+export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
+  const paths = residentPaths(resolveDataDir(host.env, host.homeDir), residentKey(host.env, host.pluginRoot));
+  ensurePrivateDirSync(paths.dir);
+  const lock = await tryLock(paths.lock, { now: host.now, staleMs: LOCK_STALE_MS });
+  if (!lock.ok) {
+    host.log.debug('resident: another one holds the key', { reason: lock.reason });
+    return 'busy';
+  }
+  try {
+    const fifo = makeOwnFifo(host, paths);
+    if (fifo === undefined) return 'no-fifo';
+    host.log.debug('resident: listening', { fifo: paths.fifo });
+    return await new Residency(host, paths, fifo, lock.handle.refresh).run();
+  } finally {
+    await lock.handle.release();
+  }
+}
+
+interface FileIdentity {
+  dev: number;
+  ino: number;
+}
+
+function makeOwnFifo(host: ResidentHost, paths: ResidentPaths): FileIdentity | undefined {
+  try {
+    removeQuietly(paths.fifo);
+    host.makeFifo(paths.fifo);
+    const { dev, ino } = statSync(paths.fifo);
+    return { dev, ino };
+  } catch (error) {
+    host.log.warn('resident: cannot make its FIFO; prompt hooks run recall themselves', { error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+}
+
+/** One resident's serving state, from its FIFO's creation to its retirement. */
+class Residency {
+  private readonly startedAt: number;
+  private lastRequestAt: number;
+  private readonly inflight = new Set<Promise<void>>();
+  private pendingText = '';
+  private readonly codeStamp: number | undefined;
+
+  constructor(
+    private readonly host: ResidentHost,
+    private readonly paths: ResidentPaths,
+    private readonly fifo: FileIdentity,
+    private readonly refreshLock: () => Promise<boolean>,
+  ) {
+    this.startedAt = host.now();
+    this.lastRequestAt = this.startedAt;
+    this.codeStamp = mtimeOf(host.codeFile);
+  }
+
+  async run(): Promise<ResidentExit> {
+    const listener = this.host.listen(this.paths.fifo, (text) => this.take(text));
+    const reason = await this.untilRetired();
+    if (this.ownsFifo()) removeQuietly(this.paths.fifo);
+    await sleep(DRAIN_MS);
+    listener.close();
+    await Promise.all(this.inflight);
+    this.host.log.debug('resident: retired', { reason, servedForMs: this.host.now() - this.startedAt });
+    return reason;
+  }
+
+  private untilRetired(): Promise<ResidentExit> {
+    return new Promise((resolve) => {
+      const retire = (reason: ResidentExit): void => {
+        clearInterval(timer);
+        resolve(reason);
+      };
+      const timer = setInterval(() => {
+        void this.check().then((reason) => {
+          if (reason !== undefined) retire(reason);
+        });
+      }, this.host.tickMs ?? TICK_MS);
+      void this.host.stopRequested?.then(() => retire('stopped'));
+    });
+  }
+
+  /** @returns why the resident must retire now, if it must. */
+  private async check(): Promise<ResidentExit | undefined> {
+    if (!this.ownsFifo()) return 'fifo-gone';
+    if (!(await this.refreshLock())) return 'lock-lost';
+    if (mtimeOf(this.host.codeFile) !== this.codeStamp) return 'code-changed';
+    const now = this.host.now();
+    if (now - this.startedAt >= MAX_LIFETIME_MS) return 'lifetime';
+    this.removeLeftovers(now);
+    if (this.inflight.size === 0 && now - this.lastRequestAt >= (this.host.idleMs ?? DEFAULT_IDLE_MS)) return 'idle';
+    return undefined;
+  }
+
+  private ownsFifo(): boolean {
+    const current = statSync(this.paths.fifo, { throwIfNoEntry: false });
+    return current !== undefined && current.dev === this.fifo.dev && current.ino === this.fifo.ino;
+  }
+
+  /**
+   * Splits the FIFO's bytes into request lines (`<id> <json>` or `<id>`,
+   * wire.ts); a line that does not start with a request id is ignored.
+   */
+  private take(text: string): void {
+    const lines = (this.pendingText + text).split('\n');
+    this.pendingText = lines.pop() ?? '';
+    if (this.pendingText.length > MAX_PARTIAL_LINE_CHARS) this.pendingText = '';
+    for (const line of lines) {
+      const space = line.indexOf(' ');
+      const id = space === -1 ? line : line.slice(0, space);
+      if (!REQUEST_ID.test(id)) continue;
+      this.lastRequestAt = this.host.now();
+      const served = this.serve(id, space === -1 ? undefined : line.slice(space + 1)).finally(() => this.inflight.delete(served));
+      this.inflight.add(served);
+    }
+  }
+
+  /** @param inline - the request's JSON when it came in the FIFO line, else it is read from its file. */
+  private async serve(id: string, inline: string | undefined): Promise<void> {
+    const text = inline ?? readRequest(this.paths.request(id));
+    if (text === undefined) return; // the hook already gave up and removed it
+    const request = decodeRequest(text);
+    if (request === undefined) {
+      this.host.log.warn('resident: unreadable request; answering pass-through', { id });
+      return this.reply(id, PASS);
+    }
+    const stage = this.host.createStageDeps(stageEnvironment(this.host.env, request.env), request.cwd);
+    this.reply(id, await withTimeout(runPrompt(request.input, stage.deps), REQUEST_CAP_MS, PASS).catch(() => PASS));
+    await stage.settle(AFTER_ANSWER_CAP_MS);
+  }
+
+  private reply(id: string, result: StageResult): void {
+    try {
+      writeFileAtomicSync(this.paths.reply(id), encodeReply(result));
+    } catch (error) {
+      this.host.log.warn('resident: cannot write a reply', { id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** Removes request and reply files of this key that nobody will read any more. */
+  private removeLeftovers(now: number): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.paths.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!name.startsWith(this.paths.filePrefix)) continue;
+      const path = join(this.paths.dir, name);
+      const mtime = mtimeOf(path);
+      if (mtime !== undefined && now - mtime > LEFTOVER_MS) removeQuietly(path);
+    }
+  }
+}
+
+/** Reads and removes a request file; undefined when it is gone or too big. */
+function readRequest(path: string): string | undefined {
+  try {
+    const size = statSync(path).size;
+    const text = size <= MAX_REQUEST_BYTES ? readFileSync(path, 'utf8') : undefined;
+    unlinkSync(path);
+    return text;
+  } catch {
+    return undefined;
+  }
+}
+
+function mtimeOf(path: string): number | undefined {
+  return statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,56 @@
+/**
+ * UserPromptSubmit as the hook process runs it: hand the event to the
+ * resident of this configuration (DESIGN D16) and answer with its result;
+ * when none listens, start one and run the prompt stage here.
+ *
+ * This file is part of the hook entry, so a prompt answered by the resident
+ * loads no stage code, no socket module and no config file. The resident
+ * runs the same `runPrompt` (stages/prompt.ts) with this hook's per-session
+ * variables and cwd, so both ways give the same answer; tests run the
+ * prompt suite both ways.
+ *
+ * The wait for the resident ends well inside the route's budget (routes.ts,
+ * 8 s): a resident that took the request but answers late costs this prompt
+ * its memories, never the prompt itself, and is retired (resident/client.ts).
+ *
+ * @module
+ */
+import type { HookDeps, StageResult } from '../hook/deps.js';
+import { PASS } from '../hook/deps.js';
+import type { HookInput } from '../protocol/input.js';
+import { askResident } from '../resident/client.js';
+import { requestEnvironment, residentKey, residentPaths } from '../resident/identity.js';
+import { launchResident, residentWanted } from '../resident/launch.js';
+import { resolveDataDir } from '../store/paths.js';
+
+/** Longest wait for the resident's reply (the resident caps a request at REQUEST_CAP_MS, less than this). */
+export const RESIDENT_WAIT_MS = 6_000;
+
+/**
+ * Synchronous when the resident answers (or is late), so the dispatcher
+ * arms no timer; a promise only when the stage runs here.
+ */
+export function runPromptRelay(input: HookInput, deps: HookDeps): StageResult | Promise<StageResult> {
+  if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
+  if (residentWanted(deps)) {
+    const dataDir = resolveDataDir(deps.env, deps.homeDir);
+    const key = residentKey(deps.env, deps.pluginRoot);
+    const answer = askResident({
+      dataDir,
+      key,
+      request: { input, cwd: deps.cwd, env: requestEnvironment(deps.env) },
+      waitUntil: deps.now() + RESIDENT_WAIT_MS,
+      now: deps.now,
+      pid: deps.pid,
+      pipeAtomicBytes: deps.pipeAtomicBytes,
+    });
+    if (answer.kind === 'answered') return answer.result;
+    if (answer.kind === 'late') {
+      deps.log.warn('resident answered late; the prompt goes on without memories', { waitedMs: RESIDENT_WAIT_MS });
+      return PASS;
+    }
+    deps.log.debug('no resident listening; recall runs in the hook', { reason: answer.reason });
+    launchResident(deps, residentPaths(dataDir, key));
+  }
+  return import('./prompt.js').then(({ runPrompt }) => runPrompt(input, deps));
+}

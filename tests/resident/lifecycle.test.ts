@@ -1,0 +1,212 @@
+/**
+ * The resident helper as shipped (DESIGN D16), through the host simulator,
+ * the BUILT bundle and the test server: who starts it, who it answers,
+ * and every way it ends, each without costing a prompt its answer beyond
+ * its budget.
+ *
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
+import type { World } from '../session/support/world.js';
+import { residentPids } from '../support/detached.js';
+import { debugLines, listeningFifos, residentsListening } from '../support/resident.js';
+import { REPO_ROOT } from '../support/spawn-hook.js';
+import { startOvServer } from '../support/ov-server/index.js';
+
+const worlds: World[] = [];
+const cleanups: Array<() => void | Promise<void>> = [];
+
+afterEach(async () => {
+  for (const world of worlds.splice(0)) await world.dispose();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function world(env: Record<string, string> = {}, pluginRoot?: string): Promise<World> {
+  const created = await createWorld({ resident: true, pluginRoot, env: { OPENVIKING_DEBUG: '1', ...env } });
+  worlds.push(created);
+  return created;
+}
+
+function logPath(w: World): string {
+  return join(w.home, '.openviking', 'logs', 'codebuddy-hooks.log');
+}
+
+/** Pid of the process that logged the last `recall done`. */
+function lastRecallPid(w: World): number | undefined {
+  return debugLines(logPath(w))
+    .filter((line) => line.message === 'recall done')
+    .at(-1)?.pid;
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const residentDir = (w: World) => join(w.dataDir, 'resident');
+const prompt = (w: World, text = RECALL_PROMPT, env?: Record<string, string>) => w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(text), env ? { env } : {});
+
+describe('starting and answering', () => {
+  it('SessionStart starts the resident; the first prompt is answered by it, with one request', async () => {
+    const w = await world();
+    await w.sim.fire('SessionStart', w.payloads().sessionStart());
+    await residentsListening(w.dataDir);
+    w.server.clearRequests();
+    const result = await prompt(w);
+    expect(contextOf(result)).toContain(RECALL_MARKER);
+    expect(w.server.requests().map((r) => r.path)).toEqual(['/api/v1/search/search']);
+    expect(residentPids(w.home)).toContain(lastRecallPid(w));
+  });
+
+  it('with none running, a prompt recalls in the hook itself and starts one (at most one start a minute)', async () => {
+    const w = await world();
+    const first = await prompt(w);
+    expect(contextOf(first)).toContain(RECALL_MARKER);
+    expect(residentPids(w.home)).not.toContain(lastRecallPid(w));
+    await residentsListening(w.dataDir);
+    expect(residentPids(w.home)).toHaveLength(1);
+    expect(contextOf(await prompt(w))).toContain(RECALL_MARKER);
+    expect(residentPids(w.home)).toContain(lastRecallPid(w));
+  });
+
+  it('keeps its files private: directory 0700, FIFO 0600', async () => {
+    const w = await world();
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    expect(statSync(residentDir(w)).mode & 0o777).toBe(0o700);
+    const [fifo] = listeningFifos(w.dataDir);
+    const stats = statSync(join(residentDir(w), fifo ?? ''));
+    expect(stats.isFIFO()).toBe(true);
+    expect(stats.mode & 0o777).toBe(0o600);
+  });
+
+  it('one resident per configuration: another server URL gets its own, and each answers from its own server', async () => {
+    const w = await world();
+    const other = await startOvServer({ seed: { files: { 'memories/entities/default/kestrel.md': { content: 'KESTREL-MARKER: the kestrel cluster deploys with kustomize.', abstract: 'kestrel cluster deploys with kustomize' } } } });
+    cleanups.push(() => other.close());
+    const otherEnv = { OPENVIKING_URL: other.url };
+    await prompt(w, 'hi');
+    await prompt(w, 'hi', otherEnv);
+    await residentsListening(w.dataDir, 2);
+    expect(residentPids(w.home)).toHaveLength(2);
+    expect(contextOf(await prompt(w, 'How does the kestrel cluster deploy?', otherEnv))).toContain('KESTREL-MARKER');
+    expect(contextOf(await prompt(w))).toContain(RECALL_MARKER);
+    expect(contextOf(await prompt(w, 'How does the kestrel cluster deploy?'))).not.toContain('KESTREL-MARKER');
+  });
+
+  it('two residents started at once for one configuration: one serves, the other leaves at once', async () => {
+    const w = await world();
+    const env = { ...w.sim.env, OPENVIKING_RESIDENT: 'on' };
+    const starts = [0, 1].map(() => spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs'), 'resident'], { env, stdio: 'ignore', detached: true }));
+    const exits = starts.map((child) => new Promise<void>((resolve) => child.on('exit', () => resolve())));
+    await Promise.race(exits);
+    await residentsListening(w.dataDir);
+    expect(residentPids(w.home)).toHaveLength(1);
+    for (const child of starts) child.unref();
+  });
+});
+
+describe('ending, and what a prompt costs meanwhile', () => {
+  it('SIGKILLed: the next prompt finds its FIFO unread (ENXIO) and recalls in the hook, with no delay', async () => {
+    const w = await world();
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    for (const pid of residentPids(w.home)) process.kill(pid, 'SIGKILL');
+    await waitUntil(() => residentPids(w.home).length === 0, 3_000, 'the killed resident to go');
+    const result = await prompt(w);
+    expect(contextOf(result)).toContain(RECALL_MARKER);
+    expect(result.durationMs).toBeLessThan(2_000);
+    expect(debugLines(logPath(w)).some((line) => line.message === 'no resident listening; recall runs in the hook' && line.reason === 'ENXIO')).toBe(true);
+  });
+
+  it('a start a minute later reclaims the dead one\u2019s lock and serves again', async () => {
+    const w = await world();
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    for (const pid of residentPids(w.home)) process.kill(pid, 'SIGKILL');
+    await waitUntil(() => residentPids(w.home).length === 0, 3_000, 'the killed resident to go');
+    const mark = readdirSync(residentDir(w)).find((name) => name.endsWith('.started')) ?? '';
+    const aMinuteAgo = (Date.now() - 61_000) / 1000;
+    utimesSync(join(residentDir(w), mark), aMinuteAgo, aMinuteAgo);
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    expect(contextOf(await prompt(w))).toContain(RECALL_MARKER);
+    expect(residentPids(w.home)).toContain(lastRecallPid(w));
+  });
+
+  it('stopped (SIGSTOP): the prompt goes on without memories inside its budget, and the resident is retired', async () => {
+    const w = await world();
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    const [pid] = residentPids(w.home);
+    process.kill(pid ?? 0, 'SIGSTOP');
+    try {
+      const result = await prompt(w);
+      expect(result.timedOut).toBe(false);
+      expect(result.outputs[0]?.stdout).toBe('');
+      // The relay waits RESIDENT_WAIT_MS (6 s): inside the route budget (8 s) and the hook timeout (10 s).
+      expect(result.durationMs).toBeGreaterThan(5_500);
+      expect(result.durationMs).toBeLessThan(8_000);
+      expect(listeningFifos(w.dataDir)).toEqual([]);
+    } finally {
+      process.kill(pid ?? 0, 'SIGCONT');
+    }
+    // Its FIFO is gone: it notices within a tick and leaves.
+    await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the retired resident to leave');
+    expect(contextOf(await prompt(w))).toContain(RECALL_MARKER);
+  }, 20_000);
+
+  it('idle past OPENVIKING_RESIDENT_IDLE_MS: it leaves, removing its FIFO and lock', async () => {
+    const w = await world({ OPENVIKING_RESIDENT_IDLE_MS: '300' });
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the idle resident to leave');
+    expect(readdirSync(residentDir(w)).filter((name) => name.endsWith('.fifo') || name.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('its plugin code changes (update or rebuild): it leaves, and the next start runs the new code', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ov-plugin-copy-'));
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    for (const part of ['.codebuddy-plugin', 'hooks', 'scripts']) cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
+    const w = await world({}, root);
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    const now = Date.now() / 1000;
+    utimesSync(join(root, 'scripts', 'hook.mjs'), now, now + 1);
+    await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the outdated resident to leave');
+    expect(debugLines(logPath(w)).some((line) => line.message === 'resident: retired' && line.reason === 'code-changed')).toBe(true);
+  });
+
+  it('its data directory removed: it leaves', async () => {
+    const w = await world();
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    rmSync(w.dataDir, { recursive: true, force: true });
+    await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the orphaned resident to leave');
+  });
+
+  it('SIGTERM: it removes its FIFO and releases its lock before it exits', async () => {
+    const w = await world();
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    for (const pid of residentPids(w.home)) process.kill(pid, 'SIGTERM');
+    await waitUntil(() => residentPids(w.home).length === 0, 3_000, 'the resident to stop');
+    expect(readdirSync(residentDir(w)).filter((name) => name.endsWith('.fifo') || name.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('OPENVIKING_RESIDENT=off: no resident is started, recall runs in the hook', async () => {
+    const w = await world({ OPENVIKING_RESIDENT: 'off' });
+    await w.sim.fire('SessionStart', w.payloads().sessionStart());
+    expect(contextOf(await prompt(w))).toContain(RECALL_MARKER);
+    expect(existsSync(residentDir(w))).toBe(false);
+    expect(residentPids(w.home)).toEqual([]);
+  });
+});

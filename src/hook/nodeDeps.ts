@@ -10,9 +10,9 @@
  *   unref'd: the host neither waits for nor kills it (seed 000 §7). The
  *   payload is written asynchronously; `settle()` waits (bounded) until every
  *   payload is flushed, so exiting cannot truncate a worker's input.
- * - `afterAnswer` tasks start at once, after the current synchronous step,
- *   and `settle()` waits for them too: whoever owns the answer writes it,
- *   then settles.
+ * - `afterAnswer` tasks start on the next turn of the event loop, after
+ *   the promise chain that produces the answer has run, and `settle()`
+ *   waits for them too: whoever owns the answer writes it, then settles.
  *
  * @module
  */
@@ -85,7 +85,8 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     },
     afterAnswer: (task) => {
       flushes.push(
-        Promise.resolve()
+        // A macrotask, not a microtask: a microtask would run inside the stage's own promise chain, before the answer is out.
+        new Promise<void>((resolve) => setImmediate(resolve))
           .then(task)
           .catch((error: unknown) => host.log.warn('deferred work failed', { error: error instanceof Error ? error.message : String(error) })),
       );

@@ -52,6 +52,26 @@ describe('createNodeDeps', () => {
     expect(seen.tail).toBe('tail!');
   });
 
+  it('afterAnswer runs after the answer\u2019s whole promise chain, and settle() waits for it; a failing task is logged', async () => {
+    const order: string[] = [];
+    const logged = createTestDeps();
+    const { deps, settle } = createNodeDeps({ ...host(sandbox), log: logged.log });
+    const stage = async (): Promise<string> => {
+      deps.afterAnswer(() => void order.push('status written'));
+      deps.afterAnswer(() => {
+        throw new Error('disk full');
+      });
+      await Promise.resolve();
+      await Promise.resolve();
+      return 'answer';
+    };
+    order.push(await stage());
+    expect(order).toEqual(['answer']);
+    await settle(1_000);
+    expect(order).toEqual(['answer', 'status written']);
+    expect(logged.logged).toMatchObject([{ level: 'warn', message: 'deferred work failed', fields: { error: 'disk full' } }]);
+  });
+
   it('spawnDetached reports false when the spawn fails synchronously', () => {
     const { deps } = createNodeDeps({ ...host(sandbox), execPath: '' });
     expect(deps.spawnDetached(['x'], '')).toBe(false);

@@ -57,6 +57,19 @@ describe('scenario 2: stream-json, 3 turns and a sub-agent', () => {
     expect(world.model.calls('subagent')).toHaveLength(1);
   });
 
+  it('SessionStart started the resident helper, and it recalled for the prompts after it (DESIGN D16)', () => {
+    const lines = world
+      .pluginDebugLog()
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { pid: number; message: string; tier?: string });
+    const resident = lines.find((line) => line.message === 'resident: listening');
+    expect(resident, world.evidence()).toBeDefined();
+    const recalls = lines.filter((line) => line.message === 'recall done' || line.message === 'recall skipped');
+    expect(recalls.length, world.evidence()).toBeGreaterThanOrEqual(TURNS.length);
+    expect(recalls.filter((line) => line.pid === resident?.pid).length, world.evidence()).toBeGreaterThanOrEqual(TURNS.length - 1);
+  });
+
   it('every turn lands in the main session exactly once, in order', async () => {
     const sessionId = hostSessionIdOf(world.model.calls('conversation')[0]);
     const main = () => mainSessionOf(world.ov, sessionId);

@@ -23,6 +23,7 @@ import { checkHooks } from './hooksCheck.js';
 import type { RunProgram } from './hooksCheck.js';
 import { checkDataDir, checkQueue } from './localCheck.js';
 import { checkMcp } from './mcpCheck.js';
+import { checkResident } from './residentCheck.js';
 import { createNodeDoctorIo } from './nodeIo.js';
 import type { DoctorIo } from './nodeIo.js';
 import { renderJson, renderText } from './render.js';
@@ -99,6 +100,7 @@ async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[
     dataDirCheck,
     queue,
     activity,
+    checkResident(deps),
     hooks,
   ];
 }

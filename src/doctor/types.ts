@@ -10,7 +10,7 @@
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'info';
 
 export interface Check {
-  /** Stable id for scripts (`--json`): `config`, `server`, `identity`, `mcp`, `data-dir`, `queue`, `activity`, `hooks`. */
+  /** Stable id for scripts (`--json`): `config`, `server`, `identity`, `mcp`, `data-dir`, `queue`, `activity`, `resident`, `hooks`. */
   id: string;
   title: string;
   status: CheckStatus;

@@ -69,10 +69,22 @@ function buildLogger(): Logger {
   return createLogger({ env: process.env, homeDir: homeDir(), now: Date.now, pid: process.pid, writeStderr: (line) => process.stderr.write(line) });
 }
 
+/**
+ * The logger, built on its first line: most hooks never log, and building
+ * it (debug switch, log path) cost ~0.3 ms of a prompt the resident answers.
+ */
+function lazyLogger(): Logger {
+  let logger: Logger | undefined;
+  return {
+    debug: (message, fields) => (logger ??= buildLogger()).debug(message, fields),
+    warn: (message, fields) => (logger ??= buildLogger()).warn(message, fields),
+  };
+}
+
 /** `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd. */
 function buildDeps(runJobInProcess?: NodeHost['runJobInProcess'], stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }): NodeDeps {
   const env = stage?.env ?? process.env;
-  const log = buildLogger();
+  const log = lazyLogger();
   const pluginRoot = env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || fileURLToPath(new URL('..', import.meta.url));
   return createNodeDeps({
     env,

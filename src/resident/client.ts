@@ -86,16 +86,25 @@ export function askResident(call: ResidentCall): ResidentAnswer {
   } catch (error) {
     removeQuietly(paths.request(id));
     if (codeOf(error) === 'EAGAIN') retire(paths, fifo);
-    closeSync(fifo);
+    closeQuietly(fifo);
     return { kind: 'absent', reason: codeOf(error) ?? 'request failed' };
   }
-  const answer = awaitReply(paths, id, call);
+  const answer = awaitReplySafely(paths, id, call);
   if (answer.kind === 'late') {
     removeQuietly(paths.request(id));
     retire(paths, fifo);
   }
-  closeSync(fifo);
+  closeQuietly(fifo);
   return answer;
+}
+
+/** A file-system error while waiting (EACCES, EIO) ends the wait like a missing answer. */
+function awaitReplySafely(paths: ResidentPaths, id: string, call: ResidentCall): ResidentAnswer {
+  try {
+    return awaitReply(paths, id, call);
+  } catch {
+    return { kind: 'late' };
+  }
 }
 
 function awaitReply(paths: ResidentPaths, id: string, call: ResidentCall): ResidentAnswer {
@@ -126,6 +135,14 @@ function retire(paths: ResidentPaths, fifo: number): void {
     if (current !== undefined && current.ino === opened.ino && current.dev === opened.dev) unlinkSync(paths.fifo);
   } catch {
     // Already gone or replaced: nothing to retire.
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Nothing left to release.
   }
 }
 

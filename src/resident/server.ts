@@ -92,10 +92,19 @@ export interface ResidentHost {
   stopRequested?: Promise<void>;
 }
 
-export type ResidentExit = 'busy' | 'no-fifo' | 'idle' | 'lifetime' | 'code-changed' | 'fifo-gone' | 'lock-lost' | 'stopped';
+export type ResidentExit = 'busy' | 'no-fifo' | 'idle' | 'lifetime' | 'code-changed' | 'fifo-gone' | 'lock-lost' | 'stopped' | 'failed';
 
 /** Serves until retirement; resolves with the reason. Never rejects. */
 export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
+  try {
+    return await serveUnderLock(host);
+  } catch (error) {
+    host.log.warn('resident: failed; prompt hooks run recall themselves', { error: error instanceof Error ? error.message : String(error) });
+    return 'failed';
+  }
+}
+
+async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
   const paths = residentPaths(resolveDataDir(host.env, host.homeDir), residentKey(host.env, host.pluginRoot));
   ensurePrivateDirSync(paths.dir);
   const lock = await tryLock(paths.lock, { now: host.now, staleMs: LOCK_STALE_MS });
@@ -167,9 +176,12 @@ class Residency {
         resolve(reason);
       };
       const timer = setInterval(() => {
-        void this.check().then((reason) => {
-          if (reason !== undefined) retire(reason);
-        });
+        this.check().then(
+          (reason) => {
+            if (reason !== undefined) retire(reason);
+          },
+          () => retire('failed'),
+        );
       }, this.host.tickMs ?? TICK_MS);
       void this.host.stopRequested?.then(() => retire('stopped'));
     });

@@ -51,6 +51,19 @@ async function waitUntil(condition: () => boolean, timeoutMs: number, what: stri
   }
 }
 
+/** A world whose resident already listens (a skipped prompt started it). */
+async function worldWithResident(env: Record<string, string> = {}, pluginRoot?: string): Promise<World> {
+  const w = await world(env, pluginRoot);
+  await prompt(w, 'hi');
+  await residentsListening(w.dataDir);
+  return w;
+}
+
+async function killResidents(w: World): Promise<void> {
+  for (const pid of residentPids(w.home)) process.kill(pid, 'SIGKILL');
+  await waitUntil(() => residentPids(w.home).length === 0, 3_000, 'the killed resident to go');
+}
+
 const residentDir = (w: World) => join(w.dataDir, 'resident');
 const prompt = (w: World, text = RECALL_PROMPT, env?: Record<string, string>) => w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(text), env ? { env } : {});
 
@@ -78,9 +91,7 @@ describe('starting and answering', () => {
   });
 
   it('keeps its files private: directory 0700, FIFO 0600', async () => {
-    const w = await world();
-    await prompt(w, 'hi');
-    await residentsListening(w.dataDir);
+    const w = await worldWithResident();
     expect(statSync(residentDir(w)).mode & 0o777).toBe(0o700);
     const [fifo] = listeningFifos(w.dataDir);
     const stats = statSync(join(residentDir(w), fifo ?? ''));
@@ -116,11 +127,8 @@ describe('starting and answering', () => {
 
 describe('ending, and what a prompt costs meanwhile', () => {
   it('SIGKILLed: the next prompt finds its FIFO unread (ENXIO) and recalls in the hook, with no delay', async () => {
-    const w = await world();
-    await prompt(w, 'hi');
-    await residentsListening(w.dataDir);
-    for (const pid of residentPids(w.home)) process.kill(pid, 'SIGKILL');
-    await waitUntil(() => residentPids(w.home).length === 0, 3_000, 'the killed resident to go');
+    const w = await worldWithResident();
+    await killResidents(w);
     const result = await prompt(w);
     expect(contextOf(result)).toContain(RECALL_MARKER);
     expect(result.durationMs).toBeLessThan(2_000);
@@ -128,11 +136,8 @@ describe('ending, and what a prompt costs meanwhile', () => {
   });
 
   it('a start a minute later reclaims the dead one\u2019s lock and serves again', async () => {
-    const w = await world();
-    await prompt(w, 'hi');
-    await residentsListening(w.dataDir);
-    for (const pid of residentPids(w.home)) process.kill(pid, 'SIGKILL');
-    await waitUntil(() => residentPids(w.home).length === 0, 3_000, 'the killed resident to go');
+    const w = await worldWithResident();
+    await killResidents(w);
     const mark = readdirSync(residentDir(w)).find((name) => name.endsWith('.started')) ?? '';
     const aMinuteAgo = (Date.now() - 61_000) / 1000;
     utimesSync(join(residentDir(w), mark), aMinuteAgo, aMinuteAgo);
@@ -143,9 +148,7 @@ describe('ending, and what a prompt costs meanwhile', () => {
   });
 
   it('stopped (SIGSTOP): the prompt goes on without memories inside its budget, and the resident is retired', async () => {
-    const w = await world();
-    await prompt(w, 'hi');
-    await residentsListening(w.dataDir);
+    const w = await worldWithResident();
     const [pid] = residentPids(w.home);
     process.kill(pid ?? 0, 'SIGSTOP');
     try {
@@ -165,9 +168,7 @@ describe('ending, and what a prompt costs meanwhile', () => {
   }, 20_000);
 
   it('idle past OPENVIKING_RESIDENT_IDLE_MS: it leaves, removing its FIFO and lock', async () => {
-    const w = await world({ OPENVIKING_RESIDENT_IDLE_MS: '300' });
-    await prompt(w, 'hi');
-    await residentsListening(w.dataDir);
+    const w = await worldWithResident({ OPENVIKING_RESIDENT_IDLE_MS: '300' });
     await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the idle resident to leave');
     expect(readdirSync(residentDir(w)).filter((name) => name.endsWith('.fifo') || name.endsWith('.lock'))).toEqual([]);
   });
@@ -176,9 +177,7 @@ describe('ending, and what a prompt costs meanwhile', () => {
     const root = mkdtempSync(join(tmpdir(), 'ov-plugin-copy-'));
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
     for (const part of ['.codebuddy-plugin', 'hooks', 'scripts']) cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
-    const w = await world({}, root);
-    await prompt(w, 'hi');
-    await residentsListening(w.dataDir);
+    const w = await worldWithResident({}, root);
     const now = Date.now() / 1000;
     utimesSync(join(root, 'scripts', 'hook.mjs'), now, now + 1);
     await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the outdated resident to leave');
@@ -186,17 +185,13 @@ describe('ending, and what a prompt costs meanwhile', () => {
   });
 
   it('its data directory removed: it leaves', async () => {
-    const w = await world();
-    await prompt(w, 'hi');
-    await residentsListening(w.dataDir);
+    const w = await worldWithResident();
     rmSync(w.dataDir, { recursive: true, force: true });
     await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the orphaned resident to leave');
   });
 
   it('SIGTERM: it removes its FIFO and releases its lock before it exits', async () => {
-    const w = await world();
-    await prompt(w, 'hi');
-    await residentsListening(w.dataDir);
+    const w = await worldWithResident();
     for (const pid of residentPids(w.home)) process.kill(pid, 'SIGTERM');
     await waitUntil(() => residentPids(w.home).length === 0, 3_000, 'the resident to stop');
     expect(readdirSync(residentDir(w)).filter((name) => name.endsWith('.fifo') || name.endsWith('.lock'))).toEqual([]);

@@ -8,7 +8,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { vmHwmKb } from '../tests/faults/support/procfs.js';
 import { turnMarker, writeTranscriptOfSize } from '../tests/faults/support/turns.js';
+import { residentPids } from '../tests/support/detached.js';
 import { peakRssKb, timedRun } from './process.js';
 import type { Command } from './process.js';
 import { formatMs, formatRatio } from './report.js';
@@ -28,6 +30,8 @@ export interface HookPath {
   prepare?: () => Promise<void>;
   /** A reference row: this command through the host's shell instead of the event's hooks.json command. */
   shellCommand?: string;
+  /** Extra environment for this row's hook runs only. */
+  env?: Record<string, string>;
 }
 
 const RSS_RUNS = 3;
@@ -112,9 +116,29 @@ export function basicPaths(world: BenchWorld): HookPath[] {
       event: 'UserPromptSubmit',
       stdin: json(p.userPromptSubmit('which editor and keymap do I use for Rust work?', 2)),
       target: TARGETS.prompt,
+      note: 'answered by the resident helper (DESIGN D16) that the SessionStart row started',
+    },
+    {
+      name: 'UserPromptSubmit, resident off (recall in the hook)',
+      event: 'UserPromptSubmit',
+      stdin: json(p.userPromptSubmit('which editor and keymap do I use for Rust work?', 2)),
+      env: { OPENVIKING_RESIDENT: 'off' },
+      note: 'reference: OPENVIKING_RESIDENT=off, and every prompt on Windows',
     },
     { name: 'SubagentStart', event: 'SubagentStart', stdin: json(p.subagentStart('agent-bench')), note: 'bookkeeping only; no target' },
   ];
+}
+
+/**
+ * The resident helpers the rows above left running: how many, and the
+ * largest peak RSS among them (they serve prompts while the bench runs).
+ */
+export async function residentRow(world: BenchWorld): Promise<ResultRow> {
+  const pids = residentPids(world.home);
+  const peaks = (await Promise.all(pids.map((pid) => vmHwmKb(pid)))).filter((kb): kb is number => kb !== undefined);
+  const row: ResultRow = { name: 'resident helper (after the rows above)', value: `${pids.length} running`, note: 'one per configuration; leaves after 15 idle minutes' };
+  if (peaks.length > 0) row.peakRssKb = Math.max(...peaks);
+  return row;
 }
 
 /** Stop at each transcript size, then SubagentStop and PreCompact on the 50 KB transcript. */
@@ -160,8 +184,9 @@ export async function catchUp(world: BenchWorld, stdin: string, done: () => bool
 /** Measures one path: interleaved timing, requests per run, peak RSS. */
 export async function measurePath(world: BenchWorld, path: HookPath, pairs: number): Promise<ResultRow> {
   await path.prepare?.();
-  const command: Command =
+  const base: Command =
     path.shellCommand === undefined ? world.hookCommand(path.event, path.stdin, path.toolName) : { ...world.bareNode(), args: ['-c', path.shellCommand], stdin: path.stdin };
+  const command: Command = path.env === undefined ? base : { ...base, env: { ...base.env, ...path.env } };
   const bare = world.bareNode();
   const requestsBefore = world.server.requests().length;
   const runPath = async (): Promise<number> => {

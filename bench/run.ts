@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import { REPO_ROOT } from '../tests/support/spawn-hook.js';
 import { measureCapture } from './capture.js';
-import { basicPaths, capturePaths, floorPaths, measurePath } from './hookPaths.js';
+import { basicPaths, capturePaths, floorPaths, measurePath, residentRow } from './hookPaths.js';
 import { measureMcp } from './mcp.js';
 import { renderResults, renderTable, runInfo, writeResults } from './report.js';
 import type { ResultRow } from './report.js';
@@ -50,7 +50,9 @@ async function main(argv: readonly string[]): Promise<void> {
     rows.push(...(await work()));
   };
   try {
-    for (const path of [...floorPaths(world), ...basicPaths(world), ...capturePaths(world)]) await measure(path.name, async () => [await measurePath(world, path, pairs)]);
+    for (const path of [...floorPaths(world), ...basicPaths(world)]) await measure(path.name, async () => [await measurePath(world, path, pairs)]);
+    await measure('resident helper', async () => [await residentRow(world)]);
+    for (const path of capturePaths(world)) await measure(path.name, async () => [await measurePath(world, path, pairs)]);
     await measure('capture cost', () => measureCapture(world, quick ? 2 : 5));
     await measure('MCP proxy', () => measureMcp(world, pairs, quick ? 50 : 300));
   } finally {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createPayloads, loadHooksConfig, substitutePluginRoot } from '../tests/support/host-sim/index.js';
 import type { Payloads } from '../tests/support/host-sim/index.js';
+import { stopResidents } from '../tests/support/detached.js';
 import { startOvServer } from '../tests/support/ov-server/index.js';
 import type { OvTestServer } from '../tests/support/ov-server/index.js';
 import { copyBuiltPlugin } from '../tests/faults/support/plugin.js';
@@ -82,6 +83,7 @@ export async function createBenchWorld(extraEnv: Record<string, string> = {}, bu
     hookCommand: (event, stdin, toolName) => ({ file: HOST_SHELL, args: ['-c', commandOf(event, toolName)], stdin, env, cwd: workspace }),
     bareNode: () => ({ file: HOST_SHELL, args: ['-c', 'node -e 0'], env, cwd: workspace }),
     dispose: async () => {
+      await stopResidents(home);
       await server.close();
       await plugin.dispose();
       await rm(root, { recursive: true, force: true });

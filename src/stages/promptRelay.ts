@@ -23,7 +23,12 @@ import { requestEnvironment, residentKey, residentPaths } from '../resident/iden
 import { launchResident, residentWanted } from '../resident/launch.js';
 import { resolveDataDir } from '../store/paths.js';
 
-/** Longest wait for the resident's reply (the resident caps a request at REQUEST_CAP_MS, less than this). */
+/**
+ * Longest wait for the resident's reply (the resident caps a request at
+ * REQUEST_CAP_MS, less than this). Under the route's 8 s budget, and under
+ * the 10 s hook timeout even after the slowest stdin read (2.5 s): checked
+ * in tests/hook/contract.test.ts.
+ */
 export const RESIDENT_WAIT_MS = 6_000;
 
 /**

@@ -12,7 +12,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routeFor } from '../../src/hook/routes.js';
+import { PREFLIGHT_SAFETY_MS, routeFor } from '../../src/hook/routes.js';
+import { REQUEST_CAP_MS } from '../../src/resident/server.js';
+import { RESIDENT_WAIT_MS } from '../../src/stages/promptRelay.js';
 import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
 import { matchesMatcher } from '../../src/protocol/index.js';
 import type { MatcherMode } from '../../src/protocol/index.js';
@@ -105,6 +107,14 @@ describe('hooks/hooks.json', () => {
       expect(route, event).toBeDefined();
       expect((route?.safetyMs ?? Infinity) + 1_500, event).toBeLessThanOrEqual((timeout ?? 0) * 1000);
     }
+  });
+
+  it('a prompt waits for the resident inside its budget, even after the slowest stdin read; the resident answers before that wait ends', () => {
+    const timeoutMs = (config.UserPromptSubmit?.[0]?.hooks[0]?.timeout ?? 0) * 1000;
+    // The synchronous wait cannot be cut by the safety timer, so it is bounded by itself.
+    expect(RESIDENT_WAIT_MS).toBeLessThan(routeFor('UserPromptSubmit')?.safetyMs ?? 0);
+    expect(PREFLIGHT_SAFETY_MS + RESIDENT_WAIT_MS + 1_000).toBeLessThanOrEqual(timeoutMs);
+    expect(REQUEST_CAP_MS).toBeLessThan(RESIDENT_WAIT_MS);
   });
 });
 

@@ -28,9 +28,9 @@
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dispatchHook } from './dispatch.js';
 import type { HttpTransport } from '../openviking/http.js';
 import { createSocketHttpTransport } from '../openviking/socketHttp.js';
+import { dispatchHook } from './dispatch.js';
 import { createLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
 import type { NodeDeps, NodeHost } from './nodeDeps.js';

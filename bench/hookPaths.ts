@@ -6,11 +6,12 @@
  *
  * @module
  */
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { vmHwmKb } from '../tests/faults/support/procfs.js';
 import { turnMarker, writeTranscriptOfSize } from '../tests/faults/support/turns.js';
-import { residentPids } from '../tests/support/detached.js';
+import { residentPids, stopResidents } from '../tests/support/detached.js';
+import { residentsListening } from '../tests/support/resident.js';
 import { peakRssKb, timedRun } from './process.js';
 import type { Command } from './process.js';
 import { formatMs, formatRatio } from './report.js';
@@ -32,6 +33,8 @@ export interface HookPath {
   shellCommand?: string;
   /** Extra environment for this row's hook runs only. */
   env?: Record<string, string>;
+  /** Runs before each measured run, untimed (e.g. stopping the resident so each run starts one). */
+  beforeEachRun?: () => Promise<void>;
 }
 
 const RSS_RUNS = 3;
@@ -116,7 +119,22 @@ export function basicPaths(world: BenchWorld): HookPath[] {
       event: 'UserPromptSubmit',
       stdin: json(p.userPromptSubmit('which editor and keymap do I use for Rust work?', 2)),
       target: TARGETS.prompt,
-      note: 'answered by the resident helper (DESIGN D16) that the SessionStart row started',
+      // As in a session: SessionStart (or the first prompt) has started the resident by now.
+      prepare: async () => {
+        await timedRun(world.hookCommand('SessionStart', json(p.sessionStart('startup'))));
+        await residentsListening(join(world.home, '.codebuddy', 'openviking'));
+      },
+      note: 'answered by the resident helper (DESIGN D16), started by a session start before the row',
+    },
+    {
+      name: 'UserPromptSubmit, no resident yet (recall in the hook, starts one)',
+      event: 'UserPromptSubmit',
+      stdin: json(p.userPromptSubmit('which editor and keymap do I use for Rust work?', 2)),
+      beforeEachRun: async () => {
+        await stopResidents(world.home);
+        await rm(join(world.home, '.codebuddy', 'openviking', 'resident'), { recursive: true, force: true });
+      },
+      note: 'reference: the first prompt after 15 idle minutes when no session start came before it',
     },
     {
       name: 'UserPromptSubmit, resident off (recall in the hook)',
@@ -182,6 +200,18 @@ export async function catchUp(world: BenchWorld, stdin: string, done: () => bool
 }
 
 /** Measures one path: interleaved timing, requests per run, peak RSS. */
+/** Peak RSS over RSS_RUNS runs, each after the path's own preparation. */
+async function peakRssOf(command: Command, beforeEachRun?: () => Promise<void>): Promise<number | undefined> {
+  if (beforeEachRun === undefined) return peakRssKb(command, RSS_RUNS);
+  let peak: number | undefined;
+  for (let run = 0; run < RSS_RUNS; run++) {
+    await beforeEachRun();
+    const kb = await peakRssKb(command, 1);
+    if (kb !== undefined) peak = Math.max(peak ?? 0, kb);
+  }
+  return peak;
+}
+
 export async function measurePath(world: BenchWorld, path: HookPath, pairs: number): Promise<ResultRow> {
   await path.prepare?.();
   const base: Command =
@@ -190,6 +220,7 @@ export async function measurePath(world: BenchWorld, path: HookPath, pairs: numb
   const bare = world.bareNode();
   const requestsBefore = world.server.requests().length;
   const runPath = async (): Promise<number> => {
+    await path.beforeEachRun?.();
     const run = await timedRun(command);
     // Background workers must not slow the next sample; waiting is not timed.
     await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
@@ -197,7 +228,7 @@ export async function measurePath(world: BenchWorld, path: HookPath, pairs: numb
   };
   const samples = await interleave(pairs, async () => (await timedRun(bare)).ms, runPath);
   const requests = (world.server.requests().length - requestsBefore) / pairs;
-  const rss = await peakRssKb(command, RSS_RUNS);
+  const rss = await peakRssOf(command, path.beforeEachRun);
   await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
   const ratio = ratioOf(samples);
   const row: ResultRow = {

@@ -678,7 +678,7 @@ var SILENT_LOG = Object.freeze({ debug: () => void 0, warn: () => void 0 });
 import { join as join6 } from "node:path";
 
 // src/store/atomic.ts
-import { mkdirSync, readFileSync as readFileSync2, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync as readFileSync2, renameSync, writeFileSync } from "node:fs";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join5 } from "node:path";
 

@@ -25,6 +25,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import type { StageResult } from '../hook/deps.js';
 import { PRIVATE_FILE_MODE } from '../store/atomic.js';
+import { errorCode, removeFileQuietly } from '../store/fsUtil.js';
 import { uniqueToken } from '../store/fastHash.js';
 import { residentPaths } from './identity.js';
 import type { ResidentPaths } from './identity.js';
@@ -71,7 +72,7 @@ export function askResident(call: ResidentCall): ResidentAnswer {
   try {
     fifo = openSync(paths.fifo, constants.O_WRONLY | constants.O_NONBLOCK);
   } catch (error) {
-    return { kind: 'absent', reason: codeOf(error) ?? 'open failed' };
+    return { kind: 'absent', reason: errorCode(error) ?? 'open failed' };
   }
   const id = `${call.pid}-${uniqueToken()}`;
   try {
@@ -84,14 +85,14 @@ export function askResident(call: ResidentCall): ResidentAnswer {
       writeSync(fifo, `${id}\n`);
     }
   } catch (error) {
-    removeQuietly(paths.request(id));
-    if (codeOf(error) === 'EAGAIN') retire(paths, fifo);
+    removeFileQuietly(paths.request(id));
+    if (errorCode(error) === 'EAGAIN') retire(paths, fifo);
     closeQuietly(fifo);
-    return { kind: 'absent', reason: codeOf(error) ?? 'request failed' };
+    return { kind: 'absent', reason: errorCode(error) ?? 'request failed' };
   }
   const answer = awaitReplySafely(paths, id, call);
   if (answer.kind === 'late') {
-    removeQuietly(paths.request(id));
+    removeFileQuietly(paths.request(id));
     retire(paths, fifo);
   }
   closeQuietly(fifo);
@@ -113,7 +114,7 @@ function awaitReply(paths: ResidentPaths, id: string, call: ResidentCall): Resid
   for (;;) {
     if (statSync(replyPath, { throwIfNoEntry: false }) !== undefined) {
       const text = readFileSync(replyPath, 'utf8');
-      removeQuietly(replyPath);
+      removeFileQuietly(replyPath);
       const result = decodeReply(text);
       return result === undefined ? { kind: 'late' } : { kind: 'answered', result };
     }
@@ -146,15 +147,3 @@ function closeQuietly(fd: number): void {
   }
 }
 
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already removed by the other side, or never written.
-  }
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}

@@ -36,6 +36,7 @@ import { PASS } from '../hook/deps.js';
 import { withTimeout } from '../protocol/withTimeout.js';
 import { runPrompt } from '../stages/prompt.js';
 import { ensurePrivateDirSync, writeFileAtomicSync } from '../store/atomic.js';
+import { removeFileQuietly } from '../store/fsUtil.js';
 import { tryLock } from '../store/lock.js';
 import { resolveDataDir } from '../store/paths.js';
 import { REQUEST_ID, residentKey, residentPaths, stageEnvironment } from './identity.js';
@@ -129,7 +130,7 @@ interface FileIdentity {
 
 function makeOwnFifo(host: ResidentHost, paths: ResidentPaths): FileIdentity | undefined {
   try {
-    removeQuietly(paths.fifo);
+    removeFileQuietly(paths.fifo);
     host.makeFifo(paths.fifo);
     const { dev, ino } = statSync(paths.fifo);
     return { dev, ino };
@@ -161,7 +162,7 @@ class Residency {
   async run(): Promise<ResidentExit> {
     const listener = this.host.listen(this.paths.fifo, (text) => this.take(text));
     const reason = await this.untilRetired();
-    if (this.ownsFifo()) removeQuietly(this.paths.fifo);
+    if (this.ownsFifo()) removeFileQuietly(this.paths.fifo);
     await sleep(DRAIN_MS);
     listener.close();
     await Promise.all(this.inflight);
@@ -256,7 +257,7 @@ class Residency {
       if (!name.startsWith(this.paths.filePrefix)) continue;
       const path = join(this.paths.dir, name);
       const mtime = mtimeOf(path);
-      if (mtime !== undefined && now - mtime > LEFTOVER_MS) removeQuietly(path);
+      if (mtime !== undefined && now - mtime > LEFTOVER_MS) removeFileQuietly(path);
     }
   }
 }
@@ -275,14 +276,6 @@ function readRequest(path: string): string | undefined {
 
 function mtimeOf(path: string): number | undefined {
   return statSync(path, { throwIfNoEntry: false })?.mtimeMs;
-}
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -11,10 +11,10 @@
  * @module
  */
 import { uniqueToken } from './fastHash.js';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { errorCode, errorMessage } from './fsUtil.js';
+import { errorCode, errorMessage, removeFileQuietly } from './fsUtil.js';
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
@@ -83,11 +83,7 @@ export function writeFileAtomicSync(path: string, data: string): void {
     writeFileSync(temp, data, { encoding: 'utf8', flag: 'wx', mode: PRIVATE_FILE_MODE });
     renameSync(temp, path);
   } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // The temp may not exist; nothing else to undo.
-    }
+    removeFileQuietly(temp);
     throw error;
   }
 }

@@ -1,11 +1,13 @@
 /**
- * Small file-system helpers the store needs in several places: narrowing
- * the `unknown` a `catch` receives from `node:fs` (the store branches on
- * ENOENT, EEXIST, ...), and mtimes set from the injected clock (locks and
- * queue claims measure age by mtime, so tests can steer it).
+ * Small file-system helpers the store (and the resident helper) need in
+ * several places: narrowing the `unknown` a `catch` receives from `node:fs`
+ * (the store branches on ENOENT, EEXIST, ...), removing a file that may
+ * already be gone, and mtimes set from the injected clock (locks and queue
+ * claims measure age by mtime, so tests can steer it).
  *
  * @module
  */
+import { unlinkSync } from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
 
 /** The `code` of a Node system error (`'ENOENT'`), or undefined. */
@@ -24,6 +26,15 @@ export function errorMessage(error: unknown): string {
 export function hasErrorCode(error: unknown, ...codes: readonly string[]): boolean {
   const code = errorCode(error);
   return code !== undefined && codes.includes(code);
+}
+
+/** Removes `path` if it is there; a file already gone (or never written) is not an error. */
+export function removeFileQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone, or never written: nothing to undo.
+  }
 }
 
 /** Sets a file's mtime (and atime) to `atMs`, ms since epoch. */

@@ -16,6 +16,7 @@ import type { World } from '../session/support/world.js';
 import { residentPids } from '../support/detached.js';
 import { debugLines, listeningFifos, residentsListening } from '../support/resident.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
+import { waitFor } from '../store/fixtures/processes.js';
 import { startOvServer } from '../support/ov-server/index.js';
 
 const worlds: World[] = [];
@@ -43,14 +44,6 @@ function lastRecallPid(w: World): number | undefined {
     .at(-1)?.pid;
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** A world whose resident already listens (a skipped prompt started it). */
 async function worldWithResident(env: Record<string, string> = {}, pluginRoot?: string): Promise<World> {
   const w = await world(env, pluginRoot);
@@ -61,7 +54,7 @@ async function worldWithResident(env: Record<string, string> = {}, pluginRoot?: 
 
 async function killResidents(w: World): Promise<void> {
   for (const pid of residentPids(w.home)) process.kill(pid, 'SIGKILL');
-  await waitUntil(() => residentPids(w.home).length === 0, 3_000, 'the killed resident to go');
+  await waitFor(() => residentPids(w.home).length === 0, 3_000);
 }
 
 const residentDir = (w: World) => join(w.dataDir, 'resident');
@@ -163,13 +156,13 @@ describe('ending, and what a prompt costs meanwhile', () => {
       process.kill(pid ?? 0, 'SIGCONT');
     }
     // Its FIFO is gone: it notices within a tick and leaves.
-    await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the retired resident to leave');
+    await waitFor(() => residentPids(w.home).length === 0, 6_000);
     expect(contextOf(await prompt(w))).toContain(RECALL_MARKER);
   }, 20_000);
 
   it('idle past OPENVIKING_RESIDENT_IDLE_MS: it leaves, removing its FIFO and lock', async () => {
     const w = await worldWithResident({ OPENVIKING_RESIDENT_IDLE_MS: '300' });
-    await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the idle resident to leave');
+    await waitFor(() => residentPids(w.home).length === 0, 6_000);
     expect(readdirSync(residentDir(w)).filter((name) => name.endsWith('.fifo') || name.endsWith('.lock'))).toEqual([]);
   });
 
@@ -180,20 +173,20 @@ describe('ending, and what a prompt costs meanwhile', () => {
     const w = await worldWithResident({}, root);
     const now = Date.now() / 1000;
     utimesSync(join(root, 'scripts', 'hook.mjs'), now, now + 1);
-    await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the outdated resident to leave');
+    await waitFor(() => residentPids(w.home).length === 0, 6_000);
     expect(debugLines(logPath(w)).some((line) => line.message === 'resident: retired' && line.reason === 'code-changed')).toBe(true);
   });
 
   it('its data directory removed: it leaves', async () => {
     const w = await worldWithResident();
     rmSync(w.dataDir, { recursive: true, force: true });
-    await waitUntil(() => residentPids(w.home).length === 0, 6_000, 'the orphaned resident to leave');
+    await waitFor(() => residentPids(w.home).length === 0, 6_000);
   });
 
   it('SIGTERM: it removes its FIFO and releases its lock before it exits', async () => {
     const w = await worldWithResident();
     for (const pid of residentPids(w.home)) process.kill(pid, 'SIGTERM');
-    await waitUntil(() => residentPids(w.home).length === 0, 3_000, 'the resident to stop');
+    await waitFor(() => residentPids(w.home).length === 0, 3_000);
     expect(readdirSync(residentDir(w)).filter((name) => name.endsWith('.fifo') || name.endsWith('.lock'))).toEqual([]);
   });
 

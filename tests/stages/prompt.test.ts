@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readJsonSync } from '../../src/store/atomic.js';
 import { openvikingBlocks } from '../e2e/support/observe.js';
 import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
 import type { World } from '../session/support/world.js';
@@ -40,14 +40,6 @@ async function startResident(w: World): Promise<void> {
   await w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit('hi'));
   await residentsListening(w.dataDir);
   w.server.clearRequests();
-}
-
-function readJsonOr(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 for (const mode of MODES) {
@@ -98,9 +90,9 @@ for (const mode of MODES) {
         const p = world.payloads();
         await world.sim.fire('UserPromptSubmit', p.userPromptSubmit(RECALL_PROMPT));
         // Written after the answer (afterAnswer): by the hook before it exits, by the resident after its reply.
-        const recallCount = () => (readJsonOr(`${world.dataDir}/status/recall.json`) as Record<string, { count: number }> | undefined)?.[`cb-${p.sessionId}`]?.count;
+        const recallCount = () => (readJsonSync(`${world.dataDir}/status/recall.json`) as Record<string, { count: number }> | undefined)?.[`cb-${p.sessionId}`]?.count;
         await expect.poll(recallCount, { timeout: 3_000 }).toBe(1);
-        expect(readJsonOr(`${world.dataDir}/status/server.json`)).toMatchObject({ up: true });
+        expect(readJsonSync(`${world.dataDir}/status/server.json`)).toMatchObject({ up: true });
       });
 
       it('passes through when nothing is relevant', async () => {

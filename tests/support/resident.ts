@@ -4,8 +4,10 @@
  *
  * @module
  */
-import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { residentPaths } from '../../src/resident/identity.js';
+import { residentListening } from '../../src/resident/launch.js';
 
 /** FIFOs under `<dataDir>/resident` that a process has open for reading now. */
 export function listeningFifos(dataDir: string): string[] {
@@ -16,14 +18,7 @@ export function listeningFifos(dataDir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => {
-    try {
-      closeSync(openSync(join(dir, name), constants.O_WRONLY | constants.O_NONBLOCK));
-      return true;
-    } catch {
-      return false; // ENXIO: nobody reads it
-    }
-  });
+  return names.filter((name) => residentListening(residentPaths(dataDir, name.slice(0, -'.fifo'.length))));
 }
 
 /** Resolves once `count` residents listen under `dataDir`; rejects after `timeoutMs`. */

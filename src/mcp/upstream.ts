@@ -179,14 +179,19 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       if (closed) return Promise.reject(new UpstreamError({ kind: 'cancelled' }));
       return semaphore.run(async () => {
         refreshConfig();
-        const deadline = options.now() + (callOptions.timeoutMs ?? defaultTimeout());
+        const budgetMs = callOptions.timeoutMs ?? defaultTimeout();
+        const deadline = options.now() + budgetMs;
         try {
-          return await attempt(method, params, deadline, callOptions.signal);
+          try {
+            return await attempt(method, params, deadline, callOptions.signal);
+          } catch (error) {
+            const failure = failureOf(error);
+            if (!shouldRetry(failure, refreshConfig)) throw error;
+            log.debug('retrying upstream call once', { method, reason: failure.kind === 'http' ? failure.status : failure.kind });
+            return await attempt(method, params, deadline, callOptions.signal);
+          }
         } catch (error) {
-          const failure = failureOf(error);
-          if (!shouldRetry(failure, refreshConfig)) throw error;
-          log.debug('retrying upstream call once', { method, reason: failure.kind === 'http' ? failure.status : failure.kind });
-          return await attempt(method, params, deadline, callOptions.signal);
+          throw reportBudget(error, budgetMs);
         }
       });
     },
@@ -206,6 +211,17 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_BUDGET_MS).unref())]);
     },
   };
+}
+
+/**
+ * A timeout names the call's configured budget: the timer inside was armed
+ * with what was left of it, which a timer firing a millisecond early or time
+ * spent on the handshake makes smaller (the user set the budget, not that).
+ */
+function reportBudget(error: unknown, budgetMs: number): unknown {
+  return error instanceof UpstreamError && error.failure.kind === 'timeout' && error.failure.timeoutMs !== budgetMs
+    ? new UpstreamError({ kind: 'timeout', timeoutMs: budgetMs })
+    : error;
 }
 
 function failureOf(error: unknown): UpstreamFailure {

@@ -25,7 +25,14 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-function startHost(server: OvTestServer, sandbox: Sandbox, options: { maxConcurrent?: number; cacheDir?: string | null } = {}): Host {
+interface HostOptions {
+  maxConcurrent?: number;
+  cacheDir?: string | null;
+  env?: Record<string, string>;
+  now?: () => number;
+}
+
+function startHost(server: OvTestServer, sandbox: Sandbox, options: HostOptions = {}): Host {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const messages: Array<Record<string, unknown>> = [];
@@ -36,7 +43,7 @@ function startHost(server: OvTestServer, sandbox: Sandbox, options: { maxConcurr
     partial = lines.pop() ?? '';
     for (const line of lines) messages.push(JSON.parse(line) as Record<string, unknown>);
   });
-  const env = { OPENVIKING_URL: server.url };
+  const env = { OPENVIKING_URL: server.url, ...options.env };
   const proxy = createProxy({
     stdin,
     stdout,
@@ -45,7 +52,7 @@ function startHost(server: OvTestServer, sandbox: Sandbox, options: { maxConcurr
     env,
     homeDir: sandbox.home,
     fetch: (url, init) => fetch(url, init),
-    now: Date.now,
+    now: options.now ?? Date.now,
     serverInfo: { name: 'openviking', version: 'test' },
     userAgent: 'openviking-codebuddy/test',
     ...(options.maxConcurrent ? { maxConcurrent: options.maxConcurrent } : {}),
@@ -112,6 +119,24 @@ describe('createProxy', () => {
     const remembered = (await second.answer(2)).result as { tools: Array<{ name: string }> };
     expect(remembered.tools).toEqual(live.tools);
     expect(remembered.tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
+  });
+
+  it('names the configured timeout when a call times out, not the time that was left of it', async () => {
+    const { server, sandbox } = await fixtures();
+    // Every read of this clock is 7 ms later, so the timer inside is always armed with less than the budget.
+    let skew = 0;
+    const host = startHost(server, sandbox, { cacheDir: null, env: { OPENVIKING_TIMEOUT_MS: '1000' }, now: () => Date.now() + (skew += 7) });
+    host.send(INITIALIZE_REQUEST);
+    await host.answer(1);
+    host.send(call(2));
+    expect(await host.answer(2)).toHaveProperty('result');
+
+    server.faults.hang({ path: '/mcp' });
+    host.send(call(3));
+    const answer = (await host.answer(3)) as { error: { code: number; message: string; data: { timeoutMs: number } } };
+    expect(answer.error.code).toBe(-32001);
+    expect(answer.error.message).toContain('did not answer within 1000 ms');
+    expect(answer.error.data.timeoutMs).toBe(1000);
   });
 
   it('tells the host the tool list changed once the server is reachable again', async () => {

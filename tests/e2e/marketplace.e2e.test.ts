@@ -66,9 +66,9 @@ describe('scenario 4: the repository as a local marketplace', () => {
     expectNormalExit(run);
     const hookCommands = world.sandbox.cliLogs().match(/cmd=[^\n]*scripts\/hook\.mjs/g) ?? [];
     expect(hookCommands.length, 'hook commands in the CLI log').toBeGreaterThan(0);
-    // The CLI substitutes ${CLAUDE_PLUGIN_ROOT} inside `${CODEBUDDY_PLUGIN_ROOT:-"${CLAUDE_PLUGIN_ROOT}"}` (DESIGN.md D10),
-    // so the logged command carries the installed copy's root as the shell fallback.
-    for (const command of hookCommands) expect(command.replaceAll('//', '/')).toMatch(new RegExp(`${escapeRegExp(clone)}/?"\\}/scripts/hook\\.mjs`));
+    // The CLI rewrites the text ${CLAUDE_PLUGIN_ROOT} (DESIGN.md D10, D23), so the logged command
+    // carries the installed copy's root.
+    for (const command of hookCommands) expect(command.replaceAll('//', '/')).toMatch(new RegExp(`"${escapeRegExp(clone.replace(/\/$/, ''))}/scripts/hook\\.mjs`));
     expect(blocksInPrompt(world.model.calls('conversation')[0]).join('\n'), world.evidence()).toContain(SEED.profileMarker);
   });
 });

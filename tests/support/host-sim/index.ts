@@ -2,7 +2,9 @@
  * A CodeBuddy host in a box: runs the plugin's REAL hooks/hooks.json the way
  * CodeBuddy 2.117 does (observed in codebuddy-host README §2–§3 and read in
  * its bundle), so a test can fire an event and see exactly what the host
- * would get back.
+ * would get back. `host: 'claude-code'` runs it the way Claude Code 2.1.328
+ * does instead (codebuddy-host README §9): no text substitution,
+ * `/bin/sh -c` whatever `$SHELL` is, its own variables, its matcher reading.
  *
  * What it reproduces:
  * - matcher groups per event, read as unanchored regexes (`codebuddy` mode;
@@ -13,7 +15,8 @@
  *   CODEBUDDY_PROJECT_DIR, CLAUDE_PROJECT_DIR (and CODEBUDDY_PLUGIN_DATA /
  *   CLAUDE_PLUGIN_DATA only when `pluginData` is given: newer hosts set it,
  *   2.117 never does);
- * - `$SHELL -c <command>` with cwd = the workspace, the payload as
+ * - `$SHELL -c <command>` (fish and zsh included: the 2.117 bundle's
+ *   `getShellConfiguration` takes any existing `$SHELL`) with cwd = the workspace, the payload as
  *   `JSON.stringify` on stdin (no trailing newline), all matched hooks in
  *   parallel, SIGTERM at the hook's `timeout` (SIGKILL 1 s later);
  * - the exit-code/stdout codec and the merge of all outputs (including
@@ -62,9 +65,26 @@ export interface HostSimOptions {
   resident?: boolean;
   /** Default `codebuddy` (always-regex matchers). */
   matcherMode?: MatcherMode;
-  /** Default `/bin/bash`, the SHELL CodeBuddy ran hooks with in every sample. */
+  /** Default `/bin/bash`, the SHELL CodeBuddy ran hooks with in every sample. Claude Code exports it but runs `/bin/sh`. */
   shell?: string;
+  /** Default `codebuddy`. */
+  host?: SimulatedHost;
 }
+
+/**
+ * How the host turns a hooks.json command into a process:
+ * - `codebuddy`: rewrites the exact texts `${CODEBUDDY_PLUGIN_ROOT}` and
+ *   `${CLAUDE_PLUGIN_ROOT}`, then runs `$SHELL -c`; exports both root
+ *   variables and both project variables;
+ * - `claude-code`: rewrites nothing and runs `/bin/sh -c`, which expands
+ *   `${CLAUDE_PLUGIN_ROOT}` from the environment; exports CLAUDE_PLUGIN_ROOT,
+ *   CLAUDE_PROJECT_DIR, CLAUDECODE=1, CLAUDE_CODE_ENTRYPOINT and never a
+ *   CODEBUDDY_* variable; reads matchers in `claude` mode.
+ */
+export type SimulatedHost = 'codebuddy' | 'claude-code';
+
+/** The shell Claude Code runs every hook command with (§9: dash on Debian). */
+export const CLAUDE_CODE_SHELL = '/bin/sh';
 
 export interface FireOptions {
   /** Overrides the match value (by default taken from the payload like the host does). */
@@ -78,8 +98,10 @@ export interface FireOptions {
 /** One hook the event ran. */
 export interface FiredHook {
   matcher: string | undefined;
-  /** The command after `${…PLUGIN_ROOT}` substitution. */
+  /** The command as the shell got it (after the host's substitution, if any). */
   command: string;
+  /** The program that ran it with `-c`. */
+  shell: string;
   timeoutMs: number;
   /** The host's reading of the run. */
   output: HookOutput;
@@ -119,21 +141,39 @@ export function substitutePluginRoot(command: string, pluginRoot: string): strin
   return command.replace(/\$\{CODEBUDDY_PLUGIN_ROOT\}/g, pluginRoot).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, pluginRoot);
 }
 
-export function createHostSim(options: HostSimOptions): HostSim {
-  const config = loadHooksConfig(options.pluginRoot);
-  const shell = options.shell ?? '/bin/bash';
-  const mode = options.matcherMode ?? 'codebuddy';
-  const env: Record<string, string> = {
-    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-    HOME: options.home,
-    SHELL: shell,
-    LANG: 'C.UTF-8',
+/** The variables the host adds for a plugin hook (before the test's own `env`). */
+function hostVariables(host: SimulatedHost, options: HostSimOptions): Record<string, string> {
+  if (host === 'claude-code') {
+    return {
+      CLAUDE_PLUGIN_ROOT: options.pluginRoot,
+      CLAUDE_PROJECT_DIR: options.workspace,
+      CLAUDECODE: '1',
+      CLAUDE_CODE_ENTRYPOINT: 'sdk-cli',
+      ...(options.pluginData !== undefined ? { CLAUDE_PLUGIN_DATA: options.pluginData } : {}),
+    };
+  }
+  return {
     CODEBUDDY_PLUGIN_ROOT: options.pluginRoot,
     CLAUDE_PLUGIN_ROOT: options.pluginRoot,
     CODEBUDDY_PROJECT_DIR: options.workspace,
     CLAUDE_PROJECT_DIR: options.workspace,
-    ...(options.resident === true ? {} : { OPENVIKING_RESIDENT: 'off' }),
     ...(options.pluginData !== undefined ? { CODEBUDDY_PLUGIN_DATA: options.pluginData, CLAUDE_PLUGIN_DATA: options.pluginData } : {}),
+  };
+}
+
+export function createHostSim(options: HostSimOptions): HostSim {
+  const config = loadHooksConfig(options.pluginRoot);
+  const host = options.host ?? 'codebuddy';
+  const userShell = options.shell ?? '/bin/bash';
+  const shell = host === 'claude-code' ? CLAUDE_CODE_SHELL : userShell;
+  const mode = options.matcherMode ?? (host === 'claude-code' ? 'claude' : 'codebuddy');
+  const env: Record<string, string> = {
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: options.home,
+    SHELL: userShell,
+    LANG: 'C.UTF-8',
+    ...hostVariables(host, options),
+    ...(options.resident === true ? {} : { OPENVIKING_RESIDENT: 'off' }),
     ...options.env,
   };
 
@@ -147,14 +187,14 @@ export function createHostSim(options: HostSimOptions): HostSim {
     const hookEnv = { ...env, ...fireOptions.env };
     const hooks = await Promise.all(
       selected.map(async ({ matcher, hook }): Promise<FiredHook> => {
-        const command = substitutePluginRoot(hook.command, options.pluginRoot);
+        const command = host === 'claude-code' ? hook.command : substitutePluginRoot(hook.command, options.pluginRoot);
         let raw: ProcessRun | undefined;
         const executor: ShellExecutor = async (request) => {
           raw = await runProcess(shell, ['-c', request.command], { stdin: request.stdin, env: hookEnv, cwd: options.workspace, timeoutMs: request.timeoutMs });
           return raw;
         };
         const run = await runHook(executor, { ...hook, command }, { stdin, now: () => performance.now() });
-        return { matcher, command, timeoutMs: hookTimeoutMs(hook), output: run.output, process: raw, durationMs: run.durationMs };
+        return { matcher, command, shell, timeoutMs: hookTimeoutMs(hook), output: run.output, process: raw, durationMs: run.durationMs };
       }),
     );
     const outputs = hooks.map((h) => h.output);

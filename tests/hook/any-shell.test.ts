@@ -1,0 +1,126 @@
+/**
+ * Every hooks.json command under every shell a host may use, with both
+ * hosts' ways of filling in the plugin root (issue 15 §3, DESIGN D23):
+ * - CodeBuddy rewrites the exact texts `${CODEBUDDY_PLUGIN_ROOT}` and
+ *   `${CLAUDE_PLUGIN_ROOT}`, then runs the user's `$SHELL -c` (bash, dash,
+ *   zsh, fish: any existing `$SHELL`);
+ * - Claude Code rewrites nothing and runs `/bin/sh -c` whatever `$SHELL` is;
+ *   the shell expands `${CLAUDE_PLUGIN_ROOT}` from its environment.
+ * The plugin root holds a space and an apostrophe, and its scripts/hook.mjs
+ * is a recorder, so each cell proves the command reached the plugin's own
+ * dispatcher (directly, through the guard prefilter, or through the
+ * detacher) with the payload intact. A shell that is missing fails the
+ * suite: CI installs zsh and fish (.ci/run).
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../e2e/support/wait.js';
+import { createHostSim, createPayloads, loadHooksConfig } from '../support/host-sim/index.js';
+import type { SimulatedHost } from '../support/host-sim/index.js';
+import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
+
+/** The shells of the matrix: Debian's packages (dash is /bin/sh). */
+const SHELLS = ['/bin/bash', '/bin/dash', '/usr/bin/zsh', '/usr/bin/fish'] as const;
+const HOSTS: SimulatedHost[] = ['codebuddy', 'claude-code'];
+
+const sandbox = mkdtempSync(join(tmpdir(), 'ov-any-shell-'));
+const home = join(sandbox, 'home');
+const workspace = join(sandbox, 'ws');
+mkdirSync(workspace, { recursive: true });
+afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
+
+/** A plugin in a root with a space and an apostrophe: the real hooks/, a recording dispatcher. */
+const pluginRoot = join(sandbox, "John's plugins", 'openviking');
+mkdirSync(join(pluginRoot, 'hooks'), { recursive: true });
+mkdirSync(join(pluginRoot, 'scripts'), { recursive: true });
+for (const file of ['hooks.json', 'guard-prefilter.sh', 'detach.sh']) copyFileSync(join(REPO_ROOT, 'hooks', file), join(pluginRoot, 'hooks', file));
+writeFileSync(
+  join(pluginRoot, 'scripts', 'hook.mjs'),
+  [
+    "import { readFileSync, writeFileSync } from 'node:fs';",
+    "const stdin = readFileSync(0, 'utf8');",
+    'const event = JSON.parse(stdin).hook_event_name;',
+    'writeFileSync(`${process.env.RECORD_DIR}/${event}.json`, JSON.stringify({ script: process.argv[1], args: process.argv.slice(2), stdin }));',
+  ].join('\n'),
+);
+
+const EVENTS = Object.keys(loadHooksConfig(REPO_ROOT));
+/** The events whose command detaches node (the record appears after the hook exited). */
+const DETACHED = ['Stop', 'SubagentStart', 'SubagentStop', 'SessionEnd'];
+
+function payloadFor(event: string): Record<string, unknown> {
+  const p = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
+  switch (event) {
+    case 'SessionStart':
+      return p.sessionStart();
+    case 'UserPromptSubmit':
+      return p.userPromptSubmit("it's \"quoted\" $HOME `id` ✓");
+    case 'PreToolUse':
+      // Reaches node only with a viking: URI in it (the prefilter passes everything else).
+      return p.preToolUse('Read', { file_path: 'viking://user/memories/x.md' });
+    case 'Stop':
+      return p.stop();
+    case 'SubagentStart':
+      return p.subagentStart('agent-1');
+    case 'SubagentStop':
+      return p.subagentStop('agent-1');
+    case 'PreCompact':
+      return p.preCompact();
+    case 'SessionEnd':
+      return p.sessionEnd();
+    default:
+      throw new Error(`no payload for ${event}`);
+  }
+}
+
+interface Recorded {
+  script: string;
+  args: string[];
+  stdin: string;
+}
+
+describe('every hooks.json command, every shell, both hosts', () => {
+  it('the matrix shells are installed (CI: .ci/run installs zsh and fish)', () => {
+    for (const shell of SHELLS) expect(existsSync(shell), `${shell} is missing: apt-get install -y zsh fish`).toBe(true);
+    expect(EVENTS.length).toBe(8);
+  });
+
+  for (const host of HOSTS) {
+    for (const shell of SHELLS) {
+      it(`${host}, SHELL=${shell}: each event reaches the plugin's dispatcher with its payload`, async () => {
+        const sim = createHostSim({ pluginRoot, home, workspace, shell, host });
+        for (const event of EVENTS) {
+          const recordDir = mkdtempSync(join(sandbox, 'rec-'));
+          const payload = payloadFor(event);
+          const result = await sim.fire(event, payload, { env: { RECORD_DIR: recordDir } });
+          expect(result.hooks, event).toHaveLength(1);
+          const fired = result.hooks[0];
+          expect(fired?.shell, event).toBe(host === 'claude-code' ? '/bin/sh' : shell);
+          expect(fired?.process?.exitCode, `${event}: ${fired?.process?.stderr}`).toBe(0);
+          expect(fired?.process?.stderr, event).toBe('');
+          const file = join(recordDir, `${event}.json`);
+          const recorded = await waitFor(() => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined), { timeoutMs: 10_000, what: `${event}'s record` });
+          expect(recorded.script, event).toBe(join(pluginRoot, 'scripts', 'hook.mjs'));
+          expect(recorded.args, event).toEqual(DETACHED.includes(event) ? ['detached'] : []);
+          expect(JSON.parse(recorded.stdin), event).toEqual(payload);
+        }
+      }, 60_000);
+    }
+  }
+
+  // Claude Code always runs /bin/sh, but the form must not depend on dash either:
+  // the unsubstituted command, expanded from the environment by each POSIX shell.
+  for (const shell of ['/bin/bash', '/bin/dash', '/usr/bin/zsh']) {
+    it(`the unsubstituted commands expand \${CLAUDE_PLUGIN_ROOT} from the environment under ${shell}`, async () => {
+      const config = loadHooksConfig(REPO_ROOT);
+      for (const event of EVENTS) {
+        const command = config[event]?.[0]?.hooks[0]?.command ?? '';
+        const echoed = command.replace(/^(node|sh) /, 'printf %s ');
+        const run = await runProcess(shell, ['-c', echoed], { env: { PATH: '/usr/bin:/bin', CLAUDE_PLUGIN_ROOT: pluginRoot }, cwd: workspace, timeoutMs: 5_000 });
+        expect(run.stdout, event).toMatch(new RegExp(`^${pluginRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(scripts/hook\\.mjs|hooks/(guard-prefilter|detach)\\.sh)$`));
+      }
+    });
+  }
+});

@@ -1,13 +1,20 @@
 /**
  * Archives sessions that were left behind. CodeBuddy 2.117 never fires
- * SessionEnd headless (codebuddy-host README §2), so without this a session
- * would only ever be committed by the token threshold and its last turns
- * would never become memories. The start stage of a NEW session runs this
- * (detached, `hook.mjs worker commit-stale`) for the other sessions of the
- * same workspace: each one with something uncommitted, or a transcript that
- * grew past its cursor, gets a commit request in its inbox and is drained
- * like any capture (the tail is captured first, then `commit {}`). A session
- * whose writer is busy keeps the request; that writer drains it.
+ * SessionEnd headless (codebuddy-host README §2), and 2.163 fires it only in
+ * the TUI, so without this a session would only ever be committed by the
+ * token threshold (or the server's own policy, serverPolicy.ts) and its last
+ * turns would never become memories. The start stage of a NEW session runs
+ * this (detached, `hook.mjs worker commit-stale`) for the other sessions of
+ * the same workspace that are in the uncommitted index (commitIndex.ts) and
+ * idle past `staleCommitIdleMs`: a second terminal must never cut the first
+ * one's live session in half (DESIGN D19). Each one with something
+ * uncommitted, or a transcript that grew past its cursor, gets a commit
+ * request in its inbox and is drained like any capture (the tail is captured
+ * first, then `commit {}`). A session whose writer is busy keeps the
+ * request; that writer drains it.
+ *
+ * A data directory from before the index gets it built here, once, from a
+ * scan of every capture state; the start hook never scans.
  *
  * @module
  */
@@ -15,11 +22,13 @@ import { stat } from 'node:fs/promises';
 import { loadPluginConfig } from '../config/load.js';
 import type { HookDeps } from '../hook/deps.js';
 import { OV_SESSION_PREFIX, ovSessionId, SUBAGENT_SEPARATOR } from '../session/ids.js';
+import { clearUncommitted, entryOf, initUncommittedIndex, isIdle, listUncommitted, markUncommitted } from './commitIndex.js';
+import type { ListedEntry } from './commitIndex.js';
 import { drainRequests } from './drain.js';
 import type { DrainStatus } from './drain.js';
 import { captureEnvFor } from './env.js';
 import { postRequest } from './requests.js';
-import { listCaptureStates } from './state.js';
+import { listCaptureStates, loadCaptureState } from './state.js';
 import type { CaptureState } from './state.js';
 
 export interface CommitStaleSummary {
@@ -30,25 +39,35 @@ export interface CommitStaleSummary {
   busy: number;
   /** Deadline, unknown server state or a disk problem: the request waits for a later run. */
   incomplete: number;
+  /** Sessions of the workspace left alone because they are still live. */
+  live: number;
 }
 
 /** Whole-job deadline of commit-stale (it runs detached). */
 export const COMMIT_STALE_DEADLINE_MS = 60_000;
 
 /**
- * Commits every session of `workspace` except `exceptSessionId` (a host or
- * OpenViking session id; its sub-agents are spared too) that has
- * uncommitted captures. Never throws.
+ * Commits every idle session of `workspace` in the uncommitted index except
+ * `exceptSessionId` (a host or OpenViking session id; its sub-agents are
+ * spared too). Never throws.
  */
 export async function commitStale(dataDir: string, workspace: string, exceptSessionId: string, deps: HookDeps): Promise<CommitStaleSummary> {
-  const summary: CommitStaleSummary = { considered: 0, drained: 0, busy: 0, incomplete: 0 };
+  const summary: CommitStaleSummary = { considered: 0, drained: 0, busy: 0, incomplete: 0, live: 0 };
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
   if (!config.settings.enabled || !config.settings.autoCapture) return summary;
   const env = { ...captureEnvFor(deps, config, COMMIT_STALE_DEADLINE_MS), dataDir };
   const spared = sparedIds(exceptSessionId);
-  for (const state of await listCaptureStates(dataDir)) {
-    if (state.workspace !== workspace || isSpared(state, spared) || state.transcriptPath === undefined) continue;
-    if (state.capturedSinceCommit === 0 && !(await transcriptGrew(state))) continue;
+  for (const entry of await indexEntries(dataDir)) {
+    if (entry.workspace !== workspace || isSpared(entry, spared)) continue;
+    if (!isIdle(entry, config.settings.staleCommitIdleMs, deps.now())) {
+      summary.live++;
+      continue;
+    }
+    const state = await loadCaptureState(dataDir, entry.ovSessionId);
+    if (state === undefined || state.transcriptPath === undefined || !(await needsCommit(state))) {
+      clearUncommitted(dataDir, entry.ovSessionId);
+      continue;
+    }
     summary.considered++;
     const posted = await postRequest(dataDir, {
       event: 'commit-stale',
@@ -67,14 +86,33 @@ export async function commitStale(dataDir: string, workspace: string, exceptSess
   return summary;
 }
 
+/** The index, built first from every capture state when this data directory predates it. */
+async function indexEntries(dataDir: string): Promise<ListedEntry[]> {
+  const listed = listUncommitted(dataDir);
+  if (listed !== 'missing') return listed;
+  for (const state of await listCaptureStates(dataDir)) {
+    if (state.transcriptPath !== undefined && (await needsCommit(state))) markUncommitted(dataDir, entryOf(state), state.lastCaptureAt ?? 0);
+  }
+  initUncommittedIndex(dataDir);
+  const built = listUncommitted(dataDir);
+  return built === 'missing' ? [] : built;
+}
+
+/** Something captured since the last commit, waiting in the queue, or still in the transcript. */
+async function needsCommit(state: CaptureState): Promise<boolean> {
+  if (state.capturedSinceCommit > 0 || state.queued.length > 0 || state.inflight !== undefined) return true;
+  if ((state.lastCaptureAt ?? 0) > (state.lastCommitAt ?? 0)) return true;
+  return transcriptGrew(state);
+}
+
 function sparedIds(exceptSessionId: string): string[] {
   const except = exceptSessionId.trim();
   if (except === '') return [];
   return except.startsWith(OV_SESSION_PREFIX) ? [except] : [except, ovSessionId(except)];
 }
 
-function isSpared(state: CaptureState, spared: readonly string[]): boolean {
-  return spared.some((id) => state.hostSessionId === id || state.ovSessionId === id || state.ovSessionId.startsWith(`${id}${SUBAGENT_SEPARATOR}`));
+function isSpared(entry: ListedEntry, spared: readonly string[]): boolean {
+  return spared.some((id) => entry.hostSessionId === id || entry.ovSessionId === id || entry.ovSessionId.startsWith(`${id}${SUBAGENT_SEPARATOR}`));
 }
 
 async function transcriptGrew(state: CaptureState): Promise<boolean> {

@@ -36,6 +36,16 @@ export interface Settings {
   recallDedupTurns: number;
   recallTokenBudget: number;
   recallMaxContentChars: number;
+  /** Derive the project's peer id from git when none is configured (DESIGN D24). */
+  workspacePeer: boolean;
+  /** `actor`: recall only this project's and peer-less memories; `all`: others too, penalised. */
+  recallPeerScope: string;
+  /** Score penalty of another project's memories in recall (peer scope `all`). */
+  recallOtherPeerPenalty: number;
+  /** URIs (or URI prefixes) recall never injects. */
+  recallExcludeUris: string[];
+  /** Opt-in recall: when set, only prompts starting with it are recalled for (it is stripped from the query). */
+  recallPrefix: string;
   profileTokenBudget: number;
   resumeContextBudget: number;
   /** Whole-stage deadline of the prompt stage (UserPromptSubmit timeout drops the prompt). */
@@ -48,6 +58,14 @@ export interface Settings {
   timeoutMs: number;
   commitTokenThreshold: number;
   commitKeepRecentCount: number;
+  /** A session counts as left behind (commit-stale may commit it) after this long without transcript growth or capture. */
+  staleCommitIdleMs: number;
+  /** Give each captured session the server's own commit policy (openviking-api.md §10). */
+  serverCommitPolicy: boolean;
+  /** The server policy's message-count threshold. */
+  serverCommitMessageThreshold: number;
+  /** The server policy's idle timeout (seconds; enforced only when the server's idle scanner is on). */
+  serverCommitIdleSeconds: number;
   captureAssistantTurns: boolean;
   captureToolMaxChars: number;
   bypassSession: boolean;

@@ -7,16 +7,20 @@
  *   attempt may have landed against the server's count. It is loaded only
  *   when the queue holds something, so an empty queue costs one readdir.
  * - stale commits: when another session of this workspace has captured
- *   messages it never committed (headless 2.117 never sends SessionEnd), a
- *   detached `worker commit-stale` commits it; start does not wait.
+ *   messages it never committed (headless 2.117 never sends SessionEnd) and
+ *   has been idle past `staleCommitIdleMs`, a detached `worker commit-stale`
+ *   commits it; start does not wait. Only the small index of sessions that
+ *   may need a commit is read (capture/commitIndex.ts), never every state.
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import type { PluginConfig } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
-import { listCaptureStates } from '../capture/state.js';
-import type { CaptureState } from '../capture/state.js';
+import { isIdle, listUncommitted } from '../capture/commitIndex.js';
+import type { ListedEntry } from '../capture/commitIndex.js';
+import { captureDir } from '../capture/paths.js';
 import { ovSessionId, SUBAGENT_SEPARATOR } from '../session/ids.js';
 import { queuePaths } from '../store/queueFiles.js';
 import { storeLayout } from '../store/paths.js';
@@ -46,22 +50,33 @@ export async function replayQueue(deps: HookDeps, config: PluginConfig, dataDir:
   return { ...summary };
 }
 
-/** Sessions of `workspace`, other than the current one and its sub-agents, with uncommitted captures. */
-export function staleCandidates(states: readonly CaptureState[], workspace: string, currentOvSessionId: string): CaptureState[] {
-  return states.filter(
-    (state) =>
-      state.workspace === workspace &&
-      state.ovSessionId !== currentOvSessionId &&
-      !state.ovSessionId.startsWith(`${currentOvSessionId}${SUBAGENT_SEPARATOR}`) &&
-      (state.capturedSinceCommit > 0 || (state.lastCaptureAt ?? 0) > (state.lastCommitAt ?? 0)),
+/**
+ * Entries of the uncommitted index (capture/commitIndex.ts) that another
+ * session's start may commit: same workspace, not the current session nor
+ * its sub-agents, and idle past the threshold (a live session is never cut:
+ * DESIGN D19).
+ */
+export function staleCandidates(entries: readonly ListedEntry[], workspace: string, currentOvSessionId: string, idleMs: number, now: number): ListedEntry[] {
+  return entries.filter(
+    (entry) =>
+      entry.workspace === workspace &&
+      entry.ovSessionId !== currentOvSessionId &&
+      !entry.ovSessionId.startsWith(`${currentOvSessionId}${SUBAGENT_SEPARATOR}`) &&
+      isIdle(entry, idleMs, now),
   );
 }
 
-/** Starts the commit-stale worker when there is something to commit; returns how many sessions wait. */
-export async function commitStaleInBackground(deps: HookDeps, dataDir: string, workspace: string, hostSessionId: string): Promise<number> {
-  const candidates = staleCandidates(await listCaptureStates(dataDir), workspace, ovSessionId(hostSessionId));
-  if (candidates.length === 0) return 0;
+/**
+ * Starts the commit-stale worker when an idle session of this workspace may
+ * need a commit, or once to build the index of a data directory from before
+ * it; returns how many sessions wait. Reads only the small index, never the
+ * capture states: a start costs the same after 50,000 past sessions.
+ */
+export function commitStaleInBackground(deps: HookDeps, dataDir: string, workspace: string, hostSessionId: string, idleMs: number): number {
+  const listed = listUncommitted(dataDir);
+  const waiting = listed === 'missing' ? (existsSync(captureDir(dataDir)) ? 1 : 0) : staleCandidates(listed, workspace, ovSessionId(hostSessionId), idleMs, deps.now()).length;
+  if (waiting === 0) return 0;
   const started = deps.spawnDetached(['worker', COMMIT_STALE_WORKER], JSON.stringify({ workspace, exceptSessionId: hostSessionId }));
-  deps.log.debug('stale sessions handed to the commit-stale worker', { count: candidates.length, started });
-  return candidates.length;
+  deps.log.debug('stale sessions handed to the commit-stale worker', { count: waiting, indexed: listed !== 'missing', started });
+  return waiting;
 }

@@ -35,6 +35,7 @@ import { isBypassed } from '../session/bypass.js';
 import { startLockPath } from '../session/locks.js';
 import { openStageContext } from '../session/stageContext.js';
 import type { StageContext } from '../session/stageContext.js';
+import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { sessionStateFile, storeLayout } from '../store/paths.js';
 import { loadSessionState, saveSessionState } from '../store/sessionState.js';
@@ -81,13 +82,15 @@ async function answerOnce(ctx: StageContext, source: string, deps: HookDeps): Pr
 }
 
 async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): Promise<string> {
+  const adopted = adoptStrandedWrites(ctx.dataDir, deps.env, deps.homeDir, deps.now());
+  if (adopted.moved > 0) deps.log.warn('queued writes moved into the data directory (DESIGN D21)', { ...adopted });
   const budgetMs = Math.min(ctx.settings.pendingReplayBudgetMs, Math.max(0, ctx.deadlineAt - deps.now()));
   const replayed = await replayQueue(deps, ctx.config, ctx.dataDir, budgetMs);
   if (replayed !== undefined) deps.log.debug('pending writes replayed', replayed);
   const [profile, archiveOverview] = await Promise.all([
     ctx.settings.autoProfile ? fetchProfile(ctx, deps) : undefined,
     ARCHIVE_SOURCES.has(source) ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget) : undefined,
-    ctx.settings.autoCapture ? commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId) : undefined,
+    ctx.settings.autoCapture ? commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId, ctx.settings.staleCommitIdleMs) : undefined,
   ]);
   return renderStartBlock(
     { source, ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },

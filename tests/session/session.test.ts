@@ -5,8 +5,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
-import { emptyCaptureState } from '../../src/capture/state.js';
-import type { CaptureState } from '../../src/capture/state.js';
+import type { ListedEntry } from '../../src/capture/commitIndex.js';
 import { staleCandidates } from '../../src/profile/housekeeping.js';
 import { globToRegExp, isBypassed, ovSessionId, ovSubagentSessionId, resolveWorkspace } from '../../src/session/index.js';
 
@@ -46,16 +45,23 @@ describe('workspace', () => {
 });
 
 describe('stale candidates', () => {
-  const state = (id: string, fields: Partial<CaptureState>): CaptureState => ({ ...emptyCaptureState({ ovSessionId: id, hostSessionId: id.slice(3), workspace: '/ws' }), ...fields });
-  it('keeps other sessions of this workspace with uncommitted captures, never the current one or its sub-agents', () => {
-    const states = [
-      state('cb-old', { capturedSinceCommit: 4 }),
-      state('cb-captured-after-commit', { lastCaptureAt: 20, lastCommitAt: 10 }),
-      state('cb-committed', { lastCaptureAt: 10, lastCommitAt: 20 }),
-      state('cb-elsewhere', { capturedSinceCommit: 4, workspace: '/other' }),
-      state('cb-now', { capturedSinceCommit: 4 }),
-      state('cb-now__subagent-a1', { capturedSinceCommit: 4 }),
+  const entry = (id: string, fields: Partial<ListedEntry> = {}): ListedEntry => ({ ovSessionId: id, hostSessionId: id.slice(3), workspace: '/ws', markedAt: 0, ...fields });
+  const IDLE_MS = 30 * 60_000;
+  const NOW = 10 * IDLE_MS;
+  it('keeps other idle sessions of this workspace, never a live one, the current one or its sub-agents', () => {
+    const entries = [
+      entry('cb-old'),
+      entry('cb-just-idle', { markedAt: NOW - IDLE_MS }),
+      entry('cb-live', { markedAt: NOW - IDLE_MS + 1 }),
+      entry('cb-elsewhere', { workspace: '/other' }),
+      entry('cb-now'),
+      entry('cb-now__subagent-a1'),
     ];
-    expect(staleCandidates(states, '/ws', 'cb-now').map((s) => s.ovSessionId)).toEqual(['cb-old', 'cb-captured-after-commit']);
+    expect(staleCandidates(entries, '/ws', 'cb-now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-old', 'cb-just-idle']);
+  });
+  it("gives a session that carries a server idle policy the server's timeout plus a minute first", () => {
+    const withPolicy = entry('cb-policy', { markedAt: NOW - IDLE_MS, serverIdleSeconds: 3600 });
+    expect(staleCandidates([withPolicy], '/ws', 'cb-now', IDLE_MS, NOW)).toEqual([]);
+    expect(staleCandidates([withPolicy], '/ws', 'cb-now', IDLE_MS, NOW - IDLE_MS + 3_660_000).map((s) => s.ovSessionId)).toEqual(['cb-policy']);
   });
 });

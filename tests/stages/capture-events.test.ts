@@ -80,10 +80,12 @@ describe('capture events', () => {
     await w.sim.fire('Stop', current.stop());
     await until(() => w.storedTexts(ovSessionId(current.sessionId)).length === 2);
     await workersIdle(w, ovSessionId(current.sessionId));
+    // Commit-stale leaves live sessions alone (tests/faults/live-sessions.test.ts); here every session counts as idle.
+    const anyIdle = { ...w.sim.env, OPENVIKING_STALE_COMMIT_IDLE_MS: '0' };
     const run = await spawnHook({
       args: ['worker', 'commit-stale'],
       stdin: JSON.stringify(current.sessionStart('startup')),
-      env: w.sim.env,
+      env: anyIdle,
       cwd: w.workspace,
       timeoutMs: 30_000,
     });
@@ -92,7 +94,7 @@ describe('capture events', () => {
     expect(w.server.session(ovSessionId(current.sessionId))?.commits ?? []).toEqual([]);
     // Nothing left to commit: a second run sends nothing.
     const commits = w.server.requests({ path: /\/commit$/ }).length;
-    await spawnHook({ args: ['worker', 'commit-stale'], stdin: JSON.stringify({ workspace: w.workspace, exceptSessionId: current.sessionId }), env: w.sim.env, cwd: w.workspace });
+    await spawnHook({ args: ['worker', 'commit-stale'], stdin: JSON.stringify({ workspace: w.workspace, exceptSessionId: current.sessionId }), env: anyIdle, cwd: w.workspace });
     expect(w.server.requests({ path: /\/commit$/ }).length).toBe(commits);
   });
 

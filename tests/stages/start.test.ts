@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCaptureState, saveCaptureState } from '../../src/capture/state.js';
@@ -109,7 +109,10 @@ describe('earlier sessions left uncommitted', () => {
   it('start hands them to the commit-stale worker, which commits them', async () => {
     const transcript = join(world.home, 'old.jsonl');
     writeFileSync(transcript, '');
-    const old = { ...emptyCaptureState({ ovSessionId: 'cb-left-behind', hostSessionId: 'left-behind', workspace: world.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: Date.now() - 60_000 };
+    // Idle for two hours (past OPENVIKING_STALE_COMMIT_IDLE_MS), in a data dir from before the uncommitted index.
+    const idleSince = Date.now() - 2 * 3_600_000;
+    utimesSync(transcript, idleSince / 1000, idleSince / 1000);
+    const old = { ...emptyCaptureState({ ovSessionId: 'cb-left-behind', hostSessionId: 'left-behind', workspace: world.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: idleSince };
     expect((await saveCaptureState(world.dataDir, old)).ok).toBe(true);
     expect((await client().addMessages('cb-left-behind', [{ role: 'user', parts: [{ type: 'text', text: 'never committed' }] }])).ok).toBe(true);
     await world.sim.fire('SessionStart', world.payloads().sessionStart());

@@ -1,0 +1,164 @@
+/**
+ * The small index of sessions that may still need a commit, so that a
+ * session start never reads the capture state of every past session
+ * (DESIGN D19): its cost then follows the handful of sessions not yet
+ * archived, not the user's whole history.
+ *
+ * `<dataDir>/capture/uncommitted/<key>.json`, one tiny file per session:
+ * written by the session's writer before each capture pass (so a crash can
+ * only leave a superfluous entry, never a missing one) and removed once a
+ * full commit left nothing behind. The entry's mtime is the session's last
+ * capture; with the transcript's mtime it says whether the session is live.
+ *
+ * Data directories from before the index have no `uncommitted/` folder: the
+ * commit-stale worker (never the start hook) then builds it once from a full
+ * scan of the capture states.
+ *
+ * Synchronous small-file I/O on purpose: the start hook reads this (DESIGN D14).
+ *
+ * @module
+ */
+import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { isRecord } from '../openviking/narrow.js';
+import { writeFileAtomicSync } from '../store/atomic.js';
+import { removeFileQuietly } from '../store/fsUtil.js';
+import { safeFileKey } from '../store/paths.js';
+import type { CommitOutcome } from './commit.js';
+import { captureDir } from './paths.js';
+import type { CaptureState } from './state.js';
+
+export interface UncommittedEntry {
+  ovSessionId: string;
+  hostSessionId: string;
+  workspace: string;
+  agentId?: string;
+  transcriptPath?: string;
+  /** Idle seconds of the server-side policy the session carries (absent: none set). */
+  serverIdleSeconds?: number;
+}
+
+/** An entry as read back, with its file's mtime (the session's last capture). */
+export interface ListedEntry extends UncommittedEntry {
+  markedAt: number;
+}
+
+/** `<dataDir>/capture/uncommitted`. */
+export function uncommittedDir(dataDir: string): string {
+  return join(captureDir(dataDir), 'uncommitted');
+}
+
+function entryFile(dataDir: string, ovSessionId: string): string {
+  return join(uncommittedDir(dataDir), `${safeFileKey(ovSessionId)}.json`);
+}
+
+/**
+ * Records that the session may need a commit, active now (or, when the
+ * index is built from old states, at `activeAt`). Never throws; false when
+ * the disk refused.
+ */
+export function markUncommitted(dataDir: string, entry: UncommittedEntry, activeAt?: number): boolean {
+  try {
+    const file = entryFile(dataDir, entry.ovSessionId);
+    writeFileAtomicSync(file, JSON.stringify(entry));
+    if (activeAt !== undefined) utimesSync(file, activeAt / 1000, activeAt / 1000);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The session needs no commit any more. Never throws. */
+export function clearUncommitted(dataDir: string, ovSessionId: string): void {
+  removeFileQuietly(entryFile(dataDir, ovSessionId));
+}
+
+/** The index, or `missing` when this data directory has never had one (built by the worker). Never throws. */
+export function listUncommitted(dataDir: string): ListedEntry[] | 'missing' {
+  const dir = uncommittedDir(dataDir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 'missing';
+  }
+  const entries: ListedEntry[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const entry = readEntry(join(dir, name));
+    if (entry !== undefined) entries.push(entry);
+  }
+  return entries;
+}
+
+/** Creates the (empty) index folder: from now on the index is authoritative. */
+export function initUncommittedIndex(dataDir: string): void {
+  const marker = join(uncommittedDir(dataDir), '.ready');
+  try {
+    writeFileAtomicSync(marker, '');
+  } catch {
+    // The next worker builds it again.
+  }
+}
+
+function readEntry(path: string): ListedEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (!isRecord(value)) return undefined;
+    const { ovSessionId, hostSessionId, workspace, agentId, transcriptPath, serverIdleSeconds } = value;
+    if (typeof ovSessionId !== 'string' || ovSessionId === '' || typeof workspace !== 'string') return undefined;
+    const entry: ListedEntry = { ovSessionId, hostSessionId: typeof hostSessionId === 'string' ? hostSessionId : '', workspace, markedAt: statSync(path).mtimeMs };
+    if (typeof agentId === 'string') entry.agentId = agentId;
+    if (typeof transcriptPath === 'string') entry.transcriptPath = transcriptPath;
+    if (typeof serverIdleSeconds === 'number' && serverIdleSeconds > 0) entry.serverIdleSeconds = serverIdleSeconds;
+    return entry;
+  } catch {
+    return undefined; // gone between readdir and read, or unreadable: a later writer marks it again
+  }
+}
+
+/** The index entry of a session, from its capture state. */
+export function entryOf(state: CaptureState): UncommittedEntry {
+  const entry: UncommittedEntry = { ovSessionId: state.ovSessionId, hostSessionId: state.hostSessionId, workspace: state.workspace };
+  if (state.agentId !== undefined) entry.agentId = state.agentId;
+  if (state.transcriptPath !== undefined) entry.transcriptPath = state.transcriptPath;
+  return entry;
+}
+
+/**
+ * After a complete pass that was asked to commit: true when nothing of the
+ * session waits any more (the commit was taken, or there was none to make,
+ * or the server can never take it), so its entry can go.
+ */
+export function nothingLeftToCommit(state: CaptureState, commit: CommitOutcome | undefined): boolean {
+  if (state.queued.length > 0 || state.inflight !== undefined || state.enqueueIntent !== undefined) return false;
+  if (commit === undefined) return state.capturedSinceCommit === 0;
+  return commit === 'committed' || commit === 'absent' || commit === 'dead-lettered';
+}
+
+/** The session's last sign of life: its last capture, or its transcript's last growth. */
+export function lastActivityAt(entry: ListedEntry): number {
+  let transcriptAt = 0;
+  if (entry.transcriptPath !== undefined) {
+    try {
+      transcriptAt = statSync(entry.transcriptPath).mtimeMs;
+    } catch {
+      // The transcript is gone: only the capture time counts.
+    }
+  }
+  return Math.max(entry.markedAt, transcriptAt);
+}
+
+/**
+ * How long this session must be quiet before a client-side commit: the
+ * knob, and when the server carries an idle policy for it, that timeout
+ * plus a minute, so the server's own commit comes first (§10).
+ */
+export function idleThresholdMs(entry: UncommittedEntry, staleCommitIdleMs: number): number {
+  return entry.serverIdleSeconds === undefined ? staleCommitIdleMs : Math.max(staleCommitIdleMs, entry.serverIdleSeconds * 1000 + 60_000);
+}
+
+/** True when the entry's session has been quiet long enough to be committed by another session's start. */
+export function isIdle(entry: ListedEntry, staleCommitIdleMs: number, now: number): boolean {
+  return now - lastActivityAt(entry) >= idleThresholdMs(entry, staleCommitIdleMs);
+}

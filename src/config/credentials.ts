@@ -5,7 +5,8 @@
  * users who already run `ov` or another OpenViking plugin expect this plugin
  * to pick up the same ovcli.conf without being told. On top of that chain sit
  * the plugin's own `userConfig` options (server_url, api_key, account, user),
- * which CodeBuddy exports to hook processes as `CODEBUDDY_PLUGIN_OPTION_<KEY>`.
+ * which CodeBuddy exports to hooks and the MCP proxy under different names
+ * and stores in its own files (pluginOptions.ts).
  *
  * Precedence, per field (first non-empty wins):
  *   explicit `OPENVIKING_*` env  >  userConfig  >  ovcli.conf  >  ov.conf  >  default
@@ -33,6 +34,9 @@ import type { Credentials, ValueSource } from './types.js';
 import type { JsonRecord } from '../openviking/narrow.js';
 import { isRecord } from '../openviking/narrow.js';
 import { displayPath, expandHome, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
+import { resolveUserConfig, type UserConfig, type UserConfigKey } from './pluginOptions.js';
+
+export { readUserConfig, USER_CONFIG_KEYS } from './pluginOptions.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:1933';
 
@@ -44,6 +48,8 @@ export interface CredentialInput {
   env: Env;
   homeDir: string;
   readFile: ReadTextFile;
+  /** Read CodeBuddy's stored plugin options when the environment has none (pluginOptions.ts). */
+  readStoredOptions?: boolean;
 }
 
 export interface CredentialResolution {
@@ -67,10 +73,6 @@ export const ENV_CREDENTIAL_NAMES = [
   'OPENVIKING_PEER_ID',
 ] as const;
 
-/** The userConfig keys declared in .codebuddy-plugin/plugin.json. */
-export const USER_CONFIG_KEYS = ['server_url', 'api_key', 'account', 'user'] as const;
-type UserConfigKey = (typeof USER_CONFIG_KEYS)[number];
-
 const CLI_CREDENTIAL_KEYS = ['url', 'api_key', 'account', 'account_id', 'user', 'user_id', 'actor_peer_id', 'peer_id'];
 
 /** Resolves every credential field and records where each came from. Never throws. */
@@ -84,10 +86,12 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
   const ov = FileFields.of(ovFile, homeDir, warnings);
   const ovServer = ov.section('server');
   const ovHarness = ov.section('codebuddy');
-  const userConfig = readUserConfig(env);
+  const options = resolveUserConfig({ env, homeDir, readFile: input.readFile, ...(input.readStoredOptions !== undefined ? { readStored: input.readStoredOptions } : {}) });
+  warnings.push(...options.warnings);
+  const userConfig = options.values;
   const useCliOnly = credentialMode(env) === 'cli' || (credentialMode(env) === 'auto' && !anyExplicit(env, userConfig) && cli.hasAny(CLI_CREDENTIAL_KEYS));
   const fromEnv = (name: string): Candidate => [`env:${name}`, text(env[name])];
-  const fromUser = (key: UserConfigKey): Candidate => [`userConfig:${key}`, userConfig[key]];
+  const fromUser = (key: UserConfigKey): Candidate => [options.sources[key] ?? `userConfig:${key}`, userConfig[key]];
   const chain = (explicit: Candidate[], fromCli: Candidate[], fromOv: Candidate[]) =>
     useCliOnly ? fromCli : [...explicit, ...fromCli, ...fromOv];
 
@@ -149,7 +153,7 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
     ...definedOnly({ apiKey, account, user, peerId }),
     sources,
     rootKeyOnly,
-    files: [cliFile, ovFile].filter((file) => file.exists).map((file) => file.path),
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
   };
   return { credentials, warnings, cliFile };
 }
@@ -160,20 +164,6 @@ export function credentialMode(env: Env): CredentialMode {
   if (raw === 'env' || raw === 'environment') return 'env';
   if (raw === 'cli' || raw === 'ovcli' || raw === 'file' || raw === 'config') return 'cli';
   return 'auto';
-}
-
-/**
- * The plugin's userConfig values. CodeBuddy upper-cases the key
- * (`CODEBUDDY_PLUGIN_OPTION_SERVER_URL`); the as-declared spelling is accepted
- * too. An unexpanded `${user_config.…}` placeholder counts as unset.
- */
-export function readUserConfig(env: Env): Partial<Record<UserConfigKey, string>> {
-  const values: Partial<Record<UserConfigKey, string>> = {};
-  for (const key of USER_CONFIG_KEYS) {
-    const raw = text(env[`CODEBUDDY_PLUGIN_OPTION_${key.toUpperCase()}`]) ?? text(env[`CODEBUDDY_PLUGIN_OPTION_${key}`]);
-    if (raw !== undefined && !/^\$\{user_config\.[^}]*\}$/.test(raw)) values[key] = raw;
-  }
-  return values;
 }
 
 /**
@@ -281,7 +271,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-function anyExplicit(env: Env, userConfig: Partial<Record<UserConfigKey, string>>): boolean {
+function anyExplicit(env: Env, userConfig: UserConfig['values']): boolean {
   return ENV_CREDENTIAL_NAMES.some((name) => text(env[name]) !== undefined) || Object.keys(userConfig).length > 0;
 }
 

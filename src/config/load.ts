@@ -3,7 +3,8 @@
  * (credentials.ts), settings (settings.ts) and every warning met on the way.
  *
  * Cheap by design: synchronous, at most two small files read (ovcli.conf and
- * ov.conf), no network. Total: a bug in here must not take the host's prompt
+ * ov.conf; outside a host-started process also the CLI's settings.json and
+ * credentials.json when no plugin option is in the environment), no network. Total: a bug in here must not take the host's prompt
  * down, so an unexpected throw yields the defaults plus a warning.
  *
  * @module
@@ -21,6 +22,8 @@ export interface LoadConfigInput {
   homeDir: string;
   /** Defaults to a reader that refuses files over 1 MiB. */
   readFile?: ReadTextFile;
+  /** Read CodeBuddy's stored plugin options when the environment has none; default: only outside a host-started process (config/pluginOptions.ts). */
+  readStoredOptions?: boolean;
 }
 
 /** Resolves the plugin's configuration. Never throws. */
@@ -45,8 +48,8 @@ export function loadPluginConfig(input: LoadConfigInput): PluginConfig {
   }
 }
 
-function resolveConfig({ env, homeDir, readFile = readSmallTextFile }: LoadConfigInput): PluginConfig {
-  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile });
+function resolveConfig({ env, homeDir, readFile = readSmallTextFile, readStoredOptions }: LoadConfigInput): PluginConfig {
+  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile, ...(readStoredOptions !== undefined ? { readStoredOptions } : {}) });
   const plugin = cliFile.value?.['plugin'];
   const section = isRecord(plugin) ? plugin['codebuddy'] : undefined;
   if (section !== undefined && !isRecord(section)) {

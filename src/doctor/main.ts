@@ -15,6 +15,7 @@ import { loadPluginConfig } from '../config/load.js';
 import type { HookDeps } from '../hook/deps.js';
 import { withTimeout } from '../protocol/withTimeout.js';
 import { clientFor } from '../session/stageContext.js';
+import { adoptStrandedWrites, type AdoptResult } from '../store/adopt.js';
 import { resolveDataDir } from '../store/paths.js';
 import { PLUGIN_VERSION, USER_AGENT } from '../version.js';
 import { checkActivity } from './activityCheck.js';
@@ -70,7 +71,8 @@ export async function buildDoctorReport(deps: HookDeps, runProgram: RunProgram):
 }
 
 async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[]> {
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  // Run from a shell or a slash command, doctor gets no plugin-option variables: it reads where the CLI stores them.
+  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, readStoredOptions: true });
   const startedAt = deps.now();
   const deadlineAt = startedAt + DOCTOR_NETWORK_BUDGET_MS;
   const client = clientFor(config, deps, DOCTOR_REQUEST_TIMEOUT_MS, deadlineAt);
@@ -91,7 +93,8 @@ async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[
     checkActivity(dataDir, startedAt),
     checkHooks(deps.pluginRoot, runProgram),
   ]);
-  const queue = await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass');
+  const adopted = adoptStrandedWrites(dataDir, deps.env, deps.homeDir, startedAt);
+  const queue = withAdoption(await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass'), adopted);
   return [
     checkConfig(config, deps.homeDir),
     server.server,
@@ -103,4 +106,10 @@ async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[
     checkResident(deps),
     hooks,
   ];
+}
+
+/** The queue check, saying where writes an earlier install left elsewhere came from (DESIGN D21). */
+function withAdoption(queue: Check, adopted: AdoptResult): Check {
+  if (adopted.moved === 0) return queue;
+  return { ...queue, lines: [...queue.lines, `moved ${adopted.moved} queued writes here from ${adopted.from.join(', ')} (an earlier install's data directory)`] };
 }

@@ -81,8 +81,8 @@ export function credentialFix(credentials: Pick<Credentials, 'apiKey' | 'sources
   if (source.startsWith('env:')) {
     return `The key comes from the environment variable ${source.slice(4)}. Set a valid key there and restart CodeBuddy, or unset it to use ~/.openviking/ovcli.conf.`;
   }
-  if (source.startsWith('userConfig:')) {
-    return `The key comes from this plugin's "${source.slice('userConfig:'.length)}" option. Update it in CodeBuddy's plugin settings.`;
+  if (source.startsWith('userConfig:') || /#plugin(?:Configs|Secrets)\./.test(source)) {
+    return `The key comes from this plugin's "api_key" option. Update it in CodeBuddy's plugin settings.`;
   }
   if (source.startsWith('file:')) {
     return `The key comes from ${source.slice(5)}. Fix it in that file; the proxy reads it again on the next call, no restart needed.`;

@@ -24,7 +24,8 @@ function main(): void {
     stdin: process.stdin,
     stdout: process.stdout,
     writeStderr: (text) => void process.stderr.write(text),
-    loadConfig: () => loadPluginConfig({ env, homeDir }),
+    // CodeBuddy passes stored plugin options as PLUGIN_OPT_<KEY>; without them, read where the CLI stores them.
+    loadConfig: () => loadPluginConfig({ env, homeDir, readStoredOptions: true }),
     env,
     homeDir,
     fetch: (url, init) => fetch(url, init),

@@ -29,10 +29,11 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Prefixes of configuration variables: the plugin's own (knobs, credentials,
- * config files, debug log) and the host's plugin options (userConfig, e.g.
- * `CODEBUDDY_PLUGIN_OPTION_SERVER_URL`, config/credentials.ts).
+ * config files, debug log) and the host's plugin options in each host's
+ * spelling (userConfig, e.g. `CODEBUDDY_PLUGIN_OPTION_SERVER_URL`,
+ * `CLAUDE_PLUGIN_OPTION_…`, `PLUGIN_OPT_…`; config/pluginOptions.ts).
  */
-const CONFIGURATION_PREFIXES = ['OPENVIKING_', 'CODEBUDDY_PLUGIN_OPTION_'] as const;
+const CONFIGURATION_PREFIXES = ['OPENVIKING_', 'CODEBUDDY_PLUGIN_OPTION_', 'CLAUDE_PLUGIN_OPTION_', 'PLUGIN_OPT_'] as const;
 
 /** Host variables that choose the configuration: HOME, the data and config directories, the plugin root. */
 export const CONFIGURATION_VARIABLES = [

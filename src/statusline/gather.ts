@@ -26,7 +26,8 @@ export interface StatusLineHost {
 
 export async function gatherStatusLineFacts(host: StatusLineHost): Promise<StatusLineFacts> {
   const dataDir = resolveDataDir(host.env, host.homeDir);
-  const { settings } = loadPluginConfig({ env: host.env, homeDir: host.homeDir });
+  // Only the master switch is needed here: never the CLI's stored plugin options (credentials), redrawn every 300 ms.
+  const { settings } = loadPluginConfig({ env: host.env, homeDir: host.homeDir, readStoredOptions: false });
   const [snapshot, queue] = await Promise.all([
     readStatus(dataDir),
     queueStats(storeLayout(dataDir).queueDir, host.now).catch((): QueueStats | undefined => undefined),

@@ -2,11 +2,16 @@
  * Where the plugin keeps its durable local state, and how ids become file
  * names.
  *
- * CodeBuddy 2.117 never sets `CODEBUDDY_PLUGIN_DATA` (a hook argument
- * `${CODEBUDDY_PLUGIN_DATA}` even arrives unsubstituted), while newer hosts
- * set it to a per-install directory whose name depends on the install form
- * (seed 000 §2). So the host's value wins when it is real, and otherwise the
- * plugin picks a stable per-user directory beside the host's own config.
+ * One data directory per user, whoever asks (DESIGN D21): the hooks, the
+ * resident, the workers, the MCP proxy, the status line and doctor must all
+ * read and write the same queue and status files, but only hooks ever get
+ * the host's `CODEBUDDY_PLUGIN_DATA` / `CLAUDE_PLUGIN_DATA`, whose value also
+ * changes with the install form (2.163: `…/plugins/data/<plugin>-inline`
+ * under `--plugin-dir`, another name from a marketplace; 2.117: never set).
+ * So the data directory is `OPENVIKING_CODEBUDDY_DATA_DIR` when set (the
+ * override), else `<CODEBUDDY_CONFIG_DIR or ~/.codebuddy>/openviking`, and
+ * the host's per-install directories are only places an earlier version may
+ * have left queued writes in: `store/adopt.ts` moves them here.
  * Never the OS temp dir: a tmp cleanup would forget every capture cursor and
  * re-send whole sessions.
  *
@@ -29,12 +34,7 @@ import { hash64Hex } from './fastHash.js';
 import { isAbsolute, join } from 'node:path';
 
 /** Which variable (or fallback) chose the data directory, for doctor. */
-export type DataDirSource =
-  | 'env:CODEBUDDY_PLUGIN_DATA'
-  | 'env:CLAUDE_PLUGIN_DATA'
-  | 'env:OPENVIKING_CODEBUDDY_DATA_DIR'
-  | 'env:CODEBUDDY_CONFIG_DIR'
-  | 'default';
+export type DataDirSource = 'env:OPENVIKING_CODEBUDDY_DATA_DIR' | 'env:CODEBUDDY_CONFIG_DIR' | 'default';
 
 export interface ResolvedDataDir {
   dir: string;
@@ -43,8 +43,11 @@ export interface ResolvedDataDir {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Variables that name the data directory itself, in priority order. */
-const DATA_DIR_VARIABLES = ['CODEBUDDY_PLUGIN_DATA', 'CLAUDE_PLUGIN_DATA', 'OPENVIKING_CODEBUDDY_DATA_DIR'] as const;
+/** The override: names the data directory itself. */
+const OVERRIDE_VARIABLE = 'OPENVIKING_CODEBUDDY_DATA_DIR';
+
+/** Per-install data directories a host may hand to hooks; never the data directory (D21), only adopted from. */
+export const HOST_DATA_VARIABLES = ['CODEBUDDY_PLUGIN_DATA', 'CLAUDE_PLUGIN_DATA'] as const;
 
 /** Sub-directory of the host's config dir used when no variable names one. */
 export const DEFAULT_DATA_SUBDIR = 'openviking';
@@ -55,21 +58,26 @@ export const DEFAULT_DATA_SUBDIR = 'openviking';
  * `~` expansion; otherwise the next source is tried.
  */
 export function describeDataDir(env: Env, homeDir: string): ResolvedDataDir {
-  for (const name of DATA_DIR_VARIABLES) {
-    const dir = usablePath(env[name], homeDir);
-    if (dir !== undefined) return { dir, source: `env:${name}` };
-  }
+  const override = usablePath(env[OVERRIDE_VARIABLE], homeDir);
+  if (override !== undefined) return { dir: override, source: `env:${OVERRIDE_VARIABLE}` };
   const configDir = usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir);
   if (configDir !== undefined) return { dir: join(configDir, DEFAULT_DATA_SUBDIR), source: 'env:CODEBUDDY_CONFIG_DIR' };
   return { dir: join(homeDir, '.codebuddy', DEFAULT_DATA_SUBDIR), source: 'default' };
 }
 
-/**
- * `CODEBUDDY_PLUGIN_DATA` → `CLAUDE_PLUGIN_DATA` → `OPENVIKING_CODEBUDDY_DATA_DIR`
- * → `<CODEBUDDY_CONFIG_DIR or ~/.codebuddy>/openviking`.
- */
+/** `OPENVIKING_CODEBUDDY_DATA_DIR` → `<CODEBUDDY_CONFIG_DIR or ~/.codebuddy>/openviking`. */
 export function resolveDataDir(env: Env, homeDir: string): string {
   return describeDataDir(env, homeDir).dir;
+}
+
+/**
+ * The host's per-install data directories named in this process's
+ * environment (hooks only), usable paths only, without the data directory.
+ */
+export function hostDataDirs(env: Env, homeDir: string): string[] {
+  const own = resolveDataDir(env, homeDir);
+  const dirs = HOST_DATA_VARIABLES.map((name) => usablePath(env[name], homeDir)).filter((dir): dir is string => dir !== undefined && dir !== own);
+  return [...new Set(dirs)];
 }
 
 function usablePath(raw: string | undefined, homeDir: string): string | undefined {

@@ -218,7 +218,8 @@ describe('config file locations', () => {
       readFile: (path) => (read.push(path), readSmallTextFile(path)),
     });
     expect(credentials).toMatchObject({ baseUrl: 'http://legacy:1', apiKey: 'k-legacy' });
-    expect(read).toEqual([join(home, 'legacy.json')]);
+    // Besides it, only the CLI's stored plugin options (settings.json, credentials.json: none here) are looked at.
+    expect(read.filter((path) => !path.startsWith(join(home, '.codebuddy')))).toEqual([join(home, 'legacy.json')]);
     expect(credentials.files).toEqual([join(home, 'legacy.json')]);
   });
 
@@ -233,12 +234,16 @@ describe('config file locations', () => {
     expect(both.apiKey).toBe('k-cli');
   });
 
-  it('reads at most two files', () => {
+  it('reads at most two files in a hook, four outside one (plus the CLI\'s stored plugin options)', () => {
     writeJson(ovcliPath(), { url: 'http://cli:1' });
     writeJson(ovconfPath(), {});
     const read: string[] = [];
-    resolveCredentials({ env: {}, homeDir: home, readFile: (path) => (read.push(path), readSmallTextFile(path)) });
+    const readFile = (path: string) => (read.push(path), readSmallTextFile(path));
+    resolveCredentials({ env: { CODEBUDDY_PLUGIN_ROOT: '/plugin' }, homeDir: home, readFile });
     expect(read.sort()).toEqual([ovcliPath(), ovconfPath()].sort());
+    read.length = 0;
+    resolveCredentials({ env: {}, homeDir: home, readFile });
+    expect(read.sort()).toEqual([ovcliPath(), ovconfPath(), join(home, '.codebuddy', 'settings.json'), join(home, '.codebuddy', 'credentials.json')].sort());
   });
 });
 

@@ -44,7 +44,8 @@ describe('loadPluginConfig', () => {
       },
     });
     expect(config.credentials.baseUrl).toBe('http://127.0.0.1:1933');
-    expect(config.warnings).toHaveLength(2);
+    // ovcli.conf, ov.conf, and (outside a host-started process) the CLI's settings.json and credentials.json.
+    expect(config.warnings).toHaveLength(4);
     expect(config.warnings.every((warning) => warning.includes('permission denied'))).toBe(true);
   });
 

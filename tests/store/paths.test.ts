@@ -1,16 +1,17 @@
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeDataDir, resolveDataDir, safeFileKey, sessionLockFile, sessionStateFile, storeLayout } from '../../src/store/paths.js';
+import { describeDataDir, hostDataDirs, resolveDataDir, safeFileKey, sessionLockFile, sessionStateFile, storeLayout } from '../../src/store/paths.js';
 
 const HOME = '/home/alice';
 
 describe('resolveDataDir', () => {
-  it('prefers CODEBUDDY_PLUGIN_DATA, then CLAUDE_PLUGIN_DATA, then OPENVIKING_CODEBUDDY_DATA_DIR', () => {
+  it('OPENVIKING_CODEBUDDY_DATA_DIR overrides; the host data variables never choose it (DESIGN D21)', () => {
     const all = { CODEBUDDY_PLUGIN_DATA: '/a', CLAUDE_PLUGIN_DATA: '/b', OPENVIKING_CODEBUDDY_DATA_DIR: '/c', CODEBUDDY_CONFIG_DIR: '/d' };
-    expect(describeDataDir(all, HOME)).toEqual({ dir: '/a', source: 'env:CODEBUDDY_PLUGIN_DATA' });
-    expect(describeDataDir({ ...all, CODEBUDDY_PLUGIN_DATA: undefined }, HOME)).toEqual({ dir: '/b', source: 'env:CLAUDE_PLUGIN_DATA' });
-    expect(resolveDataDir({ OPENVIKING_CODEBUDDY_DATA_DIR: '/c', CODEBUDDY_CONFIG_DIR: '/d' }, HOME)).toBe('/c');
+    expect(describeDataDir(all, HOME)).toEqual({ dir: '/c', source: 'env:OPENVIKING_CODEBUDDY_DATA_DIR' });
+    expect(describeDataDir({ ...all, OPENVIKING_CODEBUDDY_DATA_DIR: undefined }, HOME)).toEqual({ dir: '/d/openviking', source: 'env:CODEBUDDY_CONFIG_DIR' });
+    expect(resolveDataDir({ CODEBUDDY_PLUGIN_DATA: '/a', CLAUDE_PLUGIN_DATA: '/b' }, HOME)).toBe(join(HOME, '.codebuddy', 'openviking'));
+    expect(hostDataDirs(all, HOME)).toEqual(['/a', '/b']);
   });
 
   it('skips empty, unsubstituted and relative values', () => {

@@ -37,6 +37,8 @@ export interface CaptureJob {
   subagent: boolean;
   /** Archive everything after capturing (PreCompact, SessionEnd, SubagentStop, commit-stale). */
   commit: boolean;
+  /** The project's peer id (DESIGN D24), put on every message as `peer_id`. */
+  peerId?: string;
 }
 
 /**
@@ -81,6 +83,7 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
     captureAssistantTurns: env.settings.captureAssistantTurns,
     privacy: { maxToolOutputChars: env.settings.captureToolMaxChars },
     recentIds: new Set(state.recentIds),
+    ...(job.peerId !== undefined ? { peerId: job.peerId } : {}),
     ...(rescanned && state.lastAckedRecordId !== undefined ? { skipThrough: state.lastAckedRecordId } : {}),
   });
   state.counts.skipped += items.filter((item) => item.skip === 'empty' || item.skip === 'assistant-off').length;

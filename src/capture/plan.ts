@@ -31,6 +31,8 @@ export interface PlanOptions {
   recentIds: ReadonlySet<string>;
   /** After a rescan: every message up to and including this record id was acknowledged. */
   skipThrough?: string;
+  /** The project's peer id, for messages the transcript did not attribute (DESIGN D24). */
+  peerId?: string;
 }
 
 export interface PlannedItem {
@@ -59,7 +61,7 @@ export function planItems(messages: readonly DecodedMessage[], options: PlanOpti
     const skip = skipReason(decoded, index < skipEnd, options);
     if (skip !== undefined) item.skip = skip;
     else {
-      const clean = sanitizeMessage(toWire(decoded), options.privacy);
+      const clean = sanitizeMessage(toWire(decoded, options.peerId), options.privacy);
       if (clean === undefined) item.skip = 'empty';
       else item.message = clean;
     }
@@ -79,10 +81,11 @@ function lastIndexOfRecord(messages: readonly DecodedMessage[], recordId: string
 }
 
 /** The message as the server takes it: the decoder's bookkeeping keys dropped. */
-function toWire(decoded: DecodedMessage): SessionMessage {
+function toWire(decoded: DecodedMessage, peerId: string | undefined): SessionMessage {
   const message: SessionMessage = { role: decoded.role, parts: decoded.parts };
   if (decoded.created_at !== undefined) message.created_at = decoded.created_at;
-  if (decoded.peer_id !== undefined) message.peer_id = decoded.peer_id;
+  const peer = decoded.peer_id ?? peerId;
+  if (peer !== undefined) message.peer_id = peer;
   return message;
 }
 

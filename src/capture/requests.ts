@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { isRecord } from '../openviking/narrow.js';
 import { writeJsonAtomic } from '../store/atomic.js';
 import { requestDir } from './paths.js';
+import { isValidPeerId } from '../project/remote.js';
 import type { CaptureJob } from './pass.js';
 
 /** One hook's ask: capture this transcript into this session (and maybe commit). */
@@ -33,6 +34,8 @@ export interface CaptureRequest {
   subagent: boolean;
   commit: boolean;
   at: number;
+  /** The project's peer id at the time of the turn (DESIGN D24): every message sent for this request carries it as `peer_id`. */
+  peerId?: string;
 }
 
 export interface Inbox {
@@ -90,7 +93,17 @@ export function jobFor(requests: readonly CaptureRequest[]): CaptureJob | undefi
     transcriptPath: newest.transcriptPath,
     subagent: requests.some((request) => request.subagent),
     commit: requests.some((request) => request.commit),
+    ...peerOf(requests),
   };
+}
+
+/** The newest request's peer; a request without one (commit-stale) takes the latest peer any request named. */
+function peerOf(requests: readonly CaptureRequest[]): { peerId?: string } {
+  for (let index = requests.length - 1; index >= 0; index--) {
+    const peerId = requests[index]?.peerId;
+    if (peerId !== undefined) return { peerId };
+  }
+  return {};
 }
 
 async function readRequest(path: string): Promise<CaptureRequest | undefined> {
@@ -101,7 +114,7 @@ async function readRequest(path: string): Promise<CaptureRequest | undefined> {
     return undefined;
   }
   if (!isRecord(value)) return undefined;
-  const { event, ovSessionId, hostSessionId, workspace, agentId, transcriptPath, subagent, commit, at } = value;
+  const { event, ovSessionId, hostSessionId, workspace, agentId, transcriptPath, subagent, commit, at, peerId } = value;
   if (typeof ovSessionId !== 'string' || ovSessionId === '' || typeof transcriptPath !== 'string' || transcriptPath === '') return undefined;
   const request: CaptureRequest = {
     event: typeof event === 'string' ? event : '',
@@ -114,5 +127,6 @@ async function readRequest(path: string): Promise<CaptureRequest | undefined> {
     at: typeof at === 'number' ? at : 0,
   };
   if (typeof agentId === 'string') request.agentId = agentId;
+  if (typeof peerId === 'string' && isValidPeerId(peerId)) request.peerId = peerId;
   return request;
 }

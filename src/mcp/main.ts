@@ -32,6 +32,7 @@ function main(): void {
     now: Date.now,
     serverInfo: { name: 'openviking', version: PLUGIN_VERSION },
     userAgent: USER_AGENT,
+    workspace: process.cwd(),
   });
 
   // stdout carries JSON-RPC only: stray console output from any dependency goes to the stderr debug log.

@@ -66,6 +66,8 @@ export interface ProxyOptions {
   /** Directory for the upstream snapshot; default `<data dir>/cache`; `null` keeps it in memory. */
   cacheDir?: string | null;
   maxConcurrent?: number;
+  /** The workspace (the proxy's cwd): its project's peer id is the actor peer (DESIGN D24). */
+  workspace?: string;
 }
 
 export interface Proxy {
@@ -128,6 +130,7 @@ export function createProxy(options: ProxyOptions): Proxy {
     log,
     onNotification: sendNotification,
     onProfile: rememberProfile,
+    ...(options.workspace !== undefined ? { project: { workspace: options.workspace, homeDir: options.homeDir } } : {}),
   });
 
   const discovery = createDiscovery({

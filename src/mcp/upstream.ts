@@ -30,6 +30,7 @@ import type { JsonRpcNotification } from './jsonRpc.js';
 import type { ProxyLog } from './log.js';
 import type { FetchLike, SdkSession, SdkSessionOptions } from './sdkSession.js';
 import { createSemaphore } from './semaphore.js';
+import { resolveProject } from '../project/identity.js';
 
 export type OpenSession = (options: SdkSessionOptions) => Promise<SdkSession>;
 
@@ -47,6 +48,12 @@ export interface UpstreamOptions {
   onProfile: (mcpUrl: string, profile: UpstreamProfile) => void;
   /** Defaults to loading sdkSession.js with `import()`. */
   openSession?: OpenSession;
+  /**
+   * The workspace the proxy serves (its cwd) and the home directory: its
+   * project's peer id (DESIGN D24) goes out as `X-OpenViking-Actor-Peer`
+   * unless one is configured. Absent: only a configured peer is sent.
+   */
+  project?: { workspace: string; homeDir: string };
 }
 
 export interface CallOptions {
@@ -76,12 +83,12 @@ interface Link {
 const loadSdkSession: OpenSession = async (options) => (await import('./sdkSession.js')).openSdkSession(options);
 
 /** Sets the OpenViking identity headers (openviking-api.md §1.2) on a request's headers. */
-export function applyIdentityHeaders(headers: Headers, credentials: Credentials, userAgent: string): void {
+export function applyIdentityHeaders(headers: Headers, credentials: Credentials, userAgent: string, actorPeer = credentials.peerId): void {
   const values: Array<[string, string | undefined]> = [
     ['authorization', credentials.apiKey ? `Bearer ${credentials.apiKey}` : undefined],
     ['x-openviking-account', credentials.account],
     ['x-openviking-user', credentials.user],
-    ['x-openviking-actor-peer', credentials.peerId],
+    ['x-openviking-actor-peer', actorPeer],
     ['user-agent', userAgent],
   ];
   for (const [name, value] of values) {
@@ -101,7 +108,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 
   const identityFetch: FetchLike = (url, init) => {
     const headers = new Headers(init?.headers);
-    applyIdentityHeaders(headers, config.current().credentials, options.userAgent);
+    const { credentials, settings } = config.current();
+    const project = options.project;
+    // Cached per workspace and re-checked with a few stats (project/identity.ts): cheap on every POST.
+    const peer = project ? resolveProject({ ...project, credentials, workspacePeer: settings.workspacePeer, now: options.now() }).peerId : credentials.peerId;
+    applyIdentityHeaders(headers, credentials, options.userAgent, peer);
     // POSTs end; the optional GET event stream is meant to stay open.
     const isPost = (init?.method ?? 'GET').toUpperCase() === 'POST';
     const timeout = AbortSignal.timeout(defaultTimeout());

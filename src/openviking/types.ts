@@ -75,6 +75,8 @@ export interface ContextSearchBody {
   query_expansion?: 'off' | 'auto';
   quotas?: Partial<Record<'events' | 'entities' | 'preferences' | 'experiences' | 'resources' | 'skills', number>>;
   peer_scope?: 'actor' | 'all';
+  /** Taken off the scores of other peers' memories. */
+  other_peer_penalty?: number;
   exclude_uris?: string[];
 }
 
@@ -86,6 +88,8 @@ export interface RecallBody {
   min_score?: number;
   render?: boolean;
   peer_scope?: 'actor' | 'all';
+  other_peer_penalty?: number;
+  exclude_uris?: string[];
 }
 
 export interface ContextEntry {

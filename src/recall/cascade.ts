@@ -23,13 +23,15 @@ import type { RecallOutcome, RecalledItem } from './types.js';
 
 export interface RecallRequest {
   client: OpenVikingClient;
-  settings: Pick<Settings, 'scoreThreshold' | 'recallMaxTokens' | 'recallDedupTurns' | 'recallLimit' | 'recallMaxContentChars'>;
+  settings: Pick<Settings, 'scoreThreshold' | 'recallMaxTokens' | 'recallDedupTurns' | 'recallLimit' | 'recallMaxContentChars' | 'recallPeerScope' | 'recallOtherPeerPenalty' | 'recallExcludeUris'>;
   credentials: Pick<Credentials, 'baseUrl' | 'apiKey' | 'account' | 'user'>;
   dataDir: string;
   /** `cb-…`, or '' when unknown (then no session-aware features). */
   ovSessionId: string;
   query: string;
   now: () => number;
+  /** The project's peer (DESIGN D24), sent by the client as `X-OpenViking-Actor-Peer`; scopes and penalises other projects' memories. */
+  actorPeer?: string;
 }
 
 /** Fields only a context-face server knows; a legacy server names them in its 400. */
@@ -47,27 +49,53 @@ export async function recallMemories(request: RecallRequest): Promise<RecallOutc
     if (!result.ok && isUnsupported(result)) {
       tier = 'recall';
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return fromContextResult('context', result, request.settings.recallLimit);
+    } else return withoutExcluded(fromContextResult('context', result, request.settings.recallLimit), request.settings.recallExcludeUris);
   }
   if (tier === 'recall') {
     const result = await request.client.recall(recallBody(request));
     if (!result.ok && isUnsupported(result)) {
       tier = 'find';
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return fromContextResult('recall', result, request.settings.recallLimit);
+    } else return withoutExcluded(fromContextResult('recall', result, request.settings.recallLimit), request.settings.recallExcludeUris);
   }
-  return findTier(request);
+  return withoutExcluded(await findTier(request), request.settings.recallExcludeUris);
+}
+
+function withoutExcluded(outcome: RecallOutcome, excluded: readonly string[]): RecallOutcome {
+  if (outcome.status !== 'hits' || excluded.length === 0) return outcome;
+  const items = outcome.items.filter((item) => !isExcluded(item.uri, excluded));
+  return items.length === 0 ? { status: 'empty', tier: outcome.tier } : { ...outcome, items };
 }
 
 /** The context-face body; optional fields only when they mean something. */
-export function contextBody(request: Pick<RecallRequest, 'settings' | 'ovSessionId' | 'query'>): ContextSearchBody {
+export function contextBody(request: Pick<RecallRequest, 'settings' | 'ovSessionId' | 'query' | 'actorPeer'>): ContextSearchBody {
   const { settings, ovSessionId, query } = request;
   const body: ContextSearchBody = { query, mode: 'context', purpose: 'coding', score_threshold: settings.scoreThreshold, max_tokens: settings.recallMaxTokens };
   if (ovSessionId !== '') {
     body.session_id = ovSessionId;
     if (settings.recallDedupTurns > 0) body.dedup_turns = settings.recallDedupTurns;
   }
-  return body;
+  return { ...body, ...peerFields(request), ...excludeFields(settings) };
+}
+
+/** `peer_scope` / `other_peer_penalty` when the request speaks for a project (openviking-api.md §2.2). */
+export function peerFields(request: Pick<RecallRequest, 'settings' | 'actorPeer'>): { peer_scope?: 'actor' | 'all'; other_peer_penalty?: number } {
+  if (request.actorPeer === undefined || request.actorPeer === '') return {};
+  if (request.settings.recallPeerScope.trim().toLowerCase() === 'actor') return { peer_scope: 'actor' };
+  return { peer_scope: 'all', other_peer_penalty: request.settings.recallOtherPeerPenalty };
+}
+
+/** The server takes at most 200 excluded URIs. */
+function excludeFields(settings: Pick<Settings, 'recallExcludeUris'>): { exclude_uris?: string[] } {
+  return settings.recallExcludeUris.length === 0 ? {} : { exclude_uris: settings.recallExcludeUris.slice(0, 200) };
+}
+
+/** True when `uri` is one of `excluded` or below one of them (also applied here: the find tier has no server-side exclusion). */
+export function isExcluded(uri: string, excluded: readonly string[]): boolean {
+  return excluded.some((entry) => {
+    const base = entry.replace(/\/+$/, '');
+    return base !== '' && (uri === base || uri.startsWith(`${base}/`));
+  });
 }
 
 function recallBody(request: RecallRequest) {
@@ -78,6 +106,8 @@ function recallBody(request: RecallRequest) {
     max_chars: Math.max(settings.recallMaxContentChars * settings.recallLimit, 1000),
     min_score: settings.scoreThreshold,
     render: false,
+    ...peerFields(request),
+    ...excludeFields(settings),
   };
 }
 

@@ -15,6 +15,8 @@ import type { PluginConfig, Settings } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
 import { createOpenVikingClient } from '../openviking/client.js';
 import type { OpenVikingClient } from '../openviking/types.js';
+import { resolveProject, type Project } from '../project/identity.js';
+import { applyProjectSwitches } from '../project/workspaceConfig.js';
 import type { HookInput } from '../protocol/input.js';
 import { resolveDataDir } from '../store/paths.js';
 import { USER_AGENT } from '../version.js';
@@ -23,7 +25,10 @@ import { resolveWorkspace } from './workspace.js';
 
 export interface StageContext {
   config: PluginConfig;
+  /** The configured settings with the project's own off-switches applied. */
   settings: Settings;
+  /** The workspace's project: peer id and switches (DESIGN D24). */
+  project: Project;
   dataDir: string;
   workspace: string;
   /** The host's `session_id` ('' when absent). */
@@ -39,30 +44,37 @@ export interface StageContext {
 /** @param deadlineMs - picks the stage's whole budget (from now) out of the settings. */
 export function openStageContext(input: HookInput, deps: HookDeps, deadlineMs: (settings: Settings) => number): StageContext {
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
-  const { settings } = config;
+  const workspace = resolveWorkspace(input, deps.env, deps.cwd);
+  const project = resolveProject({ workspace, homeDir: deps.homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now: deps.now() });
+  const settings = applyProjectSwitches(config.settings, project.off);
   const deadlineAt = deps.now() + deadlineMs(settings);
   const hostSessionId = typeof input.session_id === 'string' ? input.session_id : '';
   return {
     config,
     settings,
+    project,
     dataDir: resolveDataDir(deps.env, deps.homeDir),
-    workspace: resolveWorkspace(input, deps.env, deps.cwd),
+    workspace,
     hostSessionId,
     ovSessionId: ovSessionId(hostSessionId),
     deadlineAt,
-    client: clientFor(config, deps, settings.timeoutMs, deadlineAt),
+    client: clientFor(config, deps, settings.timeoutMs, deadlineAt, project.peerId),
   };
 }
 
-/** A client with the configured identity; `deadlineAt` undefined for background work. */
-export function clientFor(config: PluginConfig, deps: HookDeps, timeoutMs: number, deadlineAt?: number): OpenVikingClient {
+/**
+ * A client with the configured identity; `deadlineAt` undefined for
+ * background work. `actorPeer` is the project's peer (DESIGN D24): callers
+ * without a workspace keep the configured one.
+ */
+export function clientFor(config: PluginConfig, deps: HookDeps, timeoutMs: number, deadlineAt?: number, actorPeer = config.credentials.peerId): OpenVikingClient {
   const { credentials } = config;
   return createOpenVikingClient({
     baseUrl: credentials.baseUrl,
     apiKey: credentials.apiKey,
     account: credentials.account,
     user: credentials.user,
-    actorPeer: credentials.peerId,
+    actorPeer,
     userAgent: USER_AGENT,
     http: deps.http,
     now: deps.now,

@@ -52,6 +52,7 @@ async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Pr
     ovSessionId: ctx.ovSessionId,
     query,
     now: deps.now,
+    ...(ctx.project.peerId !== undefined ? { actorPeer: ctx.project.peerId } : {}),
   });
   const at = deps.now();
   deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));

@@ -11,6 +11,7 @@ import type { Identity } from './types.js';
 import type { ServerState } from './state.js';
 import { ensureSession } from './state.js';
 import { PURPOSE_QUOTAS, assembleContext, defaultSearchRoots, rankCandidates, type AssembleOptions, type Quotas } from './retrieval.js';
+import { applyPeerView, reportedPenalties, type PeerView } from './peers.js';
 
 export interface ContextQuery {
   query: string;
@@ -28,6 +29,9 @@ export interface ContextQuery {
   rewriteMaxBullets: number;
   /** Request fields the context face ignores (reported in `stats.ignored`). */
   ignored: string[];
+  /** `peer_scope` (default all) and `other_peer_penalty` (peers.ts). */
+  peerScope?: PeerView['scope'] | undefined;
+  otherPeerPenalty?: PeerView['penalty'];
 }
 
 export const DEFAULT_MAX_TOKENS = 1600;
@@ -41,7 +45,8 @@ export function runContextSearch(state: ServerState, identity: Identity, request
   if (session !== undefined && request.dedupTurns > 0) {
     for (const entry of session.recallLog) if (turn - entry.turn < request.dedupTurns) for (const uri of entry.uris) cooled.add(uri);
   }
-  const candidates = rankCandidates(state.vfs, identity.account, request.query, defaultSearchRoots(identity));
+  const peerView: PeerView = { actorPeer: identity.actorPeer, scope: request.peerScope ?? 'all', penalty: request.otherPeerPenalty };
+  const candidates = applyPeerView(rankCandidates(state.vfs, identity.account, request.query, defaultSearchRoots(identity)), peerView);
   const assembled = assembleContext(candidates, {
     maxTokens: request.maxTokens,
     quotas: request.quotas ?? (request.purpose === null ? null : PURPOSE_QUOTAS[request.purpose]),
@@ -52,6 +57,7 @@ export function runContextSearch(state: ServerState, identity: Identity, request
     cooled,
     rewrite: request.rewrite,
     rewriteMaxBullets: request.rewriteMaxBullets,
+    actorPeer: identity.actorPeer,
   });
   if (session !== undefined && request.dedupTurns > 0 && assembled.rewrite !== 'no_relevant' && assembled.entries.length > 0) {
     session.recallLog.push({ turn, uris: assembled.entries.map((entry) => entry.uri) });
@@ -72,7 +78,7 @@ export function runContextSearch(state: ServerState, identity: Identity, request
       dedup: { turns: request.dedupTurns, status: dedupStatus, cooled: assembled.cooledCount, turn },
       purpose: request.purpose,
       score_threshold: request.scoreThreshold ?? null,
-      other_peer_penalties: {},
+      other_peer_penalties: reportedPenalties(peerView),
       rewrite_usage: null,
       ...(request.ignored.length > 0 ? { ignored: request.ignored } : {}),
     },

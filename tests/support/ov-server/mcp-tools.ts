@@ -75,6 +75,7 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
       detail: args.detail_by_category ?? args.detail, dedupTurns: args.dedup_turns,
       excludeUris: (args.exclude_uris ?? []).map(uri), scoreThreshold: args.min_score ?? undefined,
       rewrite: args.rewrite === 'auto' ? 'auto' : false, rewriteMaxBullets: args.rewrite_max_bullets, ignored: [],
+      peerScope: args.peer_scope, otherPeerPenalty: args.other_peer_penalties ?? args.other_peer_penalty,
     });
     return text(String(result['digest'] || result['rendered'] || 'No matching context found.'));
   });

@@ -15,6 +15,7 @@ import type { FileNode, Vfs } from './vfs.js';
 import { scoreTerms, terms } from './scoring.js';
 import { estimateTokens } from './tokens.js';
 import { joinUri, uriSegments } from './uri.js';
+import { originOf, type Origin } from './peers.js';
 
 export const QUOTA_KEYS = ['events', 'entities', 'preferences', 'experiences', 'resources', 'skills'] as const;
 export type QuotaKey = (typeof QUOTA_KEYS)[number];
@@ -53,10 +54,11 @@ function contextTypeOf(category: Category): Candidate['contextType'] {
   return category === 'skills' ? 'skill' : 'memory';
 }
 
-/** Roots a caller searches when no target is given: own memories/resources/skills, shared resources and agent skills. */
+/** Roots a caller searches when no target is given: own memories/resources/skills, peers' memories (peers.ts), shared resources and agent skills. */
 export function defaultSearchRoots(identity: Identity): string[] {
   return [
     joinUri(['user', identity.user, 'memories']),
+    joinUri(['user', identity.user, 'peers']),
     joinUri(['user', identity.user, 'resources']),
     joinUri(['user', identity.user, 'skills']),
     joinUri(['resources']),
@@ -111,6 +113,8 @@ export interface AssembleOptions {
   cooled: Set<string>;
   rewrite: boolean | 'auto';
   rewriteMaxBullets: number;
+  /** The request's actor peer, for each entry's `origin`. */
+  actorPeer?: string | undefined;
 }
 
 export interface ContextEntry {
@@ -119,7 +123,7 @@ export interface ContextEntry {
   score: number;
   detail: Detail;
   text: string;
-  origin: 'self';
+  origin: Origin;
 }
 
 export interface Assembled {
@@ -172,7 +176,7 @@ function budgetEntries(selected: Candidate[], options: AssembleOptions): Context
       const cost = detail === 'uri' ? estimateTokens(candidate.uri) : estimateTokens(text);
       if (cost > remaining) continue;
       remaining -= cost;
-      entries.push({ uri: candidate.uri, category: candidate.category, score: candidate.score, detail, text, origin: 'self' });
+      entries.push({ uri: candidate.uri, category: candidate.category, score: candidate.score, detail, text, origin: originOf(candidate.uri, options.actorPeer) });
       break;
     }
   }

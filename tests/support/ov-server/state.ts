@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AuthOptions, Identity, OvServerOptions, SeedSpec } from './types.js';
+import type { AuthOptions, Identity, OvServerOptions, SeedSpec, StoredMessage } from './types.js';
 import { Vfs } from './vfs.js';
 import { SessionStore, sessionUri, type SessionRecord } from './sessions.js';
 import { Faults } from './faults.js';
@@ -40,7 +40,7 @@ export function createState(options: OvServerOptions): ServerState {
   const vfs = new Vfs();
   const extract = options.extractOnCommit === true;
   const sessions = new SessionStore(now, (record, archive) => {
-    if (extract) writeExtractedMemory(vfs, record, archive.index, archive.messages.map((m) => m.parts.map(partText).join(' ')), now);
+    if (extract) writeExtractedMemory(vfs, record, archive.index, archive.messages, now);
   });
   const state: ServerState = {
     auth: options.auth ?? { mode: 'dev' },
@@ -73,12 +73,24 @@ export function seedState(state: ServerState, spec: SeedSpec): void {
   }
 }
 
-/** The optional commit-time extraction: one event memory holding the archived message text. */
-function writeExtractedMemory(vfs: Vfs, record: SessionRecord, index: number, texts: string[], now: () => number): void {
+/**
+ * The optional commit-time extraction: one event memory per peer of the
+ * archive, holding its messages' text. Messages with a `peer_id` go to that
+ * peer's memories (`peers/<peer>/memories/events/`), the rest to the user's
+ * own (peers.ts).
+ */
+function writeExtractedMemory(vfs: Vfs, record: SessionRecord, index: number, messages: StoredMessage[], now: () => number): void {
   const name = `${record.sessionId}-archive_${String(index).padStart(3, '0')}.md`;
-  const content = texts.filter((text) => text.trim() !== '').join('\n');
-  const uri = joinUri(['user', record.user, 'memories', 'events', name]);
-  vfs.write(record.account, uri, { content }, new Date(now()).toISOString());
+  const byPeer = new Map<string, string[]>();
+  for (const message of messages) {
+    const key = message.peer_id ?? '';
+    byPeer.set(key, [...(byPeer.get(key) ?? []), message.parts.map(partText).join(' ')]);
+  }
+  for (const [peer, texts] of byPeer) {
+    const content = texts.filter((text) => text.trim() !== '').join('\n');
+    const folder = peer === '' ? ['memories'] : ['peers', peer, 'memories'];
+    vfs.write(record.account, joinUri(['user', record.user, ...folder, 'events', name]), { content }, new Date(now()).toISOString());
+  }
 }
 
 /** Gets or auto-creates a session, making its directory visible in `fs/ls`. */

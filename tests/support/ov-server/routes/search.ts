@@ -11,6 +11,7 @@ import { parseOrThrow, validationError, bodyIssue } from '../validation.js';
 import { ok, route, type RequestContext, type Route } from '../router.js';
 import { resolveRequestUri } from '../uri.js';
 import { defaultSearchRoots, findResult, rankCandidates } from '../retrieval.js';
+import { visibleToActor } from '../peers.js';
 import { DEFAULT_LIMIT, DEFAULT_MAX_TOKENS, runContextSearch } from '../context-face.js';
 import { globFiles, grepFiles } from '../fsops.js';
 import { CONTEXT_ONLY_FIELDS, findSchema, globSchema, grepSchema, recallSchema, searchSchema } from '../search-schemas.js';
@@ -40,7 +41,7 @@ export function searchRoots(identity: Identity, target: string | string[] | unde
 
 /** Find-shaped result over `roots` (find, and search in list mode). */
 export function listSearch(state: ServerState, identity: Identity, body: { query: string; target_uri?: string | string[] | undefined; limit?: number | undefined; node_limit?: number | null | undefined; score_threshold?: number | null | undefined; context_type?: string | string[] | null | undefined }): Record<string, unknown> {
-  const candidates = rankCandidates(state.vfs, identity.account, body.query, searchRoots(identity, body.target_uri));
+  const candidates = visibleToActor(rankCandidates(state.vfs, identity.account, body.query, searchRoots(identity, body.target_uri)), identity.actorPeer);
   const contextTypes = body.context_type === null || body.context_type === undefined ? undefined : [body.context_type].flat();
   return findResult(candidates, body.node_limit ?? body.limit ?? DEFAULT_LIMIT, body.score_threshold ?? undefined, contextTypes);
 }
@@ -73,6 +74,8 @@ function search(ctx: RequestContext): ReturnType<typeof ok> {
     rewrite: body.rewrite ?? false,
     rewriteMaxBullets: body.rewrite_max_bullets ?? 6,
     ignored: sent.includes('level') ? ['level'] : [],
+    peerScope: body.peer_scope,
+    otherPeerPenalty: body.other_peer_penalty,
   }));
 }
 
@@ -98,6 +101,8 @@ function recall(ctx: RequestContext): ReturnType<typeof ok> {
     rewrite: body.rewrite ?? false,
     rewriteMaxBullets: body.rewrite_max_bullets ?? 6,
     ignored: [],
+    peerScope: body.peer_scope,
+    otherPeerPenalty: body.other_peer_penalty,
   });
   const rendered = body.render === false ? '' : result['rendered'];
   return ok(

@@ -1,0 +1,114 @@
+/**
+ * Which git repository a workspace is in, and its remote, by reading the
+ * files git keeps (DESIGN D24): never by running `git`, which costs a
+ * process spawn (~5–20 ms) and runs on the prompt path otherwise.
+ *
+ * From the workspace upwards, the first `.git` wins: a directory (a normal
+ * clone), or a file `gitdir: <path>` (a linked worktree or a submodule).
+ * A worktree's git dir holds `commondir` (usually `../..`), naming the main
+ * repository's git dir, whose `config` has the remotes; so every worktree
+ * of a clone reads the same remote. `origin` is preferred, else the first
+ * remote with a URL. `include`d config files and `insteadOf` rewrites are
+ * not followed (documented in README "Projects").
+ *
+ * The scan also returns every file it read (for the cache's change check,
+ * identity.ts). Synchronous and small: it runs inside a hook.
+ *
+ * @module
+ */
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+export interface GitRepo {
+  /** The directory holding `.git` (the work tree's top level). */
+  topLevel: string;
+  /** The main repository's git directory (shared by its worktrees), real path. */
+  commonDir: string;
+  /** The chosen remote's URL, as written (may hold credentials: never log or store it). */
+  remoteUrl?: string;
+}
+
+/** Git config files are small; a bigger one is not read. */
+const MAX_GIT_FILE_BYTES = 256 * 1024;
+
+/**
+ * The repository `workspace` is in, or undefined. `touched` collects the
+ * paths whose change must invalidate a cached answer.
+ */
+export function findGitRepo(workspace: string, touched: string[]): GitRepo | undefined {
+  for (let dir = resolve(workspace); ; ) {
+    const dotGit = join(dir, '.git');
+    const stat = statSync(dotGit, { throwIfNoEntry: false });
+    if (stat !== undefined) {
+      touched.push(dotGit);
+      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir);
+      if (gitDir !== undefined) return repoAt(dir, gitDir, touched);
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function repoAt(topLevel: string, gitDir: string, touched: string[]): GitRepo {
+  const commondirFile = join(gitDir, 'commondir');
+  touched.push(commondirFile);
+  const common = readSmall(commondirFile)?.trim();
+  const commonDir = common ? resolve(gitDir, common) : gitDir;
+  const configFile = join(commonDir, 'config');
+  touched.push(configFile);
+  const config = readSmall(configFile);
+  const remoteUrl = config === undefined ? undefined : pickRemoteUrl(config);
+  return { topLevel, commonDir: realPath(commonDir), ...(remoteUrl !== undefined ? { remoteUrl } : {}) };
+}
+
+/** `gitdir: <path>` of a `.git` file, resolved against the directory holding it. */
+function gitDirFromFile(dotGit: string, dir: string): string | undefined {
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? '');
+  return match ? resolve(dir, match[1] as string) : undefined;
+}
+
+/**
+ * The URL of `origin`, else of the first remote that has one. Reads the
+ * `[remote "name"]` sections of git's INI format; keys are
+ * case-insensitive, a value may be quoted, `#`/`;` start comments.
+ */
+export function pickRemoteUrl(config: string): string | undefined {
+  const urls = new Map<string, string>();
+  let remote: string | undefined;
+  for (const rawLine of config.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
+    if (section) {
+      remote = (section[1] as string).toLowerCase() === 'remote' ? (section[2] ?? '') : undefined;
+      continue;
+    }
+    if (remote === undefined || urls.has(remote)) continue;
+    const entry = /^url\s*=\s*(.*)$/i.exec(line);
+    if (entry) urls.set(remote, unquote(entry[1] as string));
+  }
+  return urls.get('origin') ?? urls.values().next().value;
+}
+
+function unquote(value: string): string {
+  const trimmed = value.replace(/\s+[#;].*$/, '').trim();
+  return trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2 ? trimmed.slice(1, -1) : trimmed;
+}
+
+function readSmall(path: string): string | undefined {
+  try {
+    const size = statSync(path, { throwIfNoEntry: false })?.size;
+    return size === undefined || size > MAX_GIT_FILE_BYTES ? undefined : readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // a directory, a permission problem: as if absent
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Projects through the host simulator and the test server (DESIGN D24):
+ * each git project's captured messages carry its peer id, memories
+ * extracted from one project are recalled in that project and not in the
+ * other, every read speaks as the project (`X-OpenViking-Actor-Peer`), and
+ * the workspace `.openviking/config.json` switches work, one test each.
+ * Needs the built bundle (`npm run build`).
+ *
+ * @module
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalRemote, peerIdForRemote } from '../../src/project/remote.js';
+import { createProjectsWorld, type ProjectsWorld, type ProjectWorkspace } from './support/projects.js';
+
+const ALPHA = 'git@github.com:acme/alpha.git';
+const BETA = 'https://ci:ghp_TOKENVALUE0123456789abcdef@github.com/acme/beta';
+const peerOf = (remote: string) => peerIdForRemote(canonicalRemote(remote) as string);
+const QUERY = 'how does the kestrel service deploy';
+
+let world: ProjectsWorld;
+let alpha: ProjectWorkspace;
+let beta: ProjectWorkspace;
+
+beforeAll(async () => {
+  world = await createProjectsWorld();
+  alpha = world.workspace(ALPHA);
+  beta = world.workspace(BETA);
+  await alpha.captureTurn('Remember: the kestrel service deploys with terraform apply (ALPHA-MARKER).', 'Noted.');
+  await beta.captureTurn('Remember: the kestrel service deploys with helm upgrade (BETA-MARKER).', 'Noted.');
+}, 90_000);
+afterAll(async () => world.dispose());
+
+describe('two projects', () => {
+  it('captured messages carry each project\'s peer id, without the remote\'s credentials', () => {
+    const peers = world.server.sessions().flatMap((session) => session.allMessages.map((message) => message.peer_id));
+    expect(new Set(peers)).toEqual(new Set([peerOf(ALPHA), peerOf(BETA)]));
+    expect(JSON.stringify(world.server.requests())).not.toContain('TOKENVALUE');
+  });
+
+  it('each project recalls its own memory, not the other\'s', async () => {
+    const inAlpha = await alpha.recall(QUERY);
+    const inBeta = await beta.recall(QUERY);
+    expect(inAlpha).toContain('ALPHA-MARKER');
+    expect(inAlpha).not.toContain('BETA-MARKER');
+    expect(inBeta).toContain('BETA-MARKER');
+    expect(inBeta).not.toContain('ALPHA-MARKER');
+  });
+
+  it('recall and start reads speak as the project; the body asks for the penalty', async () => {
+    world.server.clearRequests();
+    await alpha.recall(QUERY);
+    const search = world.server.requests({ path: '/api/v1/search/search' })[0];
+    expect(search?.headers['x-openviking-actor-peer']).toBe(peerOf(ALPHA));
+    expect(search?.body).toMatchObject({ peer_scope: 'all', other_peer_penalty: 0.3 });
+    world.server.clearRequests();
+    await beta.sim.fire('SessionStart', beta.payloads().sessionStart('startup'));
+    const reads = world.server.requests().filter((request) => !request.path.startsWith('/api/v1/sessions'));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const request of reads) expect(request.headers['x-openviking-actor-peer']).toBe(peerOf(BETA));
+  });
+
+  it('OPENVIKING_RECALL_PEER_SCOPE=actor asks for the project\'s memories only', async () => {
+    const scoped = world.workspace(ALPHA, { env: { OPENVIKING_RECALL_PEER_SCOPE: 'actor' } });
+    world.server.clearRequests();
+    expect(await scoped.recall('what does the kestrel service use, helm?')).not.toContain('BETA-MARKER');
+    expect(world.server.requests({ path: '/api/v1/search/search' })[0]?.body).toMatchObject({ peer_scope: 'actor' });
+  });
+
+  it('a folder outside git sends no peer; OPENVIKING_WORKSPACE_PEER=false neither', async () => {
+    for (const workspace of [world.workspace(null), world.workspace(ALPHA, { env: { OPENVIKING_WORKSPACE_PEER: 'false' } })]) {
+      world.server.clearRequests();
+      await workspace.recall(QUERY);
+      const search = world.server.requests({ path: '/api/v1/search/search' })[0];
+      expect(search?.headers['x-openviking-actor-peer']).toBeUndefined();
+      expect(search?.body).not.toHaveProperty('peer_scope');
+    }
+  });
+});
+
+describe('workspace .openviking/config.json', () => {
+  it('peerId names the project\'s peer (also in captured messages)', async () => {
+    const named = world.workspace(ALPHA, { config: { peerId: 'billing-team' } });
+    world.server.clearRequests();
+    await named.recall(QUERY);
+    expect(world.server.requests({ path: '/api/v1/search/search' })[0]?.headers['x-openviking-actor-peer']).toBe('billing-team');
+    const session = await named.captureTurn('a turn of the billing project', 'ok');
+    expect(world.server.session(session)?.allMessages.map((message) => message.peer_id)).toEqual(['billing-team', 'billing-team']);
+  });
+
+  it('autoRecall false: no recall request', async () => {
+    const quiet = world.workspace(ALPHA, { config: { autoRecall: false } });
+    world.server.clearRequests();
+    expect(await quiet.recall(QUERY)).toBe('');
+    expect(world.server.requests({ path: /\/search\// })).toHaveLength(0);
+  });
+
+  it('autoCapture false: nothing captured', async () => {
+    const unrecorded = world.workspace(ALPHA, { config: { autoCapture: false } });
+    const session = await unrecorded.captureTurn('a secret-ish turn that must stay local', 'ok');
+    expect(world.server.session(session)).toBeUndefined();
+  });
+
+  it('enabled false: no recall, no start block, no capture', async () => {
+    const off = world.workspace(ALPHA, { config: { enabled: false } });
+    world.server.clearRequests();
+    expect(await off.recall(QUERY)).toBe('');
+    const start = await off.sim.fire('SessionStart', off.payloads().sessionStart('startup'));
+    expect(start.outputs[0]?.additionalContext ?? '').toBe('');
+    const session = await off.captureTurn('nothing of this may leave', 'ok');
+    expect(world.server.session(session)).toBeUndefined();
+    expect(world.server.requests()).toHaveLength(0);
+  });
+});

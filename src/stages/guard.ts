@@ -4,10 +4,19 @@
  *
  * A deny is the only channel that reaches the model on this host: the reason
  * comes back as the tool's error, and the model switches tools (seed 000 §5).
- * So the reason names the MCP tool by the name the model sees
- * (`mcp__openviking__<tool>`), gives a ready call built from the denied URI,
- * and says how to reach a deferred MCP tool on CodeBuddy (DeferExecuteTool,
- * or ToolSearch; codebuddy-host README §4).
+ * So the reason names the MCP tool by the name the CURRENT host gives it
+ * (protocol/hostTools.ts: `mcp__openviking__<tool>` on CodeBuddy,
+ * `mcp__plugin_openviking_openviking__<tool>` on Claude Code), gives a ready
+ * call built from the denied URI, and says how to reach a deferred MCP tool
+ * there (CodeBuddy: DeferExecuteTool or ToolSearch, codebuddy-host README §4;
+ * Claude Code: ToolSearch only, §9).
+ *
+ * The URI is found wherever the host put it in a path: as given
+ * (`viking://…`, any case), or as a path segment after the host made the
+ * path absolute (Claude Code turns `viking://user/x` into
+ * `<cwd>/viking:/user/x`) or the model prefixed it (`./viking://…`). A
+ * segment must be exactly `viking:` followed by a separator or the end, so
+ * `src/viking.ts` and `/home/me/vikings/notes.md` stay local paths.
  *
  * Only the host's own file tools are judged, and only their path-like
  * arguments: a Write whose CONTENT mentions viking:// or a Grep whose regex
@@ -23,6 +32,8 @@ import type { HookDeps, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
 import { isRecord } from '../openviking/narrow.js';
 import type { HookInput } from '../protocol/input.js';
+import { deferredToolsClause, hostFromEnv, mcpToolName } from '../protocol/hostTools.js';
+import type { HostKind } from '../protocol/hostTools.js';
 
 /** What the model should use instead, per family of host tools. */
 type ToolFamily = 'read' | 'list' | 'glob' | 'grep' | 'write' | 'edit';
@@ -56,25 +67,29 @@ const PATH_KEYS = ['file_path', 'filePath', 'filepath', 'path', 'paths', 'notebo
 /** How deep nested arrays/objects under path keys are searched. */
 const MAX_DEPTH = 6;
 
-/** `viking:` then at least one slash, in any case, after optional spaces or an opening quote. */
-const VIKING_URI = /^\s*["'`]?(viking:\/[^\s"'`]*)/i;
+/**
+ * A `viking:` path segment, in any case: at the start (after optional spaces
+ * or an opening quote) followed by a slash, or after a `/` or `\` separator
+ * followed by one or by the end of the path.
+ */
+const VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]*|$))/i;
 
 /** Longest URI or pattern quoted back to the model. */
 const MAX_ECHO_CHARS = 300;
 
 /** PreToolUse stage: deny file tools aimed at viking:// URIs; pass everything else. */
-export function runGuard(input: HookInput, _deps: HookDeps): StageResult {
-  return guardDecision(input);
+export function runGuard(input: HookInput, deps: HookDeps): StageResult {
+  return guardDecision(input, hostFromEnv(deps.env));
 }
 
 /** The guard's decision without the stage signature (synchronous, pure). */
-export function guardDecision(input: HookInput): StageResult {
+export function guardDecision(input: HookInput, host: HostKind = 'codebuddy'): StageResult {
   if (input.hook_event_name !== 'PreToolUse' || typeof input.tool_name !== 'string') return PASS;
   const family = fileToolFamily(input.tool_name);
   if (family === undefined || !isRecord(input.tool_input)) return PASS;
   const found = findVikingPath(input.tool_input, family === 'glob');
   if (found === undefined) return PASS;
-  return { kind: 'deny', reason: guardReason(input.tool_name, family, found, input.tool_input) };
+  return { kind: 'deny', reason: guardReason(input.tool_name, family, found, input.tool_input, host) };
 }
 
 /** Where the URI was found: the URI (scheme spelled `viking://`) and the argument that held it. */
@@ -101,7 +116,7 @@ export function findVikingPath(toolInput: Readonly<Record<string, unknown>>, pat
 function findInValue(value: unknown, keys: readonly string[], depth: number): string | undefined {
   if (typeof value === 'string') {
     const uri = VIKING_URI.exec(value)?.[1];
-    return uri === undefined ? undefined : uri.replace(/^viking:\/+/i, 'viking://');
+    return uri === undefined ? undefined : canonicalUri(uri.slice('viking:'.length));
   }
   if (depth >= MAX_DEPTH) return undefined;
   if (Array.isArray(value)) {
@@ -120,14 +135,29 @@ function findInValue(value: unknown, keys: readonly string[], depth: number): st
   return undefined;
 }
 
-/** The three-line deny reason the model reads as the tool's error. */
-export function guardReason(toolName: string, family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>): string {
+/** `viking://` + the path after the scheme; a Windows-made path (`viking:\\user\\x`) gets forward slashes. */
+function canonicalUri(afterScheme: string): string {
+  const path = afterScheme.startsWith('\\') ? afterScheme.replace(/\\/g, '/') : afterScheme;
+  return `viking://${path.replace(/^\/+/, '')}`;
+}
+
+/** The three-line deny reason the model reads as the tool's error, naming `host`'s tools only. */
+export function guardReason(toolName: string, family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>, host: HostKind): string {
   const uri = clip(found.uri);
-  const call = suggestedCall(family, found, toolInput);
+  const call = suggestedCall(family, found, toolInput, (tool) => mcpToolName(host, tool));
+  const params = JSON.stringify(call.params);
+  const first = `${uri} is an OpenViking URI, not a local path, so ${toolName} cannot use it.`;
+  if (host === 'claude-code') {
+    return [
+      first,
+      `Use ${call.alternatives} instead: ${call.tool} ${params}`,
+      `OpenViking MCP tools are deferred in Claude Code: if ${call.tool} is not loaded yet, load it first with ToolSearch ${JSON.stringify({ query: `select:${call.tool}` })}, then call it with the params above.`,
+    ].join('\n');
+  }
   return [
-    `${uri} is an OpenViking URI, not a local path, so ${toolName} cannot use it.`,
+    first,
     `Use ${call.alternatives} instead: DeferExecuteTool ${JSON.stringify({ toolName: call.tool, params: call.params })}`,
-    `OpenViking MCP tools are deferred on CodeBuddy: call them through DeferExecuteTool with toolName and params (or load them with ToolSearch); where ${call.tool} is listed directly, call it with the same params.`,
+    `OpenViking MCP tools are deferred on CodeBuddy: ${deferredToolsClause(host)} (or load them with ToolSearch); where ${call.tool} is listed directly, call it with the same params.`,
   ].join('\n');
 }
 
@@ -137,27 +167,25 @@ interface SuggestedCall {
   params: Record<string, string>;
 }
 
-const MCP = 'mcp__openviking__';
-
-function suggestedCall(family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>): SuggestedCall {
+function suggestedCall(family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>, mcp: (tool: string) => string): SuggestedCall {
   const uri = clip(found.uri);
   switch (family) {
     case 'read':
-      return { tool: `${MCP}read`, alternatives: `${MCP}read`, params: { uris: uri } };
+      return { tool: mcp('read'), alternatives: mcp('read'), params: { uris: uri } };
     case 'list':
-      return { tool: `${MCP}list`, alternatives: `${MCP}list`, params: { uri } };
+      return { tool: mcp('list'), alternatives: mcp('list'), params: { uri } };
     case 'glob':
-      return { tool: `${MCP}glob`, alternatives: `${MCP}glob (or ${MCP}list for one folder)`, params: globParams(found, toolInput) };
+      return { tool: mcp('glob'), alternatives: `${mcp('glob')} (or ${mcp('list')} for one folder)`, params: globParams(found, toolInput) };
     case 'grep':
       return {
-        tool: `${MCP}grep`,
-        alternatives: `${MCP}grep (or ${MCP}search to search by meaning)`,
+        tool: mcp('grep'),
+        alternatives: `${mcp('grep')} (or ${mcp('search')} to search by meaning)`,
         params: { uri, pattern: stringArg(toolInput.pattern) ?? '<regex>' },
       };
     case 'write':
-      return { tool: `${MCP}write`, alternatives: `${MCP}write`, params: { uri, content: '<the text>' } };
+      return { tool: mcp('write'), alternatives: mcp('write'), params: { uri, content: '<the text>' } };
     case 'edit':
-      return { tool: `${MCP}edit`, alternatives: `${MCP}edit`, params: { uri, old_string: '<exact old text>', new_string: '<new text>' } };
+      return { tool: mcp('edit'), alternatives: mcp('edit'), params: { uri, old_string: '<exact old text>', new_string: '<new text>' } };
   }
 }
 

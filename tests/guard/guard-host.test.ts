@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
-import { DENY_CASES, PASS_CASES, denyBytes } from './cases.js';
+import { DENY_CASES, PASS_CASES, denyBytes, expectedReason } from './cases.js';
 
 const sandbox = mkdtempSync(join(tmpdir(), 'ov-guard-'));
 const home = join(sandbox, 'home');
@@ -29,33 +29,42 @@ function nodeShim(): { binDir: string; marker: string } {
 }
 
 const shim = nodeShim();
-const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env: { PATH: `${shim.binDir}:${dirname(process.execPath)}:/usr/bin:/bin` } });
+const simEnv = { PATH: `${shim.binDir}:${dirname(process.execPath)}:/usr/bin:/bin` };
+const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env: simEnv });
+/** Claude Code: no text rewrite, /bin/sh, CLAUDE_* only, its matcher reading (host-sim `claude-code`). */
+const claudeSim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env: simEnv, host: 'claude-code' });
 
 describe('guard through the host (matcher, prefilter, bundle)', () => {
-  for (const hostVersion of ['2.117', '2.163'] as const) {
-    it(`${hostVersion}: denies every table case with the exact bytes`, async () => {
+  for (const [label, hostSim, hostVersion] of [
+    ['CodeBuddy 2.117', sim, '2.117'],
+    ['CodeBuddy 2.163', sim, '2.163'],
+    ['Claude Code', claudeSim, '2.117'],
+  ] as const) {
+    const host = hostSim === claudeSim ? 'claude-code' : 'codebuddy';
+    it(`${label}: denies every table case with the exact bytes`, async () => {
       const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy'), hostVersion });
       // A few at a time: the host runs one PreToolUse at a time, and a flood of node starts on a
       // loaded 2-core machine can pass the guard's 3 s budget (it then fails open, correctly).
       const results = [];
       for (let i = 0; i < DENY_CASES.length; i += 3) {
         const batch = DENY_CASES.slice(i, i + 3);
-        results.push(...(await Promise.all(batch.map((c) => sim.fire('PreToolUse', payloads.preToolUse(c.toolName, c.toolInput))))));
+        results.push(...(await Promise.all(batch.map((c) => hostSim.fire('PreToolUse', payloads.preToolUse(c.toolName, c.toolInput))))));
       }
       results.forEach((result, i) => {
         const c = DENY_CASES[i];
+        const reason = c && expectedReason(c, host);
         expect(result.hooks, c?.name).toHaveLength(1);
-        expect(result.hooks[0]?.process?.stdout, c?.name).toBe(denyBytes(c?.reason ?? ''));
+        expect(result.hooks[0]?.process?.stdout, c?.name).toBe(denyBytes(reason ?? ''));
         expect(result.hooks[0]?.process?.exitCode, c?.name).toBe(0);
-        expect(result.merged).toMatchObject({ decision: 'deny', reason: c?.reason });
+        expect(result.merged).toMatchObject({ decision: 'deny', reason });
       });
-    });
+    }, 30_000);
   }
 
-  it('passes every table case: no output, and tools outside the matcher run no hook at all', async () => {
+  it('passes every table case on both hosts: no output, and tools outside the matcher run no hook at all', async () => {
     const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
-    for (const c of PASS_CASES) {
-      const result = await sim.fire('PreToolUse', payloads.preToolUse(c.toolName, c.toolInput));
+    for (const c of [...PASS_CASES, ...PASS_CASES.map((p) => ({ ...p, claude: true }))]) {
+      const result = await ('claude' in c ? claudeSim : sim).fire('PreToolUse', payloads.preToolUse(c.toolName, c.toolInput));
       const guarded = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep'].includes(c.toolName);
       expect(result.hooks.length, c.name).toBe(guarded ? 1 : 0);
       expect(result.hooks[0]?.process?.stdout ?? '', c.name).toBe('');

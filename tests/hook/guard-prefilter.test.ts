@@ -14,7 +14,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
 import type { HookInput } from '../../src/protocol/input.js';
 import { guardDecision } from '../../src/stages/guard.js';
-import { DENY_CASES, denyBytes } from '../guard/cases.js';
+import { DENY_CASES, denyBytes, expectedReason } from '../guard/cases.js';
 import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import type { FireResult, HostSimOptions } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
@@ -43,6 +43,8 @@ const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy')
 const DENY = DENY_CASES[0];
 if (!DENY) throw new Error('tests/guard/cases.ts has no deny case');
 const denyPayload = payloads.preToolUse(DENY.toolName, DENY.toolInput);
+const DENY_REASON = expectedReason(DENY, 'codebuddy') ?? '';
+const CLAUDE_DENY_REASON = expectedReason(DENY, 'claude-code') ?? '';
 
 /** A plugin directory at `path`: hooks/ copied (hooks.json and the prefilter), scripts/ copied or given. */
 function pluginAt(path: string, hookMjs?: string): string {
@@ -70,7 +72,7 @@ describe('guard prefilter through the real hooks.json command', () => {
 
   it('runs sh on the prefilter file inside the plugin root', async () => {
     const result = await sim.fire('PreToolUse', payloads.preToolUse('Read', { file_path: '/ws/a.ts' }));
-    expect(result.hooks[0]?.command).toBe(`sh "\${CODEBUDDY_PLUGIN_ROOT:-"${REPO_ROOT}"}/hooks/guard-prefilter.sh"`);
+    expect(result.hooks[0]?.command).toBe(`sh "${REPO_ROOT}/hooks/guard-prefilter.sh"`);
   });
 
   it('an allow: exit 0, zero bytes on stdout and stderr, node never started', async () => {
@@ -86,8 +88,8 @@ describe('guard prefilter through the real hooks.json command', () => {
 
   it("a deny: the dispatcher's exact deny envelope, from one node start", async () => {
     const result = await sim.fire('PreToolUse', denyPayload);
-    expect(onlyHook(result).stdout).toBe(denyBytes(DENY.reason ?? ''));
-    expect(result.merged).toMatchObject({ decision: 'deny', reason: DENY.reason });
+    expect(onlyHook(result).stdout).toBe(denyBytes(DENY_REASON));
+    expect(result.merged).toMatchObject({ decision: 'deny', reason: DENY_REASON });
     expect(nodeStarts()).toBe(1);
   });
 
@@ -132,20 +134,18 @@ describe('guard prefilter with an awkward plugin root', () => {
   /** A space and a single quote in the root: the prefilter finds the dispatcher from its own path. */
   const awkward = pluginAt(join(sandbox, "it's a plugin"));
 
-  it('still reaches the real dispatcher (host shell /bin/sh)', async () => {
-    const result = await simFor(awkward, '/bin/sh').fire('PreToolUse', denyPayload);
-    expect(onlyHook(result).stdout).toBe(denyBytes(DENY.reason ?? ''));
-    expect(nodeStarts()).toBe(1);
-  });
-
-  // Under bash, a `'` inside an UNQUOTED fallback word of a double-quoted
-  // "${CODEBUDDY_PLUGIN_ROOT:-<root>}" reads as an opening quote (a syntax
-  // error, exit 2, which CodeBuddy takes as a block); hooks.json quotes the
-  // fallback ("${…:-"<root>"}"), which every POSIX shell and bash read alike.
-  it('still reaches the real dispatcher (host shell bash)', async () => {
-    const result = await simFor(awkward, '/bin/bash').fire('PreToolUse', denyPayload);
-    expect(onlyHook(result).stdout).toBe(denyBytes(DENY.reason ?? ''));
-  });
+  // CodeBuddy writes the root into the command text and runs the user's $SHELL (fish and zsh
+  // included); Claude Code runs /bin/sh, which expands ${CLAUDE_PLUGIN_ROOT}. A `${VAR:-…}` form
+  // is a fish syntax error, and an unquoted `'` in a fallback word was a bash one (DESIGN D10, D23).
+  for (const host of ['codebuddy', 'claude-code'] as const) {
+    for (const shell of ['/bin/sh', '/bin/bash', '/usr/bin/zsh', '/usr/bin/fish']) {
+      it(`still reaches the real dispatcher (${host}, SHELL=${shell})`, async () => {
+        const result = await createHostSim({ pluginRoot: awkward, home, workspace, env: { PATH }, shell, host }).fire('PreToolUse', denyPayload);
+        expect(onlyHook(result).stdout).toBe(denyBytes(host === 'claude-code' ? CLAUDE_DENY_REASON : DENY_REASON));
+        expect(nodeStarts()).toBe(1);
+      });
+    }
+  }
 
   it('hands node the exact payload bytes (a recording dispatcher in a root with a space and a quote)', async () => {
     const recorded = join(sandbox, 'received.bin');

@@ -36,14 +36,23 @@ const DENIED = [
   'viking://user/x.md#frag',
   'viking://user/文件.md',
   'viking://user/a b.md',
+  // Where a host or the model put the URI inside a path (Claude Code makes paths absolute: §9).
+  './viking://user/x',
+  '/tmp/viking://x',
+  '/home/dev/ws/viking:/user/x',
+  '/home/dev/ws/VIKING:/user/x',
+  '/home/dev/ws/viking:',
+  'C:\\ws\\viking:\\user\\x',
 ];
 
 const PASSED = [
   'viking:user/x',
   'vikings://user/x',
   'xviking://user/x',
-  './viking://user/x',
-  '/tmp/viking://x',
+  '/tmp/xviking:/x',
+  '/home/me/vikings/notes.md',
+  '/home/me/viking/notes.md',
+  '/tmp/viking:x/y',
   'viking%3A//user/x',
   'ｖｉｋｉｎｇ://user/x',
   'vik\u200bing://user/x',

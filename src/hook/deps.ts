@@ -53,10 +53,14 @@ export interface HookDeps {
   killNow?(): void;
 }
 
-/** What a stage decided; the protocol encoder turns it into the host's envelope. */
+/**
+ * What a stage decided; the protocol encoder turns it into the host's
+ * envelope. `notice` is one line for the user only (the envelope's
+ * `systemMessage`, seed 000 §5), on SessionStart and UserPromptSubmit.
+ */
 export type StageResult =
-  | { kind: 'pass' }
-  | { kind: 'context'; text: string }
+  | { kind: 'pass'; notice?: string }
+  | { kind: 'context'; text: string; notice?: string }
   | { kind: 'deny'; reason: string };
 
 export const PASS: StageResult = Object.freeze({ kind: 'pass' });

@@ -2,9 +2,15 @@
  * The ONE encoder of the plugin's stdout: a stage's decision in, the exact
  * bytes the host reads out.
  *
- * - `context` on SessionStart and UserPromptSubmit: the Claude Code envelope
- *   (`decision: "approve"` plus `hookSpecificOutput.additionalContext`), which
- *   CodeBuddy accepts byte for byte (seed 000 §5).
+ * - `context` on SessionStart and UserPromptSubmit:
+ *   `hookSpecificOutput.additionalContext`, which CodeBuddy and Claude Code
+ *   inject into the model's next request. No `decision: "approve"`: seed 000
+ *   §5 shows it is optional (the envelope is read field by field), and the
+ *   2.117 CLI logs `Hook uses deprecated "decision" field` for every answer
+ *   that carries it (DESIGN D21; the e2e scenarios prove the context still
+ *   reaches the model without it).
+ * - `notice` on those two events: `systemMessage`, shown to the user only
+ *   (never to the model), alone or beside the context.
  * - `deny` on PreToolUse: `permissionDecision: "deny"` with the reason, which
  *   reaches the model as the tool's error.
  * - everything else, `pass` included: no output at all. An explicit `allow`
@@ -28,13 +34,16 @@ export function acceptsContext(event: HookEventName): boolean {
  * @returns the exact stdout; `''` means "write nothing".
  */
 export function encodeStageResult(event: HookEventName, result: StageResult): string {
-  if (result.kind === 'context' && acceptsContext(event) && result.text !== '') {
-    return JSON.stringify({ decision: 'approve', hookSpecificOutput: { hookEventName: event, additionalContext: result.text } });
-  }
-  if (result.kind === 'deny' && event === 'PreToolUse') {
+  if (result.kind === 'deny') {
+    if (event !== 'PreToolUse') return '';
     return JSON.stringify({
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: result.reason },
     });
   }
-  return '';
+  if (!acceptsContext(event)) return '';
+  const notice = result.notice ? { systemMessage: result.notice } : {};
+  if (result.kind === 'context' && result.text !== '') {
+    return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: result.text }, ...notice });
+  }
+  return result.notice ? JSON.stringify(notice) : '';
 }

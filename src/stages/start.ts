@@ -31,6 +31,7 @@ import { readStartState, reusableAnswer, withAnswer } from '../profile/startStat
 import { resolveUserSpace } from '../profile/userSpace.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
 import { ensureResident } from '../resident/launch.js';
+import { memoryOffNotice, watchFailures } from './notice.js';
 import { isBypassed } from '../session/bypass.js';
 import { startLockPath } from '../session/locks.js';
 import { openStageContext } from '../session/stageContext.js';
@@ -51,9 +52,13 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
     const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
     if (!ctx.settings.enabled || isBypassed(ctx.settings, ctx.hostSessionId, ctx.workspace)) return PASS;
     const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
-    const text = await withTimeout(answerOnce(ctx, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
+    const watched = watchFailures(ctx.client);
+    const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
     if (ctx.settings.autoRecall) ensureResident(deps);
-    return text === '' ? PASS : { kind: 'context', text };
+    // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21).
+    const notice = memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure() });
+    const told = notice === undefined ? {} : { notice };
+    return text === '' ? (notice === undefined ? PASS : { kind: 'pass', ...told }) : { kind: 'context', text, ...told };
   } catch (error: unknown) {
     deps.log.warn('session start failed; passing through', { error: error instanceof Error ? error.message : String(error) });
     return PASS;

@@ -16,7 +16,7 @@ describe('dispatchHook', () => {
       createDeps: () => deps,
       elapsedMs: () => 0,
     });
-    expect(out).toBe('{"decision":"approve","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"saw hi"}}');
+    expect(out).toBe('{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"saw hi"}}');
   });
 
   it('a value the stdin reader already parsed is used instead of parsing the text again, with the same rules', async () => {

@@ -3,13 +3,22 @@ import { PASS } from '../../src/hook/deps.js';
 import { HOOK_EVENTS, encodeStageResult } from '../../src/protocol/index.js';
 
 describe('encodeStageResult: the exact stdout bytes', () => {
-  it('context on SessionStart and UserPromptSubmit is the Claude Code envelope', () => {
+  it('context on SessionStart and UserPromptSubmit is hookSpecificOutput.additionalContext, without the deprecated "decision" field', () => {
     expect(encodeStageResult('SessionStart', { kind: 'context', text: 'profile "x"\nline' })).toBe(
-      '{"decision":"approve","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"profile \\"x\\"\\nline"}}',
+      '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"profile \\"x\\"\\nline"}}',
     );
     expect(encodeStageResult('UserPromptSubmit', { kind: 'context', text: 'memories' })).toBe(
-      '{"decision":"approve","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"memories"}}',
+      '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"memories"}}',
     );
+  });
+
+  it('a notice is the user-only systemMessage, alone or beside the context, on the two context events only', () => {
+    expect(encodeStageResult('SessionStart', { kind: 'pass', notice: 'memory is off' })).toBe('{"systemMessage":"memory is off"}');
+    expect(encodeStageResult('SessionStart', { kind: 'context', text: 'p', notice: 'n' })).toBe(
+      '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"p"},"systemMessage":"n"}',
+    );
+    expect(encodeStageResult('Stop', { kind: 'pass', notice: 'n' })).toBe('');
+    expect(encodeStageResult('PreToolUse', { kind: 'pass', notice: 'n' })).toBe('');
   });
 
   it('deny on PreToolUse is permissionDecision deny with the reason', () => {

@@ -58,7 +58,7 @@ describe('profile block', () => {
     expect(payload).not.toHaveProperty('cwd');
     const result = await world.sim.fire('SessionStart', payload);
     expect(result.outputs[0]?.stdout).toBe(
-      JSON.stringify({ decision: 'approve', hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: EXPECTED_STARTUP_BLOCK } }),
+      JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: EXPECTED_STARTUP_BLOCK } }),
     );
   });
 
@@ -182,7 +182,8 @@ describe('server trouble', () => {
     try {
       const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_START_DEADLINE_MS: '1000' } });
       expect(result.timedOut).toBe(false);
-      expect(result.outputs[0]?.stdout).toBe('');
+      // No context; only the one-line notice for the user (DESIGN D21).
+      expect(JSON.parse(result.outputs[0]?.stdout ?? '')).toEqual({ systemMessage: expect.stringContaining('/openviking:doctor') });
       expect(result.durationMs).toBeLessThan(1000 + 3000);
     } finally {
       await world.server.start();

@@ -20,7 +20,7 @@ export function outputProblem(stdout: string, event: string | undefined): string
   const specific = value.hookSpecificOutput;
   if (specific.hookEventName !== event) return `envelope names ${String(specific.hookEventName)}, the input was ${String(event)}`;
   if (event === 'SessionStart' || event === 'UserPromptSubmit') {
-    if (value.decision !== 'approve' || typeof specific.additionalContext !== 'string' || specific.additionalContext === '') return 'context envelope malformed';
+    if (value.decision !== undefined || typeof specific.additionalContext !== 'string' || specific.additionalContext === '') return 'context envelope malformed';
     return undefined;
   }
   if (event === 'PreToolUse') {

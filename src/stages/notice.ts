@@ -1,0 +1,126 @@
+/**
+ * One line for the user when memory is off (DESIGN D21, issue 15 item 5).
+ *
+ * Nothing the plugin knows reached the user unless they ran doctor. So
+ * SessionStart, which already talks to the server, says it in the
+ * envelope's `systemMessage` (shown to the user, never to the model) when
+ * its own requests met an unreachable server or a refused key, when the only
+ * key is a root key, or when writes were given up (dead letters newer than
+ * the last ones announced). Once per session: a mark file per session,
+ * created exclusively, so a second delivery or a resume says nothing. The
+ * healthy path costs no request and no write: the failures are those of the
+ * start's own calls, and the dead-letter check is one `readdir`.
+ *
+ * @module
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Credentials } from '../config/types.js';
+import type { OpenVikingClient, OvFailure, OvResult } from '../openviking/types.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
+import { safeFileKey, storeLayout } from '../store/paths.js';
+import { queuePaths } from '../store/queueFiles.js';
+
+const DOCTOR = 'Run /openviking:doctor for the fix.';
+
+/** A client whose calls are observed: the first failure that says "memory is off" is kept. */
+export interface WatchedClient {
+  client: OpenVikingClient;
+  failure(): OvFailure | undefined;
+}
+
+/** Wraps every method of `client`; results pass through unchanged. */
+export function watchFailures(client: OpenVikingClient): WatchedClient {
+  let first: OvFailure | undefined;
+  const watched = { ...client } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(client)) {
+    if (typeof value !== 'function') continue;
+    watched[name] = async (...args: unknown[]) => {
+      const result = (await (value as (...a: unknown[]) => Promise<OvResult<unknown>>).apply(client, args)) as OvResult<unknown>;
+      if (!result.ok && first === undefined && memoryOffReason(result) !== undefined) first = result;
+      return result;
+    };
+  }
+  return { client: watched as unknown as OpenVikingClient, failure: () => first };
+}
+
+/** Why a failure means memory is off for this session, or undefined (a slow or faulty answer is not "off"). */
+function memoryOffReason(failure: OvFailure): 'unreachable' | 'refused' | 'forbidden' | undefined {
+  if (failure.status === 0 && (failure.code === 'NETWORK' || failure.code === 'TIMEOUT')) return 'unreachable';
+  if (failure.status === 401) return 'refused';
+  if (failure.status === 403) return 'forbidden';
+  return undefined;
+}
+
+export interface NoticeInput {
+  dataDir: string;
+  /** The session the notice is for (`cb-…`); '' means no session id: never noticed. */
+  sessionId: string;
+  credentials: Pick<Credentials, 'baseUrl' | 'rootKeyOnly'>;
+  failure: OvFailure | undefined;
+}
+
+/** The line to show, at most once per session; undefined on a healthy start. Never throws. */
+export function memoryOffNotice(input: NoticeInput): string | undefined {
+  try {
+    const text = noticeText(input);
+    if (text === undefined || input.sessionId === '') return undefined;
+    return claimSessionNotice(input.dataDir, input.sessionId) ? text : undefined;
+  } catch {
+    return undefined; // a notice is a courtesy: never a reason to fail the start
+  }
+}
+
+function noticeText({ dataDir, credentials, failure }: NoticeInput): string | undefined {
+  const reason = failure === undefined ? undefined : memoryOffReason(failure);
+  if (credentials.rootKeyOnly || reason === 'forbidden') {
+    return `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}`;
+  }
+  if (reason === 'refused') return `OpenViking memory is off: the server at ${credentials.baseUrl} refused the API key. ${DOCTOR}`;
+  if (reason === 'unreachable') return `OpenViking memory is off: no server answers at ${credentials.baseUrl}. ${DOCTOR}`;
+  const dead = newDeadLetters(dataDir);
+  if (dead > 0) return `OpenViking gave up on ${dead} queued memory write${dead === 1 ? '' : 's'}. ${DOCTOR}`;
+  return undefined;
+}
+
+function noticesDir(dataDir: string): string {
+  return join(storeLayout(dataDir).root, 'notices');
+}
+
+/** Dead letters newer than the newest one already announced; records the newest. */
+function newDeadLetters(dataDir: string): number {
+  let names: string[];
+  try {
+    names = readdirSync(queuePaths(storeLayout(dataDir).queueDir).deadDir);
+  } catch {
+    return 0; // no dead-letter folder: nothing was ever given up
+  }
+  const mark = join(noticesDir(dataDir), 'dead-letters.json');
+  const announcedUpTo = readAnnounced(mark);
+  const fresh = names.filter((name) => /^\d{15}-.*\.json$/.test(name) && name.slice(0, 15) > announcedUpTo);
+  if (fresh.length === 0) return 0;
+  mkdirSync(noticesDir(dataDir), { recursive: true, mode: PRIVATE_DIR_MODE });
+  writeFileAtomicSync(mark, JSON.stringify({ upTo: fresh.map((name) => name.slice(0, 15)).sort().at(-1) }));
+  return fresh.length;
+}
+
+function readAnnounced(path: string): string {
+  try {
+    const upTo = (JSON.parse(readFileSync(path, 'utf8')) as { upTo?: unknown }).upTo;
+    return typeof upTo === 'string' ? upTo : '';
+  } catch {
+    return ''; // never announced
+  }
+}
+
+/** True for the first caller of this session (exclusive create), false after. */
+function claimSessionNotice(dataDir: string, sessionId: string): boolean {
+  const dir = noticesDir(dataDir);
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  try {
+    writeFileSync(join(dir, `${safeFileKey(sessionId)}.notified`), '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
+    return true;
+  } catch {
+    return false; // already told this session (or cannot record it: then say nothing rather than repeat)
+  }
+}

@@ -9,8 +9,11 @@
  *   2.117 CLI logs `Hook uses deprecated "decision" field` for every answer
  *   that carries it (DESIGN D21; the e2e scenarios prove the context still
  *   reaches the model without it).
- * - `notice` on those two events: `systemMessage`, shown to the user only
- *   (never to the model), alone or beside the context.
+ * - `notice` on those two events: `systemMessage`, shown to the user only,
+ *   beside the context or alone. Alone it carries `suppressOutput: true`:
+ *   CodeBuddy 2.117 injects the raw stdout of a SessionStart answer that has
+ *   no `additionalContext` into the model's prompt unless `suppressOutput`
+ *   is set (DESIGN §1 F19; found by tests/e2e/plugin-options.e2e.test.ts).
  * - `deny` on PreToolUse: `permissionDecision: "deny"` with the reason, which
  *   reaches the model as the tool's error.
  * - everything else, `pass` included: no output at all. An explicit `allow`
@@ -45,5 +48,5 @@ export function encodeStageResult(event: HookEventName, result: StageResult): st
   if (result.kind === 'context' && result.text !== '') {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: result.text }, ...notice });
   }
-  return result.notice ? JSON.stringify(notice) : '';
+  return result.notice ? JSON.stringify({ ...notice, suppressOutput: true }) : '';
 }

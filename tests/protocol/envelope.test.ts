@@ -13,7 +13,8 @@ describe('encodeStageResult: the exact stdout bytes', () => {
   });
 
   it('a notice is the user-only systemMessage, alone or beside the context, on the two context events only', () => {
-    expect(encodeStageResult('SessionStart', { kind: 'pass', notice: 'memory is off' })).toBe('{"systemMessage":"memory is off"}');
+    // Alone, with suppressOutput: 2.117 would otherwise inject the raw stdout into the model's prompt.
+    expect(encodeStageResult('SessionStart', { kind: 'pass', notice: 'memory is off' })).toBe('{"systemMessage":"memory is off","suppressOutput":true}');
     expect(encodeStageResult('SessionStart', { kind: 'context', text: 'p', notice: 'n' })).toBe(
       '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"p"},"systemMessage":"n"}',
     );

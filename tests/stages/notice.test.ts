@@ -57,7 +57,7 @@ describe('SessionStart tells the user once when memory is off', () => {
     expect(first.messages).toHaveLength(1);
     expect(first.messages[0]).toMatch(/^OpenViking memory is off: no server answers at http:\/\/127\.0\.0\.1:9\. Run \/openviking:doctor/);
     expect(first.messages[0]).not.toContain('\n');
-    expect(JSON.parse(first.stdout)).toEqual({ systemMessage: first.messages[0] });
+    expect(JSON.parse(first.stdout)).toEqual({ systemMessage: first.messages[0], suppressOutput: true });
     expect((await w.start(session)).messages).toEqual([]);
     expect((await w.start(session, 'resume')).messages).toEqual([]);
     expect((await w.start(w.newSession())).messages).toHaveLength(1);

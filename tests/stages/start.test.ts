@@ -183,7 +183,7 @@ describe('server trouble', () => {
       const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_START_DEADLINE_MS: '1000' } });
       expect(result.timedOut).toBe(false);
       // No context; only the one-line notice for the user (DESIGN D21).
-      expect(JSON.parse(result.outputs[0]?.stdout ?? '')).toEqual({ systemMessage: expect.stringContaining('/openviking:doctor') });
+      expect(JSON.parse(result.outputs[0]?.stdout ?? '')).toEqual({ systemMessage: expect.stringContaining('/openviking:doctor'), suppressOutput: true });
       expect(result.durationMs).toBeLessThan(1000 + 3000);
     } finally {
       await world.server.start();

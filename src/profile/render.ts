@@ -4,12 +4,15 @@
  * capture strips, the profile (middle-elided when too long), a listing of
  * preference and entity files, and on resume/compact the session's latest
  * archive overview. Everything stored is escaped (escape.ts), the listing
- * hints name tools that exist (`mcp__openviking__list` / `read`; the
- * reference's `memory_recall` does not), and the whole stays within
+ * hints name tools that exist, by the current host's names
+ * (protocol/hostTools.ts: `list` / `read`; the reference's
+ * `memory_recall` does not exist), and the whole stays within
  * `profileTokenBudget` (CJK-aware, tokens.ts). Pure: same input, same bytes.
  *
  * @module
  */
+import { deferredToolsClause, mcpToolName } from '../protocol/hostTools.js';
+import type { HostKind } from '../protocol/hostTools.js';
 import { escapeAttribute, escapeBlockText } from '../recall/escape.js';
 import { clipToTokens, estimateTokens } from '../recall/tokens.js';
 import type { ListedMemory, ProfileSources } from './fetch.js';
@@ -20,6 +23,8 @@ export interface StartBlockInput {
   source: string;
   profile?: ProfileSources;
   archiveOverview?: string;
+  /** Whose tool names the hints use; default CodeBuddy. */
+  host?: HostKind;
 }
 
 export interface StartBlockBudgets {
@@ -29,10 +34,11 @@ export interface StartBlockBudgets {
   archiveTokens: number;
 }
 
-export const START_TOOLS_LINE =
-  'Long-term memory from OpenViking. Read a memory with mcp__openviking__read {"uris": "<uri>"}, list a folder with mcp__openviking__list {"uri": "<folder>"}; they are deferred tools: call them through DeferExecuteTool with toolName and params.';
+/** The block's tool line on `host`. */
+export function startToolsLine(host: HostKind): string {
+  return `Long-term memory from OpenViking. Read a memory with ${mcpToolName(host, 'read')} {"uris": "<uri>"}, list a folder with ${mcpToolName(host, 'list')} {"uri": "<folder>"}; they are deferred tools: ${deferredToolsClause(host)}.`;
+}
 
-const LIST_HINT = 'mcp__openviking__list';
 const ELIDED_MARK = '\n... [profile middle elided] ...\n';
 const TRUNCATED_MARK = '\n... [profile truncated]';
 /** Files this short are cut at the end rather than in the middle. */
@@ -43,12 +49,13 @@ const MIN_PROFILE_CHARS = 400;
 
 /** The block, or '' when there is nothing to show. */
 export function renderStartBlock(input: StartBlockInput, budgets: StartBlockBudgets): string {
-  const sections = [...profileSections(input.profile, budgets.profileTokens), ...archiveSection(input.archiveOverview, budgets.archiveTokens)];
+  const host = input.host ?? 'codebuddy';
+  const sections = [...profileSections(input.profile, budgets.profileTokens, mcpToolName(host, 'list')), ...archiveSection(input.archiveOverview, budgets.archiveTokens)];
   if (sections.length === 0) return '';
-  return [`<openviking-context source="${escapeAttribute(input.source)}">`, START_TOOLS_LINE, ...sections, '</openviking-context>'].join('\n');
+  return [`<openviking-context source="${escapeAttribute(input.source)}">`, startToolsLine(host), ...sections, '</openviking-context>'].join('\n');
 }
 
-function profileSections(sources: ProfileSources | undefined, budget: number): string[] {
+function profileSections(sources: ProfileSources | undefined, budget: number, listTool: string): string[] {
   if (sources === undefined) return [];
   const hasListings = sources.preferences.length + sources.entities.length > 0;
   const sections: string[] = [];
@@ -62,8 +69,8 @@ function profileSections(sources: ProfileSources | undefined, budget: number): s
   if (!hasListings) return sections;
   const listingBudget = Math.max(0, budget - used);
   const root = memoriesRoot(sources.space);
-  const preferences = renderListing(`${root}/preferences/`, sources.preferences, Math.floor(listingBudget / 2));
-  const entities = renderListing(`${root}/entities/`, sources.entities, listingBudget - preferences.tokens);
+  const preferences = renderListing(`${root}/preferences/`, sources.preferences, Math.floor(listingBudget / 2), listTool);
+  const entities = renderListing(`${root}/entities/`, sources.entities, listingBudget - preferences.tokens, listTool);
   const body = [preferences.text, entities.text].filter((text) => text !== '');
   if (body.length > 0) sections.push(['<available-memories>', ...body, '</available-memories>'].join('\n'));
   return sections;
@@ -105,12 +112,12 @@ interface RenderedListing {
   tokens: number;
 }
 
-/** A folder header and one line per file, within `budgetTokens`; an overflow line names the list tool. */
-export function renderListing(folderUri: string, items: readonly ListedMemory[], budgetTokens: number): RenderedListing {
+/** A folder header and one line per file, within `budgetTokens`; an overflow line names the list tool (`listTool`, the host's name). */
+export function renderListing(folderUri: string, items: readonly ListedMemory[], budgetTokens: number, listTool = mcpToolName('codebuddy', 'list')): RenderedListing {
   if (items.length === 0) return { text: '', tokens: 0 };
   const header = escapeBlockText(folderUri);
   if (estimateTokens(header) > budgetTokens) {
-    const stub = `${header} (${items.length} entries; list them with ${LIST_HINT})`;
+    const stub = `${header} (${items.length} entries; list them with ${listTool})`;
     const tokens = estimateTokens(stub);
     return tokens <= budgetTokens ? { text: stub, tokens } : { text: '', tokens: 0 };
   }
@@ -120,14 +127,14 @@ export function renderListing(folderUri: string, items: readonly ListedMemory[],
   for (const item of items) {
     const line = `  - ${escapeBlockText(item.name)}${item.abstract ? ` — ${escapeBlockText(item.abstract.slice(0, 200))}` : ''}`;
     const cost = estimateTokens(line) + 1;
-    const reserve = shown + 1 < items.length ? estimateTokens(overflowLine(folderUri, items.length)) + 1 : 0;
+    const reserve = shown + 1 < items.length ? estimateTokens(overflowLine(folderUri, items.length, listTool)) + 1 : 0;
     if (used + cost + reserve > budgetTokens) break;
     lines.push(line);
     used += cost;
     shown++;
   }
   if (shown < items.length) {
-    const overflow = overflowLine(folderUri, items.length - shown);
+    const overflow = overflowLine(folderUri, items.length - shown, listTool);
     const cost = estimateTokens(overflow) + 1;
     if (used + cost <= budgetTokens) {
       lines.push(overflow);
@@ -137,6 +144,6 @@ export function renderListing(folderUri: string, items: readonly ListedMemory[],
   return { text: lines.join('\n'), tokens: used };
 }
 
-function overflowLine(folderUri: string, hidden: number): string {
-  return `  ... +${hidden} more; list them with ${LIST_HINT} {"uri": "${escapeBlockText(folderUri)}"}`;
+function overflowLine(folderUri: string, hidden: number, listTool: string): string {
+  return `  ... +${hidden} more; list them with ${listTool} {"uri": "${escapeBlockText(folderUri)}"}`;
 }

@@ -1,7 +1,8 @@
 /**
  * The recall block the model sees before the user's prompt: ONE
  * `<openviking-context source="recall">` tag (capture strips it), one line
- * naming the MCP tools by the names the model sees, then one `<memory>`
+ * naming the MCP tools by the names the current host gives them
+ * (protocol/hostTools.ts), then one `<memory>`
  * element per recalled item. Every text and attribute is escaped
  * (escape.ts), so a memory cannot close or forge our tag. The block keeps
  * within `budgetTokens`: the first memory is always shown (clipped to half
@@ -10,20 +11,27 @@
  *
  * @module
  */
+import { deferredToolsClause, mcpToolName } from '../protocol/hostTools.js';
+import type { HostKind } from '../protocol/hostTools.js';
 import { escapeAttribute, escapeBlockText } from './escape.js';
 import { clipToTokens, estimateTokens } from './tokens.js';
 import type { RecalledItem } from './types.js';
 
-export const RECALL_TOOLS_LINE =
-  'Relevant memory from OpenViking. Expand a URI with mcp__openviking__read {"uris": "<uri>"}; search for more with mcp__openviking__search {"query": "…"}. They are deferred tools: call them through DeferExecuteTool with toolName and params.';
+/** The block's tool line on `host`. */
+export function recallToolsLine(host: HostKind): string {
+  const read = mcpToolName(host, 'read');
+  const search = mcpToolName(host, 'search');
+  return `Relevant memory from OpenViking. Expand a URI with ${read} {"uris": "<uri>"}; search for more with ${search} {"query": "…"}. They are deferred tools: ${deferredToolsClause(host)}.`;
+}
 
 const OPEN_TAG = '<openviking-context source="recall">';
 const CLOSE_TAG = '</openviking-context>';
 
-/** The block, or '' when there is nothing to show. */
-export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: number): string {
+/** The block, or '' when there is nothing to show; its tool line names `host`'s tools. */
+export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: number, host: HostKind = 'codebuddy'): string {
   if (items.length === 0) return '';
-  const frame = [OPEN_TAG, RECALL_TOOLS_LINE, CLOSE_TAG];
+  const toolsLine = recallToolsLine(host);
+  const frame = [OPEN_TAG, toolsLine, CLOSE_TAG];
   let used = frame.reduce((sum, line) => sum + estimateTokens(line) + 1, 0);
   const lines: string[] = [];
   for (const item of items) {
@@ -49,7 +57,7 @@ export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: 
     lines.push(bare);
     used += bareCost;
   }
-  return [OPEN_TAG, RECALL_TOOLS_LINE, ...lines, CLOSE_TAG].join('\n');
+  return [OPEN_TAG, toolsLine, ...lines, CLOSE_TAG].join('\n');
 }
 
 /** `<memory uri=… type=… score=…>text</memory>`, self-closing without text. */

@@ -15,6 +15,7 @@
  */
 import type { HookDeps, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
+import { hostFromEnv } from '../protocol/hostTools.js';
 import type { HookInput } from '../protocol/input.js';
 import { withTimeout } from '../protocol/withTimeout.js';
 import { renderRecallBlock } from '../recall/block.js';
@@ -62,6 +63,6 @@ async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Pr
   }
   deps.log.debug('recall done', { tier: outcome.tier, hits: outcome.status === 'hits' ? outcome.items.length : 0 });
   if (outcome.status === 'empty') return PASS;
-  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget);
+  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, hostFromEnv(deps.env));
   return text === '' ? PASS : { kind: 'context', text };
 }

@@ -27,6 +27,7 @@ import { withTimeout } from '../protocol/withTimeout.js';
 import { fetchArchiveOverview, fetchProfileSources } from '../profile/fetch.js';
 import type { ProfileSources } from '../profile/fetch.js';
 import { renderStartBlock } from '../profile/render.js';
+import { hostFromEnv } from '../protocol/hostTools.js';
 import { readStartState, reusableAnswer, withAnswer } from '../profile/startState.js';
 import { resolveUserSpace } from '../profile/userSpace.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
@@ -98,7 +99,7 @@ async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): P
     ctx.settings.autoCapture ? commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId, ctx.settings.staleCommitIdleMs) : undefined,
   ]);
   return renderStartBlock(
-    { source, ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
+    { source, host: hostFromEnv(deps.env), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
     { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget },
   );
 }

@@ -16,6 +16,11 @@ export interface Logger {
 
 export interface HookDeps {
   now(): number;
+  /**
+   * A monotonic clock in ms, for waits that must not stretch when the wall
+   * clock steps (the prompt hook's wait for its resident). Default `now`.
+   */
+  monotonicMs?(): number;
   env: Readonly<Record<string, string | undefined>>;
   /** The hook process's working directory (the workspace on CodeBuddy). */
   cwd: string;
@@ -35,9 +40,11 @@ export interface HookDeps {
   /**
    * Starts `node <pluginRoot>/scripts/hook.mjs <args>` detached, with `stdin`
    * written to it, and returns at once. The host neither waits for nor kills
-   * it (seed 000 §7). Returns false when the spawn failed.
+   * it (seed 000 §7). Returns false when the spawn failed. `env`, when
+   * given, is the child's whole environment (the resident helper starts
+   * with a minimal one, DESIGN D20); default: this process's.
    */
-  spawnDetached(args: readonly string[], stdin: string): boolean;
+  spawnDetached(args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): boolean;
   /**
    * Work that must be done but need not delay the answer (status files).
    * A hook process runs it before it exits; the resident helper after it

@@ -97,6 +97,7 @@ function buildDeps(runJobInProcess?: NodeHost['runJobInProcess'], stage?: { env:
     loadSpawn: () => builtin<typeof import('node:child_process')>('node:child_process').spawn,
     now: Date.now,
     log,
+    monotonicMs: () => Number(process.hrtime.bigint()) / 1e6,
     runJobInProcess,
     killNow: () => process.kill(process.pid, 'SIGKILL'),
     ...(stage ? { http: stage.http } : {}),

@@ -40,6 +40,8 @@ export interface NodeHost {
    */
   loadSpawn: () => typeof spawn;
   now: () => number;
+  /** A monotonic clock in ms (process.hrtime). */
+  monotonicMs?: () => number;
   log: Logger;
   /**
    * Set when this process already runs off the host's clock (`hook.mjs
@@ -64,6 +66,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
   const flushes: Promise<void>[] = [];
   const deps: HookDeps = {
     now: host.now,
+    ...(host.monotonicMs ? { monotonicMs: host.monotonicMs } : {}),
     env: host.env,
     cwd: host.cwd,
     homeDir: host.homeDir,
@@ -71,14 +74,14 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     http: host.http ?? socketHttpTransport,
     pid: host.pid,
     pipeAtomicBytes: pipeAtomicBytes(host.platform),
-    spawnDetached: (args, stdin) => {
+    spawnDetached: (args, stdin, env) => {
       if (host.runJobInProcess !== undefined) {
         flushes.push(host.runJobInProcess(args, stdin).catch((error: unknown) => {
           host.log.warn('in-process job failed', { error: error instanceof Error ? error.message : String(error) });
         }));
         return true;
       }
-      const flushed = spawnHookProcess(host, args, stdin);
+      const flushed = spawnHookProcess(host, args, stdin, env);
       if (flushed === undefined) return false;
       flushes.push(flushed);
       return true;
@@ -110,11 +113,11 @@ export function pipeAtomicBytes(platform: string): number {
 }
 
 /** @returns a promise settled when stdin is flushed, or undefined when the spawn failed. */
-function spawnHookProcess(host: NodeHost, args: readonly string[], stdin: string): Promise<void> | undefined {
+function spawnHookProcess(host: NodeHost, args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): Promise<void> | undefined {
   try {
     const child = host.loadSpawn()(host.execPath, [join(host.pluginRoot, 'scripts', 'hook.mjs'), ...args], {
       cwd: host.cwd,
-      env: { ...host.env },
+      env: { ...(env ?? host.env) },
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
       windowsHide: true,

@@ -15,10 +15,14 @@
  *    (one atomic write: ~0.5 ms less than a file on both sides), else the
  *    request file and then `<id>` alone; a full pipe means the resident
  *    stopped reading → it is retired and the answer is `absent`;
- * 3. poll for the reply file until `waitUntil`; past it the answer is
- *    `late` (the prompt then goes on without memories, inside the hook's
- *    budget) and the resident is retired: its FIFO is unlinked, so the next
- *    hook starts a fresh one, and the old one exits when it notices.
+ * 3. poll for the reply file for `waitMs`, measured on a monotonic clock
+ *    (a wall-clock step must never stretch the wait past the hook timeout);
+ *    past it the answer is `late` (the prompt then goes on without
+ *    memories, inside the hook's budget) and the resident is retired: its
+ *    FIFO is unlinked, so the next hook starts a fresh one, and the old one
+ *    exits when it notices. An EMPTY reply file is the resident saying it
+ *    could not write its answer (a full disk): `failed`, at once, and the
+ *    caller runs the stage itself.
  *
  * @module
  */
@@ -37,15 +41,18 @@ export type ResidentAnswer =
   /** No resident took the request: the caller runs the stage itself. */
   | { kind: 'absent'; reason: string }
   /** A resident took the request but did not answer in time: pass the prompt through. */
-  | { kind: 'late' };
+  | { kind: 'late' }
+  /** The resident could not write its answer (full disk): the caller runs the stage itself. */
+  | { kind: 'failed' };
 
 export interface ResidentCall {
   dataDir: string;
   key: string;
   request: ResidentRequest;
-  /** Epoch ms after which the hook stops waiting for the reply. */
-  waitUntil: number;
-  now(): number;
+  /** How long the hook waits for the reply. */
+  waitMs: number;
+  /** A monotonic clock in ms (never the wall clock, which can step). */
+  monotonicMs(): number;
   pid: number;
   /** A request line up to this size goes through the FIFO itself (HookDeps.pipeAtomicBytes). */
   pipeAtomicBytes: number;
@@ -110,17 +117,18 @@ function awaitReplySafely(paths: ResidentPaths, id: string, call: ResidentCall):
 
 function awaitReply(paths: ResidentPaths, id: string, call: ResidentCall): ResidentAnswer {
   const replyPath = paths.reply(id);
-  const startedAt = call.now();
+  const startedAt = call.monotonicMs();
   for (;;) {
     if (statSync(replyPath, { throwIfNoEntry: false }) !== undefined) {
       const text = readFileSync(replyPath, 'utf8');
       removeFileQuietly(replyPath);
+      if (text === '') return { kind: 'failed' };
       const result = decodeReply(text);
       return result === undefined ? { kind: 'late' } : { kind: 'answered', result };
     }
-    const now = call.now();
-    if (now >= call.waitUntil) return { kind: 'late' };
-    sleepSync(Math.min(pollPauseMs(now - startedAt), call.waitUntil - now));
+    const waitedMs = call.monotonicMs() - startedAt;
+    if (waitedMs >= call.waitMs) return { kind: 'late' };
+    sleepSync(Math.min(pollPauseMs(waitedMs), call.waitMs - waitedMs));
   }
 }
 

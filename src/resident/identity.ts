@@ -16,6 +16,15 @@
  * silently reading the first session's value; tests/resident/identity.test.ts
  * also checks every variable name the stage sources mention.
  *
+ * The key also covers every variable that changes how the network is
+ * reached (NETWORK_VARIABLES: TLS verification and trust, proxies, node
+ * options; issue 14 item 7): a session started with
+ * `NODE_TLS_REJECT_UNAUTHORIZED=0` or a proxy gets its own resident, never
+ * one another session's environment made (DESIGN D20). The resident is
+ * started with only these variables and PATH (launch.ts
+ * `residentProcessEnvironment`), so nothing else of the starting hook's
+ * environment reaches it either.
+ *
  * The key also holds the plugin root and version: an updated or second
  * install never reaches an older resident.
  *
@@ -45,6 +54,31 @@ export const CONFIGURATION_VARIABLES = [
   'CLAUDE_PLUGIN_ROOT',
 ] as const;
 
+/**
+ * Variables that change how node reaches the network: TLS verification and
+ * trust (node's and OpenSSL's), node's own options (`--use-openssl-ca`,
+ * `--require` of an agent), and proxies in both cases, as curl and undici
+ * read them (openviking/proxy.ts).
+ */
+export const NETWORK_VARIABLES = [
+  'NODE_TLS_REJECT_UNAUTHORIZED',
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_OPTIONS',
+  'NODE_USE_ENV_PROXY',
+  'NODE_USE_SYSTEM_CA',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'OPENSSL_CONF',
+  'HTTP_PROXY',
+  'http_proxy',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'NO_PROXY',
+  'no_proxy',
+  'ALL_PROXY',
+  'all_proxy',
+] as const;
+
 /** Host variables that differ per session of one configuration; sent with each request. */
 export const PER_REQUEST_VARIABLES = ['CODEBUDDY_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'] as const;
 
@@ -64,7 +98,11 @@ export function configurationEnvironment(env: Env): Record<string, string> {
 
 /** True for a variable that is part of the key (and of the environment a resident's stage sees). */
 export function isConfigurationVariable(name: string): boolean {
-  return CONFIGURATION_PREFIXES.some((prefix) => name.startsWith(prefix)) || (CONFIGURATION_VARIABLES as readonly string[]).includes(name);
+  return (
+    CONFIGURATION_PREFIXES.some((prefix) => name.startsWith(prefix)) ||
+    (CONFIGURATION_VARIABLES as readonly string[]).includes(name) ||
+    (NETWORK_VARIABLES as readonly string[]).includes(name)
+  );
 }
 
 /** The per-session variables of this hook, sent in its request. */
@@ -129,3 +167,20 @@ export function residentPaths(dataDir: string, key: string): ResidentPaths {
 
 /** A request id as hooks make them (`<pid>-<token>`); the resident accepts nothing else off its FIFO. */
 export const REQUEST_ID = /^[0-9]{1,10}-[0-9a-z]{1,40}$/;
+
+/**
+ * The whole environment a resident process starts with: the variables of
+ * its key (configuration and network) and PATH (it runs `mkfifo`). Nothing
+ * else of the starting hook's environment reaches it (DESIGN D20).
+ */
+export function residentProcessEnvironment(env: Env): Record<string, string> {
+  const picked = configurationEnvironment(env);
+  for (const name of PROCESS_ONLY_VARIABLES) {
+    const value = env[name];
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
+}
+
+/** What a resident process needs besides its key's variables (no stage reads them): PATH for `mkfifo`. */
+const PROCESS_ONLY_VARIABLES = ['PATH'] as const;

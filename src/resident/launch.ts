@@ -14,11 +14,12 @@
  *
  * @module
  */
-import { closeSync, constants, openSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import type { HookDeps } from '../hook/deps.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../store/atomic.js';
 import { resolveDataDir } from '../store/paths.js';
-import { residentKey, residentPaths } from './identity.js';
+import { residentListening, sweepLeftovers } from './housekeeping.js';
+import { residentKey, residentPaths, residentProcessEnvironment } from './identity.js';
 import type { ResidentPaths } from './identity.js';
 
 /** Least time between two start attempts for one key. */
@@ -32,24 +33,18 @@ export function residentWanted(deps: Pick<HookDeps, 'env' | 'pipeAtomicBytes'>):
   return deps.pipeAtomicBytes > 0 && !/^(0|false|no|off)$/i.test(deps.env.OPENVIKING_RESIDENT?.trim() ?? '');
 }
 
-/** True when a resident has the FIFO open for reading right now. */
-export function residentListening(paths: ResidentPaths): boolean {
-  try {
-    closeSync(openSync(paths.fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-    return true;
-  } catch {
-    return false; // ENOENT: never made or retired; ENXIO: nobody reads it
-  }
-}
+export { residentListening };
 
 /**
  * SessionStart's part: make sure this configuration's resident runs before
- * the session's first prompt. Costs ~0.3 ms when one already listens.
+ * the session's first prompt, and remove any key's leftover exchange files
+ * (housekeeping.ts). Costs ~0.3 ms when one already listens.
  * @returns true when a resident process was spawned.
  */
 export function ensureResident(deps: HookDeps): boolean {
   if (!residentWanted(deps)) return false;
   const paths = residentPaths(resolveDataDir(deps.env, deps.homeDir), residentKey(deps.env, deps.pluginRoot));
+  sweepLeftovers(paths.dir, deps.now());
   return !residentListening(paths) && launchResident(deps, paths);
 }
 
@@ -68,7 +63,8 @@ export function launchResident(deps: HookDeps, paths: ResidentPaths): boolean {
     deps.log.warn('resident: cannot record the start attempt; not starting one', { error: error instanceof Error ? error.message : String(error) });
     return false;
   }
-  const started = deps.spawnDetached([RESIDENT_COMMAND], '');
+  // Only the key's variables and PATH: nothing else of this session's environment reaches a process that serves others.
+  const started = deps.spawnDetached([RESIDENT_COMMAND], '', residentProcessEnvironment(deps.env));
   deps.log.debug('resident: started', { started });
   return started;
 }

@@ -29,16 +29,16 @@
  *
  * @module
  */
-import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import type { HookDeps, Logger, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
 import { withTimeout } from '../protocol/withTimeout.js';
 import { runPrompt } from '../stages/prompt.js';
-import { ensurePrivateDirSync, writeFileAtomicSync } from '../store/atomic.js';
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { tryLock } from '../store/lock.js';
 import { resolveDataDir } from '../store/paths.js';
+import { retireIdlestBeyondCap, sweepLeftovers } from './housekeeping.js';
 import { REQUEST_ID, residentKey, residentPaths, stageEnvironment } from './identity.js';
 import type { ResidentPaths } from './identity.js';
 import { decodeRequest, encodeReply } from './wire.js';
@@ -65,8 +65,6 @@ export const DRAIN_MS = 250;
 export const REQUEST_CAP_MS = 5_500;
 /** Longest wait for a request's `afterAnswer` work (status files) once its reply is written. */
 const AFTER_ANSWER_CAP_MS = 2_000;
-/** Request and reply files older than this are leftovers of a hook that gave up; they are removed. */
-export const LEFTOVER_MS = 60_000;
 /** A partial FIFO line longer than this is no hook's (hooks write whole lines of at most PIPE_BUF); it is dropped. */
 const MAX_PARTIAL_LINE_CHARS = 64 * 1024;
 /** Largest request file read (a hook's stdin is bounded well below). */
@@ -106,7 +104,9 @@ export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
 }
 
 async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
-  const paths = residentPaths(resolveDataDir(host.env, host.homeDir), residentKey(host.env, host.pluginRoot));
+  const dataDir = resolveDataDir(host.env, host.homeDir);
+  const key = residentKey(host.env, host.pluginRoot);
+  const paths = residentPaths(dataDir, key);
   ensurePrivateDirSync(paths.dir);
   const lock = await tryLock(paths.lock, { now: host.now, staleMs: LOCK_STALE_MS });
   if (!lock.ok) {
@@ -116,7 +116,8 @@ async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
   try {
     const fifo = makeOwnFifo(host, paths);
     if (fifo === undefined) return 'no-fifo';
-    host.log.debug('resident: listening', { fifo: paths.fifo });
+    const retired = retireIdlestBeyondCap(dataDir, key);
+    host.log.debug('resident: listening', { fifo: paths.fifo, ...(retired.length > 0 ? { retiredIdlest: retired } : {}) });
     return await new Residency(host, paths, fifo, lock.handle.refresh).run();
   } finally {
     await lock.handle.release();
@@ -195,7 +196,7 @@ class Residency {
     if (mtimeOf(this.host.codeFile) !== this.codeStamp) return 'code-changed';
     const now = this.host.now();
     if (now - this.startedAt >= MAX_LIFETIME_MS) return 'lifetime';
-    this.removeLeftovers(now);
+    sweepLeftovers(this.paths.dir, now);
     if (this.inflight.size === 0 && now - this.lastRequestAt >= (this.host.idleMs ?? DEFAULT_IDLE_MS)) return 'idle';
     return undefined;
   }
@@ -237,27 +238,22 @@ class Residency {
     await stage.settle(AFTER_ANSWER_CAP_MS);
   }
 
+  /**
+   * Writes the reply whole (temp + rename). When that fails (a full disk:
+   * ENOSPC), an EMPTY reply file says "failed": it needs an inode but no
+   * data block, so it still fits, and the hook then runs the stage itself at
+   * once instead of waiting out its 6 s (client.ts).
+   */
   private reply(id: string, result: StageResult): void {
     try {
       writeFileAtomicSync(this.paths.reply(id), encodeReply(result));
     } catch (error) {
-      this.host.log.warn('resident: cannot write a reply', { id, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-
-  /** Removes request and reply files of this key that nobody will read any more. */
-  private removeLeftovers(now: number): void {
-    let names: string[];
-    try {
-      names = readdirSync(this.paths.dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (!name.startsWith(this.paths.filePrefix)) continue;
-      const path = join(this.paths.dir, name);
-      const mtime = mtimeOf(path);
-      if (mtime !== undefined && now - mtime > LEFTOVER_MS) removeFileQuietly(path);
+      this.host.log.warn('resident: cannot write a reply; telling the hook it failed', { id, error: error instanceof Error ? error.message : String(error) });
+      try {
+        closeSync(openSync(this.paths.reply(id), 'wx', PRIVATE_FILE_MODE));
+      } catch {
+        // Not even an empty file: the hook waits until its deadline, as for a stopped resident.
+      }
     }
   }
 }

@@ -44,8 +44,8 @@ export function runPromptRelay(input: HookInput, deps: HookDeps): StageResult | 
       dataDir,
       key,
       request: { input, cwd: deps.cwd, env: requestEnvironment(deps.env) },
-      waitUntil: deps.now() + RESIDENT_WAIT_MS,
-      now: deps.now,
+      waitMs: RESIDENT_WAIT_MS,
+      monotonicMs: deps.monotonicMs ?? deps.now,
       pid: deps.pid,
       pipeAtomicBytes: deps.pipeAtomicBytes,
     });
@@ -54,8 +54,12 @@ export function runPromptRelay(input: HookInput, deps: HookDeps): StageResult | 
       deps.log.warn('resident answered late; the prompt goes on without memories', { waitedMs: RESIDENT_WAIT_MS });
       return PASS;
     }
-    deps.log.debug('no resident listening; recall runs in the hook', { reason: answer.reason });
-    launchResident(deps, residentPaths(dataDir, key));
+    if (answer.kind === 'failed') {
+      deps.log.warn('resident could not write its answer (disk full?); recall runs in the hook');
+    } else {
+      deps.log.debug('no resident listening; recall runs in the hook', { reason: answer.reason });
+      launchResident(deps, residentPaths(dataDir, key));
+    }
   }
   return import('./prompt.js').then(({ runPrompt }) => runPrompt(input, deps));
 }

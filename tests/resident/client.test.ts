@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { askResident } from '../../src/resident/client.js';
 import type { ResidentCall } from '../../src/resident/client.js';
 import { residentPaths } from '../../src/resident/identity.js';
@@ -44,7 +44,7 @@ function makeFifo(): void {
 }
 
 /** Starts the stand-in resident on a fresh FIFO and waits until it reads. */
-async function startFake(mode: 'echo' | 'silent' | 'garbage'): Promise<void> {
+async function startFake(mode: 'echo' | 'silent' | 'garbage' | 'empty'): Promise<void> {
   makeFifo();
   fake = spawn(process.execPath, [FAKE, paths.fifo, paths.dir, KEY, mode, log], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => fake?.stdout?.once('data', () => resolve()));
@@ -55,8 +55,8 @@ function call(prompt: string, waitMs = 3_000): ResidentCall {
     dataDir,
     key: KEY,
     request: { input: { hook_event_name: 'UserPromptSubmit', session_id: 's1', prompt }, cwd: '/work/a', env: { CODEBUDDY_PROJECT_DIR: '/work/a' } },
-    waitUntil: Date.now() + waitMs,
-    now: Date.now,
+    waitMs,
+    monotonicMs: () => performance.now(),
     pid: process.pid,
     pipeAtomicBytes: 4096,
   };
@@ -111,6 +111,30 @@ describe('askResident', () => {
     expect(askResident(call('next'))).toEqual({ kind: 'absent', reason: 'ENOENT' });
   });
 
+  it('a wall-clock step back during the wait does not stretch it: the wait runs on the monotonic clock', async () => {
+    await startFake('silent');
+    // The wall clock jumps back an hour once the wait has begun (an NTP step, a suspended laptop's resync).
+    const wall = Date.now.bind(Date);
+    let reads = 0;
+    const spy = vi.spyOn(Date, 'now').mockImplementation(() => (++reads > 1 ? wall() - 3_600_000 : wall()));
+    const started = performance.now();
+    try {
+      expect(askResident(call('hello', 300))).toEqual({ kind: 'late' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it('an empty reply is the resident saying it could not write its answer: failed at once, resident kept', async () => {
+    await startFake('empty');
+    const started = Date.now();
+    expect(askResident(call('hello'))).toEqual({ kind: 'failed' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(existsSync(paths.fifo)).toBe(true);
+    expect(leftovers()).toEqual([]);
+  });
+
   it('a large request not taken in time has its file removed by the hook', async () => {
     await startFake('silent');
     expect(askResident(call(`big ${'y'.repeat(10_000)}`, 300))).toEqual({ kind: 'late' });
@@ -129,7 +153,7 @@ describe('askResident', () => {
       const { askResident } = await import(${JSON.stringify(CLIENT)});
       const n = process.argv[1];
       const prompt = 'hook ' + n + ' ' + 'z'.repeat(Number(n) * 600);
-      const answer = askResident({ dataDir: ${JSON.stringify(dataDir)}, key: ${JSON.stringify(KEY)}, request: { input: { hook_event_name: 'UserPromptSubmit', prompt }, cwd: '/w', env: {} }, waitUntil: Date.now() + 5000, now: Date.now, pid: process.pid, pipeAtomicBytes: 4096 });
+      const answer = askResident({ dataDir: ${JSON.stringify(dataDir)}, key: ${JSON.stringify(KEY)}, request: { input: { hook_event_name: 'UserPromptSubmit', prompt }, cwd: '/w', env: {} }, waitMs: 5000, monotonicMs: () => performance.now(), pid: process.pid, pipeAtomicBytes: 4096 });
       process.stdout.write(JSON.stringify(answer.kind === 'answered' && answer.result.text === 'echo:' + prompt));
     `;
     const runs = Array.from({ length: 12 }, (_, n) => {

@@ -15,6 +15,7 @@ import {
   requestEnvironment,
   residentKey,
   residentPaths,
+  residentProcessEnvironment,
   stageEnvironment,
   REQUEST_ID,
 } from '../../src/resident/identity.js';
@@ -46,6 +47,18 @@ describe('residentKey', () => {
     ];
     for (const change of changes) expect(key({ ...BASE, ...change }), JSON.stringify(change)).not.toBe(key(BASE));
     expect(key(BASE, '/plugins/second-install')).not.toBe(key(BASE));
+  });
+
+  it('changes with every variable that changes how the network is reached (TLS, CAs, node options, proxies in both cases)', () => {
+    const network = ['NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy'];
+    for (const name of network) {
+      expect(key({ ...BASE, [name]: '0' }), name).not.toBe(key(BASE));
+      expect(residentProcessEnvironment({ ...BASE, [name]: 'x' })[name], name).toBe('x');
+    }
+  });
+
+  it('a resident process starts with the key variables and PATH only', () => {
+    expect(residentProcessEnvironment({ ...BASE, TERM: 'xterm', AWS_SECRET_ACCESS_KEY: 'aws' })).toEqual({ ...configurationEnvironment(BASE), PATH: '/usr/bin' });
   });
 
   it('does not change with per-session or unrelated variables (one resident per configuration, not per session)', () => {

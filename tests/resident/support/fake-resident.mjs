@@ -1,7 +1,8 @@
 // A stand-in resident for the client tests: reads request lines from a FIFO
 // like the real one (read-write, non-blocking, through the event loop) and
 // answers by `mode`: `echo` (a context block naming the prompt), `silent`
-// (never answers), `garbage` (a reply that is not one). Each request it
+// (never answers), `garbage` (a reply that is not one), `empty` (an empty
+// reply file: what a resident that cannot write its answer leaves). Each request it
 // takes is appended to `<log>` as a JSON line. Prints `ready` once listening.
 // usage: node fake-resident.mjs <fifo> <dir> <key> <mode> <log>
 import { appendFileSync, constants, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ function take(line) {
   const request = JSON.parse(json);
   appendFileSync(log, `${JSON.stringify({ id, inline: space !== -1, prompt: request.input.prompt, env: request.env, cwd: request.cwd })}\n`);
   if (mode === 'silent') return;
-  const reply = mode === 'garbage' ? 'not a reply' : JSON.stringify({ v: 1, result: { kind: 'context', text: `echo:${request.input.prompt}` } });
+  const reply = mode === 'garbage' ? 'not a reply' : mode === 'empty' ? '' : JSON.stringify({ v: 1, result: { kind: 'context', text: `echo:${request.input.prompt}` } });
   const path = join(dir, `${key}-${id}.reply`);
   writeFileSync(`${path}.tmp`, reply);
   renameSync(`${path}.tmp`, path);

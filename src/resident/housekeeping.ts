@@ -1,0 +1,103 @@
+/**
+ * What no single resident cleans up by itself (DESIGN D20):
+ * - leftover request, reply and failure files of ANY key: a reply written
+ *   after its hook gave up holds recalled memories (0600) and would stay on
+ *   disk when no resident of that key runs again, so every resident tick and
+ *   every SessionStart removes those older than LEFTOVER_MS, whatever key
+ *   they belong to (one readdir of `<dataDir>/resident`, a few entries);
+ * - the number of residents: each key (environment) has its own, so
+ *   per-project environment tools could pile up processes. A resident that
+ *   starts next to MAX_RESIDENTS others retires the idlest: the one whose
+ *   FIFO was last written longest ago (a hook's write updates a FIFO's
+ *   mtime). Retiring is unlinking its FIFO, the path every retirement
+ *   already takes (server.ts: it notices within a tick, drains and leaves).
+ *
+ * "Per user" is per data directory, which is per user in every install.
+ *
+ * @module
+ */
+import { closeSync, constants, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { residentPaths } from './identity.js';
+import type { ResidentPaths } from './identity.js';
+
+/** Request, reply and failure files older than this belong to a hook that gave up long ago. */
+export const LEFTOVER_MS = 60_000;
+/** Most residents (of all keys) serving one data directory at once. */
+export const MAX_RESIDENTS = 3;
+
+/** `<key>-<id>.request|reply|failed`, as identity.ts names them. */
+const EXCHANGE_FILE = /^[0-9a-f]{16}-[0-9]{1,10}-[0-9a-z]{1,40}\.(?:request|reply|failed)(?:\.[^/]*)?$/;
+const FIFO_FILE = /^([0-9a-f]{16})\.fifo$/;
+
+/** True when a resident has the FIFO open for reading right now (opening it writes nothing). */
+export function residentListening(paths: ResidentPaths): boolean {
+  try {
+    closeSync(openSync(paths.fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    return true;
+  } catch {
+    return false; // ENOENT: never made or retired; ENXIO: nobody reads it
+  }
+}
+
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Removes exchange files of every key (and temp files of their atomic
+ * writes) older than `maxAgeMs`. Never throws.
+ * @returns how many were removed.
+ */
+export function sweepLeftovers(dir: string, now: number, maxAgeMs = LEFTOVER_MS): number {
+  let removed = 0;
+  for (const name of namesIn(dir)) {
+    if (!EXCHANGE_FILE.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const stats = statSync(path, { throwIfNoEntry: false });
+      if (stats === undefined || now - stats.mtimeMs <= maxAgeMs) continue;
+      unlinkSync(path);
+      removed += 1;
+    } catch {
+      // Removed meanwhile, or not ours to remove: the next sweep tries again.
+    }
+  }
+  return removed;
+}
+
+/**
+ * Called by a resident of `ownKey` once its FIFO exists: retires the
+ * idlest other residents until at most MAX_RESIDENTS listen, this one
+ * included. Never throws.
+ * @returns the keys retired.
+ */
+export function retireIdlestBeyondCap(dataDir: string, ownKey: string, cap = MAX_RESIDENTS): string[] {
+  const dir = join(dataDir, 'resident');
+  const others: Array<{ key: string; path: string; ino: number; lastWriteMs: number }> = [];
+  for (const name of namesIn(dir)) {
+    const key = FIFO_FILE.exec(name)?.[1];
+    if (key === undefined || key === ownKey) continue;
+    const paths = residentPaths(dataDir, key);
+    const stats = statSync(paths.fifo, { throwIfNoEntry: false });
+    if (stats === undefined || !stats.isFIFO() || !residentListening(paths)) continue;
+    others.push({ key, path: paths.fifo, ino: stats.ino, lastWriteMs: stats.mtimeMs });
+  }
+  others.sort((a, b) => a.lastWriteMs - b.lastWriteMs);
+  const retired: string[] = [];
+  for (const victim of others.slice(0, Math.max(0, others.length - (cap - 1)))) {
+    try {
+      // Only the FIFO we judged: a newer resident of that key may have replaced it meanwhile.
+      if (statSync(victim.path, { throwIfNoEntry: false })?.ino !== victim.ino) continue;
+      unlinkSync(victim.path);
+      retired.push(victim.key);
+    } catch {
+      // Gone already: one less to retire.
+    }
+  }
+  return retired;
+}

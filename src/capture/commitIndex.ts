@@ -34,7 +34,7 @@ export interface UncommittedEntry {
   workspace: string;
   agentId?: string;
   transcriptPath?: string;
-  /** Idle seconds of the server-side policy the session carries (absent: none set). */
+  /** Idle seconds of the server-side policy the session carries (absent: none set; 0: a policy without idle timeout). */
   serverIdleSeconds?: number;
 }
 
@@ -91,6 +91,11 @@ export function listUncommitted(dataDir: string): ListedEntry[] | 'missing' {
   return entries;
 }
 
+/** The session's entry, if it has one. Never throws. */
+export function readUncommitted(dataDir: string, ovSessionId: string): ListedEntry | undefined {
+  return readEntry(entryFile(dataDir, ovSessionId));
+}
+
 /** Creates the (empty) index folder: from now on the index is authoritative. */
 export function initUncommittedIndex(dataDir: string): void {
   const marker = join(uncommittedDir(dataDir), '.ready');
@@ -110,7 +115,7 @@ function readEntry(path: string): ListedEntry | undefined {
     const entry: ListedEntry = { ovSessionId, hostSessionId: typeof hostSessionId === 'string' ? hostSessionId : '', workspace, markedAt: statSync(path).mtimeMs };
     if (typeof agentId === 'string') entry.agentId = agentId;
     if (typeof transcriptPath === 'string') entry.transcriptPath = transcriptPath;
-    if (typeof serverIdleSeconds === 'number' && serverIdleSeconds > 0) entry.serverIdleSeconds = serverIdleSeconds;
+    if (typeof serverIdleSeconds === 'number' && serverIdleSeconds >= 0) entry.serverIdleSeconds = serverIdleSeconds;
     return entry;
   } catch {
     return undefined; // gone between readdir and read, or unreadable: a later writer marks it again
@@ -155,7 +160,7 @@ export function lastActivityAt(entry: ListedEntry): number {
  * plus a minute, so the server's own commit comes first (§10).
  */
 export function idleThresholdMs(entry: UncommittedEntry, staleCommitIdleMs: number): number {
-  return entry.serverIdleSeconds === undefined ? staleCommitIdleMs : Math.max(staleCommitIdleMs, entry.serverIdleSeconds * 1000 + 60_000);
+  return entry.serverIdleSeconds === undefined || entry.serverIdleSeconds === 0 ? staleCommitIdleMs : Math.max(staleCommitIdleMs, entry.serverIdleSeconds * 1000 + 60_000);
 }
 
 /** True when the entry's session has been quiet long enough to be committed by another session's start. */

@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { clearUncommitted, entryOf, markUncommitted, nothingLeftToCommit } from './commitIndex.js';
 import { capturePass } from './pass.js';
+import { trackedPass } from './tracking.js';
 import { jobFor, readInbox, removeRequests } from './requests.js';
 import { withSessionWriter } from './writer.js';
 import type { CaptureEnv, SessionWriter } from './writer.js';
@@ -44,12 +44,9 @@ async function drainLocked(writer: SessionWriter): Promise<DrainStatus> {
     const inbox = await readInbox(env.dataDir, writer.ovSessionId);
     const job = jobFor(inbox.requests);
     if (job === undefined) return 'drained';
-    // In the index before anything is sent, out of it once a full commit left nothing (commitIndex.ts).
-    markUncommitted(env.dataDir, { ...entryOf(writer.state), transcriptPath: job.transcriptPath });
-    const result = await capturePass(writer, job);
+    const result = await trackedPass(writer, job, () => capturePass(writer, job));
     env.log.debug('capture pass', { session: writer.ovSessionId, requests: inbox.names.length, ...result });
     if (result.status !== 'complete') return 'incomplete';
-    if (job.commit && nothingLeftToCommit(writer.state, result.commit)) clearUncommitted(env.dataDir, writer.ovSessionId);
     await removeRequests(env.dataDir, writer.ovSessionId, inbox.names);
   }
   return 'incomplete';

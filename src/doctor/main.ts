@@ -19,6 +19,7 @@ import { adoptStrandedWrites, type AdoptResult } from '../store/adopt.js';
 import { resolveDataDir } from '../store/paths.js';
 import { PLUGIN_VERSION, USER_AGENT } from '../version.js';
 import { checkActivity } from './activityCheck.js';
+import { checkCommitPolicy } from './commitPolicyCheck.js';
 import { checkConfig } from './configCheck.js';
 import { checkHooks } from './hooksCheck.js';
 import type { RunProgram } from './hooksCheck.js';
@@ -85,9 +86,10 @@ async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[
       server.health && left > 0
         ? await checkMcp({ credentials: config.credentials, http: deps.http, userAgent: USER_AGENT, timeoutMs: Math.min(DOCTOR_REQUEST_TIMEOUT_MS, left) })
         : { id: 'mcp', title: 'MCP endpoint', status: 'info', lines: [`not checked: ${server.health ? 'out of time' : 'the server is unreachable'}`] };
-    return { server, mcp };
+    const commitPolicy = await checkCommitPolicy(dataDir, client, config.settings, server.health !== undefined && deadlineAt - deps.now() > 0);
+    return { server, mcp, commitPolicy };
   })();
-  const [{ server, mcp }, dataDirCheck, activity, hooks] = await Promise.all([
+  const [{ server, mcp, commitPolicy }, dataDirCheck, activity, hooks] = await Promise.all([
     network,
     checkDataDir(deps.env, deps.homeDir),
     checkActivity(dataDir, startedAt),
@@ -103,6 +105,7 @@ async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[
     dataDirCheck,
     queue,
     activity,
+    commitPolicy,
     checkResident(deps),
     hooks,
   ];

@@ -16,6 +16,7 @@
  */
 import type { HttpMethod } from './http.js';
 import type {
+  AutoCommitPolicy,
   ClientOptions,
   CommitBody,
   ContextSearchBody,
@@ -31,6 +32,7 @@ import { failure, interpretResponse } from './envelope.js';
 import {
   readAddMessages,
   readCommit,
+  readCommitPolicy,
   readContextSearch,
   readFind,
   readHealth,
@@ -104,6 +106,8 @@ export function createOpenVikingClient(options: ClientOptions): OpenVikingClient
       }),
     commit: (sessionId: string, body: CommitBody = {}) =>
       sessionCall(sessionId, '/commit', { method: 'POST', body, read: (v) => readCommit(v, sessionId) }),
+    setCommitPolicy: (sessionId: string, policy: AutoCommitPolicy) =>
+      sessionCall(sessionId, '/config', { method: 'PATCH', body: { auto_commit_policy: policy }, read: readCommitPolicy }),
     sessionContext: (sessionId: string, tokenBudget: number) =>
       sessionCall(sessionId, '/context', { method: 'GET', query: { token_budget: tokenBudget }, read: readSessionContext }),
   };

@@ -19,6 +19,7 @@ import type {
   LsEntry,
   SessionContext,
   SessionInfo,
+  AutoCommitPolicy,
   SystemStatus,
 } from './types.js';
 import {
@@ -146,7 +147,28 @@ export function readSessionInfo(value: unknown, sessionId: string): SessionInfo 
     pending_tokens: n('pending_tokens'),
     last_commit_at: nullableTime('last_commit_at'),
     last_message_at: nullableTime('last_message_at'),
+    auto_commit_policy: readPolicyField(body),
   });
+}
+
+const POLICY_KEYS = ['pending_token_threshold', 'message_count_threshold', 'idle_timeout_seconds', 'keep_recent_count', 'min_commit_interval_seconds'] as const;
+
+/** `auto_commit_policy` of a session or config answer: null when none, undefined when the server does not say. */
+function readPolicyField(body: Record<string, unknown>): AutoCommitPolicy | null | undefined {
+  const value = body['auto_commit_policy'];
+  if (value === null) return null;
+  if (typeof value !== 'object' || value === undefined || Array.isArray(value)) return undefined;
+  const policy: AutoCommitPolicy = {};
+  for (const key of POLICY_KEYS) {
+    const field = (value as Record<string, unknown>)[key];
+    if (typeof field === 'number' && Number.isFinite(field)) policy[key] = field;
+  }
+  return policy;
+}
+
+/** The `PATCH .../config` answer: the effective policy. */
+export function readCommitPolicy(value: unknown): AutoCommitPolicy | null {
+  return readPolicyField(record(value, 'result')) ?? null;
 }
 
 /** `status` is required: callers branch on `accepted` versus `skipped`. */

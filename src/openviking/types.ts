@@ -166,6 +166,17 @@ export interface SessionInfo {
   pending_tokens?: number;
   last_commit_at?: string | null;
   last_message_at?: string | null;
+  /** The session's server-side commit policy (openviking-api.md §10); null: none; absent: the server predates it. */
+  auto_commit_policy?: AutoCommitPolicy | null;
+}
+
+/** `auto_commit_policy` (openviking-api.md §10): integers; missing fields take the server's defaults. */
+export interface AutoCommitPolicy {
+  pending_token_threshold?: number;
+  message_count_threshold?: number;
+  idle_timeout_seconds?: number;
+  keep_recent_count?: number;
+  min_commit_interval_seconds?: number;
 }
 
 export interface CommitBody {
@@ -222,5 +233,7 @@ export interface OpenVikingClient {
   addMessage(sessionId: string, message: SessionMessage): Promise<OvResult<AddMessagesResult>>;
   addMessages(sessionId: string, messages: SessionMessage[]): Promise<OvResult<AddMessagesResult>>;
   commit(sessionId: string, body?: CommitBody): Promise<OvResult<CommitResult>>;
+  /** `PATCH .../config` with the session's commit policy; answers the effective one. */
+  setCommitPolicy(sessionId: string, policy: AutoCommitPolicy): Promise<OvResult<AutoCommitPolicy | null>>;
   sessionContext(sessionId: string, tokenBudget: number): Promise<OvResult<SessionContext>>;
 }

@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHostSim, createPayloads } from '../../support/host-sim/index.js';
-import type { FireResult, HostSim, Payloads } from '../../support/host-sim/index.js';
+import type { FireResult, HostProfile, HostSim, Payloads } from '../../support/host-sim/index.js';
 import { startOvServer } from '../../support/ov-server/index.js';
 import type { OvServerOptions, OvTestServer } from '../../support/ov-server/index.js';
 import { ovSessionId } from '../../../src/session/ids.js';
@@ -73,18 +73,24 @@ export interface FaultWorld {
   close(): Promise<void>;
 }
 
-export async function createFaultWorld(pluginRoot: string, env: Record<string, string> = {}, serverOptions: OvServerOptions = {}): Promise<FaultWorld> {
+/** How the simulated host behaves (host-sim `profile`; the payload shape follows it). */
+export interface FaultHostOptions {
+  profile?: HostProfile;
+}
+
+export async function createFaultWorld(pluginRoot: string, env: Record<string, string> = {}, serverOptions: OvServerOptions = {}, hostOptions: FaultHostOptions = {}): Promise<FaultWorld> {
   const server = await startOvServer(serverOptions);
   const root = mkdtempSync(join(tmpdir(), 'ov-faults-'));
   const home = join(root, 'home');
   const workspace = join(root, 'workspace');
   for (const dir of [home, workspace]) mkdirSync(dir, { mode: 0o700 });
-  const sim = createHostSim({ pluginRoot, home, workspace, env: { OPENVIKING_URL: server.url, ...FAST_KNOBS, ...env } });
+  const sim = createHostSim({ pluginRoot, home, workspace, env: { OPENVIKING_URL: server.url, ...FAST_KNOBS, ...env }, ...hostOptions });
   const events: TimedEvent[] = [];
   const configDir = join(home, '.codebuddy');
 
   const session = (tag: string, sessionId?: string): FaultSession => {
-    const p = createPayloads({ workspace, configDir, ...(sessionId === undefined ? {} : { sessionId }) });
+    const hostVersion = hostOptions.profile === '2.163-headless' ? '2.163' : '2.117';
+    const p = createPayloads({ workspace, configDir, hostVersion, ...(sessionId === undefined ? {} : { sessionId }) });
     const transcript = createTranscript(p.transcriptPath, tag, { sessionId: p.sessionId, cwd: workspace });
     return { p, tag, ovId: ovSessionId(p.sessionId), transcript, expected: () => expectedMarkers(tag, transcript.turns) };
   };

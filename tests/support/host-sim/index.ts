@@ -69,6 +69,25 @@ export interface HostSimOptions {
   shell?: string;
   /** Default `codebuddy`. */
   host?: SimulatedHost;
+  /**
+   * `2.163-headless`: CodeBuddy 2.163 under `-p`/stream-json (seed 000 §3):
+   * UserPromptSubmit, SessionEnd and the sub-agent events never fire (`fire`
+   * answers `notFired` without running anything), and CODEBUDDY_PLUGIN_DATA /
+   * CLAUDE_PLUGIN_DATA are `<home>/.codebuddy/plugins/data/openviking-inline`,
+   * as 2.163 sets them under `--plugin-dir` (seed 000 §2; `pluginData`
+   * overrides). Default `2.117`: every event fires, no plugin data variable.
+   */
+  profile?: HostProfile;
+}
+
+export type HostProfile = '2.117' | '2.163-headless';
+
+/** Events 2.163 emits only in the interactive TUI (seed 000 §3). PreCompact may never fire either; tests decide. */
+export const HEADLESS_2163_SILENT_EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'SessionEnd', 'SubagentStart', 'SubagentStop']);
+
+/** The plugin's data dir as 2.163 names it under `--plugin-dir`: `~/.codebuddy/plugins/data/<plugin>-inline`. */
+export function inlinePluginDataDir(home: string, pluginName = 'openviking'): string {
+  return join(home, '.codebuddy', 'plugins', 'data', `${pluginName}-inline`);
 }
 
 /**
@@ -121,6 +140,8 @@ export interface FireResult {
   durationMs: number;
   /** True if any hook was killed at its timeout (CodeBuddy then BLOCKS). */
   timedOut: boolean;
+  /** The host profile never emits this event (nothing ran). */
+  notFired?: true;
 }
 
 export interface HostSim {
@@ -167,18 +188,23 @@ export function createHostSim(options: HostSimOptions): HostSim {
   const userShell = options.shell ?? '/bin/bash';
   const shell = host === 'claude-code' ? CLAUDE_CODE_SHELL : userShell;
   const mode = options.matcherMode ?? (host === 'claude-code' ? 'claude' : 'codebuddy');
+  const headless2163 = options.profile === '2.163-headless';
+  const withData = headless2163 && options.pluginData === undefined ? { ...options, pluginData: inlinePluginDataDir(options.home) } : options;
   const env: Record<string, string> = {
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: options.home,
     SHELL: userShell,
     LANG: 'C.UTF-8',
-    ...hostVariables(host, options),
+    ...hostVariables(host, withData),
     ...(options.resident === true ? {} : { OPENVIKING_RESIDENT: 'off' }),
     ...options.env,
   };
 
   const fire = async (event: string, payload: Record<string, unknown>, fireOptions: FireOptions = {}): Promise<FireResult> => {
     const started = performance.now();
+    if (headless2163 && HEADLESS_2163_SILENT_EVENTS.has(event)) {
+      return { event, hooks: [], outputs: [], merged: mergeHookOutputs([]), durationMs: 0, timedOut: false, notFired: true };
+    }
     const query = fireOptions.matchQuery ?? matcherQuery(event, payload);
     const selected = (config[event] ?? [])
       .filter((group) => matchesMatcher(group.matcher, query, mode))

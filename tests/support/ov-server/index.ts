@@ -15,6 +15,7 @@ import type { Socket } from 'node:net';
 import type { LoggedRequest, OvServerOptions, RequestFilter, SeedSpec, SessionSnapshot } from './types.js';
 import { createState, seedState, type ServerState } from './state.js';
 import { dispatch } from './dispatch.js';
+import { scanIdleSessions } from './autoCommit.js';
 import type { Route } from './router.js';
 import type { Faults } from './faults.js';
 import { systemRoutes } from './routes/system.js';
@@ -71,10 +72,18 @@ export async function startOvServer(options: OvServerOptions = {}): Promise<OvTe
   });
   let port = await listen(server, options.port ?? 0);
   let running = true;
+  // The idle scanner of §10, only when asked for (the real server's is off by default).
+  const startScanner = (): NodeJS.Timeout | undefined => {
+    const scanMs = state.autoCommit.idleScanMs;
+    return scanMs === undefined ? undefined : setInterval(() => scanIdleSessions(state.sessions, state.sessions.all(), state.now()), scanMs).unref();
+  };
+  let scanner = startScanner();
 
   const stop = async (): Promise<void> => {
     if (!running) return;
     running = false;
+    if (scanner !== undefined) clearInterval(scanner);
+    scanner = undefined;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const socket of sockets) socket.destroy();
     await closed;
@@ -105,6 +114,7 @@ export async function startOvServer(options: OvServerOptions = {}): Promise<OvTe
       if (running) return;
       port = await listen(server, port);
       running = true;
+      scanner = startScanner();
     },
     close: stop,
   };

@@ -29,6 +29,8 @@ export interface SessionRecord {
   recallLog: Array<{ turn: number; uris: string[] }>;
   lastCommitAt: string | null;
   lastMessageAt: string | null;
+  /** Set when the session's `auto_commit_policy` archived something (autoCommit.ts). */
+  lastAutoCommitAt: string | null;
   memoryPolicy: unknown;
   autoCommitPolicy: unknown;
   memoryExtractionConfig: unknown;
@@ -73,6 +75,11 @@ export class SessionStore {
     private readonly onArchive: (record: SessionRecord, archive: ArchiveRecord) => void = () => undefined,
   ) {}
 
+  /** Every session (the idle scanner walks them). */
+  all(): IterableIterator<SessionRecord> {
+    return this.records.values();
+  }
+
   get(identity: Pick<Identity, 'account' | 'user'>, sessionId: string): SessionRecord | undefined {
     return this.records.get(keyOf(identity, sessionId));
   }
@@ -94,6 +101,7 @@ export class SessionStore {
       recallLog: [],
       lastCommitAt: null,
       lastMessageAt: null,
+      lastAutoCommitAt: null,
       memoryPolicy: init.memoryPolicy ?? null,
       autoCommitPolicy: init.autoCommitPolicy ?? null,
       memoryExtractionConfig: init.memoryExtractionConfig ?? null,
@@ -190,7 +198,7 @@ export class SessionStore {
       memory_policy: record.memoryPolicy,
       auto_commit_policy: record.autoCommitPolicy,
       last_message_at: record.lastMessageAt,
-      last_auto_commit_at: null,
+      last_auto_commit_at: record.lastAutoCommitAt,
       total_message_count: record.all.length,
       uri: sessionUri(record.user, record.sessionId),
       user: { account_id: record.account, user_id: record.user },

@@ -31,6 +31,8 @@ export interface ServerState {
   log: RequestLog;
   /** Per account: `to_uri` → watch. */
   watches: Map<string, Map<string, Watch>>;
+  /** Server-side automatic commits (autoCommit.ts). */
+  autoCommit: { supported: boolean; idleScanMs?: number };
 }
 
 export const DEFAULT_VERSION = '0.0.0-test';
@@ -52,6 +54,7 @@ export function createState(options: OvServerOptions): ServerState {
     faults: new Faults(),
     log: new RequestLog(),
     watches: new Map(),
+    autoCommit: { supported: options.autoCommit?.supported !== false, ...(options.autoCommit?.idleScanMs !== undefined ? { idleScanMs: options.autoCommit.idleScanMs } : {}) },
   };
   for (const spec of [options.seed ?? []].flat()) seedState(state, spec);
   return state;

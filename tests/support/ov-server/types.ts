@@ -62,6 +62,13 @@ export interface OvServerOptions {
   extractOnCommit?: boolean;
   /** Reported by /health and the MCP health tool. */
   version?: string;
+  /**
+   * Server-side automatic commits (contract §10, autoCommit.ts). `supported`
+   * (default true) false: an older server (create rejects `auto_commit_policy`,
+   * no `PATCH .../config` route). `idleScanMs`: run the idle scanner at this
+   * interval (off by default, as on the real server).
+   */
+  autoCommit?: { supported?: boolean; idleScanMs?: number };
 }
 
 /** A part as stored after validation and normalisation. */
@@ -96,6 +103,8 @@ export interface CommitRecord {
   taskId?: string;
   at: string;
   body: unknown;
+  /** Set when the server's own `auto_commit_policy` made this commit (autoCommit.ts). */
+  auto?: 'threshold' | 'idle';
 }
 
 /** A read-only snapshot of one session, as `server.sessions()` returns it. */

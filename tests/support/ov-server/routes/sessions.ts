@@ -1,5 +1,6 @@
 /**
- * Session routes (contract §2.1): create, get (404 unless `auto_create`),
+ * Session routes (contract §2.1, §10): create (with `auto_commit_policy`),
+ * the policy's `PATCH .../config`, get (404 unless `auto_create`),
  * add one message, add a batch (≤100), commit (404 for unknown sessions,
  * never auto-created), archive context, delete. Adds auto-create the
  * session. Session routes ignore the actor-peer header (`auth: 'session'`).
@@ -10,26 +11,27 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { addMessageSchema, prepareBatch, prepareMessage } from '../messages.js';
 import { OvError, notFound } from '../errors.js';
-import { parseOrThrow, validationError } from '../validation.js';
+import { bodyIssue, parseOrThrow, validationError } from '../validation.js';
+import { maybeAutoCommit, normalizePolicy } from '../autoCommit.js';
 import { ok, queryBool, queryInt, route, type RequestContext, type Route } from '../router.js';
 import { sessionUri, type SessionRecord } from '../sessions.js';
 import { ensureSession } from '../state.js';
 
-const autoCommitPolicySchema = z.strictObject({
-  pending_token_threshold: z.number().int().optional(),
-  message_count_threshold: z.number().int().optional(),
-  idle_timeout_seconds: z.number().int().optional(),
-  keep_recent_count: z.number().int().optional(),
-  min_commit_interval_seconds: z.number().int().optional(),
-});
-
 const createSchema = z.object({
   session_id: z.string().min(1).optional(),
   memory_policy: z.record(z.string(), z.unknown()).optional(),
-  auto_commit_policy: autoCommitPolicySchema.optional(),
+  auto_commit_policy: z.unknown().optional(),
   memory_extraction_config: z.object({ events: z.object({ tags: z.array(z.string()).optional() }).optional() }).optional(),
   telemetry: z.unknown().optional(),
 });
+
+const configSchema = z.object({ auto_commit_policy: z.unknown().optional() });
+
+/** What a server from before §10 answers to the field: pydantic's 422 for an unknown key. */
+function olderServerRefusal(): OvError {
+  const issue = bodyIssue(['auto_commit_policy'], 'Extra inputs are not permitted', 'extra_forbidden');
+  return new OvError('INVALID_ARGUMENT', `Invalid request parameters: body.auto_commit_policy: ${issue.message}`, { validation_errors: [issue] }, 422);
+}
 
 function sessionIdOf(ctx: RequestContext): string {
   return ctx.params['session_id'] ?? '';
@@ -52,11 +54,13 @@ function nowIso(ctx: RequestContext): string {
 export const sessionRoutes: readonly Route[] = [
   route('POST', '/api/v1/sessions', 'session', (ctx) => {
     const body = parseOrThrow(createSchema, ctx.body ?? {});
+    if (body.auto_commit_policy !== undefined && !ctx.state.autoCommit.supported) throw olderServerRefusal();
+    const policy = normalizePolicy(body.auto_commit_policy);
     const sessionId = body.session_id ?? randomUUID();
     if (ctx.state.sessions.get(ctx.identity, sessionId) !== undefined) throw new OvError('ALREADY_EXISTS', `Session already exists: ${sessionId}`);
     const record = ensureSession(ctx.state, ctx.identity, sessionId, {
       memoryPolicy: body.memory_policy ?? null,
-      autoCommitPolicy: body.auto_commit_policy ?? null,
+      autoCommitPolicy: policy,
       memoryExtractionConfig: body.memory_extraction_config ?? null,
     });
     return ok({
@@ -81,13 +85,24 @@ export const sessionRoutes: readonly Route[] = [
     const prepared = prepareMessage(parseOrThrow(addMessageSchema, ctx.body), ctx.identity, nowIso(ctx));
     const record = autoCreated(ctx);
     ctx.state.sessions.append(record, prepared);
-    return ok({ session_id: record.sessionId, message_count: record.live.length, pending_tokens: ctx.state.sessions.pendingTokens(record) });
+    const answer = { session_id: record.sessionId, message_count: record.live.length, pending_tokens: ctx.state.sessions.pendingTokens(record) };
+    maybeAutoCommit(ctx.state.sessions, record, ctx.state.now());
+    return ok(answer);
   }),
   route('POST', '/api/v1/sessions/{session_id}/messages/batch', 'session', (ctx) => {
     const prepared = prepareBatch(ctx.body, ctx.identity, nowIso(ctx));
     const record = autoCreated(ctx);
     const added = ctx.state.sessions.append(record, prepared).length;
-    return ok({ session_id: record.sessionId, message_count: record.live.length, added, pending_tokens: ctx.state.sessions.pendingTokens(record) });
+    const answer = { session_id: record.sessionId, message_count: record.live.length, added, pending_tokens: ctx.state.sessions.pendingTokens(record) };
+    maybeAutoCommit(ctx.state.sessions, record, ctx.state.now());
+    return ok(answer);
+  }),
+  route('PATCH', '/api/v1/sessions/{session_id}/config', 'session', (ctx) => {
+    if (!ctx.state.autoCommit.supported) throw notFound('Not Found');
+    const body = parseOrThrow(configSchema, ctx.body ?? {});
+    const record = existing(ctx);
+    if ('auto_commit_policy' in body) record.autoCommitPolicy = normalizePolicy(body.auto_commit_policy);
+    return ok({ session_id: record.sessionId, auto_commit_policy: record.autoCommitPolicy });
   }),
   route('POST', '/api/v1/sessions/{session_id}/commit', 'session', (ctx) => ok(ctx.state.sessions.commit(existing(ctx), ctx.body))),
   route('GET', '/api/v1/sessions/{session_id}/context', 'session', (ctx) => {

@@ -1,0 +1,33 @@
+/**
+ * What the session's writer records around each capture pass, beside the
+ * capture state: its entry in the uncommitted index (commitIndex.ts), put
+ * there before anything is sent and removed once a full commit left nothing
+ * behind, and, once the session exists on the server, the server's own
+ * commit policy (serverPolicy.ts), remembered in that entry so it is set
+ * once per session.
+ *
+ * @module
+ */
+import { clearUncommitted, entryOf, markUncommitted, nothingLeftToCommit, readUncommitted } from './commitIndex.js';
+import type { UncommittedEntry } from './commitIndex.js';
+import type { CaptureJob, PassResult } from './pass.js';
+import { applyServerPolicy } from './serverPolicy.js';
+import type { SessionWriter } from './writer.js';
+
+/** Runs one pass of `job` with the bookkeeping above. */
+export async function trackedPass(writer: SessionWriter, job: CaptureJob, pass: () => Promise<PassResult>): Promise<PassResult> {
+  const { dataDir } = writer.env;
+  const policyIdle = readUncommitted(dataDir, writer.ovSessionId)?.serverIdleSeconds;
+  const entry = (serverIdleSeconds: number | undefined): UncommittedEntry => ({
+    ...entryOf(writer.state),
+    transcriptPath: job.transcriptPath,
+    ...(serverIdleSeconds !== undefined ? { serverIdleSeconds } : {}),
+  });
+  markUncommitted(dataDir, entry(policyIdle));
+  const result = await pass();
+  if (policyIdle === undefined && result.sent > 0 && (await applyServerPolicy(writer)) === 'set') {
+    markUncommitted(dataDir, entry(writer.env.settings.serverCommitIdleSeconds));
+  }
+  if (result.status === 'complete' && job.commit && nothingLeftToCommit(writer.state, result.commit)) clearUncommitted(dataDir, writer.ovSessionId);
+  return result;
+}

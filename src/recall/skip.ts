@@ -8,6 +8,11 @@
  * already carry our block; bare slash commands; and queries shorter than
  * `minQueryLength`.
  *
+ * The query is the prompt through the privacy filter (transcript/privacy.ts,
+ * DESIGN D17): no `<private>` section and no secret leaves the machine in a
+ * search, whichever tier sends it; a prompt that is only private text (or too
+ * short once filtered) gets no recall at all.
+ *
  * Slash commands: `/name` alone is skipped (a host or plugin command, not a
  * question); `/name args` recalls on the args, since custom commands often
  * carry the real ask.
@@ -18,6 +23,7 @@ import type { Settings } from '../config/types.js';
 import type { UserPromptSubmitInput } from '../protocol/input.js';
 import { isBypassed } from '../session/bypass.js';
 import { codeBuddyUserText } from '../transcript/host-text.js';
+import { outboundQuery } from '../transcript/privacy.js';
 
 export type RecallSkipReason =
   | 'disabled'
@@ -28,7 +34,9 @@ export type RecallSkipReason =
   | 'already-injected'
   | 'host-markup-only'
   | 'slash-command'
-  | 'too-short';
+  | 'too-short'
+  /** Nothing (or too little) is left once `<private>` sections and secrets are removed: no request at all. */
+  | 'private-only';
 
 export type RecallDecision = { recall: true; query: string } | { recall: false; reason: RecallSkipReason };
 
@@ -60,9 +68,12 @@ export function decideRecall(
   if (typed === '') return skip(prompt.trim() === '' ? 'too-short' : 'host-markup-only');
   if (HOST_CONTINUATIONS.some((pattern) => pattern.test(typed))) return skip('host-continuation');
   const command = SLASH_COMMAND.exec(typed);
-  const query = (command ? typed.slice(command[0].length) : typed).trim();
-  if (command && query === '') return skip('slash-command');
-  if ([...query].length < Math.max(1, settings.minQueryLength)) return skip('too-short');
+  const asked = (command ? typed.slice(command[0].length) : typed).trim();
+  if (command && asked === '') return skip('slash-command');
+  // The query leaves the machine: the privacy filter first, and the length rule on what is left.
+  const query = outboundQuery(asked);
+  const minLength = Math.max(1, settings.minQueryLength);
+  if ([...query].length < minLength) return skip([...asked].length < minLength ? 'too-short' : 'private-only');
   return { recall: true, query: query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query };
 }
 

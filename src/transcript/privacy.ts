@@ -1,8 +1,11 @@
 /**
- * The privacy filter every captured message passes before it is sent:
- * injected context is removed (our own recall block must never be stored as
- * if the user had said it), `<private>` sections are dropped, secrets are
- * redacted, and oversized text is capped. Pure; linear in the input size.
+ * The privacy filter every byte of user text passes before it leaves the
+ * machine (DESIGN D17): captured messages, recall queries on every tier
+ * (recall/skip.ts builds them with {@link outboundQuery}), and what the MCP
+ * proxy writes for the model (mcp/outbound.ts). Injected context is removed
+ * (our own recall block must never be stored as if the user had said it),
+ * `<private>` sections are dropped, secrets are redacted, and oversized text
+ * is capped. Pure; linear in the input size.
  *
  * @module
  */
@@ -39,6 +42,20 @@ export const stripPrivateBlocks = createTagBlockStripper(['private'], 'drop-rest
 export function sanitizeText(text: string): string {
   const withoutBlocks = stripPrivateBlocks(stripInjectedBlocks(text.includes('\0') ? text.replaceAll('\0', '') : text));
   return redactSecrets(withoutBlocks).trim();
+}
+
+/** A redaction marker with the blanks around it. */
+const MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
+
+/**
+ * A search query built from user text: the same filter as {@link sanitizeText}
+ * (no `<private>` section, no secret, no injected block), and the redaction
+ * markers left out, since a query would only search for them. '' when
+ * nothing of the user's own words is left.
+ */
+export function outboundQuery(text: string): string {
+  const clean = sanitizeText(text);
+  return (clean.includes('[REDACTED:') ? clean.replace(MARKER_IN_TEXT, ' ') : clean).trim();
 }
 
 /**

@@ -34,6 +34,18 @@ const ADVERSARIAL: Record<string, string> = {
   'aws prefixes': fill('AKIA'),
   'aws secret names': fill('aws_secret_access_key='),
   'angle brackets': fill('<'),
+  // The rule set of issue 14 item 10 (secretRules.ts, secretNames.ts).
+  'yaml names on one long line': fill('password: x, '),
+  'header names without values': fill('X-API-Key: '),
+  'glued credential words': fill('PGPASSWORD'),
+  'names ending in a credential word': fill('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaatoken='),
+  'url passwords with slashes, no @': fill('redis://:a/b/c'),
+  'mysql arguments without -p': fill('mysql -u root '),
+  'cli flags without values': fill('--password --'),
+  'curl -u without colon': fill(' -u user'),
+  '40-character base64 runs near aws': `aws ${fill('Ab1/'.repeat(10) + ' ')}`,
+  'sk-proj prefixes': fill('sk-proj-'),
+  'private key block openers (PGP)': fill('-----BEGIN PGP PRIVATE KEY BLOCK-----\n'),
   whitespace: fill(' \n\t'),
 };
 

@@ -20,9 +20,11 @@ import type { Check } from './types.js';
 
 /** What every "set the server" fix says. */
 export const CONNECT_FIX =
-  'Start a local server with `openviking-server` (it listens on http://127.0.0.1:1933), or point the plugin at yours: ' +
+  'No server yet? Run one here: `pip install openviking` (Python 3.10+), put your embedding and VLM model keys in ~/.openviking/ov.conf ' +
+  '("embedding": {"dense": {provider, api_base, api_key, model, dimension}} and "vlm": {provider, api_base, api_key, model}), then run `openviking-server` ' +
+  '(it listens on http://127.0.0.1:1933, the plugin\'s default). Or point the plugin at yours: ' +
   'set OPENVIKING_URL (plus OPENVIKING_API_KEY with a user key for a remote server), or the plugin options server_url / api_key ' +
-  '(asked when the plugin is enabled; kept under pluginConfigs in settings.json), or write ~/.openviking/ovcli.conf as {"url": "https://…", "api_key": "…"}.';
+  '(asked when the plugin is enabled; kept in ~/.codebuddy/settings.json and credentials.json), or write ~/.openviking/ovcli.conf as {"url": "https://…", "api_key": "…"}.';
 
 export interface ServerChecks {
   server: Check;

@@ -31,7 +31,7 @@ describe('doctor, as a new user', () => {
     expect(run.stdout).toContain('[FAIL] Server');
     expect(run.stdout).toContain('nothing answers at http://127.0.0.1:1933');
     expect(run.stdout).toContain('no server URL is configured');
-    for (const hint of ['openviking-server', 'OPENVIKING_URL', 'OPENVIKING_API_KEY', 'server_url', '~/.openviking/ovcli.conf']) expect(run.stdout).toContain(hint);
+    for (const hint of ['pip install openviking', '~/.openviking/ov.conf', '"vlm"', 'openviking-server', 'OPENVIKING_URL', 'OPENVIKING_API_KEY', 'server_url', '~/.openviking/ovcli.conf']) expect(run.stdout).toContain(hint);
     expect(run.stdout).toContain('not checked: the server is unreachable');
     expect(run.stdout).toMatch(/1 problem\(s\) to fix: Server/);
   });

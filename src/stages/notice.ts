@@ -13,15 +13,18 @@
  *
  * @module
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Credentials } from '../config/types.js';
 import type { OpenVikingClient, OvFailure, OvResult } from '../openviking/types.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
+import { removeFileQuietly } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
 import { queuePaths } from '../store/queueFiles.js';
 
 const DOCTOR = 'Run /openviking:doctor for the fix.';
+/** A session is not resumed a month later; its mark can go. */
+const MARK_TTL_MS = 30 * 24 * 60 * 60_000;
 
 /** A client whose calls are observed: the first failure that says "memory is off" is kept. */
 export interface WatchedClient {
@@ -58,6 +61,7 @@ export interface NoticeInput {
   sessionId: string;
   credentials: Pick<Credentials, 'baseUrl' | 'rootKeyOnly'>;
   failure: OvFailure | undefined;
+  now: number;
 }
 
 /** The line to show, at most once per session; undefined on a healthy start. Never throws. */
@@ -65,7 +69,7 @@ export function memoryOffNotice(input: NoticeInput): string | undefined {
   try {
     const text = noticeText(input);
     if (text === undefined || input.sessionId === '') return undefined;
-    return claimSessionNotice(input.dataDir, input.sessionId) ? text : undefined;
+    return claimSessionNotice(input.dataDir, input.sessionId, input.now) ? text : undefined;
   } catch {
     return undefined; // a notice is a courtesy: never a reason to fail the start
   }
@@ -113,14 +117,25 @@ function readAnnounced(path: string): string {
   }
 }
 
-/** True for the first caller of this session (exclusive create), false after. */
-function claimSessionNotice(dataDir: string, sessionId: string): boolean {
+/** True for the first caller of this session (exclusive create), false after. Marks older than a month go. */
+function claimSessionNotice(dataDir: string, sessionId: string, now: number): boolean {
   const dir = noticesDir(dataDir);
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  sweepOldMarks(dir, now);
   try {
     writeFileSync(join(dir, `${safeFileKey(sessionId)}.notified`), '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
     return true;
   } catch {
     return false; // already told this session (or cannot record it: then say nothing rather than repeat)
+  }
+}
+
+/** Runs only when there is something to say, so a healthy start never pays for it. */
+function sweepOldMarks(dir: string, now: number): void {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.notified')) continue;
+    const path = join(dir, name);
+    const mtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtime !== undefined && now - mtime > MARK_TTL_MS) removeFileQuietly(path);
   }
 }

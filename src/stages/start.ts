@@ -57,7 +57,7 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
     const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
     if (ctx.settings.autoRecall) ensureResident(deps);
     // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21).
-    const notice = memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure() });
+    const notice = memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure(), now: deps.now() });
     const told = notice === undefined ? {} : { notice };
     return text === '' ? (notice === undefined ? PASS : { kind: 'pass', ...told }) : { kind: 'context', text, ...told };
   } catch (error: unknown) {

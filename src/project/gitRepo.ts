@@ -22,7 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 export interface GitRepo {
   /** The directory holding `.git` (the work tree's top level). */
   topLevel: string;
-  /** The main repository's git directory (shared by its worktrees), real path. */
+  /** The main repository's git directory (shared by its worktrees); a real path when there is no remote (it names the project then). */
   commonDir: string;
   /** The chosen remote's URL, as written (may hold credentials: never log or store it). */
   remoteUrl?: string;
@@ -59,7 +59,8 @@ function repoAt(topLevel: string, gitDir: string, touched: string[]): GitRepo {
   touched.push(configFile);
   const config = readSmall(configFile);
   const remoteUrl = config === undefined ? undefined : pickRemoteUrl(config);
-  return { topLevel, commonDir: realPath(commonDir), ...(remoteUrl !== undefined ? { remoteUrl } : {}) };
+  // realpath only when the path is the identity (no remote): its first call costs ~80 µs here.
+  return remoteUrl !== undefined ? { topLevel, commonDir, remoteUrl } : { topLevel, commonDir: realPath(commonDir) };
 }
 
 /** `gitdir: <path>` of a `.git` file, resolved against the directory holding it. */

@@ -13,9 +13,11 @@
  * search, whichever tier sends it; a prompt that is only private text (or too
  * short once filtered) gets no recall at all.
  *
- * Slash commands: `/name` alone is skipped (a host or plugin command, not a
- * question); `/name args` recalls on the args, since custom commands often
- * carry the real ask.
+ * Slash commands (`/name …`) and shell escapes (`!cmd`) never recall: they
+ * are instructions to the host, and a command such as `/openviking:forget`
+ * must not pull memories in (issue 17.2). Opt-in mode
+ * (`OPENVIKING_RECALL_PREFIX`, e.g. `?ov`): only prompts that start with the
+ * prefix are recalled for, and the prefix is not part of the query.
  *
  * @module
  */
@@ -34,6 +36,9 @@ export type RecallSkipReason =
   | 'already-injected'
   | 'host-markup-only'
   | 'slash-command'
+  | 'shell-escape'
+  /** Opt-in mode: the prompt does not start with the recall prefix. */
+  | 'no-prefix'
   | 'too-short'
   /** Nothing (or too little) is left once `<private>` sections and secrets are removed: no request at all. */
   | 'private-only';
@@ -54,7 +59,7 @@ const SLASH_COMMAND = /^\/[A-Za-z][\w:.-]*(?=\s|$)/;
 
 export function decideRecall(
   input: UserPromptSubmitInput,
-  settings: Pick<Settings, 'enabled' | 'autoRecall' | 'bypassSession' | 'bypassPatterns' | 'minQueryLength'>,
+  settings: Pick<Settings, 'enabled' | 'autoRecall' | 'bypassSession' | 'bypassPatterns' | 'minQueryLength' | 'recallPrefix'>,
   workspace: string,
 ): RecallDecision {
   if (!settings.enabled) return skip('disabled');
@@ -64,9 +69,14 @@ export function decideRecall(
   const prompt = typeof input.prompt === 'string' ? input.prompt : '';
   if (/<openviking-context\b/i.test(prompt)) return skip('already-injected');
   if (HOST_CONTINUATIONS.some((pattern) => pattern.test(prompt))) return skip('host-continuation');
-  const typed = codeBuddyUserText(prompt);
+  let typed = codeBuddyUserText(prompt);
   if (typed === '') return skip(prompt.trim() === '' ? 'too-short' : 'host-markup-only');
   if (HOST_CONTINUATIONS.some((pattern) => pattern.test(typed))) return skip('host-continuation');
+  const gated = afterPrefix(typed, settings.recallPrefix);
+  if (gated === undefined) return skip('no-prefix');
+  typed = gated;
+  if (SLASH_COMMAND.test(typed)) return skip('slash-command');
+  if (typed.startsWith('!')) return skip('shell-escape');
   const command = SLASH_COMMAND.exec(typed);
   const asked = (command ? typed.slice(command[0].length) : typed).trim();
   if (command && asked === '') return skip('slash-command');
@@ -75,6 +85,16 @@ export function decideRecall(
   const minLength = Math.max(1, settings.minQueryLength);
   if ([...query].length < minLength) return skip([...asked].length < minLength ? 'too-short' : 'private-only');
   return { recall: true, query: query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query };
+}
+
+/** The prompt without the opt-in prefix; the prompt itself when no prefix is set; undefined when it lacks the prefix. */
+function afterPrefix(typed: string, prefix: string): string | undefined {
+  const wanted = prefix.trim();
+  if (wanted === '') return typed;
+  const text = typed.trimStart();
+  if (!text.startsWith(wanted)) return undefined;
+  const rest = text.slice(wanted.length);
+  return rest === '' || /^\s/.test(rest) ? rest.trim() : undefined;
 }
 
 function skip(reason: RecallSkipReason): RecallDecision {

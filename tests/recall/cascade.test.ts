@@ -82,11 +82,12 @@ describe('skip rules send nothing', () => {
     expect(server.requests()).toHaveLength(1);
   });
 
-  it('a slash command with arguments recalls on the arguments', async () => {
-    freshHome();
-    const result = await runPrompt(prompt(`/ask ${RECALL_PROMPT}`, { session_id: 's-slash' }), deps(server.url));
-    expect(result.kind === 'context' && result.text.includes(RECALL_MARKER)).toBe(true);
-    expect((server.requests()[0]?.body as { query: string }).query).toBe(RECALL_PROMPT);
+  it('a slash command with arguments and a shell escape never recall (issue 17.2)', async () => {
+    for (const text of [`/ask ${RECALL_PROMPT}`, `/openviking:forget ${RECALL_PROMPT}`, `!grep -r "${RECALL_PROMPT}" .`]) {
+      freshHome();
+      expect(await runPrompt(prompt(text, { session_id: 's-slash' }), deps(server.url))).toEqual({ kind: 'pass' });
+    }
+    expect(server.requests()).toHaveLength(0);
   });
 
   it('the <user_query> body is the query when the host wraps the prompt', async () => {

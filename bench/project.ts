@@ -1,0 +1,63 @@
+/**
+ * Cost of resolving a workspace's project identity (DESIGN D24), in µs:
+ * the first call of a process (what a hook pays: cold code, every file
+ * read), an uncached call (cache cleared: the file reads alone) and a
+ * cached call (what the resident and the MCP proxy pay per request: a few
+ * stats). Real repositories made with `git`: a clone with a remote, a
+ * linked worktree, a subdirectory three levels down, a folder outside git.
+ *
+ * Run: `npx tsx bench/project.ts`
+ *
+ * @module
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clearProjectCache, resolveProject } from '../src/project/identity.js';
+
+const ROUNDS = 2000;
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'ov-bench-project-')));
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+
+const clone = join(root, 'clone');
+mkdirSync(clone);
+git(clone, 'init', '-q');
+git(clone, 'remote', 'add', 'origin', 'https://user:token@github.com/acme/app.git');
+writeFileSync(join(clone, 'f'), 'x');
+git(clone, 'add', '.');
+git(clone, 'commit', '-q', '-m', 'x');
+git(clone, 'worktree', 'add', '-q', join(root, 'worktree'));
+mkdirSync(join(clone, 'a', 'b', 'c'), { recursive: true });
+mkdirSync(join(root, 'plain'));
+
+const cases: Array<[string, string]> = [
+  ['clone with a remote', clone],
+  ['linked worktree', join(root, 'worktree')],
+  ['subdirectory, 3 levels down', join(clone, 'a', 'b', 'c')],
+  ['folder outside git', join(root, 'plain')],
+];
+const input = (workspace: string) => ({ workspace, homeDir: root, credentials: { sources: {} }, workspacePeer: true, now: Date.now() });
+
+const micros = (run: () => void, rounds: number): number => {
+  const started = process.hrtime.bigint();
+  for (let index = 0; index < rounds; index++) run();
+  return Number(process.hrtime.bigint() - started) / 1000 / rounds;
+};
+
+// A hook has already stat'ed and read its config files when it gets here: warm those fs paths first.
+statSync(join(root, 'missing'), { throwIfNoEntry: false });
+readFileSync(join(clone, 'f'), 'utf8');
+const first = micros(() => resolveProject(input(clone)), 1);
+console.log(`first call in this process (cold code, fs warmed as a hook has it): ${first.toFixed(0)} µs`);
+console.log('case | uncached µs | cached µs');
+for (const [name, workspace] of cases) {
+  const uncached = micros(() => {
+    clearProjectCache();
+    resolveProject(input(workspace));
+  }, ROUNDS);
+  resolveProject(input(workspace));
+  const cached = micros(() => resolveProject(input(workspace)), ROUNDS);
+  console.log(`${name} | ${uncached.toFixed(1)} | ${cached.toFixed(1)}`);
+}
+rmSync(root, { recursive: true, force: true });

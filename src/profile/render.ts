@@ -3,7 +3,8 @@
  * changes): ONE `<openviking-context source="<hook source>">` tag that
  * capture strips, the profile (middle-elided when too long), a listing of
  * preference and entity files, and on resume/compact the session's latest
- * archive overview. Everything stored is escaped (escape.ts), the listing
+ * archive overview. Everything stored is escaped and framed as data, not
+ * instructions (escape.ts), the listing
  * hints name tools that exist, by the current host's names
  * (protocol/hostTools.ts: `list` / `read`; the reference's
  * `memory_recall` does not exist), and the whole stays within
@@ -13,7 +14,7 @@
  */
 import { deferredToolsClause, mcpToolName } from '../protocol/hostTools.js';
 import type { HostKind } from '../protocol/hostTools.js';
-import { escapeAttribute, escapeBlockText } from '../recall/escape.js';
+import { escapeAttribute, escapeBlockText, STORED_DATA_LINE } from '../recall/escape.js';
 import { clipToTokens, estimateTokens } from '../recall/tokens.js';
 import type { ListedMemory, ProfileSources } from './fetch.js';
 import { memoriesRoot } from './fetch.js';
@@ -52,7 +53,7 @@ export function renderStartBlock(input: StartBlockInput, budgets: StartBlockBudg
   const host = input.host ?? 'codebuddy';
   const sections = [...profileSections(input.profile, budgets.profileTokens, mcpToolName(host, 'list')), ...archiveSection(input.archiveOverview, budgets.archiveTokens)];
   if (sections.length === 0) return '';
-  return [`<openviking-context source="${escapeAttribute(input.source)}">`, startToolsLine(host), ...sections, '</openviking-context>'].join('\n');
+  return [`<openviking-context source="${escapeAttribute(input.source)}">`, startToolsLine(host), STORED_DATA_LINE, ...sections, '</openviking-context>'].join('\n');
 }
 
 function profileSections(sources: ProfileSources | undefined, budget: number, listTool: string): string[] {

@@ -2,7 +2,8 @@
  * The recall block the model sees before the user's prompt: ONE
  * `<openviking-context source="recall">` tag (capture strips it), one line
  * naming the MCP tools by the names the current host gives them
- * (protocol/hostTools.ts), then one `<memory>`
+ * (protocol/hostTools.ts), one line framing what follows as stored data,
+ * not instructions (escape.ts), then one `<memory>`
  * element per recalled item. Every text and attribute is escaped
  * (escape.ts), so a memory cannot close or forge our tag. The block keeps
  * within `budgetTokens`: the first memory is always shown (clipped to half
@@ -13,7 +14,7 @@
  */
 import { deferredToolsClause, mcpToolName } from '../protocol/hostTools.js';
 import type { HostKind } from '../protocol/hostTools.js';
-import { escapeAttribute, escapeBlockText } from './escape.js';
+import { escapeAttribute, escapeBlockText, STORED_DATA_LINE } from './escape.js';
 import { clipToTokens, estimateTokens } from './tokens.js';
 import type { RecalledItem } from './types.js';
 
@@ -31,7 +32,7 @@ const CLOSE_TAG = '</openviking-context>';
 export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: number, host: HostKind = 'codebuddy'): string {
   if (items.length === 0) return '';
   const toolsLine = recallToolsLine(host);
-  const frame = [OPEN_TAG, toolsLine, CLOSE_TAG];
+  const frame = [OPEN_TAG, toolsLine, STORED_DATA_LINE, CLOSE_TAG];
   let used = frame.reduce((sum, line) => sum + estimateTokens(line) + 1, 0);
   const lines: string[] = [];
   for (const item of items) {
@@ -57,7 +58,7 @@ export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: 
     lines.push(bare);
     used += bareCost;
   }
-  return [OPEN_TAG, toolsLine, ...lines, CLOSE_TAG].join('\n');
+  return [OPEN_TAG, toolsLine, STORED_DATA_LINE, ...lines, CLOSE_TAG].join('\n');
 }
 
 /** `<memory uri=… type=… score=…>text</memory>`, self-closing without text. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderRecallBlock } from '../../src/recall/block.js';
-import { escapeBlockText } from '../../src/recall/escape.js';
+import { escapeBlockText, STORED_DATA_LINE } from '../../src/recall/escape.js';
 import { estimateTokens } from '../../src/recall/tokens.js';
 
 describe('renderRecallBlock', () => {
@@ -15,6 +15,7 @@ describe('renderRecallBlock', () => {
       [
         '<openviking-context source="recall">',
         'Relevant memory from OpenViking. Expand a URI with mcp__openviking__read {"uris": "<uri>"}; search for more with mcp__openviking__search {"query": "…"}. They are deferred tools: call them through DeferExecuteTool with toolName and params.',
+        STORED_DATA_LINE,
         '<memory uri="viking://user/u/memories/x&quot;.md" type="events" score="0.46">',
         'did <b>x</b>',
         '</memory>',

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCaptureState, saveCaptureState } from '../../src/capture/state.js';
 import { createOpenVikingClient } from '../../src/openviking/client.js';
+import { STORED_DATA_LINE } from '../../src/recall/escape.js';
 import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import { storeLayout } from '../../src/store/paths.js';
 import { enqueue } from '../../src/store/queue.js';
@@ -33,6 +34,7 @@ afterEach(() => {
 const EXPECTED_STARTUP_BLOCK = [
   '<openviking-context source="startup">',
   'Long-term memory from OpenViking. Read a memory with mcp__openviking__read {"uris": "<uri>"}, list a folder with mcp__openviking__list {"uri": "<folder>"}; they are deferred tools: call them through DeferExecuteTool with toolName and params.',
+  STORED_DATA_LINE,
   '<user-profile uri="viking://user/default/memories/profile.md">',
   '# Profile',
   '',

@@ -1,6 +1,8 @@
 /**
- * The shipped skill teaches only tools the server really has, in the form
- * CodeBuddy exposes them (deferred `mcp__openviking__*`).
+ * The shipped skill teaches only tools the server really has, in the forms
+ * both hosts expose them (it is static text, read on either host): CodeBuddy's
+ * deferred `mcp__openviking__*` through DeferExecuteTool, Claude Code's
+ * `mcp__plugin_openviking_openviking__*` loaded with ToolSearch (DESIGN D23).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,6 +29,18 @@ describe('skills/openviking-memory/SKILL.md', () => {
     expect(fields.name).toBe('openviking-memory');
     expect(fields.description?.length).toBeGreaterThan(80);
     expect(fields.description).toContain('DeferExecuteTool');
+    expect(fields.description).toContain('mcp__openviking__<tool> on CodeBuddy');
+    expect(fields.description).toContain('mcp__plugin_openviking_openviking__<tool> on Claude Code');
+  });
+
+  it("gives Claude Code its own tool names and ToolSearch's select form, and says DeferExecuteTool is CodeBuddy's", () => {
+    const claudeNamed = new Set([...text.matchAll(/mcp__plugin_openviking_openviking__([a-z_]+)/g)].map((match) => match[1]));
+    for (const core of ['search', 'read']) expect(claudeNamed).toContain(core);
+    for (const name of claudeNamed) expect(TOOL_NAMES).toContain(name);
+    const blocks = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => JSON.parse(match[1] ?? '') as Record<string, unknown>);
+    const select = blocks.find((block) => typeof block.query === 'string' && block.query.startsWith('select:'));
+    expect(String(select?.query).slice('select:'.length).split(',')).toEqual(['mcp__plugin_openviking_openviking__search', 'mcp__plugin_openviking_openviking__read']);
+    expect(text).toContain('Claude Code has no `DeferExecuteTool`');
   });
 
   it('names only tools the server registers, with the host prefix', () => {
@@ -46,6 +60,13 @@ describe('skills/openviking-memory/SKILL.md', () => {
       expect(typeof call.params).toBe('object');
     }
     expect(blocks.some((block) => Array.isArray(block.tool_names))).toBe(true);
+  });
+
+  it('/openviking:remember names the remember tool as each host does', () => {
+    const remember = readFileSync(resolve(import.meta.dirname, '../../commands/remember.md'), 'utf8');
+    expect(remember).toContain('In CodeBuddy the tool is `mcp__openviking__remember`');
+    expect(remember).toContain('In Claude Code the tool is `mcp__plugin_openviking_openviking__remember` (there is no `DeferExecuteTool`)');
+    expect(remember).toContain('{"query": "select:mcp__plugin_openviking_openviking__remember"}');
   });
 
   it('never tells the model to open viking:// URIs with file tools, and avoids host placeholder syntax', () => {

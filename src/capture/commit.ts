@@ -20,9 +20,10 @@ export type CommitOutcome = 'committed' | 'queued' | 'absent' | 'dead-lettered' 
 /** Commits now, or queues the commit behind the session's queued writes (or when the server is away). */
 export async function commitSession(writer: SessionWriter, body: CommitBody): Promise<CommitOutcome> {
   if (await hasQueuedWrites(writer)) return queueCommit(writer, body);
+  if (!(await writer.heartbeat())) return 'lost'; // another writer has the session now
   const result = await writer.env.client.commit(writer.ovSessionId, body);
   if (result.ok) {
-    recordCommit(writer.state, writer.env.now());
+    recordCommit(writer.state, writer.env.now(), body);
     writer.count = undefined; // the live count shrank
     return 'committed';
   }

@@ -16,7 +16,7 @@
 import type { CommitBody } from '../openviking/types.js';
 import { cursorAfterRecords, decodeTranscriptRecords, readTranscriptTail } from '../transcript/index.js';
 import type { TranscriptCursor } from '../transcript/index.js';
-import { acknowledge } from './ack.js';
+import { acknowledge, ackedSet, hasUncommitted } from './ack.js';
 import { commitSession } from './commit.js';
 import type { CommitOutcome } from './commit.js';
 import { MAX_BATCH, nextBatch, planItems, resumeRecordIndex } from './plan.js';
@@ -82,7 +82,7 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
   const items = planItems(decoded.messages, {
     captureAssistantTurns: env.settings.captureAssistantTurns,
     privacy: { maxToolOutputChars: env.settings.captureToolMaxChars },
-    recentIds: new Set(state.recentIds),
+    acked: ackedSet(state),
     ...(job.peerId !== undefined ? { peerId: job.peerId } : {}),
     ...(rescanned && state.lastAckedRecordId !== undefined ? { skipThrough: state.lastAckedRecordId } : {}),
   });
@@ -115,7 +115,10 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
     from = batch.end;
     moveCursor(from);
     await writer.save();
-    await writer.heartbeat();
+    if (!(await writer.heartbeat())) {
+      result.status = 'partial'; // the lock was lost: the writer that took it goes on from the saved state
+      break;
+    }
   }
   if (result.status === 'complete') result.commit = await commitIfDue(writer, job, pendingTokens);
   await writer.save();
@@ -196,7 +199,7 @@ async function queueBatch(writer: SessionWriter, batch: Batch, fingerprint: stri
 async function commitIfDue(writer: SessionWriter, job: CaptureJob, pendingTokens: number | undefined): Promise<CommitOutcome | undefined> {
   const { settings } = writer.env;
   let body: CommitBody | undefined;
-  if (job.commit && writer.state.capturedSinceCommit > 0) body = {};
+  if (job.commit && hasUncommitted(writer.state)) body = {};
   else if (pendingTokens !== undefined && pendingTokens >= settings.commitTokenThreshold) body = { keep_recent_count: settings.commitKeepRecentCount };
   if (body === undefined) return undefined;
   const outcome = await commitSession(writer, body);

@@ -16,6 +16,7 @@
  * @module
  */
 import type { SessionMessage } from '../openviking/types.js';
+import { recordFingerprint } from '../transcript/fingerprint.js';
 import { sanitizeMessage } from '../transcript/index.js';
 import type { DecodedMessage, PrivacyOptions } from '../transcript/index.js';
 
@@ -27,8 +28,8 @@ export type SkipReason = 'acknowledged' | 'empty' | 'assistant-off';
 export interface PlanOptions {
   captureAssistantTurns: boolean;
   privacy: PrivacyOptions;
-  /** Record ids acknowledged earlier. */
-  recentIds: ReadonlySet<string>;
+  /** `recordFingerprint`s of the records acknowledged earlier (ack.ts `ackedSet`). */
+  acked: ReadonlySet<string>;
   /** After a rescan: every message up to and including this record id was acknowledged. */
   skipThrough?: string;
   /** The project's peer id, for messages the transcript did not attribute (DESIGN D24). */
@@ -70,7 +71,7 @@ export function planItems(messages: readonly DecodedMessage[], options: PlanOpti
 }
 
 function skipReason(decoded: DecodedMessage, beforeAck: boolean, options: PlanOptions): SkipReason | undefined {
-  if (beforeAck || options.recentIds.has(decoded.recordId)) return 'acknowledged';
+  if (beforeAck || options.acked.has(recordFingerprint(decoded.recordId))) return 'acknowledged';
   if (decoded.role === 'assistant' && !options.captureAssistantTurns) return 'assistant-off';
   return undefined;
 }
@@ -128,10 +129,4 @@ export function resumeRecordIndex(
     known = found;
   }
   return known;
-}
-
-/** `recentIds` with `added` appended, bounded to the newest `limit`. */
-export function rememberIds(recentIds: readonly string[], added: readonly string[], limit: number): string[] {
-  if (added.length === 0) return [...recentIds];
-  return [...recentIds, ...added].slice(-limit);
 }

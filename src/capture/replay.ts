@@ -7,15 +7,19 @@
  *
  * The start stage and the capture worker both replay through
  * `replayPendingWrites`; the store's `replay` keeps per-session order, the
- * budget, attempts, TTL and the dead-letter folder.
+ * budget, attempts, TTL and the dead-letter folder. Only the server's
+ * refusal of the write (a 4xx other than 408, 429 and a retryable 409)
+ * costs an attempt; no answer, a timeout, a 5xx, 429 or a busy writer
+ * never does (`wait`), so an outage across any number of session starts
+ * dead-letters nothing (DESIGN D18).
  *
  * @module
  */
-import type { CommitBody, SessionMessage } from '../openviking/types.js';
+import type { CommitBody, OvFailure, SessionMessage } from '../openviking/types.js';
 import { isRecord } from '../openviking/narrow.js';
 import { replay } from '../store/queue.js';
 import type { QueueEntry, ReplaySummary, ReplayVerdict } from '../store/queue.js';
-import { recordCommit } from './ack.js';
+import { recordCommit, recordReplayed } from './ack.js';
 import { resolveInflight } from './inflight.js';
 import { queueDirOf } from './queueing.js';
 import { recoverEnqueueIntent } from './recover.js';
@@ -54,7 +58,7 @@ async function executeEntry(env: CaptureEnv, run: ReplayRun, entry: QueueEntry):
   const identity = { ovSessionId: entry.sessionId, hostSessionId: '', workspace: '' };
   const outcome = await withSessionWriter(env, identity, run.lockWaitMs ?? 2_000, (writer) => executeAs(writer, entry));
   if (outcome.ok) return outcome.value;
-  return { verdict: 'retry', error: outcome.reason === 'busy' ? 'session writer busy' : (outcome.message ?? 'lock error') };
+  return { verdict: 'wait', error: outcome.reason === 'busy' ? 'session writer busy' : (outcome.message ?? 'lock error') };
 }
 
 async function executeAs(writer: SessionWriter, entry: QueueEntry): Promise<ReplayVerdict> {
@@ -64,7 +68,16 @@ async function executeAs(writer: SessionWriter, entry: QueueEntry): Promise<Repl
   return verdict;
 }
 
-const HALT = (error: string): ReplayVerdict => ({ verdict: 'retry', error, haltRun: true });
+/** Nobody refused the write (no answer, transient status, local trouble): keep it uncounted and end the run. */
+const HALT = (error: string): ReplayVerdict => ({ verdict: 'wait', error, haltRun: true });
+
+/** What the server's answer means for the queued write: refused (counts), transient (waits), or never sendable. */
+function failureVerdict(failure: OvFailure): ReplayVerdict {
+  const error = `${failure.code}: ${failure.message}`;
+  if (failure.retryable) return HALT(error);
+  if (failure.status >= 400 && failure.status < 500) return { verdict: 'retry', error };
+  return { verdict: 'fatal', error };
+}
 
 async function replayMessages(writer: SessionWriter, entry: QueueEntry): Promise<ReplayVerdict> {
   const messages = messagesOf(entry.payload);
@@ -75,7 +88,7 @@ async function replayMessages(writer: SessionWriter, entry: QueueEntry): Promise
     if (resolution?.kind === 'unknown') return HALT(resolution.failure.message);
     writer.state.inflight = undefined;
     if (resolution?.kind === 'applied') {
-      writer.state.counts.sent += messages.length;
+      recordReplayed(writer.state, messages.length);
       return 'done';
     }
   } else {
@@ -85,17 +98,17 @@ async function replayMessages(writer: SessionWriter, entry: QueueEntry): Promise
   const delivery = await deliverBatch(writer, messages, { fingerprint: entry.dedupKey, recordIds: [], queued: true });
   switch (delivery.kind) {
     case 'applied':
-      writer.state.counts.sent += messages.length;
+      recordReplayed(writer.state, messages.length);
       return 'done';
     case 'route-missing':
       writer.state.serialOnly = true;
       // A single message can go the serial way on the next attempt; a batch cannot be split safely.
       return messages.length === 1 ? 'retry' : { verdict: 'fatal', error: 'the server has no batch route; resend these messages one by one' };
     case 'local-error':
-      return HALT('capture state not writable');
+      return HALT('capture state not writable (or the capture lock was lost)');
     case 'failed':
-      if (delivery.ambiguous || delivery.failure.retryable) return HALT(`${delivery.failure.code}: ${delivery.failure.message}`);
-      return { verdict: 'fatal', error: `${delivery.failure.code}: ${delivery.failure.message}` };
+      if (delivery.ambiguous) return HALT(`${delivery.failure.code}: ${delivery.failure.message}`);
+      return failureVerdict(delivery.failure);
   }
 }
 
@@ -103,15 +116,15 @@ async function replayCommit(writer: SessionWriter, entry: QueueEntry): Promise<R
   const blocked = await earlierBatchBlocks(writer);
   if (blocked !== undefined) return blocked;
   const body: CommitBody = isRecord(entry.payload) ? (entry.payload as CommitBody) : {};
+  if (!(await writer.heartbeat())) return HALT('capture lock lost');
   const result = await writer.env.client.commit(entry.sessionId, body);
   if (result.ok) {
-    recordCommit(writer.state, writer.env.now());
+    recordCommit(writer.state, writer.env.now(), body);
     writer.count = undefined;
     return 'done';
   }
   if (result.status === 404) return 'done'; // the session never reached the server: nothing to archive
-  const error = `${result.code}: ${result.message}`;
-  return result.retryable ? HALT(error) : { verdict: 'fatal', error };
+  return failureVerdict(result);
 }
 
 /** Another batch of the session whose outcome is unknown must be settled before anything else is sent. */
@@ -119,7 +132,7 @@ async function earlierBatchBlocks(writer: SessionWriter): Promise<ReplayVerdict 
   const settlement = await settleInflight(writer);
   if (settlement === 'clear') return undefined;
   const error = 'an earlier batch of the session is unresolved';
-  return settlement === 'blocked' ? HALT(error) : { verdict: 'retry', error };
+  return settlement === 'blocked' ? HALT(error) : { verdict: 'wait', error };
 }
 
 function messagesOf(payload: unknown): SessionMessage[] | undefined {

@@ -15,11 +15,12 @@ import { join } from 'node:path';
 import { isRecord } from '../openviking/narrow.js';
 import { loadSessionState, saveSessionState } from '../store/sessionState.js';
 import type { StoreWriteResult } from '../store/sessionState.js';
+import { RECORD_FINGERPRINT_CHARS, recordFingerprint } from '../transcript/fingerprint.js';
 import type { TranscriptCursor, TranscriptFormat } from '../transcript/index.js';
 import { captureDir, captureStateFile } from './paths.js';
 
-/** Newest acknowledged record ids kept for dedupe after a rescan. */
-export const RECENT_IDS_LIMIT = 1_000;
+/** Fingerprints of acknowledged records kept (8 characters each: 160 KB at most, ~8 KB per 1,000 messages). */
+export const ACKED_LIMIT = 20_000;
 
 /** The session's size before a send: `message_count` (live) and, when the server tells, `total_message_count`. */
 export interface ServerCount {
@@ -78,8 +79,12 @@ export interface CaptureState {
   cursor?: TranscriptCursor;
   /** Record id of the last acknowledged message (skips the acknowledged prefix after a rescan). */
   lastAckedRecordId?: string;
-  /** Bounded list of acknowledged record ids, oldest first. */
-  recentIds: string[];
+  /**
+   * `recordFingerprint` of every acknowledged record, concatenated, oldest
+   * first, the newest ACKED_LIMIT kept: whatever happens to the file
+   * (rewound, rewritten, replaced), an acknowledged message is never re-sent.
+   */
+  acked: string;
   inflight?: Inflight;
   enqueueIntent?: EnqueueIntent;
   /** Base names of this session's entries in the pending queue (pruned when they are gone). */
@@ -99,7 +104,7 @@ const COUNT_KEYS = ['sent', 'queued', 'deadLettered', 'skipped', 'commits'] as c
 export function emptyCaptureState(identity: Pick<CaptureState, 'ovSessionId' | 'hostSessionId' | 'workspace'>): CaptureState {
   return {
     ...identity,
-    recentIds: [],
+    acked: '',
     queued: [],
     capturedSinceCommit: 0,
     counts: { sent: 0, queued: 0, deadLettered: 0, skipped: 0, commits: 0 },
@@ -139,7 +144,7 @@ export function narrowCaptureState(fields: Readonly<Record<string, unknown>>): C
   if (typeof ovSessionId !== 'string' || ovSessionId === '') return undefined;
   if (typeof hostSessionId !== 'string' || typeof workspace !== 'string') return undefined;
   const state = emptyCaptureState({ ovSessionId, hostSessionId, workspace });
-  state.recentIds = stringList(fields.recentIds).slice(-RECENT_IDS_LIMIT);
+  state.acked = ackedFrom(fields);
   state.queued = stringList(fields.queued);
   state.capturedSinceCommit = count(fields.capturedSinceCommit);
   const counts = isRecord(fields.counts) ? fields.counts : {};
@@ -160,6 +165,13 @@ export function narrowCaptureState(fields: Readonly<Record<string, unknown>>): C
     state.enqueueIntent = { fingerprint: fields.enqueueIntent.fingerprint, recordIds: stringList(fields.enqueueIntent.recordIds) };
   }
   return state;
+}
+
+/** The stored fingerprints, or those of a state from before them (`recentIds`: the newest 1,000 record ids). */
+function ackedFrom(fields: Readonly<Record<string, unknown>>): string {
+  const { acked } = fields;
+  if (typeof acked === 'string' && acked.length % RECORD_FINGERPRINT_CHARS === 0) return acked.slice(-ACKED_LIMIT * RECORD_FINGERPRINT_CHARS);
+  return stringList(fields.recentIds).map(recordFingerprint).join('');
 }
 
 function narrowCursor(value: unknown): TranscriptCursor | undefined {

@@ -11,6 +11,8 @@
  *   payload (then the workspace and session come from it); see commitStale.ts.
  * - `replay`: replays the pending queue (stdin ignored).
  *
+ * `runRequeueDead` is `hook.mjs requeue-dead`: dead letters back to the queue.
+ *
  * `drainInProcess` is the same drain for the hook's synchronous paths.
  *
  * Test seam: `OPENVIKING_TEST_CRASH_AT=before-send|after-send|after-enqueue`
@@ -29,7 +31,9 @@ import { commitStale } from './commitStale.js';
 import { drainRequests } from './drain.js';
 import type { DrainStatus } from './drain.js';
 import { captureEnvFor } from './env.js';
+import { queueDirOf } from './queueing.js';
 import { replayPendingWrites } from './replay.js';
+import { requeueDeadLetters } from '../store/queueDead.js';
 import { requestForEvent } from './target.js';
 import type { CrashPoint } from './writer.js';
 
@@ -100,6 +104,25 @@ async function runReplay(deps: HookDeps): Promise<number> {
   const summary = await replayPendingWrites(env, { budgetMs: WORKER_DEADLINE_MS / 2, limit: Math.max(config.settings.pendingReplayLimit, 100) });
   deps.log.debug('worker replay', { replayed: summary.replayed, remaining: summary.remaining, busy: summary.busy });
   return 0;
+}
+
+/**
+ * `node scripts/hook.mjs requeue-dead`: every dead letter back into the
+ * queue (store/queueDead.ts), then one replay pass, so a fixed server gets
+ * them now. Returns the exit code and the text main prints.
+ */
+export async function runRequeueDead(argv: readonly string[], deps: HookDeps): Promise<{ code: number; text: string }> {
+  if (argv.length > 0) return { code: 2, text: `unknown argument: ${argv.join(' ')}\nusage: node scripts/hook.mjs requeue-dead\n` };
+  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
+  const back = await requeueDeadLetters(queueDirOf(env.dataDir), { now: deps.now, lockTimeoutMs: config.settings.lockTimeoutMs });
+  const lines = [`requeued ${back.requeued} dead letters (${back.alreadyQueued} were already queued, ${back.kept} kept: no request inside)`];
+  if (config.settings.enabled && back.requeued + back.alreadyQueued > 0) {
+    const replayed = await replayPendingWrites(env, { budgetMs: WORKER_DEADLINE_MS / 2, limit: Math.max(config.settings.pendingReplayLimit, 100) });
+    lines.push(`replayed ${replayed.replayed} now; ${replayed.remaining} wait for the server (sent at the next session start)`);
+  }
+  for (const problem of back.problems) lines.push(`problem: ${problem}`);
+  return { code: back.problems.length > 0 ? 1 : 0, text: `${lines.join('\n')}\n` };
 }
 
 function commitStaleJob(stdinText: string, deps: HookDeps): { workspace: string; exceptSessionId: string } | undefined {

@@ -9,7 +9,11 @@
  * `withSessionWriter`, which holds the session's capture lock
  * (session/locks.ts, shared with the start stage) and its capture state for
  * the whole job. The lock dies with its holder (a dead pid is reclaimed at
- * once), and long jobs refresh its heartbeat.
+ * once), and long jobs refresh its heartbeat. A writer that lost the lock
+ * (stopped past the stale time, e.g. SIGSTOP or a suspended laptop, and
+ * reclaimed by the next writer) finds out at its next save, which every
+ * send is preceded by (the inflight record): it then writes nothing more,
+ * neither state nor requests, and its job ends (issue 14 item 5).
  *
  * @module
  */
@@ -53,10 +57,10 @@ export interface SessionWriter {
   state: CaptureState;
   /** The server's count as last seen in this job (undefined: ask before the next send). */
   count?: ServerCount;
-  /** Persists `state` atomically; false (and a warning) when the disk refused. */
+  /** Persists `state` atomically; false (and a warning) when the disk refused or the lock was lost. */
   save(): Promise<boolean>;
-  /** Keeps the lock's heartbeat fresh during long jobs. */
-  heartbeat(): Promise<void>;
+  /** Keeps the lock's heartbeat fresh; false once the lock was lost (then nothing more may be written). */
+  heartbeat(): Promise<boolean>;
   /** Orders this job's queue entries that share a millisecond. */
   nextQueueSeq(): number;
 }
@@ -96,18 +100,25 @@ async function openWriter(env: CaptureEnv, identity: SessionIdentity, handle: Lo
   if (identity.workspace !== '') state.workspace = identity.workspace;
   if (identity.agentId !== undefined) state.agentId = identity.agentId;
   let queueSeq = 0;
+  let lost = false;
+  const holds = async (): Promise<boolean> => {
+    if (!lost && !(await handle.refresh())) {
+      lost = true;
+      env.log.warn('capture lock lost; this writer stops', { session: identity.ovSessionId });
+    }
+    return !lost;
+  };
   const writer: SessionWriter = {
     env,
     ovSessionId: identity.ovSessionId,
     state,
     save: async () => {
+      if (!(await holds())) return false;
       const saved = await saveCaptureState(env.dataDir, writer.state);
       if (!saved.ok) env.log.warn('capture state not saved', { session: identity.ovSessionId, error: saved.message });
       return saved.ok;
     },
-    heartbeat: async () => {
-      await handle.refresh();
-    },
+    heartbeat: holds,
     nextQueueSeq: () => queueSeq++,
   };
   return writer;

@@ -103,7 +103,7 @@ export async function checkQueue(env: Env, homeDir: string, now: number, serverU
       ...base,
       status: 'warn',
       lines,
-      fix: `${stats.dead.count} writes were given up (expired, rejected or retried too often); each file in ${queuePaths(queueDir).deadDir} says why and holds the original request. Delete them once read.`,
+      fix: `${stats.dead.count} writes were given up (expired, rejected or retried too often); each file in ${queuePaths(queueDir).deadDir} says why and holds the original request. Once the cause is fixed, \`node scripts/hook.mjs requeue-dead\` puts them back in the queue and replays them; delete the ones you do not want sent.`,
       data,
     };
   }

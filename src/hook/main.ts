@@ -9,6 +9,7 @@
  *   always the pass-through): the same dispatch, but already off the host's
  *   clock, so a stage's detached job runs in this process (no second node).
  * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
+ * - `node hook.mjs requeue-dead`: dead letters back into the pending queue.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
  *   started by a stage through `HookDeps.spawnDetached`.
  * - `node hook.mjs resident`: the resident helper that answers prompt hooks
@@ -220,6 +221,15 @@ async function runDoctorCommand(argv: readonly string[]): Promise<void> {
   exitWith('', code);
 }
 
+/** `requeue-dead`: dead letters back into the queue, then a replay (capture/worker.ts, lazy). */
+async function runRequeueDeadCommand(argv: readonly string[]): Promise<void> {
+  const { runRequeueDead } = await import('../capture/worker.js');
+  const nodeDeps = buildDeps();
+  const result = await runRequeueDead(argv, nodeDeps.deps);
+  await nodeDeps.settle(SETTLE_CAP_MS);
+  exitWith(result.text, result.code);
+}
+
 async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   armSafety(WORKER_LIFETIME_MS, 0);
   const stdin = await readJobStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
@@ -288,6 +298,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (command === 'resident') return runResidentCommand();
   if (command === 'doctor') return runDoctorCommand(rest);
   if (command === 'worker') return runWorkerCommand(rest);
+  if (command === 'requeue-dead') return runRequeueDeadCommand(rest);
   if (command === 'detached') return runDetachedHookEvent();
   return runHookEvent();
 }

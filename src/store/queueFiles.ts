@@ -36,8 +36,10 @@ export interface QueueEntry {
   createdAt: number;
   /** Orders entries created in the same millisecond (e.g. the chunks of one batch). */
   seq: number;
-  /** Failed replay attempts so far. */
+  /** Replay attempts the server refused so far (a server that did not answer never counts). */
   attempts: number;
+  /** Set when a dead letter was put back by hand (`hook.mjs requeue-dead`): the TTL counts from here. */
+  requeuedAt?: number;
   /** Last failure, with URLs and bearer tokens removed. */
   lastError?: string;
   dedupKey: string;
@@ -136,6 +138,7 @@ export function toQueueEntry(value: unknown): QueueEntry | undefined {
   if (!validType || typeof v.sessionId !== 'string' || typeof v.dedupKey !== 'string' || !('payload' in v)) return undefined;
   if (!isCount(v.createdAt) || !isCount(v.seq) || !isCount(v.attempts)) return undefined;
   if (v.lastError !== undefined && typeof v.lastError !== 'string') return undefined;
+  if (v.requeuedAt !== undefined && !isCount(v.requeuedAt)) return undefined;
   return v as unknown as QueueEntry;
 }
 

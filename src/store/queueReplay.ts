@@ -7,8 +7,15 @@
  * returns to the queue once older than `claimTtlMs`. Per-session FIFO: once
  * an entry of session S is deferred or fails retryably, later entries of S
  * wait for the next run while other sessions continue. Nothing is ever
- * dropped: success deletes, everything else is either kept (attempts+1) or
- * moved to `dead/` with its reason.
+ * dropped: success deletes, everything else is either kept or moved to
+ * `dead/` with its reason.
+ *
+ * Only a refusal counts as an attempt (`retry`: attempts+1, dead at
+ * `maxAttempts`). A write the server never answered (down, timeout, 5xx,
+ * 429, a busy lock: `wait`) is kept as it was, however often that happens,
+ * so an outage across many session starts gives nothing up; the TTL still
+ * bounds how long an entry waits (counted from `requeuedAt` when a dead
+ * letter was put back by hand).
  *
  * @module
  */
@@ -31,15 +38,18 @@ import {
 import type { DeadLetter, QueueEntry, QueuePaths } from './queueFiles.js';
 
 /**
- * What `execute` decided about one entry. `retry` keeps it (attempts+1);
- * `fatal` dead-letters it now. `haltRun` ends this run after the entry (e.g.
- * the server is unreachable, so every further send would fail as well).
+ * What `execute` decided about one entry. `retry` keeps it (attempts+1: the
+ * server refused it); `wait` keeps it without counting (nobody refused it:
+ * no answer, a transient status, a busy writer); `fatal` dead-letters it
+ * now. `haltRun` ends this run after the entry (e.g. the server is
+ * unreachable, so every further send would fail as well).
  */
 export type ReplayVerdict =
   | 'done'
   | 'retry'
+  | 'wait'
   | 'fatal'
-  | { verdict: 'retry' | 'fatal'; error?: string; haltRun?: boolean };
+  | { verdict: 'retry' | 'wait' | 'fatal'; error?: string; haltRun?: boolean };
 
 export interface ReplayOptions {
   /** Re-sends one entry. A rejection counts as a retryable failure. */
@@ -60,8 +70,10 @@ export interface ReplayOptions {
 export interface ReplaySummary {
   /** Sent successfully and deleted. */
   replayed: number;
-  /** Failed retryably and kept with attempts+1. */
+  /** Refused and kept with attempts+1. */
   retried: number;
+  /** Not answered (down, slow, transient status, busy writer): kept, no attempt counted. */
+  waiting: number;
   /** Moved to `dead/` (expired, too many attempts, fatal, unreadable). */
   deadLettered: number;
   /** Not attempted this run: budget, limit, halted run, or an earlier entry of the same session waits. */
@@ -82,7 +94,7 @@ export const DEFAULT_CLAIM_TTL_MS = 5 * 60_000;
 export async function replay(queueDir: string, options: ReplayOptions): Promise<ReplaySummary> {
   const paths = queuePaths(queueDir);
   const claimTtlMs = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
-  const summary: ReplaySummary = { replayed: 0, retried: 0, deadLettered: 0, deferred: 0, remaining: 0, reclaimed: 0, busy: false, problems: [] };
+  const summary: ReplaySummary = { replayed: 0, retried: 0, waiting: 0, deadLettered: 0, deferred: 0, remaining: 0, reclaimed: 0, busy: false, problems: [] };
   const lock = await tryLock(paths.replayLock, { now: options.now, staleMs: claimTtlMs });
   if (lock.ok) {
     try {
@@ -131,8 +143,8 @@ async function runPass(paths: QueuePaths, options: PassOptions, summary: ReplayS
     }
     const step = await replayEntry(pass, name.slice(0, -PENDING_SUFFIX.length));
     if (step !== 'skipped') executed++;
-    halted = step === 'halt';
-    await lock.refresh();
+    // A replayer whose lock was reclaimed (stopped past the stale time) leaves the rest to the new one.
+    halted = step === 'halt' || !(await lock.refresh());
   }
 }
 
@@ -180,7 +192,7 @@ async function replayEntry(pass: PassState, base: string): Promise<Step> {
     summary.deferred++;
     return 'skipped';
   }
-  if (options.now() - entry.createdAt > options.ttlMs) return deadLetter(claim, { reason: 'expired', entry }).then(() => 'skipped');
+  if (options.now() - (entry.requeuedAt ?? entry.createdAt) > options.ttlMs) return deadLetter(claim, { reason: 'expired', entry }).then(() => 'skipped');
   if (entry.attempts >= options.maxAttempts) return deadLetter(claim, { reason: 'max-attempts', entry }).then(() => 'skipped');
   const outcome = await runExecute(options, entry);
   if (outcome.verdict === 'done') {
@@ -190,7 +202,7 @@ async function replayEntry(pass: PassState, base: string): Promise<Step> {
     await deadLetter(claim, { reason: 'fatal', entry, error: outcome.error });
   } else {
     pass.blocked.add(entry.sessionId);
-    await keepForRetry(claim, entry, outcome.error);
+    await keepForRetry(claim, entry, outcome.verdict === 'retry', outcome.error);
   }
   return outcome.haltRun ? 'halt' : 'executed';
 }
@@ -203,7 +215,7 @@ interface Claim {
 }
 
 interface Outcome {
-  verdict: 'done' | 'retry' | 'fatal';
+  verdict: 'done' | 'retry' | 'wait' | 'fatal';
   error?: string;
   haltRun: boolean;
 }
@@ -215,22 +227,23 @@ async function runExecute(options: PassOptions, entry: QueueEntry): Promise<Outc
   } catch (error) {
     return { verdict: 'retry', error: redactError(errorMessage(error)), haltRun: false };
   }
-  if (verdict === 'done' || verdict === 'retry' || verdict === 'fatal') return { verdict, haltRun: false };
-  if (typeof verdict === 'object' && verdict !== null && (verdict.verdict === 'retry' || verdict.verdict === 'fatal')) {
+  if (verdict === 'done' || verdict === 'retry' || verdict === 'wait' || verdict === 'fatal') return { verdict, haltRun: false };
+  if (typeof verdict === 'object' && verdict !== null && (verdict.verdict === 'retry' || verdict.verdict === 'wait' || verdict.verdict === 'fatal')) {
     return { verdict: verdict.verdict, haltRun: verdict.haltRun === true, ...(verdict.error ? { error: redactError(verdict.error) } : {}) };
   }
   return { verdict: 'retry', error: `execute returned ${JSON.stringify(verdict)}`, haltRun: false };
 }
 
-async function keepForRetry(claim: Claim, entry: QueueEntry, error: string | undefined): Promise<void> {
-  const updated: QueueEntry = { ...entry, attempts: entry.attempts + 1, ...(error ? { lastError: error } : {}) };
-  if (updated.attempts >= claim.pass.options.maxAttempts) {
+/** Back to the queue; `counted` (a refusal) adds an attempt and may dead-letter it. */
+async function keepForRetry(claim: Claim, entry: QueueEntry, counted: boolean, error: string | undefined): Promise<void> {
+  const updated: QueueEntry = { ...entry, attempts: entry.attempts + (counted ? 1 : 0), ...(error ? { lastError: error } : {}) };
+  if (counted && updated.attempts >= claim.pass.options.maxAttempts) {
     await deadLetter(claim, { reason: 'max-attempts', entry: updated, ...(error ? { error } : {}) });
     return;
   }
   await writeJsonAtomic(claim.pendingPath, updated);
   await unlink(claim.claimedPath);
-  claim.pass.summary.retried++;
+  claim.pass.summary[counted ? 'retried' : 'waiting']++;
 }
 
 /** Moves the claimed entry to `dead/`; if that write fails it goes back to the queue instead. */

@@ -3,7 +3,10 @@
  * rule that the cursor only moves over a contiguous acknowledged prefix.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_BATCH, nextBatch, planItems, rememberIds, resumeRecordIndex } from '../../src/capture/plan.js';
+import { ackedSet, rememberFingerprints } from '../../src/capture/ack.js';
+import { MAX_BATCH, nextBatch, planItems, resumeRecordIndex } from '../../src/capture/plan.js';
+import { narrowCaptureState } from '../../src/capture/state.js';
+import { recordFingerprint } from '../../src/transcript/fingerprint.js';
 import type { PlanOptions } from '../../src/capture/plan.js';
 import type { DecodedMessage } from '../../src/transcript/index.js';
 
@@ -11,7 +14,7 @@ function decoded(index: number, role: 'user' | 'assistant' = index % 2 === 0 ? '
   return { role, parts: [{ type: 'text', text }], recordId: `r${index}@t`, sourceIds: [`r${index}`], created_at: '2026-11-30T00:00:00.000Z' };
 }
 
-const base: PlanOptions = { captureAssistantTurns: true, privacy: {}, recentIds: new Set() };
+const base: PlanOptions = { captureAssistantTurns: true, privacy: {}, acked: new Set() };
 
 describe('planItems', () => {
   it('sends wire messages without the decoder bookkeeping', () => {
@@ -23,7 +26,7 @@ describe('planItems', () => {
   it('skips acknowledged ids, assistant turns when off, and messages the privacy filter empties', () => {
     const items = planItems(
       [decoded(0), decoded(1), decoded(2, 'user', '<private>only this</private>'), decoded(3, 'assistant', 'sk-abcdefghijklmnopqrstuvwxyz012345')],
-      { ...base, captureAssistantTurns: false, recentIds: new Set(['r0@t']) },
+      { ...base, captureAssistantTurns: false, acked: new Set([recordFingerprint('r0@t')]) },
     );
     expect(items.map((item) => item.skip)).toEqual(['acknowledged', 'assistant-off', 'empty', 'assistant-off']);
   });
@@ -41,7 +44,7 @@ describe('planItems', () => {
 
 describe('nextBatch', () => {
   it('cuts 250 messages into 100 + 100 + 50, covering skips in between', () => {
-    const items = planItems(Array.from({ length: 250 }, (_, i) => decoded(i)), { ...base, recentIds: new Set(['r5@t']) });
+    const items = planItems(Array.from({ length: 250 }, (_, i) => decoded(i)), { ...base, acked: new Set([recordFingerprint('r5@t')]) });
     const sizes: number[] = [];
     for (let batch = nextBatch(items, 0, MAX_BATCH); batch !== undefined; batch = nextBatch(items, batch.end, MAX_BATCH)) sizes.push(batch.messages.length);
     expect(sizes).toEqual([100, 100, 49]);
@@ -74,6 +77,23 @@ describe('resumeRecordIndex', () => {
   });
 });
 
-it('rememberIds keeps the newest ids only', () => {
-  expect(rememberIds(['a', 'b'], ['c', 'd'], 3)).toEqual(['b', 'c', 'd']);
+describe('acknowledged-record fingerprints', () => {
+  it('are 8 characters each, kept newest-last up to the limit', () => {
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(recordFingerprint);
+    expect(a).toHaveLength(8);
+    expect(rememberFingerprints(`${a}${b}`, [c as string, d as string], 3)).toBe(`${b}${c}${d}`);
+    expect([...ackedSet({ acked: `${a}${b}` })]).toEqual([a, b]);
+  });
+
+  it('a state from before them keeps its acknowledged ids, as fingerprints', () => {
+    const state = narrowCaptureState({ ovSessionId: 'cb-x', hostSessionId: 'x', workspace: '/w', recentIds: ['r0@t', 'r1@t'] });
+    expect(state?.acked).toBe(recordFingerprint('r0@t') + recordFingerprint('r1@t'));
+  });
+
+  it('20,000 acknowledged messages stay apart from 20,000 new ones (no fingerprint collision)', () => {
+    const acked = ackedSet({ acked: Array.from({ length: 20_000 }, (_, i) => recordFingerprint(`u-${i}@1796000000000`)).join('') });
+    expect(acked.size).toBe(20_000);
+    const clashes = Array.from({ length: 20_000 }, (_, i) => recordFingerprint(`chatcmpl-${i}@1796000000001`)).filter((fp) => acked.has(fp));
+    expect(clashes).toEqual([]);
+  });
 });

@@ -5,9 +5,8 @@
  * src/capture/inflight.ts are what make that true).
  *
  * Each trial appends one or two turns, runs the Stop hook's stage in
- * process (it posts the capture request; the detached spawn is recorded),
- * then starts that worker as a real process of the private plugin copy and kills
- * it. The kill point is seeded: every 5th trial uses the worker's own crash
+ * process and starts its worker as a real process of the private plugin
+ * copy (support/worker.ts), then kills it. The kill point is seeded: every 5th trial uses the worker's own crash
  * seam (`OPENVIKING_TEST_CRASH_AT=before-send|after-send`), the others a
  * delay drawn uniformly over one calibrated worker run, with the server
  * adding seeded latency to batch writes so kills land inside sends too.
@@ -15,17 +14,12 @@
  *
  * @module
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchHook } from '../../src/hook/dispatch.js';
-import { routeFor } from '../../src/hook/routes.js';
-import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
-import { createTestDeps } from '../support/host-sim/test-deps.js';
 import { createRng, fuzzSeed } from '../fuzz/support/rng.js';
 import { expectExactlyOnceWithinDeadlines } from './support/expect.js';
 import { copyBuiltPlugin } from './support/plugin.js';
 import type { PrivatePlugin } from './support/plugin.js';
+import { exitOf, stopThenSpawnWorker } from './support/worker.js';
 import { createFaultWorld, FAST_KNOBS } from './support/world.js';
 import type { FaultSession, FaultWorld } from './support/world.js';
 
@@ -47,19 +41,10 @@ interface WorkerRun {
 
 /** Stop's stage in process (posts the request), then its worker as a real process, killed after `killAfterMs` (never when undefined). */
 async function stopAndRunWorker(world: FaultWorld, s: FaultSession, env: Record<string, string>, killAfterMs?: number): Promise<WorkerRun> {
-  const deps = createTestDeps({ http: socketHttpTransport, env, homeDir: world.home, cwd: world.workspace, now: Date.now });
-  await dispatchHook(JSON.stringify(s.p.stop('done')), { routeFor, createDeps: () => deps, elapsedMs: () => 0 });
-  const job = deps.spawned[0];
-  if (job === undefined) throw new Error('Stop spawned no worker');
+  const child = await stopThenSpawnWorker(world, s, plugin.root, env);
   const started = performance.now();
-  const child = spawn(process.execPath, [join(plugin.root, 'scripts', 'hook.mjs'), ...job.args], { cwd: world.workspace, env, stdio: ['pipe', 'ignore', 'ignore'] });
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(job.stdin);
   const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-  const signal = await new Promise<NodeJS.Signals | null>((resolve, reject) => {
-    child.once('exit', (_code, exitSignal) => resolve(exitSignal));
-    child.once('error', reject);
-  });
+  const signal = await exitOf(child);
   clearTimeout(timer);
   return { ms: performance.now() - started, signal };
 }

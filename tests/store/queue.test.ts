@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tryLock } from '../../src/store/lock.js';
 import { enqueue, queuePaths, queueStats, replay } from '../../src/store/queue.js';
+import { requeueDeadLetters } from '../../src/store/queueDead.js';
 import type { DeadLetter, QueueEntry, ReplayOptions, ReplayVerdict } from '../../src/store/queue.js';
 import { runTogether, useSandbox } from './fixtures/processes.js';
 
@@ -184,6 +185,32 @@ describe('replay', () => {
       }),
     );
     expect(summary).toMatchObject({ retried: 2, remaining: 2 });
+  });
+
+  it('an unanswered write (wait) never uses up attempts, however many runs; a refusal still does', async () => {
+    await add('s', 'unanswered');
+    await add('t', 'refused', T0 + 1);
+    const { execute } = recorder((label) => (label === 's:unanswered' ? { verdict: 'wait', error: 'NETWORK: ECONNREFUSED' } : { verdict: 'retry', error: '400 bad' }));
+    for (let run = 0; run < 5; run++) await replay(queueDir, replayOptions(execute));
+    const waiting = JSON.parse(await readFile(join(queuePaths(queueDir).pendingDir, (await pendingNames())[0] as string), 'utf8')) as QueueEntry;
+    expect(waiting).toMatchObject({ sessionId: 's', attempts: 0, lastError: 'NETWORK: ECONNREFUSED' });
+    expect(await deadLetters()).toMatchObject([{ reason: 'max-attempts', entry: { sessionId: 't', attempts: 3 } }]);
+    const summary = await replay(queueDir, replayOptions(recorder(() => 'wait').execute));
+    expect(summary).toMatchObject({ waiting: 1, retried: 0, remaining: 1 });
+  });
+
+  it('requeue-dead puts dead letters back in order with fresh attempts and TTL; a corrupt one stays', async () => {
+    await add('s', 'old', T0 - 8 * DAY);
+    await add('s', 'refused', T0);
+    await replay(queueDir, replayOptions(recorder(() => ({ verdict: 'retry', error: '403' })).execute, { maxAttempts: 1 }));
+    await writeFile(join(queuePaths(queueDir).deadDir, `${String(T0).padStart(15, '0')}-corrupt.json`), '{"reason":"corrupt","raw":"x"}');
+    expect(await deadLetters()).toHaveLength(3);
+    const back = await requeueDeadLetters(queueDir, enqueueOptions);
+    expect(back).toMatchObject({ requeued: 2, alreadyQueued: 0, kept: 1, problems: [] });
+    const { calls, execute } = recorder();
+    expect(await replay(queueDir, replayOptions(execute))).toMatchObject({ replayed: 2, deadLettered: 0 });
+    expect(calls).toEqual(['s:old', 's:refused']);
+    expect(await deadLetters()).toHaveLength(1);
   });
 
   it('haltRun defers everything after the entry', async () => {

@@ -3,10 +3,13 @@
  * into transcripts against the messages the OpenViking test server stored
  * (every message ever added, archived or live: `allMessages`).
  *
- * lost       = expected markers the server never stored;
- * duplicated = expected markers stored more than once (one per extra copy).
- * Each test prints its line (`turns lost = 0, duplicated = 0, …`) and asserts
- * both are zero, together with the host-visible hook time against its deadline.
+ * lost        = expected markers the server never stored;
+ * duplicated  = expected markers stored more than once (one per extra copy);
+ * uncommitted = expected markers in no archive (no commit ever covered them).
+ * Each test prints its line (`turns lost = 0, duplicated = 0, uncommitted = …`)
+ * and asserts lost and duplicated are zero, together with the host-visible
+ * hook time against its deadline; cases that end their sessions also assert
+ * uncommitted is zero.
  *
  * @module
  */
@@ -17,6 +20,7 @@ export interface LedgerReport {
   stored: number;
   lost: string[];
   duplicated: string[];
+  uncommitted: string[];
 }
 
 /** Every text of a stored message, joined (markers sit in text parts). */
@@ -32,21 +36,38 @@ export function storedMessages(server: OvTestServer, sessionIds?: readonly strin
     .flatMap((session) => session.allMessages);
 }
 
-/** Compares `expected` markers with what the server stored. */
-export function ledger(server: OvTestServer, expected: readonly string[], sessionIds?: readonly string[]): LedgerReport {
-  const stored = storedMessages(server, sessionIds);
+/** Messages that some commit archived, across the given sessions. */
+export function archivedMessages(server: OvTestServer, sessionIds?: readonly string[]): StoredMessage[] {
+  return server
+    .sessions()
+    .filter((session) => sessionIds === undefined || sessionIds.includes(session.sessionId))
+    .flatMap((session) => session.archives.flatMap((archive) => archive.messages));
+}
+
+/** How often each expected marker occurs in `messages`. */
+function markerCounts(messages: readonly StoredMessage[], expected: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>(expected.map((marker) => [marker, 0]));
-  for (const message of stored) {
+  for (const message of messages) {
     const text = messageText(message);
     for (const marker of expected) if (containsMarker(text, marker)) counts.set(marker, (counts.get(marker) ?? 0) + 1);
   }
+  return counts;
+}
+
+/** Compares `expected` markers with what the server stored and archived. */
+export function ledger(server: OvTestServer, expected: readonly string[], sessionIds?: readonly string[]): LedgerReport {
+  const stored = storedMessages(server, sessionIds);
+  const counts = markerCounts(stored, expected);
+  const archived = markerCounts(archivedMessages(server, sessionIds), expected);
   const lost: string[] = [];
   const duplicated: string[] = [];
+  const uncommitted: string[] = [];
   for (const [marker, count] of counts) {
     if (count === 0) lost.push(marker);
     for (let extra = 1; extra < count; extra++) duplicated.push(marker);
+    if (count > 0 && archived.get(marker) === 0) uncommitted.push(marker);
   }
-  return { expected: expected.length, stored: stored.length, lost, duplicated };
+  return { expected: expected.length, stored: stored.length, lost, duplicated, uncommitted };
 }
 
 /** `tag#1/user` must not match inside `tag#12/user`: the marker ends at a non-digit. */
@@ -81,5 +102,5 @@ export async function settledLedger(
 
 /** One printed line per case, the suite's required output. */
 export function describeLedger(label: string, report: LedgerReport, hookMs: number, deadlineMs: number): string {
-  return `[faults] ${label}: turns lost = ${report.lost.length}, turns duplicated = ${report.duplicated.length}, stored = ${report.stored}/${report.expected}, hook time ${hookMs.toFixed(0)} ms (deadline ${deadlineMs} ms)`;
+  return `[faults] ${label}: turns lost = ${report.lost.length}, turns duplicated = ${report.duplicated.length}, uncommitted = ${report.uncommitted.length}, stored = ${report.stored}/${report.expected}, hook time ${hookMs.toFixed(0)} ms (deadline ${deadlineMs} ms)`;
 }

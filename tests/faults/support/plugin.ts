@@ -13,6 +13,7 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { REPO_ROOT } from '../../support/spawn-hook.js';
 
 export interface PrivatePlugin {
@@ -32,4 +33,21 @@ export async function copyBuiltPlugin(from: string = process.env.OV_BUILT_PLUGIN
   const root = await mkdtemp(join(tmpdir(), 'ov-plugin-'));
   for (const dir of PRODUCT_DIRS) await cp(join(from, dir), join(root, dir), { recursive: true });
   return { root, dispose: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** A private copy made before the file's tests and removed after them; `root` is valid inside a test. */
+export function usePrivatePlugin(): { readonly root: string } {
+  let plugin: PrivatePlugin | undefined;
+  beforeAll(async () => {
+    plugin = await copyBuiltPlugin();
+  });
+  afterAll(async () => {
+    await plugin?.dispose();
+  });
+  return {
+    get root(): string {
+      if (plugin === undefined) throw new Error('the private plugin copy is made in beforeAll');
+      return plugin.root;
+    },
+  };
 }

@@ -30,7 +30,7 @@ import { fstatSync, readSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpTransport } from '../openviking/http.js';
-import { createSocketHttpTransport } from '../openviking/socketHttp.js';
+import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { dispatchHook } from './dispatch.js';
 import { createLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
@@ -248,7 +248,7 @@ async function runWorkerCommand(argv: readonly string[]): Promise<void> {
 async function runResidentCommand(): Promise<void> {
   const { serveResident, KEEP_ALIVE_MS } = await import('../resident/server.js');
   const base = buildDeps();
-  const http = createSocketHttpTransport({ keepAliveMs: KEEP_ALIVE_MS });
+  const http = socketHttpTransportFor(process.env, { keepAliveMs: KEEP_ALIVE_MS });
   process.chdir(base.deps.homeDir);
   await serveResident({
     env: process.env,

@@ -19,7 +19,7 @@
 import type { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { HttpTransport } from '../openviking/http.js';
-import { socketHttpTransport } from '../openviking/socketHttp.js';
+import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { withTimeout } from '../protocol/withTimeout.js';
 import type { HookDeps, Logger } from './deps.js';
 
@@ -52,7 +52,7 @@ export interface NodeHost {
   runJobInProcess?: (args: readonly string[], stdin: string) => Promise<void>;
   /** See HookDeps.killNow. */
   killNow?: () => void;
-  /** Default: the one-exchange-per-connection `socketHttpTransport`. */
+  /** Default: the one-exchange-per-connection socket transport, through the proxy `env` names if any (DESIGN D20). */
   http?: HttpTransport;
 }
 
@@ -71,7 +71,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     cwd: host.cwd,
     homeDir: host.homeDir,
     pluginRoot: host.pluginRoot,
-    http: host.http ?? socketHttpTransport,
+    http: host.http ?? socketHttpTransportFor(host.env),
     pid: host.pid,
     pipeAtomicBytes: pipeAtomicBytes(host.platform),
     spawnDetached: (args, stdin, env) => {

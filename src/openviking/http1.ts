@@ -33,14 +33,18 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * The request text: request line, `Host`, `Connection` (`close` unless the
  * caller keeps connections), the caller's headers, `Content-Length` when
  * there is a body, then the body. Throws (kind `network`) on a header that
- * could split the request.
+ * could split the request. `viaProxy`: the request goes to an HTTP proxy,
+ * so its target is in absolute form (`GET http://host:port/path`, RFC 9112
+ * §3.2.2) and the proxy's credentials, if any, ride in `Proxy-Authorization`.
  */
-export function serializeRequest(url: URL, request: HttpRequest, keepAlive = false): string {
-  const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, `Connection: ${keepAlive ? 'keep-alive' : 'close'}`];
+export function serializeRequest(url: URL, request: HttpRequest, keepAlive = false, viaProxy?: { authorization?: string }): string {
+  const target = viaProxy === undefined ? `${url.pathname}${url.search}` : `${url.protocol}//${url.host}${url.pathname}${url.search}`;
+  const lines = [`${request.method} ${target} HTTP/1.1`, `Host: ${url.host}`, `Connection: ${keepAlive ? 'keep-alive' : 'close'}`];
+  if (viaProxy?.authorization !== undefined) lines.push(`Proxy-Authorization: ${viaProxy.authorization}`);
   for (const [name, value] of Object.entries(request.headers)) {
     if (!TOKEN.test(name) || LINE_BREAK.test(value)) throw transportError('network', `invalid request header ${JSON.stringify(name)}`);
     const lower = name.toLowerCase();
-    if (lower === 'host' || lower === 'connection' || lower === 'content-length') continue;
+    if (lower === 'host' || lower === 'connection' || lower === 'content-length' || lower === 'proxy-authorization') continue;
     lines.push(`${name}: ${value}`);
   }
   if (request.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(request.body)}`);

@@ -26,11 +26,21 @@
  * request the server received, so `keepAliveMs` is only for processes
  * whose requests are all reads (the resident runs recall only).
  *
+ * Proxies (DESIGN D20): with `proxy` settings (proxy.ts, from
+ * HTTP(S)_PROXY / NO_PROXY / ALL_PROXY), an http request goes to the proxy
+ * in absolute form and an https one through a CONNECT tunnel, TLS verified
+ * end to end (proxyTunnel.ts). `socketHttpTransportFor(env)` hands back the
+ * plain default transport when no proxy variable is set, so a hook without
+ * a proxy does no per-request work for them.
+ *
  * @module
  */
 import type { Socket } from 'node:net';
 import type { HttpRequest, HttpResponse, HttpTransport } from './http.js';
 import { ResponseParser, serializeRequest } from './http1.js';
+import { proxyRoute, proxySettings } from './proxy.js';
+import type { ProxyRoute, ProxySettings } from './proxy.js';
+import { connectToProxy, tunnelTls } from './proxyTunnel.js';
 import { errorMessage, transportError } from './transportError.js';
 
 /** Default cap on a response body; OpenViking answers are kilobytes, so this only stops a runaway. */
@@ -41,6 +51,8 @@ export interface SocketHttpOptions {
   maxResponseBytes?: number;
   /** Keep finished connections for reuse, idle at most this long (read-only callers only; see above). */
   keepAliveMs?: number;
+  /** The proxy variables in force (proxy.ts `proxySettings`); undefined: always direct. */
+  proxy?: ProxySettings;
 }
 
 /** Builds a transport; `socketHttpTransport` is the default instance. */
@@ -55,7 +67,14 @@ export function createSocketHttpTransport(options: SocketHttpOptions = {}): Http
     } catch {
       throw transportError('network', `invalid URL: ${request.url}`);
     }
-    const text = serializeRequest(url, request, parked !== undefined);
+    let route: ProxyRoute | undefined;
+    try {
+      route = proxyRoute(url, options.proxy);
+    } catch (error) {
+      throw transportError('network', errorMessage(error));
+    }
+    const viaProxy = route !== undefined && url.protocol === 'http:' ? route : undefined;
+    const text = serializeRequest(url, request, parked !== undefined, viaProxy);
     const startedAt = Date.now();
     const reused = parked?.take(url.origin);
     if (reused !== undefined) {
@@ -63,7 +82,7 @@ export function createSocketHttpTransport(options: SocketHttpOptions = {}): Http
       if (!(outcome instanceof Error)) return settleExchange(outcome, url.origin, parked);
       if (!outcome.beforeAnswer) throw outcome;
     }
-    const socket = await connect(url);
+    const socket = await connect(url, route, request.timeoutMs);
     const remainingMs = request.timeoutMs - (Date.now() - startedAt);
     return settleExchange(await exchange(socket, text, remainingMs, maxBytes, keepAliveMs), url.origin, parked);
   };
@@ -76,11 +95,26 @@ function settleExchange(done: Exchanged, origin: string, parked: ParkedSockets |
   return done.response;
 }
 
-/** The transport hook code uses. */
+/** The transport hook code uses when no proxy is configured. */
 export const socketHttpTransport: HttpTransport = createSocketHttpTransport();
 
-/** Opens (without waiting for) the connection; the request is written at once and sent when it is up. */
-async function connect(url: URL): Promise<Socket> {
+/** The transport for a process with environment `env`: the shared default unless a proxy variable is set. */
+export function socketHttpTransportFor(env: Readonly<Record<string, string | undefined>>, options: Omit<SocketHttpOptions, 'proxy'> = {}): HttpTransport {
+  const proxy = proxySettings(env);
+  if (proxy === undefined && Object.keys(options).length === 0) return socketHttpTransport;
+  return createSocketHttpTransport({ ...options, ...(proxy === undefined ? {} : { proxy }) });
+}
+
+/**
+ * Opens (without waiting for) the connection; the request is written at
+ * once and sent when it is up. Through a proxy: the proxy connection for an
+ * http target; for https, the tunnel, awaited (within `timeoutMs`).
+ */
+async function connect(url: URL, route: ProxyRoute | undefined, timeoutMs: number): Promise<Socket> {
+  if (route !== undefined) {
+    if (url.protocol === 'http:') return connectToProxy(route);
+    if (url.protocol === 'https:') return tunnelTls(url, route, timeoutMs);
+  }
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (url.protocol === 'http:') {
     const net = await import('node:net');

@@ -1,0 +1,69 @@
+/**
+ * Proxies as shipped (DESIGN D20, issue 15 item 6): the BUILT hook and the
+ * resident helper, run by the host simulator with HTTPS_PROXY / HTTP_PROXY
+ * pointing at a real proxy on loopback, reach an https OpenViking server
+ * through a CONNECT tunnel and trust it only through NODE_EXTRA_CA_CERTS.
+ *
+ * @module
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { contextOf, createWorld, DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
+import type { World } from '../session/support/world.js';
+import { residentPids } from '../support/detached.js';
+import { startTestProxy } from '../support/http-proxy/index.js';
+import { startOvServer } from '../support/ov-server/index.js';
+import { debugLines, residentsListening } from '../support/resident.js';
+import { startTlsFront, TEST_CERT_PATH } from '../support/tls/index.js';
+import { join } from 'node:path';
+
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(options: { https: boolean; resident: boolean }) {
+  const server = await startOvServer({ seed: DEFAULT_SEED });
+  cleanups.push(() => server.close());
+  const front = await startTlsFront(Number(new URL(server.url).port));
+  cleanups.push(() => front.close());
+  const proxy = await startTestProxy();
+  cleanups.push(() => proxy.close());
+  const url = options.https ? front.url : server.url;
+  const env = { OPENVIKING_URL: url, OPENVIKING_DEBUG: '1', HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CERT_PATH };
+  const w: World = await createWorld({ sharedServer: server, resident: options.resident, env });
+  cleanups.push(() => w.dispose());
+  const prompt = (text = RECALL_PROMPT, extra?: Record<string, string>) => w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(text), extra ? { env: extra } : {});
+  return { server, front, proxy, w, prompt };
+}
+
+describe('hooks behind a proxy', () => {
+  it('https server: the prompt hook tunnels through the proxy (CONNECT), verifying the certificate via NODE_EXTRA_CA_CERTS', async () => {
+    const { proxy, front, prompt } = await setup({ https: true, resident: false });
+    expect(contextOf(await prompt())).toContain(RECALL_MARKER);
+    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }));
+    // Without the extra CA, the same tunnel reaches a server whose certificate does not verify: no memories.
+    proxy.clear();
+    expect(contextOf(await prompt(RECALL_PROMPT, { NODE_EXTRA_CA_CERTS: '' }))).not.toContain(RECALL_MARKER);
+    expect(proxy.log().map((entry) => entry.kind)).toContain('connect');
+  }, 20_000);
+
+  it('http server: the request goes to the proxy in absolute form; NO_PROXY naming the server goes direct', async () => {
+    const { proxy, server, prompt } = await setup({ https: false, resident: false });
+    expect(contextOf(await prompt())).toContain(RECALL_MARKER);
+    expect(proxy.log().some((entry) => entry.kind === 'forward' && entry.target.startsWith(`${server.url}/api/`))).toBe(true);
+    proxy.clear();
+    expect(contextOf(await prompt(RECALL_PROMPT, { NO_PROXY: '127.0.0.1' }))).toContain(RECALL_MARKER);
+    expect(proxy.log()).toEqual([]);
+  }, 20_000);
+
+  it('the resident helper, started with the proxy variables, recalls through the proxy too', async () => {
+    const { proxy, w, prompt } = await setup({ https: true, resident: true });
+    await prompt('hi');
+    await residentsListening(w.dataDir);
+    proxy.clear();
+    expect(contextOf(await prompt())).toContain(RECALL_MARKER);
+    const recalledBy = debugLines(join(w.home, '.openviking', 'logs', 'codebuddy-hooks.log')).filter((line) => line.message === 'recall done').at(-1)?.pid;
+    expect(residentPids(w.home)).toContain(recalledBy);
+    expect(proxy.log().map((entry) => entry.kind)).toContain('connect');
+  }, 20_000);
+});

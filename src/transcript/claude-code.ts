@@ -10,7 +10,9 @@
  * Dropped: `thinking`/`redacted_thinking` and images; `summary`, `system`,
  * `file-history-snapshot` and other record types; user records the host wrote
  * (`isMeta` caveats and skill bodies, `isCompactSummary` continuation
- * summaries, `isVisibleInTranscriptOnly`), synthetic assistant records
+ * summaries, `isVisibleInTranscriptOnly`, and on 2.1.328 the
+ * `<task-notification>` turn that reports a background sub-agent's end,
+ * marked `origin.kind: "task-notification"`), synthetic assistant records
  * (`isApiErrorMessage`, model `<synthetic>`), and sub-agent (`isSidechain`)
  * records unless the caller reads a sub-agent file.
  *
@@ -31,8 +33,17 @@ function blocksOf(content: unknown): unknown[] {
   return Array.isArray(content) ? content : [];
 }
 
+/** User records the host wrote that carry an `origin` saying so (the typed prompt has none). */
+const HOST_ORIGINS = new Set(['task-notification']);
+
+function isHostWritten(record: JsonObject): boolean {
+  if (record.isMeta === true || record.isCompactSummary === true || record.isVisibleInTranscriptOnly === true) return true;
+  const kind = objectField(record, 'origin')?.kind;
+  return typeof kind === 'string' && HOST_ORIGINS.has(kind);
+}
+
 function* userEvents(record: JsonObject, message: JsonObject, base: EventBase): Generator<TranscriptEvent> {
-  if (record.isMeta === true || record.isCompactSummary === true || record.isVisibleInTranscriptOnly === true) {
+  if (isHostWritten(record)) {
     yield { ...base, kind: 'moved-on' };
     return;
   }

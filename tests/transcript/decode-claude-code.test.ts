@@ -115,3 +115,24 @@ describe('detectTranscriptFormat / decodeTranscriptRecords', () => {
     expect(decodeTranscriptRecords([{ type: 'file-history-snapshot' }])).toEqual({ format: undefined, messages: [], consumed: 1 });
   });
 });
+
+describe('a real Claude Code 2.1.328 transcript (from the e2e run, other record types trimmed)', () => {
+  it('keeps the typed prompts and the answers, drops the host-written <task-notification> turn', () => {
+    const records = loadRecords('claude-code/cli-2.1.328-async-agent.jsonl');
+    expect(detectTranscriptFormat(records)).toBe('claude-code');
+    const { messages, consumed } = decodeClaudeCodeRecords(records);
+    expect(consumed).toBe(records.length);
+    const view = messages.map((decoded) => `${decoded.role}: ${decoded.parts.map((part) => (part.type === 'text' ? part.text : `[${part.tool_name} ${part.tool_status}]`)).join(' | ')}`);
+    expect(view).toEqual([
+      'user: E2E-CC-T1 remember that the build uses esbuild',
+      'assistant: E2E-CC-R1 noted',
+      'user: E2E-CC-T2 ask a helper agent about the linker',
+      'assistant: [Agent completed]',
+      'assistant: E2E-CC-R2 the helper answered',
+      'assistant: done',
+      'user: E2E-CC-T3 thanks, that is all',
+      'assistant: E2E-CC-R3 you are welcome',
+    ]);
+    expect(JSON.stringify(messages)).not.toContain('task-notification');
+  });
+});

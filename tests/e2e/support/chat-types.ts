@@ -74,9 +74,15 @@ export function contentText(content: unknown): string {
   return content === undefined || content === null ? '' : JSON.stringify(content);
 }
 
-/** The last message of the call, if any. */
+/**
+ * The last message of the call, if any, not counting trailing `system` entries: Claude Code puts
+ * hook additional context after the user's prompt as `role:"system"` messages.
+ */
 export function lastMessage(call: ModelCall): ChatMessage | undefined {
-  return call.messages[call.messages.length - 1];
+  for (let i = call.messages.length - 1; i >= 0; i--) {
+    if (call.messages[i]?.role !== 'system') return call.messages[i];
+  }
+  return undefined;
 }
 
 /** The text of the last `user` message (hook contexts and `<user_query>` included). */

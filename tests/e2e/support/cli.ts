@@ -67,7 +67,7 @@ const GROUP_GRACE_MS = 15_000;
  * Waits for exit or the deadline. A timed-out CLI is killed with its group at once; after a
  * normal exit the group gets GROUP_GRACE_MS to finish. `durationMs` ends at the leader's exit.
  */
-async function settle(proc: GroupProcess, timeoutMs: number, started: number): Promise<{ exit: ProcessExit; timedOut: boolean; durationMs: number }> {
+export async function settle(proc: GroupProcess, timeoutMs: number, started: number): Promise<{ exit: ProcessExit; timedOut: boolean; durationMs: number }> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -120,10 +120,17 @@ function parseLines(text: string): StreamLine[] {
   return lines;
 }
 
+/** The arguments of a stream-json session (the same on CodeBuddy and Claude Code). */
+export const STREAM_JSON_ARGS = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
+
 /** Starts `-p --input-format stream-json --output-format stream-json --verbose` with stdin open. */
 export function startStreamSession(sandbox: CliSandbox, options: CliRunOptions): StreamSession {
   const started = Date.now();
-  const proc = launch(sandbox, ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], options, 'pipe');
+  return driveStreamSession(launch(sandbox, STREAM_JSON_ARGS, options, 'pipe'), started);
+}
+
+/** The turn-by-turn driver over a CLI already started in stream-json mode with stdin piped. */
+export function driveStreamSession(proc: GroupProcess, started: number): StreamSession {
   let busy = false;
   const lines = (): StreamLine[] => parseLines(proc.stdout());
   const resultCount = (): number => lines().filter((line) => line.type === 'result').length;

@@ -4,21 +4,28 @@
  * through the real CLI). A failed build does not abort the suite — the
  * harness self-test needs no build — it is handed to the scenarios, which
  * fail with the build output as their message. OV_E2E_SKIP_BUILD=1 skips it.
+ * It also checks that the pinned Claude Code CLI runs (`claude --version`);
+ * when it cannot, every Claude Code scenario fails with the reason — never a
+ * silent skip.
  *
  * @module
  */
 import { spawnSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
+import { claudeBinaryProblem } from './claude-cli.js';
 import { REPO_ROOT } from './repo.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Empty when the plugin was built (or the build was skipped); else the build's output. */
     pluginBuildError: string;
+    /** Empty when the pinned Claude Code binary runs; else why not. */
+    claudeCliError: string;
   }
 }
 
 export default function setup(project: TestProject): void {
+  project.provide('claudeCliError', claudeBinaryProblem((bin) => spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 })));
   if (process.env.OV_E2E_SKIP_BUILD === '1') {
     project.provide('pluginBuildError', '');
     return;

@@ -67,7 +67,7 @@ function modelsJson(modelUrl: string): string {
   return `${JSON.stringify({ models: [model], availableModels: [MODEL_ID] }, null, 2)}\n`;
 }
 
-function filesUnder(dir: string, accept: (path: string) => boolean): string[] {
+export function filesUnder(dir: string, accept: (path: string) => boolean): string[] {
   let entries: string[];
   try {
     entries = readdirSync(dir);
@@ -81,6 +81,21 @@ function filesUnder(dir: string, accept: (path: string) => boolean): string[] {
     else if (accept(path)) found.push(path);
   }
   return found;
+}
+
+/** `base` with `extra` laid over it; an undefined value removes the key. */
+export function overlayEnv(base: Record<string, string>, extra: Record<string, string | undefined>): Record<string, string> {
+  const env = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/** `==> path` headed contents of `paths`, for logs in failure messages. */
+export function concatenateFiles(paths: string[]): string {
+  return paths.map((path) => `==> ${path}\n${readFileSync(path, 'utf8')}`).join('\n');
 }
 
 /** Creates the sandbox under the OS temp dir (test-only state; the plugin's own state lands inside HOME). */
@@ -116,18 +131,8 @@ export function createCliSandbox(options: SandboxOptions): CliSandbox {
     home,
     configDir,
     workspace,
-    env: (extra = {}) => {
-      const env = { ...baseEnv };
-      for (const [key, value] of Object.entries(extra)) {
-        if (value === undefined) delete env[key];
-        else env[key] = value;
-      }
-      return env;
-    },
-    cliLogs: () =>
-      filesUnder(join(configDir, 'logs'), (path) => path.endsWith('.log'))
-        .map((path) => `==> ${path}\n${readFileSync(path, 'utf8')}`)
-        .join('\n'),
+    env: (extra = {}) => overlayEnv(baseEnv, extra),
+    cliLogs: () => concatenateFiles(filesUnder(join(configDir, 'logs'), (path) => path.endsWith('.log'))),
     transcripts: () => filesUnder(join(configDir, 'projects'), (path) => path.endsWith('.jsonl')),
     livePids: () => sandboxPids(SANDBOX_MARKER, root),
     dispose: () => {

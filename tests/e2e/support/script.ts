@@ -51,3 +51,16 @@ export function replyQueue(replies: ModelReply[], purpose: CallPurpose = 'conver
 export function callTool(name: string, args: unknown): ModelReply {
   return { toolCalls: [{ name, args }] };
 }
+
+/** The name of the tool whose result is the call's last message ('' when it is not a tool result). */
+function lastToolResultName(call: ModelCall): string {
+  const last = lastMessage(call);
+  if (last?.role !== 'tool') return '';
+  const calls = call.messages.flatMap((message) => message.tool_calls ?? []);
+  return calls.find((candidate) => candidate.id === last.tool_call_id)?.function.name ?? '';
+}
+
+/** Matches a call of `purpose` right after the result of the tool named `toolName`. */
+export function afterToolResultOf(toolName: string, reply: TurnRule['reply'], purpose: CallPurpose = 'conversation'): TurnRule {
+  return { when: (call) => call.purpose === purpose && lastToolResultName(call) === toolName, reply };
+}

@@ -39,9 +39,38 @@ export function requirePluginBuild(): void {
   if (problem) throw new Error(problem);
 }
 
-function summarizeCall(call: ModelCall): string {
+/** One line per model call, for failure messages. */
+export function summarizeCall(call: ModelCall): string {
   const last = call.messages[call.messages.length - 1];
   return `#${call.seq} ${call.purposeHeader} tools=${call.toolNames.length} last=${last?.role}: ${lastUserText(call).slice(-300).replace(/\s+/g, ' ')}`;
+}
+
+/** The plugin's side of a world: the env pointing it at the test server, and its debug log. */
+export function pluginSide(ov: OvServer, root: string): { pluginEnv: Record<string, string>; pluginDebugLog: () => string } {
+  const debugLog = join(root, 'openviking-debug.log');
+  return {
+    pluginEnv: { OPENVIKING_URL: ov.url, OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: debugLog },
+    pluginDebugLog: () => {
+      try {
+        return readFileSync(debugLog, 'utf8');
+      } catch {
+        return ''; // the plugin wrote nothing
+      }
+    },
+  };
+}
+
+/** The failure-message sections every world shares: model calls, OpenViking sessions and requests, the plugin's log. */
+export function evidenceSections(calls: ModelCall[], ov: OvServer, pluginDebugLog: string): string[] {
+  return [
+    `model calls:\n${calls.map(summarizeCall).join('\n')}`,
+    `openviking sessions: ${JSON.stringify(describeSessions(ov), null, 1)}`,
+    `openviking requests:\n${ov
+      .requests()
+      .map((request) => `${request.method} ${request.path} → ${request.status}${request.fault ? ` (${request.fault})` : ''}`)
+      .join('\n')}`,
+    `plugin debug log (tail):\n${pluginDebugLog.slice(-3000)}`,
+  ];
 }
 
 /** Builds the world; `script` drives the fake model. */
@@ -49,19 +78,7 @@ export async function createWorld(label: string, script: ModelScript): Promise<E
   const model = await startFakeModel({ script });
   const ov = await startSeededOpenViking();
   const sandbox = createCliSandbox({ modelUrl: model.chatUrl, label });
-  const debugLog = join(sandbox.root, 'openviking-debug.log');
-  const pluginEnv = {
-    OPENVIKING_URL: ov.url,
-    OPENVIKING_DEBUG: '1',
-    OPENVIKING_DEBUG_LOG: debugLog,
-  };
-  const pluginDebugLog = (): string => {
-    try {
-      return readFileSync(debugLog, 'utf8');
-    } catch {
-      return ''; // the plugin wrote nothing
-    }
-  };
+  const { pluginEnv, pluginDebugLog } = pluginSide(ov, sandbox.root);
   return {
     model,
     ov,
@@ -69,16 +86,7 @@ export async function createWorld(label: string, script: ModelScript): Promise<E
     pluginEnv,
     repoPlugin: { kind: 'plugin-dir', dir: REPO_ROOT },
     pluginDebugLog,
-    evidence: () =>
-      [
-        `model calls:\n${model.calls().map(summarizeCall).join('\n')}`,
-        `openviking sessions: ${JSON.stringify(describeSessions(ov), null, 1)}`,
-        `openviking requests:\n${ov
-          .requests()
-          .map((request) => `${request.method} ${request.path} → ${request.status}${request.fault ? ` (${request.fault})` : ''}`)
-          .join('\n')}`,
-        `plugin debug log (tail):\n${pluginDebugLog().slice(-3000)}`,
-      ].join('\n\n'),
+    evidence: () => evidenceSections(model.calls(), ov, pluginDebugLog()).join('\n\n'),
     dispose: async () => {
       sandbox.dispose();
       await Promise.all([model.close(), ov.close()]);

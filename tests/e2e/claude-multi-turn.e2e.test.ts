@@ -1,0 +1,94 @@
+/**
+ * Claude Code scenario 2 — stream-json, three turns in one Claude Code
+ * session, the second one starting a sub-agent through the `Agent` tool:
+ * every turn lands in the main OpenViking session exactly once and in order,
+ * and the sub-agent's conversation (its own transcript under
+ * `<session>/subagents/`, delivered by SubagentStop) lands in a session of its
+ * own. The Agent call asks for a foreground run (`run_in_background: false`):
+ * 2.1.328 runs sub-agents in the background by default and reports their end
+ * as an extra `<task-notification>` turn, which would shift the turn-by-turn
+ * driver by one result (the decoder drops that host-written turn: DESIGN D22).
+ *
+ * @module
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onceEach, settledCounts } from './support/capture-counts.js';
+import { startClaudeStreamSession } from './support/claude-cli.js';
+import type { CliRun, StreamLine } from './support/cli.js';
+import { claudeSessionIdOf, createClaudeWorld, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import { countMessages, mainSessionOf, messageText, sessionsOf } from './support/openviking.js';
+import { REPO_ROOT } from './support/repo.js';
+import { afterToolResultOf, callTool, firstMatching, forPurpose, onPrompt } from './support/script.js';
+import { requirePluginBuild } from './support/world.js';
+
+const TURNS = ['E2E-CC-T1 remember that the build uses esbuild', 'E2E-CC-T2 ask a helper agent about the linker', 'E2E-CC-T3 thanks, that is all'];
+const REPLIES = ['E2E-CC-R1 noted', 'E2E-CC-R2 the helper answered', 'E2E-CC-R3 you are welcome'];
+const SUBAGENT_PROMPT = 'E2E-CC-SUB-PROMPT explain the linker flags';
+const SUBAGENT_REPLY = 'E2E-CC-SUB-REPLY use -Wl,--gc-sections';
+
+let world: ClaudeWorld;
+let results: StreamLine[];
+let run: CliRun;
+
+beforeAll(async () => {
+  requireClaudeCli();
+  requirePluginBuild();
+  world = await createClaudeWorld(
+    'multi-turn',
+    firstMatching([
+      onPrompt('E2E-CC-T1', { text: REPLIES[0]! }),
+      onPrompt('E2E-CC-T2', callTool('Agent', { description: 'linker helper', prompt: SUBAGENT_PROMPT, subagent_type: 'general-purpose', run_in_background: false })),
+      afterToolResultOf('Agent', { text: REPLIES[1]! }),
+      onPrompt('E2E-CC-T3', { text: REPLIES[2]! }),
+      forPurpose('subagent', { text: SUBAGENT_REPLY }),
+    ]),
+  );
+  const session = startClaudeStreamSession(world.sandbox, { pluginDirs: [REPO_ROOT], env: world.pluginEnv, allowedTools: ['Agent'] });
+  results = [];
+  try {
+    for (const turn of TURNS) results.push(await session.send(turn));
+  } finally {
+    run = await session.close();
+  }
+});
+
+afterAll(async () => {
+  await world?.dispose();
+});
+
+describe('Claude Code scenario 2: stream-json, 3 turns and a sub-agent', () => {
+  it('every turn gets a successful result in one CLI session, and the CLI exits cleanly', () => {
+    expect(results.map((result) => result.subtype), world.evidence()).toEqual(['success', 'success', 'success']);
+    expect(results.map((result) => result.result)).toEqual(REPLIES);
+    expect(new Set(results.map((result) => result.session_id)).size).toBe(1);
+    expect(run.exit.code, run.stderr).toBe(0);
+    expect(world.model.calls('subagent'), world.evidence()).toHaveLength(1);
+  });
+
+  it('every turn lands in the main session exactly once, in order', async () => {
+    const sessionId = claudeSessionIdOf(world.model.calls('conversation')[0]);
+    const main = () => mainSessionOf(world.ov, sessionId);
+    const probes: Record<string, () => number> = {};
+    for (let turn = 1; turn <= TURNS.length; turn++) {
+      probes[`user E2E-CC-T${turn}`] = () => countMessages(main(), 'user', `E2E-CC-T${turn}`);
+      probes[`assistant E2E-CC-R${turn}`] = () => countMessages(main(), 'assistant', `E2E-CC-R${turn}`);
+    }
+    expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
+    const order = (main()?.allMessages ?? [])
+      .map((message) => /E2E-CC-[TR]\d/.exec(messageText(message))?.[0])
+      .filter((marker): marker is string => marker !== undefined);
+    expect(order.filter((marker) => marker.startsWith('E2E-CC-T'))).toEqual(['E2E-CC-T1', 'E2E-CC-T2', 'E2E-CC-T3']);
+    expect(order.filter((marker) => marker.startsWith('E2E-CC-R'))).toEqual(['E2E-CC-R1', 'E2E-CC-R2', 'E2E-CC-R3']);
+  });
+
+  it("the sub-agent's turn lands in a session of its own, exactly once", async () => {
+    const sessionId = claudeSessionIdOf(world.model.calls('conversation')[0]);
+    const mainId = () => mainSessionOf(world.ov, sessionId)?.sessionId;
+    const elsewhere = () =>
+      sessionsOf(world.ov, sessionId)
+        .filter((session) => session.sessionId !== mainId())
+        .reduce((sum, session) => sum + countMessages(session, 'assistant', SUBAGENT_REPLY), 0);
+    const probes = { 'sub-agent reply outside the main session': elsewhere };
+    expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
+  });
+});

@@ -8,6 +8,9 @@
  * forwarded verbatim through upstream.ts, so the tool list, descriptions and
  * input schemas are the server's own. Listing requests always answer
  * (discovery.ts); calls answer with a clear error when the server is away.
+ * The one change to a forwarded call: user text in the calls that store or
+ * search (`remember`, `write`, `edit`, `search`, …) passes the privacy
+ * filter (outbound.ts).
  *
  * Lifecycle: the proxy ends when stdin ends (CodeBuddy closes it at exit;
  * requests already received get up to `STDIN_END_DRAIN_MS` to be answered,
@@ -38,6 +41,7 @@ import {
   type JsonRpcRequest,
 } from './jsonRpc.js';
 import { createStderrLog, type ProxyLog } from './log.js';
+import { filterOutboundParams } from './outbound.js';
 import type { FetchLike } from './sdkSession.js';
 import { createSnapshotStore } from './snapshot.js';
 import { createUpstream } from './upstream.js';
@@ -155,7 +159,8 @@ export function createProxy(options: ProxyOptions): Proxy {
       default: {
         const field = listingField(request.method, request.params);
         if (field !== undefined) return discovery.answer(request, field, signal);
-        return upstream.request(request.method, request.params, { signal });
+        // User text in storing and searching calls passes the privacy filter (outbound.ts, DESIGN D17).
+        return upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
       }
     }
   };

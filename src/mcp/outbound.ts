@@ -1,0 +1,51 @@
+/**
+ * The privacy filter on what the model sends OpenViking through the MCP
+ * proxy (DESIGN D17). The proxy forwards every request verbatim except the
+ * user text inside the calls that store or search: `remember` messages,
+ * `write` content, `edit` replacement text, `add_resource` descriptions, and
+ * the queries of `search`/`find`. Those pass the same filter as captured turns
+ * and recall queries (transcript/privacy.ts): no `<private>` section, no
+ * recognised secret. The model can copy a key out of a `.env` file into a
+ * memory as easily as a user can paste one into a prompt; a memory is shared
+ * with every later session and a server-side index, so the same promise
+ * holds. Everything else (URIs, `edit`'s `old_string`, which must match
+ * stored text, tool names, listings) is left exactly as sent.
+ *
+ * @module
+ */
+import { outboundQuery, sanitizeText } from '../transcript/privacy.js';
+
+type Filter = (value: string) => string;
+
+/** Per tool: which argument paths hold user text, and how each is filtered. */
+const TOOL_FIELDS: Readonly<Record<string, ReadonlyArray<readonly [path: readonly string[], filter: Filter]>>> = {
+  remember: [[['messages', '*', 'content'], sanitizeText]],
+  write: [[['content'], sanitizeText]],
+  edit: [[['new_string'], sanitizeText]],
+  add_resource: [[['description'], sanitizeText]],
+  search: [[['query'], outboundQuery]],
+  find: [[['query'], outboundQuery]],
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `value` with the strings at `path` (`*` = every array item) filtered; a new object, the input untouched. */
+function filterAt(value: unknown, path: readonly string[], filter: Filter): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return typeof value === 'string' ? filter(value) : value;
+  if (head === '*') return Array.isArray(value) ? value.map((item) => filterAt(item, rest, filter)) : value;
+  if (!isRecord(value) || !(head in value)) return value;
+  return { ...value, [head]: filterAt(value[head], rest, filter) };
+}
+
+/** The params to forward upstream for `method`: a `tools/call` of a storing or searching tool gets its user text filtered. */
+export function filterOutboundParams(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (method !== 'tools/call' || params === undefined) return params;
+  const fields = typeof params['name'] === 'string' ? TOOL_FIELDS[params['name']] : undefined;
+  if (fields === undefined || !isRecord(params['arguments'])) return params;
+  let args: unknown = params['arguments'];
+  for (const [path, filter] of fields) args = filterAt(args, path, filter);
+  return { ...params, arguments: args };
+}

@@ -7,11 +7,12 @@
  * prefilter must run under `sh` and pass an ordinary file-tool payload
  * silently.
  *
- * Placeholders: CodeBuddy substitutes both `${CODEBUDDY_PLUGIN_ROOT}` and
- * `${CLAUDE_PLUGIN_ROOT}`; Claude Code only the latter (its shell would
- * expand the former to an empty string), so a command must contain
- * `${CLAUDE_PLUGIN_ROOT}` to work on both hosts (the shipped form is
- * `${CODEBUDDY_PLUGIN_ROOT:-"${CLAUDE_PLUGIN_ROOT}"}`, DESIGN.md D10).
+ * Placeholders: CodeBuddy rewrites both `${CODEBUDDY_PLUGIN_ROOT}` and
+ * `${CLAUDE_PLUGIN_ROOT}` in the text; Claude Code rewrites nothing and its
+ * /bin/sh expands only `${CLAUDE_PLUGIN_ROOT}` (the former would be empty),
+ * so a command must contain `${CLAUDE_PLUGIN_ROOT}` to work on both hosts
+ * (the shipped form is the plain `"${CLAUDE_PLUGIN_ROOT}/…"`, which every
+ * shell reads, fish included; DESIGN.md D10, D23).
  *
  * @module
  */

@@ -41,6 +41,8 @@ export const LAZY_MODULES = {
   'src/capture/env.ts': 'capture-env',
   // The resident helper (DESIGN D16): started in the background, never on a hook's clock.
   'src/resident/server.ts': 'resident',
+  // The user's memory controls (why, recall-preview): shell and slash commands only.
+  'src/controls/main.ts': 'controls',
 };
 
 /** Options every bundle shares; tests that bundle a single entry reuse them. */

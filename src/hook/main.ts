@@ -9,6 +9,8 @@
  *   always the pass-through): the same dispatch, but already off the host's
  *   clock, so a stage's detached job runs in this process (no second node).
  * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
+ * - `node hook.mjs why [--session ID]` / `recall-preview <query>`: the
+ *   user's memory controls (src/controls/main.ts), printed to stdout.
  * - `node hook.mjs requeue-dead`: dead letters back into the pending queue.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
  *   started by a stage through `HookDeps.spawnDetached`.
@@ -230,6 +232,14 @@ async function runRequeueDeadCommand(argv: readonly string[]): Promise<void> {
   exitWith(result.text, result.code);
 }
 
+async function runControlCommand(command: string, argv: readonly string[]): Promise<void> {
+  const { runControl } = await import('../controls/main.js');
+  const nodeDeps = buildDeps();
+  const result = await runControl(command, argv, nodeDeps.deps);
+  await nodeDeps.settle(SETTLE_CAP_MS);
+  exitWith(result.text, result.code);
+}
+
 async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   armSafety(WORKER_LIFETIME_MS, 0);
   const stdin = await readJobStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
@@ -298,6 +308,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (command === 'resident') return runResidentCommand();
   if (command === 'doctor') return runDoctorCommand(rest);
   if (command === 'worker') return runWorkerCommand(rest);
+  if (command === 'why' || command === 'recall-preview') return runControlCommand(command, rest);
   if (command === 'requeue-dead') return runRequeueDeadCommand(rest);
   if (command === 'detached') return runDetachedHookEvent();
   return runHookEvent();

@@ -23,6 +23,7 @@ import { recallMemories } from '../recall/cascade.js';
 import { decideRecall } from '../recall/skip.js';
 import { recordRecall } from '../recall/status.js';
 import { openStageContext } from '../session/stageContext.js';
+import { recordInjection } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
 
 /** Grace after the deadline for the client's cut-off to land before the stage gives up regardless. */
@@ -64,5 +65,8 @@ async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Pr
   deps.log.debug('recall done', { tier: outcome.tier, hits: outcome.status === 'hits' ? outcome.items.length : 0 });
   if (outcome.status === 'empty') return PASS;
   const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, hostFromEnv(deps.env));
-  return text === '' ? PASS : { kind: 'context', text };
+  if (text === '') return PASS;
+  const items = outcome.items.map(({ uri, score, category }) => ({ uri, ...(score !== undefined ? { score } : {}), ...(category !== undefined ? { category } : {}) }));
+  deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: 'recall', detail: query, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items, text }));
+  return { kind: 'context', text };
 }

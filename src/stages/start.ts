@@ -36,6 +36,7 @@ import { memoryOffNotice, watchFailures } from './notice.js';
 import { isBypassed } from '../session/bypass.js';
 import { startLockPath } from '../session/locks.js';
 import { openStageContext } from '../session/stageContext.js';
+import { recordInjection, urisIn } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
 import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
@@ -55,6 +56,7 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
     const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
     const watched = watchFailures(ctx.client);
     const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
+    if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
     if (ctx.settings.autoRecall) ensureResident(deps);
     // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21).
     const notice = memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure(), now: deps.now() });
@@ -80,7 +82,8 @@ async function answerOnce(ctx: StageContext, source: string, deps: HookDeps): Pr
       return reused.text;
     }
     const text = await buildAnswer(ctx, source, deps);
-    await saveSessionState(file, withAnswer(state, source, { text, at: deps.now() }));
+    // A cache for repeated deliveries (F4): a power cut may lose it, so no fsync on the host's clock.
+    await saveSessionState(file, withAnswer(state, source, { text, at: deps.now() }), { fsync: false });
     return text;
   });
   if (!locked.ok) deps.log.warn('session start lock not acquired; passing through', { reason: locked.reason });

@@ -29,14 +29,14 @@ function frontmatter(text: string): Record<string, string> {
 const inlineCommands = (text: string) => [...text.matchAll(/!`([^`]+)`/g)].map((match) => (match[1] as string).trim());
 
 describe('slash commands', () => {
-  it('ships doctor, status and remember, each with a description', () => {
+  it('ships doctor, forget, recall, remember, status and why, each with a description', () => {
     const names = readdirSync(COMMANDS_DIR).filter((name) => name.endsWith('.md')).sort();
-    expect(names).toEqual(['doctor.md', 'remember.md', 'status.md']);
+    expect(names).toEqual(['doctor.md', 'forget.md', 'recall.md', 'remember.md', 'status.md', 'why.md']);
     for (const name of names) expect(frontmatter(read(name))['description']?.length).toBeGreaterThan(10);
   });
 
   it('allows exactly the shell commands it runs', () => {
-    for (const name of ['doctor.md', 'status.md']) {
+    for (const name of ['doctor.md', 'status.md', 'recall.md', 'why.md']) {
       const text = read(name);
       expect(frontmatter(text)['allowed-tools']).toBe('Bash(node:*)');
       const commands = inlineCommands(text);
@@ -62,6 +62,28 @@ describe('slash commands', () => {
     expect(outputs[1]).toBe('OV not contacted yet\n');
     expect(outputs[2]).toMatch(/^OpenViking doctor/);
   }, 40_000);
+
+  it('recall and why run once the plugin root and the arguments are substituted (issue 17.2)', async () => {
+    const home = freshHome();
+    const run = async (name: string, args: string) => {
+      const [command] = inlineCommands(read(name));
+      const substituted = (command as string).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT).replace(/\$ARGUMENTS/g, args);
+      return runProcess('/bin/sh', ['-c', substituted], { env: { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9' }, cwd: home, timeoutMs: 15_000 });
+    };
+    const recall = await run('recall.md', 'how do we deploy');
+    expect(recall.stdout).toMatch(/^Recall preview for: how do we deploy\n/);
+    expect(recall.stdout).toContain('recall failed');
+    expect((await run('why.md', '')).stdout).toMatch(/^No injection recorded yet/);
+  }, 40_000);
+
+  it('forget finds, shows, asks, then deletes through the forget tool of either host', () => {
+    const text = read('forget.md');
+    expect(text).toContain('$ARGUMENTS');
+    expect(text).toContain('mcp__openviking__forget');
+    expect(text).toContain('mcp__plugin_openviking_openviking__forget');
+    expect(text).toMatch(/explicit yes/);
+    expect(frontmatter(text)['allowed-tools']).toBeUndefined();
+  });
 
   it('remember names the MCP tool the plugin\'s own server key yields', () => {
     const servers = Object.keys((JSON.parse(readFileSync(join(REPO_ROOT, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers);

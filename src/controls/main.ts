@@ -1,0 +1,94 @@
+/**
+ * The user's controls over memory (issue 17.2), run from a shell or a
+ * slash command (commands/recall.md, commands/why.md):
+ *
+ * - `node hook.mjs recall-preview <query…>`: what recall would inject for
+ *   this query in this workspace (same tiers, project peer, threshold and
+ *   exclusions as the prompt hook), with URIs and scores. No session id is
+ *   sent, so the preview neither expands the query with a session's turns
+ *   nor enters the server's dedup ledger.
+ * - `node hook.mjs why [--session ID]`: what the plugin injected into a
+ *   session (why/record.ts), newest session by default.
+ *
+ * A lazy module of its own (scripts/lazy/controls.mjs): nothing here runs
+ * on a hook's path.
+ *
+ * @module
+ */
+import { loadPluginConfig } from '../config/load.js';
+import type { HookDeps } from '../hook/deps.js';
+import { resolveProject } from '../project/identity.js';
+import { applyProjectSwitches } from '../project/workspaceConfig.js';
+import { recallMemories } from '../recall/cascade.js';
+import { OV_SESSION_PREFIX, ovSessionId } from '../session/ids.js';
+import { clientFor } from '../session/stageContext.js';
+import { resolveWorkspace } from '../session/workspace.js';
+import { resolveDataDir } from '../store/paths.js';
+import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
+
+export interface ControlResult {
+  text: string;
+  code: number;
+}
+
+const PREVIEW_TIMEOUT_MS = 8_000;
+
+export async function runControl(command: string, argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
+  if (command === 'why') return whyReport(argv, deps);
+  if (command === 'recall-preview') return recallPreview(argv.join(' ').trim(), deps);
+  return { text: `unknown command ${command}\n`, code: 2 };
+}
+
+async function recallPreview(query: string, deps: HookDeps): Promise<ControlResult> {
+  if (query === '') return { text: 'usage: recall-preview <query>\n', code: 2 };
+  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const workspace = resolveWorkspace({}, deps.env, deps.cwd);
+  const project = resolveProject({ workspace, homeDir: deps.homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now: deps.now() });
+  const settings = applyProjectSwitches(config.settings, project.off);
+  const client = clientFor(config, deps, PREVIEW_TIMEOUT_MS, deps.now() + PREVIEW_TIMEOUT_MS, project.peerId);
+  const outcome = await recallMemories({
+    client,
+    settings,
+    credentials: config.credentials,
+    dataDir: resolveDataDir(deps.env, deps.homeDir),
+    ovSessionId: '',
+    query,
+    now: deps.now,
+    ...(project.peerId !== undefined ? { actorPeer: project.peerId } : {}),
+  });
+  const lines = [`Recall preview for: ${query}`, `project peer: ${project.peerId ?? '(none)'}  [${project.peerSource}]`];
+  if (!settings.enabled || !settings.autoRecall) lines.push('note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.');
+  if (outcome.status === 'failed') {
+    lines.push(`recall failed (${outcome.tier}): ${outcome.failure.code} ${outcome.failure.message}`);
+    return { text: `${lines.join('\n')}\n`, code: 1 };
+  }
+  if (outcome.status === 'empty') lines.push(`nothing above the score threshold ${settings.scoreThreshold} (tier: ${outcome.tier})`);
+  else {
+    lines.push(`${outcome.items.length} memories (tier: ${outcome.tier}, threshold ${settings.scoreThreshold}):`);
+    for (const item of outcome.items) {
+      const gist = item.text.replace(/\s+/g, ' ').trim().slice(0, 160);
+      lines.push(`- ${item.score === undefined ? '  -  ' : item.score.toFixed(2)}  ${item.uri}${item.category ? `  (${item.category})` : ''}`, ...(gist ? [`        ${gist}`] : []));
+    }
+  }
+  return { text: `${lines.join('\n')}\n`, code: 0 };
+}
+
+function whyReport(argv: readonly string[], deps: HookDeps): ControlResult {
+  const dataDir = resolveDataDir(deps.env, deps.homeDir);
+  const asked = argv[argv.indexOf('--session') + 1];
+  const session = argv.includes('--session') && asked ? (asked.startsWith(OV_SESSION_PREFIX) ? asked : ovSessionId(asked)) : newestWhySession(dataDir);
+  if (session === undefined || session === '') return { text: 'No injection recorded yet (the plugin records what it injects from the next session start on).\n', code: 0 };
+  const entries = readWhy(dataDir, session);
+  if (entries.length === 0) return { text: `Nothing recorded for session ${session}.\n`, code: 0 };
+  const lines = [`What OpenViking injected into session ${session} (${entries.length} time${entries.length === 1 ? '' : 's'}):`, ''];
+  for (const entry of entries) lines.push(...describe(entry), '');
+  return { text: `${lines.join('\n')}`, code: 0 };
+}
+
+function describe(entry: WhyEntry): string[] {
+  const when = new Date(entry.at).toISOString();
+  const head = entry.kind === 'start' ? `${when}  session start (${entry.detail}): profile block` : `${when}  recall for: ${entry.detail}`;
+  const peer = entry.peer ? `  [project ${entry.peer}]` : '';
+  const items = entry.items.map((item) => `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${item.uri}${item.category ? `  (${item.category})` : ''}`);
+  return [`${head}${peer}`, ...(items.length > 0 ? items : ['    (no URI in the block)']), `    ${entry.text.length} characters injected`];
+}

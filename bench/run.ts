@@ -16,6 +16,7 @@ import { REPO_ROOT } from '../tests/support/spawn-hook.js';
 import { measureCapture } from './capture.js';
 import { basicPaths, capturePaths, floorPaths, measurePath, residentRow } from './hookPaths.js';
 import { measureMcp } from './mcp.js';
+import { measureStartHistory } from './startHistory.js';
 import { renderResults, renderTable, runInfo, writeResults } from './report.js';
 import type { ResultRow } from './report.js';
 import { createBenchWorld } from './world.js';
@@ -51,6 +52,7 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   try {
     for (const path of [...floorPaths(world), ...basicPaths(world)]) await measure(path.name, async () => [await measurePath(world, path, pairs)]);
+    await measure('SessionStart, fresh session (and with 5,000 / 50,000 past sessions)', () => measureStartHistory(world, pairs));
     await measure('resident helper', async () => [await residentRow(world)]);
     for (const path of capturePaths(world)) await measure(path.name, async () => [await measurePath(world, path, pairs)]);
     await measure('capture cost', () => measureCapture(world, quick ? 2 : 5));

@@ -28,6 +28,7 @@ import { drainRequests } from './drain.js';
 import type { DrainStatus } from './drain.js';
 import { captureEnvFor } from './env.js';
 import { postRequest } from './requests.js';
+import { sweepIfDue } from './retention.js';
 import { listCaptureStates, loadCaptureState } from './state.js';
 import type { CaptureState } from './state.js';
 
@@ -83,6 +84,8 @@ export async function commitStale(dataDir: string, workspace: string, exceptSess
     count(summary, posted ? await drainRequests(env, state.ovSessionId, 0) : 'error');
   }
   deps.log.debug('commit-stale done', { workspace, ...summary });
+  const swept = await sweepIfDue(dataDir, config.settings, deps.now());
+  if (swept !== undefined) deps.log.debug('capture state retention', { ...swept });
   return summary;
 }
 

@@ -33,6 +33,7 @@ import type { DrainStatus } from './drain.js';
 import { captureEnvFor } from './env.js';
 import { queueDirOf } from './queueing.js';
 import { replayPendingWrites } from './replay.js';
+import { sweepIfDue } from './retention.js';
 import { requeueDeadLetters } from '../store/queueDead.js';
 import { requestForEvent } from './target.js';
 import type { CrashPoint } from './writer.js';
@@ -85,6 +86,8 @@ async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number>
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps));
   const status = await drainRequests(env, request.ovSessionId, 0);
+  const swept = await sweepIfDue(env.dataDir, config.settings, deps.now());
+  if (swept !== undefined) deps.log.debug('capture state retention', { ...swept });
   return status === 'error' ? 1 : 0;
 }
 

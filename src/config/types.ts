@@ -66,6 +66,8 @@ export interface Settings {
   serverCommitMessageThreshold: number;
   /** The server policy's idle timeout (seconds; enforced only when the server's idle scanner is on). */
   serverCommitIdleSeconds: number;
+  /** Days a committed, idle session's capture state is kept while its transcript exists (retention.ts). */
+  captureRetentionDays: number;
   captureAssistantTurns: boolean;
   captureToolMaxChars: number;
   bypassSession: boolean;

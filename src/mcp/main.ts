@@ -13,6 +13,7 @@ import { homedir } from 'node:os';
 import { loadPluginConfig } from '../config/load.js';
 import { PLUGIN_VERSION, USER_AGENT } from '../version.js';
 import { createProxy } from './proxy.js';
+import { proxyAwareFetch } from './proxyFetch.js';
 
 /** How long the exit waits for stdout to drain. */
 const EXIT_FLUSH_BUDGET_MS = 500;
@@ -28,7 +29,8 @@ function main(): void {
     loadConfig: () => loadPluginConfig({ env, homeDir, readStoredOptions: true }),
     env,
     homeDir,
-    fetch: (url, init) => fetch(url, init),
+    // Through HTTP(S)_PROXY when the environment names one (DESIGN D20); the global fetch otherwise.
+    fetch: proxyAwareFetch(env, (url, init) => fetch(url, init)),
     now: Date.now,
     serverInfo: { name: 'openviking', version: PLUGIN_VERSION },
     userAgent: USER_AGENT,

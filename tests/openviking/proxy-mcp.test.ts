@@ -1,0 +1,61 @@
+/**
+ * The MCP proxy behind a corporate proxy (DESIGN D20): the BUILT
+ * `servers/mcp-proxy.mjs`, spawned as CodeBuddy would, with HTTP(S)_PROXY
+ * naming a real proxy on loopback, reaches OpenViking's `/mcp` through it
+ * (absolute form for http, CONNECT for https with the certificate trusted
+ * only through NODE_EXTRA_CA_CERTS), and goes direct for NO_PROXY.
+ *
+ * @module
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectThroughProxy, makeSandbox, proxyUnderTest } from '../mcp/support/harness.js';
+import { startTestProxy } from '../support/http-proxy/index.js';
+import { startOvServer } from '../support/ov-server/index.js';
+import { startTlsFront, TEST_CERT_PATH } from '../support/tls/index.js';
+
+let proxyPath: string;
+const cleanups: Array<() => Promise<unknown> | void> = [];
+beforeAll(async () => {
+  proxyPath = await proxyUnderTest();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup() {
+  const server = await startOvServer({ seed: { files: { 'memories/profile.md': 'Alice prefers tabs over spaces.' } } });
+  const front = await startTlsFront(Number(new URL(server.url).port));
+  const proxy = await startTestProxy();
+  const sandbox = await makeSandbox();
+  cleanups.push(() => server.close(), () => front.close(), () => proxy.close(), () => sandbox.dispose());
+  const call = async (env: Record<string, string>) => {
+    const client = await connectThroughProxy(proxyPath, sandbox.env(env));
+    cleanups.push(() => client.close());
+    return client.client.callTool({ name: 'health', arguments: {} });
+  };
+  return { server, front, proxy, call };
+}
+
+describe('mcp proxy behind an HTTP proxy', () => {
+  it('http upstream: every request goes to the proxy in absolute form', async () => {
+    const { server, proxy, call } = await setup();
+    const result = await call({ OPENVIKING_URL: server.url, HTTP_PROXY: proxy.url });
+    expect(result.isError).not.toBe(true);
+    const forwarded = proxy.log().filter((entry) => entry.kind === 'forward');
+    expect(forwarded.some((entry) => entry.target === `${server.url}/mcp`)).toBe(true);
+  }, 20_000);
+
+  it('https upstream: a CONNECT tunnel, certificate verified through NODE_EXTRA_CA_CERTS', async () => {
+    const { front, proxy, call } = await setup();
+    const result = await call({ OPENVIKING_URL: front.url, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CERT_PATH });
+    expect(result.isError).not.toBe(true);
+    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }));
+  }, 20_000);
+
+  it('NO_PROXY naming the server: direct, the proxy sees nothing', async () => {
+    const { server, proxy, call } = await setup();
+    const result = await call({ OPENVIKING_URL: server.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+    expect(result.isError).not.toBe(true);
+    expect(proxy.log()).toEqual([]);
+  }, 20_000);
+});

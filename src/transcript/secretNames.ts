@@ -82,7 +82,8 @@ function kindOfWords(qualifier: string, last: string): string {
  * Groups: 1 word, 2 rest of the name, 3 closing quote of the name, 4 space
  * before the separator, 5 separator (with the spaces after it), 6/7/8 value.
  */
-const CANDIDATE_SOURCE = String.raw`(pass|pwd|secret|token|key|auth|credential|connectionstring)([A-Za-z0-9_.-]{0,40})(["']?)([ \t]{0,3})((?::=|=>|[:=])[ \t]{0,3})(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"'\x60&;,<>()[\]{}|]{1,512}))`;
+export const CREDENTIAL_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'credential', 'connectionstring'] as const;
+const CANDIDATE_SOURCE = String.raw`(${CREDENTIAL_WORDS.join('|')})([A-Za-z0-9_.-]{0,40})(["']?)([ \t]{0,3})((?::=|=>|[:=])[ \t]{0,3})(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"'\x60&;,<>()[\]{}|]{1,512}))`;
 /** `[A-Za-z0-9_.-]`, without a regex call per character. */
 function isNameChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 45;

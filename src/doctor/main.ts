@@ -26,6 +26,9 @@ import type { RunProgram } from './hooksCheck.js';
 import { checkDataDir, checkQueue } from './localCheck.js';
 import { checkMcp } from './mcpCheck.js';
 import { checkResident } from './residentCheck.js';
+import { checkDuplicates } from './duplicatesCheck.js';
+import { checkProject } from './projectCheck.js';
+import { resolveWorkspace } from '../session/workspace.js';
 import { createNodeDoctorIo } from './nodeIo.js';
 import type { DoctorIo } from './nodeIo.js';
 import { renderJson, renderText } from './render.js';
@@ -99,6 +102,7 @@ async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[
   const queue = withAdoption(await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass'), adopted);
   return [
     checkConfig(config, deps.homeDir),
+    checkProject(config, resolveWorkspace({}, deps.env, deps.cwd), deps.homeDir, startedAt),
     server.server,
     ...(server.identity ? [server.identity] : []),
     mcp,
@@ -108,6 +112,7 @@ async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[
     commitPolicy,
     checkResident(deps),
     hooks,
+    checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot),
   ];
 }
 

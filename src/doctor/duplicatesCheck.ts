@@ -1,0 +1,92 @@
+/**
+ * Doctor check `duplicates` (issue 17.2): OpenViking hooks or an
+ * `openviking` MCP server registered by hand next to the plugin's own.
+ *
+ * - Hooks in the user's settings (`<CodeBuddy config dir>/settings.json`,
+ *   `<Claude config dir>/settings.json`) whose command names an OpenViking
+ *   hook script (`openviking` and `hook.mjs`, or this plugin's directory)
+ *   fire beside the plugin's hooks.json: every turn captured twice, two
+ *   recall blocks.
+ * - A user-scope MCP server named `openviking` (or running this plugin's
+ *   proxy) in `~/.codebuddy.json`, `<CodeBuddy config dir>/.mcp.json` or
+ *   `~/.claude.json` duplicates the plugin's `.mcp.json` server: two sets of
+ *   the same tools (both hosts start the plugin's `.mcp.json` server, DESIGN
+ *   D23, so a hand-added `claude mcp add openviking` is no longer needed).
+ *
+ * Reads small JSON files only; a missing or broken file is skipped.
+ *
+ * @module
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isRecord } from '../openviking/narrow.js';
+import type { Check } from './types.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
+
+export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string): Check {
+  const codebuddyDir = env.CODEBUDDY_CONFIG_DIR?.trim() || join(homeDir, '.codebuddy');
+  const claudeDir = env.CLAUDE_CONFIG_DIR?.trim() || join(homeDir, '.claude');
+  const hookFiles = [join(codebuddyDir, 'settings.json'), join(claudeDir, 'settings.json')];
+  const mcpFiles = [join(homeDir, '.codebuddy.json'), join(codebuddyDir, '.mcp.json'), join(homeDir, '.claude.json')];
+  const warnings: string[] = [];
+  for (const file of hookFiles) {
+    const hooks = readJson(file)?.['hooks'];
+    for (const { event, command } of hookCommands(hooks)) {
+      if (namesOpenVikingHook(command, pluginRoot)) warnings.push(`${file}: ${event} hook "${command.slice(0, 120)}" runs OpenViking beside the plugin (it fires twice)`);
+    }
+  }
+  for (const file of mcpFiles) {
+    const servers = readJson(file)?.['mcpServers'];
+    if (!isRecord(servers)) continue;
+    for (const [name, server] of Object.entries(servers)) {
+      if (isOpenVikingServer(name, server)) warnings.push(`${file}: user-scope MCP server "${name}" duplicates the plugin's openviking server (two sets of the same tools)`);
+    }
+  }
+  const base = { id: 'duplicates', title: 'Duplicate registrations' };
+  if (warnings.length === 0) return { ...base, status: 'pass', lines: ['no OpenViking hook or MCP server registered outside the plugin'] };
+  return {
+    ...base,
+    status: 'warn',
+    lines: warnings,
+    fix: 'Remove those entries (`codebuddy mcp remove openviking -s user` / `claude mcp remove openviking -s user`, and the hooks from settings.json): the plugin registers its hooks and MCP server itself.',
+    data: { duplicates: warnings.length },
+  };
+}
+
+function hookCommands(hooks: unknown): Array<{ event: string; command: string }> {
+  if (!isRecord(hooks)) return [];
+  const found: Array<{ event: string; command: string }> = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      const entries = isRecord(group) && Array.isArray(group['hooks']) ? group['hooks'] : [];
+      for (const entry of entries) if (isRecord(entry) && typeof entry['command'] === 'string') found.push({ event, command: entry['command'] });
+    }
+  }
+  return found;
+}
+
+function namesOpenVikingHook(command: string, pluginRoot: string): boolean {
+  const lower = command.toLowerCase();
+  return (lower.includes('openviking') && /hook\.mjs|guard-prefilter\.sh|detach\.sh/.test(lower)) || (pluginRoot !== '' && command.includes(pluginRoot));
+}
+
+function isOpenVikingServer(name: string, server: unknown): boolean {
+  if (name.toLowerCase() === 'openviking') return true;
+  const args = isRecord(server) && Array.isArray(server['args']) ? server['args'].filter((arg): arg is string => typeof arg === 'string') : [];
+  return args.some((arg) => arg.toLowerCase().includes('openviking') && arg.endsWith('mcp-proxy.mjs'));
+}
+
+function readJson(path: string): Record<string, unknown> | undefined {
+  try {
+    const size = statSync(path, { throwIfNoEntry: false })?.size;
+    if (size === undefined || size > MAX_SETTINGS_BYTES) return undefined;
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined; // unreadable or not JSON: the host reports that itself
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Doctor's duplicate-registration and project checks (issue 17), run as
+ * the user runs them: `node scripts/hook.mjs doctor --json` (built bundle)
+ * with a sandboxed HOME. OpenViking hooks in the user's settings.json would
+ * fire beside the plugin's; a user-scope `openviking` MCP server would list
+ * the tools twice.
+ *
+ * @module
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DoctorReport } from '../../src/doctor/types.js';
+import { spawnHook } from '../support/spawn-hook.js';
+import { checkOf, freshHome } from './support.js';
+
+async function doctor(home: string, cwd = home): Promise<DoctorReport> {
+  const run = await spawnHook({ args: ['doctor', '--json'], cwd, env: { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9' }, timeoutMs: 20_000 });
+  return JSON.parse(run.stdout) as DoctorReport;
+}
+
+const hooksWith = (command: string) => ({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command }] }], Stop: [{ matcher: '', hooks: [{ type: 'command', command: 'echo unrelated' }] }] } });
+
+describe('duplicate registrations', () => {
+  it('pass on a clean HOME', async () => {
+    expect(checkOf(await doctor(freshHome()), 'duplicates')).toMatchObject({ status: 'pass' });
+  });
+
+  it('warn on OpenViking hooks in ~/.codebuddy/settings.json or ~/.claude/settings.json, naming the file and event', async () => {
+    for (const dir of ['.codebuddy', '.claude']) {
+      const home = freshHome();
+      mkdirSync(join(home, dir));
+      writeFileSync(join(home, dir, 'settings.json'), JSON.stringify(hooksWith('node /opt/openviking-codebuddy/scripts/hook.mjs')));
+      const check = checkOf(await doctor(home), 'duplicates');
+      expect(check.status).toBe('warn');
+      expect(check.lines.join('\n')).toContain(`${join(home, dir, 'settings.json')}: UserPromptSubmit hook`);
+      expect(check.lines.join('\n')).not.toContain('echo unrelated');
+    }
+  }, 60_000);
+
+  it('warn on a user-scope openviking MCP server', async () => {
+    const home = freshHome();
+    writeFileSync(join(home, '.codebuddy.json'), JSON.stringify({ mcpServers: { openviking: { command: 'node', args: ['/x/servers/mcp-proxy.mjs'] }, other: { command: 'x' } } }));
+    const check = checkOf(await doctor(home), 'duplicates');
+    expect(check.status).toBe('warn');
+    expect(check.lines).toEqual([`${join(home, '.codebuddy.json')}: user-scope MCP server "openviking" duplicates the plugin's openviking server (two sets of the same tools)`]);
+    expect(check.fix).toContain('mcp remove openviking');
+  });
+});
+
+describe('project', () => {
+  it('names the peer of the directory doctor runs in, and the workspace switches', async () => {
+    const home = freshHome();
+    const ws = join(home, 'work');
+    mkdirSync(join(ws, '.openviking'), { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    execFileSync('git', ['remote', 'add', 'origin', 'https://u:secret@example.org/team/app.git'], { cwd: ws });
+    writeFileSync(join(ws, '.openviking', 'config.json'), JSON.stringify({ autoCapture: false }));
+    const check = checkOf(await doctor(home, ws), 'project');
+    expect(check.lines.join('\n')).toMatch(/peer: git-example\.org-team-app-[0-9a-f]{8} {2}\(git remote example\.org\/team\/app\)/);
+    expect(check.lines.join('\n')).toContain('off here: autoCapture');
+    expect(JSON.stringify(check)).not.toContain('secret');
+  });
+});

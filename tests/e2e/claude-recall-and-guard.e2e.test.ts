@@ -126,6 +126,16 @@ describe('Claude Code scenario 1: --plugin-dir, -p', () => {
     expect(String(start?.stdin.transcript_path)).toBe(join(world.sandbox.configDir, 'projects', world.sandbox.workspace.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`));
   });
 
+  it("a plugin's MCP server gets the same CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA and CLAUDE_PROJECT_DIR as its hooks", () => {
+    const server = world.envProbe().find((record) => record.event === 'mcp-server');
+    expect(server, world.evidence()).toBeDefined();
+    expect(server?.env).toMatchObject({
+      CLAUDE_PLUGIN_ROOT: world.envProbeDir,
+      CLAUDE_PLUGIN_DATA: join(world.sandbox.configDir, 'plugins', 'data', 'envprobe-inline'),
+      CLAUDE_PROJECT_DIR: world.sandbox.workspace,
+    });
+  });
+
   it('PreToolUse receives the viking:// path made absolute against the workspace', () => {
     const read = world.envProbe().find((record) => record.event === 'PreToolUse' && record.stdin.tool_name === 'Read');
     expect((read?.stdin.tool_input as { file_path?: string } | undefined)?.file_path).toBe(join(world.sandbox.workspace, 'viking:/user/default/memories/profile.md'));

@@ -2,8 +2,9 @@
  * One Claude Code scenario's world: the scripted Anthropic model, the seeded
  * OpenViking test server, a Claude sandbox, the env pointing the real plugin
  * (this repository, built) at that server, and a second, listen-only plugin
- * that records what Claude Code hands every hook (its CLAUDE_* / CODEBUDDY_*
- * env, cwd and stdin), so facts about the host are read from the host.
+ * that records what Claude Code hands every hook and its MCP server (their
+ * CLAUDE_* / CODEBUDDY_* env, cwd and stdin), so facts about the host are
+ * read from the host.
  *
  * @module
  */
@@ -49,9 +50,10 @@ export function requireClaudeCli(): void {
 
 const ENV_PROBE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop', 'SubagentStop'];
 
+/** Run as a hook (`<event>`, JSON on stdin) or as the plugin's MCP server (`mcp-server`: records and exits). */
 const ENV_PROBE_SCRIPT = `import { appendFileSync, readFileSync } from 'node:fs';
 let stdin = {};
-try { stdin = JSON.parse(readFileSync(0, 'utf8')); } catch {}
+try { if (process.argv[2] !== 'mcp-server') stdin = JSON.parse(readFileSync(0, 'utf8')); } catch {}
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => /^(CLAUDE|CODEBUDDY)/.test(key)));
 appendFileSync(process.env.OV_E2E_ENV_PROBE_LOG, JSON.stringify({ event: process.argv[2], cwd: process.cwd(), env, stdin }) + '\\n');
 `;
@@ -66,6 +68,7 @@ function writeEnvProbePlugin(dir: string): void {
     hooks[event] = [event === 'PreToolUse' ? { matcher: '*', hooks: [command] } : { hooks: [command] }];
   }
   writeFileSync(join(dir, 'hooks', 'hooks.json'), `${JSON.stringify({ hooks }, null, 2)}\n`);
+  writeFileSync(join(dir, '.mcp.json'), `${JSON.stringify({ mcpServers: { envdump: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/probe.mjs', 'mcp-server'] } } })}\n`);
   writeFileSync(join(dir, 'probe.mjs'), ENV_PROBE_SCRIPT);
 }
 

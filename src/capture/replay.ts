@@ -18,6 +18,7 @@
 import type { CommitBody, OvFailure, SessionMessage } from '../openviking/types.js';
 import { isRecord } from '../openviking/narrow.js';
 import { replay } from '../store/queue.js';
+import { sanitizeMessage } from '../transcript/index.js';
 import type { QueueEntry, ReplaySummary, ReplayVerdict } from '../store/queue.js';
 import { recordCommit, recordReplayed } from './ack.js';
 import { resolveInflight } from './inflight.js';
@@ -135,7 +136,13 @@ async function earlierBatchBlocks(writer: SessionWriter): Promise<ReplayVerdict 
   return settlement === 'blocked' ? HALT(error) : { verdict: 'wait', error };
 }
 
+/**
+ * The entry's messages, through the privacy filter once more (DESIGN D17):
+ * an entry queued by an older version, with older rules, leaves with
+ * today's. Filtering filtered text changes nothing.
+ */
 function messagesOf(payload: unknown): SessionMessage[] | undefined {
   if (!isRecord(payload) || !Array.isArray(payload.messages) || payload.messages.length === 0) return undefined;
-  return payload.messages.every((message) => isRecord(message) && Array.isArray(message.parts)) ? (payload.messages as SessionMessage[]) : undefined;
+  if (!payload.messages.every((message) => isRecord(message) && Array.isArray(message.parts))) return undefined;
+  return (payload.messages as SessionMessage[]).map((message) => sanitizeMessage(message) ?? { ...message, parts: [{ type: 'text', text: '[removed]' }] });
 }

@@ -51,7 +51,9 @@ export function createClaudeSandbox(options: { modelBaseUrl: string; label?: str
   const home = join(root, 'home');
   const workspace = join(root, 'ws');
   const configDir = join(home, '.claude');
-  for (const dir of [home, workspace]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Claude Code keeps task outputs under os.tmpdir() (`claude-<uid>/…`): inside the sandbox, they go with it.
+  const tmp = join(root, 'tmp');
+  for (const dir of [home, workspace, tmp]) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const baseEnv: Record<string, string> = {
     HOME: home,
     PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
@@ -64,6 +66,7 @@ export function createClaudeSandbox(options: { modelBaseUrl: string; label?: str
     ANTHROPIC_BASE_URL: options.modelBaseUrl,
     ANTHROPIC_API_KEY: 'sk-ant-fake-not-a-secret',
     MCP_TIMEOUT: '5000',
+    TMPDIR: tmp,
     [SANDBOX_MARKER]: root,
   };
   return {

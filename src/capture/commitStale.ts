@@ -28,6 +28,7 @@ import { drainRequests } from './drain.js';
 import type { DrainStatus } from './drain.js';
 import { captureEnvFor } from './env.js';
 import { postRequest } from './requests.js';
+import { resolveProject } from '../project/identity.js';
 import { sweepIfDue } from './retention.js';
 import { listCaptureStates, loadCaptureState } from './state.js';
 import type { CaptureState } from './state.js';
@@ -56,6 +57,9 @@ export async function commitStale(dataDir: string, workspace: string, exceptSess
   const summary: CommitStaleSummary = { considered: 0, drained: 0, busy: 0, incomplete: 0, live: 0 };
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
   if (!config.settings.enabled || !config.settings.autoCapture) return summary;
+  // The workspace's project (DESIGN D24): its switches hold here too, and what is still uncaptured goes out under its peer.
+  const project = resolveProject({ workspace, homeDir: deps.homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now: deps.now() });
+  if (project.off.includes('enabled') || project.off.includes('autoCapture')) return summary;
   const env = { ...captureEnvFor(deps, config, COMMIT_STALE_DEADLINE_MS), dataDir };
   const spared = sparedIds(exceptSessionId);
   for (const entry of await indexEntries(dataDir)) {
@@ -80,6 +84,7 @@ export async function commitStale(dataDir: string, workspace: string, exceptSess
       subagent: state.agentId !== undefined,
       commit: true,
       at: deps.now(),
+      ...(project.peerId !== undefined ? { peerId: project.peerId } : {}),
     });
     count(summary, posted ? await drainRequests(env, state.ovSessionId, 0) : 'error');
   }

@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalRemote, peerIdForRemote } from '../../src/project/remote.js';
+import { until } from '../capture/support/world.js';
 import { createProjectsWorld, type ProjectsWorld, type ProjectWorkspace } from './support/projects.js';
 
 const ALPHA = 'git@github.com:acme/alpha.git';
@@ -74,6 +75,18 @@ describe('two projects', () => {
       expect(search?.headers['x-openviking-actor-peer']).toBeUndefined();
       expect(search?.body).not.toHaveProperty('peer_scope');
     }
+  });
+});
+
+describe('a turn left behind', () => {
+  it('is captured by the next session start (commit-stale) under the project\'s peer too', async () => {
+    const workspace = world.workspace(ALPHA, { env: { OPENVIKING_STALE_COMMIT_IDLE_MS: '0', OPENVIKING_SERVER_COMMIT_POLICY: 'false' } });
+    const session = await workspace.leaveTurnBehind('first turn of the left-behind session', 'second turn nobody captured at Stop');
+    await workspace.sim.fire('SessionStart', workspace.payloads().sessionStart('startup'));
+    await until(() => (world.server.session(session)?.archives.length ?? 0) > 0, 20_000, 'the commit-stale commit');
+    const messages = world.server.session(session)?.allMessages ?? [];
+    expect(messages.map((message) => message.parts.map((part) => String(part.text ?? '')).join(''))).toContain('second turn nobody captured at Stop');
+    expect(new Set(messages.map((message) => message.peer_id))).toEqual(new Set([peerOf(ALPHA)]));
   });
 });
 

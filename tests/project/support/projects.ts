@@ -29,6 +29,8 @@ export interface ProjectWorkspace {
   payloads(): Payloads;
   /** Captures one turn into a new session of this workspace and commits it. */
   captureTurn(user: string, assistant: string): Promise<string>;
+  /** A session whose first turn is captured (Stop, no commit) and whose second is only in the transcript, as a session that ended without its last Stop. */
+  leaveTurnBehind(first: string, second: string): Promise<string>;
   /** The plugin's recall context for a prompt ('' when none). */
   recall(prompt: string): Promise<string>;
 }
@@ -75,6 +77,16 @@ export async function createProjectsWorld(env: Record<string, string> = {}): Pro
         await until(() => detachedRuns(home).length === 0, 20_000, 'the Stop capture');
         await sim.fire('SessionEnd', p.sessionEnd('other'));
         await until(() => detachedRuns(home).length === 0, 20_000, 'the SessionEnd commit');
+        return `cb-${p.sessionId}`;
+      },
+      leaveTurnBehind: async (first, second) => {
+        const p = payloads();
+        mkdirSync(dirname(p.transcriptPath), { recursive: true });
+        const append = (text: string) => appendFileSync(p.transcriptPath, turnRecords(p.sessionId, dir, text, 'ok').map((record) => `${JSON.stringify(record)}\n`).join(''));
+        append(first);
+        await sim.fire('Stop', p.stop('ok'));
+        await until(() => detachedRuns(home).length === 0, 20_000, 'the Stop capture');
+        append(second);
         return `cb-${p.sessionId}`;
       },
       recall: async (prompt) => contextOf(await sim.fire('UserPromptSubmit', payloads().userPromptSubmit(prompt))),

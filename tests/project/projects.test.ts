@@ -10,7 +10,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalRemote, peerIdForRemote } from '../../src/project/remote.js';
+import { join } from 'node:path';
 import { until } from '../capture/support/world.js';
+import { residentPids } from '../support/detached.js';
+import { listeningFifos, residentsListening } from '../support/resident.js';
 import { createProjectsWorld, type ProjectsWorld, type ProjectWorkspace } from './support/projects.js';
 
 const ALPHA = 'git@github.com:acme/alpha.git';
@@ -75,6 +78,21 @@ describe('two projects', () => {
       expect(search?.headers['x-openviking-actor-peer']).toBeUndefined();
       expect(search?.body).not.toHaveProperty('peer_scope');
     }
+  });
+});
+
+describe('the resident helper', () => {
+  it('one resident serves both workspaces, each with its own project (the peer is per request)', async () => {
+    const residentAlpha = world.workspace(ALPHA, { resident: true });
+    const residentBeta = world.workspace(BETA, { resident: true });
+    await residentAlpha.recall('hi');
+    await residentsListening(join(world.home, '.codebuddy', 'openviking'));
+    for (let round = 0; round < 2; round++) {
+      expect(await residentAlpha.recall(QUERY)).toContain('ALPHA-MARKER');
+      expect(await residentBeta.recall(QUERY)).toContain('BETA-MARKER');
+    }
+    expect(listeningFifos(join(world.home, '.codebuddy', 'openviking'))).toHaveLength(1);
+    expect(residentPids(world.home)).toHaveLength(1);
   });
 });
 

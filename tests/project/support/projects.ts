@@ -40,7 +40,7 @@ export interface ProjectsWorld {
   home: string;
   root: string;
   /** A git repository with `remote` as origin (none: no remote; null: not a repository). */
-  workspace(remote: string | undefined | null, options?: { env?: Record<string, string>; config?: Record<string, unknown> }): ProjectWorkspace;
+  workspace(remote: string | undefined | null, options?: { env?: Record<string, string>; config?: Record<string, unknown>; resident?: boolean }): ProjectWorkspace;
   dispose(): Promise<void>;
 }
 
@@ -63,7 +63,7 @@ export async function createProjectsWorld(env: Record<string, string> = {}): Pro
       mkdirSync(join(dir, '.openviking'));
       writeFileSync(join(dir, '.openviking', 'config.json'), JSON.stringify(options.config));
     }
-    const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace: dir, env: { OPENVIKING_URL: server.url, OPENVIKING_TIMEOUT_MS: '5000', ...env, ...options.env } });
+    const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace: dir, resident: options.resident === true, env: { OPENVIKING_URL: server.url, OPENVIKING_TIMEOUT_MS: '5000', ...env, ...options.env } });
     const payloads = () => createPayloads({ workspace: dir, configDir: join(home, '.codebuddy') });
     return {
       dir,

@@ -1,0 +1,69 @@
+/**
+ * The MCP proxy speaks as the workspace's project (DESIGN D24): started in
+ * a git repository (its cwd, as CodeBuddy starts it), every call to `/mcp`
+ * carries that project's `X-OpenViking-Actor-Peer`, so the `search` tool
+ * ranks the project's memories first; `OPENVIKING_PEER_ID` still wins.
+ * Spawns the built `servers/mcp-proxy.mjs` against the test server.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalRemote, peerIdForRemote } from '../../src/project/remote.js';
+import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
+import { connectThroughProxy, makeSandbox, proxyUnderTest, type Sandbox } from './support/harness.js';
+
+const REMOTE = 'git@github.com:acme/mcp-project.git';
+const PEER = peerIdForRemote(canonicalRemote(REMOTE) as string);
+
+let server: OvTestServer;
+let sandbox: Sandbox;
+let workspace: string;
+
+beforeAll(async () => {
+  server = await startOvServer({
+    seed: {
+      files: {
+        [`peers/${PEER}/memories/events/deploy.md`]: 'The kestrel service deploys with terraform (MCP-OWN-PROJECT).',
+        'peers/another-project/memories/events/deploy.md': 'The kestrel service deploys with helm (MCP-OTHER-PROJECT).',
+      },
+    },
+  });
+  sandbox = await makeSandbox();
+  workspace = join(sandbox.home, 'repo');
+  await mkdir(workspace);
+  execFileSync('git', ['init', '-q'], { cwd: workspace });
+  execFileSync('git', ['remote', 'add', 'origin', REMOTE], { cwd: workspace });
+});
+afterAll(async () => {
+  await server.close();
+  await sandbox.dispose();
+});
+
+async function searchThroughProxy(extra: Record<string, string> = {}): Promise<{ text: string; peers: string[] }> {
+  server.clearRequests();
+  const proxy = await connectThroughProxy(await proxyUnderTest(), sandbox.env({ OPENVIKING_URL: server.url, ...extra }), workspace);
+  try {
+    const result = await proxy.client.callTool({ name: 'search', arguments: { query: 'how does the kestrel service deploy', mode: 'context', purpose: 'coding' } });
+    const text = (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('\n');
+    const peers = server.requests({ path: '/mcp', method: 'POST' }).map((request) => request.headers['x-openviking-actor-peer'] ?? '');
+    return { text, peers };
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe('MCP proxy and the project', () => {
+  it('every POST to /mcp carries the workspace peer; search ranks the project first', async () => {
+    const { text, peers } = await searchThroughProxy();
+    expect(peers.length).toBeGreaterThan(0);
+    expect(new Set(peers)).toEqual(new Set([PEER]));
+    expect(text).toContain('MCP-OWN-PROJECT');
+    expect(text).not.toContain('MCP-OTHER-PROJECT');
+  });
+
+  it('OPENVIKING_PEER_ID wins over the workspace', async () => {
+    const { peers } = await searchThroughProxy({ OPENVIKING_PEER_ID: 'explicit-peer' });
+    expect(new Set(peers)).toEqual(new Set(['explicit-peer']));
+  });
+});

@@ -156,11 +156,11 @@ export function lastActivityAt(entry: ListedEntry): number {
 
 /**
  * How long this session must be quiet before a client-side commit: the
- * knob, and when the server carries an idle policy for it, that timeout
- * plus a minute, so the server's own commit comes first (§10).
+ * knob, or the idle timeout of the server policy it carries when that is
+ * longer, so a server whose idle scanner runs commits it first (§10).
  */
 export function idleThresholdMs(entry: UncommittedEntry, staleCommitIdleMs: number): number {
-  return entry.serverIdleSeconds === undefined || entry.serverIdleSeconds === 0 ? staleCommitIdleMs : Math.max(staleCommitIdleMs, entry.serverIdleSeconds * 1000 + 60_000);
+  return Math.max(staleCommitIdleMs, (entry.serverIdleSeconds ?? 0) * 1000);
 }
 
 /** True when the entry's session has been quiet long enough to be committed by another session's start. */

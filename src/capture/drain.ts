@@ -44,7 +44,7 @@ async function drainLocked(writer: SessionWriter): Promise<DrainStatus> {
     const inbox = await readInbox(env.dataDir, writer.ovSessionId);
     const job = jobFor(inbox.requests);
     if (job === undefined) return 'drained';
-    const result = await trackedPass(writer, job, () => capturePass(writer, job));
+    const result = await trackedPass(writer, job, (tracked) => capturePass(writer, tracked));
     env.log.debug('capture pass', { session: writer.ovSessionId, requests: inbox.names.length, ...result });
     if (result.status !== 'complete') return 'incomplete';
     await removeRequests(env.dataDir, writer.ovSessionId, inbox.names);

@@ -39,6 +39,8 @@ export interface CaptureJob {
   commit: boolean;
   /** The project's peer id (DESIGN D24), put on every message as `peer_id`. */
   peerId?: string;
+  /** The session carries the server's own commit policy (serverPolicy.ts): the server makes the threshold commits. */
+  serverCommits?: boolean;
 }
 
 /**
@@ -200,7 +202,7 @@ async function commitIfDue(writer: SessionWriter, job: CaptureJob, pendingTokens
   const { settings } = writer.env;
   let body: CommitBody | undefined;
   if (job.commit && hasUncommitted(writer.state)) body = {};
-  else if (pendingTokens !== undefined && pendingTokens >= settings.commitTokenThreshold) body = { keep_recent_count: settings.commitKeepRecentCount };
+  else if (job.serverCommits !== true && pendingTokens !== undefined && pendingTokens >= settings.commitTokenThreshold) body = { keep_recent_count: settings.commitKeepRecentCount };
   if (body === undefined) return undefined;
   const outcome = await commitSession(writer, body);
   writer.env.log.debug('capture commit', { session: writer.ovSessionId, outcome, full: job.commit });

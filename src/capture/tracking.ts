@@ -4,7 +4,8 @@
  * there before anything is sent and removed once a full commit left nothing
  * behind, and, once the session exists on the server, the server's own
  * commit policy (serverPolicy.ts), remembered in that entry so it is set
- * once per session.
+ * once per session; from then on the server makes the threshold commits
+ * (the pass makes only the full ones it is asked for).
  *
  * @module
  */
@@ -15,7 +16,7 @@ import { applyServerPolicy } from './serverPolicy.js';
 import type { SessionWriter } from './writer.js';
 
 /** Runs one pass of `job` with the bookkeeping above. */
-export async function trackedPass(writer: SessionWriter, job: CaptureJob, pass: () => Promise<PassResult>): Promise<PassResult> {
+export async function trackedPass(writer: SessionWriter, job: CaptureJob, pass: (job: CaptureJob) => Promise<PassResult>): Promise<PassResult> {
   const { dataDir } = writer.env;
   const policyIdle = readUncommitted(dataDir, writer.ovSessionId)?.serverIdleSeconds;
   const entry = (serverIdleSeconds: number | undefined): UncommittedEntry => ({
@@ -24,7 +25,7 @@ export async function trackedPass(writer: SessionWriter, job: CaptureJob, pass: 
     ...(serverIdleSeconds !== undefined ? { serverIdleSeconds } : {}),
   });
   markUncommitted(dataDir, entry(policyIdle));
-  const result = await pass();
+  const result = await pass(policyIdle === undefined ? job : { ...job, serverCommits: true });
   if (policyIdle === undefined && result.sent > 0 && (await applyServerPolicy(writer)) === 'set') {
     markUncommitted(dataDir, entry(writer.env.settings.serverCommitIdleSeconds));
   }

@@ -14,8 +14,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
 import type { PluginConfig } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
 import { isIdle, listUncommitted } from '../capture/commitIndex.js';
@@ -28,10 +27,10 @@ import { storeLayout } from '../store/paths.js';
 /** The worker kind capture's worker dispatches (src/capture/worker.ts). */
 export const COMMIT_STALE_WORKER = 'commit-stale';
 
-/** True when the pending queue holds an entry (waiting or claimed). */
-export async function hasPendingWrites(dataDir: string): Promise<boolean> {
+/** True when the pending queue holds an entry (waiting or claimed). One synchronous readdir (DESIGN D14). */
+export function hasPendingWrites(dataDir: string): boolean {
   try {
-    return (await readdir(queuePaths(storeLayout(dataDir).queueDir).pendingDir)).some((name) => name.endsWith('.json') || name.endsWith('.processing'));
+    return readdirSync(queuePaths(storeLayout(dataDir).queueDir).pendingDir).some((name) => name.endsWith('.json') || name.endsWith('.processing'));
   } catch {
     return false; // no queue directory: nothing was ever queued
   }
@@ -40,7 +39,7 @@ export async function hasPendingWrites(dataDir: string): Promise<boolean> {
 /** Replays the queue within `budgetMs` when it is not empty; returns the summary for the log. */
 export async function replayQueue(deps: HookDeps, config: PluginConfig, dataDir: string, budgetMs: number): Promise<Record<string, unknown> | undefined> {
   const { settings } = config;
-  if (settings.pendingReplayLimit <= 0 || budgetMs <= 0 || !(await hasPendingWrites(dataDir))) return undefined;
+  if (settings.pendingReplayLimit <= 0 || budgetMs <= 0 || !hasPendingWrites(dataDir)) return undefined;
   const [{ captureEnvFor }, { replayPendingWrites }] = await Promise.all([import('../capture/env.js'), import('../capture/replay.js')]);
   const summary = await replayPendingWrites({ ...captureEnvFor(deps, config, budgetMs), dataDir }, {
     budgetMs,

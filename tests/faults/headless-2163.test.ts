@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlinePluginDataDir } from '../support/host-sim/index.js';
 import { spawnHook } from '../support/spawn-hook.js';
-import { uncommittedMarkers } from './support/commits.js';
+import { ledger } from './support/ledger.js';
 import { expectExactlyOnceWithinDeadlines } from './support/expect.js';
 import { copyBuiltPlugin } from './support/plugin.js';
 import type { PrivatePlugin } from './support/plugin.js';
@@ -75,14 +75,14 @@ describe('CodeBuddy 2.163 headless: every turn still ends up committed', () => {
       const check = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; lines: string[]; data?: { sessionId?: string } }> }).checks.find((c) => c.id === 'commit-policy');
       expect(check?.data?.sessionId).toBe(s.ovId);
       expect(check?.lines[0]).toContain('the server commits it by itself at 20000 pending tokens, 200 messages, 2 s idle');
-      await until(() => uncommittedMarkers(world.server, s.expected()).length === 0, 10_000);
-      const uncommitted = uncommittedMarkers(world.server, s.expected());
+      await until(() => ledger(world.server, s.expected()).uncommitted.length === 0, 10_000);
+      const uncommitted = ledger(world.server, s.expected()).uncommitted;
       const auto = world.server.session(s.ovId)?.commits.filter((commit) => commit.auto === 'idle').length ?? 0;
       console.log(`[faults] 2.163 headless, server policy: turns uncommitted = ${uncommitted.length}, server idle commits = ${auto}, config requests = ${world.server.requests({ path: CONFIG_ROUTE }).length}`);
       expect(uncommitted).toEqual([]);
       expect(auto).toBeGreaterThanOrEqual(1);
       expect(world.server.requests({ path: CONFIG_ROUTE }), 'the policy is set once per session').toHaveLength(1);
-      await expectExactlyOnceWithinDeadlines(world, '2.163 headless, server policy', [s]);
+      await expectExactlyOnceWithinDeadlines(world, '2.163 headless, server policy', [s], [], { committed: true });
     } finally {
       await world.close();
     }
@@ -101,12 +101,12 @@ describe('CodeBuddy 2.163 headless: every turn still ends up committed', () => {
       const c = world.session('old163c');
       await world.fire('old163c SessionStart', 'SessionStart', c.p.sessionStart('startup'));
       await world.settle();
-      const uncommitted = uncommittedMarkers(world.server, [...a.expected(), ...b.expected()]);
+      const uncommitted = ledger(world.server, [...a.expected(), ...b.expected()]).uncommitted;
       const configRequests = world.server.requests({ path: CONFIG_ROUTE });
       console.log(`[faults] 2.163 headless, older server: turns uncommitted = ${uncommitted.length}, config requests = ${configRequests.length}`);
       expect(uncommitted).toEqual([]);
       expect(configRequests.map((request) => request.status)).toEqual([404]);
-      await expectExactlyOnceWithinDeadlines(world, '2.163 headless, older server', [a, b]);
+      await expectExactlyOnceWithinDeadlines(world, '2.163 headless, older server', [a, b], [], { committed: true });
     } finally {
       await world.close();
     }

@@ -59,9 +59,10 @@ describe('stale candidates', () => {
     ];
     expect(staleCandidates(entries, '/ws', 'cb-now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-old', 'cb-just-idle']);
   });
-  it("gives a session that carries a server idle policy the server's timeout plus a minute first", () => {
+  it("waits for the idle timeout of the server policy a session carries when it is longer", () => {
     const withPolicy = entry('cb-policy', { markedAt: NOW - IDLE_MS, serverIdleSeconds: 3600 });
     expect(staleCandidates([withPolicy], '/ws', 'cb-now', IDLE_MS, NOW)).toEqual([]);
-    expect(staleCandidates([withPolicy], '/ws', 'cb-now', IDLE_MS, NOW - IDLE_MS + 3_660_000).map((s) => s.ovSessionId)).toEqual(['cb-policy']);
+    expect(staleCandidates([withPolicy], '/ws', 'cb-now', IDLE_MS, NOW - IDLE_MS + 3_600_000).map((s) => s.ovSessionId)).toEqual(['cb-policy']);
+    expect(staleCandidates([{ ...withPolicy, serverIdleSeconds: 60 }], '/ws', 'cb-now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-policy']);
   });
 });

@@ -53,7 +53,8 @@ describe('capture events', () => {
   });
 
   it('commits with keep_recent_count once pending tokens pass the threshold', async () => {
-    world = await createWorld({ env: { OPENVIKING_COMMIT_TOKEN_THRESHOLD: '1000', OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '1' } });
+    // The client-side threshold (a server without auto_commit_policy, or the policy switched off).
+    world = await createWorld({ env: { OPENVIKING_COMMIT_TOKEN_THRESHOLD: '1000', OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '1', OPENVIKING_SERVER_COMMIT_POLICY: 'false' } });
     const w = world;
     w.appendTurn('small question', 'small answer');
     await w.sim.fire('Stop', w.p.stop());
@@ -68,8 +69,24 @@ describe('capture events', () => {
     expect(commit?.status).toBe('accepted');
   });
 
+  it("with the server's own policy, the server makes the threshold commit and the client none", async () => {
+    world = await createWorld({ env: { OPENVIKING_COMMIT_TOKEN_THRESHOLD: '1000', OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '1' } });
+    const w = world;
+    w.appendTurn('small question', 'small answer');
+    await w.sim.fire('Stop', w.p.stop());
+    await until(() => w.server.requests({ method: 'PATCH' }).length === 1, 30_000, 'policy set');
+    await workersIdle(w);
+    w.appendTurn(`big question ${'lorem ipsum dolor sit amet '.repeat(400)}`, 'big answer');
+    await w.sim.fire('Stop', w.p.stop());
+    await until(() => w.storedTexts().length === 4, 30_000, 'second turn');
+    await workersIdle(w);
+    expect(w.server.session(w.ovId)?.commits.map((c) => [c.auto, c.keepRecentCount])).toEqual([['threshold', 0]]);
+    expect(w.server.requests({ path: /\/commit$/ })).toEqual([]);
+  });
+
   it('commit-stale archives the other sessions of the workspace, not the current one', async () => {
-    world = await createWorld();
+    // A server policy without idle timeout: the client-side rule is what commits idle sessions here.
+    world = await createWorld({ env: { OPENVIKING_SERVER_COMMIT_IDLE_SECONDS: '0' } });
     const w = world;
     w.appendTurn('old session question', 'old session answer');
     await w.sim.fire('Stop', w.p.stop());

@@ -15,7 +15,7 @@ export function renderKnobTable(): string {
 
 function formatDefault(knob: Knob): string {
   if (knob.type === 'csv') return knob.default.length ? `\`${knob.default.join(',')}\`` : '(empty)';
-  return `\`${String(knob.default)}\``;
+  return knob.default === '' ? '(empty)' : `\`${String(knob.default)}\``;
 }
 
 function formatBounds(knob: Knob): string {

@@ -103,6 +103,8 @@ const MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** Types after `name:` (TypeScript, Python, Go struct tags …). */
 const TYPE_WORD = /^(?:string|number|boolean|bool|any|unknown|never|void|object|str|int|float|bytes|char|optional|secretstr|[A-Z][A-Za-z0-9]*(?:\[\])?)\??$/;
+/** A sentence after `password:` in a prompt ("the password: how do I reset it?"), not a value. */
+const PROSE = /^\S+(?:\s+\S+){3,}$|\s\S+[?.!]$/;
 const UPPER_NAME = /^[A-Z0-9_.-]*[A-Z][A-Z0-9_.-]*$/;
 /** What follows a keyword argument or a default value in code. */
 const CODE_FOLLOWER = new Set([',', ')', ';', '}', ']']);
@@ -133,7 +135,7 @@ function yamlValueLength(text: string, start: number, lineEnd: number, upper: bo
   if (lineEnd - start > MAX_YAML_VALUE) return 0; // bounded, so many candidates on one long line stay linear
   const line = text.slice(start, lineEnd).replace(/[ \t]+#.*$/, '').trimEnd();
   if (line === '' || PLACEHOLDER.test(line)) return 0;
-  if (!upper && (TYPE_WORD.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line))) return 0;
+  if (!upper && (TYPE_WORD.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
   return line.length;
 }
 

@@ -52,6 +52,7 @@ add('.env DB_PASS', 'hunter2', (s) => `DB_PASS=${s}`);
 add('export DB_PASSWORD', 'S3cr3t!pw', (s) => `export DB_PASSWORD=${s}`);
 add('YAML POSTGRES_PASSWORD', 'x', (s) => `    POSTGRES_PASSWORD: ${s}`);
 add('YAML password, lower case', 'Tr0ub4dor&3', (s) => `  password: ${s}`);
+add('YAML passphrase of three words', 'correct horse battery', (s) => `passphrase: ${s}`);
 add('redis URL without a user', 'p4ss-w0rd', (s) => `REDIS_URL=redis://:${s}@cache.internal:6379/0`);
 add('postgres URL, password with /', 'ab/cd+ef9', (s) => `postgres://app:${s}@db.example.com:5432/prod`);
 add('X-API-Key header (the OpenViking key header)', `ovk-${random(HEX, 32)}`, (s) => `curl -H "X-API-Key: ${s}" http://127.0.0.1:1933/api/v1/fs/ls`);
@@ -163,6 +164,8 @@ const ORDINARY = [
   'const isSecretVisible = false;',
   '"tokenCount": 1234,',
   'if (passwordInput.value.length < 8) showError("too short")',
+  'Question about the password: how do I reset it for a user?',
+  'the token: it expires after an hour',
   // Commands and URLs that look close to credentials.
   'git push -u origin main',
   'docker run -u 1000:1000 -p 8080:80 nginx',

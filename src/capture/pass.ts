@@ -27,6 +27,7 @@ import { deliverBatch } from './send.js';
 import { fetchSessionCount } from './inflight.js';
 import { recoverEnqueueIntent } from './recover.js';
 import { settleInflight } from './settle.js';
+import { awaitTranscriptFile } from './awaitTranscript.js';
 import type { SessionIdentity, SessionWriter } from './writer.js';
 
 /** What a pass is asked to do; built from hook requests (requests.ts). */
@@ -37,6 +38,8 @@ export interface CaptureJob {
   subagent: boolean;
   /** Archive everything after capturing (PreCompact, SessionEnd, SubagentStop, commit-stale). */
   commit: boolean;
+  /** SubagentStop asked: the sub-agent's file may not exist yet on Claude Code (awaitTranscript.ts). */
+  subagentEnded?: boolean;
   /** The project's peer id (DESIGN D24), put on every message as `peer_id`. */
   peerId?: string;
   /** The session carries the server's own commit policy (serverPolicy.ts): the server makes the threshold commits. */
@@ -72,6 +75,9 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
   let queueMode = backlog || settlement === 'queued';
 
   const { state, env } = writer;
+  if (job.subagentEnded === true && !(await awaitTranscriptFile(job.transcriptPath, env))) {
+    env.log.warn('sub-agent transcript never appeared', { session: writer.ovSessionId });
+  }
   const read = await readTranscriptTail(job.transcriptPath, cursorFor(state.cursor, job.transcriptPath));
   if (read.error !== undefined) {
     env.log.debug('transcript not readable', { session: writer.ovSessionId, error: read.error });

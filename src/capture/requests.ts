@@ -93,6 +93,7 @@ export function jobFor(requests: readonly CaptureRequest[]): CaptureJob | undefi
     transcriptPath: newest.transcriptPath,
     subagent: requests.some((request) => request.subagent),
     commit: requests.some((request) => request.commit),
+    ...(requests.some((request) => request.event === 'SubagentStop') ? { subagentEnded: true } : {}),
     ...peerOf(requests),
   };
 }

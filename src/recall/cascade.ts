@@ -141,9 +141,11 @@ async function findTier(request: RecallRequest): Promise<RecallOutcome> {
   if (space === undefined) return { status: 'failed', tier: 'find', failure: { ok: false, status: 0, code: 'NO_USER_SPACE', message: 'user space could not be resolved', retryable: true } };
   const limit = Math.max(2 * settings.recallLimit, 8);
   const find = (folder: string) => client.find({ query, target_uri: `viking://user/${space}/${folder}`, limit, score_threshold: 0 });
-  const [memories, skills] = await Promise.all([find('memories'), find('skills')]);
-  const answered = [memories, skills].flatMap((result) => (result.ok ? [result.result] : []));
-  if (answered.length === 0) return { status: 'failed', tier: 'find', failure: memories.ok ? (skills as OvFailure) : memories };
+  // The project's own memories too (DESIGN D24); another project's are not searched at all on this tier.
+  const folders = ['memories', 'skills', ...(request.actorPeer ? [`peers/${request.actorPeer}/memories`] : [])];
+  const results = await Promise.all(folders.map(find));
+  const answered = results.flatMap((result) => (result.ok ? [result.result] : []));
+  if (answered.length === 0) return { status: 'failed', tier: 'find', failure: results.find((result): result is OvFailure => !result.ok) as OvFailure };
   const items = rankFindItems(answered, { query, scoreThreshold: settings.scoreThreshold, limit: settings.recallLimit, maxContentChars: settings.recallMaxContentChars });
   return items.length === 0 ? { status: 'empty', tier: 'find' } : { status: 'hits', tier: 'find', items };
 }

@@ -142,3 +142,23 @@ describe('workspace .openviking/config.json', () => {
     expect(world.server.requests()).toHaveLength(0);
   });
 });
+
+describe('an old server (no context face, no recall route)', () => {
+  it('the find tier also searches the project\'s own memories, never another project\'s', async () => {
+    const legacy = await createProjectsWorld();
+    try {
+      const one = legacy.workspace(ALPHA);
+      const two = legacy.workspace(BETA);
+      await one.captureTurn('Remember: the kestrel service deploys with terraform apply (ALPHA-MARKER).', 'Noted.');
+      await two.captureTurn('Remember: the kestrel service deploys with helm upgrade (BETA-MARKER).', 'Noted.');
+      legacy.server.faults.legacyContextFace = true;
+      legacy.server.faults.noRecallRoute = true;
+      const inOne = await one.recall(QUERY);
+      expect(inOne).toContain('ALPHA-MARKER');
+      expect(inOne).not.toContain('BETA-MARKER');
+      expect(legacy.server.requests({ path: '/api/v1/search/find' }).map((request) => (request.body as { target_uri?: string }).target_uri)).toContain(`viking://user/default/peers/${peerOf(ALPHA)}/memories`);
+    } finally {
+      await legacy.dispose();
+    }
+  }, 60_000);
+});

@@ -4,10 +4,11 @@
  *
  * In order, under one deadline (`startDeadlineMs`, far inside the hook's
  * timeout): replay the pending-write queue (so writes made while the server
- * was away land before new ones); spot earlier sessions of this workspace
- * left uncommitted and hand them to a detached worker; then fetch the
- * profile and memory listing (and, on resume/compact, the session's latest
- * archive overview) in parallel and render ONE block. Last, it makes sure
+ * was away land before new ones); fetch the profile and memory listing
+ * (and, on resume/compact, the session's latest archive overview) in
+ * parallel and, while they are on the wire, hand earlier sessions of this
+ * workspace left uncommitted and idle to a detached worker (reading only the
+ * small uncommitted index, DESIGN D19); render ONE block. Last, it makes sure
  * the resident helper that answers prompt hooks runs (DESIGN D16), so the
  * session's first prompt finds it warm.
  *
@@ -96,15 +97,31 @@ async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): P
   const budgetMs = Math.min(ctx.settings.pendingReplayBudgetMs, Math.max(0, ctx.deadlineAt - deps.now()));
   const replayed = await replayQueue(deps, ctx.config, ctx.dataDir, budgetMs);
   if (replayed !== undefined) deps.log.debug('pending writes replayed', replayed);
-  const [profile, archiveOverview] = await Promise.all([
+  const fetched = Promise.all([
     ctx.settings.autoProfile ? fetchProfile(ctx, deps) : undefined,
     ARCHIVE_SOURCES.has(source) ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget) : undefined,
-    ctx.settings.autoCapture ? commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId, ctx.settings.staleCommitIdleMs) : undefined,
   ]);
+  // Once the reads are on the wire: the index check, and the worker's spawn (node:child_process) when one is due.
+  if (ctx.settings.autoCapture) await onNextTurn(deps, () => commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId, ctx.settings.staleCommitIdleMs));
+  const [profile, archiveOverview] = await fetched;
   return renderStartBlock(
     { source, host: hostFromEnv(deps.env), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
     { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget },
   );
+}
+
+/** Runs `work` on the event loop's next turn (after pending requests were written); never rejects. */
+function onNextTurn(deps: HookDeps, work: () => unknown): Promise<void> {
+  return new Promise((resolve) => {
+    setImmediate(() => {
+      try {
+        work();
+      } catch (error: unknown) {
+        deps.log.warn('session start housekeeping failed', { error: error instanceof Error ? error.message : String(error) });
+      }
+      resolve();
+    });
+  });
 }
 
 async function fetchProfile(ctx: StageContext, deps: HookDeps): Promise<ProfileSources | undefined> {

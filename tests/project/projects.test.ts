@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalRemote, peerIdForRemote } from '../../src/project/remote.js';
 import { join } from 'node:path';
 import { until } from '../capture/support/world.js';
-import { residentPids } from '../support/detached.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { detachedRuns, residentPids } from '../support/detached.js';
 import { listeningFifos, residentsListening } from '../support/resident.js';
 import { createProjectsWorld, type ProjectsWorld, type ProjectWorkspace } from './support/projects.js';
 
@@ -109,6 +110,20 @@ describe('a turn left behind', () => {
 });
 
 describe('workspace .openviking/config.json', () => {
+  it('autoCapture false written after a session began: a later start does not capture its leftover turn', async () => {
+    const workspace = world.workspace(ALPHA, { env: { OPENVIKING_STALE_COMMIT_IDLE_MS: '0', OPENVIKING_SERVER_COMMIT_POLICY: 'false' } });
+    const session = await workspace.leaveTurnBehind('a turn before the switch', 'a turn after the switch that must stay local');
+    mkdirSync(join(workspace.dir, '.openviking'), { recursive: true });
+    writeFileSync(join(workspace.dir, '.openviking', 'config.json'), JSON.stringify({ autoCapture: false }));
+    await workspace.sim.fire('SessionStart', workspace.payloads().sessionStart('startup'));
+    // Nothing signals a commit that must not happen: give it the time the 'left behind' case needs several times over.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await until(() => detachedRuns(world.home).length === 0, 20_000, 'background work of the start');
+    const texts = (world.server.session(session)?.allMessages ?? []).map((message) => message.parts.map((part) => String(part.text ?? '')).join(''));
+    expect(texts).toContain('a turn before the switch');
+    expect(texts).not.toContain('a turn after the switch that must stay local');
+  });
+
   it('peerId names the project\'s peer (also in captured messages)', async () => {
     const named = world.workspace(ALPHA, { config: { peerId: 'billing-team' } });
     world.server.clearRequests();

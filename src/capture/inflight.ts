@@ -60,14 +60,36 @@ export type Resolution =
   | { kind: 'not-applied'; snapshot: SessionSnapshot }
   | { kind: 'unknown'; failure: OvFailure };
 
-/** Asks the server what became of the writer's inflight batch; the writer's count is refreshed. */
+/**
+ * Asks the server what became of the writer's inflight batch; the writer's
+ * count is refreshed. A batch whose request went unanswered counts as not
+ * applied only once the server had time to finish it (twice the request
+ * timeout after the send): a slow server stores a request after the client
+ * gave up, and a resend before that would duplicate it.
+ */
 export async function resolveInflight(writer: SessionWriter): Promise<Resolution | undefined> {
   const inflight = writer.state.inflight;
   if (inflight === undefined) return undefined;
   const now = await fetchSessionCount(writer);
   if (!now.ok) return { kind: 'unknown', failure: now };
   writer.count = now.result.count;
-  return { kind: countMoved(inflight.before, now.result.count) ? 'applied' : 'not-applied', snapshot: now.result };
+  if (countMoved(inflight.before, now.result.count)) return { kind: 'applied', snapshot: now.result };
+  if (inflight.unanswered === true && !settled(writer, inflight.startedAt)) return { kind: 'unknown', failure: STILL_LANDING };
+  return { kind: 'not-applied', snapshot: now.result };
+}
+
+const STILL_LANDING: OvFailure = { ok: false, status: 0, code: 'IN_FLIGHT', message: 'an unanswered batch may still be landing', retryable: true };
+
+/** Has the server had time to finish a request started at `startedAt`? */
+function settled(writer: SessionWriter, startedAt: number): boolean {
+  return writer.env.now() - startedAt >= 2 * writer.env.settings.timeoutMs;
+}
+
+/** A failure after which the request may still be stored: it went out and no answer came (not a refused connection). */
+export function mayStillLand(failure: OvFailure): boolean {
+  if (failure.status !== 0) return failure.status === 504;
+  if (failure.code === 'TIMEOUT') return true;
+  return failure.code === 'NETWORK' && !/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH/.test(failure.message);
 }
 
 /** The count to record before a send: the one seen last in this job, else asked now. */

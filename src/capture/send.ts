@@ -9,8 +9,8 @@
  * - `failed` with `ambiguous: false`: nothing landed (a 4xx refusal, or a
  *   failure the count check proved harmless); retry or dead-letter by
  *   `failure.retryable`.
- * - `failed` with `ambiguous: true`: the request may have landed and the
- *   server cannot be asked now. The inflight record stays; the caller must
+ * - `failed` with `ambiguous: true`: the request may have landed (or may
+ *   still land: it went unanswered) and the server cannot tell yet. The inflight record stays; the caller must
  *   queue exactly this batch (its queue key is the fingerprint), so replay
  *   resolves it before anything else of the session is sent.
  * - `local-error`: the write-ahead record could not be saved, so nothing was
@@ -19,7 +19,7 @@
  * @module
  */
 import type { OvFailure, SessionMessage } from '../openviking/types.js';
-import { countBeforeSend, fetchSessionCount, countMoved } from './inflight.js';
+import { countBeforeSend, countMoved, fetchSessionCount, mayStillLand } from './inflight.js';
 import type { ServerCount } from './state.js';
 import type { SessionWriter } from './writer.js';
 
@@ -69,13 +69,18 @@ async function settleFailure(writer: SessionWriter, before: ServerCount, failure
     if (!serial && (failure.status === 404 || failure.status === 405)) return { kind: 'route-missing' };
     return { kind: 'failed', failure, ambiguous: false };
   }
+  // A request that went out unanswered may still land later: only settled once the server had time (inflight.ts).
+  const inflight = writer.state.inflight;
+  if (inflight !== undefined && mayStillLand(failure)) inflight.unanswered = true;
   const now = await fetchSessionCount(writer);
   if (!now.ok) return { kind: 'failed', failure, ambiguous: true };
   writer.count = now.result.count;
-  writer.state.inflight = undefined;
   if (countMoved(before, now.result.count)) {
+    writer.state.inflight = undefined;
     return now.result.pendingTokens === undefined ? { kind: 'applied' } : { kind: 'applied', pendingTokens: now.result.pendingTokens };
   }
+  if (inflight?.unanswered === true) return { kind: 'failed', failure, ambiguous: true };
+  writer.state.inflight = undefined;
   return { kind: 'failed', failure, ambiguous: false };
 }
 

@@ -42,6 +42,8 @@ export interface Inflight {
   /** True once the batch also waits in the pending queue: then only replay of that entry resolves it. */
   queued: boolean;
   startedAt: number;
+  /** The request went out and no answer came (timeout, reset): the server may still store it for a while. */
+  unanswered?: boolean;
 }
 
 /**
@@ -196,6 +198,7 @@ function narrowInflight(value: unknown): Inflight | undefined {
     before,
     queued: value.queued === true,
     startedAt: typeof value.startedAt === 'number' ? value.startedAt : 0,
+    ...(value.unanswered === true ? { unanswered: true } : {}),
   };
 }
 

@@ -3,8 +3,14 @@
  *
  * One replayer at a time (a non-blocking `replay.lock`; a second caller
  * returns `busy` at once), and each entry is also claimed by renaming it to
- * `.processing`, so a replayer that dies mid-send leaves a visible claim that
- * returns to the queue once older than `claimTtlMs`. Per-session FIFO: once
+ * `.processing`, so a replayer that dies mid-send (a start hook that exits
+ * at its deadline while a slow request is out) leaves a visible claim.
+ * Claims are only made under the replay lock, so whoever holds it next
+ * returns every claim it finds to the queue at once (waiting for the claim
+ * to age stalled the session's whole backlog for minutes); the exactly-once
+ * checks of capture (inflight records) make the resend safe. A replayer
+ * that finds its lock reclaimed (stopped past the stale time) leaves the
+ * entry it was on to the new one. Per-session FIFO: once
  * an entry of session S is deferred or fails retryably, later entries of S
  * wait for the next run while other sessions continue. Nothing is ever
  * dropped: success deletes, everything else is either kept or moved to
@@ -21,7 +27,7 @@
  */
 import { readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJson, TEMP_SUFFIX, writeJsonAtomic } from './atomic.js';
+import { TEMP_SUFFIX, writeJsonAtomic } from './atomic.js';
 import { errorCode, errorMessage, mtimeOf, setMtime } from './fsUtil.js';
 import { tryLock } from './lock.js';
 import type { LockHandle } from './lock.js';
@@ -63,7 +69,7 @@ export interface ReplayOptions {
   maxAttempts: number;
   /** An entry older than this (by `createdAt`) is dead-lettered unsent. */
   ttlMs: number;
-  /** A claim older than this belongs to a dead replayer and returns to the queue. Default 5 min. */
+  /** The replay lock's stale time and the age of a dead writer's temp file. Default 5 min. */
   claimTtlMs?: number;
 }
 
@@ -121,6 +127,7 @@ type PassOptions = ReplayOptions & { claimTtlMs: number };
 
 interface PassState {
   paths: QueuePaths;
+  lock: LockHandle;
   options: PassOptions;
   summary: ReplaySummary;
   /** Sessions whose next entry must wait for a later run. */
@@ -129,7 +136,7 @@ interface PassState {
 
 async function runPass(paths: QueuePaths, options: PassOptions, summary: ReplaySummary, lock: LockHandle): Promise<void> {
   const started = options.now();
-  const pass: PassState = { paths, options, summary, blocked: new Set() };
+  const pass: PassState = { paths, lock, options, summary, blocked: new Set() };
   await returnAbandonedClaims(pass);
   await sweepTempFiles(paths.pendingDir, pass);
   await sweepTempFiles(paths.deadDir, pass);
@@ -143,25 +150,18 @@ async function runPass(paths: QueuePaths, options: PassOptions, summary: ReplayS
     }
     const step = await replayEntry(pass, name.slice(0, -PENDING_SUFFIX.length));
     if (step !== 'skipped') executed++;
-    // A replayer whose lock was reclaimed (stopped past the stale time) leaves the rest to the new one.
-    halted = step === 'halt' || !(await lock.refresh());
+    halted = step === 'halt';
   }
 }
 
-/** Old claims go back to the queue; fresh ones (a live replayer's) block their session. */
+/** Every claim found under the replay lock was left by a replayer that is gone: back to the queue. */
 async function returnAbandonedClaims(pass: PassState): Promise<void> {
   const { pendingDir } = pass.paths;
   for (const name of await listDir(pendingDir)) {
     const parsed = parseEntryName(name);
     if (!parsed?.claimed) continue;
     const claimedPath = join(pendingDir, name);
-    const claimedAt = await mtimeOf(claimedPath);
-    if (claimedAt === undefined) continue; // finished meanwhile
-    if (pass.options.now() - claimedAt <= pass.options.claimTtlMs) {
-      const entry = toQueueEntry(await readJson(claimedPath));
-      if (entry) pass.blocked.add(entry.sessionId);
-      continue;
-    }
+    if ((await mtimeOf(claimedPath)) === undefined) continue; // gone meanwhile
     const pendingPath = join(pendingDir, `${parsed.base}${PENDING_SUFFIX}`);
     // A pending copy beside the claim is the newer one (a retry rewrote it before dying).
     if ((await mtimeOf(pendingPath)) !== undefined) await unlink(claimedPath).catch(() => undefined); // gone already: fine
@@ -195,6 +195,8 @@ async function replayEntry(pass: PassState, base: string): Promise<Step> {
   if (options.now() - (entry.requeuedAt ?? entry.createdAt) > options.ttlMs) return deadLetter(claim, { reason: 'expired', entry }).then(() => 'skipped');
   if (entry.attempts >= options.maxAttempts) return deadLetter(claim, { reason: 'max-attempts', entry }).then(() => 'skipped');
   const outcome = await runExecute(options, entry);
+  // Reclaimed while we were stopped: the new replayer owns the entry now (capture's inflight record says what landed).
+  if (!(await pass.lock.refresh())) return 'halt';
   if (outcome.verdict === 'done') {
     await unlink(claimedPath);
     summary.replayed++;

@@ -9,6 +9,8 @@
  * - a commit replayed from the queue with more turns queued behind it (the
  *   turns after it must still end in a commit), as a SessionEnd during the
  *   outage and as the issue's sessions X, Y and Z;
+ * - a batch a slow server stores after the worker gave up waiting for it
+ *   (it must not be sent again when the queue is replayed);
  * - a transcript rewound in place, rewritten, or replaced after 600 captured
  *   exchanges (nothing of it may be sent again).
  *
@@ -21,6 +23,7 @@ import { readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectExactlyOnceWithinDeadlines } from './support/expect.js';
+import { waitFor } from '../store/fixtures/processes.js';
 import { runProcess } from '../support/spawn-hook.js';
 import { usePrivatePlugin } from './support/plugin.js';
 import { createFaultWorld } from './support/world.js';
@@ -101,6 +104,19 @@ describe('durability across outages, replays and rewinds', () => {
       await world.server.start();
       await end(world, s, 'server back');
       await expectExactlyOnceWithinDeadlines(world, 'replayed commit then more turns (SessionEnd)', [s], [], { committed: true });
+    });
+  }, 90_000);
+
+  it('a batch the server stores after the worker gave up on it (slower than the request timeout) is not sent again', async () => {
+    await inWorld({}, async (world) => {
+      const s = world.session('late');
+      world.server.faults.latency(2_500, BATCH); // the request timeout is 1 s; the count check is fast
+      await turn(world, s, 'answer later than the timeout');
+      world.server.faults.clear();
+      await waitFor(() => world.server.sessions().flatMap((session) => session.allMessages).length === 2, 10_000); // it landed late
+      await turn(world, s, 'next turn replays the queue');
+      await end(world, s, 'end');
+      await expectExactlyOnceWithinDeadlines(world, 'batch stored after the worker gave up on it', [s], [], { committed: true });
     });
   }, 90_000);
 

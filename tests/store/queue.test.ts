@@ -250,26 +250,36 @@ describe('replay', () => {
     expect(await deadLetters()).toMatchObject([{ reason: 'corrupt', raw: '{"type":"addMes' }]);
   });
 
-  it('returns a claim abandoned by a crashed replayer once older than claimTtlMs; a fresh claim blocks its session', async () => {
+  it('returns at once a claim left by a replayer that is gone (claims are made only under the replay lock), in order', async () => {
     await add('s', 'claimed', T0);
     await add('s', 'after', T0 + 1);
     await add('t', 'other', T0 + 2);
     const dir = queuePaths(queueDir).pendingDir;
     const [first] = await pendingNames();
     const claimed = join(dir, (first as string).replace(/\.json$/, '.processing'));
-    await rename(join(dir, first as string), claimed); // a replayer claimed it, then died
+    await rename(join(dir, first as string), claimed); // a start hook claimed it, then exited at its deadline
     await utimes(claimed, new Date(), new Date());
+    const { calls, execute } = recorder();
+    const run = await replay(queueDir, replayOptions(execute, { claimTtlMs: 60_000 }));
+    expect(calls).toEqual(['s:claimed', 's:after', 't:other']);
+    expect(run).toMatchObject({ reclaimed: 1, replayed: 3, remaining: 0 });
+  });
 
-    const early = recorder();
-    const fresh = await replay(queueDir, replayOptions(early.execute, { claimTtlMs: 60_000 }));
-    expect(early.calls).toEqual(['t:other']);
-    expect(fresh).toMatchObject({ reclaimed: 0, deferred: 1, remaining: 2 });
-
-    const late = recorder();
-    const later = () => Date.now() + 61_000;
-    const reclaimedRun = await replay(queueDir, replayOptions(late.execute, { claimTtlMs: 60_000, now: later }));
-    expect(late.calls).toEqual(['s:claimed', 's:after']);
-    expect(reclaimedRun).toMatchObject({ reclaimed: 1, replayed: 2, remaining: 0 });
+  it('a replayer whose lock was reclaimed while it sent leaves the entry to the new holder', async () => {
+    await add('s', 'slow');
+    const { replayLock } = queuePaths(queueDir);
+    const summary = await replay(
+      queueDir,
+      replayOptions(async () => {
+        // Stopped past the stale time: another replayer reclaims the lock meanwhile.
+        const taken = await tryLock(replayLock, { now: () => Date.now() + 10 * 60_000, staleMs: 60_000 });
+        if (!taken.ok) throw new Error('the lock was not reclaimed');
+        return { verdict: 'retry', error: 'late answer' };
+      }, { claimTtlMs: 60_000 }),
+    );
+    expect(summary).toMatchObject({ retried: 0, deadLettered: 0, remaining: 1 });
+    const [name] = await pendingNames();
+    expect(name).toMatch(/\.processing$/); // untouched: the new holder returns and replays it
   });
 
   it('prefers the rewritten pending copy when a replayer died between rewrite and unlink', async () => {

@@ -145,20 +145,23 @@ function defaultSleep(ms: number): Promise<void> {
  * process is a slow reaper (PID 1 of some containers and VMs took ~2 s
  * here), a SIGKILLed holder stays a zombie long enough to block the next
  * start, so on Linux a zombie counts as dead (`/proc/<pid>/stat`, state Z).
+ * Without procfs (macOS, Git Bash on Windows; `procRoot` lets tests take it
+ * away) a zombie counts as alive, and its lock is reclaimed once its
+ * heartbeat is older than `staleMs` (DESIGN D20, OS table).
  */
-export function defaultIsProcessAlive(pid: number): boolean {
+export function defaultIsProcessAlive(pid: number, procRoot = '/proc'): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
     return errorCode(error) === 'EPERM'; // exists but belongs to another user
   }
-  return !isZombie(pid);
+  return !isZombie(pid, procRoot);
 }
 
-function isZombie(pid: number): boolean {
+function isZombie(pid: number, procRoot: string): boolean {
   try {
     // `pid (comm) S …`: the state follows the last ')' (comm may hold spaces and parentheses).
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const stat = readFileSync(`${procRoot}/${pid}/stat`, 'latin1');
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
   } catch {
     return false; // no procfs (macOS) or the process just left: signal 0 already answered

@@ -111,6 +111,16 @@ describe('askResident', () => {
     expect(askResident(call('next'))).toEqual({ kind: 'absent', reason: 'ENOENT' });
   });
 
+  it('with PIPE_BUF 512 (macOS, BSD), a request line over 512 bytes goes through a file, a shorter one inline', async () => {
+    await startFake('echo');
+    const short = `short ${'s'.repeat(200)}`;
+    const long = `long ${'l'.repeat(600)}`;
+    expect(askResident({ ...call(short), pipeAtomicBytes: 512 })).toEqual({ kind: 'answered', result: { kind: 'context', text: `echo:${short}` } });
+    expect(askResident({ ...call(long), pipeAtomicBytes: 512 })).toEqual({ kind: 'answered', result: { kind: 'context', text: `echo:${long}` } });
+    expect(taken()).toMatchObject([{ inline: true, prompt: short }, { inline: false, prompt: long }]);
+    expect(leftovers()).toEqual([]);
+  });
+
   it('a wall-clock step back during the wait does not stretch it: the wait runs on the monotonic clock', async () => {
     await startFake('silent');
     // The wall clock jumps back an hour once the wait has begun (an NTP step, a suspended laptop's resync).

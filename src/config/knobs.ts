@@ -92,7 +92,7 @@ export const KNOB_TABLE: KnobTable = {
   bypassPatterns: { env: 'OPENVIKING_BYPASS_SESSION_PATTERNS', type: 'csv', default: [], description: 'Comma-separated globs (`*`, `**`); a session whose id or cwd matches is bypassed.' },
   pendingReplayLimit: { env: 'OPENVIKING_PENDING_REPLAY_LIMIT', type: 'int', default: 50, min: 0, max: 1000, description: 'Queued writes replayed per session start.' },
   pendingReplayBudgetMs: { env: 'OPENVIKING_PENDING_REPLAY_BUDGET_MS', type: 'int', default: 1500, min: 0, max: 60 * SECOND, description: 'Time a replay run may spend before it stops.' },
-  pendingMaxRetries: { env: 'OPENVIKING_PENDING_MAX_RETRIES', type: 'int', default: 3, min: 0, max: 100, description: 'Replay attempts before a queued write moves to the dead-letter folder (with the reason; never deleted silently).' },
+  pendingMaxRetries: { env: 'OPENVIKING_PENDING_MAX_RETRIES', type: 'int', default: 3, min: 0, max: 100, description: 'Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts.' },
   pendingTtlDays: { env: 'OPENVIKING_PENDING_TTL_DAYS', type: 'int', default: 7, min: 1, max: 365, description: 'Age (days) after which a queued write moves to the dead-letter folder.' },
   lockTimeoutMs: { env: 'OPENVIKING_LOCK_TIMEOUT_MS', type: 'int', default: SECOND, min: 0, max: 60 * SECOND, description: 'Wait for the per-session state lock before skipping the stage.' },
   debug: { env: 'OPENVIKING_DEBUG', type: 'bool', default: false, description: 'Write a JSON-lines debug log.' },

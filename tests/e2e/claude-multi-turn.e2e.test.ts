@@ -19,7 +19,7 @@ import { lastUserQuery, isAfterToolResult } from './support/chat-types.js';
 import { runClaude, startClaudeStreamSession } from './support/claude-cli.js';
 import type { CliRun, StreamLine } from './support/cli.js';
 import { claudeSessionIdOf, createClaudeWorld, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
-import { countMessages, mainSessionOf, messageText, sessionsOf } from './support/openviking.js';
+import { countMessages, countOutsideMain, mainSessionOf, messageText } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
 import { afterToolResultOf, callTool, firstMatching, forPurpose, onPrompt } from './support/script.js';
 import { expectNormalExit } from './support/expect-run.js';
@@ -97,12 +97,7 @@ describe('Claude Code scenario 2: stream-json, 3 turns and a sub-agent', () => {
 
   it("the sub-agent's turn lands in a session of its own, exactly once", async () => {
     const sessionId = claudeSessionIdOf(world.model.calls('conversation')[0]);
-    const mainId = () => mainSessionOf(world.ov, sessionId)?.sessionId;
-    const elsewhere = () =>
-      sessionsOf(world.ov, sessionId)
-        .filter((session) => session.sessionId !== mainId())
-        .reduce((sum, session) => sum + countMessages(session, 'assistant', SUBAGENT_REPLY), 0);
-    const probes = { 'sub-agent reply outside the main session': elsewhere };
+    const probes = { 'sub-agent reply outside the main session': () => countOutsideMain(world.ov, sessionId, 'assistant', SUBAGENT_REPLY) };
     expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
   });
 
@@ -112,14 +107,10 @@ describe('Claude Code scenario 2: stream-json, 3 turns and a sub-agent', () => {
     const notified = world.model.calls('conversation').some((call) => lastUserQuery(call).includes('<task-notification>') && claudeSessionIdOf(call) === sessionId);
     expect(notified, `the CLI did not deliver a task notification in this run\n${world.evidence()}`).toBe(true);
     const main = () => mainSessionOf(world.ov, sessionId);
-    const mainId = () => main()?.sessionId;
     const probes = {
       'user prompt': () => countMessages(main(), 'user', 'E2E-CC-BG start'),
       'user <task-notification>': () => countMessages(main(), 'user', 'task-notification') + 1,
-      'background sub-agent reply in its own session': () =>
-        sessionsOf(world.ov, sessionId)
-          .filter((session) => session.sessionId !== mainId())
-          .reduce((sum, session) => sum + countMessages(session, 'assistant', BACKGROUND_SUB_REPLY), 0),
+      'background sub-agent reply in its own session': () => countOutsideMain(world.ov, sessionId, 'assistant', BACKGROUND_SUB_REPLY),
     };
     expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
   });

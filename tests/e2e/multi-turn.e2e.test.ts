@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onceEach, settledCounts } from './support/capture-counts.js';
 import { startStreamSession, type CliRun, type StreamLine } from './support/cli.js';
-import { countMessages, mainSessionOf, messageText, sessionsOf } from './support/openviking.js';
+import { countMessages, countOutsideMain, mainSessionOf, messageText } from './support/openviking.js';
 import { hostSessionIdOf } from './support/observe.js';
 import { afterToolResult, callTool, firstMatching, forPurpose, onPrompt } from './support/script.js';
 import { createWorld, requirePluginBuild, type E2eWorld } from './support/world.js';
@@ -89,12 +89,7 @@ describe('scenario 2: stream-json, 3 turns and a sub-agent', () => {
 
   it("the sub-agent's turn lands in a session other than the main one", async () => {
     const sessionId = hostSessionIdOf(world.model.calls('conversation')[0]);
-    const mainId = () => mainSessionOf(world.ov, sessionId)?.sessionId;
-    const elsewhere = () =>
-      sessionsOf(world.ov, sessionId)
-        .filter((session) => session.sessionId !== mainId())
-        .reduce((sum, session) => sum + countMessages(session, 'assistant', SUBAGENT_REPLY), 0);
-    const probes = { 'sub-agent reply outside the main session': elsewhere };
+    const probes = { 'sub-agent reply outside the main session': () => countOutsideMain(world.ov, sessionId, 'assistant', SUBAGENT_REPLY) };
     expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
   });
 });

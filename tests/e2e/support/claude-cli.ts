@@ -11,11 +11,11 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { driveStreamSession, settle, STREAM_JSON_ARGS, type CliRun, type StreamSession } from './cli.js';
 import { killSandboxProcesses, sandboxPids, spawnInGroup } from './processes.js';
 import { REPO_ROOT } from './repo.js';
-import { concatenateFiles, filesUnder, overlayEnv, SANDBOX_MARKER } from './sandbox.js';
+import { concatenateFiles, filesUnder, minimalCliEnv, overlayEnv, SANDBOX_MARKER } from './sandbox.js';
 
 /** The version the suite pins (package.json devDependencies). */
 export const CLAUDE_CODE_VERSION = '2.1.328';
@@ -55,19 +55,11 @@ export function createClaudeSandbox(options: { modelBaseUrl: string; label?: str
   const tmp = join(root, 'tmp');
   for (const dir of [home, workspace, tmp]) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const baseEnv: Record<string, string> = {
-    HOME: home,
-    PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-    SHELL: '/bin/bash',
-    LANG: 'C.UTF-8',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
+    ...minimalCliEnv(home, root),
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     ANTHROPIC_BASE_URL: options.modelBaseUrl,
     ANTHROPIC_API_KEY: 'sk-ant-fake-not-a-secret',
-    MCP_TIMEOUT: '5000',
     TMPDIR: tmp,
-    [SANDBOX_MARKER]: root,
   };
   return {
     root,

@@ -73,3 +73,11 @@ export function describeSessions(server: OvServer): Record<string, string[]> {
   }
   return view;
 }
+
+/** How often `role` said `text` in the sessions of `hostSessionId` other than its main one (sub-agents' sessions). */
+export function countOutsideMain(server: OvServer, hostSessionId: string, role: string, text: string): number {
+  const mainId = mainSessionOf(server, hostSessionId)?.sessionId;
+  return sessionsOf(server, hostSessionId)
+    .filter((session) => session.sessionId !== mainId)
+    .reduce((sum, session) => sum + countMessages(session, role, text), 0);
+}

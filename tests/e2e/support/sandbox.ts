@@ -83,6 +83,24 @@ export function filesUnder(dir: string, accept: (path: string) => boolean): stri
   return found;
 }
 
+/**
+ * The `env -i`-style environment both CLIs start from: a throwaway HOME, node first on PATH, no
+ * telemetry or updates, a short MCP settle wait (F13), and the marker teardown finds processes by.
+ */
+export function minimalCliEnv(home: string, root: string): Record<string, string> {
+  return {
+    HOME: home,
+    PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+    SHELL: '/bin/bash',
+    LANG: 'C.UTF-8',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    MCP_TIMEOUT: '5000',
+    [SANDBOX_MARKER]: root,
+  };
+}
+
 /** `base` with `extra` laid over it; an undefined value removes the key. */
 export function overlayEnv(base: Record<string, string>, extra: Record<string, string | undefined>): Record<string, string> {
   const env = { ...base };
@@ -109,16 +127,8 @@ export function createCliSandbox(options: SandboxOptions): CliSandbox {
   if (!viaEnv) writeFileSync(join(configDir, 'models.json'), modelsJson(options.modelUrl), { mode: 0o600 });
 
   const baseEnv: Record<string, string> = {
-    HOME: home,
-    PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-    SHELL: '/bin/bash',
-    LANG: 'C.UTF-8',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    DISABLE_AUTOUPDATER: '1',
+    ...minimalCliEnv(home, root),
     CODEBUDDY_SKIP_BUILTIN_MARKETPLACE: '1',
-    MCP_TIMEOUT: '5000',
-    [SANDBOX_MARKER]: root,
   };
   if (options.separateConfigDir) baseEnv.CODEBUDDY_CONFIG_DIR = configDir;
   if (viaEnv) {

@@ -1,5 +1,5 @@
 /**
- * Scenario 8 — projects (issue 17.1, DESIGN D24) through the real CLI: two
+ * Scenario 9 — projects (issue 17.1, DESIGN D24) through the real CLI: two
  * workspaces, git repositories with different remotes (ssh and https with
  * a token), share one OpenViking server holding a memory of each project
  * under its peer. A session in each workspace gets its own project's
@@ -62,7 +62,7 @@ afterAll(async () => {
 /** The conversation call of the run tagged `tag`. */
 const callOf = (tag: string) => world.model.calls('conversation').find((call) => JSON.stringify(call.messages).includes(tag));
 
-describe('scenario 8: two projects, one server', () => {
+describe('scenario 9: two projects, one server', () => {
   it('both CLI runs finish normally', () => {
     expectNormalExit(runs.alpha as CliRun);
     expectNormalExit(runs.beta as CliRun);

@@ -1,6 +1,6 @@
 /**
  * What no single resident cleans up by itself (DESIGN D20):
- * - leftover request, reply and failure files of ANY key: a reply written
+ * - leftover request and reply files of ANY key: a reply written
  *   after its hook gave up holds recalled memories (0600) and would stay on
  *   disk when no resident of that key runs again, so every resident tick and
  *   every SessionStart removes those older than LEFTOVER_MS, whatever key
@@ -21,13 +21,13 @@ import { join } from 'node:path';
 import { residentPaths } from './identity.js';
 import type { ResidentPaths } from './identity.js';
 
-/** Request, reply and failure files older than this belong to a hook that gave up long ago. */
+/** Request and reply files older than this belong to a hook that gave up long ago. */
 export const LEFTOVER_MS = 60_000;
 /** Most residents (of all keys) serving one data directory at once. */
 export const MAX_RESIDENTS = 3;
 
-/** `<key>-<id>.request|reply|failed`, as identity.ts names them. */
-const EXCHANGE_FILE = /^[0-9a-f]{16}-[0-9]{1,10}-[0-9a-z]{1,40}\.(?:request|reply|failed)(?:\.[^/]*)?$/;
+/** `<key>-<id>.request|reply`, as identity.ts names them, and the temp files of their atomic writes. */
+const EXCHANGE_FILE = /^[0-9a-f]{16}-[0-9]{1,10}-[0-9a-z]{1,40}\.(?:request|reply)(?:\.[^/]*)?$/;
 const FIFO_FILE = /^([0-9a-f]{16})\.fifo$/;
 
 /** True when a resident has the FIFO open for reading right now (opening it writes nothing). */
@@ -49,8 +49,7 @@ function namesIn(dir: string): string[] {
 }
 
 /**
- * Removes exchange files of every key (and temp files of their atomic
- * writes) older than `maxAgeMs`. Never throws.
+ * Removes exchange files of every key older than `maxAgeMs`. Never throws.
  * @returns how many were removed.
  */
 export function sweepLeftovers(dir: string, now: number, maxAgeMs = LEFTOVER_MS): number {

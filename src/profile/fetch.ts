@@ -7,6 +7,8 @@
  * @module
  */
 import type { LsEntry, OpenVikingClient } from '../openviking/types.js';
+import { cachedUserSpace, lastKnownUserSpace, resolveUserSpace } from './userSpace.js';
+import type { UserSpaceCacheRef } from './userSpace.js';
 
 /** One memory file of a listing: its path below the folder, and an abstract when the server gave one. */
 export interface ListedMemory {
@@ -63,4 +65,22 @@ export async function fetchArchiveOverview(client: OpenVikingClient, ovSessionId
   const context = await client.sessionContext(ovSessionId, tokenBudget);
   const overview = context.ok ? context.result.latest_archive_overview?.trim() : undefined;
   return overview ? overview : undefined;
+}
+
+/**
+ * The start block's sources, with as few round trips in a row as the cache
+ * allows: a cached space reads at once; an expired one is read with while
+ * the space is resolved again in parallel (a changed answer reads again);
+ * none at all resolves first.
+ */
+export async function fetchProfileFor(client: OpenVikingClient, ref: UserSpaceCacheRef): Promise<ProfileSources | undefined> {
+  const cached = await cachedUserSpace(ref);
+  if (cached !== undefined) return fetchProfileSources(client, cached);
+  const guess = await lastKnownUserSpace(ref);
+  if (guess === undefined) {
+    const space = await resolveUserSpace(client, ref);
+    return space === undefined ? undefined : fetchProfileSources(client, space);
+  }
+  const [space, sources] = await Promise.all([resolveUserSpace(client, ref), fetchProfileSources(client, guess)]);
+  return space === undefined || space === guess ? sources : fetchProfileSources(client, space);
 }

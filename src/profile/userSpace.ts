@@ -6,7 +6,9 @@
  * way §2.3 describes: the caller's user id from `system/status`, checked
  * against the listing of `viking://user`. The answer is cached per server
  * URL + identity in the data directory, so later sessions (and recall's
- * find fallback) skip both round trips.
+ * find fallback) skip both round trips. Past its day the last answer is
+ * still kept (for a month), so a start can read with it while it checks
+ * the space again, in parallel instead of one round trip after the other.
  *
  * @module
  */
@@ -16,6 +18,8 @@ import { cacheFile, cacheKey, readCached, writeCached } from '../session/keyedCa
 
 /** Spaces change only when the server's users do; a day is plenty. */
 export const USER_SPACE_TTL_MS = 24 * 60 * 60_000;
+/** How long the last answer stays usable as a guess once its day is over. */
+const LAST_KNOWN_TTL_MS = 30 * USER_SPACE_TTL_MS;
 
 /** Top-level names under `viking://user` that are never a user space. */
 const RESERVED = new Set(['memories', 'skills']);
@@ -43,6 +47,11 @@ export function cachedUserSpace(ref: UserSpaceCacheRef): Promise<string | undefi
   return readCached(cacheFile(ref.dataDir, 'user-space'), keyOf(ref), ref.now, isSpace);
 }
 
+/** The last resolved space, even past its day (a guess to read with while checking it again). */
+export function lastKnownUserSpace(ref: UserSpaceCacheRef): Promise<string | undefined> {
+  return readCached(cacheFile(ref.dataDir, 'user-space'), `${keyOf(ref)}:last`, ref.now, isSpace);
+}
+
 /** The cached space, else resolved over the network (two parallel calls) and cached. Undefined when the server cannot say. */
 export async function resolveUserSpace(client: OpenVikingClient, ref: UserSpaceCacheRef): Promise<string | undefined> {
   const cached = await cachedUserSpace(ref);
@@ -53,7 +62,9 @@ export async function resolveUserSpace(client: OpenVikingClient, ref: UserSpaceC
   const names = listing.ok ? listing.result.filter((entry) => entry.isDir !== false).map((entry) => entry.name ?? lastSegment(entry.uri)) : [];
   const space = chooseSpace(names, fallback);
   if (space === undefined) return undefined;
-  await writeCached(cacheFile(ref.dataDir, 'user-space'), keyOf(ref), space, ref.now + USER_SPACE_TTL_MS, ref.now);
+  const file = cacheFile(ref.dataDir, 'user-space');
+  await writeCached(file, keyOf(ref), space, ref.now + USER_SPACE_TTL_MS, ref.now);
+  await writeCached(file, `${keyOf(ref)}:last`, space, ref.now + LAST_KNOWN_TTL_MS, ref.now);
   return space;
 }
 

@@ -25,12 +25,11 @@ import type { HookDeps, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
 import type { HookInput } from '../protocol/input.js';
 import { withTimeout } from '../protocol/withTimeout.js';
-import { fetchArchiveOverview, fetchProfileSources } from '../profile/fetch.js';
+import { fetchArchiveOverview, fetchProfileFor } from '../profile/fetch.js';
 import type { ProfileSources } from '../profile/fetch.js';
 import { renderStartBlock } from '../profile/render.js';
 import { hostFromEnv } from '../protocol/hostTools.js';
 import { readStartState, reusableAnswer, withAnswer } from '../profile/startState.js';
-import { resolveUserSpace } from '../profile/userSpace.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
 import { ensureResident } from '../resident/launch.js';
 import { memoryOffNotice, watchFailures } from './notice.js';
@@ -124,8 +123,6 @@ function onNextTurn(deps: HookDeps, work: () => unknown): Promise<void> {
   });
 }
 
-async function fetchProfile(ctx: StageContext, deps: HookDeps): Promise<ProfileSources | undefined> {
-  const space = await resolveUserSpace(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
-  if (space === undefined) return undefined;
-  return fetchProfileSources(ctx.client, space);
+function fetchProfile(ctx: StageContext, deps: HookDeps): Promise<ProfileSources | undefined> {
+  return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
 }

@@ -56,6 +56,20 @@ describe('hooks behind a proxy', () => {
     expect(proxy.log()).toEqual([]);
   }, 20_000);
 
+  it('an https:// proxy is itself reached over verified TLS (NODE_EXTRA_CA_CERTS), then forwards as usual', async () => {
+    const { proxy, server, prompt } = await setup({ https: false, resident: false });
+    const tlsProxy = await startTlsFront(Number(new URL(proxy.url).port));
+    cleanups.push(() => tlsProxy.close());
+    proxy.clear();
+    expect(contextOf(await prompt(RECALL_PROMPT, { HTTP_PROXY: tlsProxy.url }))).toContain(RECALL_MARKER);
+    expect(tlsProxy.handshakes()).toBeGreaterThan(0);
+    expect(proxy.log().some((entry) => entry.kind === 'forward' && entry.target.startsWith(`${server.url}/api/`))).toBe(true);
+    // Not trusted: the proxy's certificate is refused, nothing is forwarded.
+    proxy.clear();
+    expect(contextOf(await prompt(RECALL_PROMPT, { HTTP_PROXY: tlsProxy.url, NODE_EXTRA_CA_CERTS: '' }))).not.toContain(RECALL_MARKER);
+    expect(proxy.log()).toEqual([]);
+  }, 20_000);
+
   it('the resident helper, started with the proxy variables, recalls through the proxy too', async () => {
     const { proxy, w, prompt } = await setup({ https: true, resident: true });
     await prompt('hi');

@@ -4,7 +4,8 @@
  * cached; the user's space is, as after any earlier session of that user),
  * then the same with 5,000 and 50,000 past sessions in the data directory.
  * Target: the fresh row within +25 ms of bare node, and each history row
- * within +25 ms of the fresh row, all in the same run.
+ * within +25 ms of the fresh row, all measured in the same interleaved
+ * rounds.
  *
  * Past sessions are written the way the plugin leaves a session it captured
  * and committed, after capture state retention (store/retention.ts): one
@@ -16,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { initUncommittedIndex } from '../src/capture/commitIndex.js';
 import { captureStateFile } from '../src/capture/paths.js';
 import { emptyCaptureState } from '../src/capture/state.js';
 import { createPayloads } from '../tests/support/host-sim/index.js';
@@ -23,7 +25,7 @@ import { timedRun } from './process.js';
 import type { Command } from './process.js';
 import { formatMs } from './report.js';
 import type { ResultRow, Target } from './report.js';
-import { interleave, median } from './stats.js';
+import { median } from './stats.js';
 import type { BenchWorld } from './world.js';
 import { waitForWorkersGone } from './workers.js';
 
@@ -32,29 +34,11 @@ const WORKER_SETTLE_MS = 120_000;
 /** History sizes of the rows after the fresh one. */
 export const PAST_SESSIONS = [5_000, 50_000] as const;
 
-function dataDirOf(world: BenchWorld): string {
-  return join(world.home, '.codebuddy', 'openviking');
-}
-
-/** A fresh SessionStart command: a new host session id each call. */
-function freshStart(world: BenchWorld): Command {
+/** A fresh SessionStart command (a new host session id each call), with the data directory `dataDir` when given. */
+function freshStart(world: BenchWorld, dataDir?: string): Command {
   const payloads = createPayloads({ workspace: world.workspace, configDir: join(world.home, '.codebuddy'), sessionId: randomUUID() });
-  return world.hookCommand('SessionStart', JSON.stringify(payloads.sessionStart('startup')));
-}
-
-/** Median over-bare cost of fresh starts, interleaved with bare node. */
-async function measureFresh(world: BenchWorld, pairs: number): Promise<{ pathMs: number; bareMs: number; requests: number }> {
-  const before = world.server.requests().length;
-  const samples = await interleave(
-    pairs,
-    async () => (await timedRun(world.bareNode())).ms,
-    async () => {
-      const run = await timedRun(freshStart(world));
-      await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
-      return run.ms;
-    },
-  );
-  return { pathMs: median(samples.pathMs), bareMs: median(samples.bareMs), requests: (world.server.requests().length - before) / pairs };
+  const command = world.hookCommand('SessionStart', JSON.stringify(payloads.sessionStart('startup')));
+  return dataDir === undefined ? command : { ...command, env: { ...command.env, OPENVIKING_CODEBUDDY_DATA_DIR: dataDir } };
 }
 
 /**
@@ -116,23 +100,53 @@ function row(name: string, measured: { pathMs: number; bareMs: number; requests:
   };
 }
 
-/** The fresh row, then one row per history size, each judged against the fresh row of this run. */
+interface Config {
+  label: string;
+  /** Undefined: the default data directory, with no past session. */
+  dataDir?: string;
+}
+
+/**
+ * The fresh row and one row per history size, measured interleaved in the
+ * same rounds (bare, then the three in an order rotated each round) so
+ * machine load hits them alike; each history size has its own data directory
+ * (`OPENVIKING_CODEBUDDY_DATA_DIR`), the fresh one the default.
+ */
 export async function measureStartHistory(world: BenchWorld, pairs: number): Promise<ResultRow[]> {
-  const dataDir = dataDirOf(world);
-  await timedRun(freshStart(world)); // the user's first session ever: resolves and caches the user space
-  await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
-  const fresh = await measureFresh(world, pairs);
-  const freshOver = fresh.pathMs - fresh.bareMs;
-  const rows = [row('SessionStart, fresh session (new id each run)', fresh, FRESH_TARGET, freshOver, 'profile read + two listings in parallel; the user space cached by an earlier session')];
-  let written = 0;
+  const configs: Config[] = [{ label: 'SessionStart, fresh session (new id each run)' }];
   for (const count of PAST_SESSIONS) {
-    writePastSessions(dataDir, world.workspace, written, count);
-    written = count;
-    const measured = await measureFresh(world, pairs);
-    const over = measured.pathMs - measured.bareMs;
-    const size = treeSize(dataDir);
-    const target: Target = { limit: freshOver + 25, label: `≤ +${(freshOver + 25).toFixed(1)} ms (fresh + 25)` };
-    rows.push(row(`SessionStart, fresh session, ${count.toLocaleString('en-US')} past sessions`, measured, target, over, `data dir ${(size.bytes / 1_048_576).toFixed(1)} MB in ${size.files.toLocaleString('en-US')} files`));
+    const dataDir = join(world.home, `history-${count}`);
+    writePastSessions(dataDir, world.workspace, 0, count);
+    initUncommittedIndex(dataDir); // steady state: the index exists (a data dir from before it builds it once)
+    configs.push({ label: `SessionStart, fresh session, ${count.toLocaleString('en-US')} past sessions`, dataDir });
   }
-  return rows;
+  // Each data directory's first session ever: resolves and caches the user space, starts its resident.
+  for (const config of configs) {
+    await timedRun(freshStart(world, config.dataDir));
+    await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
+  }
+  const before = world.server.requests().length;
+  const bare: number[] = [];
+  const samples = configs.map(() => [] as number[]);
+  for (let round = 0; round < pairs; round++) {
+    bare.push((await timedRun(world.bareNode())).ms);
+    // Rotated each round, so no configuration always runs first after the bare node.
+    for (let step = 0; step < configs.length; step++) {
+      const index = (round + step) % configs.length;
+      const run = await timedRun(freshStart(world, configs[index]?.dataDir));
+      await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
+      samples[index]?.push(run.ms);
+    }
+  }
+  const requests = (world.server.requests().length - before) / (pairs * configs.length);
+  const bareMs = median(bare);
+  const freshOver = median(samples[0] ?? []) - bareMs;
+  return configs.map((config, index) => {
+    const pathMs = median(samples[index] ?? []);
+    const over = pathMs - bareMs;
+    if (config.dataDir === undefined) return row(config.label, { pathMs, bareMs, requests }, FRESH_TARGET, over, 'profile read + two listings in parallel; the user space cached by an earlier session');
+    const size = treeSize(config.dataDir);
+    const target: Target = { limit: freshOver + 25, label: `≤ fresh + 25 ms (+${(freshOver + 25).toFixed(1)} ms)` };
+    return row(config.label, { pathMs, bareMs, requests }, target, over, `${(over - freshOver >= 0 ? '+' : '')}${(over - freshOver).toFixed(1)} ms vs fresh; data dir ${(size.bytes / 1_048_576).toFixed(1)} MB in ${size.files.toLocaleString('en-US')} files`);
+  });
 }

@@ -6,9 +6,15 @@
  * replaying or fetching again. An answer is reused only for a short while,
  * so a real later resume or compaction of the same session fetches afresh.
  *
+ * Read and written with synchronous calls (DESIGN D14): a few hundred bytes
+ * on the start hook's clock, where each thread-pool round trip costs more
+ * than the call. Same file format as store/sessionState.ts (`version` 1).
+ *
  * @module
  */
 import { isRecord } from '../openviking/narrow.js';
+import { readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
+import { SESSION_STATE_VERSION } from '../store/sessionState.js';
 
 /** How long an answer is reused for a repeated delivery of the same source. */
 export const START_ANSWER_REUSE_MS = 2 * 60_000;
@@ -32,6 +38,26 @@ export function readStartState(fields: Readonly<Record<string, unknown>>): Start
     if (typeof answer['text'] === 'string' && typeof answer['at'] === 'number') valid[source] = { text: answer['text'], at: answer['at'] };
   }
   return { answers: valid };
+}
+
+/** The stored state, or undefined (missing, unreadable, another version). Never throws. */
+export function loadStartState(file: string): StartState | undefined {
+  const value = readJsonSync(file);
+  if (!isRecord(value) || value['version'] !== SESSION_STATE_VERSION) return undefined;
+  return readStartState(value);
+}
+
+/**
+ * Stores `state` atomically, without fsync: a cache for repeated deliveries
+ * (DESIGN F4) that a power cut may lose. False when the disk refused.
+ */
+export function saveStartState(file: string, state: StartState): boolean {
+  try {
+    writeFileAtomicSync(file, JSON.stringify({ version: SESSION_STATE_VERSION, ...state }));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The reusable answer for `source`, if one is fresh. */

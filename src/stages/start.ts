@@ -29,7 +29,7 @@ import { fetchArchiveOverview, fetchProfileFor } from '../profile/fetch.js';
 import type { ProfileSources } from '../profile/fetch.js';
 import { renderStartBlock } from '../profile/render.js';
 import { hostFromEnv } from '../protocol/hostTools.js';
-import { readStartState, reusableAnswer, withAnswer } from '../profile/startState.js';
+import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
 import { ensureResident } from '../resident/launch.js';
 import { memoryOffNotice, watchFailures } from './notice.js';
@@ -41,7 +41,6 @@ import type { StageContext } from '../session/stageContext.js';
 import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { sessionStateFile, storeLayout } from '../store/paths.js';
-import { loadSessionState, saveSessionState } from '../store/sessionState.js';
 
 /** Grace after the deadline for file writes before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 200;
@@ -74,16 +73,14 @@ async function answerOnce(ctx: StageContext, source: string, deps: HookDeps): Pr
   const file = sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
   const lock = { now: deps.now, timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()), staleMs: ctx.settings.startDeadlineMs + 5_000 };
   const locked = await withLock(startLockPath(ctx.dataDir, ctx.ovSessionId), lock, async () => {
-    const loaded = await loadSessionState(file, readStartState);
-    const state = loaded.status === 'found' ? loaded.state : undefined;
+    const state = loadStartState(file);
     const reused = reusableAnswer(state, source, deps.now());
     if (reused !== undefined) {
       deps.log.debug('session start delivered again; reusing the answer', { source });
       return reused.text;
     }
     const text = await buildAnswer(ctx, source, deps);
-    // A cache for repeated deliveries (F4): a power cut may lose it, so no fsync on the host's clock.
-    await saveSessionState(file, withAnswer(state, source, { text, at: deps.now() }), { fsync: false });
+    if (!saveStartState(file, withAnswer(state, source, { text, at: deps.now() }))) deps.log.warn('session start answer not saved', { file });
     return text;
   });
   if (!locked.ok) deps.log.warn('session start lock not acquired; passing through', { reason: locked.reason });

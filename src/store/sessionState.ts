@@ -16,7 +16,6 @@
  */
 import { unlink } from 'node:fs/promises';
 import { readJsonDetailed, writeJsonAtomic } from './atomic.js';
-import type { AtomicWriteOptions } from './atomic.js';
 import { errorCode, errorMessage } from './fsUtil.js';
 import { withLock } from './lock.js';
 import type { LockOptions } from './lock.js';
@@ -66,10 +65,10 @@ function absent(warning: string): LoadedState<never> {
 }
 
 /** Writes `{version: 1, ...state}` atomically; never throws. A `version` field in `state` is ignored. */
-export async function saveSessionState<S extends object>(file: string, state: S, options: AtomicWriteOptions = {}): Promise<StoreWriteResult> {
+export async function saveSessionState<S extends object>(file: string, state: S): Promise<StoreWriteResult> {
   try {
     const { version: _ignored, ...fields } = state as Record<string, unknown>;
-    await writeJsonAtomic(file, { version: SESSION_STATE_VERSION, ...fields }, options);
+    await writeJsonAtomic(file, { version: SESSION_STATE_VERSION, ...fields });
     return { ok: true };
   } catch (error) {
     return { ok: false, message: errorMessage(error) };

@@ -8,8 +8,10 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { residentKey, residentPaths } from '../../src/resident/identity.js';
 import { contextOf, createWorld, DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
@@ -111,6 +113,39 @@ describe('leftovers', () => {
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(fresh)).toBe(true); // a hook may still be waiting for it
   });
+});
+
+describe('a wall-clock step during the wait', () => {
+  it("the built hook's wait for a stopped resident still ends after 6 s when the clock jumps back an hour", async () => {
+    // Preloaded into the hook (and, same key, the resident): once a process opens a resident FIFO, its Date.now runs an hour behind.
+    const stepDir = mkdtempSync(join(tmpdir(), 'ov-clock-step-'));
+    cleanups.push(() => rmSync(stepDir, { recursive: true, force: true }));
+    const preload = join(stepDir, 'step-back.mjs');
+    writeFileSync(
+      preload,
+      [
+        "import fs from 'node:fs';",
+        'const realNow = Date.now; let stepped = false;',
+        'Date.now = () => realNow() - (stepped ? 3_600_000 : 0);',
+        'const open = fs.openSync;',
+        "fs.openSync = (path, ...rest) => { if (String(path).endsWith('.fifo')) stepped = true; return open(path, ...rest); };",
+      ].join('\n'),
+    );
+    const env = { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` };
+    const w = await world(env);
+    await prompt(w, 'hi');
+    await residentsListening(w.dataDir);
+    const [pid] = residentPids(w.home);
+    process.kill(pid ?? 0, 'SIGSTOP');
+    try {
+      const result = await prompt(w);
+      expect(result.timedOut).toBe(false);
+      expect(result.durationMs).toBeGreaterThan(5_500);
+      expect(result.durationMs).toBeLessThan(8_000);
+    } finally {
+      process.kill(pid ?? 0, 'SIGCONT');
+    }
+  }, 30_000);
 });
 
 /** Mounts a tmpfs of `sizeKb` at `dir` (root only); undefined where that is not allowed. */

@@ -11,7 +11,8 @@ import {
   notificationLine,
   parseMessage,
   resultLine
-} from "./chunks/chunk-UVOLDMVK.mjs";
+} from "./chunks/chunk-O7LW4JRK.mjs";
+import "./chunks/chunk-CEFMPCQX.mjs";
 
 // src/mcp/main.ts
 import { homedir } from "node:os";
@@ -35,19 +36,19 @@ function readSmallTextFile(path) {
   return readFileSync(path, "utf8");
 }
 function loadConfigFile(path, shownAs, readFile) {
-  let text2;
+  let text3;
   try {
-    text2 = readFile(path);
+    text3 = readFile(path);
   } catch (error) {
     return refused(path, shownAs, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (text2 === void 0) return { path, exists: false };
-  if (text2.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
-  if (!text2.trim()) return refused(path, shownAs, "is empty");
+  if (text3 === void 0) return { path, exists: false };
+  if (text3.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
+  if (!text3.trim()) return refused(path, shownAs, "is empty");
   let forbidden;
   let value;
   try {
-    value = JSON.parse(text2, (key, entry) => {
+    value = JSON.parse(text3, (key, entry) => {
       if (FORBIDDEN_KEYS.has(key)) forbidden ??= key;
       return entry;
     });
@@ -72,7 +73,84 @@ function displayPath(path, homeDir) {
 }
 
 // src/config/credentials.ts
+import { join as join3 } from "node:path";
+
+// src/config/pluginOptions.ts
 import { join as join2 } from "node:path";
+var USER_CONFIG_KEYS = ["server_url", "api_key", "account", "user"];
+var PLUGIN_NAME = "openviking";
+var PREFERRED_INSTALL_IDS = [`${PLUGIN_NAME}@openviking-codebuddy`, `${PLUGIN_NAME}@inline`];
+var OPTION_PREFIXES = ["CODEBUDDY_PLUGIN_OPTION_", "CLAUDE_PLUGIN_OPTION_", "PLUGIN_OPT_"];
+function readUserConfig(env) {
+  const values = {};
+  for (const key of USER_CONFIG_KEYS) {
+    for (const prefix of OPTION_PREFIXES) {
+      const raw = text(env[`${prefix}${key.toUpperCase()}`]) ?? text(env[`${prefix}${key}`]);
+      if (raw === void 0 || /^\$\{(?:user_config\.|PLUGIN_OPT:)[^}]*\}$/.test(raw)) continue;
+      values[key] = raw;
+      break;
+    }
+  }
+  return values;
+}
+function startedByHost(env) {
+  return text(env.CODEBUDDY_PLUGIN_ROOT) !== void 0 || text(env.CLAUDE_PLUGIN_ROOT) !== void 0;
+}
+function resolveUserConfig(input) {
+  const fromEnv = readUserConfig(input.env);
+  const sources = {};
+  for (const key of Object.keys(fromEnv)) sources[key] = `userConfig:${key}`;
+  const readStored = input.readStored ?? !startedByHost(input.env);
+  if (Object.keys(fromEnv).length > 0 || !readStored) return { values: fromEnv, sources, files: [], warnings: [] };
+  return storedUserConfig(input);
+}
+function codebuddyConfigDir(env, homeDir) {
+  return text(env.CODEBUDDY_CONFIG_DIR) ?? join2(homeDir, ".codebuddy");
+}
+function storedUserConfig({ env, homeDir, readFile }) {
+  const dir = codebuddyConfigDir(env, homeDir);
+  const settingsPath = join2(dir, "settings.json");
+  const credentialsPath = join2(dir, "credentials.json");
+  const settings = loadConfigFile(settingsPath, displayPath(settingsPath, homeDir), readFile);
+  const secrets = loadConfigFile(credentialsPath, displayPath(credentialsPath, homeDir), readFile);
+  const warnings = [settings.warning, secrets.warning].filter((warning) => warning !== void 0);
+  const files = [settings, secrets].filter((file) => file.exists).map((file) => file.path);
+  const options = (id) => section(section(settings.value, "pluginConfigs"), id, "options");
+  const secretsOf = (id) => section(section(secrets.value, "pluginSecrets"), id);
+  const ids = /* @__PURE__ */ new Set([
+    ...PREFERRED_INSTALL_IDS,
+    ...[...Object.keys(section(settings.value, "pluginConfigs") ?? {}), ...Object.keys(section(secrets.value, "pluginSecrets") ?? {})].filter((id) => id.startsWith(`${PLUGIN_NAME}@`)).sort()
+  ]);
+  for (const id of ids) {
+    const values = {};
+    const sources = {};
+    for (const key of USER_CONFIG_KEYS) {
+      const plain = scalar(options(id)?.[key]);
+      const secret = scalar(secretsOf(id)?.[key]);
+      const [value, source] = secret !== void 0 ? [secret, `file:${displayPath(credentialsPath, homeDir)}#pluginSecrets.${id}.${key}`] : [plain, `file:${displayPath(settingsPath, homeDir)}#pluginConfigs.${id}.options.${key}`];
+      if (value === void 0) continue;
+      values[key] = value;
+      sources[key] = source;
+    }
+    if (Object.keys(values).length > 0) return { values, sources, files, warnings };
+  }
+  return { values: {}, sources: {}, files, warnings };
+}
+function section(value, ...path) {
+  let current = value;
+  for (const key of path) current = isRecord(current) ? current[key] : void 0;
+  return isRecord(current) ? current : void 0;
+}
+function scalar(value) {
+  if (typeof value === "string") return text(value);
+  return typeof value === "number" || typeof value === "boolean" ? String(value) : void 0;
+}
+function text(value) {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : void 0;
+}
+
+// src/config/credentials.ts
 var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
 var ENV_CREDENTIAL_NAMES = [
   "OPENVIKING_URL",
@@ -84,7 +162,6 @@ var ENV_CREDENTIAL_NAMES = [
   "OPENVIKING_USER",
   "OPENVIKING_PEER_ID"
 ];
-var USER_CONFIG_KEYS = ["server_url", "api_key", "account", "user"];
 var CLI_CREDENTIAL_KEYS = ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id", "peer_id"];
 function resolveCredentials(input) {
   const { env, homeDir } = input;
@@ -95,10 +172,12 @@ function resolveCredentials(input) {
   const ov = FileFields.of(ovFile, homeDir, warnings);
   const ovServer = ov.section("server");
   const ovHarness = ov.section("codebuddy");
-  const userConfig = readUserConfig(env);
+  const options = resolveUserConfig({ env, homeDir, readFile: input.readFile, ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {} });
+  warnings.push(...options.warnings);
+  const userConfig = options.values;
   const useCliOnly = credentialMode(env) === "cli" || credentialMode(env) === "auto" && !anyExplicit(env, userConfig) && cli.hasAny(CLI_CREDENTIAL_KEYS);
-  const fromEnv = (name) => [`env:${name}`, text(env[name])];
-  const fromUser = (key) => [`userConfig:${key}`, userConfig[key]];
+  const fromEnv = (name) => [`env:${name}`, text2(env[name])];
+  const fromUser = (key) => [options.sources[key] ?? `userConfig:${key}`, userConfig[key]];
   const chain = (explicit, fromCli, fromOv) => useCliOnly ? fromCli : [...explicit, ...fromCli, ...fromOv];
   const sources = {};
   const pick = (field, candidates) => {
@@ -151,29 +230,21 @@ function resolveCredentials(input) {
     ...definedOnly({ apiKey, account, user, peerId }),
     sources,
     rootKeyOnly,
-    files: [cliFile, ovFile].filter((file) => file.exists).map((file) => file.path)
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files]
   };
   return { credentials, warnings, cliFile };
 }
 function credentialMode(env) {
-  const raw = (text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
+  const raw = (text2(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text2(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
   if (raw === "env" || raw === "environment") return "env";
   if (raw === "cli" || raw === "ovcli" || raw === "file" || raw === "config") return "cli";
   return "auto";
 }
-function readUserConfig(env) {
-  const values = {};
-  for (const key of USER_CONFIG_KEYS) {
-    const raw = text(env[`CODEBUDDY_PLUGIN_OPTION_${key.toUpperCase()}`]) ?? text(env[`CODEBUDDY_PLUGIN_OPTION_${key}`]);
-    if (raw !== void 0 && !/^\$\{user_config\.[^}]*\}$/.test(raw)) values[key] = raw;
-  }
-  return values;
-}
 function loadCredentialFiles({ env, homeDir, readFile }) {
-  const cliOverride = text(env["OPENVIKING_CLI_CONFIG_FILE"]);
-  const ovOverride = text(env["OPENVIKING_CONFIG_FILE"]);
+  const cliOverride = text2(env["OPENVIKING_CLI_CONFIG_FILE"]);
+  const ovOverride = text2(env["OPENVIKING_CONFIG_FILE"]);
   const load = (override, fallbackName) => {
-    const path = expandHome(override ?? join2("~", ".openviking", fallbackName), homeDir);
+    const path = expandHome(override ?? join3("~", ".openviking", fallbackName), homeDir);
     return loadConfigFile(path, displayPath(path, homeDir), readFile);
   };
   const ovFile = load(ovOverride, "ov.conf");
@@ -211,7 +282,7 @@ var FileFields = class _FileFields {
       this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
       return [this.sourceOf(key), void 0];
     }
-    return [this.sourceOf(key), text(entry)];
+    return [this.sourceOf(key), text2(entry)];
   }
   section(key) {
     const entry = this.value?.[key];
@@ -221,7 +292,7 @@ var FileFields = class _FileFields {
     return new _FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : void 0, `${this.prefix}${key}.`);
   }
   hasAny(keys) {
-    return keys.some((key) => typeof this.value?.[key] === "string" && text(this.value[key]) !== void 0);
+    return keys.some((key) => typeof this.value?.[key] === "string" && text2(this.value[key]) !== void 0);
   }
   sourceOf(key) {
     return `file:${this.shown()}#${this.prefix}${key}`;
@@ -255,9 +326,9 @@ function isHttpUrl(value) {
   }
 }
 function anyExplicit(env, userConfig) {
-  return ENV_CREDENTIAL_NAMES.some((name) => text(env[name]) !== void 0) || Object.keys(userConfig).length > 0;
+  return ENV_CREDENTIAL_NAMES.some((name) => text2(env[name]) !== void 0) || Object.keys(userConfig).length > 0;
 }
-function text(value) {
+function text2(value) {
   const trimmed = value?.trim();
   return trimmed ? trimmed : void 0;
 }
@@ -279,6 +350,11 @@ var KNOB_TABLE = {
   recallDedupTurns: { env: "OPENVIKING_RECALL_DEDUP_TURNS", type: "int", default: 5, min: 0, max: 100, description: "Turns during which the server does not repeat a memory it already injected (0: off)." },
   recallTokenBudget: { env: "OPENVIKING_RECALL_TOKEN_BUDGET", type: "int", default: 2e3, min: 200, max: 32e3, description: "Token budget of the client-side fallback recall block." },
   recallMaxContentChars: { env: "OPENVIKING_RECALL_MAX_CONTENT_CHARS", type: "int", default: 500, min: 50, max: 2e4, description: "Characters kept per memory in the fallback recall block." },
+  workspacePeer: { env: "OPENVIKING_WORKSPACE_PEER", type: "bool", default: true, description: "Give each git project its own peer id (from the canonical remote, else the repository's path) when none is configured; see Projects." },
+  recallPeerScope: { env: "OPENVIKING_RECALL_PEER_SCOPE", type: "string", default: "all", description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project." },
+  recallOtherPeerPenalty: { env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY", type: "float", default: 0.3, min: 0, max: 1, description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant." },
+  recallExcludeUris: { env: "OPENVIKING_RECALL_EXCLUDE_URIS", type: "csv", default: [], description: "Comma-separated URIs (a folder URI covers everything below it) that recall never injects." },
+  recallPrefix: { env: "OPENVIKING_RECALL_PREFIX", type: "string", default: "", description: "Opt-in recall: only prompts starting with this (e.g. `?ov`) are recalled for, without it; empty: every prompt." },
   profileTokenBudget: { env: "OPENVIKING_PROFILE_TOKEN_BUDGET", type: "int", default: 6e3, min: 500, max: 64e3, description: "Token budget of the session-start profile block." },
   resumeContextBudget: { env: "OPENVIKING_RESUME_CONTEXT_BUDGET", type: "int", default: 32e3, min: 1024, max: 128e3, description: "Token budget asked of the server for the archive overview on resume and compact." },
   promptDeadlineMs: { env: "OPENVIKING_PROMPT_DEADLINE_MS", type: "int", default: 2 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of recall; past it the prompt goes on without memories." },
@@ -287,13 +363,18 @@ var KNOB_TABLE = {
   timeoutMs: { env: "OPENVIKING_TIMEOUT_MS", type: "int", default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: "Per-request timeout of background work (capture worker, replay)." },
   commitTokenThreshold: { env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD", type: "int", default: 2e4, min: 1e3, max: 1e7, description: "Pending server tokens that trigger a commit after a turn." },
   commitKeepRecentCount: { env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT", type: "int", default: 10, min: 0, max: 1e4, description: "Newest messages a threshold commit leaves out of the archive." },
+  staleCommitIdleMs: { env: "OPENVIKING_STALE_COMMIT_IDLE_MS", type: "int", default: 30 * 60 * SECOND, min: 0, max: 7 * 24 * 3600 * SECOND, description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)." },
+  serverCommitPolicy: { env: "OPENVIKING_SERVER_COMMIT_POLICY", type: "bool", default: true, description: "Give each captured session the server's own `auto_commit_policy` (thresholds below and the two commit knobs above); servers without it keep the client-side rules." },
+  serverCommitMessageThreshold: { env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD", type: "int", default: 200, min: 0, max: 1e3, description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)." },
+  captureRetentionDays: { env: "OPENVIKING_CAPTURE_RETENTION_DAYS", type: "int", default: 90, min: 1, max: 3650, description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is." },
+  serverCommitIdleSeconds: { env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS", type: "int", default: 1800, min: 0, max: 604800, description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)." },
   captureAssistantTurns: { env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS", type: "bool", default: true, description: "Capture the assistant's turns too, not only the user's." },
   captureToolMaxChars: { env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS", type: "int", default: 1e6, min: 1e3, max: 1e6, description: "Characters of a tool output kept when capturing (the server externalises big ones)." },
   bypassSession: { env: "OPENVIKING_BYPASS_SESSION", type: "bool", default: false, description: "Neither recall nor capture in this session." },
   bypassPatterns: { env: "OPENVIKING_BYPASS_SESSION_PATTERNS", type: "csv", default: [], description: "Comma-separated globs (`*`, `**`); a session whose id or cwd matches is bypassed." },
   pendingReplayLimit: { env: "OPENVIKING_PENDING_REPLAY_LIMIT", type: "int", default: 50, min: 0, max: 1e3, description: "Queued writes replayed per session start." },
   pendingReplayBudgetMs: { env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS", type: "int", default: 1500, min: 0, max: 60 * SECOND, description: "Time a replay run may spend before it stops." },
-  pendingMaxRetries: { env: "OPENVIKING_PENDING_MAX_RETRIES", type: "int", default: 3, min: 0, max: 100, description: "Replay attempts before a queued write moves to the dead-letter folder (with the reason; never deleted silently)." },
+  pendingMaxRetries: { env: "OPENVIKING_PENDING_MAX_RETRIES", type: "int", default: 3, min: 0, max: 100, description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts." },
   pendingTtlDays: { env: "OPENVIKING_PENDING_TTL_DAYS", type: "int", default: 7, min: 1, max: 365, description: "Age (days) after which a queued write moves to the dead-letter folder." },
   lockTimeoutMs: { env: "OPENVIKING_LOCK_TIMEOUT_MS", type: "int", default: SECOND, min: 0, max: 60 * SECOND, description: "Wait for the per-session state lock before skipping the stage." },
   debug: { env: "OPENVIKING_DEBUG", type: "bool", default: false, description: "Write a JSON-lines debug log." },
@@ -369,8 +450,8 @@ function clamp(knob, value, source, warnings) {
   }
   return value;
 }
-function splitList(text2) {
-  return text2.split(",").map((item) => item.trim()).filter(Boolean);
+function splitList(text3) {
+  return text3.split(",").map((item) => item.trim()).filter(Boolean);
 }
 
 // src/config/load.ts
@@ -394,14 +475,14 @@ function loadPluginConfig(input) {
     };
   }
 }
-function resolveConfig({ env, homeDir, readFile = readSmallTextFile }) {
-  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile });
+function resolveConfig({ env, homeDir, readFile = readSmallTextFile, readStoredOptions }) {
+  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile, ...readStoredOptions !== void 0 ? { readStoredOptions } : {} });
   const plugin = cliFile.value?.["plugin"];
-  const section = isRecord(plugin) ? plugin["codebuddy"] : void 0;
-  if (section !== void 0 && !isRecord(section)) {
+  const section2 = isRecord(plugin) ? plugin["codebuddy"] : void 0;
+  if (section2 !== void 0 && !isRecord(section2)) {
     warnings.push(`${displayPath(cliFile.path, homeDir)}: plugin.codebuddy should be an object; ignoring it`);
   }
-  const file = isRecord(section) ? { values: section, shownAs: displayPath(cliFile.path, homeDir) } : void 0;
+  const file = isRecord(section2) ? { values: section2, shownAs: displayPath(cliFile.path, homeDir) } : void 0;
   const settings = resolveSettings({ env, homeDir, file });
   return {
     credentials,
@@ -452,14 +533,14 @@ var PLUGIN_VERSION = plugin_default.version;
 var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 
 // src/mcp/proxy.ts
-import { join as join7 } from "node:path";
+import { join as join10 } from "node:path";
 
 // src/store/fastHash.ts
-function hash64Hex(text2) {
+function hash64Hex(text3) {
   let h1 = 3735928559;
   let h2 = 1103547991;
-  for (let i = 0; i < text2.length; i++) {
-    const code = text2.charCodeAt(i);
+  for (let i = 0; i < text3.length; i++) {
+    const code = text3.charCodeAt(i);
     h1 = Math.imul(h1 ^ code, 2654435761);
     h2 = Math.imul(h2 ^ code, 1597334677);
   }
@@ -474,17 +555,15 @@ function uniqueToken() {
 }
 
 // src/store/paths.ts
-import { isAbsolute as isAbsolute2, join as join3 } from "node:path";
-var DATA_DIR_VARIABLES = ["CODEBUDDY_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA", "OPENVIKING_CODEBUDDY_DATA_DIR"];
+import { isAbsolute as isAbsolute2, join as join4 } from "node:path";
+var OVERRIDE_VARIABLE = "OPENVIKING_CODEBUDDY_DATA_DIR";
 var DEFAULT_DATA_SUBDIR = "openviking";
 function describeDataDir(env, homeDir) {
-  for (const name of DATA_DIR_VARIABLES) {
-    const dir = usablePath(env[name], homeDir);
-    if (dir !== void 0) return { dir, source: `env:${name}` };
-  }
+  const override = usablePath(env[OVERRIDE_VARIABLE], homeDir);
+  if (override !== void 0) return { dir: override, source: `env:${OVERRIDE_VARIABLE}` };
   const configDir = usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir);
-  if (configDir !== void 0) return { dir: join3(configDir, DEFAULT_DATA_SUBDIR), source: "env:CODEBUDDY_CONFIG_DIR" };
-  return { dir: join3(homeDir, ".codebuddy", DEFAULT_DATA_SUBDIR), source: "default" };
+  if (configDir !== void 0) return { dir: join4(configDir, DEFAULT_DATA_SUBDIR), source: "env:CODEBUDDY_CONFIG_DIR" };
+  return { dir: join4(homeDir, ".codebuddy", DEFAULT_DATA_SUBDIR), source: "default" };
 }
 function resolveDataDir(env, homeDir) {
   return describeDataDir(env, homeDir).dir;
@@ -492,7 +571,7 @@ function resolveDataDir(env, homeDir) {
 function usablePath(raw, homeDir) {
   const value = raw?.trim();
   if (!value || value.includes("${")) return void 0;
-  const expanded = value === "~" ? homeDir : value.startsWith("~/") ? join3(homeDir, value.slice(2)) : value;
+  const expanded = value === "~" ? homeDir : value.startsWith("~/") ? join4(homeDir, value.slice(2)) : value;
   return isAbsolute2(expanded) ? expanded : void 0;
 }
 var KEY_PREFIX_MAX_CHARS = 48;
@@ -505,9 +584,9 @@ function safeFileKey(id) {
 
 // src/mcp/configWatch.ts
 import { statSync as statSync2 } from "node:fs";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 function standardConfigPaths(env, homeDir) {
-  const pick = (name, fallback) => expandHome(env[name]?.trim() || join4("~", ".openviking", fallback), homeDir);
+  const pick = (name, fallback) => expandHome(env[name]?.trim() || join5("~", ".openviking", fallback), homeDir);
   return [pick("OPENVIKING_CLI_CONFIG_FILE", "ovcli.conf"), pick("OPENVIKING_CONFIG_FILE", "ov.conf")];
 }
 function fingerprintFiles(paths) {
@@ -649,8 +728,8 @@ function buildInitializeResult(params, profile, serverInfo) {
 
 // src/mcp/log.ts
 var REDACTED = "[redacted]";
-function redact(text2, secrets) {
-  let clean = text2;
+function redact(text3, secrets) {
+  let clean = text3;
   for (const secret of secrets) if (secret && secret.length >= 4) clean = clean.split(secret).join(REDACTED);
   return clean;
 }
@@ -674,13 +753,456 @@ function createStderrLog(options) {
 }
 var SILENT_LOG = Object.freeze({ debug: () => void 0, warn: () => void 0 });
 
+// src/transcript/tag-blocks.ts
+function tagPattern(names) {
+  const alternatives = names.map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")).join("|");
+  return new RegExp(`<(/?)(${alternatives})(?=[\\s/>])[^<>]*>`, "gi");
+}
+function createTagBlockStripper(names, unclosed) {
+  const pattern = tagPattern(names);
+  return (text3) => {
+    if (!text3.includes("<")) return text3;
+    const cuts = findCuts(text3, new RegExp(pattern), unclosed);
+    return cuts.length === 0 ? text3 : applyCuts(text3, cuts);
+  };
+}
+function findCuts(text3, pattern, unclosed) {
+  const cuts = [];
+  const stack = [];
+  const openCount = /* @__PURE__ */ new Map();
+  for (let match = pattern.exec(text3); match !== null; match = pattern.exec(text3)) {
+    const tag = match[0];
+    const name = (match[2] ?? "").toLowerCase();
+    const start = match.index;
+    const end = start + tag.length;
+    if (match[1] !== "/") {
+      if (tag.endsWith("/>")) cuts.push([start, end]);
+      else {
+        stack.push({ name, start, end });
+        openCount.set(name, (openCount.get(name) ?? 0) + 1);
+      }
+      continue;
+    }
+    if ((openCount.get(name) ?? 0) === 0) {
+      cuts.push([start, end]);
+      continue;
+    }
+    let opener = stack.pop();
+    while (opener !== void 0) {
+      openCount.set(opener.name, (openCount.get(opener.name) ?? 1) - 1);
+      if (opener.name === name) break;
+      opener = stack.pop();
+    }
+    if (opener !== void 0) cuts.push([opener.start, end]);
+  }
+  const firstUnclosed = stack[0];
+  if (firstUnclosed !== void 0) {
+    if (unclosed === "drop-rest") cuts.push([firstUnclosed.start, text3.length]);
+    else for (const opener of stack) cuts.push([opener.start, opener.end]);
+  }
+  return cuts;
+}
+function applyCuts(text3, cuts) {
+  cuts.sort((a, b) => a[0] - b[0]);
+  let result = "";
+  let position = 0;
+  for (const [start, end] of cuts) {
+    if (start > position) result += text3.slice(position, start);
+    if (end > position) position = end;
+  }
+  return result + text3.slice(position);
+}
+
+// src/transcript/secretRules.ts
+var B = String.raw`(?<![A-Za-z0-9_-])`;
+var TOKEN_RULES = [
+  // AI providers. Anthropic before OpenAI: both start with `sk-`.
+  { kind: "anthropic-key", keywords: ["sk-ant-"], source: String.raw`${B}sk-ant-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  {
+    // `sk-proj-…`/`sk-svcacct-…` may hold `-` and `_`; a bare `sk-` key is one alphanumeric run (not `sk-learn-…`).
+    kind: "openai-key",
+    keywords: ["sk-"],
+    source: String.raw`${B}sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*|[A-Za-z0-9]{20}[A-Za-z0-9]*(?![A-Za-z0-9_-]))`
+  },
+  { kind: "groq-key", keywords: ["gsk_"], source: String.raw`${B}gsk_[A-Za-z0-9]{40}[A-Za-z0-9]*` },
+  { kind: "xai-key", keywords: ["xai-"], source: String.raw`${B}xai-[A-Za-z0-9]{60}[A-Za-z0-9]*` },
+  { kind: "perplexity-key", keywords: ["pplx-"], source: String.raw`${B}pplx-[A-Za-z0-9]{40}[A-Za-z0-9]*` },
+  { kind: "replicate-token", keywords: ["r8_"], source: String.raw`${B}r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])` },
+  { kind: "huggingface-token", keywords: ["hf_"], source: String.raw`${B}hf_[A-Za-z0-9]{30}[A-Za-z0-9]*` },
+  // Payments.
+  { kind: "stripe-key", keywords: ["_live_", "_test_", "_prod_"], source: String.raw`${B}[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10}[A-Za-z0-9]*` },
+  { kind: "stripe-webhook-secret", keywords: ["whsec_"], source: String.raw`${B}whsec_[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*` },
+  { kind: "square-token", keywords: ["sq0atp-", "sq0csp-"], source: String.raw`${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{22}[A-Za-z0-9_-]*` },
+  // Clouds.
+  { kind: "aws-access-key", keywords: ["akia", "asia", "abia", "acca", "a3t"], source: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])` },
+  {
+    kind: "aws-session-token",
+    keywords: ["iqojb3jpz2lu", "fwogzxivyxdz", "aqodyxdz"],
+    source: String.raw`(?<![A-Za-z0-9+/])(?:IQoJb3JpZ2lu|FwoGZXIvYXdz|AQoDYXdz)[A-Za-z0-9+/=]{20}[A-Za-z0-9+/=]*`
+  },
+  {
+    kind: "aws-secret-key",
+    keywords: ["aws_secret_access_key", "secretaccesskey"],
+    source: String.raw`((?:aws_secret_access_key|SecretAccessKey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`,
+    flags: "i",
+    keepPrefix: true
+  },
+  { kind: "google-api-key", keywords: ["aiza"], source: String.raw`${B}AIza[A-Za-z0-9_-]{35}` },
+  { kind: "google-oauth-secret", keywords: ["gocspx-"], source: String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  { kind: "google-oauth-token", keywords: ["ya29."], source: String.raw`${B}ya29\.[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  { kind: "google-refresh-token", keywords: ["1//0"], source: String.raw`(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{30}[A-Za-z0-9_-]*` },
+  { kind: "azure-client-secret", keywords: ["q~"], source: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])` },
+  { kind: "digitalocean-token", keywords: ["_v1_"], source: String.raw`${B}do[por]_v1_[a-f0-9]{64}` },
+  { kind: "databricks-token", keywords: ["dapi"], source: String.raw`${B}dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])` },
+  { kind: "supabase-token", keywords: ["sbp_"], source: String.raw`${B}sbp_[a-f0-9]{40}` },
+  // Code hosting and registries.
+  { kind: "github-token", keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], source: String.raw`${B}gh[pousr]_[A-Za-z0-9]{36}[A-Za-z0-9]*` },
+  { kind: "github-token", keywords: ["github_pat_"], source: String.raw`${B}github_pat_[A-Za-z0-9_]{22}[A-Za-z0-9_]*` },
+  {
+    kind: "gitlab-token",
+    keywords: ["glpat-", "glptt-", "gldt-", "glrt-", "glsoat-", "glcbt-", "glft-", "glimt-", "gloas-", "glagent-"],
+    source: String.raw`${B}gl(?:pat|ptt|dt|rt|soat|cbt|ft|imt|oas|agent)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
+  { kind: "npm-token", keywords: ["npm_"], source: String.raw`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])` },
+  { kind: "pypi-token", keywords: ["pypi-ageicHlwaS5vcmc".toLowerCase()], source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  { kind: "docker-token", keywords: ["dckr_pat_"], source: String.raw`dckr_pat_[A-Za-z0-9_-]{27}[A-Za-z0-9_-]*` },
+  { kind: "atlassian-token", keywords: ["atatt3"], source: String.raw`ATATT3[A-Za-z0-9_=-]{60}[A-Za-z0-9_=-]*` },
+  { kind: "linear-key", keywords: ["lin_api_"], source: String.raw`lin_api_[A-Za-z0-9]{40}` },
+  { kind: "postman-key", keywords: ["pmak-"], source: String.raw`PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}` },
+  { kind: "terraform-token", keywords: [".atlasv1."], source: String.raw`${B}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}` },
+  // Chat, mail, monitoring, secrets managers.
+  { kind: "slack-token", keywords: ["xox"], source: String.raw`(?<![A-Za-z0-9-])xox[abposre]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*` },
+  { kind: "slack-token", keywords: ["xapp-"], source: String.raw`(?<![A-Za-z0-9-])xapp-[0-9]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*` },
+  {
+    kind: "slack-webhook",
+    keywords: ["hooks.slack.com"],
+    source: String.raw`(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/+-]{8}[A-Za-z0-9_/+-]*`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    kind: "discord-webhook",
+    keywords: ["/api/webhooks/"],
+    source: String.raw`(discord(?:app)?\.com/api/webhooks/)[0-9]{5,30}/[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`,
+    flags: "i",
+    keepPrefix: true
+  },
+  { kind: "telegram-bot-token", keywords: [":aa"], source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])` },
+  { kind: "sendgrid-key", keywords: ["sg."], source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}` },
+  { kind: "mailgun-key", keywords: ["key-"], source: String.raw`${B}key-[a-f0-9]{32}(?![A-Za-z0-9])` },
+  { kind: "twilio-key", keywords: ["sk"], source: String.raw`(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])` },
+  { kind: "sentry-token", keywords: ["sntrys_", "sntryu_", "sntrus_"], source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*` },
+  { kind: "grafana-token", keywords: ["glsa_", "glc_"], source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})` },
+  { kind: "newrelic-key", keywords: ["nrak-"], source: String.raw`NRAK-[A-Z0-9]{27}` },
+  { kind: "vault-token", keywords: ["hvs.", "hvb."], source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*` },
+  { kind: "doppler-token", keywords: ["dp."], source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`, flags: "i" },
+  { kind: "1password-token", keywords: ["ops_eyj"], source: String.raw`ops_eyJ[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3}` },
+  { kind: "age-secret-key", keywords: ["age-secret-key-1"], source: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{58}` },
+  // Generic shapes.
+  {
+    kind: "jwt",
+    keywords: ["eyj"],
+    source: String.raw`${B}eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*`
+  },
+  { kind: "bearer-token", keywords: ["bearer"], source: String.raw`\b(Bearer[ \t]{1,8})[A-Za-z0-9._~+/-]{16}[A-Za-z0-9._~+/-]*=*`, flags: "i", keepPrefix: true },
+  {
+    kind: "authorization",
+    keywords: ["authorization"],
+    source: String.raw`(authorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?(?:basic|token|bot|digest|negotiate|ntlm)[ \t]{1,8})[A-Za-z0-9._~+/=-]{6}[A-Za-z0-9._~+/=-]*`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    // `scheme://user:password@host`; the user may be empty (`redis://:pw@host`) and the password may hold `/` (not `:`).
+    kind: "url-password",
+    keywords: ["://"],
+    source: String.raw`(?<![A-Za-z0-9+.-])([a-z][a-z0-9+.-]{0,20}://[^\s:/@]{0,128}:)[^\s:@]{1,256}(?=@)`,
+    flags: "i",
+    keepPrefix: true,
+    keep: (match) => /:[0-9]{1,5}\//.test(match.slice(match.indexOf("://") + 3))
+  },
+  {
+    // `curl -u user:pass`, `--user user:pass` (not `docker run -u 1000:1000`).
+    kind: "password",
+    keywords: ["-u", "--user"],
+    source: String.raw`((?:^|[ \t])(?:-u|--user)(?:[ \t]{1,8}|=)["']?[^\s:"'@]{1,128}:)[^\s"'@]{1,256}`,
+    flags: "m",
+    keepPrefix: true,
+    keep: (match) => /[ \t=]["']?[0-9]+:[0-9]+$/.test(match)
+  },
+  {
+    // `mysql -u root -pS3cret db` (the password is glued to -p; `-p` alone prompts).
+    kind: "password",
+    keywords: ["mysql", "mariadb"],
+    source: String.raw`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-p)[^\s-][^\s]*`,
+    keepPrefix: true
+  },
+  { kind: "password", keywords: ["sshpass"], source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`, keepPrefix: true },
+  {
+    // `--password hunter2`, `--api-key abc` (the `--password=…` form is an assignment, secretNames.ts).
+    kind: "password",
+    keywords: ["--"],
+    source: String.raw`((?:^|[ \t])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|token|secret|api-key|apikey|access-key|secret-key)[ \t]{1,8}["']?)[^\s"'-][^\s"']{0,255}`,
+    flags: "im",
+    keepPrefix: true
+  }
+];
+var AWS_BARE_SECRET = {
+  kind: "aws-secret-key",
+  keywords: ["akia", "asia", "aws"],
+  source: String.raw`\b[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
+  keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match) && /[0-9/+]/.test(match))
+};
+
+// src/transcript/secretNames.ts
+var STRONG_WORDS = /* @__PURE__ */ new Set([
+  "password",
+  "passwd",
+  "passphrase",
+  "pass",
+  "pwd",
+  "secret",
+  "secrets",
+  "token",
+  "apikey",
+  "credential",
+  "credentials",
+  "accesskey",
+  "secretkey",
+  "privatekey",
+  "authtoken",
+  "accesstoken",
+  "refreshtoken",
+  "sessiontoken",
+  "clientsecret",
+  "connectionstring"
+]);
+var GLUED_SUFFIX = /(?:password|passwd|passphrase|secret|token|apikey)$/;
+var KEY_QUALIFIERS = /* @__PURE__ */ new Set([
+  "api",
+  "access",
+  "secret",
+  "private",
+  "account",
+  "auth",
+  "client",
+  "encryption",
+  "signing",
+  "master",
+  "shared",
+  "app",
+  "service",
+  "license",
+  "subscription",
+  "storage",
+  "admin",
+  "session",
+  "consumer",
+  "webhook",
+  "hmac",
+  "jwt"
+]);
+var kindCache = /* @__PURE__ */ new Map();
+var KIND_CACHE_SIZE = 512;
+function credentialNameKind(name) {
+  if (name.length > 64) return void 0;
+  if (kindCache.has(name)) return kindCache.get(name);
+  if (kindCache.size >= KIND_CACHE_SIZE) kindCache.clear();
+  const kind = kindOfName(name);
+  kindCache.set(name, kind);
+  return kind;
+}
+function kindOfName(name) {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((word) => word !== "");
+  const last = words.at(-1);
+  if (last === void 0) return void 0;
+  if (last === "key") return KEY_QUALIFIERS.has(words.at(-2) ?? "") ? kindOfWords(words.at(-2) ?? "", last) : void 0;
+  if (last === "auth") return name.startsWith("_") ? "token" : void 0;
+  if (last === "string") return words.at(-2) === "connection" && words.length > 2 ? "secret" : void 0;
+  if (STRONG_WORDS.has(last)) return kindOfWords("", last);
+  const glued = GLUED_SUFFIX.exec(last)?.[0];
+  return glued === void 0 ? void 0 : kindOfWords("", glued);
+}
+function kindOfWords(qualifier, last) {
+  if (last.startsWith("pass") || last === "pwd") return "password";
+  if (last === "key") return qualifier === "api" ? "api-key" : qualifier === "private" ? "private-key" : "secret";
+  if (last.endsWith("token")) return "token";
+  if (last === "apikey") return "api-key";
+  if (last === "privatekey") return "private-key";
+  return "secret";
+}
+var CREDENTIAL_WORDS = ["pass", "pwd", "secret", "token", "key", "auth", "credential", "connectionstring"];
+var CANDIDATE_SOURCE = String.raw`(${CREDENTIAL_WORDS.join("|")})([A-Za-z0-9_.-]{0,40})(["']?)([ \t]{0,3})((?::=|=>|[:=])[ \t]{0,3})(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"'\x60&;,<>()[\]{}|]{1,512}))`;
+function isNameChar(code) {
+  return code >= 97 && code <= 122 || code >= 65 && code <= 90 || code >= 48 && code <= 57 || code === 95 || code === 46 || code === 45;
+}
+var MAX_NAME = 64;
+var MAX_YAML_VALUE = 512;
+var candidatePattern;
+var PLACEHOLDER = /^(?:[$%{<@]|\[REDACTED|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
+var ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+var MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+var TYPE_WORD = /^(?:string|number|boolean|bool|any|unknown|never|void|object|str|int|float|bytes|char|optional|secretstr|[A-Z][A-Za-z0-9]*(?:\[\])?)\??$/;
+var PROSE = /^\S+(?:\s+\S+){3,}$|\s\S+[?.!]$/;
+var UPPER_NAME = /^[A-Z0-9_.-]*[A-Z][A-Z0-9_.-]*$/;
+var CODE_FOLLOWER = /* @__PURE__ */ new Set([",", ")", ";", "}", "]"]);
+var HEADER_NAME = /^(?:x-[A-Za-z0-9-]+|api-key|private-token|[A-Za-z]+-(?:key|token|secret))$/i;
+function bareIsSecret(name, spaceBefore, separator, value, after) {
+  if (after === "(" || after === "[") return false;
+  if (HEADER_NAME.test(name)) return value.length >= 4;
+  const upper = UPPER_NAME.test(name);
+  const sep = separator.trim();
+  if (sep === "=" && spaceBefore === "") {
+    if (upper || !CODE_FOLLOWER.has(after)) return true;
+    return !(IDENTIFIER.test(value) || MEMBER_CHAIN.test(value));
+  }
+  if (MEMBER_CHAIN.test(value)) return false;
+  return upper && !IDENTIFIER.test(value);
+}
+function yamlValueLength(text3, start, lineEnd, upper) {
+  if (lineEnd - start > MAX_YAML_VALUE) return 0;
+  const line = text3.slice(start, lineEnd).replace(/[ \t]+#.*$/, "").trimEnd();
+  if (line === "" || PLACEHOLDER.test(line)) return 0;
+  if (!upper && (TYPE_WORD.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
+  return line.length;
+}
+function valueIsPlaceholder(value) {
+  return PLACEHOLDER.test(value) || ENV_NAME.test(value);
+}
+function redactNamedSecrets(text3, marker) {
+  candidatePattern ??= new RegExp(CANDIDATE_SOURCE, "gi");
+  const pattern = candidatePattern;
+  pattern.lastIndex = 0;
+  let result = "";
+  let position = 0;
+  let lineEnd = -1;
+  const lineEndAfter = (start) => {
+    if (lineEnd < start) {
+      lineEnd = text3.indexOf("\n", start);
+      if (lineEnd === -1) lineEnd = text3.length;
+    }
+    return lineEnd;
+  };
+  for (let match = pattern.exec(text3); match !== null; match = pattern.exec(text3)) {
+    const [whole, word = "", rest = "", quote = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
+    let nameStart = match.index;
+    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text3.charCodeAt(nameStart - 1))) nameStart--;
+    const name = text3.slice(nameStart, match.index) + word + rest;
+    const bareName = name.replace(/^[-.]+/, "");
+    const kind = credentialNameKind(bareName);
+    const value = dq ?? sq ?? bare ?? "";
+    if (kind === void 0 || valueIsPlaceholder(value.trim())) continue;
+    const valueStart = match.index + word.length + rest.length + quote.length + spaceBefore.length + separator.length;
+    let valueLength = value.length + (bare === void 0 ? 2 : 0);
+    if (bare !== void 0) {
+      const end = match.index + whole.length;
+      if (separator.trim() === ":" && !HEADER_NAME.test(bareName)) valueLength = yamlValueLength(text3, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
+      else if (!bareIsSecret(bareName, spaceBefore, separator, value, text3.charAt(end))) valueLength = 0;
+      if (valueLength === 0) continue;
+    }
+    const redacted = bare === void 0 ? `${whole.charAt(valueStart - match.index)}${marker(kind)}${whole.charAt(whole.length - 1)}` : marker(kind);
+    result += text3.slice(position, valueStart) + redacted;
+    position = valueStart + valueLength;
+    pattern.lastIndex = Math.max(pattern.lastIndex, position);
+  }
+  return position === 0 ? text3 : result + text3.slice(position);
+}
+
+// src/transcript/secrets.ts
+function redactionMarker(kind) {
+  return `[REDACTED:${kind}]`;
+}
+var RULES = [...TOKEN_RULES, AWS_BARE_SECRET].map((spec) => ({ spec }));
+function applyRule(text3, rule) {
+  const { spec } = rule;
+  rule.pattern ??= new RegExp(spec.source, `g${spec.flags ?? ""}`);
+  return text3.replace(rule.pattern, (match, ...groups) => {
+    if (spec.keep?.(match) === true) return match;
+    const prefix = spec.keepPrefix === true && typeof groups[0] === "string" ? groups[0] : "";
+    return prefix + redactionMarker(spec.kind);
+  });
+}
+var PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,64}PRIVATE KEY(?: BLOCK)?-----/g;
+var PEM_END = /-----END [A-Z0-9 ]{0,64}PRIVATE KEY(?: BLOCK)?-----/g;
+function redactPrivateKeyBlocks(text3) {
+  if (!text3.includes("PRIVATE KEY")) return text3;
+  const begin = new RegExp(PEM_BEGIN);
+  const end = new RegExp(PEM_END);
+  const marker = redactionMarker("private-key");
+  let result = "";
+  let position = 0;
+  for (let opened = begin.exec(text3); opened !== null; opened = begin.exec(text3)) {
+    result += text3.slice(position, opened.index) + marker;
+    end.lastIndex = opened.index + opened[0].length;
+    const closed = end.exec(text3);
+    if (closed === null) return result;
+    position = closed.index + closed[0].length;
+    begin.lastIndex = position;
+  }
+  return result + text3.slice(position);
+}
+function redactSecrets(text3) {
+  if (text3.length < 8) return text3;
+  let result = redactPrivateKeyBlocks(text3);
+  const lower = result.toLowerCase();
+  for (const rule of RULES) {
+    if (rule.spec.keywords.some((keyword) => lower.includes(keyword))) result = applyRule(result, rule);
+  }
+  return CREDENTIAL_WORDS.some((word) => lower.includes(word)) ? redactNamedSecrets(result, redactionMarker) : result;
+}
+
+// src/transcript/privacy.ts
+var stripInjectedBlocks = createTagBlockStripper(
+  ["system-reminder", "openviking-context", "relevant-memories", "relevant-memory"],
+  "drop-tag"
+);
+var stripPrivateBlocks = createTagBlockStripper(["private"], "drop-rest");
+function sanitizeText(text3) {
+  const withoutBlocks = stripPrivateBlocks(stripInjectedBlocks(text3.includes("\0") ? text3.replaceAll("\0", "") : text3));
+  return redactSecrets(withoutBlocks).trim();
+}
+var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
+function outboundQuery(text3) {
+  const clean = sanitizeText(text3);
+  return (clean.includes("[REDACTED:") ? clean.replace(MARKER_IN_TEXT, " ") : clean).trim();
+}
+
+// src/mcp/outbound.ts
+var TOOL_FIELDS = {
+  remember: [[["messages", "*", "content"], sanitizeText]],
+  write: [[["content"], sanitizeText]],
+  edit: [[["new_string"], sanitizeText]],
+  add_resource: [[["description"], sanitizeText]],
+  search: [[["query"], outboundQuery]],
+  find: [[["query"], outboundQuery]]
+};
+function isRecord2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function filterAt(value, path, filter) {
+  const [head, ...rest] = path;
+  if (head === void 0) return typeof value === "string" ? filter(value) : value;
+  if (head === "*") return Array.isArray(value) ? value.map((item) => filterAt(item, rest, filter)) : value;
+  if (!isRecord2(value) || !(head in value)) return value;
+  return { ...value, [head]: filterAt(value[head], rest, filter) };
+}
+function filterOutboundParams(method, params) {
+  if (method !== "tools/call" || params === void 0) return params;
+  const fields = typeof params["name"] === "string" ? TOOL_FIELDS[params["name"]] : void 0;
+  if (fields === void 0 || !isRecord2(params["arguments"])) return params;
+  let args = params["arguments"];
+  for (const [path, filter] of fields) args = filterAt(args, path, filter);
+  return { ...params, arguments: args };
+}
+
 // src/mcp/snapshot.ts
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 
 // src/store/atomic.ts
 import { mkdirSync, readFileSync as readFileSync2, renameSync, writeFileSync } from "node:fs";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join as join5 } from "node:path";
+import { basename, dirname, join as join6 } from "node:path";
 
 // src/store/fsUtil.ts
 function errorCode(error) {
@@ -701,7 +1223,7 @@ async function ensurePrivateDir(dir) {
 }
 function tempPathFor(path) {
   const unique = `${process.pid}.${uniqueToken()}`;
-  return join5(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
+  return join6(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
 }
 async function writeFileAtomic(path, data, options = {}) {
   await ensurePrivateDir(dirname(path));
@@ -724,17 +1246,17 @@ async function writeJsonAtomic(path, value, options = {}) {
   await writeFileAtomic(path, JSON.stringify(value), options);
 }
 async function readJsonDetailed(path) {
-  let text2;
+  let text3;
   try {
-    text2 = readFileSync2(path, "utf8");
+    text3 = readFileSync2(path, "utf8");
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { status: "missing" };
     return { status: "unreadable", reason: errorMessage(error) };
   }
   try {
-    return { status: "ok", value: JSON.parse(text2) };
+    return { status: "ok", value: JSON.parse(text3) };
   } catch (error) {
-    return { status: "corrupt", reason: `invalid JSON (${text2.length} chars): ${errorMessage(error)}` };
+    return { status: "corrupt", reason: `invalid JSON (${text3.length} chars): ${errorMessage(error)}` };
   }
 }
 async function readJson(path) {
@@ -745,20 +1267,20 @@ async function readJson(path) {
 // src/mcp/snapshot.ts
 var SNAPSHOT_VERSION = 1;
 function snapshotPath(cacheDir, mcpUrl) {
-  return join6(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
+  return join7(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
 }
-function isRecord2(value) {
+function isRecord3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function narrowSnapshot(value, mcpUrl) {
-  if (!isRecord2(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
+  if (!isRecord3(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
   const snapshot = {
     version: SNAPSHOT_VERSION,
     mcpUrl,
     savedAt: typeof value.savedAt === "number" ? value.savedAt : 0
   };
   const profile = value.profile;
-  if (isRecord2(profile) && isRecord2(profile.capabilities)) {
+  if (isRecord3(profile) && isRecord3(profile.capabilities)) {
     snapshot.profile = { capabilities: profile.capabilities };
     if (typeof profile.instructions === "string") snapshot.profile.instructions = profile.instructions;
   }
@@ -803,7 +1325,7 @@ function createSemaphore(limit) {
       active += 1;
       return Promise.resolve();
     }
-    return new Promise((resolve2) => queue.push(resolve2));
+    return new Promise((resolve4) => queue.push(resolve4));
   };
   const release = () => {
     const next = queue.shift();
@@ -828,15 +1350,236 @@ function createSemaphore(limit) {
   };
 }
 
+// src/project/identity.ts
+import { statSync as statSync4 } from "node:fs";
+import { dirname as dirname3, join as join9, resolve as resolve3 } from "node:path";
+
+// src/project/gitRepo.ts
+import { readFileSync as readFileSync3, realpathSync, statSync as statSync3 } from "node:fs";
+import { dirname as dirname2, join as join8, resolve as resolve2 } from "node:path";
+var MAX_GIT_FILE_BYTES = 256 * 1024;
+function findGitRepo(workspace, touched) {
+  for (let dir = resolve2(workspace); ; ) {
+    const dotGit = join8(dir, ".git");
+    const stat = statSync3(dotGit, { throwIfNoEntry: false });
+    if (stat !== void 0) {
+      touched.push(dotGit);
+      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir);
+      if (gitDir !== void 0) return repoAt(dir, gitDir, touched);
+    }
+    const parent = dirname2(dir);
+    if (parent === dir) return void 0;
+    dir = parent;
+  }
+}
+function repoAt(topLevel, gitDir, touched) {
+  const commondirFile = join8(gitDir, "commondir");
+  touched.push(commondirFile);
+  const common = readSmall(commondirFile)?.trim();
+  const commonDir = common ? resolve2(gitDir, common) : gitDir;
+  const configFile = join8(commonDir, "config");
+  touched.push(configFile);
+  const config = readSmall(configFile);
+  const remoteUrl = config === void 0 ? void 0 : pickRemoteUrl(config);
+  return remoteUrl !== void 0 ? { topLevel, commonDir, remoteUrl } : { topLevel, commonDir: realPath(commonDir) };
+}
+function gitDirFromFile(dotGit, dir) {
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? "");
+  return match ? resolve2(dir, match[1]) : void 0;
+}
+function pickRemoteUrl(config) {
+  const urls = /* @__PURE__ */ new Map();
+  let remote;
+  for (const rawLine of config.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const section2 = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
+    if (section2) {
+      remote = section2[1].toLowerCase() === "remote" ? section2[2] ?? "" : void 0;
+      continue;
+    }
+    if (remote === void 0 || urls.has(remote)) continue;
+    const entry = /^url\s*=\s*(.*)$/i.exec(line);
+    if (entry) urls.set(remote, unquote(entry[1]));
+  }
+  return urls.get("origin") ?? urls.values().next().value;
+}
+function unquote(value) {
+  const trimmed = value.replace(/\s+[#;].*$/, "").trim();
+  return trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2 ? trimmed.slice(1, -1) : trimmed;
+}
+function readSmall(path) {
+  try {
+    const size = statSync3(path, { throwIfNoEntry: false })?.size;
+    return size === void 0 || size > MAX_GIT_FILE_BYTES ? void 0 : readFileSync3(path, "utf8");
+  } catch {
+    return void 0;
+  }
+}
+function realPath(path) {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+// src/project/remote.ts
+var PEER_ID_PATTERN = /^[a-zA-Z0-9_.@-]+$/;
+var MAX_PEER_ID_LENGTH = 128;
+function isValidPeerId(value) {
+  return value.length <= MAX_PEER_ID_LENGTH && PEER_ID_PATTERN.test(value) && value !== "." && value !== ".." && value.split("@").length <= 2;
+}
+function canonicalRemote(url) {
+  const text3 = url.trim();
+  if (text3 === "") return void 0;
+  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(text3);
+  let host;
+  let path;
+  if (withScheme) {
+    const scheme = withScheme[1].toLowerCase();
+    const rest = withScheme[2];
+    if (scheme === "file") return `local${normalisePath(rest)}`;
+    const slash = rest.indexOf("/");
+    const authority = slash === -1 ? rest : rest.slice(0, slash);
+    path = slash === -1 ? "" : rest.slice(slash);
+    host = hostOf(authority);
+  } else {
+    const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.*)$/.exec(text3);
+    if (!scp || /^[a-z]$/i.test(scp[1])) return `local${normalisePath(text3)}`;
+    host = scp[1].toLowerCase();
+    path = scp[2];
+  }
+  const cleanPath = normalisePath(path);
+  if (host === "" || cleanPath === "") return void 0;
+  return `${host}${cleanPath}`;
+}
+function peerIdForRemote(canonical) {
+  return `git-${readable(canonical)}-${hash64Hex(canonical).slice(0, 8)}`;
+}
+function localPeerId(commonDir) {
+  const name = commonDir.replace(/\/+$/, "").replace(/\/\.git$/, "").split("/").pop() ?? "";
+  return `git-local-${readable(name) || "repo"}-${hash64Hex(commonDir).slice(0, 8)}`;
+}
+function hostOf(authority) {
+  const at = authority.lastIndexOf("@");
+  const hostPort = at === -1 ? authority : authority.slice(at + 1);
+  const bracketed = /^\[[^\]]*\]/.exec(hostPort);
+  return (bracketed ? bracketed[0] : hostPort.split(":")[0] ?? "").toLowerCase();
+}
+function normalisePath(path) {
+  const segments = path.split(/[/\\]+/).filter((segment) => segment !== "" && segment !== ".");
+  if (segments.length === 0) return "";
+  const last = segments.length - 1;
+  segments[last] = segments[last].replace(/\.git$/i, "");
+  if (segments[last] === "") segments.pop();
+  return segments.length === 0 ? "" : `/${segments.join("/")}`.toLowerCase();
+}
+function readable(text3) {
+  return text3.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 64).replace(/[-.]+$/, "");
+}
+
+// src/project/workspaceConfig.ts
+var PROJECT_SWITCHES = ["enabled", "autoRecall", "autoCapture", "autoProfile"];
+var WORKSPACE_CONFIG_PATH = ".openviking/config.json";
+function readWorkspaceConfig(path) {
+  const file = loadConfigFile(path, path, readSmallTextFile);
+  if (!file.exists) return void 0;
+  const config = { path, off: [], warnings: file.warning ? [file.warning] : [] };
+  const value = file.value;
+  if (value === void 0) return config;
+  for (const name of PROJECT_SWITCHES) {
+    const raw = value[name];
+    if (raw === false) config.off.push(name);
+    else if (raw !== void 0 && raw !== true) config.warnings.push(`${path}: ${name} should be true or false; ignoring it`);
+  }
+  const peer = value["peerId"];
+  if (peer === false || peer === "") config.peerId = false;
+  else if (typeof peer === "string" && isValidPeerId(peer.trim())) config.peerId = peer.trim();
+  else if (peer !== void 0) config.warnings.push(`${path}: peerId must match ^[a-zA-Z0-9_.@-]+$ (at most one @, 128 characters) or be false; ignoring it`);
+  return config;
+}
+
+// src/project/identity.ts
+var MAX_CACHE_AGE_MS = 6e4;
+var MAX_CACHE_ENTRIES = 64;
+var cache = /* @__PURE__ */ new Map();
+function resolveProject(input) {
+  let scan;
+  try {
+    scan = cachedScan(resolve3(input.workspace), input.homeDir, input.now);
+  } catch (error) {
+    scan = { derivedSource: `not resolved (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const warnings = [...scan.config?.warnings ?? []];
+  const base = { off: scan.config?.off ?? [], ...scan.config ? { configPath: scan.config.path } : {}, warnings };
+  const explicit = explicitPeer(input.credentials, warnings);
+  const fromWorkspace = scan.config?.peerId;
+  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (fromWorkspace === false) return { ...base, peerSource: `none (${scan.config?.path ?? WORKSPACE_CONFIG_PATH}: peerId false)` };
+  if (fromWorkspace !== void 0) return { ...base, peerId: fromWorkspace, peerSource: `workspace:${scan.config?.path ?? ""}` };
+  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (!input.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
+  if (scan.derivedPeer === void 0) return { ...base, peerSource: scan.derivedSource };
+  return { ...base, peerId: scan.derivedPeer, peerSource: scan.derivedSource };
+}
+function explicitPeer(credentials, warnings) {
+  const peerId = credentials.peerId?.trim();
+  if (!peerId) return void 0;
+  const source = credentials.sources.peerId ?? "configuration";
+  if (!isValidPeerId(peerId)) {
+    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
+    return void 0;
+  }
+  return { peerId, source, fromEnv: source.startsWith("env:") };
+}
+function cachedScan(workspace, homeDir, now) {
+  const hit = cache.get(workspace);
+  if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
+  const touched = [];
+  const scan = scanWorkspace(workspace, homeDir, touched);
+  if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value);
+  cache.set(workspace, { scan, signatures: touched.map((path) => [path, signatureOf(path)]), at: now });
+  return scan;
+}
+function scanWorkspace(workspace, homeDir, touched) {
+  const repo = findGitRepo(workspace, touched);
+  const config = findWorkspaceConfig(workspace, repo?.topLevel ?? workspace, resolve3(homeDir), touched);
+  const scan = { derivedSource: "none (not in a git repository)", ...config ? { config } : {} };
+  if (repo === void 0) return scan;
+  const canonical = repo.remoteUrl === void 0 ? void 0 : canonicalRemote(repo.remoteUrl);
+  if (canonical !== void 0) return { ...scan, derivedPeer: peerIdForRemote(canonical), derivedSource: `git remote ${canonical}` };
+  return { ...scan, derivedPeer: localPeerId(repo.commonDir), derivedSource: `git repository without a remote (${repo.commonDir})` };
+}
+function findWorkspaceConfig(workspace, top, homeDir, touched) {
+  for (let dir = workspace; ; dir = dirname3(dir)) {
+    if (dir !== homeDir) {
+      const path = join9(dir, WORKSPACE_CONFIG_PATH);
+      touched.push(path);
+      const config = readWorkspaceConfig(path);
+      if (config !== void 0) return config;
+    }
+    if (dir === top || dirname3(dir) === dir || !workspace.startsWith(top)) return void 0;
+  }
+}
+function signatureOf(path) {
+  try {
+    const stat = statSync4(path, { throwIfNoEntry: false });
+    return stat === void 0 ? "-" : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return "?";
+  }
+}
+
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-ZIMLW5C6.mjs")).openSdkSession(options);
-function applyIdentityHeaders(headers, credentials, userAgent) {
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-RTFQSUEZ.mjs")).openSdkSession(options);
+function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
     ["x-openviking-account", credentials.account],
     ["x-openviking-user", credentials.user],
-    ["x-openviking-actor-peer", credentials.peerId],
+    ["x-openviking-actor-peer", actorPeer],
     ["user-agent", userAgent]
   ];
   for (const [name, value] of values) {
@@ -854,7 +1597,10 @@ function createUpstream(options) {
   let closed = false;
   const identityFetch = (url, init) => {
     const headers = new Headers(init?.headers);
-    applyIdentityHeaders(headers, config.current().credentials, options.userAgent);
+    const { credentials, settings } = config.current();
+    const project = options.project;
+    const peer = project ? resolveProject({ ...project, credentials, workspacePeer: settings.workspacePeer, now: options.now() }).peerId : credentials.peerId;
+    applyIdentityHeaders(headers, credentials, options.userAgent, peer);
     const isPost = (init?.method ?? "GET").toUpperCase() === "POST";
     const timeout = AbortSignal.timeout(defaultTimeout());
     const signal = isPost ? init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout : init?.signal;
@@ -924,14 +1670,19 @@ function createUpstream(options) {
       if (closed) return Promise.reject(new UpstreamError({ kind: "cancelled" }));
       return semaphore.run(async () => {
         refreshConfig();
-        const deadline = options.now() + (callOptions.timeoutMs ?? defaultTimeout());
+        const budgetMs = callOptions.timeoutMs ?? defaultTimeout();
+        const deadline = options.now() + budgetMs;
         try {
-          return await attempt(method, params, deadline, callOptions.signal);
+          try {
+            return await attempt(method, params, deadline, callOptions.signal);
+          } catch (error) {
+            const failure = failureOf(error);
+            if (!shouldRetry(failure, refreshConfig)) throw error;
+            log.debug("retrying upstream call once", { method, reason: failure.kind === "http" ? failure.status : failure.kind });
+            return await attempt(method, params, deadline, callOptions.signal);
+          }
         } catch (error) {
-          const failure = failureOf(error);
-          if (!shouldRetry(failure, refreshConfig)) throw error;
-          log.debug("retrying upstream call once", { method, reason: failure.kind === "http" ? failure.status : failure.kind });
-          return await attempt(method, params, deadline, callOptions.signal);
+          throw reportBudget(error, budgetMs);
         }
       });
     },
@@ -948,9 +1699,12 @@ function createUpstream(options) {
       link = void 0;
       if (!last) return;
       const closing = last.session.then((session) => session.close(), () => void 0);
-      await Promise.race([closing, new Promise((resolve2) => setTimeout(resolve2, CLOSE_BUDGET_MS).unref())]);
+      await Promise.race([closing, new Promise((resolve4) => setTimeout(resolve4, CLOSE_BUDGET_MS).unref())]);
     }
   };
+}
+function reportBudget(error, budgetMs) {
+  return error instanceof UpstreamError && error.failure.kind === "timeout" && error.failure.timeoutMs !== budgetMs ? new UpstreamError({ kind: "timeout", timeoutMs: budgetMs }) : error;
 }
 function failureOf(error) {
   return error instanceof UpstreamError ? error.failure : { kind: "protocol", message: error instanceof Error ? error.message : String(error) };
@@ -980,13 +1734,13 @@ function createProxy(options) {
     warn: (message) => log.warn(message)
   });
   watch = config;
-  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join7(resolveDataDir(options.env, options.homeDir), "cache");
+  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join10(resolveDataDir(options.env, options.homeDir), "cache");
   const snapshots = createSnapshotStore({ cacheDir, now: options.now, warn: (message) => log.warn(message) });
   const mcpUrl = () => config.current().credentials.mcpUrl;
   void snapshots.load(mcpUrl());
   let closing = false;
   let resolveClosed;
-  const closed = new Promise((resolve2) => resolveClosed = resolve2);
+  const closed = new Promise((resolve4) => resolveClosed = resolve4);
   const inFlight = /* @__PURE__ */ new Map();
   const pending = /* @__PURE__ */ new Set();
   const write = (line) => {
@@ -1008,7 +1762,8 @@ function createProxy(options) {
     now: options.now,
     log,
     onNotification: sendNotification,
-    onProfile: rememberProfile
+    onProfile: rememberProfile,
+    ...options.workspace !== void 0 ? { project: { workspace: options.workspace, homeDir: options.homeDir } } : {}
   });
   const discovery = createDiscovery({
     request: (method, params, callOptions) => upstream.request(method, params, callOptions),
@@ -1030,7 +1785,7 @@ function createProxy(options) {
       default: {
         const field = listingField(request.method, request.params);
         if (field !== void 0) return discovery.answer(request, field, signal);
-        return upstream.request(request.method, request.params, { signal });
+        return upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
       }
     }
   };
@@ -1093,7 +1848,7 @@ function createProxy(options) {
   const drainThenClose = async () => {
     if (draining) return;
     draining = true;
-    const budget = new Promise((resolve2) => setTimeout(resolve2, STDIN_END_DRAIN_MS).unref());
+    const budget = new Promise((resolve4) => setTimeout(resolve4, STDIN_END_DRAIN_MS).unref());
     await Promise.race([Promise.allSettled([...pending]), budget]);
     await close();
   };
@@ -1106,6 +1861,107 @@ function createProxy(options) {
   return { log, closed, close };
 }
 
+// src/openviking/proxy.ts
+var DEFAULT_PORTS = { "http:": 80, "https:": 443 };
+function either(env, lower, upper) {
+  return env[lower] ?? env[upper];
+}
+function proxySettings(env) {
+  const http = either(env, "http_proxy", "HTTP_PROXY") || void 0;
+  const all = either(env, "all_proxy", "ALL_PROXY") || void 0;
+  const https = either(env, "https_proxy", "HTTPS_PROXY") || http;
+  if (http === void 0 && https === void 0 && all === void 0) return void 0;
+  const noProxyText = either(env, "no_proxy", "NO_PROXY") ?? "";
+  const entries = noProxyText.split(/[,\s]+/).filter((entry) => entry !== "");
+  return {
+    ...(http ?? all) === void 0 ? {} : { http: http ?? all },
+    ...(https ?? all) === void 0 ? {} : { https: https ?? all },
+    noProxy: entries.filter((entry) => entry !== "*").map(parseNoProxyEntry),
+    bypassAll: entries.includes("*")
+  };
+}
+function parseNoProxyEntry(entry) {
+  let host = entry;
+  let port = 0;
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed !== null) {
+    host = bracketed[1] ?? "";
+    port = Number(bracketed[2] ?? 0);
+  } else if ((entry.match(/:/g) ?? []).length === 1) {
+    const withPort = /^(.+):(\d+)$/.exec(entry);
+    if (withPort !== null) {
+      host = withPort[1] ?? "";
+      port = Number(withPort[2]);
+    }
+  }
+  return { host: host.replace(/^\*?\./, "").toLowerCase(), port };
+}
+function bareHost(url) {
+  const host = url.hostname.toLowerCase();
+  return host.startsWith("[") ? host.slice(1, -1) : host;
+}
+function shouldProxy(url, settings) {
+  if (settings.bypassAll) return false;
+  const host = bareHost(url);
+  const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
+  return !settings.noProxy.some((entry) => (entry.port === 0 || entry.port === port) && (host === entry.host || host.endsWith(`.${entry.host}`)));
+}
+function proxyRoute(target, settings) {
+  if (settings === void 0) return void 0;
+  const text3 = target.protocol === "https:" ? settings.https : settings.http;
+  if (text3 === void 0 || !shouldProxy(target, settings)) return void 0;
+  const proxy = parseProxyUrl(text3);
+  const authorization = proxy.username === "" && proxy.password === "" ? void 0 : `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}`;
+  return { proxy: new URL(proxy.origin), ...authorization === void 0 ? {} : { authorization } };
+}
+function parseProxyUrl(text3) {
+  let url;
+  try {
+    url = new URL(text3.includes("://") ? text3 : `http://${text3}`);
+  } catch {
+    throw Object.assign(new Error(`invalid proxy URL in the environment: ${JSON.stringify(redactUserInfo(text3))}`), { unsupported: true });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw Object.assign(new Error(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`), { unsupported: true });
+  }
+  return url;
+}
+function redactUserInfo(text3) {
+  return text3.replace(/\/\/[^/@]*@/, "//");
+}
+
+// src/mcp/proxyFetch.ts
+function proxyAwareFetch(env, direct) {
+  const settings = proxySettings(env);
+  if (settings === void 0) return direct;
+  const agents = /* @__PURE__ */ new Map();
+  return async (input, init) => {
+    const url = new URL(String(input));
+    const route = proxyRoute(url, settings);
+    if (route === void 0) return direct(input, init);
+    const undici = await loadUndici();
+    const key = `${route.proxy.href} ${route.authorization ?? ""}`;
+    let agent = agents.get(key);
+    if (agent === void 0) {
+      agent = new undici.ProxyAgent(agentOptions(route));
+      agents.set(key, agent);
+    }
+    return await undici.fetch(url, { ...init, dispatcher: agent });
+  };
+}
+async function loadUndici() {
+  const loaded = await import("./chunks/undici-SEGLVSC2.mjs");
+  return typeof loaded.ProxyAgent === "function" ? loaded : loaded.default;
+}
+function agentOptions(route) {
+  return {
+    uri: route.proxy.href,
+    // Absolute form for http targets (curl's way); https always tunnels.
+    proxyTunnel: false,
+    ...route.authorization === void 0 ? {} : { token: route.authorization }
+  };
+}
+
 // src/mcp/main.ts
 var EXIT_FLUSH_BUDGET_MS = 500;
 function main() {
@@ -1114,14 +1970,17 @@ function main() {
   const proxy = createProxy({
     stdin: process.stdin,
     stdout: process.stdout,
-    writeStderr: (text2) => void process.stderr.write(text2),
-    loadConfig: () => loadPluginConfig({ env, homeDir }),
+    writeStderr: (text3) => void process.stderr.write(text3),
+    // CodeBuddy passes stored plugin options as PLUGIN_OPT_<KEY>; without them, read where the CLI stores them.
+    loadConfig: () => loadPluginConfig({ env, homeDir, readStoredOptions: true }),
     env,
     homeDir,
-    fetch: (url, init) => fetch(url, init),
+    // Through HTTP(S)_PROXY when the environment names one (DESIGN D20); the global fetch otherwise.
+    fetch: proxyAwareFetch(env, (url, init) => fetch(url, init)),
     now: Date.now,
     serverInfo: { name: "openviking", version: PLUGIN_VERSION },
-    userAgent: USER_AGENT
+    userAgent: USER_AGENT,
+    workspace: process.cwd()
   });
   const toStderr = (...args) => proxy.log.debug("console output", { text: args.map(String).join(" ") });
   console.log = toStderr;

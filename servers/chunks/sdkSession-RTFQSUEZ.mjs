@@ -2,11 +2,13 @@ import { createRequire as __ovCreateRequire } from 'node:module';
 const require = __ovCreateRequire(import.meta.url);
 import {
   UpstreamError,
+  serverMessageOf
+} from "./chunk-O7LW4JRK.mjs";
+import {
   __commonJS,
   __export,
-  __toESM,
-  serverMessageOf
-} from "./chunk-UVOLDMVK.mjs";
+  __toESM
+} from "./chunk-CEFMPCQX.mjs";
 
 // node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({

@@ -1,38 +1,5 @@
 import { createRequire as __ovCreateRequire } from 'node:module';
 const require = __ovCreateRequire(import.meta.url);
-var __create = Object.create;
-var __defProp = Object.defineProperty;
-var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
-var __getOwnPropNames = Object.getOwnPropertyNames;
-var __getProtoOf = Object.getPrototypeOf;
-var __hasOwnProp = Object.prototype.hasOwnProperty;
-var __commonJS = (cb, mod) => function __require() {
-  try {
-    return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
-  } catch (e) {
-    throw mod = 0, e;
-  }
-};
-var __export = (target, all) => {
-  for (var name in all)
-    __defProp(target, name, { get: all[name], enumerable: true });
-};
-var __copyProps = (to, from, except, desc) => {
-  if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
-  }
-  return to;
-};
-var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
-  // If the importer is in node compatibility mode or this is not an ESM
-  // file that has been converted to a CommonJS file using a Babel-
-  // compatible transform (i.e. "__esModule" has not been set), then set
-  // "default" to the CommonJS "module.exports" for node compatibility.
-  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
-  mod
-));
 
 // src/mcp/jsonRpc.ts
 var RpcErrorCode = {
@@ -148,8 +115,8 @@ function credentialFix(credentials, status) {
   if (source.startsWith("env:")) {
     return `The key comes from the environment variable ${source.slice(4)}. Set a valid key there and restart CodeBuddy, or unset it to use ~/.openviking/ovcli.conf.`;
   }
-  if (source.startsWith("userConfig:")) {
-    return `The key comes from this plugin's "${source.slice("userConfig:".length)}" option. Update it in CodeBuddy's plugin settings.`;
+  if (source.startsWith("userConfig:") || /#plugin(?:Configs|Secrets)\./.test(source)) {
+    return `The key comes from this plugin's "api_key" option. Update it in CodeBuddy's plugin settings.`;
   }
   if (source.startsWith("file:")) {
     return `The key comes from ${source.slice(5)}. Fix it in that file; the proxy reads it again on the next call, no restart needed.`;
@@ -194,9 +161,6 @@ function failureToRpcError(failure, context) {
 }
 
 export {
-  __commonJS,
-  __export,
-  __toESM,
   RpcErrorCode,
   parseMessage,
   resultLine,

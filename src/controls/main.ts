@@ -24,6 +24,7 @@ import { OV_SESSION_PREFIX, ovSessionId } from '../session/ids.js';
 import { clientFor } from '../session/stageContext.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { resolveDataDir } from '../store/paths.js';
+import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
 
 export interface ControlResult {
@@ -35,12 +36,15 @@ const PREVIEW_TIMEOUT_MS = 8_000;
 
 export async function runControl(command: string, argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
   if (command === 'why') return whyReport(argv, deps);
-  if (command === 'recall-preview') return recallPreview(argv.join(' ').trim(), deps);
+  if (command === 'recall-preview') return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
   return { text: `unknown command ${command}\n`, code: 2 };
 }
 
-async function recallPreview(query: string, deps: HookDeps): Promise<ControlResult> {
-  if (query === '') return { text: 'usage: recall-preview <query>\n', code: 2 };
+async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResult> {
+  if (asked === '') return { text: 'usage: recall-preview <query>\n', code: 2 };
+  // The same outbound filter as the prompt's recall: no <private> section and no secret leaves.
+  const query = outboundQuery(asked);
+  if (query === '') return { text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n', code: 0 };
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
   const workspace = resolveWorkspace({}, deps.env, deps.cwd);
   const project = resolveProject({ workspace, homeDir: deps.homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now: deps.now() });

@@ -36,7 +36,7 @@ describe('slash commands', () => {
   });
 
   it('allows exactly the shell commands it runs', () => {
-    for (const name of ['doctor.md', 'status.md', 'recall.md', 'why.md']) {
+    for (const name of ['doctor.md', 'status.md', 'why.md']) {
       const text = read(name);
       expect(frontmatter(text)['allowed-tools']).toBe('Bash(node:*)');
       const commands = inlineCommands(text);
@@ -63,18 +63,41 @@ describe('slash commands', () => {
     expect(outputs[2]).toMatch(/^OpenViking doctor/);
   }, 40_000);
 
-  it('recall and why run once the plugin root and the arguments are substituted (issue 17.2)', async () => {
+  it('never pastes the user\'s words into an inline shell line (the host substitutes $ARGUMENTS as text before running it)', () => {
+    for (const name of readdirSync(COMMANDS_DIR).filter((entry) => entry.endsWith('.md'))) {
+      for (const command of inlineCommands(read(name))) expect(command, name).not.toMatch(/\$ARGUMENTS|\$\d/);
+    }
+  });
+
+  it('recall runs the preview with the query as one single-quoted argument, so shell syntax in a query stays literal; why runs inline (issue 17.2)', async () => {
     const home = freshHome();
-    const run = async (name: string, args: string) => {
-      const [command] = inlineCommands(read(name));
-      const substituted = (command as string).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT).replace(/\$ARGUMENTS/g, args);
-      return runProcess('/bin/sh', ['-c', substituted], { env: { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9' }, cwd: home, timeoutMs: 15_000 });
-    };
-    const recall = await run('recall.md', 'how do we deploy');
-    expect(recall.stdout).toMatch(/^Recall preview for: how do we deploy\n/);
+    const env = { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9' };
+    const text = read('recall.md');
+    expect(text).toContain('<query>\n$ARGUMENTS\n</query>');
+    const template = /```sh\n(.+)\n```/.exec(text)?.[1] as string;
+    expect(template).toMatch(/^node "\$\{CLAUDE_PLUGIN_ROOT\}\/scripts\/hook\.mjs" recall-preview -- '<query>'$/);
+    // What the model is told to do with the query: each ' written as '\''.
+    const hostile = `what's "deployed" $(touch pwned) \`touch pwned2\` $HOME`;
+    const command = template.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT).replace(`'<query>'`, `'${hostile.replace(/'/g, `'\\''`)}'`);
+    const recall = await runProcess('/bin/sh', ['-c', command], { env, cwd: home, timeoutMs: 15_000 });
+    expect(recall.stdout).toMatch(/^Recall preview for: what's "deployed" \$\(touch pwned\) `touch pwned2` \$HOME\n/);
     expect(recall.stdout).toContain('recall failed');
-    expect((await run('why.md', '')).stdout).toMatch(/^No injection recorded yet/);
+    expect(readdirSync(home)).not.toContain('pwned');
+    expect(readdirSync(home)).not.toContain('pwned2');
+
+    const [why] = inlineCommands(read('why.md'));
+    const whyRun = await runProcess('/bin/sh', ['-c', (why as string).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT)], { env, cwd: home, timeoutMs: 15_000 });
+    expect(whyRun.stdout).toMatch(/^No injection recorded yet/);
   }, 40_000);
+
+  it('recall-preview sends nothing private: a query that is only private text or a secret makes no request', async () => {
+    const home = freshHome();
+    const env = { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9' };
+    const run = await runProcess(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs'), 'recall-preview', '--', '<private>the launch code is 0000</private> sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'], { env, cwd: home, timeoutMs: 15_000 });
+    expect(run.stdout).toMatch(/nothing is left of the query/);
+    expect(run.stdout).not.toContain('launch code');
+    expect(run.stdout).not.toContain('recall failed');
+  }, 20_000);
 
   it('forget finds, shows, asks, then deletes through the forget tool of either host', () => {
     const text = read('forget.md');

@@ -3,7 +3,7 @@
  * (DESIGN FC4): the final pass of a sub-agent waits for the file, bounded by
  * the worker's deadline, and only SubagentStop asks for that wait.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,19 +24,27 @@ afterEach(() => {
 const clock = (deadlineInMs = 60_000) => ({ now: () => Date.now(), deadlineAt: Date.now() + deadlineInMs });
 
 describe('awaitTranscriptFile', () => {
-  it('returns at once when the file is there', async () => {
+  it('returns once the file has held still for the quiet window', async () => {
     const path = join(scratch(), 'agent-a.jsonl');
     writeFileSync(path, '{}\n');
     const started = Date.now();
-    expect(await awaitTranscriptFile(path, clock())).toBe(true);
-    expect(Date.now() - started).toBeLessThan(50);
+    expect(await awaitTranscriptFile(path, clock(), 5_000, 200)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+  });
+
+  it('waits out a file written in pieces: the reply appended after the prompt is there when it returns', async () => {
+    const path = join(scratch(), 'agent-c.jsonl');
+    writeFileSync(path, '{"type":"user"}\n');
+    setTimeout(() => appendFileSync(path, '{"type":"assistant"}\n'), 300);
+    expect(await awaitTranscriptFile(path, clock(), 5_000, 500)).toBe(true);
+    expect(readFileSync(path, 'utf8')).toContain('assistant');
   });
 
   it('waits for a file the host writes after the hook ran', async () => {
     const path = join(scratch(), 'agent-b.jsonl');
     setTimeout(() => writeFileSync(path, '{}\n'), 400);
     const started = Date.now();
-    expect(await awaitTranscriptFile(path, clock())).toBe(true);
+    expect(await awaitTranscriptFile(path, clock(), 5_000, 100)).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(350);
   });
 

@@ -63,6 +63,10 @@ describe('mcp proxy: lifecycle', () => {
   it('answers requests written just before stdin closes, upstream ones included, then exits 0', async () => {
     const { proxy } = await start();
     proxy.send(INITIALIZE_REQUEST);
+    // The upstream link is made first: its cold start (SDK chunk, handshake) is not what this test is about,
+    // and on a loaded machine it can outlast the 1 s the end of stdin grants (STDIN_END_DRAIN_MS).
+    proxy.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'health', arguments: {} } });
+    await proxy.waitForLine(hasId(4));
     proxy.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
     proxy.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'health', arguments: {} } });
     proxy.child.stdin.end();

@@ -15,7 +15,8 @@
  * 3. Anyone who finds an inflight record (a later run after a crash, a
  *    failed request, replay of the queued batch) asks `GET session`: if the
  *    count moved past the recorded one, the batch landed and is recorded as
- *    sent; if not, it did not land and is sent again. If the server cannot
+ *    sent; if not, it did not land and is sent again, but only once the
+ *    server had time to finish it (`resolveInflight`). If the server cannot
  *    be asked, nothing is decided and the record stays.
  *
  * Why the count is proof: only the capture-lock holder adds to a `cb-*`
@@ -65,24 +66,34 @@ export type Resolution =
  * count is refreshed. A batch whose request went unanswered counts as not
  * applied only once the server had time to finish it (twice the request
  * timeout after the send): a slow server stores a request after the client
- * gave up, and a resend before that would duplicate it.
+ * gave up, and a server finishes a request whose client was SIGKILLed (the
+ * record of a dead process is unanswered: it was written so before the
+ * send), and a resend before that would duplicate it, or a later count
+ * would take the late batch for the next one (a loss). When the deadline
+ * leaves room for it, the wait happens here (a worker after a crash).
  */
 export async function resolveInflight(writer: SessionWriter): Promise<Resolution | undefined> {
   const inflight = writer.state.inflight;
   if (inflight === undefined) return undefined;
-  const now = await fetchSessionCount(writer);
-  if (!now.ok) return { kind: 'unknown', failure: now };
-  writer.count = now.result.count;
-  if (countMoved(inflight.before, now.result.count)) return { kind: 'applied', snapshot: now.result };
-  if (inflight.unanswered === true && !settled(writer, inflight.startedAt)) return { kind: 'unknown', failure: STILL_LANDING };
-  return { kind: 'not-applied', snapshot: now.result };
+  for (let waited = false; ; waited = true) {
+    const now = await fetchSessionCount(writer);
+    if (!now.ok) return { kind: 'unknown', failure: now };
+    writer.count = now.result.count;
+    if (countMoved(inflight.before, now.result.count)) return { kind: 'applied', snapshot: now.result };
+    if (inflight.unanswered !== true) return { kind: 'not-applied', snapshot: now.result };
+    const settleAt = inflight.startedAt + 2 * writer.env.settings.timeoutMs;
+    if (writer.env.now() >= settleAt) return { kind: 'not-applied', snapshot: now.result };
+    // Room for the wait, the check and a send before the deadline: wait once; else leave it to a later run.
+    if (waited || settleAt + writer.env.settings.timeoutMs > writer.env.deadlineAt) return { kind: 'unknown', failure: STILL_LANDING };
+    writer.env.log.debug('inflight batch may still be landing; waiting', { session: writer.ovSessionId, ms: settleAt - writer.env.now() });
+    await sleep(settleAt - writer.env.now());
+  }
 }
 
 const STILL_LANDING: OvFailure = { ok: false, status: 0, code: 'IN_FLIGHT', message: 'an unanswered batch may still be landing', retryable: true };
 
-/** Has the server had time to finish a request started at `startedAt`? */
-function settled(writer: SessionWriter, startedAt: number): boolean {
-  return writer.env.now() - startedAt >= 2 * writer.env.settings.timeoutMs;
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
 /** A failure after which the request may still be stored: it went out and no answer came (not a refused connection). */

@@ -43,7 +43,8 @@ export async function deliverBatch(writer: SessionWriter, messages: SessionMessa
   if (serial && messages.length !== 1) return { kind: 'route-missing' };
   const before = await countBeforeSend(writer);
   if (!before.ok) return { kind: 'failed', failure: before, ambiguous: false };
-  writer.state.inflight = { fingerprint: meta.fingerprint, recordIds: meta.recordIds, before: before.result, queued: meta.queued, startedAt: writer.env.now() };
+  // Unanswered until an answer says otherwise: if this process dies, the request may still land (inflight.ts).
+  writer.state.inflight = { fingerprint: meta.fingerprint, recordIds: meta.recordIds, before: before.result, queued: meta.queued, startedAt: writer.env.now(), unanswered: true };
   if (!(await writer.save())) {
     writer.state.inflight = undefined;
     return { kind: 'local-error' };
@@ -70,8 +71,9 @@ async function settleFailure(writer: SessionWriter, before: ServerCount, failure
     return { kind: 'failed', failure, ambiguous: false };
   }
   // A request that went out unanswered may still land later: only settled once the server had time (inflight.ts).
+  // An answer (a 5xx other than 504) or a refused connection proves nothing more will land.
   const inflight = writer.state.inflight;
-  if (inflight !== undefined && mayStillLand(failure)) inflight.unanswered = true;
+  if (inflight !== undefined && !mayStillLand(failure)) delete inflight.unanswered;
   const now = await fetchSessionCount(writer);
   if (!now.ok) return { kind: 'failed', failure, ambiguous: true };
   writer.count = now.result.count;

@@ -42,7 +42,11 @@ export interface Inflight {
   /** True once the batch also waits in the pending queue: then only replay of that entry resolves it. */
   queued: boolean;
   startedAt: number;
-  /** The request went out and no answer came (timeout, reset): the server may still store it for a while. */
+  /**
+   * No answer came (yet): the server may still store the request for a while.
+   * Written true before the send, so a process killed mid-request leaves it
+   * so; cleared by an answer or a refused connection (send.ts).
+   */
   unanswered?: boolean;
 }
 

@@ -10,9 +10,10 @@
  * full commit left nothing behind. The entry's mtime is the session's last
  * capture; with the transcript's mtime it says whether the session is live.
  *
- * Data directories from before the index have no `uncommitted/` folder: the
+ * Data directories from before the index have no `.ready` marker in
+ * `uncommitted/` (a writer may already have added its own entry): the
  * commit-stale worker (never the start hook) then builds it once from a full
- * scan of the capture states.
+ * scan of the capture states and writes the marker.
  *
  * Synchronous small-file I/O on purpose: the start hook reads this (DESIGN D14).
  *
@@ -42,6 +43,9 @@ export interface UncommittedEntry {
 export interface ListedEntry extends UncommittedEntry {
   markedAt: number;
 }
+
+/** Written by the first full scan; only then is the folder the whole index. */
+const READY_MARKER = '.ready';
 
 /** `<dataDir>/capture/uncommitted`. */
 export function uncommittedDir(dataDir: string): string {
@@ -82,6 +86,9 @@ export function listUncommitted(dataDir: string): ListedEntry[] | 'missing' {
   } catch {
     return 'missing';
   }
+  // Writers add entries before the first full scan ran (an upgrade's first capture): until the scan's
+  // marker is there, the folder holds only some sessions and must not hide the others.
+  if (!names.includes(READY_MARKER)) return 'missing';
   const entries: ListedEntry[] = [];
   for (const name of names) {
     if (!name.endsWith('.json')) continue;
@@ -98,7 +105,7 @@ export function readUncommitted(dataDir: string, ovSessionId: string): ListedEnt
 
 /** Creates the (empty) index folder: from now on the index is authoritative. */
 export function initUncommittedIndex(dataDir: string): void {
-  const marker = join(uncommittedDir(dataDir), '.ready');
+  const marker = join(uncommittedDir(dataDir), READY_MARKER);
   try {
     writeFileAtomicSync(marker, '');
   } catch {

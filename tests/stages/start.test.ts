@@ -10,6 +10,7 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { markUncommitted } from '../../src/capture/commitIndex.js';
 import { emptyCaptureState, saveCaptureState } from '../../src/capture/state.js';
 import { createOpenVikingClient } from '../../src/openviking/client.js';
 import { STORED_DATA_LINE } from '../../src/recall/escape.js';
@@ -121,6 +122,29 @@ describe('earlier sessions left uncommitted', () => {
     await world.server.waitForRequests({ method: 'POST', path: '/api/v1/sessions/cb-left-behind/commit' }, 1, 10_000);
     expect(world.server.session('cb-left-behind')?.commits.length).toBeGreaterThanOrEqual(1);
   });
+});
+
+describe('upgrade: a capture made before the uncommitted index was built', () => {
+  it('does not hide the older uncommitted sessions: the next start still has them committed', async () => {
+    const fresh = await createWorld();
+    try {
+      const transcript = join(fresh.home, 'old.jsonl');
+      writeFileSync(transcript, '');
+      const idleSince = Date.now() - 2 * 3_600_000;
+      utimesSync(transcript, idleSince / 1000, idleSince / 1000);
+      const old = { ...emptyCaptureState({ ovSessionId: 'cb-before-upgrade', hostSessionId: 'before-upgrade', workspace: fresh.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: idleSince };
+      expect((await saveCaptureState(fresh.dataDir, old)).ok).toBe(true);
+      const client = createOpenVikingClient({ baseUrl: fresh.server.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT });
+      expect((await client.addMessages('cb-before-upgrade', [{ role: 'user', parts: [{ type: 'text', text: 'said before the upgrade' }] }])).ok).toBe(true);
+      // The new version's first capture, in another (live) session, adds its own entry to the index folder.
+      expect(markUncommitted(fresh.dataDir, { ovSessionId: 'cb-after-upgrade', hostSessionId: 'after-upgrade', workspace: fresh.workspace })).toBe(true);
+      await fresh.sim.fire('SessionStart', fresh.payloads().sessionStart());
+      await fresh.server.waitForRequests({ method: 'POST', path: '/api/v1/sessions/cb-before-upgrade/commit' }, 1, 20_000);
+      expect(fresh.server.session('cb-after-upgrade')).toBeUndefined();
+    } finally {
+      await fresh.dispose();
+    }
+  }, 40_000);
 });
 
 describe('double delivery', () => {

@@ -70,7 +70,7 @@ export interface SnapshotStoreOptions {
 
 export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStore {
   const byUrl = new Map<string, Promise<UpstreamSnapshot | undefined>>();
-  let writes: Promise<void> = Promise.resolve();
+  let updates: Promise<void> = Promise.resolve();
 
   const load = (mcpUrl: string) => {
     let loaded = byUrl.get(mcpUrl);
@@ -82,19 +82,25 @@ export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStor
     return loaded;
   };
 
-  const update: SnapshotStore['update'] = async (mcpUrl, change) => {
-    const previous = await load(mcpUrl);
-    const next: UpstreamSnapshot = { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() };
-    byUrl.set(mcpUrl, Promise.resolve(next));
-    const { cacheDir } = options;
-    if (cacheDir === undefined) return;
-    // Serialised so an older snapshot never overwrites a newer one.
-    writes = writes.then(() =>
-      writeJsonAtomic(snapshotPath(cacheDir, mcpUrl), next, { fsync: false }).catch((error: unknown) =>
+  /**
+   * Read, merge and write run one update at a time: two concurrent updates
+   * (the session's profile and the first tool list arrive together) would
+   * otherwise both merge into the same old snapshot, and the later write
+   * would drop the other's field.
+   */
+  const update: SnapshotStore['update'] = (mcpUrl, change) => {
+    const run = updates.then(async () => {
+      const previous = await load(mcpUrl);
+      const next: UpstreamSnapshot = { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() };
+      byUrl.set(mcpUrl, Promise.resolve(next));
+      const { cacheDir } = options;
+      if (cacheDir === undefined) return;
+      await writeJsonAtomic(snapshotPath(cacheDir, mcpUrl), next, { fsync: false }).catch((error: unknown) =>
         options.warn(`could not save the upstream snapshot: ${error instanceof Error ? error.message : String(error)}`),
-      ),
-    );
-    await writes;
+      );
+    });
+    updates = run;
+    return run;
   };
 
   return { load, update };

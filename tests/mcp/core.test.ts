@@ -3,7 +3,7 @@
  * OpenViking test server over loopback: concurrency bound, the on-disk tool
  * list across runs, and the list_changed notice after the server returns.
  */
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -106,7 +106,8 @@ describe('createProxy', () => {
     first.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const live = (await first.answer(2)).result as { tools: Array<{ name: string }> };
     const file = snapshotPath(cacheDir, `${server.url}/mcp`);
-    await waitFor(() => stat(file).then(() => true, () => false));
+    // The profile and the tool list are written as they arrive: wait for the list, not only the file.
+    await waitFor(() => readFile(file, 'utf8').then((text) => JSON.stringify((JSON.parse(text) as { tools?: unknown }).tools) === JSON.stringify(live.tools), () => false));
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     await first.proxy.close();
 

@@ -2,6 +2,9 @@
  * The proxy's pure pieces: framing, version negotiation, error wording,
  * listing fallbacks, redaction, the semaphore and snapshot narrowing.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fallbackListing, listingField } from '../../src/mcp/discovery.js';
 import { credentialFix, failureToRpcError, serverMessageOf } from '../../src/mcp/failures.js';
@@ -9,7 +12,7 @@ import { advertisedCapabilities, buildInitializeResult, negotiateProtocolVersion
 import { createLineSplitter, parseMessage } from '../../src/mcp/jsonRpc.js';
 import { redact } from '../../src/mcp/log.js';
 import { createSemaphore } from '../../src/mcp/semaphore.js';
-import { narrowSnapshot } from '../../src/mcp/snapshot.js';
+import { createSnapshotStore, narrowSnapshot, snapshotPath } from '../../src/mcp/snapshot.js';
 
 describe('jsonRpc', () => {
   it('classifies lines', () => {
@@ -133,5 +136,22 @@ describe('snapshot', () => {
     expect(narrowSnapshot(value, 'other')).toBeUndefined();
     expect(narrowSnapshot({ ...value, version: 2 }, 'u')).toBeUndefined();
     expect(narrowSnapshot({ version: 1, mcpUrl: 'u', profile: 'x', tools: 'y' }, 'u')).toEqual({ version: 1, mcpUrl: 'u', savedAt: 0 });
+  });
+
+  it('keeps both of two concurrent updates (the profile and the tool list arrive together), in memory and on disk', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ov-snapshot-'));
+    try {
+      const store = createSnapshotStore({ cacheDir, now: () => 7, warn: () => undefined });
+      const profile = { capabilities: { tools: { listChanged: true } } };
+      const tools = [{ name: 'find' }, { name: 'read' }];
+      await Promise.all([store.update('u', { profile }), store.update('u', { tools })]);
+      expect(await store.load('u')).toMatchObject({ profile, tools });
+      const onDisk = narrowSnapshot(JSON.parse(readFileSync(snapshotPath(cacheDir, 'u'), 'utf8')), 'u');
+      expect(onDisk).toMatchObject({ profile, tools });
+      // A later process reads both back.
+      expect(await createSnapshotStore({ cacheDir, now: () => 8, warn: () => undefined }).load('u')).toMatchObject({ profile, tools });
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 });

@@ -36,6 +36,29 @@ export function detachedRuns(home: string): number[] {
   return processesOf(home, (cmdline) => cmdline === '' || cmdline.includes('hook.mjs\0detached') || cmdline.includes('detach.sh'));
 }
 
+/**
+ * Pids of every plugin process of `home` still running: detach.sh jobs,
+ * workers that stages spawned (`hook.mjs worker …`), residents, and a
+ * process caught inside `execve` (empty cmdline).
+ */
+export function pluginProcesses(home: string): number[] {
+  return processesOf(home, (cmdline) => cmdline === '' || cmdline.includes('hook.mjs') || cmdline.includes('detach.sh'));
+}
+
+/**
+ * Waits (at most `timeoutMs`) until no plugin process of `home` runs, so a
+ * sandbox is not removed under a background job still writing into it.
+ * Resolves false when some are still running then.
+ */
+export async function pluginProcessesGone(home: string, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (pluginProcesses(home).length > 0) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
 /** Pids of the resident helpers (`node …/hook.mjs resident`) whose HOME is `home`. */
 export function residentPids(home: string): number[] {
   return processesOf(home, (cmdline) => cmdline.includes('hook.mjs\0resident'));

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stopResidents } from '../../support/detached.js';
+import { pluginProcessesGone, stopResidents } from '../../support/detached.js';
 import { createHostSim, createPayloads } from '../../support/host-sim/index.js';
 import type { HostSim, HostVersion, Payloads } from '../../support/host-sim/index.js';
 import { startOvServer } from '../../support/ov-server/index.js';
@@ -68,9 +68,11 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     payloads: (payloadOptions = {}) => createPayloads({ workspace, configDir: join(home, '.codebuddy'), ...payloadOptions }),
     dispose: async () => {
       await stopResidents(home);
+      // A background job a stage started may still be writing into the sandbox (seen under load: ENOTEMPTY).
+      await pluginProcessesGone(home);
       if (options.sharedServer === undefined) await server.close();
-      rmSync(home, { recursive: true, force: true });
-      rmSync(workspace, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      rmSync(workspace, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }

@@ -1289,7 +1289,7 @@ function narrowSnapshot(value, mcpUrl) {
 }
 function createSnapshotStore(options) {
   const byUrl = /* @__PURE__ */ new Map();
-  let writes = Promise.resolve();
+  let updates = Promise.resolve();
   const load = (mcpUrl) => {
     let loaded = byUrl.get(mcpUrl);
     if (!loaded) {
@@ -1299,18 +1299,19 @@ function createSnapshotStore(options) {
     }
     return loaded;
   };
-  const update = async (mcpUrl, change) => {
-    const previous = await load(mcpUrl);
-    const next = { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() };
-    byUrl.set(mcpUrl, Promise.resolve(next));
-    const { cacheDir } = options;
-    if (cacheDir === void 0) return;
-    writes = writes.then(
-      () => writeJsonAtomic(snapshotPath(cacheDir, mcpUrl), next, { fsync: false }).catch(
+  const update = (mcpUrl, change) => {
+    const run = updates.then(async () => {
+      const previous = await load(mcpUrl);
+      const next = { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() };
+      byUrl.set(mcpUrl, Promise.resolve(next));
+      const { cacheDir } = options;
+      if (cacheDir === void 0) return;
+      await writeJsonAtomic(snapshotPath(cacheDir, mcpUrl), next, { fsync: false }).catch(
         (error) => options.warn(`could not save the upstream snapshot: ${error instanceof Error ? error.message : String(error)}`)
-      )
-    );
-    await writes;
+      );
+    });
+    updates = run;
+    return run;
   };
   return { load, update };
 }

@@ -10,16 +10,17 @@
  * full commit left nothing behind. The entry's mtime is the session's last
  * capture; with the transcript's mtime it says whether the session is live.
  *
- * Data directories from before the index have no `.ready` marker in
- * `uncommitted/` (a writer may already have added its own entry): the
- * commit-stale worker (never the start hook) then builds it once from a full
- * scan of the capture states and writes the marker.
+ * The folder is the index once it holds the `.ready` marker: written with
+ * the first entry of a data directory that has no capture state yet, or,
+ * for a data directory from before the index (where a writer may already
+ * have added its own entry), by the commit-stale worker (never the start
+ * hook) once it has built the index from a full scan of the capture states.
  *
  * Synchronous small-file I/O on purpose: the start hook reads this (DESIGN D14).
  *
  * @module
  */
-import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../openviking/narrow.js';
 import { writeFileAtomicSync } from '../store/atomic.js';
@@ -64,11 +65,23 @@ function entryFile(dataDir: string, ovSessionId: string): string {
 export function markUncommitted(dataDir: string, entry: UncommittedEntry, activeAt?: number): boolean {
   try {
     const file = entryFile(dataDir, entry.ovSessionId);
+    // The folder's first entry: with no capture state from before the index, the index starts complete.
+    const startsIndex = activeAt === undefined && !existsSync(uncommittedDir(dataDir)) && !hasCaptureStates(dataDir);
     writeFileAtomicSync(file, JSON.stringify(entry));
+    if (startsIndex) initUncommittedIndex(dataDir);
     if (activeAt !== undefined) utimesSync(file, activeAt / 1000, activeAt / 1000);
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Whether any session's capture state is on disk (`<capture dir>/*.json`). */
+function hasCaptureStates(dataDir: string): boolean {
+  try {
+    return readdirSync(captureDir(dataDir)).some((name) => name.endsWith('.json'));
+  } catch {
+    return false; // no capture dir: nothing captured yet
   }
 }
 

@@ -51,7 +51,11 @@ const EXPECTED_STARTUP_BLOCK = [
 ].join('\n');
 
 function client() {
-  return createOpenVikingClient({ baseUrl: world.server.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT });
+  return clientOf(world);
+}
+
+function clientOf(target: World) {
+  return createOpenVikingClient({ baseUrl: target.server.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT });
 }
 
 describe('profile block', () => {
@@ -110,18 +114,24 @@ describe('pending replay', () => {
 
 describe('earlier sessions left uncommitted', () => {
   it('start hands them to the commit-stale worker, which commits them', async () => {
-    const transcript = join(world.home, 'old.jsonl');
-    writeFileSync(transcript, '');
-    // Idle for two hours (past OPENVIKING_STALE_COMMIT_IDLE_MS), in a data dir from before the uncommitted index.
-    const idleSince = Date.now() - 2 * 3_600_000;
-    utimesSync(transcript, idleSince / 1000, idleSince / 1000);
-    const old = { ...emptyCaptureState({ ovSessionId: 'cb-left-behind', hostSessionId: 'left-behind', workspace: world.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: idleSince };
-    expect((await saveCaptureState(world.dataDir, old)).ok).toBe(true);
-    expect((await client().addMessages('cb-left-behind', [{ role: 'user', parts: [{ type: 'text', text: 'never committed' }] }])).ok).toBe(true);
-    await world.sim.fire('SessionStart', world.payloads().sessionStart());
-    await world.server.waitForRequests({ method: 'POST', path: '/api/v1/sessions/cb-left-behind/commit' }, 1, 10_000);
-    expect(world.server.session('cb-left-behind')?.commits.length).toBeGreaterThanOrEqual(1);
-  });
+    // A data dir from before the uncommitted index: a world of its own, since earlier tests' workers build one.
+    const fresh = await createWorld();
+    try {
+      const transcript = join(fresh.home, 'old.jsonl');
+      writeFileSync(transcript, '');
+      // Idle for two hours (past OPENVIKING_STALE_COMMIT_IDLE_MS).
+      const idleSince = Date.now() - 2 * 3_600_000;
+      utimesSync(transcript, idleSince / 1000, idleSince / 1000);
+      const old = { ...emptyCaptureState({ ovSessionId: 'cb-left-behind', hostSessionId: 'left-behind', workspace: fresh.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: idleSince };
+      expect((await saveCaptureState(fresh.dataDir, old)).ok).toBe(true);
+      expect((await clientOf(fresh).addMessages('cb-left-behind', [{ role: 'user', parts: [{ type: 'text', text: 'never committed' }] }])).ok).toBe(true);
+      await fresh.sim.fire('SessionStart', fresh.payloads().sessionStart());
+      await fresh.server.waitForRequests({ method: 'POST', path: '/api/v1/sessions/cb-left-behind/commit' }, 1, 20_000);
+      expect(fresh.server.session('cb-left-behind')?.commits.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await fresh.dispose();
+    }
+  }, 40_000);
 });
 
 describe('upgrade: a capture made before the uncommitted index was built', () => {
@@ -134,8 +144,7 @@ describe('upgrade: a capture made before the uncommitted index was built', () =>
       utimesSync(transcript, idleSince / 1000, idleSince / 1000);
       const old = { ...emptyCaptureState({ ovSessionId: 'cb-before-upgrade', hostSessionId: 'before-upgrade', workspace: fresh.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: idleSince };
       expect((await saveCaptureState(fresh.dataDir, old)).ok).toBe(true);
-      const client = createOpenVikingClient({ baseUrl: fresh.server.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT });
-      expect((await client.addMessages('cb-before-upgrade', [{ role: 'user', parts: [{ type: 'text', text: 'said before the upgrade' }] }])).ok).toBe(true);
+      expect((await clientOf(fresh).addMessages('cb-before-upgrade', [{ role: 'user', parts: [{ type: 'text', text: 'said before the upgrade' }] }])).ok).toBe(true);
       // The new version's first capture, in another (live) session, adds its own entry to the index folder.
       expect(markUncommitted(fresh.dataDir, { ovSessionId: 'cb-after-upgrade', hostSessionId: 'after-upgrade', workspace: fresh.workspace })).toBe(true);
       await fresh.sim.fire('SessionStart', fresh.payloads().sessionStart());

@@ -37,7 +37,7 @@ import { dispatchHook } from './dispatch.js';
 import { createLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
 import type { NodeDeps, NodeHost } from './nodeDeps.js';
-import type { Logger } from './deps.js';
+import type { HookDeps, Logger } from './deps.js';
 import { PREFLIGHT_SAFETY_MS, routeFor } from './routes.js';
 import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from './stdin.js';
 import type { StdinFd, StdinResult } from './stdin.js';
@@ -215,27 +215,10 @@ async function runDetachedHookEvent(): Promise<void> {
   exitWith('', 0);
 }
 
-async function runDoctorCommand(argv: readonly string[]): Promise<void> {
-  const { runDoctor } = await import('../doctor/main.js');
+/** A command run from a shell (doctor, requeue-dead, why, recall-preview): its lazily loaded code runs, then its text and exit code. */
+async function runShellCommand(run: (deps: HookDeps) => Promise<{ text: string; code: number }>): Promise<void> {
   const nodeDeps = buildDeps();
-  const code = await runDoctor(argv, nodeDeps.deps);
-  await nodeDeps.settle(SETTLE_CAP_MS);
-  exitWith('', code);
-}
-
-/** `requeue-dead`: dead letters back into the queue, then a replay (capture/worker.ts, lazy). */
-async function runRequeueDeadCommand(argv: readonly string[]): Promise<void> {
-  const { runRequeueDead } = await import('../capture/worker.js');
-  const nodeDeps = buildDeps();
-  const result = await runRequeueDead(argv, nodeDeps.deps);
-  await nodeDeps.settle(SETTLE_CAP_MS);
-  exitWith(result.text, result.code);
-}
-
-async function runControlCommand(command: string, argv: readonly string[]): Promise<void> {
-  const { runControl } = await import('../controls/main.js');
-  const nodeDeps = buildDeps();
-  const result = await runControl(command, argv, nodeDeps.deps);
+  const result = await run(nodeDeps.deps);
   await nodeDeps.settle(SETTLE_CAP_MS);
   exitWith(result.text, result.code);
 }
@@ -306,10 +289,11 @@ function positiveNumber(text: string | undefined): number | undefined {
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'resident') return runResidentCommand();
-  if (command === 'doctor') return runDoctorCommand(rest);
+  if (command === 'doctor') return runShellCommand(async (deps) => ({ text: '', code: await (await import('../doctor/main.js')).runDoctor(rest, deps) }));
   if (command === 'worker') return runWorkerCommand(rest);
-  if (command === 'why' || command === 'recall-preview') return runControlCommand(command, rest);
-  if (command === 'requeue-dead') return runRequeueDeadCommand(rest);
+  if (command === 'why' || command === 'recall-preview') return runShellCommand(async (deps) => (await import('../controls/main.js')).runControl(command, rest, deps));
+  // Dead letters back into the queue, then a replay (capture/worker.ts).
+  if (command === 'requeue-dead') return runShellCommand(async (deps) => (await import('../capture/worker.js')).runRequeueDead(rest, deps));
   if (command === 'detached') return runDetachedHookEvent();
   return runHookEvent();
 }

@@ -112,19 +112,27 @@ describe('pending replay', () => {
   });
 });
 
+/**
+ * A world of its own (earlier tests' workers build an uncommitted index in the shared one) holding a session
+ * left uncommitted two hours ago (past OPENVIKING_STALE_COMMIT_IDLE_MS), in a data dir from before the index.
+ */
+async function worldWithLeftBehind(ovSessionId: string, text: string): Promise<World> {
+  const fresh = await createWorld();
+  const transcript = join(fresh.home, 'old.jsonl');
+  writeFileSync(transcript, '');
+  const idleSince = Date.now() - 2 * 3_600_000;
+  utimesSync(transcript, idleSince / 1000, idleSince / 1000);
+  const hostSessionId = ovSessionId.replace(/^cb-/, '');
+  const old = { ...emptyCaptureState({ ovSessionId, hostSessionId, workspace: fresh.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: idleSince };
+  expect((await saveCaptureState(fresh.dataDir, old)).ok).toBe(true);
+  expect((await clientOf(fresh).addMessages(ovSessionId, [{ role: 'user', parts: [{ type: 'text', text }] }])).ok).toBe(true);
+  return fresh;
+}
+
 describe('earlier sessions left uncommitted', () => {
   it('start hands them to the commit-stale worker, which commits them', async () => {
-    // A data dir from before the uncommitted index: a world of its own, since earlier tests' workers build one.
-    const fresh = await createWorld();
+    const fresh = await worldWithLeftBehind('cb-left-behind', 'never committed');
     try {
-      const transcript = join(fresh.home, 'old.jsonl');
-      writeFileSync(transcript, '');
-      // Idle for two hours (past OPENVIKING_STALE_COMMIT_IDLE_MS).
-      const idleSince = Date.now() - 2 * 3_600_000;
-      utimesSync(transcript, idleSince / 1000, idleSince / 1000);
-      const old = { ...emptyCaptureState({ ovSessionId: 'cb-left-behind', hostSessionId: 'left-behind', workspace: fresh.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: idleSince };
-      expect((await saveCaptureState(fresh.dataDir, old)).ok).toBe(true);
-      expect((await clientOf(fresh).addMessages('cb-left-behind', [{ role: 'user', parts: [{ type: 'text', text: 'never committed' }] }])).ok).toBe(true);
       await fresh.sim.fire('SessionStart', fresh.payloads().sessionStart());
       await fresh.server.waitForRequests({ method: 'POST', path: '/api/v1/sessions/cb-left-behind/commit' }, 1, 20_000);
       expect(fresh.server.session('cb-left-behind')?.commits.length).toBeGreaterThanOrEqual(1);
@@ -132,19 +140,10 @@ describe('earlier sessions left uncommitted', () => {
       await fresh.dispose();
     }
   }, 40_000);
-});
 
-describe('upgrade: a capture made before the uncommitted index was built', () => {
-  it('does not hide the older uncommitted sessions: the next start still has them committed', async () => {
-    const fresh = await createWorld();
+  it('upgrade: a capture made before the index was built does not hide them; the next start still has them committed', async () => {
+    const fresh = await worldWithLeftBehind('cb-before-upgrade', 'said before the upgrade');
     try {
-      const transcript = join(fresh.home, 'old.jsonl');
-      writeFileSync(transcript, '');
-      const idleSince = Date.now() - 2 * 3_600_000;
-      utimesSync(transcript, idleSince / 1000, idleSince / 1000);
-      const old = { ...emptyCaptureState({ ovSessionId: 'cb-before-upgrade', hostSessionId: 'before-upgrade', workspace: fresh.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: idleSince };
-      expect((await saveCaptureState(fresh.dataDir, old)).ok).toBe(true);
-      expect((await clientOf(fresh).addMessages('cb-before-upgrade', [{ role: 'user', parts: [{ type: 'text', text: 'said before the upgrade' }] }])).ok).toBe(true);
       // The new version's first capture, in another (live) session, adds its own entry to the index folder.
       expect(markUncommitted(fresh.dataDir, { ovSessionId: 'cb-after-upgrade', hostSessionId: 'after-upgrade', workspace: fresh.workspace })).toBe(true);
       await fresh.sim.fire('SessionStart', fresh.payloads().sessionStart());

@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import type { ValueSource } from './types.js';
 import { isRecord, type JsonRecord } from '../openviking/narrow.js';
 import { displayPath, loadConfigFile, type ReadTextFile } from './configFile.js';
+import { codebuddyConfigDir } from '../store/paths.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -88,11 +89,6 @@ export function resolveUserConfig(input: UserConfigInput): UserConfig {
   const readStored = input.readStored ?? !startedByHost(input.env);
   if (Object.keys(fromEnv).length > 0 || !readStored) return { values: fromEnv, sources, files: [], warnings: [] };
   return storedUserConfig(input);
-}
-
-/** `CODEBUDDY_CONFIG_DIR` when set, else `~/.codebuddy`: where the CLI keeps settings.json and credentials.json. */
-export function codebuddyConfigDir(env: Env, homeDir: string): string {
-  return text(env.CODEBUDDY_CONFIG_DIR) ?? join(homeDir, '.codebuddy');
 }
 
 /** The options the CLI stored for this plugin (the first install id that has any). */

@@ -20,6 +20,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../openviking/narrow.js';
+import { codebuddyConfigDir } from '../store/paths.js';
 import type { Check } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -27,7 +28,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
 
 export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string): Check {
-  const codebuddyDir = env.CODEBUDDY_CONFIG_DIR?.trim() || join(homeDir, '.codebuddy');
+  const codebuddyDir = codebuddyConfigDir(env, homeDir);
   const claudeDir = env.CLAUDE_CONFIG_DIR?.trim() || join(homeDir, '.claude');
   const hookFiles = [join(codebuddyDir, 'settings.json'), join(claudeDir, 'settings.json')];
   const mcpFiles = [join(homeDir, '.codebuddy.json'), join(codebuddyDir, '.mcp.json'), join(homeDir, '.claude.json')];

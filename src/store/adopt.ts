@@ -20,7 +20,7 @@ import { linkSync, readdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from './atomic.js';
 import { errorCode, removeFileQuietly } from './fsUtil.js';
-import { hostDataDirs, storeLayout } from './paths.js';
+import { codebuddyConfigDir, hostDataDirs, storeLayout } from './paths.js';
 import { CLAIMED_SUFFIX, keyPrefixOf, parseEntryName, queuePaths, toQueueEntry } from './queueFiles.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -51,7 +51,7 @@ export function adoptStrandedWrites(dataDir: string, env: Env, homeDir: string, 
 
 /** The host's directories of this process, then every `plugins/data/openviking*` of both hosts. */
 export function candidateDirs(dataDir: string, env: Env, homeDir: string): string[] {
-  const codebuddyConfig = env.CODEBUDDY_CONFIG_DIR?.trim() || join(homeDir, '.codebuddy');
+  const codebuddyConfig = codebuddyConfigDir(env, homeDir);
   const known = [codebuddyConfig, join(homeDir, '.claude')].flatMap((config) => {
     const parent = join(config, 'plugins', 'data');
     return listNames(parent)

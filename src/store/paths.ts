@@ -65,6 +65,16 @@ export function describeDataDir(env: Env, homeDir: string): ResolvedDataDir {
   return { dir: join(homeDir, '.codebuddy', DEFAULT_DATA_SUBDIR), source: 'default' };
 }
 
+/**
+ * CodeBuddy's config directory, read as the data directory reads it:
+ * `CODEBUDDY_CONFIG_DIR` (with `~` expanded; a placeholder or relative path
+ * does not count), else `~/.codebuddy`. The CLI keeps settings.json and
+ * credentials.json there, and its per-install plugin data under `plugins/data`.
+ */
+export function codebuddyConfigDir(env: Env, homeDir: string): string {
+  return usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir) ?? join(homeDir, '.codebuddy');
+}
+
 /** `OPENVIKING_CODEBUDDY_DATA_DIR` → `<CODEBUDDY_CONFIG_DIR or ~/.codebuddy>/openviking`. */
 export function resolveDataDir(env: Env, homeDir: string): string {
   return describeDataDir(env, homeDir).dir;

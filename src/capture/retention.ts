@@ -29,7 +29,8 @@ import { captureLockPath } from '../session/locks.js';
 import { writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { tryLock } from '../store/lock.js';
-import { safeFileKey, storeLayout } from '../store/paths.js';
+import { storeLayout } from '../store/paths.js';
+import { whyFile } from '../why/record.js';
 import { listUncommitted } from './commitIndex.js';
 import { captureDir, captureStateFile, requestDir } from './paths.js';
 import { loadCaptureState, saveCaptureState } from './state.js';
@@ -81,11 +82,12 @@ export async function sweepCaptureStates(dataDir: string, rules: RetentionRules,
   const waiting = new Set(listed === 'missing' ? [] : listed.map((entry) => entry.ovSessionId));
   for (const name of namesIn(captureDir(dataDir)).filter((file) => file.endsWith('.json'))) {
     summary.looked++;
+    if (listed === 'missing') continue; // before the index is built nothing is known to be settled
     const path = join(captureDir(dataDir), name);
     const fields = readFields(path);
     if (fields === undefined || waiting.has(fields.ovSessionId) || !settled(fields.raw) || inboxWaiting(dataDir, fields.ovSessionId)) continue;
     const activeAt = Math.max(numberOr(fields.raw['lastCaptureAt']), numberOr(fields.raw['lastCommitAt']), mtimeOf(path));
-    if (listed === 'missing' || now - activeAt < rules.staleCommitIdleMs) continue;
+    if (now - activeAt < rules.staleCommitIdleMs) continue;
     const transcript = typeof fields.raw['transcriptPath'] === 'string' ? fields.raw['transcriptPath'] : undefined;
     const gone = transcript === undefined || !exists(transcript);
     if (gone || now - activeAt >= rules.captureRetentionDays * DAY_MS) {
@@ -133,7 +135,7 @@ async function underLock(dataDir: string, ovSessionId: string, now: number, work
 function removeSession(dataDir: string, ovSessionId: string, now: number): Promise<boolean> {
   return underLock(dataDir, ovSessionId, now, async () => {
     rmSync(requestDir(dataDir, ovSessionId), { recursive: true, force: true });
-    removeFileQuietly(join(storeLayout(dataDir).sessionsDir, `${safeFileKey(`${ovSessionId}#why`)}.why.jsonl`));
+    removeFileQuietly(whyFile(dataDir, ovSessionId));
     removeFileQuietly(captureStateFile(dataDir, ovSessionId));
     return true;
   });

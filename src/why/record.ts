@@ -13,10 +13,11 @@
  *
  * @module
  */
-import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../openviking/narrow.js';
-import { uniqueToken } from '../store/fastHash.js';
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
+import { errorCode } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
 
 export interface InjectedItem {
@@ -52,9 +53,14 @@ export function recordInjection(dataDir: string, entry: WhyEntry): void {
   if (entry.session === '') return;
   try {
     const file = whyFile(dataDir, entry.session);
-    mkdirSync(storeLayout(dataDir).sessionsDir, { recursive: true, mode: 0o700 });
     const line = `${JSON.stringify({ ...entry, text: entry.text.slice(0, MAX_TEXT_CHARS) })}\n`;
-    appendFileSync(file, line, { mode: 0o600 });
+    try {
+      appendFileSync(file, line, { mode: PRIVATE_FILE_MODE });
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error;
+      ensurePrivateDirSync(storeLayout(dataDir).sessionsDir); // the first record of this data dir
+      appendFileSync(file, line, { mode: PRIVATE_FILE_MODE });
+    }
     if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_FILE_BYTES) keepNewestHalf(file);
   } catch {
     // The record is a convenience; the injection already happened.
@@ -69,14 +75,7 @@ export function urisIn(text: string): InjectedItem[] {
 function keepNewestHalf(file: string): void {
   const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
   const kept = lines.slice(Math.floor(lines.length / 2));
-  const temp = `${file}.${uniqueToken()}.tmp`;
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, kept.map((line) => `${line}\n`).join(''));
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
+  writeFileAtomicSync(file, kept.map((line) => `${line}\n`).join(''));
 }
 
 /** The entries of one session, oldest first (unreadable lines skipped). */

@@ -29,6 +29,7 @@ import type { DrainStatus } from './drain.js';
 import { captureEnvFor } from './env.js';
 import { postRequest } from './requests.js';
 import { resolveProject } from '../project/identity.js';
+import { applyProjectSwitches } from '../project/workspaceConfig.js';
 import { sweepIfDue } from './retention.js';
 import { listCaptureStates, loadCaptureState } from './state.js';
 import type { CaptureState } from './state.js';
@@ -59,7 +60,8 @@ export async function commitStale(dataDir: string, workspace: string, exceptSess
   if (!config.settings.enabled || !config.settings.autoCapture) return summary;
   // The workspace's project (DESIGN D24): its switches hold here too, and what is still uncaptured goes out under its peer.
   const project = resolveProject({ workspace, homeDir: deps.homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now: deps.now() });
-  if (project.off.includes('enabled') || project.off.includes('autoCapture')) return summary;
+  const effective = applyProjectSwitches(config.settings, project.off);
+  if (!effective.enabled || !effective.autoCapture) return summary;
   const env = { ...captureEnvFor(deps, config, COMMIT_STALE_DEADLINE_MS), dataDir };
   const spared = sparedIds(exceptSessionId);
   for (const entry of await indexEntries(dataDir)) {

@@ -77,9 +77,7 @@ export function decideRecall(
   typed = gated;
   if (SLASH_COMMAND.test(typed)) return skip('slash-command');
   if (typed.startsWith('!')) return skip('shell-escape');
-  const command = SLASH_COMMAND.exec(typed);
-  const asked = (command ? typed.slice(command[0].length) : typed).trim();
-  if (command && asked === '') return skip('slash-command');
+  const asked = typed.trim();
   // The query leaves the machine: the privacy filter first, and the length rule on what is left.
   const query = outboundQuery(asked);
   const minLength = Math.max(1, settings.minQueryLength);

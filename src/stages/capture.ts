@@ -28,6 +28,7 @@ import type { HookDeps, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
 import type { HookInput } from '../protocol/input.js';
 import { resolveProject } from '../project/identity.js';
+import { applyProjectSwitches } from '../project/workspaceConfig.js';
 import { isBypassed } from '../session/bypass.js';
 import { resolveDataDir } from '../store/paths.js';
 import { postRequest } from '../capture/requests.js';
@@ -47,7 +48,8 @@ export async function runCapture(input: HookInput, deps: HookDeps): Promise<Stag
   const request = requestForEvent(input, deps.env, deps.cwd, deps.now());
   if (request === undefined || isBypassed(settings, request.hostSessionId, request.workspace)) return PASS;
   const project = resolveProject({ workspace: request.workspace, homeDir: deps.homeDir, credentials: config.credentials, workspacePeer: settings.workspacePeer, now: deps.now() });
-  if (project.off.includes('enabled') || project.off.includes('autoCapture')) return PASS;
+  const effective = applyProjectSwitches(settings, project.off);
+  if (!effective.enabled || !effective.autoCapture) return PASS;
   if (project.peerId !== undefined) request.peerId = project.peerId;
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
   if (!(await postRequest(dataDir, request))) {

@@ -73,10 +73,62 @@ function displayPath(path, homeDir) {
 }
 
 // src/config/credentials.ts
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 
 // src/config/pluginOptions.ts
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
+
+// src/store/fastHash.ts
+function hash64Hex(text3) {
+  let h1 = 3735928559;
+  let h2 = 1103547991;
+  for (let i = 0; i < text3.length; i++) {
+    const code = text3.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
+  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
+  return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
+}
+var counter = 0;
+function uniqueToken() {
+  counter = (counter + 1) % 1048576;
+  return `${Date.now().toString(36)}${counter.toString(36).padStart(4, "0")}${Math.floor(Math.random() * 4294967296).toString(36)}`;
+}
+
+// src/store/paths.ts
+import { isAbsolute as isAbsolute2, join as join2 } from "node:path";
+var OVERRIDE_VARIABLE = "OPENVIKING_CODEBUDDY_DATA_DIR";
+var DEFAULT_DATA_SUBDIR = "openviking";
+function describeDataDir(env, homeDir) {
+  const override = usablePath(env[OVERRIDE_VARIABLE], homeDir);
+  if (override !== void 0) return { dir: override, source: `env:${OVERRIDE_VARIABLE}` };
+  const configDir = usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir);
+  if (configDir !== void 0) return { dir: join2(configDir, DEFAULT_DATA_SUBDIR), source: "env:CODEBUDDY_CONFIG_DIR" };
+  return { dir: join2(homeDir, ".codebuddy", DEFAULT_DATA_SUBDIR), source: "default" };
+}
+function codebuddyConfigDir(env, homeDir) {
+  return usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir) ?? join2(homeDir, ".codebuddy");
+}
+function resolveDataDir(env, homeDir) {
+  return describeDataDir(env, homeDir).dir;
+}
+function usablePath(raw, homeDir) {
+  const value = raw?.trim();
+  if (!value || value.includes("${")) return void 0;
+  const expanded = value === "~" ? homeDir : value.startsWith("~/") ? join2(homeDir, value.slice(2)) : value;
+  return isAbsolute2(expanded) ? expanded : void 0;
+}
+var KEY_PREFIX_MAX_CHARS = 48;
+var KEY_HASH_HEX_CHARS = 16;
+function safeFileKey(id) {
+  const prefix = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, KEY_PREFIX_MAX_CHARS) || "id";
+  const hash = hash64Hex(id).slice(0, KEY_HASH_HEX_CHARS);
+  return `${prefix}-${hash}`;
+}
+
+// src/config/pluginOptions.ts
 var USER_CONFIG_KEYS = ["server_url", "api_key", "account", "user"];
 var PLUGIN_NAME = "openviking";
 var PREFERRED_INSTALL_IDS = [`${PLUGIN_NAME}@openviking-codebuddy`, `${PLUGIN_NAME}@inline`];
@@ -104,13 +156,10 @@ function resolveUserConfig(input) {
   if (Object.keys(fromEnv).length > 0 || !readStored) return { values: fromEnv, sources, files: [], warnings: [] };
   return storedUserConfig(input);
 }
-function codebuddyConfigDir(env, homeDir) {
-  return text(env.CODEBUDDY_CONFIG_DIR) ?? join2(homeDir, ".codebuddy");
-}
 function storedUserConfig({ env, homeDir, readFile }) {
   const dir = codebuddyConfigDir(env, homeDir);
-  const settingsPath = join2(dir, "settings.json");
-  const credentialsPath = join2(dir, "credentials.json");
+  const settingsPath = join3(dir, "settings.json");
+  const credentialsPath = join3(dir, "credentials.json");
   const settings = loadConfigFile(settingsPath, displayPath(settingsPath, homeDir), readFile);
   const secrets = loadConfigFile(credentialsPath, displayPath(credentialsPath, homeDir), readFile);
   const warnings = [settings.warning, secrets.warning].filter((warning) => warning !== void 0);
@@ -244,7 +293,7 @@ function loadCredentialFiles({ env, homeDir, readFile }) {
   const cliOverride = text2(env["OPENVIKING_CLI_CONFIG_FILE"]);
   const ovOverride = text2(env["OPENVIKING_CONFIG_FILE"]);
   const load = (override, fallbackName) => {
-    const path = expandHome(override ?? join3("~", ".openviking", fallbackName), homeDir);
+    const path = expandHome(override ?? join4("~", ".openviking", fallbackName), homeDir);
     return loadConfigFile(path, displayPath(path, homeDir), readFile);
   };
   const ovFile = load(ovOverride, "ov.conf");
@@ -534,53 +583,6 @@ var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 
 // src/mcp/proxy.ts
 import { join as join10 } from "node:path";
-
-// src/store/fastHash.ts
-function hash64Hex(text3) {
-  let h1 = 3735928559;
-  let h2 = 1103547991;
-  for (let i = 0; i < text3.length; i++) {
-    const code = text3.charCodeAt(i);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
-  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
-  return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
-}
-var counter = 0;
-function uniqueToken() {
-  counter = (counter + 1) % 1048576;
-  return `${Date.now().toString(36)}${counter.toString(36).padStart(4, "0")}${Math.floor(Math.random() * 4294967296).toString(36)}`;
-}
-
-// src/store/paths.ts
-import { isAbsolute as isAbsolute2, join as join4 } from "node:path";
-var OVERRIDE_VARIABLE = "OPENVIKING_CODEBUDDY_DATA_DIR";
-var DEFAULT_DATA_SUBDIR = "openviking";
-function describeDataDir(env, homeDir) {
-  const override = usablePath(env[OVERRIDE_VARIABLE], homeDir);
-  if (override !== void 0) return { dir: override, source: `env:${OVERRIDE_VARIABLE}` };
-  const configDir = usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir);
-  if (configDir !== void 0) return { dir: join4(configDir, DEFAULT_DATA_SUBDIR), source: "env:CODEBUDDY_CONFIG_DIR" };
-  return { dir: join4(homeDir, ".codebuddy", DEFAULT_DATA_SUBDIR), source: "default" };
-}
-function resolveDataDir(env, homeDir) {
-  return describeDataDir(env, homeDir).dir;
-}
-function usablePath(raw, homeDir) {
-  const value = raw?.trim();
-  if (!value || value.includes("${")) return void 0;
-  const expanded = value === "~" ? homeDir : value.startsWith("~/") ? join4(homeDir, value.slice(2)) : value;
-  return isAbsolute2(expanded) ? expanded : void 0;
-}
-var KEY_PREFIX_MAX_CHARS = 48;
-var KEY_HASH_HEX_CHARS = 16;
-function safeFileKey(id) {
-  const prefix = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, KEY_PREFIX_MAX_CHARS) || "id";
-  const hash = hash64Hex(id).slice(0, KEY_HASH_HEX_CHARS);
-  return `${prefix}-${hash}`;
-}
 
 // src/mcp/configWatch.ts
 import { statSync as statSync2 } from "node:fs";

@@ -60,7 +60,7 @@ export type EnqueueResult =
   | { ok: false; message: string };
 
 /** Upper bound on how long an enqueuer may sit in the dedupe lock. */
-const ENQUEUE_LOCK_STALE_MS = 30_000;
+export const ENQUEUE_LOCK_STALE_MS = 30_000;
 
 /** Adds one entry; never throws. `deduped` means an identical entry was already waiting. */
 export async function enqueue(queueDir: string, input: NewQueueEntry, options: EnqueueOptions): Promise<EnqueueResult> {
@@ -86,7 +86,8 @@ export async function enqueue(queueDir: string, input: NewQueueEntry, options: E
   }
 }
 
-async function writeUnlessQueued(pendingDir: string, entry: QueueEntry): Promise<EnqueueResult> {
+/** Writes `entry` under its own name unless an entry with its dedupe key waits (call under the enqueue lock). */
+export async function writeUnlessQueued(pendingDir: string, entry: QueueEntry): Promise<EnqueueResult> {
   const keyPrefix = keyPrefixOf(entry.dedupKey);
   const existing = (await listDir(pendingDir)).find((name) => parseEntryName(name)?.keyPrefix === keyPrefix);
   if (existing !== undefined) return { ok: true, deduped: true, file: join(pendingDir, existing) };

@@ -14,10 +14,10 @@
  */
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeJsonAtomic } from './atomic.js';
 import { errorMessage } from './fsUtil.js';
 import { withLock } from './lock.js';
-import { entryBaseName, keyPrefixOf, listDir, parseDeadAt, parseEntryName, PENDING_SUFFIX, queuePaths, toQueueEntry } from './queueFiles.js';
+import { ENQUEUE_LOCK_STALE_MS, writeUnlessQueued } from './queue.js';
+import { listDir, parseDeadAt, queuePaths, toQueueEntry } from './queueFiles.js';
 import type { QueueEntry } from './queueFiles.js';
 
 export interface RequeueSummary {
@@ -39,7 +39,7 @@ export interface RequeueOptions {
 export async function requeueDeadLetters(queueDir: string, options: RequeueOptions): Promise<RequeueSummary> {
   const paths = queuePaths(queueDir);
   const summary: RequeueSummary = { requeued: 0, alreadyQueued: 0, kept: 0, problems: [] };
-  const lockOptions = { now: options.now, timeoutMs: options.lockTimeoutMs, staleMs: 30_000 };
+  const lockOptions = { now: options.now, timeoutMs: options.lockTimeoutMs, staleMs: ENQUEUE_LOCK_STALE_MS };
   try {
     const names = (await listDir(paths.deadDir)).filter((name) => parseDeadAt(name) !== undefined).sort();
     for (const name of names) {
@@ -50,14 +50,14 @@ export async function requeueDeadLetters(queueDir: string, options: RequeueOptio
       }
       const requeued: QueueEntry = { ...entry, attempts: 0, requeuedAt: options.now() };
       delete requeued.lastError;
-      const locked = await withLock(paths.enqueueLock, lockOptions, () => putBack(paths.pendingDir, requeued));
+      const locked = await withLock(paths.enqueueLock, lockOptions, () => writeUnlessQueued(paths.pendingDir, requeued));
       if (!locked.ok) {
         summary.problems.push(`${name}: queue lock ${locked.reason}`);
         summary.kept++;
         continue;
       }
       await unlink(join(paths.deadDir, name));
-      summary[locked.value ? 'requeued' : 'alreadyQueued']++;
+      summary[locked.value.ok && !locked.value.deduped ? 'requeued' : 'alreadyQueued']++;
     }
   } catch (error) {
     summary.problems.push(errorMessage(error));
@@ -72,12 +72,4 @@ async function deadEntry(path: string): Promise<QueueEntry | undefined> {
   } catch {
     return undefined; // unreadable: it stays for a human to read
   }
-}
-
-/** Writes the entry under its original name; false when the same entry already waits. */
-async function putBack(pendingDir: string, entry: QueueEntry): Promise<boolean> {
-  const prefix = keyPrefixOf(entry.dedupKey);
-  if ((await listDir(pendingDir)).some((name) => parseEntryName(name)?.keyPrefix === prefix)) return false;
-  await writeJsonAtomic(join(pendingDir, `${entryBaseName(entry)}${PENDING_SUFFIX}`), entry);
-  return true;
 }

@@ -13,14 +13,14 @@
  *
  * @module
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Credentials } from '../config/types.js';
 import type { OpenVikingClient, OvFailure, OvResult } from '../openviking/types.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
-import { queuePaths } from '../store/queueFiles.js';
+import { parseDeadAt, queuePaths } from '../store/queueFiles.js';
 
 const DOCTOR = 'Run /openviking:doctor for the fix.';
 /** A session is not resumed a month later; its mark can go. */
@@ -101,20 +101,15 @@ function newDeadLetters(dataDir: string): number {
   }
   const mark = join(noticesDir(dataDir), 'dead-letters.json');
   const announcedUpTo = readAnnounced(mark);
-  const fresh = names.filter((name) => /^\d{15}-.*\.json$/.test(name) && name.slice(0, 15) > announcedUpTo);
+  const fresh = names.filter((name) => parseDeadAt(name) !== undefined && name.slice(0, 15) > announcedUpTo);
   if (fresh.length === 0) return 0;
-  mkdirSync(noticesDir(dataDir), { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileAtomicSync(mark, JSON.stringify({ upTo: fresh.map((name) => name.slice(0, 15)).sort().at(-1) }));
   return fresh.length;
 }
 
 function readAnnounced(path: string): string {
-  try {
-    const upTo = (JSON.parse(readFileSync(path, 'utf8')) as { upTo?: unknown }).upTo;
-    return typeof upTo === 'string' ? upTo : '';
-  } catch {
-    return ''; // never announced
-  }
+  const upTo = (readJsonSync(path) as { upTo?: unknown } | undefined)?.upTo;
+  return typeof upTo === 'string' ? upTo : ''; // '': never announced
 }
 
 /** True for the first caller of this session (exclusive create), false after. Marks older than a month go. */

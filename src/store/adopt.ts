@@ -18,10 +18,10 @@
  */
 import { linkSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from './atomic.js';
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE, readJsonSync } from './atomic.js';
 import { errorCode, removeFileQuietly } from './fsUtil.js';
 import { codebuddyConfigDir, hostDataDirs, storeLayout } from './paths.js';
-import { CLAIMED_SUFFIX, keyPrefixOf, parseEntryName, queuePaths, toQueueEntry } from './queueFiles.js';
+import { CLAIMED_SUFFIX, keyPrefixOf, parseDeadAt, parseEntryName, queuePaths, toQueueEntry } from './queueFiles.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -77,14 +77,14 @@ function pendingNameToAdopt(path: string, name: string, now: number): string | u
   const parsed = parseEntryName(name);
   if (parsed === undefined) return undefined;
   if (parsed.claimed && now - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now) < ABANDONED_CLAIM_MS) return undefined;
-  const entry = toQueueEntry(readJsonQuietly(path));
+  const entry = toQueueEntry(readJsonSync(path));
   if (entry === undefined || keyPrefixOf(entry.dedupKey) !== parsed.keyPrefix) return undefined;
   return name.endsWith(CLAIMED_SUFFIX) ? `${parsed.base}.json` : name;
 }
 
 function deadNameToAdopt(path: string, name: string): string | undefined {
-  if (!/^\d{15}-.*\.json$/.test(name)) return undefined;
-  const value = readJsonQuietly(path);
+  if (parseDeadAt(name) === undefined) return undefined;
+  const value = readJsonSync(path);
   return typeof value === 'object' && value !== null && typeof (value as { reason?: unknown }).reason === 'string' ? name : undefined;
 }
 
@@ -106,14 +106,6 @@ function moveFile(from: string, to: string): boolean {
     return true;
   } catch {
     return false; // left where it was; the next start tries again
-  }
-}
-
-function readJsonQuietly(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  } catch {
-    return undefined;
   }
 }
 

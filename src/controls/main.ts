@@ -15,14 +15,10 @@
  *
  * @module
  */
-import { loadPluginConfig } from '../config/load.js';
 import type { HookDeps } from '../hook/deps.js';
-import { resolveProject } from '../project/identity.js';
-import { applyProjectSwitches } from '../project/workspaceConfig.js';
 import { recallMemories } from '../recall/cascade.js';
 import { OV_SESSION_PREFIX, ovSessionId } from '../session/ids.js';
-import { clientFor } from '../session/stageContext.js';
-import { resolveWorkspace } from '../session/workspace.js';
+import { openStageContext } from '../session/stageContext.js';
 import { resolveDataDir } from '../store/paths.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
@@ -45,16 +41,13 @@ async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResu
   // The same outbound filter as the prompt's recall: no <private> section and no secret leaves.
   const query = outboundQuery(asked);
   if (query === '') return { text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n', code: 0 };
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
-  const workspace = resolveWorkspace({}, deps.env, deps.cwd);
-  const project = resolveProject({ workspace, homeDir: deps.homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now: deps.now() });
-  const settings = applyProjectSwitches(config.settings, project.off);
-  const client = clientFor(config, deps, PREVIEW_TIMEOUT_MS, deps.now() + PREVIEW_TIMEOUT_MS, project.peerId);
+  // As the prompt stage sees this directory (configuration, project, switches, peer), with no session.
+  const { config, project, settings, client, dataDir } = openStageContext({ hook_event_name: 'UserPromptSubmit' }, deps, () => PREVIEW_TIMEOUT_MS);
   const outcome = await recallMemories({
     client,
     settings,
     credentials: config.credentials,
-    dataDir: resolveDataDir(deps.env, deps.homeDir),
+    dataDir,
     ovSessionId: '',
     query,
     now: deps.now,

@@ -651,9 +651,7 @@ function createDiscovery(options) {
   let served;
   let relisting = false;
   const recordLive = (url, tools) => {
-    void snapshots.load(url).then((snapshot) => {
-      if (JSON.stringify(snapshot?.tools) !== JSON.stringify(tools)) void snapshots.update(url, { tools });
-    });
+    void snapshots.update(url, { tools });
     const json = JSON.stringify(tools);
     const changed = served !== void 0 && served.json !== json;
     served = { json, fallback: false };
@@ -1302,12 +1300,16 @@ function createSnapshotStore(options) {
     return loaded;
   };
   const update = (mcpUrl, change) => {
+    let changed = false;
+    const merged = load(mcpUrl).then((previous) => {
+      changed = Object.entries(change).some(([field, value]) => JSON.stringify(previous?.[field]) !== JSON.stringify(value));
+      return changed ? { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() } : previous;
+    });
+    byUrl.set(mcpUrl, merged);
     const run = updates.then(async () => {
-      const previous = await load(mcpUrl);
-      const next = { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() };
-      byUrl.set(mcpUrl, Promise.resolve(next));
+      const next = await merged;
       const { cacheDir } = options;
-      if (cacheDir === void 0) return;
+      if (!changed || next === void 0 || cacheDir === void 0) return;
       await writeJsonAtomic(snapshotPath(cacheDir, mcpUrl), next, { fsync: false }).catch(
         (error) => options.warn(`could not save the upstream snapshot: ${error instanceof Error ? error.message : String(error)}`)
       );
@@ -1751,9 +1753,7 @@ function createProxy(options) {
   };
   const sendNotification = (notification) => write(notificationLine(notification));
   const rememberProfile = (url, profile) => {
-    void snapshots.load(url).then((snapshot) => {
-      if (JSON.stringify(snapshot?.profile) !== JSON.stringify(profile)) void snapshots.update(url, { profile });
-    });
+    void snapshots.update(url, { profile });
     discovery.onReconnected();
   };
   const upstream = createUpstream({

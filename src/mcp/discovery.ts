@@ -71,9 +71,7 @@ export function createDiscovery(options: DiscoveryOptions): Discovery {
 
   /** Remembers a live tool list on disk when it changed; returns whether the host saw a different one. */
   const recordLive = (url: string, tools: unknown[]): boolean => {
-    void snapshots.load(url).then((snapshot) => {
-      if (JSON.stringify(snapshot?.tools) !== JSON.stringify(tools)) void snapshots.update(url, { tools });
-    });
+    void snapshots.update(url, { tools });
     const json = JSON.stringify(tools);
     const changed = served !== undefined && served.json !== json;
     served = { json, fallback: false };

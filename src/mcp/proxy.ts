@@ -118,9 +118,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const sendNotification = (notification: JsonRpcNotification) => write(notificationLine(notification));
 
   const rememberProfile = (url: string, profile: UpstreamProfile) => {
-    void snapshots.load(url).then((snapshot) => {
-      if (JSON.stringify(snapshot?.profile) !== JSON.stringify(profile)) void snapshots.update(url, { profile });
-    });
+    void snapshots.update(url, { profile });
     discovery.onReconnected();
   };
 

@@ -57,7 +57,7 @@ export function narrowSnapshot(value: unknown, mcpUrl: string): UpstreamSnapshot
 export interface SnapshotStore {
   /** The remembered snapshot for `mcpUrl` (read from disk once per URL). */
   load(mcpUrl: string): Promise<UpstreamSnapshot | undefined>;
-  /** Merges `change` into the snapshot of `mcpUrl` and writes it; failures are only logged. */
+  /** Merges `change` into the snapshot of `mcpUrl` (seen by `load` at once) and writes it when it changed; failures are only logged. */
   update(mcpUrl: string, change: Pick<UpstreamSnapshot, 'profile'> | Pick<UpstreamSnapshot, 'tools'>): Promise<void>;
 }
 
@@ -83,18 +83,24 @@ export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStor
   };
 
   /**
-   * Read, merge and write run one update at a time: two concurrent updates
-   * (the session's profile and the first tool list arrive together) would
-   * otherwise both merge into the same old snapshot, and the later write
-   * would drop the other's field.
+   * The merge replaces the in-memory snapshot at once, so a `load` right
+   * after an `update` sees it (a listing that fails a moment after a live
+   * one must serve that list, not the older file). Each merge builds on the
+   * one before it, so two updates that arrive together (the session's profile
+   * and the first tool list) both survive, and writes run one at a time in
+   * the same order. A change equal to what is remembered writes nothing.
    */
   const update: SnapshotStore['update'] = (mcpUrl, change) => {
+    let changed = false;
+    const merged = load(mcpUrl).then((previous): UpstreamSnapshot | undefined => {
+      changed = Object.entries(change).some(([field, value]) => JSON.stringify(previous?.[field as keyof UpstreamSnapshot]) !== JSON.stringify(value));
+      return changed ? { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() } : previous;
+    });
+    byUrl.set(mcpUrl, merged);
     const run = updates.then(async () => {
-      const previous = await load(mcpUrl);
-      const next: UpstreamSnapshot = { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() };
-      byUrl.set(mcpUrl, Promise.resolve(next));
+      const next = await merged;
       const { cacheDir } = options;
-      if (cacheDir === undefined) return;
+      if (!changed || next === undefined || cacheDir === undefined) return;
       await writeJsonAtomic(snapshotPath(cacheDir, mcpUrl), next, { fsync: false }).catch((error: unknown) =>
         options.warn(`could not save the upstream snapshot: ${error instanceof Error ? error.message : String(error)}`),
       );

@@ -154,4 +154,33 @@ describe('snapshot', () => {
       rmSync(cacheDir, { recursive: true, force: true });
     }
   });
+
+  it('a load right after an update sees it, before the write (a listing that fails next serves the list just received)', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ov-snapshot-'));
+    try {
+      const store = createSnapshotStore({ cacheDir, now: () => 7, warn: () => undefined });
+      const tools = [{ name: 'find' }];
+      const written = store.update('u', { tools });
+      expect(await store.load('u')).toMatchObject({ tools });
+      await written;
+      expect(narrowSnapshot(JSON.parse(readFileSync(snapshotPath(cacheDir, 'u'), 'utf8')), 'u')).toMatchObject({ tools });
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it('an update that changes nothing writes nothing', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ov-snapshot-'));
+    try {
+      const tools = [{ name: 'find' }];
+      await createSnapshotStore({ cacheDir, now: () => 7, warn: () => undefined }).update('u', { tools });
+      const store = createSnapshotStore({ cacheDir, now: () => 8, warn: () => undefined });
+      await store.update('u', { tools: [{ name: 'find' }] });
+      expect(narrowSnapshot(JSON.parse(readFileSync(snapshotPath(cacheDir, 'u'), 'utf8')), 'u')?.savedAt).toBe(7);
+      await store.update('u', { tools: [{ name: 'read' }] });
+      expect(narrowSnapshot(JSON.parse(readFileSync(snapshotPath(cacheDir, 'u'), 'utf8')), 'u')?.savedAt).toBe(8);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1864,6 +1864,66 @@ function createProxy(options) {
   return { log, closed, close };
 }
 
+// src/openviking/ipRange.ts
+var IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+var HEX_GROUP = /^[0-9a-f]{1,4}$/i;
+function ipv4Bytes(text3) {
+  const match = IPV4.exec(text3);
+  if (match === null) return void 0;
+  const bytes = match.slice(1).map(Number);
+  return bytes.every((byte) => byte <= 255) ? bytes : void 0;
+}
+function ipv6Groups(side, allowIpv4Tail) {
+  if (side === "") return [];
+  const parts = side.split(":");
+  const groups = [];
+  for (const [index, part] of parts.entries()) {
+    if (allowIpv4Tail && index === parts.length - 1 && part.includes(".")) {
+      const v4 = ipv4Bytes(part);
+      if (v4 === void 0) return void 0;
+      groups.push((v4[0] ?? 0) << 8 | (v4[1] ?? 0), (v4[2] ?? 0) << 8 | (v4[3] ?? 0));
+    } else if (HEX_GROUP.test(part)) {
+      groups.push(parseInt(part, 16));
+    } else {
+      return void 0;
+    }
+  }
+  return groups;
+}
+function ipv6Bytes(text3) {
+  const halves = text3.split("::");
+  if (halves.length > 2) return void 0;
+  const head = ipv6Groups(halves[0] ?? "", halves.length === 1);
+  const tail = halves.length === 2 ? ipv6Groups(halves[1] ?? "", true) : [];
+  if (head === void 0 || tail === void 0) return void 0;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return void 0;
+  const groups = [...head, ...new Array(missing).fill(0), ...tail];
+  return groups.flatMap((group) => [group >> 8, group & 255]);
+}
+function ipBytes(text3) {
+  return text3.includes(":") ? ipv6Bytes(text3) : ipv4Bytes(text3);
+}
+function parseIpRange(text3) {
+  const slash = text3.indexOf("/");
+  const bytes = ipBytes(slash === -1 ? text3 : text3.slice(0, slash));
+  if (bytes === void 0) return void 0;
+  const bits = bytes.length * 8;
+  if (slash === -1) return { bytes, prefix: bits };
+  const prefixText = text3.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits) return void 0;
+  return { bytes, prefix: Number(prefixText) };
+}
+function ipInRange(address, range) {
+  if (address.length !== range.bytes.length) return false;
+  for (let bit = 0; bit < range.prefix; bit += 8) {
+    const index = bit / 8;
+    const mask = range.prefix - bit >= 8 ? 255 : 255 << 8 - (range.prefix - bit) & 255;
+    if (((address[index] ?? 0) & mask) !== ((range.bytes[index] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
 // src/openviking/proxy.ts
 var DEFAULT_PORTS = { "http:": 80, "https:": 443 };
 function either(env, lower, upper) {
@@ -1897,7 +1957,8 @@ function parseNoProxyEntry(entry) {
       port = Number(withPort[2]);
     }
   }
-  return { host: host.replace(/^\*?\./, "").toLowerCase(), port };
+  const range = parseIpRange(host);
+  return { host: host.replace(/^\*?\./, "").toLowerCase(), port, ...range === void 0 ? {} : { range } };
 }
 function bareHost(url) {
   const host = url.hostname.toLowerCase();
@@ -1907,7 +1968,13 @@ function shouldProxy(url, settings) {
   if (settings.bypassAll) return false;
   const host = bareHost(url);
   const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
-  return !settings.noProxy.some((entry) => (entry.port === 0 || entry.port === port) && (host === entry.host || host.endsWith(`.${entry.host}`)));
+  const address = settings.noProxy.some((entry) => entry.range !== void 0) ? ipBytes(host) : void 0;
+  const exempts = (entry) => {
+    if (entry.port !== 0 && entry.port !== port) return false;
+    if (entry.range !== void 0) return address !== void 0 && ipInRange(address, entry.range);
+    return host === entry.host || host.endsWith(`.${entry.host}`);
+  };
+  return !settings.noProxy.some(exempts);
 }
 function proxyRoute(target, settings) {
   if (settings === void 0) return void 0;

@@ -17,12 +17,16 @@
  * - `no_proxy`, else `NO_PROXY`: entries split on commas and white space;
  *   `*` alone means no proxy at all; an entry `host` or `.host` or `*.host`
  *   matches that host and its subdomains, `host:port` only on that port;
- *   IPv6 addresses match with or without brackets. Loopback is NOT exempt
- *   unless listed (neither curl nor undici exempts it); CIDR ranges are not
- *   supported (undici has none; curl's would need node:net here).
+ *   an address entry (`10.1.2.3`, `::1`, `[::1]:1933`) or range (`10.0.0.0/8`,
+ *   `fd00::/8`, as curl; undici has none) matches a target written as an
+ *   address inside it, in any spelling; host names are never resolved to
+ *   match one (ipRange.ts). Loopback is NOT exempt unless listed (neither
+ *   curl nor undici exempts it).
  *
  * @module
  */
+
+import { ipBytes, ipInRange, parseIpRange, type IpRange } from './ipRange.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -39,6 +43,8 @@ interface NoProxyEntry {
   host: string;
   /** 0: any port. */
   port: number;
+  /** Set when the entry is an address or a CIDR range: then only addresses inside it match. */
+  range?: IpRange;
 }
 
 /** Where a request is sent when it goes through a proxy. */
@@ -90,7 +96,8 @@ function parseNoProxyEntry(entry: string): NoProxyEntry {
       port = Number(withPort[2]);
     }
   }
-  return { host: host.replace(/^\*?\./, '').toLowerCase(), port };
+  const range = parseIpRange(host);
+  return { host: host.replace(/^\*?\./, '').toLowerCase(), port, ...(range === undefined ? {} : { range }) };
 }
 
 /** The bare host of a URL: lower case, IPv6 without brackets. */
@@ -104,7 +111,13 @@ export function shouldProxy(url: URL, settings: ProxySettings): boolean {
   if (settings.bypassAll) return false;
   const host = bareHost(url);
   const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
-  return !settings.noProxy.some((entry) => (entry.port === 0 || entry.port === port) && (host === entry.host || host.endsWith(`.${entry.host}`)));
+  const address = settings.noProxy.some((entry) => entry.range !== undefined) ? ipBytes(host) : undefined;
+  const exempts = (entry: NoProxyEntry): boolean => {
+    if (entry.port !== 0 && entry.port !== port) return false;
+    if (entry.range !== undefined) return address !== undefined && ipInRange(address, entry.range);
+    return host === entry.host || host.endsWith(`.${entry.host}`);
+  };
+  return !settings.noProxy.some(exempts);
 }
 
 /**

@@ -47,12 +47,14 @@ describe('hooks behind a proxy', () => {
     expect(proxy.log().map((entry) => entry.kind)).toContain('connect');
   }, 20_000);
 
-  it('http server: the request goes to the proxy in absolute form; NO_PROXY naming the server goes direct', async () => {
+  it('http server: the request goes to the proxy in absolute form; NO_PROXY naming the server or its range goes direct', async () => {
     const { proxy, server, prompt } = await setup({ https: false, resident: false });
     expect(contextOf(await prompt())).toContain(RECALL_MARKER);
     expect(proxy.log().some((entry) => entry.kind === 'forward' && entry.target.startsWith(`${server.url}/api/`))).toBe(true);
     proxy.clear();
     expect(contextOf(await prompt(RECALL_PROMPT, { NO_PROXY: '127.0.0.1' }))).toContain(RECALL_MARKER);
+    expect(proxy.log()).toEqual([]);
+    expect(contextOf(await prompt(RECALL_PROMPT, { NO_PROXY: '10.0.0.0/8, 127.0.0.0/8' }))).toContain(RECALL_MARKER);
     expect(proxy.log()).toEqual([]);
   }, 20_000);
 

@@ -52,10 +52,12 @@ describe('mcp proxy behind an HTTP proxy', () => {
     expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }));
   }, 20_000);
 
-  it('NO_PROXY naming the server: direct, the proxy sees nothing', async () => {
+  it('NO_PROXY naming the server or its range: direct, the proxy sees nothing', async () => {
     const { server, proxy, call } = await setup();
     const result = await call({ OPENVIKING_URL: server.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
     expect(result.isError).not.toBe(true);
+    const inRange = await call({ OPENVIKING_URL: server.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.0/8' });
+    expect(inRange.isError).not.toBe(true);
     expect(proxy.log()).toEqual([]);
   }, 20_000);
 });

@@ -78,6 +78,31 @@ describe('which proxy: the curl / undici EnvHttpProxyAgent rules', () => {
     expect(routeOf('http://ov.example/', { ...proxy, no_proxy: 'other', NO_PROXY: 'ov.example' })).not.toBe('');
   });
 
+  it('NO_PROXY address ranges (CIDR, as curl): IPv4 and IPv6 targets inside go direct; names never match a range', () => {
+    const proxy = { HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1' };
+    const direct = (url: string, noProxy: string) => routeOf(url, { ...proxy, NO_PROXY: noProxy }) === '';
+    expect(direct('http://10.1.2.3:1933/', '10.0.0.0/8')).toBe(true);
+    expect(direct('http://11.0.0.1:1933/', '10.0.0.0/8')).toBe(false);
+    expect(direct('http://192.168.7.9/', 'example.com, 192.168.0.0/16')).toBe(true);
+    expect(direct('http://192.169.0.1/', '192.168.0.0/16')).toBe(false);
+    expect(direct('http://172.20.0.5/', '172.16.0.0/12')).toBe(true);
+    expect(direct('http://172.32.0.5/', '172.16.0.0/12')).toBe(false);
+    expect(direct('http://10.0.0.1/', '10.0.0.1/32')).toBe(true);
+    expect(direct('http://10.0.0.2/', '10.0.0.1/32')).toBe(false);
+    expect(direct('http://8.8.8.8/', '0.0.0.0/0')).toBe(true);
+    expect(direct('http://ov.example/', '0.0.0.0/0')).toBe(false); // a name is not resolved to match a range
+    expect(direct('http://[fd12:3456::1]:1933/', 'fd00::/8')).toBe(true);
+    expect(direct('http://[fe80::1]/', 'fd00::/8')).toBe(false);
+    expect(direct('http://[::1]/', '::1/128')).toBe(true);
+    expect(direct('http://[2001:db8::ffff:0:1]/', '2001:db8::/32')).toBe(true);
+    expect(direct('http://[2001:db9::1]/', '2001:db8::/32')).toBe(false);
+    expect(direct('http://[::1]/', '0:0:0:0:0:0:0:1')).toBe(true); // an address entry matches any spelling of it
+    expect(direct('http://10.1.2.3/', '::/0')).toBe(false); // families never mix
+    expect(direct('http://[::ffff:10.1.2.3]/', '10.0.0.0/8')).toBe(false);
+    expect(direct('http://10.1.2.3/', '10.0.0.0/33')).toBe(false); // not a range: compared as a name
+    expect(direct('http://10.1.2.3/', '300.0.0.0/8')).toBe(false);
+  });
+
   it('a socks or unparsable proxy is an error, never a silent direct connection', () => {
     expect(() => routeOf('https://ov.example/', { ALL_PROXY: 'socks5://127.0.0.1:1080' })).toThrow(/unsupported proxy scheme socks5:/);
     expect(() => routeOf('https://ov.example/', { HTTPS_PROXY: 'http://us er:pw@[bad' })).toThrow(/invalid proxy URL/);

@@ -26,6 +26,7 @@ import { isRecord } from '../openviking/narrow.js';
 import { writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { safeFileKey } from '../store/paths.js';
+import { OV_SESSION_PREFIX, ovSessionId, SUBAGENT_SEPARATOR } from '../session/ids.js';
 import type { CommitOutcome } from './commit.js';
 import { captureDir } from './paths.js';
 import type { CaptureState } from './state.js';
@@ -186,4 +187,17 @@ export function idleThresholdMs(entry: UncommittedEntry, staleCommitIdleMs: numb
 /** True when the entry's session has been quiet long enough to be committed by another session's start. */
 export function isIdle(entry: ListedEntry, staleCommitIdleMs: number, now: number): boolean {
   return now - lastActivityAt(entry) >= idleThresholdMs(entry, staleCommitIdleMs);
+}
+
+/**
+ * The entries of `workspace` that belong to a session other than
+ * `exceptSessionId` (a host or OpenViking session id) and its sub-agents:
+ * what a new session's start may commit once they are idle.
+ */
+export function otherSessionsOf(entries: readonly ListedEntry[], workspace: string, exceptSessionId: string): ListedEntry[] {
+  const except = exceptSessionId.trim();
+  const spared = except === '' ? [] : except.startsWith(OV_SESSION_PREFIX) ? [except] : [except, ovSessionId(except)];
+  const isSpared = (entry: ListedEntry) =>
+    spared.some((id) => entry.hostSessionId === id || entry.ovSessionId === id || entry.ovSessionId.startsWith(`${id}${SUBAGENT_SEPARATOR}`));
+  return entries.filter((entry) => entry.workspace === workspace && !isSpared(entry));
 }

@@ -21,8 +21,7 @@
 import { stat } from 'node:fs/promises';
 import { loadPluginConfig } from '../config/load.js';
 import type { HookDeps } from '../hook/deps.js';
-import { OV_SESSION_PREFIX, ovSessionId, SUBAGENT_SEPARATOR } from '../session/ids.js';
-import { clearUncommitted, entryOf, initUncommittedIndex, isIdle, listUncommitted, markUncommitted } from './commitIndex.js';
+import { clearUncommitted, entryOf, initUncommittedIndex, isIdle, listUncommitted, markUncommitted, otherSessionsOf } from './commitIndex.js';
 import type { ListedEntry } from './commitIndex.js';
 import { drainRequests } from './drain.js';
 import type { DrainStatus } from './drain.js';
@@ -63,9 +62,7 @@ export async function commitStale(dataDir: string, workspace: string, exceptSess
   const effective = applyProjectSwitches(config.settings, project.off);
   if (!effective.enabled || !effective.autoCapture) return summary;
   const env = { ...captureEnvFor(deps, config, COMMIT_STALE_DEADLINE_MS), dataDir };
-  const spared = sparedIds(exceptSessionId);
-  for (const entry of await indexEntries(dataDir)) {
-    if (entry.workspace !== workspace || isSpared(entry, spared)) continue;
+  for (const entry of otherSessionsOf(await indexEntries(dataDir), workspace, exceptSessionId)) {
     if (!isIdle(entry, config.settings.staleCommitIdleMs, deps.now())) {
       summary.live++;
       continue;
@@ -113,16 +110,6 @@ async function needsCommit(state: CaptureState): Promise<boolean> {
   if (state.capturedSinceCommit > 0 || state.queued.length > 0 || state.inflight !== undefined) return true;
   if ((state.lastCaptureAt ?? 0) > (state.lastCommitAt ?? 0)) return true;
   return transcriptGrew(state);
-}
-
-function sparedIds(exceptSessionId: string): string[] {
-  const except = exceptSessionId.trim();
-  if (except === '') return [];
-  return except.startsWith(OV_SESSION_PREFIX) ? [except] : [except, ovSessionId(except)];
-}
-
-function isSpared(entry: ListedEntry, spared: readonly string[]): boolean {
-  return spared.some((id) => entry.hostSessionId === id || entry.ovSessionId === id || entry.ovSessionId.startsWith(`${id}${SUBAGENT_SEPARATOR}`));
 }
 
 async function transcriptGrew(state: CaptureState): Promise<boolean> {

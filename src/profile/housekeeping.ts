@@ -17,10 +17,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { PluginConfig } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
-import { isIdle, listUncommitted } from '../capture/commitIndex.js';
+import { isIdle, listUncommitted, otherSessionsOf } from '../capture/commitIndex.js';
 import type { ListedEntry } from '../capture/commitIndex.js';
 import { captureDir } from '../capture/paths.js';
-import { ovSessionId, SUBAGENT_SEPARATOR } from '../session/ids.js';
 import { queuePaths } from '../store/queueFiles.js';
 import { storeLayout } from '../store/paths.js';
 
@@ -50,19 +49,13 @@ export async function replayQueue(deps: HookDeps, config: PluginConfig, dataDir:
 }
 
 /**
- * Entries of the uncommitted index (capture/commitIndex.ts) that another
- * session's start may commit: same workspace, not the current session nor
- * its sub-agents, and idle past the threshold (a live session is never cut:
- * DESIGN D19).
+ * Entries of the uncommitted index (capture/commitIndex.ts) that this start
+ * may have committed: another session of the workspace (not this one nor its
+ * sub-agents), idle past the threshold (a live session is never cut: DESIGN
+ * D19). The worker applies the same rules again.
  */
-export function staleCandidates(entries: readonly ListedEntry[], workspace: string, currentOvSessionId: string, idleMs: number, now: number): ListedEntry[] {
-  return entries.filter(
-    (entry) =>
-      entry.workspace === workspace &&
-      entry.ovSessionId !== currentOvSessionId &&
-      !entry.ovSessionId.startsWith(`${currentOvSessionId}${SUBAGENT_SEPARATOR}`) &&
-      isIdle(entry, idleMs, now),
-  );
+export function staleCandidates(entries: readonly ListedEntry[], workspace: string, exceptSessionId: string, idleMs: number, now: number): ListedEntry[] {
+  return otherSessionsOf(entries, workspace, exceptSessionId).filter((entry) => isIdle(entry, idleMs, now));
 }
 
 /**
@@ -73,7 +66,7 @@ export function staleCandidates(entries: readonly ListedEntry[], workspace: stri
  */
 export function commitStaleInBackground(deps: HookDeps, dataDir: string, workspace: string, hostSessionId: string, idleMs: number): number {
   const listed = listUncommitted(dataDir);
-  const waiting = listed === 'missing' ? (existsSync(captureDir(dataDir)) ? 1 : 0) : staleCandidates(listed, workspace, ovSessionId(hostSessionId), idleMs, deps.now()).length;
+  const waiting = listed === 'missing' ? (existsSync(captureDir(dataDir)) ? 1 : 0) : staleCandidates(listed, workspace, hostSessionId, idleMs, deps.now()).length;
   if (waiting === 0) return 0;
   const started = deps.spawnDetached(['worker', COMMIT_STALE_WORKER], JSON.stringify({ workspace, exceptSessionId: hostSessionId }));
   deps.log.debug('stale sessions handed to the commit-stale worker', { count: waiting, indexed: listed !== 'missing', started });

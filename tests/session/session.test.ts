@@ -58,6 +58,9 @@ describe('stale candidates', () => {
       entry('cb-now__subagent-a1'),
     ];
     expect(staleCandidates(entries, '/ws', 'cb-now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-old', 'cb-just-idle']);
+    // The host's session id spares the same sessions as the OpenViking one (the start hook passes the host's).
+    expect(staleCandidates(entries, '/ws', 'now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-old', 'cb-just-idle']);
+    expect(staleCandidates(entries, '/ws', ' ', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-old', 'cb-just-idle', 'cb-now', 'cb-now__subagent-a1']);
   });
   it("waits for the idle timeout of the server policy a session carries when it is longer", () => {
     const withPolicy = entry('cb-policy', { markedAt: NOW - IDLE_MS, serverIdleSeconds: 3600 });

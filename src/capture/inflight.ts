@@ -96,10 +96,16 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
-/** A failure after which the request may still be stored: it went out and no answer came (not a refused connection). */
+/**
+ * A failure after which the request may still be stored: it went out and no
+ * answer came (not a refused connection). A stage deadline that cut the
+ * request counts too (a start hook's replay budget is shorter than the
+ * request timeout); one that passed before sending only makes the next
+ * writer wait longer, never send twice.
+ */
 export function mayStillLand(failure: OvFailure): boolean {
   if (failure.status !== 0) return failure.status === 504;
-  if (failure.code === 'TIMEOUT') return true;
+  if (failure.code === 'TIMEOUT' || failure.code === 'DEADLINE') return true;
   return failure.code === 'NETWORK' && !/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH/.test(failure.message);
 }
 

@@ -10,7 +10,8 @@
  *   turns after it must still end in a commit), as a SessionEnd during the
  *   outage and as the issue's sessions X, Y and Z;
  * - a batch a slow server stores after the worker gave up waiting for it
- *   (it must not be sent again when the queue is replayed);
+ *   (it must not be sent again when the queue is replayed), or after a
+ *   start hook's replay was cut by its deadline;
  * - a transcript rewound in place, rewritten, or replaced after 600 captured
  *   exchanges (nothing of it may be sent again).
  *
@@ -117,6 +118,23 @@ describe('durability across outages, replays and rewinds', () => {
       await turn(world, s, 'next turn replays the queue');
       await end(world, s, 'end');
       await expectExactlyOnceWithinDeadlines(world, 'batch stored after the worker gave up on it', [s], [], { committed: true });
+    });
+  }, 90_000);
+
+  it('a queued batch whose replay the start hook cut at its deadline is not sent again before it can have landed', async () => {
+    await inWorld({ OPENVIKING_PENDING_REPLAY_BUDGET_MS: '500' }, async (world) => {
+      const s = world.session('cut');
+      await world.fire('cut SessionStart', 'SessionStart', s.p.sessionStart('startup'));
+      await world.server.stop();
+      await turn(world, s, 'server down');
+      await world.server.start();
+      world.server.faults.latency(1_500, BATCH); // past the start's 500 ms replay budget, inside twice the 1 s request timeout
+      await world.fire('cut-start SessionStart', 'SessionStart', world.session('cut-start').p.sessionStart('startup'));
+      world.server.faults.clear();
+      await turn(world, s, 'right after the start'); // its worker finds the cut batch before the server stored it
+      await new Promise((resolve) => setTimeout(resolve, 1_600)); // the cut request has landed by now, if it was going to
+      await end(world, s, 'end');
+      await expectExactlyOnceWithinDeadlines(world, 'queued batch cut by the start deadline', [s], [], { committed: true });
     });
   }, 90_000);
 

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { encodeAnthropicError, encodeAnthropicJson, encodeAnthropicStream } from './anthropic-wire.js';
 import type { CallPurpose, ChatMessage, ModelCall, ModelReply, ModelScript } from './chat-types.js';
 import { contentText } from './chat-types.js';
-import { asSentReply, flatHeaders, listenLoopback, parseJsonObject, readBody, replyResolver, runScript, sendEvents, sendJson, toolNamesOf } from './scripted-http.js';
+import { asSentReply, listenLoopback, readBody, replyResolver, requestFields, runScript, sendEvents, sendJson } from './scripted-http.js';
 
 export interface AnthropicModelOptions {
   /** Picks the reply for main-conversation and sub-agent calls; undefined falls through to `fallback`. */
@@ -92,23 +92,10 @@ export async function startAnthropicModel(options: AnthropicModelOptions = {}): 
   const fallbackFor = (): ModelReply => options.fallback ?? { text: 'done' };
 
   const handleMessages = async (request: IncomingMessage, response: ServerResponse, raw: string): Promise<void> => {
-    const body = parseJsonObject(raw);
-    const toolNames = toolNamesOf(body);
-    const headers = flatHeaders(request);
-    const purpose = purposeOf(headers, toolNames);
-    const call: ModelCall = {
-      seq: log.length + 1,
-      at: Date.now(),
-      method: request.method ?? '',
-      url: request.url ?? '',
-      headers,
-      body,
-      purpose,
-      purposeHeader: `${purpose}:${String(body?.model ?? '')}`,
-      stream: body?.stream === true,
-      messages: chatMessagesOf(body),
-      toolNames,
-    };
+    const fields = requestFields(request, raw, log.length + 1);
+    const { body } = fields;
+    const purpose = purposeOf(fields.headers, fields.toolNames);
+    const call: ModelCall = { ...fields, purpose, purposeHeader: `${purpose}:${String(body?.model ?? '')}`, messages: chatMessagesOf(body) };
     log.push(call);
     const reply = resolveReply(purpose === 'other' ? fallbackFor() : runScript(script, call, fallbackFor));
     sent.set(call.seq, asSentReply(reply));

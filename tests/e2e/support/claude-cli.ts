@@ -9,13 +9,13 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { driveStreamSession, settle, STREAM_JSON_ARGS, type CliRun, type StreamSession } from './cli.js';
-import { killSandboxProcesses, sandboxPids, spawnInGroup } from './processes.js';
+import { spawnInGroup } from './processes.js';
 import { REPO_ROOT } from './repo.js';
-import { concatenateFiles, filesUnder, minimalCliEnv, overlayEnv, SANDBOX_MARKER } from './sandbox.js';
+import { concatenateFiles, filesUnder, minimalCliEnv, sandboxMembers } from './sandbox.js';
 
 /** The version the suite pins (package.json devDependencies). */
 export const CLAUDE_CODE_VERSION = '2.1.328';
@@ -62,18 +62,8 @@ export function createClaudeSandbox(options: { modelBaseUrl: string; label?: str
     TMPDIR: tmp,
   };
   return {
-    root,
-    home,
-    configDir,
-    workspace,
-    env: (extra = {}) => overlayEnv(baseEnv, extra),
-    transcripts: () => filesUnder(join(configDir, 'projects'), (path) => path.endsWith('.jsonl')),
+    ...sandboxMembers({ root, home, configDir, workspace, baseEnv }),
     debugLogs: () => concatenateFiles(filesUnder(join(configDir, 'debug'), (path) => path.endsWith('.txt'))),
-    livePids: () => sandboxPids(SANDBOX_MARKER, root),
-    dispose: () => {
-      killSandboxProcesses(SANDBOX_MARKER, root);
-      if (process.env.OV_E2E_KEEP !== '1') rmSync(root, { recursive: true, force: true });
-    },
   };
 }
 

@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallPurpose, ChatMessage, ModelCall, ModelReply, ModelScript } from './chat-types.js';
 import { encodeJsonReply, encodeStreamedReply } from './openai-wire.js';
-import { asSentReply, flatHeaders, listenLoopback, parseJsonObject, readBody, replyResolver, runScript, sendEvents, sendJson, toolNamesOf } from './scripted-http.js';
+import { asSentReply, listenLoopback, readBody, replyResolver, requestFields, runScript, sendEvents, sendJson } from './scripted-http.js';
 
 export interface FakeModelOptions {
   /** Picks the reply; returning undefined falls through to `fallback`. */
@@ -52,22 +52,14 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     options.fallback ?? (call.purpose === 'summary' ? { text: 'Summary: the user and the assistant talked.' } : { text: 'done' });
 
   const handleChat = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const raw = await readBody(request);
-    const body = parseJsonObject(raw);
-    const headers = flatHeaders(request);
-    const purposeHeader = headers['x-agent-purpose'] ?? '';
+    const fields = requestFields(request, await readBody(request), log.length + 1);
+    const { body } = fields;
+    const purposeHeader = fields.headers['x-agent-purpose'] ?? '';
     const call: ModelCall = {
-      seq: log.length + 1,
-      at: Date.now(),
-      method: request.method ?? '',
-      url: request.url ?? '',
-      headers,
-      body,
+      ...fields,
       purpose: purposeOf(purposeHeader),
       purposeHeader,
-      stream: body?.stream === true,
       messages: Array.isArray(body?.messages) ? (body.messages as ChatMessage[]) : [],
-      toolNames: toolNamesOf(body),
     };
     log.push(call);
     const reply = resolveReply(runScript(script, call, fallbackFor));

@@ -137,12 +137,20 @@ export function createCliSandbox(options: SandboxOptions): CliSandbox {
   }
 
   return {
-    root,
-    home,
-    configDir,
-    workspace,
-    env: (extra = {}) => overlayEnv(baseEnv, extra),
+    ...sandboxMembers({ root, home, configDir, workspace, baseEnv }),
     cliLogs: () => concatenateFiles(filesUnder(join(configDir, 'logs'), (path) => path.endsWith('.log'))),
+  };
+}
+
+/** What every CLI sandbox has (both hosts keep transcripts under `<configDir>/projects/`), given its paths and base environment. */
+export function sandboxMembers(paths: { root: string; home: string; configDir: string; workspace: string; baseEnv: Record<string, string> }): Omit<CliSandbox, 'cliLogs'> {
+  const { root, baseEnv, configDir } = paths;
+  return {
+    root,
+    home: paths.home,
+    configDir,
+    workspace: paths.workspace,
+    env: (extra = {}) => overlayEnv(baseEnv, extra),
     transcripts: () => filesUnder(join(configDir, 'projects'), (path) => path.endsWith('.jsonl')),
     livePids: () => sandboxPids(SANDBOX_MARKER, root),
     dispose: () => {

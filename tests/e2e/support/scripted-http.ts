@@ -30,6 +30,21 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
   }
 }
 
+/** The fields of a recorded model call that come straight from the HTTP request (both wire formats). */
+export function requestFields(request: IncomingMessage, raw: string, seq: number): Pick<ModelCall, 'seq' | 'at' | 'method' | 'url' | 'headers' | 'body' | 'stream' | 'toolNames'> {
+  const body = parseJsonObject(raw);
+  return {
+    seq,
+    at: Date.now(),
+    method: request.method ?? '',
+    url: request.url ?? '',
+    headers: flatHeaders(request),
+    body,
+    stream: body?.stream === true,
+    toolNames: toolNamesOf(body),
+  };
+}
+
 /** Tool names of a request body: OpenAI `{function:{name}}` or Anthropic `{name}` entries. */
 export function toolNamesOf(body: Record<string, unknown> | undefined): string[] {
   const tools = Array.isArray(body?.tools) ? body.tools : [];

@@ -7,17 +7,18 @@
  * its own requests met an unreachable server or a refused key, when the only
  * key is a root key, or when writes were given up (dead letters newer than
  * the last ones announced). Once per session: a mark file per session,
- * created exclusively, so a second delivery or a resume says nothing. The
+ * created exclusively, so a second delivery or a resume says nothing; dead
+ * letters count as announced only when a line about them was shown. The
  * healthy path costs no request and no write: the failures are those of the
  * start's own calls, and the dead-letter check is one `readdir`.
  *
  * @module
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Credentials } from '../config/types.js';
 import type { OpenVikingClient, OvFailure, OvResult } from '../openviking/types.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE, readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
 import { parseDeadAt, queuePaths } from '../store/queueFiles.js';
@@ -67,55 +68,64 @@ export interface NoticeInput {
 /** The line to show, at most once per session; undefined on a healthy start. Never throws. */
 export function memoryOffNotice(input: NoticeInput): string | undefined {
   try {
-    const text = noticeText(input);
-    if (text === undefined || input.sessionId === '') return undefined;
-    return claimSessionNotice(input.dataDir, input.sessionId, input.now) ? text : undefined;
+    const notice = noticeFor(input);
+    if (notice === undefined || input.sessionId === '') return undefined;
+    if (!claimSessionNotice(input.dataDir, input.sessionId, input.now)) return undefined;
+    notice.announced?.();
+    return notice.text;
   } catch {
     return undefined; // a notice is a courtesy: never a reason to fail the start
   }
 }
 
-function noticeText({ dataDir, credentials, failure }: NoticeInput): string | undefined {
+/** The line, and what to record once it is really shown (dead letters count as told only then). */
+interface Notice {
+  text: string;
+  announced?: () => void;
+}
+
+function noticeFor({ dataDir, credentials, failure }: NoticeInput): Notice | undefined {
   const reason = failure === undefined ? undefined : memoryOffReason(failure);
   if (credentials.rootKeyOnly || reason === 'forbidden') {
-    return `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}`;
+    return { text: `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}` };
   }
-  if (reason === 'refused') return `OpenViking memory is off: the server at ${credentials.baseUrl} refused the API key. ${DOCTOR}`;
-  if (reason === 'unreachable') return `OpenViking memory is off: no server answers at ${credentials.baseUrl}. ${DOCTOR}`;
+  if (reason === 'refused') return { text: `OpenViking memory is off: the server at ${credentials.baseUrl} refused the API key. ${DOCTOR}` };
+  if (reason === 'unreachable') return { text: `OpenViking memory is off: no server answers at ${credentials.baseUrl}. ${DOCTOR}` };
   const dead = newDeadLetters(dataDir);
-  if (dead > 0) return `OpenViking gave up on ${dead} queued memory write${dead === 1 ? '' : 's'}. ${DOCTOR}`;
-  return undefined;
+  if (dead === undefined) return undefined;
+  return {
+    text: `OpenViking gave up on ${dead.count} queued memory write${dead.count === 1 ? '' : 's'}. ${DOCTOR}`,
+    announced: () => writeFileAtomicSync(dead.mark, JSON.stringify({ upTo: dead.newestAt })),
+  };
 }
 
 function noticesDir(dataDir: string): string {
   return join(storeLayout(dataDir).root, 'notices');
 }
 
-/** Dead letters newer than the newest one already announced; records the newest. */
-function newDeadLetters(dataDir: string): number {
+/** Dead letters given up after the newest one already announced (by their `deadAt`), or undefined when none. */
+function newDeadLetters(dataDir: string): { count: number; newestAt: number; mark: string } | undefined {
   let names: string[];
   try {
     names = readdirSync(queuePaths(storeLayout(dataDir).queueDir).deadDir);
   } catch {
-    return 0; // no dead-letter folder: nothing was ever given up
+    return undefined; // no dead-letter folder: nothing was ever given up
   }
   const mark = join(noticesDir(dataDir), 'dead-letters.json');
   const announcedUpTo = readAnnounced(mark);
-  const fresh = names.filter((name) => parseDeadAt(name) !== undefined && name.slice(0, 15) > announcedUpTo);
-  if (fresh.length === 0) return 0;
-  writeFileAtomicSync(mark, JSON.stringify({ upTo: fresh.map((name) => name.slice(0, 15)).sort().at(-1) }));
-  return fresh.length;
+  const fresh = names.map(parseDeadAt).filter((at): at is number => at !== undefined && at > announcedUpTo);
+  return fresh.length === 0 ? undefined : { count: fresh.length, newestAt: Math.max(...fresh), mark };
 }
 
-function readAnnounced(path: string): string {
+function readAnnounced(path: string): number {
   const upTo = (readJsonSync(path) as { upTo?: unknown } | undefined)?.upTo;
-  return typeof upTo === 'string' ? upTo : ''; // '': never announced
+  return typeof upTo === 'number' ? upTo : 0; // 0: never announced
 }
 
 /** True for the first caller of this session (exclusive create), false after. Marks older than a month go. */
 function claimSessionNotice(dataDir: string, sessionId: string, now: number): boolean {
   const dir = noticesDir(dataDir);
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  ensurePrivateDirSync(dir);
   sweepOldMarks(dir, now);
   try {
     writeFileSync(join(dir, `${safeFileKey(sessionId)}.notified`), '', { flag: 'wx', mode: PRIVATE_FILE_MODE });

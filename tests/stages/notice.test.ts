@@ -75,16 +75,31 @@ describe('SessionStart tells the user once when memory is off', () => {
     expect(messages).toEqual([expect.stringMatching(/refuses this key for memory \(a root key\?\)\. Run \/openviking:doctor/)]);
   });
 
+  /** A dead letter as the queue names it, given up at `at`. */
+  function giveUp(dataDir: string, at: number, seq: number): void {
+    const deadDir = join(dataDir, 'queue', 'dead');
+    mkdirSync(deadDir, { recursive: true });
+    const deadAt = String(at).padStart(15, '0');
+    writeFileSync(join(deadDir, `${deadAt}-${String(seq).padStart(15, '0')}-000000-${'a'.repeat(32)}.json`), JSON.stringify({ reason: 'max-attempts', deadAt: at, file: 'x.json' }));
+  }
+
   it('writes given up since the last notice: told once, not again in the next session', async () => {
     const w = world({ OPENVIKING_URL: server.url, OPENVIKING_API_KEY: USER_KEY });
-    const deadDir = join(w.dataDir, 'queue', 'dead');
-    mkdirSync(deadDir, { recursive: true });
-    const deadAt = String(Date.now()).padStart(15, '0');
-    writeFileSync(join(deadDir, `${deadAt}-000000000000001-000000-${'a'.repeat(32)}.json`), JSON.stringify({ reason: 'max-attempts', deadAt: Number(deadAt), file: 'x.json' }));
+    giveUp(w.dataDir, Date.now(), 1);
     const first = await w.start();
     expect(first.messages).toEqual(['OpenViking gave up on 1 queued memory write. Run /openviking:doctor for the fix.']);
     expect(first.context).toContain('Profile of the notice user.');
     expect((await w.start(w.newSession())).messages).toEqual([]);
+  });
+
+  it('writes given up while an already told session goes on are told in the next session, not lost', async () => {
+    const w = world({ OPENVIKING_URL: server.url, OPENVIKING_API_KEY: USER_KEY });
+    giveUp(w.dataDir, Date.now() - 60_000, 1);
+    const session = w.newSession();
+    expect((await w.start(session)).messages).toHaveLength(1);
+    giveUp(w.dataDir, Date.now(), 2);
+    expect((await w.start(session, 'resume')).messages).toEqual([]); // once per session
+    expect((await w.start(w.newSession())).messages).toEqual(['OpenViking gave up on 1 queued memory write. Run /openviking:doctor for the fix.']);
   });
 
   it('a healthy start says nothing and its answer carries no "decision" field', async () => {

@@ -36,19 +36,19 @@ function readSmallTextFile(path) {
   return readFileSync(path, "utf8");
 }
 function loadConfigFile(path, shownAs, readFile) {
-  let text3;
+  let text2;
   try {
-    text3 = readFile(path);
+    text2 = readFile(path);
   } catch (error) {
     return refused(path, shownAs, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (text3 === void 0) return { path, exists: false };
-  if (text3.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
-  if (!text3.trim()) return refused(path, shownAs, "is empty");
+  if (text2 === void 0) return { path, exists: false };
+  if (text2.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
+  if (!text2.trim()) return refused(path, shownAs, "is empty");
   let forbidden;
   let value;
   try {
-    value = JSON.parse(text3, (key, entry) => {
+    value = JSON.parse(text2, (key, entry) => {
       if (FORBIDDEN_KEYS.has(key)) forbidden ??= key;
       return entry;
     });
@@ -79,11 +79,11 @@ import { join as join4 } from "node:path";
 import { join as join3 } from "node:path";
 
 // src/store/fastHash.ts
-function hash64Hex(text3) {
+function hash64Hex(text2) {
   let h1 = 3735928559;
   let h2 = 1103547991;
-  for (let i = 0; i < text3.length; i++) {
-    const code = text3.charCodeAt(i);
+  for (let i = 0; i < text2.length; i++) {
+    const code = text2.charCodeAt(i);
     h1 = Math.imul(h1 ^ code, 2654435761);
     h2 = Math.imul(h2 ^ code, 1597334677);
   }
@@ -225,7 +225,7 @@ function resolveCredentials(input) {
   warnings.push(...options.warnings);
   const userConfig = options.values;
   const useCliOnly = credentialMode(env) === "cli" || credentialMode(env) === "auto" && !anyExplicit(env, userConfig) && cli.hasAny(CLI_CREDENTIAL_KEYS);
-  const fromEnv = (name) => [`env:${name}`, text2(env[name])];
+  const fromEnv = (name) => [`env:${name}`, text(env[name])];
   const fromUser = (key) => [options.sources[key] ?? `userConfig:${key}`, userConfig[key]];
   const chain = (explicit, fromCli, fromOv) => useCliOnly ? fromCli : [...explicit, ...fromCli, ...fromOv];
   const sources = {};
@@ -284,14 +284,14 @@ function resolveCredentials(input) {
   return { credentials, warnings, cliFile };
 }
 function credentialMode(env) {
-  const raw = (text2(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text2(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
+  const raw = (text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
   if (raw === "env" || raw === "environment") return "env";
   if (raw === "cli" || raw === "ovcli" || raw === "file" || raw === "config") return "cli";
   return "auto";
 }
 function loadCredentialFiles({ env, homeDir, readFile }) {
-  const cliOverride = text2(env["OPENVIKING_CLI_CONFIG_FILE"]);
-  const ovOverride = text2(env["OPENVIKING_CONFIG_FILE"]);
+  const cliOverride = text(env["OPENVIKING_CLI_CONFIG_FILE"]);
+  const ovOverride = text(env["OPENVIKING_CONFIG_FILE"]);
   const load = (override, fallbackName) => {
     const path = expandHome(override ?? join4("~", ".openviking", fallbackName), homeDir);
     return loadConfigFile(path, displayPath(path, homeDir), readFile);
@@ -331,7 +331,7 @@ var FileFields = class _FileFields {
       this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
       return [this.sourceOf(key), void 0];
     }
-    return [this.sourceOf(key), text2(entry)];
+    return [this.sourceOf(key), text(entry)];
   }
   section(key) {
     const entry = this.value?.[key];
@@ -341,7 +341,7 @@ var FileFields = class _FileFields {
     return new _FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : void 0, `${this.prefix}${key}.`);
   }
   hasAny(keys) {
-    return keys.some((key) => typeof this.value?.[key] === "string" && text2(this.value[key]) !== void 0);
+    return keys.some((key) => typeof this.value?.[key] === "string" && text(this.value[key]) !== void 0);
   }
   sourceOf(key) {
     return `file:${this.shown()}#${this.prefix}${key}`;
@@ -375,11 +375,7 @@ function isHttpUrl(value) {
   }
 }
 function anyExplicit(env, userConfig) {
-  return ENV_CREDENTIAL_NAMES.some((name) => text2(env[name]) !== void 0) || Object.keys(userConfig).length > 0;
-}
-function text2(value) {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : void 0;
+  return ENV_CREDENTIAL_NAMES.some((name) => text(env[name]) !== void 0) || Object.keys(userConfig).length > 0;
 }
 function definedOnly(values) {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));
@@ -499,8 +495,8 @@ function clamp(knob, value, source, warnings) {
   }
   return value;
 }
-function splitList(text3) {
-  return text3.split(",").map((item) => item.trim()).filter(Boolean);
+function splitList(text2) {
+  return text2.split(",").map((item) => item.trim()).filter(Boolean);
 }
 
 // src/config/load.ts
@@ -728,8 +724,8 @@ function buildInitializeResult(params, profile, serverInfo) {
 
 // src/mcp/log.ts
 var REDACTED = "[redacted]";
-function redact(text3, secrets) {
-  let clean = text3;
+function redact(text2, secrets) {
+  let clean = text2;
   for (const secret of secrets) if (secret && secret.length >= 4) clean = clean.split(secret).join(REDACTED);
   return clean;
 }
@@ -760,17 +756,17 @@ function tagPattern(names) {
 }
 function createTagBlockStripper(names, unclosed) {
   const pattern = tagPattern(names);
-  return (text3) => {
-    if (!text3.includes("<")) return text3;
-    const cuts = findCuts(text3, new RegExp(pattern), unclosed);
-    return cuts.length === 0 ? text3 : applyCuts(text3, cuts);
+  return (text2) => {
+    if (!text2.includes("<")) return text2;
+    const cuts = findCuts(text2, new RegExp(pattern), unclosed);
+    return cuts.length === 0 ? text2 : applyCuts(text2, cuts);
   };
 }
-function findCuts(text3, pattern, unclosed) {
+function findCuts(text2, pattern, unclosed) {
   const cuts = [];
   const stack = [];
   const openCount = /* @__PURE__ */ new Map();
-  for (let match = pattern.exec(text3); match !== null; match = pattern.exec(text3)) {
+  for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
     const tag = match[0];
     const name = (match[2] ?? "").toLowerCase();
     const start = match.index;
@@ -797,20 +793,20 @@ function findCuts(text3, pattern, unclosed) {
   }
   const firstUnclosed = stack[0];
   if (firstUnclosed !== void 0) {
-    if (unclosed === "drop-rest") cuts.push([firstUnclosed.start, text3.length]);
+    if (unclosed === "drop-rest") cuts.push([firstUnclosed.start, text2.length]);
     else for (const opener of stack) cuts.push([opener.start, opener.end]);
   }
   return cuts;
 }
-function applyCuts(text3, cuts) {
+function applyCuts(text2, cuts) {
   cuts.sort((a, b) => a[0] - b[0]);
   let result = "";
   let position = 0;
   for (const [start, end] of cuts) {
-    if (start > position) result += text3.slice(position, start);
+    if (start > position) result += text2.slice(position, start);
     if (end > position) position = end;
   }
-  return result + text3.slice(position);
+  return result + text2.slice(position);
 }
 
 // src/transcript/secretRules.ts
@@ -1060,9 +1056,9 @@ function bareIsSecret(name, spaceBefore, separator, value, after) {
   if (MEMBER_CHAIN.test(value)) return false;
   return upper && !IDENTIFIER.test(value);
 }
-function yamlValueLength(text3, start, lineEnd, upper) {
+function yamlValueLength(text2, start, lineEnd, upper) {
   if (lineEnd - start > MAX_YAML_VALUE) return 0;
-  const line = text3.slice(start, lineEnd).replace(/[ \t]+#.*$/, "").trimEnd();
+  const line = text2.slice(start, lineEnd).replace(/[ \t]+#.*$/, "").trimEnd();
   if (line === "" || PLACEHOLDER.test(line)) return 0;
   if (!upper && (TYPE_WORD.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
   return line.length;
@@ -1070,7 +1066,7 @@ function yamlValueLength(text3, start, lineEnd, upper) {
 function valueIsPlaceholder(value) {
   return PLACEHOLDER.test(value) || ENV_NAME.test(value);
 }
-function redactNamedSecrets(text3, marker) {
+function redactNamedSecrets(text2, marker) {
   candidatePattern ??= new RegExp(CANDIDATE_SOURCE, "gi");
   const pattern = candidatePattern;
   pattern.lastIndex = 0;
@@ -1079,16 +1075,16 @@ function redactNamedSecrets(text3, marker) {
   let lineEnd = -1;
   const lineEndAfter = (start) => {
     if (lineEnd < start) {
-      lineEnd = text3.indexOf("\n", start);
-      if (lineEnd === -1) lineEnd = text3.length;
+      lineEnd = text2.indexOf("\n", start);
+      if (lineEnd === -1) lineEnd = text2.length;
     }
     return lineEnd;
   };
-  for (let match = pattern.exec(text3); match !== null; match = pattern.exec(text3)) {
+  for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
     const [whole, word = "", rest = "", quote = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
     let nameStart = match.index;
-    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text3.charCodeAt(nameStart - 1))) nameStart--;
-    const name = text3.slice(nameStart, match.index) + word + rest;
+    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1))) nameStart--;
+    const name = text2.slice(nameStart, match.index) + word + rest;
     const bareName = name.replace(/^[-.]+/, "");
     const kind = credentialNameKind(bareName);
     const value = dq ?? sq ?? bare ?? "";
@@ -1097,16 +1093,16 @@ function redactNamedSecrets(text3, marker) {
     let valueLength = value.length + (bare === void 0 ? 2 : 0);
     if (bare !== void 0) {
       const end = match.index + whole.length;
-      if (separator.trim() === ":" && !HEADER_NAME.test(bareName)) valueLength = yamlValueLength(text3, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
-      else if (!bareIsSecret(bareName, spaceBefore, separator, value, text3.charAt(end))) valueLength = 0;
+      if (separator.trim() === ":" && !HEADER_NAME.test(bareName)) valueLength = yamlValueLength(text2, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
+      else if (!bareIsSecret(bareName, spaceBefore, separator, value, text2.charAt(end))) valueLength = 0;
       if (valueLength === 0) continue;
     }
     const redacted = bare === void 0 ? `${whole.charAt(valueStart - match.index)}${marker(kind)}${whole.charAt(whole.length - 1)}` : marker(kind);
-    result += text3.slice(position, valueStart) + redacted;
+    result += text2.slice(position, valueStart) + redacted;
     position = valueStart + valueLength;
     pattern.lastIndex = Math.max(pattern.lastIndex, position);
   }
-  return position === 0 ? text3 : result + text3.slice(position);
+  return position === 0 ? text2 : result + text2.slice(position);
 }
 
 // src/transcript/secrets.ts
@@ -1114,10 +1110,10 @@ function redactionMarker(kind) {
   return `[REDACTED:${kind}]`;
 }
 var RULES = [...TOKEN_RULES, AWS_BARE_SECRET].map((spec) => ({ spec }));
-function applyRule(text3, rule) {
+function applyRule(text2, rule) {
   const { spec } = rule;
   rule.pattern ??= new RegExp(spec.source, `g${spec.flags ?? ""}`);
-  return text3.replace(rule.pattern, (match, ...groups) => {
+  return text2.replace(rule.pattern, (match, ...groups) => {
     if (spec.keep?.(match) === true) return match;
     const prefix = spec.keepPrefix === true && typeof groups[0] === "string" ? groups[0] : "";
     return prefix + redactionMarker(spec.kind);
@@ -1125,26 +1121,26 @@ function applyRule(text3, rule) {
 }
 var PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,64}PRIVATE KEY(?: BLOCK)?-----/g;
 var PEM_END = /-----END [A-Z0-9 ]{0,64}PRIVATE KEY(?: BLOCK)?-----/g;
-function redactPrivateKeyBlocks(text3) {
-  if (!text3.includes("PRIVATE KEY")) return text3;
+function redactPrivateKeyBlocks(text2) {
+  if (!text2.includes("PRIVATE KEY")) return text2;
   const begin = new RegExp(PEM_BEGIN);
   const end = new RegExp(PEM_END);
   const marker = redactionMarker("private-key");
   let result = "";
   let position = 0;
-  for (let opened = begin.exec(text3); opened !== null; opened = begin.exec(text3)) {
-    result += text3.slice(position, opened.index) + marker;
+  for (let opened = begin.exec(text2); opened !== null; opened = begin.exec(text2)) {
+    result += text2.slice(position, opened.index) + marker;
     end.lastIndex = opened.index + opened[0].length;
-    const closed = end.exec(text3);
+    const closed = end.exec(text2);
     if (closed === null) return result;
     position = closed.index + closed[0].length;
     begin.lastIndex = position;
   }
-  return result + text3.slice(position);
+  return result + text2.slice(position);
 }
-function redactSecrets(text3) {
-  if (text3.length < 8) return text3;
-  let result = redactPrivateKeyBlocks(text3);
+function redactSecrets(text2) {
+  if (text2.length < 8) return text2;
+  let result = redactPrivateKeyBlocks(text2);
   const lower = result.toLowerCase();
   for (const rule of RULES) {
     if (rule.spec.keywords.some((keyword) => lower.includes(keyword))) result = applyRule(result, rule);
@@ -1158,13 +1154,13 @@ var stripInjectedBlocks = createTagBlockStripper(
   "drop-tag"
 );
 var stripPrivateBlocks = createTagBlockStripper(["private"], "drop-rest");
-function sanitizeText(text3) {
-  const withoutBlocks = stripPrivateBlocks(stripInjectedBlocks(text3.includes("\0") ? text3.replaceAll("\0", "") : text3));
+function sanitizeText(text2) {
+  const withoutBlocks = stripPrivateBlocks(stripInjectedBlocks(text2.includes("\0") ? text2.replaceAll("\0", "") : text2));
   return redactSecrets(withoutBlocks).trim();
 }
 var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
-function outboundQuery(text3) {
-  const clean = sanitizeText(text3);
+function outboundQuery(text2) {
+  const clean = sanitizeText(text2);
   return (clean.includes("[REDACTED:") ? clean.replace(MARKER_IN_TEXT, " ") : clean).trim();
 }
 
@@ -1177,20 +1173,17 @@ var TOOL_FIELDS = {
   search: [[["query"], outboundQuery]],
   find: [[["query"], outboundQuery]]
 };
-function isRecord2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 function filterAt(value, path, filter) {
   const [head, ...rest] = path;
   if (head === void 0) return typeof value === "string" ? filter(value) : value;
   if (head === "*") return Array.isArray(value) ? value.map((item) => filterAt(item, rest, filter)) : value;
-  if (!isRecord2(value) || !(head in value)) return value;
+  if (!isRecord(value) || !(head in value)) return value;
   return { ...value, [head]: filterAt(value[head], rest, filter) };
 }
 function filterOutboundParams(method, params) {
   if (method !== "tools/call" || params === void 0) return params;
   const fields = typeof params["name"] === "string" ? TOOL_FIELDS[params["name"]] : void 0;
-  if (fields === void 0 || !isRecord2(params["arguments"])) return params;
+  if (fields === void 0 || !isRecord(params["arguments"])) return params;
   let args = params["arguments"];
   for (const [path, filter] of fields) args = filterAt(args, path, filter);
   return { ...params, arguments: args };
@@ -1246,17 +1239,17 @@ async function writeJsonAtomic(path, value, options = {}) {
   await writeFileAtomic(path, JSON.stringify(value), options);
 }
 async function readJsonDetailed(path) {
-  let text3;
+  let text2;
   try {
-    text3 = readFileSync2(path, "utf8");
+    text2 = readFileSync2(path, "utf8");
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { status: "missing" };
     return { status: "unreadable", reason: errorMessage(error) };
   }
   try {
-    return { status: "ok", value: JSON.parse(text3) };
+    return { status: "ok", value: JSON.parse(text2) };
   } catch (error) {
-    return { status: "corrupt", reason: `invalid JSON (${text3.length} chars): ${errorMessage(error)}` };
+    return { status: "corrupt", reason: `invalid JSON (${text2.length} chars): ${errorMessage(error)}` };
   }
 }
 async function readJson(path) {
@@ -1269,18 +1262,18 @@ var SNAPSHOT_VERSION = 1;
 function snapshotPath(cacheDir, mcpUrl) {
   return join7(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
 }
-function isRecord3(value) {
+function isRecord2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function narrowSnapshot(value, mcpUrl) {
-  if (!isRecord3(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
+  if (!isRecord2(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
   const snapshot = {
     version: SNAPSHOT_VERSION,
     mcpUrl,
     savedAt: typeof value.savedAt === "number" ? value.savedAt : 0
   };
   const profile = value.profile;
-  if (isRecord3(profile) && isRecord3(profile.capabilities)) {
+  if (isRecord2(profile) && isRecord2(profile.capabilities)) {
     snapshot.profile = { capabilities: profile.capabilities };
     if (typeof profile.instructions === "string") snapshot.profile.instructions = profile.instructions;
   }
@@ -1436,9 +1429,9 @@ function isValidPeerId(value) {
   return value.length <= MAX_PEER_ID_LENGTH && PEER_ID_PATTERN.test(value) && value !== "." && value !== ".." && value.split("@").length <= 2;
 }
 function canonicalRemote(url) {
-  const text3 = url.trim();
-  if (text3 === "") return void 0;
-  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(text3);
+  const text2 = url.trim();
+  if (text2 === "") return void 0;
+  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(text2);
   let host;
   let path;
   if (withScheme) {
@@ -1450,8 +1443,8 @@ function canonicalRemote(url) {
     path = slash === -1 ? "" : rest.slice(slash);
     host = hostOf(authority);
   } else {
-    const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.*)$/.exec(text3);
-    if (!scp || /^[a-z]$/i.test(scp[1])) return `local${normalisePath(text3)}`;
+    const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.*)$/.exec(text2);
+    if (!scp || /^[a-z]$/i.test(scp[1])) return `local${normalisePath(text2)}`;
     host = scp[1].toLowerCase();
     path = scp[2];
   }
@@ -1480,8 +1473,8 @@ function normalisePath(path) {
   if (segments[last] === "") segments.pop();
   return segments.length === 0 ? "" : `/${segments.join("/")}`.toLowerCase();
 }
-function readable(text3) {
-  return text3.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 64).replace(/[-.]+$/, "");
+function readable(text2) {
+  return text2.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 64).replace(/[-.]+$/, "");
 }
 
 // src/project/workspaceConfig.ts
@@ -1867,8 +1860,8 @@ function createProxy(options) {
 // src/openviking/ipRange.ts
 var IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 var HEX_GROUP = /^[0-9a-f]{1,4}$/i;
-function ipv4Bytes(text3) {
-  const match = IPV4.exec(text3);
+function ipv4Bytes(text2) {
+  const match = IPV4.exec(text2);
   if (match === null) return void 0;
   const bytes = match.slice(1).map(Number);
   return bytes.every((byte) => byte <= 255) ? bytes : void 0;
@@ -1890,8 +1883,8 @@ function ipv6Groups(side, allowIpv4Tail) {
   }
   return groups;
 }
-function ipv6Bytes(text3) {
-  const halves = text3.split("::");
+function ipv6Bytes(text2) {
+  const halves = text2.split("::");
   if (halves.length > 2) return void 0;
   const head = ipv6Groups(halves[0] ?? "", halves.length === 1);
   const tail = halves.length === 2 ? ipv6Groups(halves[1] ?? "", true) : [];
@@ -1901,16 +1894,16 @@ function ipv6Bytes(text3) {
   const groups = [...head, ...new Array(missing).fill(0), ...tail];
   return groups.flatMap((group) => [group >> 8, group & 255]);
 }
-function ipBytes(text3) {
-  return text3.includes(":") ? ipv6Bytes(text3) : ipv4Bytes(text3);
+function ipBytes(text2) {
+  return text2.includes(":") ? ipv6Bytes(text2) : ipv4Bytes(text2);
 }
-function parseIpRange(text3) {
-  const slash = text3.indexOf("/");
-  const bytes = ipBytes(slash === -1 ? text3 : text3.slice(0, slash));
+function parseIpRange(text2) {
+  const slash = text2.indexOf("/");
+  const bytes = ipBytes(slash === -1 ? text2 : text2.slice(0, slash));
   if (bytes === void 0) return void 0;
   const bits = bytes.length * 8;
   if (slash === -1) return { bytes, prefix: bits };
-  const prefixText = text3.slice(slash + 1);
+  const prefixText = text2.slice(slash + 1);
   if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits) return void 0;
   return { bytes, prefix: Number(prefixText) };
 }
@@ -1978,26 +1971,26 @@ function shouldProxy(url, settings) {
 }
 function proxyRoute(target, settings) {
   if (settings === void 0) return void 0;
-  const text3 = target.protocol === "https:" ? settings.https : settings.http;
-  if (text3 === void 0 || !shouldProxy(target, settings)) return void 0;
-  const proxy = parseProxyUrl(text3);
+  const text2 = target.protocol === "https:" ? settings.https : settings.http;
+  if (text2 === void 0 || !shouldProxy(target, settings)) return void 0;
+  const proxy = parseProxyUrl(text2);
   const authorization = proxy.username === "" && proxy.password === "" ? void 0 : `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString("base64")}`;
   return { proxy: new URL(proxy.origin), ...authorization === void 0 ? {} : { authorization } };
 }
-function parseProxyUrl(text3) {
+function parseProxyUrl(text2) {
   let url;
   try {
-    url = new URL(text3.includes("://") ? text3 : `http://${text3}`);
+    url = new URL(text2.includes("://") ? text2 : `http://${text2}`);
   } catch {
-    throw Object.assign(new Error(`invalid proxy URL in the environment: ${JSON.stringify(redactUserInfo(text3))}`), { unsupported: true });
+    throw Object.assign(new Error(`invalid proxy URL in the environment: ${JSON.stringify(redactUserInfo(text2))}`), { unsupported: true });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw Object.assign(new Error(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`), { unsupported: true });
   }
   return url;
 }
-function redactUserInfo(text3) {
-  return text3.replace(/\/\/[^/@]*@/, "//");
+function redactUserInfo(text2) {
+  return text2.replace(/\/\/[^/@]*@/, "//");
 }
 
 // src/mcp/proxyFetch.ts
@@ -2040,7 +2033,7 @@ function main() {
   const proxy = createProxy({
     stdin: process.stdin,
     stdout: process.stdout,
-    writeStderr: (text3) => void process.stderr.write(text3),
+    writeStderr: (text2) => void process.stderr.write(text2),
     // CodeBuddy passes stored plugin options as PLUGIN_OPT_<KEY>; without them, read where the CLI stores them.
     loadConfig: () => loadPluginConfig({ env, homeDir, readStoredOptions: true }),
     env,

@@ -22,12 +22,12 @@
  *
  * @module
  */
-import { readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../openviking/narrow.js';
-import { captureLockPath } from '../session/locks.js';
+import { CAPTURE_LOCK_STALE_MS, captureLockPath } from '../session/locks.js';
 import { writeFileAtomicSync } from '../store/atomic.js';
-import { removeFileQuietly } from '../store/fsUtil.js';
+import { namesInDir, removeFileQuietly } from '../store/fsUtil.js';
 import { tryLock } from '../store/lock.js';
 import { storeLayout } from '../store/paths.js';
 import { whyFile } from '../why/record.js';
@@ -80,7 +80,7 @@ export async function sweepCaptureStates(dataDir: string, rules: RetentionRules,
   const summary: SweepSummary = { looked: 0, shrunk: 0, removed: 0, startAnswersRemoved: 0 };
   const listed = listUncommitted(dataDir);
   const waiting = new Set(listed === 'missing' ? [] : listed.map((entry) => entry.ovSessionId));
-  for (const name of namesIn(captureDir(dataDir)).filter((file) => file.endsWith('.json'))) {
+  for (const name of namesInDir(captureDir(dataDir)).filter((file) => file.endsWith('.json'))) {
     summary.looked++;
     if (listed === 'missing') continue; // before the index is built nothing is known to be settled
     const path = join(captureDir(dataDir), name);
@@ -122,7 +122,7 @@ function settled(raw: Record<string, unknown>): boolean {
 }
 
 async function underLock(dataDir: string, ovSessionId: string, now: number, work: () => Promise<boolean>): Promise<boolean> {
-  const locked = await tryLock(captureLockPath(dataDir, ovSessionId), { now: () => now, staleMs: 5 * 60_000 });
+  const locked = await tryLock(captureLockPath(dataDir, ovSessionId), { now: () => now, staleMs: CAPTURE_LOCK_STALE_MS });
   if (!locked.ok) return false; // a writer is on it: not idle after all
   try {
     return await work();
@@ -151,26 +151,18 @@ function shrink(dataDir: string, ovSessionId: string, now: number): Promise<bool
 
 /** A hook's request nobody drained yet: the session is not done. */
 function inboxWaiting(dataDir: string, ovSessionId: string): boolean {
-  return namesIn(requestDir(dataDir, ovSessionId)).some((name) => name.endsWith('.json'));
+  return namesInDir(requestDir(dataDir, ovSessionId)).some((name) => name.endsWith('.json'));
 }
 
 function removeOldStartAnswers(dataDir: string, now: number): number {
   const dir = storeLayout(dataDir).sessionsDir;
   let removed = 0;
-  for (const name of namesIn(dir).filter((file) => file.endsWith('.json'))) {
+  for (const name of namesInDir(dir).filter((file) => file.endsWith('.json'))) {
     if (now - mtimeOf(join(dir, name)) < START_ANSWER_MAX_AGE_MS) continue;
     removeFileQuietly(join(dir, name));
     removed++;
   }
   return removed;
-}
-
-function namesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 function mtimeOf(path: string): number {

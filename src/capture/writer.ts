@@ -20,14 +20,11 @@
 import type { Settings } from '../config/types.js';
 import type { Logger } from '../hook/deps.js';
 import type { OpenVikingClient } from '../openviking/types.js';
-import { captureLockPath } from '../session/locks.js';
+import { CAPTURE_LOCK_STALE_MS, captureLockPath } from '../session/locks.js';
 import { acquire, tryLock } from '../store/lock.js';
 import type { LockHandle } from '../store/lock.js';
 import { emptyCaptureState, loadCaptureState, saveCaptureState } from './state.js';
 import type { CaptureState, ServerCount } from './state.js';
-
-/** A live holder refreshes far more often; a dead one is reclaimed by pid at once. */
-const LOCK_STALE_MS = 5 * 60_000;
 
 /** A named point where a test can stop the process (see worker.ts); a no-op in production. */
 export type CrashPoint = 'before-send' | 'after-send' | 'after-enqueue';
@@ -78,7 +75,7 @@ export async function withSessionWriter<T>(
   job: (writer: SessionWriter) => Promise<T>,
 ): Promise<WriterOutcome<T>> {
   const lockPath = captureLockPath(env.dataDir, identity.ovSessionId);
-  const lockOptions = { now: env.now, staleMs: LOCK_STALE_MS };
+  const lockOptions = { now: env.now, staleMs: CAPTURE_LOCK_STALE_MS };
   const locked = waitMs > 0 ? await acquire(lockPath, { ...lockOptions, timeoutMs: waitMs }) : await tryLock(lockPath, lockOptions);
   if (!locked.ok) {
     if (locked.reason === 'error') return { ok: false, reason: 'error', message: locked.message };

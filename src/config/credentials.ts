@@ -34,9 +34,8 @@ import type { Credentials, ValueSource } from './types.js';
 import type { JsonRecord } from '../openviking/narrow.js';
 import { isRecord } from '../openviking/narrow.js';
 import { displayPath, expandHome, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
-import { resolveUserConfig, type UserConfig, type UserConfigKey } from './pluginOptions.js';
+import { resolveUserConfig, text, type UserConfig, type UserConfigKey } from './pluginOptions.js';
 
-export { readUserConfig, USER_CONFIG_KEYS } from './pluginOptions.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:1933';
 
@@ -275,10 +274,6 @@ function anyExplicit(env: Env, userConfig: UserConfig['values']): boolean {
   return ENV_CREDENTIAL_NAMES.some((name) => text(env[name]) !== undefined) || Object.keys(userConfig).length > 0;
 }
 
-function text(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
-}
 
 function definedOnly<T extends Record<string, string | undefined>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;

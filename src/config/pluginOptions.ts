@@ -138,7 +138,8 @@ function scalar(value: unknown): string | undefined {
   return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 }
 
-function text(value: string | undefined): string | undefined {
+/** The trimmed value, or undefined when it is missing or blank. */
+export function text(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
 }

@@ -7,7 +7,8 @@
  */
 import type { HookDeps } from '../hook/deps.js';
 import { residentKey, residentPaths } from '../resident/identity.js';
-import { residentListening, residentWanted } from '../resident/launch.js';
+import { residentListening } from '../resident/housekeeping.js';
+import { residentWanted } from '../resident/launch.js';
 import { resolveDataDir } from '../store/paths.js';
 import type { Check } from './types.js';
 

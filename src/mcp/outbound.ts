@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { isRecord } from '../openviking/narrow.js';
 import { outboundQuery, sanitizeText } from '../transcript/privacy.js';
 
 type Filter = (value: string) => string;
@@ -26,10 +27,6 @@ const TOOL_FIELDS: Readonly<Record<string, ReadonlyArray<readonly [path: readonl
   search: [[['query'], outboundQuery]],
   find: [[['query'], outboundQuery]],
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `value` with the strings at `path` (`*` = every array item) filtered; a new object, the input untouched. */
 function filterAt(value: unknown, path: readonly string[], filter: Filter): unknown {

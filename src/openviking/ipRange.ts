@@ -4,9 +4,12 @@
  * listed range goes direct; a host name never matches a range (nothing is
  * resolved to decide where to send a request).
  *
- * Hand-parsed rather than `node:net`'s `BlockList`: the proxy rules sit in
- * the hook entry, where importing `net` at load would cost every hook,
- * proxied or not, a few milliseconds. Only runs when a proxy variable is set.
+ * Hand-parsed rather than `node:net`'s `BlockList`: the proxy rules are
+ * pure and synchronous and sit in the hook entry, which takes `net` only
+ * when it connects; and one `BlockList` matches across families
+ * (`::ffff:10.1.2.3` inside `10.0.0.0/8`, `10.1.2.3` inside `::/0`), which
+ * curl does not, so it would take a list per family and a lazy builtin
+ * lookup, about as much code as this. Only runs when a proxy variable is set.
  *
  * @module
  */

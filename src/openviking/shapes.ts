@@ -157,7 +157,7 @@ const POLICY_KEYS = ['pending_token_threshold', 'message_count_threshold', 'idle
 function readPolicyField(body: Record<string, unknown>): AutoCommitPolicy | null | undefined {
   const value = body['auto_commit_policy'];
   if (value === null) return null;
-  if (typeof value !== 'object' || value === undefined || Array.isArray(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   const policy: AutoCommitPolicy = {};
   for (const key of POLICY_KEYS) {
     const field = (value as Record<string, unknown>)[key];

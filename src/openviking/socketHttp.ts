@@ -36,7 +36,7 @@
  * @module
  */
 import type { Socket } from 'node:net';
-import type { HttpRequest, HttpResponse, HttpTransport } from './http.js';
+import type { HttpResponse, HttpTransport } from './http.js';
 import { ResponseParser, serializeRequest } from './http1.js';
 import { proxyRoute, proxySettings } from './proxy.js';
 import type { ProxyRoute, ProxySettings } from './proxy.js';

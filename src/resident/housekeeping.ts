@@ -16,9 +16,10 @@
  *
  * @module
  */
-import { closeSync, constants, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { residentPaths } from './identity.js';
+import { namesInDir } from '../store/fsUtil.js';
+import { EXCHANGE_FILE, FIFO_FILE, residentPaths } from './identity.js';
 import type { ResidentPaths } from './identity.js';
 
 /** Request and reply files older than this belong to a hook that gave up long ago. */
@@ -26,9 +27,6 @@ export const LEFTOVER_MS = 60_000;
 /** Most residents (of all keys) serving one data directory at once. */
 export const MAX_RESIDENTS = 3;
 
-/** `<key>-<id>.request|reply`, as identity.ts names them, and the temp files of their atomic writes. */
-const EXCHANGE_FILE = /^[0-9a-f]{16}-[0-9]{1,10}-[0-9a-z]{1,40}\.(?:request|reply)(?:\.[^/]*)?$/;
-const FIFO_FILE = /^([0-9a-f]{16})\.fifo$/;
 
 /** True when a resident has the FIFO open for reading right now (opening it writes nothing). */
 export function residentListening(paths: ResidentPaths): boolean {
@@ -40,21 +38,13 @@ export function residentListening(paths: ResidentPaths): boolean {
   }
 }
 
-function namesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Removes exchange files of every key older than `maxAgeMs`. Never throws.
  * @returns how many were removed.
  */
 export function sweepLeftovers(dir: string, now: number, maxAgeMs = LEFTOVER_MS): number {
   let removed = 0;
-  for (const name of namesIn(dir)) {
+  for (const name of namesInDir(dir)) {
     if (!EXCHANGE_FILE.test(name)) continue;
     const path = join(dir, name);
     try {
@@ -78,7 +68,7 @@ export function sweepLeftovers(dir: string, now: number, maxAgeMs = LEFTOVER_MS)
 export function retireIdlestBeyondCap(dataDir: string, ownKey: string, cap = MAX_RESIDENTS): string[] {
   const dir = join(dataDir, 'resident');
   const others: Array<{ key: string; path: string; ino: number; lastWriteMs: number }> = [];
-  for (const name of namesIn(dir)) {
+  for (const name of namesInDir(dir)) {
     const key = FIFO_FILE.exec(name)?.[1];
     if (key === undefined || key === ownKey) continue;
     const paths = residentPaths(dataDir, key);

@@ -165,8 +165,15 @@ export function residentPaths(dataDir: string, key: string): ResidentPaths {
   };
 }
 
-/** A request id as hooks make them (`<pid>-<token>`); the resident accepts nothing else off its FIFO. */
-export const REQUEST_ID = /^[0-9]{1,10}-[0-9a-z]{1,40}$/;
+/** A resident key (`residentKey`) and a request id as hooks make them (`<pid>-<token>`). */
+const KEY_SOURCE = '[0-9a-f]{16}';
+const ID_SOURCE = '[0-9]{1,10}-[0-9a-z]{1,40}';
+/** The resident accepts nothing else off its FIFO. */
+export const REQUEST_ID = new RegExp(`^${ID_SOURCE}$`);
+/** `<key>-<id>.request|reply` of any key (as `residentPaths` names them), and the temp files of their atomic writes. */
+export const EXCHANGE_FILE = new RegExp(`^${KEY_SOURCE}-${ID_SOURCE}\\.(?:request|reply)(?:\\.[^/]*)?$`);
+/** A resident's FIFO; group 1 is its key. */
+export const FIFO_FILE = new RegExp(`^(${KEY_SOURCE})\\.fifo$`);
 
 /**
  * The whole environment a resident process starts with: the variables of

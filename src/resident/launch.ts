@@ -33,7 +33,6 @@ export function residentWanted(deps: Pick<HookDeps, 'env' | 'pipeAtomicBytes'>):
   return deps.pipeAtomicBytes > 0 && !/^(0|false|no|off)$/i.test(deps.env.OPENVIKING_RESIDENT?.trim() ?? '');
 }
 
-export { residentListening };
 
 /**
  * SessionStart's part: make sure this configuration's resident runs before

@@ -16,10 +16,10 @@
  *
  * @module
  */
-import { linkSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, readJsonSync } from './atomic.js';
-import { errorCode, removeFileQuietly } from './fsUtil.js';
+import { errorCode, namesInDir, removeFileQuietly } from './fsUtil.js';
 import { codebuddyConfigDir, hostDataDirs, storeLayout } from './paths.js';
 import { CLAIMED_SUFFIX, keyPrefixOf, parseDeadAt, parseEntryName, queuePaths, toQueueEntry } from './queueFiles.js';
 
@@ -110,9 +110,5 @@ function moveFile(from: string, to: string): boolean {
 }
 
 function listNames(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return []; // no such directory: nothing to adopt
-  }
+  return namesInDir(dir).sort(); // no such directory: nothing to adopt
 }

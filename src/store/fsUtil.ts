@@ -2,12 +2,12 @@
  * Small file-system helpers the store (and the resident helper) need in
  * several places: narrowing the `unknown` a `catch` receives from `node:fs`
  * (the store branches on ENOENT, EEXIST, ...), removing a file that may
- * already be gone, and mtimes set from the injected clock (locks and queue
+ * already be gone, listing a folder that may not exist, and mtimes set from the injected clock (locks and queue
  * claims measure age by mtime, so tests can steer it).
  *
  * @module
  */
-import { unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
 
 /** The `code` of a Node system error (`'ENOENT'`), or undefined. */
@@ -34,6 +34,15 @@ export function removeFileQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // Already gone, or never written: nothing to undo.
+  }
+}
+
+/** The names in `dir`, or none when it cannot be read (missing, not a directory). */
+export function namesInDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { residentPaths } from '../../src/resident/identity.js';
-import { residentListening } from '../../src/resident/launch.js';
+import { residentListening } from '../../src/resident/housekeeping.js';
 
 /** FIFOs under `<dataDir>/resident` that a process has open for reading now. */
 export function listeningFifos(dataDir: string): string[] {

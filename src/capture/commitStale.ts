@@ -27,8 +27,7 @@ import { drainRequests } from './drain.js';
 import type { DrainStatus } from './drain.js';
 import { captureEnvFor } from './env.js';
 import { postRequest } from './requests.js';
-import { resolveProject } from '../project/identity.js';
-import { applyProjectSwitches } from '../project/workspaceConfig.js';
+import { projectFor } from '../project/identity.js';
 import { sweepIfDue } from './retention.js';
 import { listCaptureStates, loadCaptureState } from './state.js';
 import type { CaptureState } from './state.js';
@@ -58,8 +57,7 @@ export async function commitStale(dataDir: string, workspace: string, exceptSess
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
   if (!config.settings.enabled || !config.settings.autoCapture) return summary;
   // The workspace's project (DESIGN D24): its switches hold here too, and what is still uncaptured goes out under its peer.
-  const project = resolveProject({ workspace, homeDir: deps.homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now: deps.now() });
-  const effective = applyProjectSwitches(config.settings, project.off);
+  const { project, settings: effective } = projectFor(config, workspace, deps.homeDir, deps.now());
   if (!effective.enabled || !effective.autoCapture) return summary;
   const env = { ...captureEnvFor(deps, config, COMMIT_STALE_DEADLINE_MS), dataDir };
   for (const entry of otherSessionsOf(await indexEntries(dataDir), workspace, exceptSessionId)) {

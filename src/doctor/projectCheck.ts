@@ -7,11 +7,11 @@
  * @module
  */
 import type { PluginConfig } from '../config/types.js';
-import { resolveProject } from '../project/identity.js';
+import { projectFor } from '../project/identity.js';
 import type { Check } from './types.js';
 
 export function checkProject(config: PluginConfig, workspace: string, homeDir: string, now: number): Check {
-  const project = resolveProject({ workspace, homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now });
+  const { project } = projectFor(config, workspace, homeDir, now);
   const lines = [
     `workspace: ${workspace}`,
     `peer: ${project.peerId ?? '(none)'}  (${project.peerSource})`,

@@ -7,7 +7,8 @@
  *   TLS to the server INSIDE the tunnel, with the server's name and the
  *   usual verification (node's CAs plus NODE_EXTRA_CA_CERTS): the proxy
  *   sees only ciphertext and cannot pass for the server.
- * An `https://` proxy is itself reached over verified TLS first.
+ * An `https://` proxy is itself reached over verified TLS first. Opening a
+ * connection, direct or to a proxy, is `openConnection`'s alone.
  *
  * Bundled into the hook entry with the socket transport (~4 KB, parsed by
  * every hook; measured within noise on the no-op and prompt rows, DESIGN D20),
@@ -28,15 +29,29 @@ function bare(host: string): string {
   return host.startsWith('[') ? host.slice(1, -1) : host;
 }
 
-/** Opens a connection to the proxy itself (TLS for an https:// proxy). */
-export async function connectToProxy(route: ProxyRoute): Promise<Socket> {
-  const host = bare(route.proxy.hostname);
-  const net = await import('node:net');
-  if (route.proxy.protocol === 'https:') {
-    const tls = await import('node:tls');
-    return tls.connect({ host, port: Number(route.proxy.port || 443), servername: net.isIP(host) === 0 ? host : undefined });
+/** The TLS server name for `host`: none for an IP address. */
+function serverName(host: string, net: typeof import('node:net')): string | undefined {
+  return net.isIP(host) === 0 ? host : undefined;
+}
+
+/**
+ * A connection to `url`'s host and port: TCP for `http:`, verified TLS for
+ * `https:` (offering ALPN `http/1.1` when `alpn`). The one place the
+ * transport opens sockets, to a server or to a proxy.
+ */
+export async function openConnection(url: URL, alpn: boolean): Promise<Socket> {
+  const host = bare(url.hostname);
+  if (url.protocol === 'https:') {
+    const [tls, net] = await Promise.all([import('node:tls'), import('node:net')]);
+    return tls.connect({ host, port: Number(url.port || 443), servername: serverName(host, net), ...(alpn ? { ALPNProtocols: ['http/1.1'] } : {}) });
   }
-  return net.connect({ host, port: Number(route.proxy.port || 80) });
+  const net = await import('node:net');
+  return net.connect({ host, port: Number(url.port || 80) });
+}
+
+/** Opens a connection to the proxy itself (TLS for an https:// proxy). */
+export function connectToProxy(route: ProxyRoute): Promise<Socket> {
+  return openConnection(route.proxy, false);
 }
 
 /**
@@ -77,7 +92,7 @@ export async function tunnelTls(target: URL, route: ProxyRoute, timeoutMs: numbe
       }
       if (head.length > end + 4) return fail(transportError('network', 'proxy sent bytes before the TLS handshake'));
       proxySocket.off('error', onError).off('close', onClose);
-      secured = tls.connect({ socket: proxySocket, servername: net.isIP(host) === 0 ? host : undefined, ALPNProtocols: ['http/1.1'] });
+      secured = tls.connect({ socket: proxySocket, servername: serverName(host, net), ALPNProtocols: ['http/1.1'] });
       secured.once('secureConnect', () => {
         clearTimeout(timer);
         secured?.off('error', onSecureError);

@@ -40,7 +40,7 @@ import type { HttpResponse, HttpTransport } from './http.js';
 import { ResponseParser, serializeRequest } from './http1.js';
 import { proxyRoute, proxySettings } from './proxy.js';
 import type { ProxyRoute, ProxySettings } from './proxy.js';
-import { connectToProxy, tunnelTls } from './proxyTunnel.js';
+import { connectToProxy, openConnection, tunnelTls } from './proxyTunnel.js';
 import { errorMessage, transportError } from './transportError.js';
 
 /** Default cap on a response body; OpenViking answers are kilobytes, so this only stops a runaway. */
@@ -115,15 +115,7 @@ async function connect(url: URL, route: ProxyRoute | undefined, timeoutMs: numbe
     if (url.protocol === 'http:') return connectToProxy(route);
     if (url.protocol === 'https:') return tunnelTls(url, route, timeoutMs);
   }
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  if (url.protocol === 'http:') {
-    const net = await import('node:net');
-    return net.connect({ host, port: Number(url.port || 80) });
-  }
-  if (url.protocol === 'https:') {
-    const [tls, net] = await Promise.all([import('node:tls'), import('node:net')]);
-    return tls.connect({ host, port: Number(url.port || 443), servername: net.isIP(host) === 0 ? host : undefined, ALPNProtocols: ['http/1.1'] });
-  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') return openConnection(url, true);
   throw transportError('network', `unsupported protocol ${url.protocol}`);
 }
 

@@ -20,10 +20,10 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Credentials } from '../config/types.js';
+import type { Credentials, PluginConfig, Settings } from '../config/types.js';
 import { findGitRepo } from './gitRepo.js';
 import { canonicalRemote, isValidPeerId, localPeerId, peerIdForRemote } from './remote.js';
-import { readWorkspaceConfig, WORKSPACE_CONFIG_PATH } from './workspaceConfig.js';
+import { applyProjectSwitches, readWorkspaceConfig, WORKSPACE_CONFIG_PATH } from './workspaceConfig.js';
 import type { ProjectSwitch, WorkspaceConfig } from './workspaceConfig.js';
 
 export interface ProjectInput {
@@ -62,6 +62,12 @@ interface CacheEntry {
 const MAX_CACHE_AGE_MS = 60_000;
 const MAX_CACHE_ENTRIES = 64;
 const cache = new Map<string, CacheEntry>();
+
+/** The project of `workspace` under `config`, and the settings with its workspace switches applied. */
+export function projectFor(config: PluginConfig, workspace: string, homeDir: string, now: number): { project: Project; settings: Settings } {
+  const project = resolveProject({ workspace, homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now });
+  return { project, settings: applyProjectSwitches(config.settings, project.off) };
+}
 
 export function resolveProject(input: ProjectInput): Project {
   let scan: Scan;

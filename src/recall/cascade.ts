@@ -42,6 +42,11 @@ const UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknow
 const RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 
 export async function recallMemories(request: RecallRequest): Promise<RecallOutcome> {
+  return withoutExcluded(await recallByTier(request), request.settings.recallExcludeUris);
+}
+
+/** The first tier the server supports answers (a tier it lacks is remembered for its URL). */
+async function recallByTier(request: RecallRequest): Promise<RecallOutcome> {
   const baseUrl = request.credentials.baseUrl;
   let tier = await startingTier(request.dataDir, baseUrl, request.now());
   if (tier === 'context') {
@@ -49,16 +54,16 @@ export async function recallMemories(request: RecallRequest): Promise<RecallOutc
     if (!result.ok && isUnsupported(result)) {
       tier = 'recall';
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return withoutExcluded(fromContextResult('context', result, request.settings.recallLimit), request.settings.recallExcludeUris);
+    } else return fromContextResult('context', result, request.settings.recallLimit);
   }
   if (tier === 'recall') {
     const result = await request.client.recall(recallBody(request));
     if (!result.ok && isUnsupported(result)) {
       tier = 'find';
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return withoutExcluded(fromContextResult('recall', result, request.settings.recallLimit), request.settings.recallExcludeUris);
+    } else return fromContextResult('recall', result, request.settings.recallLimit);
   }
-  return withoutExcluded(await findTier(request), request.settings.recallExcludeUris);
+  return findTier(request);
 }
 
 function withoutExcluded(outcome: RecallOutcome, excluded: readonly string[]): RecallOutcome {

@@ -15,8 +15,7 @@ import type { PluginConfig, Settings } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
 import { createOpenVikingClient } from '../openviking/client.js';
 import type { OpenVikingClient } from '../openviking/types.js';
-import { resolveProject, type Project } from '../project/identity.js';
-import { applyProjectSwitches } from '../project/workspaceConfig.js';
+import { projectFor, type Project } from '../project/identity.js';
 import type { HookInput } from '../protocol/input.js';
 import { resolveDataDir } from '../store/paths.js';
 import { USER_AGENT } from '../version.js';
@@ -45,8 +44,7 @@ export interface StageContext {
 export function openStageContext(input: HookInput, deps: HookDeps, deadlineMs: (settings: Settings) => number): StageContext {
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
   const workspace = resolveWorkspace(input, deps.env, deps.cwd);
-  const project = resolveProject({ workspace, homeDir: deps.homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now: deps.now() });
-  const settings = applyProjectSwitches(config.settings, project.off);
+  const { project, settings } = projectFor(config, workspace, deps.homeDir, deps.now());
   const deadlineAt = deps.now() + deadlineMs(settings);
   const hostSessionId = typeof input.session_id === 'string' ? input.session_id : '';
   return {

@@ -691,6 +691,12 @@ function createDiscovery(options) {
     },
     onReconnected() {
       if (served?.fallback) void relist();
+    },
+    async answerLocally(request, field) {
+      const isTools = request.method === "tools/list";
+      const remembered = isTools ? (await snapshots.load(options.mcpUrl()))?.tools ?? [] : [];
+      if (isTools) served = { json: JSON.stringify(remembered), fallback: true };
+      return fallbackListing(field, remembered);
     }
   };
 }
@@ -1497,11 +1503,21 @@ function readWorkspaceConfig(path) {
   else if (peer !== void 0) config.warnings.push(`${path}: peerId must match ^[a-zA-Z0-9_.@-]+$ (at most one @, 128 characters) or be false; ignoring it`);
   return config;
 }
+function applyProjectSwitches(settings, off) {
+  if (off.length === 0) return settings;
+  const next = { ...settings };
+  for (const name of off) next[name] = false;
+  return next;
+}
 
 // src/project/identity.ts
 var MAX_CACHE_AGE_MS = 6e4;
 var MAX_CACHE_ENTRIES = 64;
 var cache = /* @__PURE__ */ new Map();
+function projectFor(config, workspace, homeDir, now) {
+  const project = resolveProject({ workspace, homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now });
+  return { project, settings: applyProjectSwitches(config.settings, project.off) };
+}
 function resolveProject(input) {
   let scan;
   try {
@@ -1684,6 +1700,7 @@ function createUpstream(options) {
         }
       });
     },
+    syncConfig: refreshConfig,
     warmUp() {
       if (closed) return;
       refreshConfig();
@@ -1712,6 +1729,75 @@ function shouldRetry(failure, refreshConfig) {
   if (failure.status === 400 || failure.status === 404) return true;
   if (failure.status === 401 || failure.status === 403) return refreshConfig();
   return false;
+}
+
+// src/session/bypass.ts
+function bypassMatch(settings, sessionId, cwd) {
+  if (settings.bypassSession) return { by: "switch" };
+  for (const raw of settings.bypassPatterns) {
+    const pattern = raw.trim();
+    if (pattern === "") continue;
+    const regex = globToRegExp(pattern);
+    if (typeof sessionId === "string" && sessionId !== "" && regex.test(sessionId)) return { by: "pattern", pattern, subject: "session" };
+    if (typeof cwd === "string" && cwd !== "" && regex.test(cwd)) return { by: "pattern", pattern, subject: "folder" };
+  }
+  return void 0;
+}
+function globToRegExp(glob) {
+  let source = "";
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob[index];
+    if (char === "*" && glob[index + 1] === "*") {
+      const atStart = index === 0 || glob[index - 1] === "/";
+      const atEnd = index + 2 === glob.length;
+      if (atStart && glob[index + 2] === "/") {
+        source += "(?:.*/)?";
+        index += 2;
+      } else if (atEnd && source.endsWith("\\/")) {
+        source = `${source.slice(0, -2)}(?:/.*)?`;
+        index++;
+      } else {
+        source += ".*";
+        index++;
+      }
+    } else if (char === "*") source += "[^/]*";
+    else if (char === "?") source += "[^/]";
+    else source += char.replace(/[.+^${}()|[\]\\/-]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
+}
+
+// src/session/switches.ts
+function scopeOf(config, workspace, homeDir, now, sessionId) {
+  const { project } = projectFor(config, workspace, homeDir, now);
+  return { config, project, workspace, ...sessionId !== void 0 ? { sessionId } : {} };
+}
+function memoryOffReason(scope) {
+  const off = switchedOff(scope, "enabled");
+  if (off !== void 0) return off;
+  const bypass = bypassMatch(scope.config.settings, scope.sessionId, scope.workspace);
+  if (bypass === void 0) return void 0;
+  if (bypass.by === "switch") return settingText(scope.config, "bypassSession", "on");
+  const where = bypass.subject === "folder" ? "this folder" : "this session's id";
+  return `${where} matches the bypass pattern "${bypass.pattern}" (${sourceText(scope.config, "bypassPatterns")})`;
+}
+function switchedOff(scope, key) {
+  if (scope.project.off.includes(key)) return `${key}: false in ${scope.project.configPath ?? ".openviking/config.json"}`;
+  return scope.config.settings[key] ? void 0 : settingText(scope.config, key, "false");
+}
+function settingText(config, key, shown) {
+  const source = config.settingSources?.[key];
+  const file = fileOf(source);
+  return file === void 0 ? `${KNOB_TABLE[key].env}=${shown}` : `plugin.codebuddy.${key}: ${shown} in ${file}`;
+}
+function sourceText(config, key) {
+  const file = fileOf(config.settingSources?.[key]);
+  return file === void 0 ? KNOB_TABLE[key].env : `plugin.codebuddy.${key} in ${file}`;
+}
+function fileOf(source) {
+  if (source === void 0 || !source.startsWith("file:")) return void 0;
+  const hash = source.indexOf("#");
+  return source.slice("file:".length, hash === -1 ? void 0 : hash);
 }
 
 // src/mcp/proxy.ts
@@ -1769,23 +1855,41 @@ function createProxy(options) {
     notify: sendNotification,
     log
   });
+  let wasOff = false;
+  const memoryOffHere = () => {
+    upstream.syncConfig();
+    const current = config.current();
+    const scope = options.workspace === void 0 ? { config: current, project: { off: [] } } : scopeOf(current, options.workspace, options.homeDir, options.now());
+    const off = memoryOffReason(scope);
+    if (off === void 0 && wasOff) setImmediate(() => upstream.warmUp());
+    wasOff = off !== void 0;
+    return off;
+  };
   const answer = async (request, signal) => {
     switch (request.method) {
       case "initialize": {
         const snapshot = await snapshots.load(mcpUrl());
-        setImmediate(() => upstream.warmUp());
+        if (memoryOffHere() === void 0) setImmediate(() => upstream.warmUp());
         return buildInitializeResult(request.params, snapshot?.profile, options.serverInfo);
       }
       case "ping":
         return {};
       default: {
         const field = listingField(request.method, request.params);
+        const off = memoryOffHere();
+        if (off !== void 0) {
+          log.debug("memory is off here; answered locally", { method: request.method, reason: off });
+          if (field !== void 0) return discovery.answerLocally(request, field);
+          if (request.method === "tools/call") return { content: [{ type: "text", text: memoryOffText(off) }], isError: true };
+          throw new MemoryOffError(off);
+        }
         if (field !== void 0) return discovery.answer(request, field, signal);
         return upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
       }
     }
   };
   const toRpcError = (error) => {
+    if (error instanceof MemoryOffError) return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
     if (isUpstreamError(error)) return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
     log.warn("internal error while handling a request", { error: describeError(error) });
     return { code: RpcErrorCode.internalError, message: `OpenViking MCP proxy internal error: ${describeError(error)}` };
@@ -1856,6 +1960,17 @@ function createProxy(options) {
   options.stdout.once("error", () => void close());
   return { log, closed, close };
 }
+function memoryOffText(reason) {
+  return `OpenViking memory is off here (${reason}): nothing was sent to the server. It works again once that switch is turned back on.`;
+}
+var MemoryOffError = class extends Error {
+  constructor(reason) {
+    super(memoryOffText(reason));
+    this.reason = reason;
+    this.name = "MemoryOffError";
+  }
+  reason;
+};
 
 // src/openviking/ipRange.ts
 var IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;

@@ -9,6 +9,7 @@
 import type { PluginConfig } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
 import { clientFor } from '../session/stageContext.js';
+import { captureOffReason, scopeOf } from '../session/switches.js';
 import { resolveDataDir } from '../store/paths.js';
 import type { CaptureEnv, CrashPoint } from './writer.js';
 
@@ -26,6 +27,9 @@ export function captureEnvFor(
     now: deps.now,
     log: deps.log,
     deadlineAt,
+    // Queued turns of a session or folder that is now off or bypassed stay here (DESIGN D25).
+    holdReason: ({ hostSessionId, workspace }) =>
+      captureOffReason(workspace === '' ? { config, project: { off: [] }, sessionId: hostSessionId } : scopeOf(config, workspace, deps.homeDir, deps.now(), hostSessionId)),
   };
   if (crashPoint !== undefined) env.crashPoint = crashPoint;
   return env;

@@ -102,7 +102,8 @@ async function runCommitStale(stdinText: string, deps: HookDeps): Promise<number
 
 async function runReplay(deps: HookDeps): Promise<number> {
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
-  if (!config.settings.enabled) return 0;
+  // Queued turns are conversation: none leaves while memory or auto-capture is off (DESIGN D25).
+  if (!config.settings.enabled || !config.settings.autoCapture) return 0;
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
   const summary = await replayPendingWrites(env, { budgetMs: WORKER_DEADLINE_MS / 2, limit: Math.max(config.settings.pendingReplayLimit, 100) });
   deps.log.debug('worker replay', { replayed: summary.replayed, remaining: summary.remaining, busy: summary.busy });
@@ -120,7 +121,9 @@ export async function runRequeueDead(argv: readonly string[], deps: HookDeps): P
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
   const back = await requeueDeadLetters(queueDirOf(env.dataDir), { now: deps.now, lockTimeoutMs: config.settings.lockTimeoutMs });
   const lines = [`requeued ${back.requeued} dead letters (${back.alreadyQueued} were already queued, ${back.kept} kept: no request inside)`];
-  if (config.settings.enabled && back.requeued + back.alreadyQueued > 0) {
+  if (!config.settings.enabled || !config.settings.autoCapture) {
+    lines.push('not replayed: memory or auto-capture is off (OPENVIKING_MEMORY_ENABLED / OPENVIKING_AUTO_CAPTURE); they wait in the queue');
+  } else if (back.requeued + back.alreadyQueued > 0) {
     const replayed = await replayPendingWrites(env, { budgetMs: WORKER_DEADLINE_MS / 2, limit: Math.max(config.settings.pendingReplayLimit, 100) });
     lines.push(`replayed ${replayed.replayed} now; ${replayed.remaining} wait for the server (sent at the next session start)`);
   }

@@ -39,6 +39,13 @@ export interface CaptureEnv {
   /** Epoch-ms after which no new batch starts. */
   deadlineAt: number;
   crashPoint?(point: CrashPoint): void;
+  /**
+   * Why a session's writes must stay on this machine now (memory off, a
+   * bypass, or auto-capture off for its session or folder:
+   * session/switches.ts), or undefined. Replay keeps such a session's queued
+   * entries unsent (DESIGN D25).
+   */
+  holdReason?(session: Pick<SessionIdentity, 'hostSessionId' | 'workspace'>): string | undefined;
 }
 
 export interface SessionIdentity {

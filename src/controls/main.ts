@@ -19,6 +19,7 @@ import type { HookDeps } from '../hook/deps.js';
 import { recallMemories } from '../recall/cascade.js';
 import { OV_SESSION_PREFIX, ovSessionId } from '../session/ids.js';
 import { openStageContext } from '../session/stageContext.js';
+import { memoryOffReason } from '../session/switches.js';
 import { resolveDataDir } from '../store/paths.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
@@ -42,7 +43,9 @@ async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResu
   const query = outboundQuery(asked);
   if (query === '') return { text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n', code: 0 };
   // As the prompt stage sees this directory (configuration, project, switches, peer), with no session.
-  const { config, project, settings, client, dataDir } = openStageContext({ hook_event_name: 'UserPromptSubmit' }, deps, () => PREVIEW_TIMEOUT_MS);
+  const { config, project, settings, client, dataDir, workspace } = openStageContext({ hook_event_name: 'UserPromptSubmit' }, deps, () => PREVIEW_TIMEOUT_MS);
+  const off = memoryOffReason({ config, project, workspace });
+  if (off !== undefined) return { text: `Recall preview: OpenViking memory is off here (${off}), so nothing is sent.\n`, code: 0 };
   const outcome = await recallMemories({
     client,
     settings,
@@ -54,7 +57,7 @@ async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResu
     ...(project.peerId !== undefined ? { actorPeer: project.peerId } : {}),
   });
   const lines = [`Recall preview for: ${query}`, `project peer: ${project.peerId ?? '(none)'}  [${project.peerSource}]`];
-  if (!settings.enabled || !settings.autoRecall) lines.push('note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.');
+  if (!settings.autoRecall) lines.push('note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.');
   if (outcome.status === 'failed') {
     lines.push(`recall failed (${outcome.tier}): ${outcome.failure.code} ${outcome.failure.message}`);
     return { text: `${lines.join('\n')}\n`, code: 1 };

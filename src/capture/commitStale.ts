@@ -19,7 +19,7 @@
  * @module
  */
 import { stat } from 'node:fs/promises';
-import { loadPluginConfig } from '../config/load.js';
+import { loadStageConfig } from '../session/stageContext.js';
 import type { HookDeps } from '../hook/deps.js';
 import { clearUncommitted, entryOf, initUncommittedIndex, isIdle, listUncommitted, markUncommitted, otherSessionsOf } from './commitIndex.js';
 import type { ListedEntry } from './commitIndex.js';
@@ -55,7 +55,7 @@ export const COMMIT_STALE_DEADLINE_MS = 60_000;
  */
 export async function commitStale(dataDir: string, workspace: string, exceptSessionId: string, deps: HookDeps): Promise<CommitStaleSummary> {
   const summary: CommitStaleSummary = { considered: 0, drained: 0, busy: 0, incomplete: 0, live: 0 };
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   // The workspace's project (DESIGN D24): its switches hold here too, and what is still uncaptured goes out under its peer.
   const { project } = projectFor(config, workspace, deps.homeDir, deps.now());
   if (captureOffReason({ config, project, workspace }) !== undefined) return summary;

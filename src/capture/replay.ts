@@ -48,7 +48,7 @@ export function replayPendingWrites(env: CaptureEnv, run: ReplayRun): Promise<Re
     now: env.now,
     budgetMs: run.budgetMs,
     limit: run.limit,
-    maxAttempts: Math.max(1, settings.pendingMaxRetries),
+    maxAttempts: settings.pendingMaxRetries,
     ttlMs: settings.pendingTtlDays * 24 * 60 * 60_000,
   });
 }

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { loadPluginConfig } from '../config/load.js';
+import { loadStageConfig } from '../session/stageContext.js';
 import type { PluginConfig } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
 import { isRecord } from '../openviking/narrow.js';
@@ -83,7 +83,7 @@ async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number>
   const input = parseHookInput(stdinText);
   const request = input === null ? undefined : requestForEvent(input, deps.env, deps.cwd, deps.now());
   if (request === undefined) return 2;
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps));
   const status = await drainRequests(env, request.ovSessionId, 0);
   const swept = await sweepIfDue(env.dataDir, config.settings, deps.now());
@@ -94,14 +94,14 @@ async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number>
 async function runCommitStale(stdinText: string, deps: HookDeps): Promise<number> {
   const job = commitStaleJob(stdinText, deps);
   if (job === undefined) return 2;
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   const dataDir = captureEnvFor(deps, config, 0).dataDir;
   await commitStale(dataDir, job.workspace, job.exceptSessionId, deps);
   return 0;
 }
 
 async function runReplay(deps: HookDeps): Promise<number> {
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   // Queued turns are conversation: none leaves while memory or auto-capture is off (DESIGN D25).
   if (!config.settings.enabled || !config.settings.autoCapture) return 0;
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
@@ -117,7 +117,7 @@ async function runReplay(deps: HookDeps): Promise<number> {
  */
 export async function runRequeueDead(argv: readonly string[], deps: HookDeps): Promise<{ code: number; text: string }> {
   if (argv.length > 0) return { code: 2, text: `unknown argument: ${argv.join(' ')}\nusage: node scripts/hook.mjs requeue-dead\n` };
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
   const back = await requeueDeadLetters(queueDirOf(env.dataDir), { now: deps.now, lockTimeoutMs: config.settings.lockTimeoutMs });
   const lines = [`requeued ${back.requeued} dead letters (${back.alreadyQueued} were already queued, ${back.kept} kept: no request inside)`];

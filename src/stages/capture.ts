@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { loadPluginConfig } from '../config/load.js';
+import { loadStageConfig } from '../session/stageContext.js';
 import type { PluginConfig } from '../config/types.js';
 import type { HookDeps, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
@@ -41,7 +41,7 @@ const SPAWN_FALLBACK_MS = 4_000;
 
 export async function runCapture(input: HookInput, deps: HookDeps): Promise<StageResult> {
   if (input.hook_event_name === 'SubagentStart') return PASS;
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   const { settings } = config;
   // The common "off everywhere" case costs no transcript path or project lookup.
   if (!settings.enabled || !settings.autoCapture) return PASS;

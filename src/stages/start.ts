@@ -62,7 +62,7 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
     const watched = watchFailures(ctx.client);
     const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
     if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
-    if (ctx.settings.autoRecall) ensureResident(deps);
+    if (ctx.settings.autoRecall && ctx.settings.resident) ensureResident(deps);
     // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21).
     const notice = memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure(), now: deps.now() });
     const told = notice === undefined ? {} : { notice };

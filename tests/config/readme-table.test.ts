@@ -14,6 +14,13 @@ describe('README knob table', () => {
     expect(section, `README.md knob table is stale; ${REGENERATE_HINT}`).toBe(renderKnobTable());
   });
 
+  // README: "Every knob is an environment variable (or `plugin.codebuddy.<field>` in ovcli.conf)": the table names each field (on 8e37669 it had no field column).
+  it('names each knob\'s plugin.codebuddy field', () => {
+    const rows = renderKnobTable().split('\n');
+    expect(rows[0]).toBe('| Variable | `plugin.codebuddy.` field | Default | Bounds | Description |');
+    for (const knob of listKnobs()) expect(rows.some((row) => row.startsWith(`| \`${knob.env}\` | \`${knob.key}\` |`))).toBe(true);
+  });
+
   it('has one row per knob', () => {
     const rows = renderKnobTable().split('\n').slice(2);
     expect(rows).toHaveLength(listKnobs().length);

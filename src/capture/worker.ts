@@ -15,8 +15,11 @@
  *
  * `drainInProcess` is the same drain for the hook's synchronous paths.
  *
- * Test seam: `OPENVIKING_TEST_CRASH_AT=before-send|after-send|after-enqueue`
- * makes the worker SIGKILL itself at that point (exactly-once tests).
+ * Test seam, compiled only into the fault tests' own build of this file
+ * (build.mjs `--test-seams-worker`; `OV_TEST_SEAMS` is false in every
+ * shipped bundle, so the code is dropped there):
+ * `OPENVIKING_TEST_CRASH_AT=before-send|after-send|after-enqueue` makes the
+ * worker SIGKILL itself at that point (exactly-once tests).
  * main.ts logs the worker's peak RSS to the debug log when it ends.
  *
  * @module
@@ -147,7 +150,11 @@ function commitStaleJob(stdinText: string, deps: HookDeps): { workspace: string;
   return { workspace: resolveWorkspace(input, deps.env, deps.cwd), exceptSessionId: typeof input.session_id === 'string' ? input.session_id : '' };
 }
 
+/** Defined by build.mjs: false in shipped bundles, true in the fault tests' worker; undefined when run from source. */
+declare const OV_TEST_SEAMS: boolean | undefined;
+
 function crashPointFrom(deps: HookDeps): ((point: CrashPoint) => void) | undefined {
+  if (typeof OV_TEST_SEAMS === 'undefined' || !OV_TEST_SEAMS) return undefined;
   const target = deps.env.OPENVIKING_TEST_CRASH_AT;
   if (target !== 'before-send' && target !== 'after-send' && target !== 'after-enqueue') return undefined;
   return (point) => {

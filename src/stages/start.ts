@@ -43,6 +43,7 @@ import type { StageContext } from '../session/stageContext.js';
 import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { sessionStateFile, storeLayout } from '../store/paths.js';
+import { recordServerStatus } from '../store/status.js';
 
 /** Grace after the deadline for file writes before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 200;
@@ -59,10 +60,13 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
       return PASS;
     }
     const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
-    const watched = watchFailures(ctx.client);
+    const watched = watchFailures(ctx.client, deps.now);
     const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
     if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
     if (ctx.settings.autoRecall && ctx.settings.resident) ensureResident(deps);
+    // Whether the server answered, for the status line and doctor (a headless run never recalls, so start says it).
+    const seen = watched.serverSeen();
+    if (seen !== undefined) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
     // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21).
     const notice = memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure(), now: deps.now() });
     const told = notice === undefined ? {} : { notice };

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KNOB_TABLE, listKnobs } from '../../src/config/knobs.js';
 import { defaultValue, parseKnobValue, resolveSettings } from '../../src/config/settings.js';
+import { policyFor } from '../../src/capture/serverPolicy.js';
 
 const home = '/home/tester';
 
@@ -229,3 +230,14 @@ function sourceFiles(dir: string): string[] {
     return entry.isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
   });
 }
+
+// README: OPENVIKING_COMMIT_KEEP_RECENT_COUNT "Applies only where the server's commit policy is not used" (8e37669 said
+// "Newest messages a threshold commit leaves out of the archive", while the default policy commits with keep 0).
+// The behaviour on both sides is pinned in tests/stages/capture-events.test.ts (keep 1 without the policy, 0 with it).
+describe('OPENVIKING_COMMIT_KEEP_RECENT_COUNT', () => {
+  it('says when it applies; the policy the server gets always keeps 0', () => {
+    expect(KNOB_TABLE.commitKeepRecentCount.description).toContain("Applies only where the server's commit policy is not used");
+    const { settings } = resolveSettings({ env: { OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '7' }, homeDir: home });
+    expect(policyFor(settings)?.keep_recent_count).toBe(0);
+  });
+});

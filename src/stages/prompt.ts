@@ -69,6 +69,6 @@ async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Pr
   const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, hostFromEnv(deps.env));
   if (text === '') return PASS;
   const items = outcome.items.map(({ uri, score, category }) => ({ uri, ...(score !== undefined ? { score } : {}), ...(category !== undefined ? { category } : {}) }));
-  deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: 'recall', detail: query, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items, text }));
+  deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: 'recall', detail: query, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items, text }));
   return { kind: 'context', text };
 }

@@ -62,7 +62,7 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
     const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
     const watched = watchFailures(ctx.client, deps.now);
     const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
-    if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
+    if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
     if (ctx.settings.autoRecall && ctx.settings.resident) ensureResident(deps);
     // Whether the server answered, for the status line and doctor (a headless run never recalls, so start says it).
     const seen = watched.serverSeen();

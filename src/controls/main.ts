@@ -78,7 +78,7 @@ async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResu
 function whyReport(argv: readonly string[], deps: HookDeps): ControlResult {
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
   const { session, how } = whichSession(argv, deps, dataDir);
-  if (session === undefined || session === '') return { text: `No injection recorded ${how} yet (the plugin records what it injects from the next session start on).\n`, code: 0 };
+  if (session === undefined || session === '') return { text: `No injection recorded yet for ${how} (the plugin records what it injects from the next session start on).\n`, code: 0 };
   const entries = readWhy(dataDir, session);
   if (entries.length === 0) return { text: `Nothing recorded for session ${session}.\n`, code: 0 };
   const lines = [`What OpenViking injected into session ${session} (${how}; ${entries.length} time${entries.length === 1 ? '' : 's'}):`, ''];

@@ -51,6 +51,14 @@ const textOf = (result: Record<string, unknown>) => (result.content as Array<{ t
 
 const CASES: Array<{ name: string; setup: () => Promise<{ cwd: string; env: Record<string, string> }>; why: string }> = [
   { name: 'OPENVIKING_MEMORY_ENABLED=false', setup: async () => ({ cwd: await folder('a'), env: { OPENVIKING_MEMORY_ENABLED: 'false' } }), why: 'OPENVIKING_MEMORY_ENABLED=false' },
+  {
+    name: 'plugin.codebuddy.enabled false in ovcli.conf',
+    setup: async () => {
+      await sandbox.writeOvcli({ plugin: { codebuddy: { enabled: false } } });
+      return { cwd: await folder('from-file'), env: {} };
+    },
+    why: 'plugin.codebuddy.enabled: false in ~/.openviking/ovcli.conf',
+  },
   { name: '.openviking/config.json enabled: false', setup: async () => ({ cwd: await folder('b', { enabled: false }), env: {} }), why: 'enabled: false in' },
   { name: 'OPENVIKING_BYPASS_SESSION=true', setup: async () => ({ cwd: await folder('c'), env: { OPENVIKING_BYPASS_SESSION: 'true' } }), why: 'OPENVIKING_BYPASS_SESSION=on' },
   {
@@ -87,6 +95,7 @@ describe('MCP proxy where memory is off: nothing is sent, each call says why', (
       expect(server.requests().map((request) => `${request.method} ${request.path}`)).toEqual([]);
     } finally {
       await proxy.close();
+      await rm(sandbox.ovcliPath, { force: true });
     }
   });
 

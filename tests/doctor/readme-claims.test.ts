@@ -57,6 +57,25 @@ describe('Doctor', () => {
     }
   });
 
+  // README: "the configuration (the files read, where every value came from, every value also set elsewhere and why it was not used, …
+  // an unknown `plugin.codebuddy` field with the nearest knob's name, a key kept from another server" (on 8e37669 a misspelt field left
+  // doctor at "settings: all defaults", PASS, and nothing said which other values were found).
+  it('shows which values were also set and why they were not used, and names an unknown field\'s nearest knob', async () => {
+    const home = freshHome();
+    mkdirSync(join(home, '.openviking'));
+    writeFileSync(join(home, '.openviking', 'ovcli.conf'), JSON.stringify({ url: 'https://elsewhere.example', api_key: 'k-cli-0123456789', plugin: { codebuddy: { recalLimit: 8 } } }));
+    writeFileSync(join(home, '.openviking', 'ov.conf'), JSON.stringify({ codebuddy: { apiKey: 'k-local-0123456789' } }));
+    const report = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: 'k-env-0123456789' }, home));
+    const config = checkOf(report, 'config');
+    const text = config.lines.join('\n');
+    expect(config.status).toBe('warn');
+    expect(text).toContain('server URL: ' + server.url + '  (env:OPENVIKING_URL)');
+    expect(text).toContain('also set: server URL in file:~/.openviking/ovcli.conf#url, not used: env:OPENVIKING_URL comes first');
+    expect(text).toContain('also set: API key in file:~/.openviking/ovcli.conf#api_key, not used: env:OPENVIKING_API_KEY comes first');
+    expect(text).toContain('plugin.codebuddy.recalLimit is not a setting; did you mean recallLimit?');
+    expect(text).not.toMatch(/k-(cli|local|env)-0123456789/);
+  });
+
   // README: "keys are masked as `****` plus their last four characters, or as `****` alone when shorter than 12 characters"
   it('masks keys as the README says', () => {
     expect(maskSecret('uk-alice-7f3c9d2e41ab')).toBe('****41ab');

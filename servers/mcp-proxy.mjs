@@ -224,15 +224,15 @@ function resolveCredentials(input) {
     let chosen;
     for (const candidate of candidates) {
       if (candidate.value === void 0) continue;
-      const skip = (reason, warn) => {
-        skipped.push({ field, source: candidate.source, reason, kind: warn ? "refused" : "shadowed" });
-        if (warn) warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+      const skip = (kind, reason) => {
+        skipped.push({ field, source: candidate.source, reason, kind });
+        if (kind === "cli-mode") warnings.push(`${candidate.source}: ${reason}; ignoring it`);
       };
       const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== "ovcli") skip("OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only", true);
-      else if (chosen !== void 0) skip(`${chosen.source} comes first`, false);
+      if (cliOnly && candidate.layer !== "ovcli") skip("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
+      else if (chosen !== void 0) skip("shadowed", `${chosen.source} comes first`);
       else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, baseUrl)) {
-        skip(`it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`, true);
+        skip("other-server", `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`);
       } else chosen = candidate;
     }
     if (chosen !== void 0) sources[field] = chosen.source;

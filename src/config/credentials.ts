@@ -32,7 +32,7 @@
  *   anywhere else is skipped with a warning, never silently.
  *
  * Every value found and not used is recorded with the reason (`skipped`),
- * which doctor prints. `server.root_api_key` comes last of all; OpenViking
+ * which doctor prints; one ignored because of `cli` mode is also a warning. `server.root_api_key` comes last of all; OpenViking
  * refuses root keys on data APIs in `api_key` mode: when that is the key in
  * use, `rootKeyOnly` is set and a warning says so.
  *
@@ -102,15 +102,16 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
     let chosen: Candidate | undefined;
     for (const candidate of candidates) {
       if (candidate.value === undefined) continue;
-      const skip = (reason: string, warn: boolean) => {
-        skipped.push({ field, source: candidate.source, reason, kind: warn ? 'refused' : 'shadowed' });
-        if (warn) warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+      const skip = (kind: SkippedValue['kind'], reason: string) => {
+        skipped.push({ field, source: candidate.source, reason, kind });
+        // Set, yet ignored by the mode the user chose: said out loud. The other two are the order working as documented (doctor lists them).
+        if (kind === 'cli-mode') warnings.push(`${candidate.source}: ${reason}; ignoring it`);
       };
       const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== 'ovcli') skip('OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only', true);
-      else if (chosen !== undefined) skip(`${chosen.source} comes first`, false);
+      if (cliOnly && candidate.layer !== 'ovcli') skip('cli-mode', 'OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only');
+      else if (chosen !== undefined) skip('shadowed', `${chosen.source} comes first`);
       else if (IDENTITY_FIELDS.has(field) && own?.value !== undefined && !sameServer(own.value, baseUrl)) {
-        skip(`it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`, true);
+        skip('other-server', `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`);
       } else chosen = candidate;
     }
     if (chosen !== undefined) sources[field] = chosen.source;

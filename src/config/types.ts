@@ -31,8 +31,8 @@ export interface SkippedValue {
   field: keyof Credentials['sources'];
   source: ValueSource;
   reason: string;
-  /** `shadowed`: a source before it set the field; `refused`: not usable here (another server's identity, `cli` mode), also a warning. */
-  kind: 'shadowed' | 'refused';
+  /** `shadowed`: a source before it set the field; `other-server`: another server's identity; `cli-mode`: not ovcli.conf in `cli` mode (also a warning). */
+  kind: 'shadowed' | 'other-server' | 'cli-mode';
 }
 
 export interface Settings {

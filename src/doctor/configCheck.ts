@@ -39,8 +39,8 @@ export function checkConfig(config: PluginConfig, homeDir: string): Check {
   if (credentials.account) lines.push(`account: ${credentials.account}  (${from('account')})`);
   if (credentials.user) lines.push(`user: ${credentials.user}  (${from('user')})`);
   if (credentials.peerId) lines.push(`peer: ${credentials.peerId}  (${from('peerId')})`);
-  // Why another source's value is not the one in use (a refused one is also a warning below).
-  for (const skip of credentials.skipped ?? []) if (skip.kind === 'shadowed') lines.push(`also set: ${FIELD_NAMES[skip.field]} in ${skip.source}, not used: ${skip.reason}`);
+  // Why another source's value is not the one in use (one ignored because of `cli` mode is a warning below).
+  for (const skip of credentials.skipped ?? []) if (skip.kind !== 'cli-mode') lines.push(`also set: ${FIELD_NAMES[skip.field]} in ${skip.source}, not used: ${skip.reason}`);
   const changed = changedSettings(config);
   lines.push(changed.length > 0 ? `settings changed from default: ${changed.map((s) => s.text).join(', ')}` : 'settings: all defaults');
   lines.push(...warnings.map((warning) => `warning: ${warning}`));

@@ -165,8 +165,14 @@ describe('credential chain: precedence', () => {
     expect(credentials.apiKey).toBeUndefined();
     expect(credentials.user).toBeUndefined();
     expect(credentials.rootKeyOnly).toBe(false);
-    expect(warnings.join('\n')).toContain('file:~/.openviking/ov.conf#codebuddy.apiKey: it belongs to the server http://127.0.0.1:1933 (default server of ~/.openviking/ov.conf)');
-    expect(warnings.join('\n')).not.toMatch(/k-local|root(?!_api_key)/);
+    expect(warnings).toEqual([]);
+    expect(credentials.skipped?.find((skip) => skip.source === 'file:~/.openviking/ov.conf#codebuddy.apiKey')).toEqual({
+      field: 'apiKey',
+      source: 'file:~/.openviking/ov.conf#codebuddy.apiKey',
+      kind: 'other-server',
+      reason: 'it belongs to the server http://127.0.0.1:1933 (default server of ~/.openviking/ov.conf), not to the one in use, https://remote.example (file:~/.openviking/ovcli.conf#url)',
+    });
+    expect(JSON.stringify(credentials.skipped)).not.toMatch(/k-local|"root"/);
   });
 
   it('ovcli.conf\'s key does not follow OPENVIKING_URL to another server; an env key goes anywhere', () => {

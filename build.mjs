@@ -23,6 +23,13 @@
 // Hook bundles take node builtins through process.getBuiltinModule, never
 // through an ESM `import` (see builtinsWithoutFacades below).
 //
+// Test seams are compiled out of every shipped bundle: `OV_TEST_SEAMS` is
+// defined false, so the code behind it (the worker's crash points,
+// `OPENVIKING_TEST_CRASH_AT`) is dropped by the minifier. The fault tests
+// build their own worker with it true, straight into a private copy of the
+// plugin (`node build.mjs --test-seams-worker <dir>`, tests/faults/support/
+// plugin.ts): nothing seamed is ever written under scripts/.
+//
 // Output is deterministic (content-hashed chunk names, no timestamps), so CI
 // can prove that a rebuild leaves `git diff` empty.
 import { build } from 'esbuild';
@@ -109,7 +116,7 @@ const builtinsWithoutFacades = {
  * `OV_BUILD_READABLE=1 node build.mjs` builds them unminified for profiling
  * (never to commit: the freshness gate compares against the minified build).
  */
-const HOOK_BUNDLE_OPTIONS = { ...COMMON_OPTIONS, banner: BUILTIN_LOADER_BANNER, minify: process.env.OV_BUILD_READABLE !== '1' };
+const HOOK_BUNDLE_OPTIONS = { ...COMMON_OPTIONS, banner: BUILTIN_LOADER_BANNER, minify: process.env.OV_BUILD_READABLE !== '1', define: { OV_TEST_SEAMS: 'false' } };
 
 /**
  * Turns a dynamic `import()` of a lazy module into an import of its built
@@ -170,5 +177,26 @@ async function buildAll() {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await buildAll();
+/**
+ * The capture worker with its test seams on (the crash points of
+ * src/capture/worker.ts), as `<lazyDir>/worker.mjs`: for a private copy of
+ * the built plugin in the fault tests, never for scripts/.
+ */
+async function buildWorkerWithTestSeams(lazyDir) {
+  if (resolve(lazyDir) === resolve('scripts/lazy')) throw new Error('the seamed worker never goes into scripts/lazy');
+  await build({
+    ...HOOK_BUNDLE_OPTIONS,
+    define: { OV_TEST_SEAMS: 'true' },
+    entryPoints: { worker: 'src/capture/worker.ts' },
+    outdir: lazyDir,
+    outExtension: { '.js': '.mjs' },
+    plugins: [lazyExternals('./'), builtinsWithoutFacades],
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const seamed = process.argv.indexOf('--test-seams-worker');
+  if (seamed === -1) await buildAll();
+  else await buildWorkerWithTestSeams(process.argv[seamed + 1] ?? '');
+}
 export { buildAll, REQUIRE_SHIM };

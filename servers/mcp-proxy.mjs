@@ -201,71 +201,57 @@ function text(value) {
 
 // src/config/credentials.ts
 var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
-var ENV_CREDENTIAL_NAMES = [
-  "OPENVIKING_URL",
-  "OPENVIKING_BASE_URL",
-  "OPENVIKING_MCP_URL",
-  "OPENVIKING_BEARER_TOKEN",
-  "OPENVIKING_API_KEY",
-  "OPENVIKING_ACCOUNT",
-  "OPENVIKING_USER",
-  "OPENVIKING_PEER_ID"
-];
-var CLI_CREDENTIAL_KEYS = ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id", "peer_id"];
+var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
 function resolveCredentials(input) {
   const { env, homeDir } = input;
   const warnings = [];
   const { cliFile, ovFile } = loadCredentialFiles(input);
   for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
-  const cli = FileFields.of(cliFile, homeDir, warnings);
-  const ov = FileFields.of(ovFile, homeDir, warnings);
+  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
+  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
   const ovServer = ov.section("server");
   const ovHarness = ov.section("codebuddy");
   const options = resolveUserConfig({ env, homeDir, readFile: input.readFile, ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {} });
   warnings.push(...options.warnings);
-  const userConfig = options.values;
-  const useCliOnly = credentialMode(env) === "cli" || credentialMode(env) === "auto" && !anyExplicit(env, userConfig) && cli.hasAny(CLI_CREDENTIAL_KEYS);
-  const fromEnv = (name) => [`env:${name}`, text(env[name])];
-  const fromUser = (key) => [options.sources[key] ?? `userConfig:${key}`, userConfig[key]];
-  const chain = (explicit, fromCli, fromOv) => useCliOnly ? fromCli : [...explicit, ...fromCli, ...fromOv];
+  const cliOnly = credentialMode(env) === "cli";
+  const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
+  const fromUser = (key) => ({ source: options.sources[key] ?? `userConfig:${key}`, value: options.values[key], layer: "options" });
   const sources = {};
+  const skipped = [];
+  const servers = {};
+  let baseUrl = DEFAULT_BASE_URL;
   const pick = (field, candidates) => {
-    for (const [source, value] of candidates) {
-      if (value === void 0) continue;
-      sources[field] = source;
-      return value;
+    let chosen;
+    for (const candidate of candidates) {
+      if (candidate.value === void 0) continue;
+      const skip = (kind, reason) => {
+        skipped.push({ field, source: candidate.source, reason, kind });
+        if (kind === "cli-mode") warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+      };
+      const own = servers[candidate.layer];
+      if (cliOnly && candidate.layer !== "ovcli") skip("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
+      else if (chosen !== void 0) skip("shadowed", `${chosen.source} comes first`);
+      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, baseUrl)) {
+        skip("other-server", `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`);
+      } else chosen = candidate;
     }
-    return void 0;
+    if (chosen !== void 0) sources[field] = chosen.source;
+    return chosen?.value;
   };
-  const urlCandidates = [
-    ...useCliOnly ? [] : [fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL"), fromUser("server_url")],
-    cli.get("url"),
-    ovServer.get("url"),
-    derivedServerUrl(ovServer)
-  ];
-  const baseUrl = pick("baseUrl", validUrls(urlCandidates, warnings)) ?? DEFAULT_BASE_URL;
+  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
+  const optionsUrl = validUrls([fromUser("server_url")], warnings);
+  const cliUrl = validUrls([cli.get("url")], warnings);
+  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
+  servers.options = optionsUrl.find((candidate) => candidate.value !== void 0);
+  servers.ovcli = cliUrl.find((candidate) => candidate.value !== void 0);
+  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? { source: `default server of ${displayPath(ovFile.path, homeDir)}`, value: DEFAULT_BASE_URL, layer: "ovconf" };
+  baseUrl = pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
   sources.baseUrl ??= "default";
-  const apiKey = pick(
-    "apiKey",
-    chain(
-      [fromEnv("OPENVIKING_BEARER_TOKEN"), fromEnv("OPENVIKING_API_KEY"), fromUser("api_key")],
-      [cli.get("api_key")],
-      [ovHarness.get("apiKey"), ovServer.get("root_api_key")]
-    )
-  );
-  const account = pick(
-    "account",
-    chain([fromEnv("OPENVIKING_ACCOUNT"), fromUser("account")], [cli.get("account"), cli.get("account_id")], [ovHarness.get("accountId")])
-  );
-  const user = pick(
-    "user",
-    chain([fromEnv("OPENVIKING_USER"), fromUser("user")], [cli.get("user"), cli.get("user_id")], [ovHarness.get("userId")])
-  );
-  const peerId = pick(
-    "peerId",
-    chain([fromEnv("OPENVIKING_PEER_ID")], [cli.get("actor_peer_id"), cli.get("peer_id")], [ovHarness.get("peerId"), ovHarness.get("peer_id")])
-  );
-  const mcpUrl = pick("mcpUrl", useCliOnly ? [] : validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
+  const apiKey = pick("apiKey", [fromEnv("OPENVIKING_BEARER_TOKEN"), fromEnv("OPENVIKING_API_KEY"), fromUser("api_key"), cli.get("api_key"), ovHarness.get("apiKey"), ovServer.get("root_api_key")]);
+  const account = pick("account", [fromEnv("OPENVIKING_ACCOUNT"), fromUser("account"), cli.get("account"), cli.get("account_id"), ovHarness.get("accountId")]);
+  const user = pick("user", [fromEnv("OPENVIKING_USER"), fromUser("user"), cli.get("user"), cli.get("user_id"), ovHarness.get("userId")]);
+  const peerId = pick("peerId", [fromEnv("OPENVIKING_PEER_ID"), cli.get("actor_peer_id"), cli.get("peer_id"), ovHarness.get("peerId"), ovHarness.get("peer_id")]);
+  const mcpUrl = pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
   sources.mcpUrl ??= "derived:baseUrl";
   const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
   if (rootKeyOnly) {
@@ -279,7 +265,8 @@ function resolveCredentials(input) {
     ...definedOnly({ apiKey, account, user, peerId }),
     sources,
     rootKeyOnly,
-    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files]
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
+    ...skipped.length > 0 ? { skipped } : {}
   };
   return { credentials, warnings, cliFile };
 }
@@ -307,41 +294,41 @@ function looksLikeOvcli(value) {
   return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some((key) => typeof value[key] === "string");
 }
 var FileFields = class _FileFields {
-  constructor(file, homeDir, warnings, value, prefix) {
+  constructor(file, homeDir, warnings, value, prefix, layer) {
     this.file = file;
     this.homeDir = homeDir;
     this.warnings = warnings;
     this.value = value;
     this.prefix = prefix;
+    this.layer = layer;
   }
   file;
   homeDir;
   warnings;
   value;
   prefix;
+  layer;
   /** Fields of the whole file. */
-  static of(file, homeDir, warnings) {
-    return new _FileFields(file, homeDir, warnings, file.value, "");
+  static of(file, homeDir, warnings, layer) {
+    return new _FileFields(file, homeDir, warnings, file.value, "", layer);
   }
   get(key) {
     const entry = this.value?.[key];
-    if (entry === void 0 || entry === null) return [this.sourceOf(key), void 0];
-    if (typeof entry === "number" && Number.isFinite(entry)) return [this.sourceOf(key), String(entry)];
+    const candidate = (value) => ({ source: this.sourceOf(key), value, layer: this.layer });
+    if (entry === void 0 || entry === null) return candidate(void 0);
+    if (typeof entry === "number" && Number.isFinite(entry)) return candidate(String(entry));
     if (typeof entry !== "string") {
       this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
-      return [this.sourceOf(key), void 0];
+      return candidate(void 0);
     }
-    return [this.sourceOf(key), text(entry)];
+    return candidate(text(entry));
   }
   section(key) {
     const entry = this.value?.[key];
     if (entry !== void 0 && entry !== null && !isRecord(entry)) {
       this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
     }
-    return new _FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : void 0, `${this.prefix}${key}.`);
-  }
-  hasAny(keys) {
-    return keys.some((key) => typeof this.value?.[key] === "string" && text(this.value[key]) !== void 0);
+    return new _FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : void 0, `${this.prefix}${key}.`, this.layer);
   }
   sourceOf(key) {
     return `file:${this.shown()}#${this.prefix}${key}`;
@@ -351,46 +338,65 @@ var FileFields = class _FileFields {
   }
 };
 function derivedServerUrl(server) {
-  const [hostSource, host] = server.get("host");
-  const [portSource, port] = server.get("port");
-  if (host === void 0 && port === void 0) return ["default", void 0];
-  const portNumber = port !== void 0 && /^\d+$/.test(port) ? Number(port) : 1933;
-  const hostName = !host || host === "0.0.0.0" ? "127.0.0.1" : host;
-  return [host !== void 0 ? hostSource : portSource, `http://${hostName}:${portNumber}`];
+  const host = server.get("host");
+  const port = server.get("port");
+  if (host.value === void 0 && port.value === void 0) return { ...host, value: void 0 };
+  const portNumber = port.value !== void 0 && /^\d+$/.test(port.value) ? Number(port.value) : 1933;
+  const hostName = !host.value || host.value === "0.0.0.0" ? "127.0.0.1" : host.value;
+  return { ...host.value !== void 0 ? host : port, value: `http://${hostName}:${portNumber}` };
 }
 function validUrls(candidates, warnings) {
-  return candidates.map(([source, value]) => {
-    if (value === void 0) return [source, void 0];
-    if (isHttpUrl(value)) return [source, value.replace(/\/+$/, "")];
-    warnings.push(`${source}: "${value}" is not an http(s) URL; ignoring it`);
-    return [source, void 0];
+  return candidates.map((candidate) => {
+    if (candidate.value === void 0 || isHttpUrl(candidate.value)) return { ...candidate, value: candidate.value?.replace(/\/+$/, "") };
+    warnings.push(`${candidate.source}: "${candidate.value}" is not an http(s) URL; ignoring it`);
+    return { ...candidate, value: void 0 };
   });
 }
 function isHttpUrl(value) {
+  return parseUrl(value) !== void 0;
+}
+function parseUrl(value) {
   try {
     const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
+    return url.protocol === "http:" || url.protocol === "https:" ? url : void 0;
   } catch {
-    return false;
+    return void 0;
   }
 }
-function anyExplicit(env, userConfig) {
-  return ENV_CREDENTIAL_NAMES.some((name) => text(env[name]) !== void 0) || Object.keys(userConfig).length > 0;
+var LOOPBACK_NAMES = /* @__PURE__ */ new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
+function sameServer(a, b) {
+  const [x, y] = [parseUrl(a), parseUrl(b)];
+  if (x === void 0 || y === void 0) return a === b;
+  const host = (url) => LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
+  const path = (url) => url.pathname.replace(/\/+$/, "");
+  return x.protocol === y.protocol && host(x) === host(y) && (x.port || defaultPort(x)) === (y.port || defaultPort(y)) && path(x) === path(y);
+}
+function defaultPort(url) {
+  return url.protocol === "https:" ? "443" : "80";
 }
 function definedOnly(values) {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));
 }
 
+// src/config/scalars.ts
+var FALSE_WORDS = /* @__PURE__ */ new Set(["0", "false", "no", "off"]);
+function parseSwitch(raw) {
+  const text2 = raw?.trim().toLowerCase();
+  if (!text2) return void 0;
+  return !FALSE_WORDS.has(text2);
+}
+var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
+
 // src/config/knobs.ts
 var SECOND = 1e3;
 var KNOB_TABLE = {
-  enabled: { env: "OPENVIKING_MEMORY_ENABLED", type: "bool", default: true, description: "Master switch; off makes every hook a no-op." },
+  enabled: { env: "OPENVIKING_MEMORY_ENABLED", type: "bool", default: true, description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)." },
   autoRecall: { env: "OPENVIKING_AUTO_RECALL", type: "bool", default: true, description: "Inject relevant memories before each prompt." },
-  autoCapture: { env: "OPENVIKING_AUTO_CAPTURE", type: "bool", default: true, description: "Send each finished turn to OpenViking and commit it." },
+  autoCapture: { env: "OPENVIKING_AUTO_CAPTURE", type: "bool", default: true, description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`." },
   autoProfile: { env: "OPENVIKING_AUTO_PROFILE", type: "bool", default: true, description: "Inject the user profile and memory listing at session start." },
   recallLimit: { env: "OPENVIKING_RECALL_LIMIT", type: "int", default: 10, min: 1, max: 100, description: "Most memories injected per prompt." },
   scoreThreshold: { env: "OPENVIKING_SCORE_THRESHOLD", type: "float", default: 0.35, min: 0, max: 1, description: "Lowest relevance score a recalled memory may have." },
-  minQueryLength: { env: "OPENVIKING_MIN_QUERY_LENGTH", type: "int", default: 3, min: 0, max: 1e3, description: "Prompts shorter than this (characters) skip recall." },
+  minQueryLength: { env: "OPENVIKING_MIN_QUERY_LENGTH", type: "int", default: 3, min: 1, max: 1e3, description: "Prompts shorter than this (characters, once private parts are removed) skip recall." },
   recallMaxTokens: { env: "OPENVIKING_RECALL_MAX_TOKENS", type: "int", default: 1600, min: 64, max: 32e3, description: "Server-side token budget of the recall block (context search `max_tokens`)." },
   recallDedupTurns: { env: "OPENVIKING_RECALL_DEDUP_TURNS", type: "int", default: 5, min: 0, max: 100, description: "Turns during which the server does not repeat a memory it already injected (0: off)." },
   recallTokenBudget: { env: "OPENVIKING_RECALL_TOKEN_BUDGET", type: "int", default: 2e3, min: 200, max: 32e3, description: "Token budget of the client-side fallback recall block." },
@@ -405,34 +411,35 @@ var KNOB_TABLE = {
   promptDeadlineMs: { env: "OPENVIKING_PROMPT_DEADLINE_MS", type: "int", default: 2 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of recall; past it the prompt goes on without memories." },
   startDeadlineMs: { env: "OPENVIKING_START_DEADLINE_MS", type: "int", default: 3 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of the session-start profile injection." },
   syncCaptureDeadlineMs: { env: "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS", type: "int", default: 20 * SECOND, min: SECOND, max: 120 * SECOND, description: "Deadline of the synchronous capture before compaction." },
-  timeoutMs: { env: "OPENVIKING_TIMEOUT_MS", type: "int", default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: "Per-request timeout of background work (capture worker, replay)." },
+  timeoutMs: { env: "OPENVIKING_TIMEOUT_MS", type: "int", default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: "Per-request timeout of background work (capture worker, replay) and of each MCP tool call." },
   commitTokenThreshold: { env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD", type: "int", default: 2e4, min: 1e3, max: 1e7, description: "Pending server tokens that trigger a commit after a turn." },
-  commitKeepRecentCount: { env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT", type: "int", default: 10, min: 0, max: 1e4, description: "Newest messages a threshold commit leaves out of the archive." },
+  commitKeepRecentCount: { env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT", type: "int", default: 10, min: 0, max: 1e4, description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)." },
   staleCommitIdleMs: { env: "OPENVIKING_STALE_COMMIT_IDLE_MS", type: "int", default: 30 * 60 * SECOND, min: 0, max: 7 * 24 * 3600 * SECOND, description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)." },
-  serverCommitPolicy: { env: "OPENVIKING_SERVER_COMMIT_POLICY", type: "bool", default: true, description: "Give each captured session the server's own `auto_commit_policy` (thresholds below and the two commit knobs above); servers without it keep the client-side rules." },
+  serverCommitPolicy: { env: "OPENVIKING_SERVER_COMMIT_POLICY", type: "bool", default: true, description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules." },
   serverCommitMessageThreshold: { env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD", type: "int", default: 200, min: 0, max: 1e3, description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)." },
   captureRetentionDays: { env: "OPENVIKING_CAPTURE_RETENTION_DAYS", type: "int", default: 90, min: 1, max: 3650, description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is." },
   serverCommitIdleSeconds: { env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS", type: "int", default: 1800, min: 0, max: 604800, description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)." },
   captureAssistantTurns: { env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS", type: "bool", default: true, description: "Capture the assistant's turns too, not only the user's." },
   captureToolMaxChars: { env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS", type: "int", default: 1e6, min: 1e3, max: 1e6, description: "Characters of a tool output kept when capturing (the server externalises big ones)." },
-  bypassSession: { env: "OPENVIKING_BYPASS_SESSION", type: "bool", default: false, description: "Neither recall nor capture in this session." },
-  bypassPatterns: { env: "OPENVIKING_BYPASS_SESSION_PATTERNS", type: "csv", default: [], description: "Comma-separated globs (`*`, `**`); a session whose id or cwd matches is bypassed." },
-  pendingReplayLimit: { env: "OPENVIKING_PENDING_REPLAY_LIMIT", type: "int", default: 50, min: 0, max: 1e3, description: "Queued writes replayed per session start." },
-  pendingReplayBudgetMs: { env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS", type: "int", default: 1500, min: 0, max: 60 * SECOND, description: "Time a replay run may spend before it stops." },
-  pendingMaxRetries: { env: "OPENVIKING_PENDING_MAX_RETRIES", type: "int", default: 3, min: 0, max: 100, description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts." },
+  bypassSession: { env: "OPENVIKING_BYPASS_SESSION", type: "bool", default: false, description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off." },
+  bypassPatterns: { env: "OPENVIKING_BYPASS_SESSION_PATTERNS", type: "csv", default: [], description: "Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session)." },
+  pendingReplayLimit: { env: "OPENVIKING_PENDING_REPLAY_LIMIT", type: "int", default: 50, min: 0, max: 1e3, description: "Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100." },
+  pendingReplayBudgetMs: { env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS", type: "int", default: 1500, min: 0, max: 60 * SECOND, description: "Time a session start's replay may spend (inside the start deadline) before it stops." },
+  pendingMaxRetries: { env: "OPENVIKING_PENDING_MAX_RETRIES", type: "int", default: 3, min: 1, max: 100, description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts." },
   pendingTtlDays: { env: "OPENVIKING_PENDING_TTL_DAYS", type: "int", default: 7, min: 1, max: 365, description: "Age (days) after which a queued write moves to the dead-letter folder." },
-  lockTimeoutMs: { env: "OPENVIKING_LOCK_TIMEOUT_MS", type: "int", default: SECOND, min: 0, max: 60 * SECOND, description: "Wait for the per-session state lock before skipping the stage." },
-  debug: { env: "OPENVIKING_DEBUG", type: "bool", default: false, description: "Write a JSON-lines debug log." },
-  debugLogPath: { env: "OPENVIKING_DEBUG_LOG", type: "path", default: "~/.openviking/logs/codebuddy-hooks.log", description: "Where the debug log goes." }
+  lockTimeoutMs: { env: "OPENVIKING_LOCK_TIMEOUT_MS", type: "int", default: SECOND, min: 0, max: 60 * SECOND, description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)." },
+  resident: { env: "OPENVIKING_RESIDENT", type: "bool", default: true, description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)." },
+  residentIdleMs: { env: "OPENVIKING_RESIDENT_IDLE_MS", type: "int", default: 15 * 60 * SECOND, min: 100, max: 12 * 3600 * SECOND, description: "The resident helper leaves after this long without a prompt." },
+  debug: { env: "OPENVIKING_DEBUG", type: "bool", default: false, description: "Write a JSON-lines debug log (hooks, workers, resident, doctor; the MCP tools log to the host's MCP log)." },
+  debugLogPath: { env: "OPENVIKING_DEBUG_LOG", type: "path", default: DEFAULT_DEBUG_LOG_PATH, description: "Where the debug log goes; `~` is your home directory, and a relative path is taken from it." }
 };
 function listKnobs() {
   return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }));
 }
 
 // src/config/settings.ts
-var FALSE_WORDS = /* @__PURE__ */ new Set(["0", "false", "no", "off"]);
 function resolveSettings(input) {
-  const warnings = [];
+  const warnings = input.file ? unknownFields(input.file) : [];
   const settings = {};
   const sources = {};
   for (const knob of listKnobs()) {
@@ -462,7 +469,7 @@ function parseKnobValue(knob, raw, homeDir) {
   switch (knob.type) {
     case "bool":
       if (typeof raw === "boolean") return { ok: true, value: raw };
-      if (typeof raw === "string") return { ok: true, value: !FALSE_WORDS.has(raw.trim().toLowerCase()) };
+      if (typeof raw === "string") return { ok: true, value: parseSwitch(raw) ?? false };
       return { ok: false, problem: `expected a boolean, got ${JSON.stringify(raw)}` };
     case "int":
     case "float":
@@ -494,6 +501,36 @@ function clamp(knob, value, source, warnings) {
     return knob.max;
   }
   return value;
+}
+function unknownFields(file) {
+  const keys = listKnobs().map((knob) => knob.key);
+  return Object.keys(file.values).filter((field) => !keys.includes(field)).map((field) => {
+    const near = nearestKnob(field, keys);
+    return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : ""} Ignoring it (the fields are listed in the README's settings table)`;
+  });
+}
+function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {
+  const plain = (name) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const wanted = plain(field);
+  const byEnv = listKnobs().find((knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted);
+  if (byEnv !== void 0) return byEnv.key;
+  let best;
+  for (const key of keys) {
+    const distance = editDistance(wanted, plain(key));
+    if (best === void 0 || distance < best.distance) best = { key, distance };
+  }
+  return best !== void 0 && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.key : void 0;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
 }
 function splitList(text2) {
   return text2.split(",").map((item) => item.trim()).filter(Boolean);
@@ -691,6 +728,12 @@ function createDiscovery(options) {
     },
     onReconnected() {
       if (served?.fallback) void relist();
+    },
+    async answerLocally(request, field) {
+      const isTools = request.method === "tools/list";
+      const remembered = isTools ? (await snapshots.load(options.mcpUrl()))?.tools ?? [] : [];
+      if (isTools) served = { json: JSON.stringify(remembered), fallback: true };
+      return fallbackListing(field, remembered);
     }
   };
 }
@@ -1497,11 +1540,21 @@ function readWorkspaceConfig(path) {
   else if (peer !== void 0) config.warnings.push(`${path}: peerId must match ^[a-zA-Z0-9_.@-]+$ (at most one @, 128 characters) or be false; ignoring it`);
   return config;
 }
+function applyProjectSwitches(settings, off) {
+  if (off.length === 0) return settings;
+  const next = { ...settings };
+  for (const name of off) next[name] = false;
+  return next;
+}
 
 // src/project/identity.ts
 var MAX_CACHE_AGE_MS = 6e4;
 var MAX_CACHE_ENTRIES = 64;
 var cache = /* @__PURE__ */ new Map();
+function projectFor(config, workspace, homeDir, now) {
+  const project = resolveProject({ workspace, homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now });
+  return { project, settings: applyProjectSwitches(config.settings, project.off) };
+}
 function resolveProject(input) {
   let scan;
   try {
@@ -1684,6 +1737,7 @@ function createUpstream(options) {
         }
       });
     },
+    syncConfig: refreshConfig,
     warmUp() {
       if (closed) return;
       refreshConfig();
@@ -1712,6 +1766,75 @@ function shouldRetry(failure, refreshConfig) {
   if (failure.status === 400 || failure.status === 404) return true;
   if (failure.status === 401 || failure.status === 403) return refreshConfig();
   return false;
+}
+
+// src/session/bypass.ts
+function bypassMatch(settings, sessionId, cwd) {
+  if (settings.bypassSession) return { by: "switch" };
+  for (const raw of settings.bypassPatterns) {
+    const pattern = raw.trim();
+    if (pattern === "") continue;
+    const regex = globToRegExp(pattern);
+    if (typeof sessionId === "string" && sessionId !== "" && regex.test(sessionId)) return { by: "pattern", pattern, subject: "session" };
+    if (typeof cwd === "string" && cwd !== "" && regex.test(cwd)) return { by: "pattern", pattern, subject: "folder" };
+  }
+  return void 0;
+}
+function globToRegExp(glob) {
+  let source = "";
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob[index];
+    if (char === "*" && glob[index + 1] === "*") {
+      const atStart = index === 0 || glob[index - 1] === "/";
+      const atEnd = index + 2 === glob.length;
+      if (atStart && glob[index + 2] === "/") {
+        source += "(?:.*/)?";
+        index += 2;
+      } else if (atEnd && source.endsWith("\\/")) {
+        source = `${source.slice(0, -2)}(?:/.*)?`;
+        index++;
+      } else {
+        source += ".*";
+        index++;
+      }
+    } else if (char === "*") source += "[^/]*";
+    else if (char === "?") source += "[^/]";
+    else source += char.replace(/[.+^${}()|[\]\\/-]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
+}
+
+// src/session/switches.ts
+function scopeOf(config, workspace, homeDir, now, sessionId) {
+  const { project } = projectFor(config, workspace, homeDir, now);
+  return { config, project, workspace, ...sessionId !== void 0 ? { sessionId } : {} };
+}
+function memoryOffReason(scope) {
+  const off = switchedOff(scope, "enabled");
+  if (off !== void 0) return off;
+  const bypass = bypassMatch(scope.config.settings, scope.sessionId, scope.workspace);
+  if (bypass === void 0) return void 0;
+  if (bypass.by === "switch") return settingText(scope.config, "bypassSession", "on");
+  const where = bypass.subject === "folder" ? "this folder" : "this session's id";
+  return `${where} matches the bypass pattern "${bypass.pattern}" (${sourceText(scope.config, "bypassPatterns")})`;
+}
+function switchedOff(scope, key) {
+  if (scope.project.off.includes(key)) return `${key}: false in ${scope.project.configPath ?? ".openviking/config.json"}`;
+  return scope.config.settings[key] ? void 0 : settingText(scope.config, key, "false");
+}
+function settingText(config, key, shown) {
+  const source = config.settingSources?.[key];
+  const file = fileOf(source);
+  return file === void 0 ? `${KNOB_TABLE[key].env}=${shown}` : `plugin.codebuddy.${key}: ${shown} in ${file}`;
+}
+function sourceText(config, key) {
+  const file = fileOf(config.settingSources?.[key]);
+  return file === void 0 ? KNOB_TABLE[key].env : `plugin.codebuddy.${key} in ${file}`;
+}
+function fileOf(source) {
+  if (source === void 0 || !source.startsWith("file:")) return void 0;
+  const hash = source.indexOf("#");
+  return source.slice("file:".length, hash === -1 ? void 0 : hash);
 }
 
 // src/mcp/proxy.ts
@@ -1769,23 +1892,41 @@ function createProxy(options) {
     notify: sendNotification,
     log
   });
+  let wasOff = false;
+  const memoryOffHere = () => {
+    upstream.syncConfig();
+    const current = config.current();
+    const scope = options.workspace === void 0 ? { config: current, project: { off: [] } } : scopeOf(current, options.workspace, options.homeDir, options.now());
+    const off = memoryOffReason(scope);
+    if (off === void 0 && wasOff) setImmediate(() => upstream.warmUp());
+    wasOff = off !== void 0;
+    return off;
+  };
   const answer = async (request, signal) => {
     switch (request.method) {
       case "initialize": {
         const snapshot = await snapshots.load(mcpUrl());
-        setImmediate(() => upstream.warmUp());
+        if (memoryOffHere() === void 0) setImmediate(() => upstream.warmUp());
         return buildInitializeResult(request.params, snapshot?.profile, options.serverInfo);
       }
       case "ping":
         return {};
       default: {
         const field = listingField(request.method, request.params);
+        const off = memoryOffHere();
+        if (off !== void 0) {
+          log.debug("memory is off here; answered locally", { method: request.method, reason: off });
+          if (field !== void 0) return discovery.answerLocally(request, field);
+          if (request.method === "tools/call") return { content: [{ type: "text", text: memoryOffText(off) }], isError: true };
+          throw new MemoryOffError(off);
+        }
         if (field !== void 0) return discovery.answer(request, field, signal);
         return upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
       }
     }
   };
   const toRpcError = (error) => {
+    if (error instanceof MemoryOffError) return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
     if (isUpstreamError(error)) return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
     log.warn("internal error while handling a request", { error: describeError(error) });
     return { code: RpcErrorCode.internalError, message: `OpenViking MCP proxy internal error: ${describeError(error)}` };
@@ -1856,6 +1997,17 @@ function createProxy(options) {
   options.stdout.once("error", () => void close());
   return { log, closed, close };
 }
+function memoryOffText(reason) {
+  return `OpenViking memory is off here (${reason}): nothing was sent to the server. It works again once that switch is turned back on.`;
+}
+var MemoryOffError = class extends Error {
+  constructor(reason) {
+    super(memoryOffText(reason));
+    this.reason = reason;
+    this.name = "MemoryOffError";
+  }
+  reason;
+};
 
 // src/openviking/ipRange.ts
 var IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;

@@ -19,7 +19,7 @@
  * @module
  */
 import { stat } from 'node:fs/promises';
-import { loadPluginConfig } from '../config/load.js';
+import { loadStageConfig } from '../session/stageContext.js';
 import type { HookDeps } from '../hook/deps.js';
 import { clearUncommitted, entryOf, initUncommittedIndex, isIdle, listUncommitted, markUncommitted, otherSessionsOf } from './commitIndex.js';
 import type { ListedEntry } from './commitIndex.js';
@@ -28,6 +28,7 @@ import type { DrainStatus } from './drain.js';
 import { captureEnvFor } from './env.js';
 import { postRequest } from './requests.js';
 import { projectFor } from '../project/identity.js';
+import { captureOffReason } from '../session/switches.js';
 import { sweepIfDue } from './retention.js';
 import { listCaptureStates, loadCaptureState } from './state.js';
 import type { CaptureState } from './state.js';
@@ -54,13 +55,14 @@ export const COMMIT_STALE_DEADLINE_MS = 60_000;
  */
 export async function commitStale(dataDir: string, workspace: string, exceptSessionId: string, deps: HookDeps): Promise<CommitStaleSummary> {
   const summary: CommitStaleSummary = { considered: 0, drained: 0, busy: 0, incomplete: 0, live: 0 };
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
-  if (!config.settings.enabled || !config.settings.autoCapture) return summary;
+  const config = loadStageConfig(deps);
   // The workspace's project (DESIGN D24): its switches hold here too, and what is still uncaptured goes out under its peer.
-  const { project, settings: effective } = projectFor(config, workspace, deps.homeDir, deps.now());
-  if (!effective.enabled || !effective.autoCapture) return summary;
+  const { project } = projectFor(config, workspace, deps.homeDir, deps.now());
+  if (captureOffReason({ config, project, workspace }) !== undefined) return summary;
   const env = { ...captureEnvFor(deps, config, COMMIT_STALE_DEADLINE_MS), dataDir };
   for (const entry of otherSessionsOf(await indexEntries(dataDir), workspace, exceptSessionId)) {
+    // A session whose id is bypassed is never committed (DESIGN D25); the folder's switches were checked above.
+    if (captureOffReason({ config, project, sessionId: entry.hostSessionId, workspace }) !== undefined) continue;
     if (!isIdle(entry, config.settings.staleCommitIdleMs, deps.now())) {
       summary.live++;
       continue;

@@ -2,14 +2,19 @@
  * Builds the capture machinery's view of the outside world (writer.ts
  * `CaptureEnv`) from the hook deps and the loaded configuration, with one
  * deadline for the whole job. The client's per-call timeout is the
- * background one (`timeoutMs`), cut by that deadline.
+ * background one (`timeoutMs`), cut by that deadline; each of its answers
+ * is recorded as the server's state (store/status.ts: an unchanged state is
+ * rewritten at most once a minute).
  *
  * @module
  */
 import type { PluginConfig } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
 import { clientFor } from '../session/stageContext.js';
+import { captureOffReason, scopeOf } from '../session/switches.js';
+import { observeResults } from '../openviking/observe.js';
 import { resolveDataDir } from '../store/paths.js';
+import { recordServerStatus, serverStatusOf } from '../store/status.js';
 import type { CaptureEnv, CrashPoint } from './writer.js';
 
 export function captureEnvFor(
@@ -19,13 +24,19 @@ export function captureEnvFor(
   crashPoint?: (point: CrashPoint) => void,
 ): CaptureEnv {
   const deadlineAt = deps.now() + deadlineMs;
+  const dataDir = resolveDataDir(deps.env, deps.homeDir);
+  const client = clientFor(config, deps, Math.min(config.settings.timeoutMs, deadlineMs), deadlineAt);
   const env: CaptureEnv = {
-    dataDir: resolveDataDir(deps.env, deps.homeDir),
+    dataDir,
     settings: config.settings,
-    client: clientFor(config, deps, Math.min(config.settings.timeoutMs, deadlineMs), deadlineAt),
+    // Every answer (or its absence) says whether the server is up, for the status line and doctor.
+    client: observeResults(client, (result) => void recordServerStatus(dataDir, serverStatusOf(result, deps.now()))),
     now: deps.now,
     log: deps.log,
     deadlineAt,
+    // Queued turns of a session or folder that is now off or bypassed stay here (DESIGN D25).
+    holdReason: ({ hostSessionId, workspace }) =>
+      captureOffReason(workspace === '' ? { config, project: { off: [] }, sessionId: hostSessionId } : scopeOf(config, workspace, deps.homeDir, deps.now(), hostSessionId)),
   };
   if (crashPoint !== undefined) env.crashPoint = crashPoint;
   return env;

@@ -48,7 +48,7 @@ export function replayPendingWrites(env: CaptureEnv, run: ReplayRun): Promise<Re
     now: env.now,
     budgetMs: run.budgetMs,
     limit: run.limit,
-    maxAttempts: Math.max(1, settings.pendingMaxRetries),
+    maxAttempts: settings.pendingMaxRetries,
     ttlMs: settings.pendingTtlDays * 24 * 60 * 60_000,
   });
 }
@@ -63,6 +63,9 @@ async function executeEntry(env: CaptureEnv, run: ReplayRun, entry: QueueEntry):
 }
 
 async function executeAs(writer: SessionWriter, entry: QueueEntry): Promise<ReplayVerdict> {
+  const held = writer.env.holdReason?.(writer.state);
+  // Kept unsent and uncounted while its session or folder is off (DESIGN D25); the TTL still bounds its wait.
+  if (held !== undefined) return { verdict: 'wait', error: `held here: ${held}` };
   await recoverEnqueueIntent(writer);
   const verdict = entry.type === 'commit' ? await replayCommit(writer, entry) : await replayMessages(writer, entry);
   await writer.save();

@@ -15,13 +15,16 @@
  *
  * `drainInProcess` is the same drain for the hook's synchronous paths.
  *
- * Test seam: `OPENVIKING_TEST_CRASH_AT=before-send|after-send|after-enqueue`
- * makes the worker SIGKILL itself at that point (exactly-once tests).
+ * Test seam, compiled only into the fault tests' own build of this file
+ * (build.mjs `--test-seams-worker`; `OV_TEST_SEAMS` is false in every
+ * shipped bundle, so the code is dropped there):
+ * `OPENVIKING_TEST_CRASH_AT=before-send|after-send|after-enqueue` makes the
+ * worker SIGKILL itself at that point (exactly-once tests).
  * main.ts logs the worker's peak RSS to the debug log when it ends.
  *
  * @module
  */
-import { loadPluginConfig } from '../config/load.js';
+import { loadStageConfig } from '../session/stageContext.js';
 import type { PluginConfig } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
 import { isRecord } from '../openviking/narrow.js';
@@ -83,7 +86,7 @@ async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number>
   const input = parseHookInput(stdinText);
   const request = input === null ? undefined : requestForEvent(input, deps.env, deps.cwd, deps.now());
   if (request === undefined) return 2;
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps));
   const status = await drainRequests(env, request.ovSessionId, 0);
   const swept = await sweepIfDue(env.dataDir, config.settings, deps.now());
@@ -94,15 +97,16 @@ async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number>
 async function runCommitStale(stdinText: string, deps: HookDeps): Promise<number> {
   const job = commitStaleJob(stdinText, deps);
   if (job === undefined) return 2;
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   const dataDir = captureEnvFor(deps, config, 0).dataDir;
   await commitStale(dataDir, job.workspace, job.exceptSessionId, deps);
   return 0;
 }
 
 async function runReplay(deps: HookDeps): Promise<number> {
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
-  if (!config.settings.enabled) return 0;
+  const config = loadStageConfig(deps);
+  // Queued turns are conversation: none leaves while memory or auto-capture is off (DESIGN D25).
+  if (!config.settings.enabled || !config.settings.autoCapture) return 0;
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
   const summary = await replayPendingWrites(env, { budgetMs: WORKER_DEADLINE_MS / 2, limit: Math.max(config.settings.pendingReplayLimit, 100) });
   deps.log.debug('worker replay', { replayed: summary.replayed, remaining: summary.remaining, busy: summary.busy });
@@ -116,11 +120,13 @@ async function runReplay(deps: HookDeps): Promise<number> {
  */
 export async function runRequeueDead(argv: readonly string[], deps: HookDeps): Promise<{ code: number; text: string }> {
   if (argv.length > 0) return { code: 2, text: `unknown argument: ${argv.join(' ')}\nusage: node scripts/hook.mjs requeue-dead\n` };
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
   const back = await requeueDeadLetters(queueDirOf(env.dataDir), { now: deps.now, lockTimeoutMs: config.settings.lockTimeoutMs });
   const lines = [`requeued ${back.requeued} dead letters (${back.alreadyQueued} were already queued, ${back.kept} kept: no request inside)`];
-  if (config.settings.enabled && back.requeued + back.alreadyQueued > 0) {
+  if (!config.settings.enabled || !config.settings.autoCapture) {
+    lines.push('not replayed: memory or auto-capture is off (OPENVIKING_MEMORY_ENABLED / OPENVIKING_AUTO_CAPTURE); they wait in the queue');
+  } else if (back.requeued + back.alreadyQueued > 0) {
     const replayed = await replayPendingWrites(env, { budgetMs: WORKER_DEADLINE_MS / 2, limit: Math.max(config.settings.pendingReplayLimit, 100) });
     lines.push(`replayed ${replayed.replayed} now; ${replayed.remaining} wait for the server (sent at the next session start)`);
   }
@@ -144,7 +150,11 @@ function commitStaleJob(stdinText: string, deps: HookDeps): { workspace: string;
   return { workspace: resolveWorkspace(input, deps.env, deps.cwd), exceptSessionId: typeof input.session_id === 'string' ? input.session_id : '' };
 }
 
+/** Defined by build.mjs: false in shipped bundles, true in the fault tests' worker; undefined when run from source. */
+declare const OV_TEST_SEAMS: boolean | undefined;
+
 function crashPointFrom(deps: HookDeps): ((point: CrashPoint) => void) | undefined {
+  if (typeof OV_TEST_SEAMS === 'undefined' || !OV_TEST_SEAMS) return undefined;
   const target = deps.env.OPENVIKING_TEST_CRASH_AT;
   if (target !== 'before-send' && target !== 'after-send' && target !== 'after-enqueue') return undefined;
   return (point) => {

@@ -23,6 +23,7 @@ import type { OpenVikingClient } from '../openviking/types.js';
 import { CAPTURE_LOCK_STALE_MS, captureLockPath } from '../session/locks.js';
 import { acquire, tryLock } from '../store/lock.js';
 import type { LockHandle } from '../store/lock.js';
+import { recordActivity } from '../store/status.js';
 import { emptyCaptureState, loadCaptureState, saveCaptureState } from './state.js';
 import type { CaptureState, ServerCount } from './state.js';
 
@@ -39,6 +40,13 @@ export interface CaptureEnv {
   /** Epoch-ms after which no new batch starts. */
   deadlineAt: number;
   crashPoint?(point: CrashPoint): void;
+  /**
+   * Why a session's writes must stay on this machine now (memory off, a
+   * bypass, or auto-capture off for its session or folder:
+   * session/switches.ts), or undefined. Replay keeps such a session's queued
+   * entries unsent (DESIGN D25).
+   */
+  holdReason?(session: Pick<SessionIdentity, 'hostSessionId' | 'workspace'>): string | undefined;
 }
 
 export interface SessionIdentity {
@@ -83,7 +91,12 @@ export async function withSessionWriter<T>(
   }
   try {
     const writer = await openWriter(env, identity, locked.handle);
-    return { ok: true, value: await job(writer) };
+    const sentBefore = writer.state.counts.sent;
+    const value = await job(writer);
+    // The session's last capture, for doctor and the status line: what the server took in this job (a pass, a replay, commit-stale).
+    const taken = writer.state.counts.sent - sentBefore;
+    if (taken > 0) await recordActivity(env.dataDir, 'capture', identity.ovSessionId, { at: env.now(), count: taken });
+    return { ok: true, value };
   } finally {
     await locked.handle.release();
   }

@@ -8,40 +8,54 @@
  * which CodeBuddy exports to hooks and the MCP proxy under different names
  * and stores in its own files (pluginOptions.ts).
  *
- * Precedence, per field (first non-empty wins):
- *   explicit `OPENVIKING_*` env  >  userConfig  >  ovcli.conf  >  ov.conf  >  default
- * Env beats userConfig because env is the per-shell, per-run override; the
- * userConfig options are the persistent "this plugin talks to that server".
+ * Precedence, field by field (first source that sets the field wins):
+ *   `OPENVIKING_*` env  >  plugin options  >  ovcli.conf  >  ov.conf  >  default
+ * Env beats the options because env is the per-shell, per-run override; the
+ * options are the persistent "this plugin talks to that server".
+ *
+ * One rule keeps an identity with its server (DESIGN D6): the API key,
+ * account and user of a source that names a server of its own (the options'
+ * `server_url`, ovcli.conf's `url`, and ov.conf always: it configures the
+ * server at `server.url` / `host` / `port`, else http://127.0.0.1:1933) are
+ * used only when the server in use is that server; otherwise they are
+ * skipped and the next source is asked. So ov.conf's root key never reaches
+ * a remote server named in ovcli.conf, and ovcli.conf's key never follows
+ * `OPENVIKING_URL` to another server. (The shared chain's `auto` mode
+ * ignored ov.conf whole once ovcli.conf held any field, `url` alone
+ * included: the rule above is that protection, per field.)
  *
  * `OPENVIKING_CREDENTIAL_SOURCE` (alias `…CREDENTIALS_SOURCE`) picks the mode:
- * - `env`: the full chain above;
- * - `cli` (also `ovcli`, `file`, `config`): ovcli.conf only for key, account,
- *   user and peer; the URL may still come from ov.conf or the default;
- * - `auto` (anything else): the full chain when any env credential or any
- *   userConfig option is set; otherwise ovcli.conf alone when it has
- *   credential fields; otherwise the full chain.
+ * - `auto` (default, also any unknown value) and `env` (`environment`): the
+ *   precedence above;
+ * - `cli` (`ovcli`, `file`, `config`): ovcli.conf alone for every field
+ *   (URL, key, account, user, peer; the MCP URL is `<url>/mcp`); a value set
+ *   anywhere else is skipped with a warning, never silently.
  *
- * ov.conf contributes `server.url` / `server.host` / `server.port`, a
- * `codebuddy` section (`apiKey`, `accountId`, `userId`, `peerId`) in the place
- * where the shared chain reads its `codex` section, and last of all
- * `server.root_api_key`, which OpenViking refuses on data APIs in `api_key`
- * mode: when that is the only key, `rootKeyOnly` is set and a warning says so.
+ * Every value found and not used is recorded with the reason (`skipped`),
+ * which doctor prints; one ignored because of `cli` mode is also a warning. `server.root_api_key` comes last of all; OpenViking
+ * refuses root keys on data APIs in `api_key` mode: when that is the key in
+ * use, `rootKeyOnly` is set and a warning says so.
  *
  * @module
  */
 import { join } from 'node:path';
-import type { Credentials, ValueSource } from './types.js';
+import type { Credentials, SkippedValue, ValueSource } from './types.js';
 import type { JsonRecord } from '../openviking/narrow.js';
 import { isRecord } from '../openviking/narrow.js';
 import { displayPath, expandHome, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
-import { resolveUserConfig, text, type UserConfig, type UserConfigKey } from './pluginOptions.js';
-
+import { resolveUserConfig, text, type UserConfigKey } from './pluginOptions.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:1933';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Field = keyof Credentials['sources'];
-type Candidate = readonly [source: ValueSource, value: string | undefined];
+/** Which source a value came from: a server it names binds its identity fields (see the header). */
+type Layer = 'env' | 'options' | 'ovcli' | 'ovconf';
+interface Candidate {
+  source: ValueSource;
+  value: string | undefined;
+  layer: Layer;
+}
 
 export interface CredentialInput {
   env: Env;
@@ -60,19 +74,8 @@ export interface CredentialResolution {
 
 export type CredentialMode = 'env' | 'cli' | 'auto';
 
-/** The env variables that count as "credentials set in the environment" for `auto` mode. */
-export const ENV_CREDENTIAL_NAMES = [
-  'OPENVIKING_URL',
-  'OPENVIKING_BASE_URL',
-  'OPENVIKING_MCP_URL',
-  'OPENVIKING_BEARER_TOKEN',
-  'OPENVIKING_API_KEY',
-  'OPENVIKING_ACCOUNT',
-  'OPENVIKING_USER',
-  'OPENVIKING_PEER_ID',
-] as const;
-
-const CLI_CREDENTIAL_KEYS = ['url', 'api_key', 'account', 'account_id', 'user', 'user_id', 'actor_peer_id', 'peer_id'];
+/** The fields whose value is an identity: bound to the server of the source that names one. */
+const IDENTITY_FIELDS: ReadonlySet<Field> = new Set(['apiKey', 'account', 'user']);
 
 /** Resolves every credential field and records where each came from. Never throws. */
 export function resolveCredentials(input: CredentialInput): CredentialResolution {
@@ -81,61 +84,56 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
   const { cliFile, ovFile } = loadCredentialFiles(input);
   for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
 
-  const cli = FileFields.of(cliFile, homeDir, warnings);
-  const ov = FileFields.of(ovFile, homeDir, warnings);
+  const cli = FileFields.of(cliFile, homeDir, warnings, 'ovcli');
+  const ov = FileFields.of(ovFile, homeDir, warnings, 'ovconf');
   const ovServer = ov.section('server');
   const ovHarness = ov.section('codebuddy');
   const options = resolveUserConfig({ env, homeDir, readFile: input.readFile, ...(input.readStoredOptions !== undefined ? { readStored: input.readStoredOptions } : {}) });
   warnings.push(...options.warnings);
-  const userConfig = options.values;
-  const useCliOnly = credentialMode(env) === 'cli' || (credentialMode(env) === 'auto' && !anyExplicit(env, userConfig) && cli.hasAny(CLI_CREDENTIAL_KEYS));
-  const fromEnv = (name: string): Candidate => [`env:${name}`, text(env[name])];
-  const fromUser = (key: UserConfigKey): Candidate => [options.sources[key] ?? `userConfig:${key}`, userConfig[key]];
-  const chain = (explicit: Candidate[], fromCli: Candidate[], fromOv: Candidate[]) =>
-    useCliOnly ? fromCli : [...explicit, ...fromCli, ...fromOv];
+  const cliOnly = credentialMode(env) === 'cli';
+  const fromEnv = (name: string): Candidate => ({ source: `env:${name}`, value: text(env[name]), layer: 'env' });
+  const fromUser = (key: UserConfigKey): Candidate => ({ source: options.sources[key] ?? `userConfig:${key}`, value: options.values[key], layer: 'options' });
 
   const sources: Credentials['sources'] = {};
+  const skipped: SkippedValue[] = [];
+  const servers: Partial<Record<Layer, Candidate>> = {};
+  let baseUrl = DEFAULT_BASE_URL;
   const pick = (field: Field, candidates: Candidate[]): string | undefined => {
-    for (const [source, value] of candidates) {
-      if (value === undefined) continue;
-      sources[field] = source;
-      return value;
+    let chosen: Candidate | undefined;
+    for (const candidate of candidates) {
+      if (candidate.value === undefined) continue;
+      const skip = (kind: SkippedValue['kind'], reason: string) => {
+        skipped.push({ field, source: candidate.source, reason, kind });
+        // Set, yet ignored by the mode the user chose: said out loud. The other two are the order working as documented (doctor lists them).
+        if (kind === 'cli-mode') warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+      };
+      const own = servers[candidate.layer];
+      if (cliOnly && candidate.layer !== 'ovcli') skip('cli-mode', 'OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only');
+      else if (chosen !== undefined) skip('shadowed', `${chosen.source} comes first`);
+      else if (IDENTITY_FIELDS.has(field) && own?.value !== undefined && !sameServer(own.value, baseUrl)) {
+        skip('other-server', `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`);
+      } else chosen = candidate;
     }
-    return undefined;
+    if (chosen !== undefined) sources[field] = chosen.source;
+    return chosen?.value;
   };
 
-  const urlCandidates = [
-    ...(useCliOnly ? [] : [fromEnv('OPENVIKING_URL'), fromEnv('OPENVIKING_BASE_URL'), fromUser('server_url')]),
-    cli.get('url'),
-    ovServer.get('url'),
-    derivedServerUrl(ovServer),
-  ];
-  const baseUrl = pick('baseUrl', validUrls(urlCandidates, warnings)) ?? DEFAULT_BASE_URL;
+  const envUrl = validUrls([fromEnv('OPENVIKING_URL'), fromEnv('OPENVIKING_BASE_URL')], warnings);
+  const optionsUrl = validUrls([fromUser('server_url')], warnings);
+  const cliUrl = validUrls([cli.get('url')], warnings);
+  const ovUrl = validUrls([ovServer.get('url'), derivedServerUrl(ovServer)], warnings);
+  servers.options = optionsUrl.find((candidate) => candidate.value !== undefined);
+  servers.ovcli = cliUrl.find((candidate) => candidate.value !== undefined);
+  // ov.conf configures a server even when it names none: the default one.
+  servers.ovconf = ovUrl.find((candidate) => candidate.value !== undefined) ?? { source: `default server of ${displayPath(ovFile.path, homeDir)}`, value: DEFAULT_BASE_URL, layer: 'ovconf' };
+  baseUrl = pick('baseUrl', [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
   sources.baseUrl ??= 'default';
 
-  const apiKey = pick(
-    'apiKey',
-    chain(
-      [fromEnv('OPENVIKING_BEARER_TOKEN'), fromEnv('OPENVIKING_API_KEY'), fromUser('api_key')],
-      [cli.get('api_key')],
-      [ovHarness.get('apiKey'), ovServer.get('root_api_key')],
-    ),
-  );
-  const account = pick(
-    'account',
-    chain([fromEnv('OPENVIKING_ACCOUNT'), fromUser('account')], [cli.get('account'), cli.get('account_id')], [ovHarness.get('accountId')]),
-  );
-  const user = pick(
-    'user',
-    chain([fromEnv('OPENVIKING_USER'), fromUser('user')], [cli.get('user'), cli.get('user_id')], [ovHarness.get('userId')]),
-  );
-  const peerId = pick(
-    'peerId',
-    chain([fromEnv('OPENVIKING_PEER_ID')], [cli.get('actor_peer_id'), cli.get('peer_id')], [ovHarness.get('peerId'), ovHarness.get('peer_id')]),
-  );
-  const mcpUrl =
-    pick('mcpUrl', useCliOnly ? [] : validUrls([fromEnv('OPENVIKING_MCP_URL')], warnings)) ??
-    `${baseUrl}/mcp`;
+  const apiKey = pick('apiKey', [fromEnv('OPENVIKING_BEARER_TOKEN'), fromEnv('OPENVIKING_API_KEY'), fromUser('api_key'), cli.get('api_key'), ovHarness.get('apiKey'), ovServer.get('root_api_key')]);
+  const account = pick('account', [fromEnv('OPENVIKING_ACCOUNT'), fromUser('account'), cli.get('account'), cli.get('account_id'), ovHarness.get('accountId')]);
+  const user = pick('user', [fromEnv('OPENVIKING_USER'), fromUser('user'), cli.get('user'), cli.get('user_id'), ovHarness.get('userId')]);
+  const peerId = pick('peerId', [fromEnv('OPENVIKING_PEER_ID'), cli.get('actor_peer_id'), cli.get('peer_id'), ovHarness.get('peerId'), ovHarness.get('peer_id')]);
+  const mcpUrl = pick('mcpUrl', validUrls([fromEnv('OPENVIKING_MCP_URL')], warnings)) ?? `${baseUrl}/mcp`;
   sources.mcpUrl ??= 'derived:baseUrl';
 
   const rootKeyOnly = sources.apiKey !== undefined && sources.apiKey === ovServer.sourceOf('root_api_key');
@@ -153,6 +151,7 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
     sources,
     rootKeyOnly,
     files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
+    ...(skipped.length > 0 ? { skipped } : {}),
   };
   return { credentials, warnings, cliFile };
 }
@@ -191,13 +190,14 @@ function looksLikeOvcli(value: JsonRecord | undefined): boolean {
 }
 
 /**
- * String fields of one JSON object in a config file, with their sources. A
- * field of the wrong type is skipped with a warning naming file and field.
+ * String fields of one JSON object in a config file, as candidates with
+ * their sources. A field of the wrong type is skipped with a warning naming
+ * file and field.
  */
 class FileFields {
   /** Fields of the whole file. */
-  static of(file: LoadedConfigFile, homeDir: string, warnings: string[]): FileFields {
-    return new FileFields(file, homeDir, warnings, file.value, '');
+  static of(file: LoadedConfigFile, homeDir: string, warnings: string[], layer: Layer): FileFields {
+    return new FileFields(file, homeDir, warnings, file.value, '', layer);
   }
 
   private constructor(
@@ -206,17 +206,19 @@ class FileFields {
     private readonly warnings: string[],
     private readonly value: JsonRecord | undefined,
     private readonly prefix: string,
+    private readonly layer: Layer,
   ) {}
 
   get(key: string): Candidate {
     const entry = this.value?.[key];
-    if (entry === undefined || entry === null) return [this.sourceOf(key), undefined];
-    if (typeof entry === 'number' && Number.isFinite(entry)) return [this.sourceOf(key), String(entry)];
+    const candidate = (value: string | undefined): Candidate => ({ source: this.sourceOf(key), value, layer: this.layer });
+    if (entry === undefined || entry === null) return candidate(undefined);
+    if (typeof entry === 'number' && Number.isFinite(entry)) return candidate(String(entry));
     if (typeof entry !== 'string') {
       this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
-      return [this.sourceOf(key), undefined];
+      return candidate(undefined);
     }
-    return [this.sourceOf(key), text(entry)];
+    return candidate(text(entry));
   }
 
   section(key: string): FileFields {
@@ -224,11 +226,7 @@ class FileFields {
     if (entry !== undefined && entry !== null && !isRecord(entry)) {
       this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
     }
-    return new FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : undefined, `${this.prefix}${key}.`);
-  }
-
-  hasAny(keys: readonly string[]): boolean {
-    return keys.some((key) => typeof this.value?.[key] === 'string' && text(this.value[key] as string) !== undefined);
+    return new FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : undefined, `${this.prefix}${key}.`, this.layer);
   }
 
   sourceOf(key: string): ValueSource {
@@ -242,36 +240,50 @@ class FileFields {
 
 /** `http://{server.host or 127.0.0.1, 0.0.0.0 → 127.0.0.1}:{server.port or 1933}`, only when ov.conf names a host or port. */
 function derivedServerUrl(server: FileFields): Candidate {
-  const [hostSource, host] = server.get('host');
-  const [portSource, port] = server.get('port');
-  if (host === undefined && port === undefined) return ['default', undefined];
-  const portNumber = port !== undefined && /^\d+$/.test(port) ? Number(port) : 1933;
-  const hostName = !host || host === '0.0.0.0' ? '127.0.0.1' : host;
-  return [host !== undefined ? hostSource : portSource, `http://${hostName}:${portNumber}`];
+  const host = server.get('host');
+  const port = server.get('port');
+  if (host.value === undefined && port.value === undefined) return { ...host, value: undefined };
+  const portNumber = port.value !== undefined && /^\d+$/.test(port.value) ? Number(port.value) : 1933;
+  const hostName = !host.value || host.value === '0.0.0.0' ? '127.0.0.1' : host.value;
+  return { ...(host.value !== undefined ? host : port), value: `http://${hostName}:${portNumber}` };
 }
 
 /** Drops candidates that are not http(s) URLs, with a warning; trims trailing slashes. */
 function validUrls(candidates: Candidate[], warnings: string[]): Candidate[] {
-  return candidates.map(([source, value]) => {
-    if (value === undefined) return [source, undefined];
-    if (isHttpUrl(value)) return [source, value.replace(/\/+$/, '')];
-    warnings.push(`${source}: "${value}" is not an http(s) URL; ignoring it`);
-    return [source, undefined];
+  return candidates.map((candidate) => {
+    if (candidate.value === undefined || isHttpUrl(candidate.value)) return { ...candidate, value: candidate.value?.replace(/\/+$/, '') };
+    warnings.push(`${candidate.source}: "${candidate.value}" is not an http(s) URL; ignoring it`);
+    return { ...candidate, value: undefined };
   });
 }
 
 function isHttpUrl(value: string): boolean {
+  return parseUrl(value) !== undefined;
+}
+
+function parseUrl(value: string): URL | undefined {
   try {
     const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
   } catch {
     // Unparseable: reported by the caller as "not an http(s) URL".
-    return false;
+    return undefined;
   }
 }
 
-function anyExplicit(env: Env, userConfig: UserConfig['values']): boolean {
-  return ENV_CREDENTIAL_NAMES.some((name) => text(env[name]) !== undefined) || Object.keys(userConfig).length > 0;
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0']);
+
+/** One server: same scheme, host (any loopback name counts as one), port and path. */
+export function sameServer(a: string, b: string): boolean {
+  const [x, y] = [parseUrl(a), parseUrl(b)];
+  if (x === undefined || y === undefined) return a === b;
+  const host = (url: URL) => (LOOPBACK_NAMES.has(url.hostname) ? 'loopback' : url.hostname);
+  const path = (url: URL) => url.pathname.replace(/\/+$/, '');
+  return x.protocol === y.protocol && host(x) === host(y) && (x.port || defaultPort(x)) === (y.port || defaultPort(y)) && path(x) === path(y);
+}
+
+function defaultPort(url: URL): string {
+  return url.protocol === 'https:' ? '443' : '80';
 }
 
 

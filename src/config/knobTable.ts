@@ -7,10 +7,14 @@
  */
 import { listKnobs, type Knob } from './knobs.js';
 
-/** Markdown table: env name, default, bounds, description; one row per knob in table order. */
+/**
+ * Markdown table: env name, the field name in ovcli.conf's
+ * `plugin.codebuddy` section, default, bounds, description; one row per
+ * knob in table order.
+ */
 export function renderKnobTable(): string {
-  const rows = listKnobs().map((knob) => `| \`${knob.env}\` | ${formatDefault(knob)} | ${formatBounds(knob)} | ${escapeCell(knob.description)} |`);
-  return ['| Variable | Default | Bounds | Description |', '|---|---|---|---|', ...rows].join('\n');
+  const rows = listKnobs().map((knob) => `| \`${knob.env}\` | \`${knob.key}\` | ${formatDefault(knob)} | ${formatBounds(knob)} | ${escapeCell(knob.description)} |`);
+  return ['| Variable | `plugin.codebuddy.` field | Default | Bounds | Description |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 function formatDefault(knob: Knob): string {

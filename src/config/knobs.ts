@@ -15,6 +15,7 @@
  * @module
  */
 import type { Settings } from './types.js';
+import { DEFAULT_DEBUG_LOG_PATH } from './scalars.js';
 
 export type KnobType = 'bool' | 'int' | 'float' | 'string' | 'csv' | 'path';
 
@@ -57,13 +58,13 @@ export type Knob = { [K in keyof Settings]: KnobFor<Settings[K]> & { key: K } }[
 const SECOND = 1000;
 
 export const KNOB_TABLE: KnobTable = {
-  enabled: { env: 'OPENVIKING_MEMORY_ENABLED', type: 'bool', default: true, description: 'Master switch; off makes every hook a no-op.' },
+  enabled: { env: 'OPENVIKING_MEMORY_ENABLED', type: 'bool', default: true, description: 'Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured).' },
   autoRecall: { env: 'OPENVIKING_AUTO_RECALL', type: 'bool', default: true, description: 'Inject relevant memories before each prompt.' },
-  autoCapture: { env: 'OPENVIKING_AUTO_CAPTURE', type: 'bool', default: true, description: 'Send each finished turn to OpenViking and commit it.' },
+  autoCapture: { env: 'OPENVIKING_AUTO_CAPTURE', type: 'bool', default: true, description: 'Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`.' },
   autoProfile: { env: 'OPENVIKING_AUTO_PROFILE', type: 'bool', default: true, description: 'Inject the user profile and memory listing at session start.' },
   recallLimit: { env: 'OPENVIKING_RECALL_LIMIT', type: 'int', default: 10, min: 1, max: 100, description: 'Most memories injected per prompt.' },
   scoreThreshold: { env: 'OPENVIKING_SCORE_THRESHOLD', type: 'float', default: 0.35, min: 0, max: 1, description: 'Lowest relevance score a recalled memory may have.' },
-  minQueryLength: { env: 'OPENVIKING_MIN_QUERY_LENGTH', type: 'int', default: 3, min: 0, max: 1000, description: 'Prompts shorter than this (characters) skip recall.' },
+  minQueryLength: { env: 'OPENVIKING_MIN_QUERY_LENGTH', type: 'int', default: 3, min: 1, max: 1000, description: 'Prompts shorter than this (characters, once private parts are removed) skip recall.' },
   recallMaxTokens: { env: 'OPENVIKING_RECALL_MAX_TOKENS', type: 'int', default: 1600, min: 64, max: 32000, description: "Server-side token budget of the recall block (context search `max_tokens`)." },
   recallDedupTurns: { env: 'OPENVIKING_RECALL_DEDUP_TURNS', type: 'int', default: 5, min: 0, max: 100, description: 'Turns during which the server does not repeat a memory it already injected (0: off).' },
   recallTokenBudget: { env: 'OPENVIKING_RECALL_TOKEN_BUDGET', type: 'int', default: 2000, min: 200, max: 32000, description: 'Token budget of the client-side fallback recall block.' },
@@ -78,25 +79,27 @@ export const KNOB_TABLE: KnobTable = {
   promptDeadlineMs: { env: 'OPENVIKING_PROMPT_DEADLINE_MS', type: 'int', default: 2 * SECOND, min: 200, max: 30 * SECOND, description: 'Whole-stage deadline of recall; past it the prompt goes on without memories.' },
   startDeadlineMs: { env: 'OPENVIKING_START_DEADLINE_MS', type: 'int', default: 3 * SECOND, min: 200, max: 30 * SECOND, description: 'Whole-stage deadline of the session-start profile injection.' },
   syncCaptureDeadlineMs: { env: 'OPENVIKING_SYNC_CAPTURE_DEADLINE_MS', type: 'int', default: 20 * SECOND, min: SECOND, max: 120 * SECOND, description: 'Deadline of the synchronous capture before compaction.' },
-  timeoutMs: { env: 'OPENVIKING_TIMEOUT_MS', type: 'int', default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: 'Per-request timeout of background work (capture worker, replay).' },
+  timeoutMs: { env: 'OPENVIKING_TIMEOUT_MS', type: 'int', default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: 'Per-request timeout of background work (capture worker, replay) and of each MCP tool call.' },
   commitTokenThreshold: { env: 'OPENVIKING_COMMIT_TOKEN_THRESHOLD', type: 'int', default: 20000, min: 1000, max: 10_000_000, description: 'Pending server tokens that trigger a commit after a turn.' },
-  commitKeepRecentCount: { env: 'OPENVIKING_COMMIT_KEEP_RECENT_COUNT', type: 'int', default: 10, min: 0, max: 10000, description: 'Newest messages a threshold commit leaves out of the archive.' },
+  commitKeepRecentCount: { env: 'OPENVIKING_COMMIT_KEEP_RECENT_COUNT', type: 'int', default: 10, min: 0, max: 10000, description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)." },
   staleCommitIdleMs: { env: 'OPENVIKING_STALE_COMMIT_IDLE_MS', type: 'int', default: 30 * 60 * SECOND, min: 0, max: 7 * 24 * 3600 * SECOND, description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)." },
-  serverCommitPolicy: { env: 'OPENVIKING_SERVER_COMMIT_POLICY', type: 'bool', default: true, description: "Give each captured session the server's own `auto_commit_policy` (thresholds below and the two commit knobs above); servers without it keep the client-side rules." },
+  serverCommitPolicy: { env: 'OPENVIKING_SERVER_COMMIT_POLICY', type: 'bool', default: true, description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules." },
   serverCommitMessageThreshold: { env: 'OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD', type: 'int', default: 200, min: 0, max: 1000, description: 'Live messages after which the server commits a session by itself (its policy; 0: no message threshold).' },
   captureRetentionDays: { env: 'OPENVIKING_CAPTURE_RETENTION_DAYS', type: 'int', default: 90, min: 1, max: 3650, description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is." },
   serverCommitIdleSeconds: { env: 'OPENVIKING_SERVER_COMMIT_IDLE_SECONDS', type: 'int', default: 1800, min: 0, max: 604800, description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)." },
   captureAssistantTurns: { env: 'OPENVIKING_CAPTURE_ASSISTANT_TURNS', type: 'bool', default: true, description: "Capture the assistant's turns too, not only the user's." },
   captureToolMaxChars: { env: 'OPENVIKING_CAPTURE_TOOL_MAX_CHARS', type: 'int', default: 1_000_000, min: 1000, max: 1_000_000, description: 'Characters of a tool output kept when capturing (the server externalises big ones).' },
-  bypassSession: { env: 'OPENVIKING_BYPASS_SESSION', type: 'bool', default: false, description: 'Neither recall nor capture in this session.' },
-  bypassPatterns: { env: 'OPENVIKING_BYPASS_SESSION_PATTERNS', type: 'csv', default: [], description: 'Comma-separated globs (`*`, `**`); a session whose id or cwd matches is bypassed.' },
-  pendingReplayLimit: { env: 'OPENVIKING_PENDING_REPLAY_LIMIT', type: 'int', default: 50, min: 0, max: 1000, description: 'Queued writes replayed per session start.' },
-  pendingReplayBudgetMs: { env: 'OPENVIKING_PENDING_REPLAY_BUDGET_MS', type: 'int', default: 1500, min: 0, max: 60 * SECOND, description: 'Time a replay run may spend before it stops.' },
-  pendingMaxRetries: { env: 'OPENVIKING_PENDING_MAX_RETRIES', type: 'int', default: 3, min: 0, max: 100, description: 'Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts.' },
+  bypassSession: { env: 'OPENVIKING_BYPASS_SESSION', type: 'bool', default: false, description: 'Leave every session (and the MCP tools) alone: nothing is sent, as with memory off.' },
+  bypassPatterns: { env: 'OPENVIKING_BYPASS_SESSION_PATTERNS', type: 'csv', default: [], description: 'Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session).' },
+  pendingReplayLimit: { env: 'OPENVIKING_PENDING_REPLAY_LIMIT', type: 'int', default: 50, min: 0, max: 1000, description: 'Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100.' },
+  pendingReplayBudgetMs: { env: 'OPENVIKING_PENDING_REPLAY_BUDGET_MS', type: 'int', default: 1500, min: 0, max: 60 * SECOND, description: "Time a session start's replay may spend (inside the start deadline) before it stops." },
+  pendingMaxRetries: { env: 'OPENVIKING_PENDING_MAX_RETRIES', type: 'int', default: 3, min: 1, max: 100, description: 'Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts.' },
   pendingTtlDays: { env: 'OPENVIKING_PENDING_TTL_DAYS', type: 'int', default: 7, min: 1, max: 365, description: 'Age (days) after which a queued write moves to the dead-letter folder.' },
-  lockTimeoutMs: { env: 'OPENVIKING_LOCK_TIMEOUT_MS', type: 'int', default: SECOND, min: 0, max: 60 * SECOND, description: 'Wait for the per-session state lock before skipping the stage.' },
-  debug: { env: 'OPENVIKING_DEBUG', type: 'bool', default: false, description: 'Write a JSON-lines debug log.' },
-  debugLogPath: { env: 'OPENVIKING_DEBUG_LOG', type: 'path', default: '~/.openviking/logs/codebuddy-hooks.log', description: 'Where the debug log goes.' },
+  lockTimeoutMs: { env: 'OPENVIKING_LOCK_TIMEOUT_MS', type: 'int', default: SECOND, min: 0, max: 60 * SECOND, description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)." },
+  resident: { env: 'OPENVIKING_RESIDENT', type: 'bool', default: true, description: 'Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows).' },
+  residentIdleMs: { env: 'OPENVIKING_RESIDENT_IDLE_MS', type: 'int', default: 15 * 60 * SECOND, min: 100, max: 12 * 3600 * SECOND, description: 'The resident helper leaves after this long without a prompt.' },
+  debug: { env: 'OPENVIKING_DEBUG', type: 'bool', default: false, description: 'Write a JSON-lines debug log (hooks, workers, resident, doctor; the MCP tools log to the host\'s MCP log).' },
+  debugLogPath: { env: 'OPENVIKING_DEBUG_LOG', type: 'path', default: DEFAULT_DEBUG_LOG_PATH, description: 'Where the debug log goes; `~` is your home directory, and a relative path is taken from it.' },
 };
 
 /** The table as a list, in declaration order. */

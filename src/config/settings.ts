@@ -14,6 +14,7 @@
 import type { Settings, ValueSource } from './types.js';
 import { listKnobs, type Knob, type NumberKnob } from './knobs.js';
 import { expandHome } from './configFile.js';
+import { parseSwitch } from './scalars.js';
 import type { JsonRecord } from '../openviking/narrow.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -33,11 +34,9 @@ export interface SettingsResolution {
 
 type Parsed = { ok: true; value: Settings[keyof Settings] } | { ok: false; problem: string };
 
-const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
-
 /** Resolves every knob. Never throws. */
 export function resolveSettings(input: SettingsInput): SettingsResolution {
-  const warnings: string[] = [];
+  const warnings: string[] = input.file ? unknownFields(input.file) : [];
   const settings: Record<string, unknown> = {};
   const sources: Record<string, ValueSource> = {};
   for (const knob of listKnobs()) {
@@ -72,7 +71,7 @@ export function parseKnobValue(knob: Knob, raw: unknown, homeDir: string): Parse
   switch (knob.type) {
     case 'bool':
       if (typeof raw === 'boolean') return { ok: true, value: raw };
-      if (typeof raw === 'string') return { ok: true, value: !FALSE_WORDS.has(raw.trim().toLowerCase()) };
+      if (typeof raw === 'string') return { ok: true, value: parseSwitch(raw) ?? false };
       return { ok: false, problem: `expected a boolean, got ${JSON.stringify(raw)}` };
     case 'int':
     case 'float':
@@ -106,6 +105,44 @@ function clamp(knob: Knob, value: Settings[keyof Settings], source: ValueSource,
     return knob.max;
   }
   return value;
+}
+
+/** A warning per field of `plugin.codebuddy` that is no knob, naming the nearest knob when one is close. */
+function unknownFields(file: NonNullable<SettingsInput['file']>): string[] {
+  const keys = listKnobs().map((knob) => knob.key);
+  return Object.keys(file.values)
+    .filter((field) => !(keys as string[]).includes(field))
+    .map((field) => {
+      const near = nearestKnob(field, keys);
+      return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : ''} Ignoring it (the fields are listed in the README's settings table)`;
+    });
+}
+
+/** The knob a misspelt field most likely meant: the same name in another spelling (`recall_limit`, `OPENVIKING_RECALL_LIMIT`), else one within a few edits. */
+export function nearestKnob(field: string, keys: readonly string[] = listKnobs().map((knob) => knob.key)): string | undefined {
+  const plain = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const wanted = plain(field);
+  const byEnv = listKnobs().find((knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, '')) === wanted);
+  if (byEnv !== undefined) return byEnv.key;
+  let best: { key: string; distance: number } | undefined;
+  for (const key of keys) {
+    const distance = editDistance(wanted, plain(key));
+    if (best === undefined || distance < best.distance) best = { key, distance };
+  }
+  return best !== undefined && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.key : undefined;
+}
+
+/** Levenshtein distance (insert, delete, replace: 1 each). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 function splitList(text: string): string[] {

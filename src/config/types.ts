@@ -22,6 +22,17 @@ export interface Credentials {
   rootKeyOnly: boolean;
   /** Config files that were read (and exist), for doctor and for the MCP proxy's change watch. */
   files: string[];
+  /** Values found but not used, and why (a source before them won, another server's identity, `cli` mode), for doctor. */
+  skipped?: SkippedValue[];
+}
+
+/** A credential value a source set that the resolution did not use. */
+export interface SkippedValue {
+  field: keyof Credentials['sources'];
+  source: ValueSource;
+  reason: string;
+  /** `shadowed`: a source before it set the field; `other-server`: another server's identity; `cli-mode`: not ovcli.conf in `cli` mode (also a warning). */
+  kind: 'shadowed' | 'other-server' | 'cli-mode';
 }
 
 export interface Settings {
@@ -78,6 +89,10 @@ export interface Settings {
   pendingMaxRetries: number;
   pendingTtlDays: number;
   lockTimeoutMs: number;
+  /** Let prompt hooks hand their work to the resident helper (DESIGN D16). */
+  resident: boolean;
+  /** The resident helper's idle time before it leaves. */
+  residentIdleMs: number;
   debug: boolean;
   debugLogPath: string;
 }

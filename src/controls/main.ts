@@ -8,7 +8,8 @@
  *   sent, so the preview neither expands the query with a session's turns
  *   nor enters the server's dedup ledger.
  * - `node hook.mjs why [--session ID]`: what the plugin injected into a
- *   session (why/record.ts), newest session by default.
+ *   session (why/record.ts): the one asked for, else the host's current
+ *   session when the shell knows it, else this folder's newest.
  *
  * A lazy module of its own (scripts/lazy/controls.mjs): nothing here runs
  * on a hook's path.
@@ -19,6 +20,8 @@ import type { HookDeps } from '../hook/deps.js';
 import { recallMemories } from '../recall/cascade.js';
 import { OV_SESSION_PREFIX, ovSessionId } from '../session/ids.js';
 import { openStageContext } from '../session/stageContext.js';
+import { resolveWorkspace } from '../session/workspace.js';
+import { memoryOffReason } from '../session/switches.js';
 import { resolveDataDir } from '../store/paths.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
@@ -42,7 +45,9 @@ async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResu
   const query = outboundQuery(asked);
   if (query === '') return { text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n', code: 0 };
   // As the prompt stage sees this directory (configuration, project, switches, peer), with no session.
-  const { config, project, settings, client, dataDir } = openStageContext({ hook_event_name: 'UserPromptSubmit' }, deps, () => PREVIEW_TIMEOUT_MS);
+  const { config, project, settings, client, dataDir, workspace } = openStageContext({ hook_event_name: 'UserPromptSubmit' }, deps, () => PREVIEW_TIMEOUT_MS);
+  const off = memoryOffReason({ config, project, workspace });
+  if (off !== undefined) return { text: `Recall preview: OpenViking memory is off here (${off}), so nothing is sent.\n`, code: 0 };
   const outcome = await recallMemories({
     client,
     settings,
@@ -54,7 +59,7 @@ async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResu
     ...(project.peerId !== undefined ? { actorPeer: project.peerId } : {}),
   });
   const lines = [`Recall preview for: ${query}`, `project peer: ${project.peerId ?? '(none)'}  [${project.peerSource}]`];
-  if (!settings.enabled || !settings.autoRecall) lines.push('note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.');
+  if (!settings.autoRecall) lines.push('note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.');
   if (outcome.status === 'failed') {
     lines.push(`recall failed (${outcome.tier}): ${outcome.failure.code} ${outcome.failure.message}`);
     return { text: `${lines.join('\n')}\n`, code: 1 };
@@ -72,14 +77,31 @@ async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResu
 
 function whyReport(argv: readonly string[], deps: HookDeps): ControlResult {
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
-  const asked = argv[argv.indexOf('--session') + 1];
-  const session = argv.includes('--session') && asked ? (asked.startsWith(OV_SESSION_PREFIX) ? asked : ovSessionId(asked)) : newestWhySession(dataDir);
-  if (session === undefined || session === '') return { text: 'No injection recorded yet (the plugin records what it injects from the next session start on).\n', code: 0 };
+  const { session, how } = whichSession(argv, deps, dataDir);
+  if (session === undefined || session === '') return { text: `No injection recorded yet for ${how} (the plugin records what it injects from the next session start on).\n`, code: 0 };
   const entries = readWhy(dataDir, session);
   if (entries.length === 0) return { text: `Nothing recorded for session ${session}.\n`, code: 0 };
-  const lines = [`What OpenViking injected into session ${session} (${entries.length} time${entries.length === 1 ? '' : 's'}):`, ''];
+  const lines = [`What OpenViking injected into session ${session} (${how}; ${entries.length} time${entries.length === 1 ? '' : 's'}):`, ''];
   for (const entry of entries) lines.push(...describe(entry), '');
   return { text: `${lines.join('\n')}`, code: 0 };
+}
+
+/**
+ * The session `why` reports on: `--session ID`; else the host's own session
+ * (Claude Code gives the shell commands it runs `CLAUDE_CODE_SESSION_ID`,
+ * and CodeBuddy its Bash tool `CODEBUDDY_SESSION_ID`); else, from a slash
+ * command whose shell knows no session, the newest session of this folder;
+ * `how` says which, for the reader.
+ */
+function whichSession(argv: readonly string[], deps: HookDeps, dataDir: string): { session: string | undefined; how: string } {
+  const asked = argv.includes('--session') ? argv[argv.indexOf('--session') + 1] : undefined;
+  const named = asked ?? [deps.env.CLAUDE_CODE_SESSION_ID, deps.env.CODEBUDDY_SESSION_ID].find((id) => id !== undefined && id.trim() !== '' && !id.includes('${'));
+  if (named !== undefined && named.trim() !== '') {
+    const id = named.trim();
+    return { session: id.startsWith(OV_SESSION_PREFIX) ? id : ovSessionId(id), how: asked !== undefined ? 'as asked' : 'this session' };
+  }
+  const folder = resolveWorkspace({}, deps.env, deps.cwd);
+  return { session: newestWhySession(dataDir, folder), how: `the newest session of ${folder}` };
 }
 
 function describe(entry: WhyEntry): string[] {

@@ -16,6 +16,15 @@ export const ROOT_KEY_FIX =
   'Use a USER key, not the server root key (OpenViking refuses root keys on memory APIs): have one created through the ' +
   'server\'s admin API (/api/v1/admin), then set it as the plugin option api_key, OPENVIKING_API_KEY, or "api_key" in ~/.openviking/ovcli.conf.';
 
+const FIELD_NAMES: Record<keyof PluginConfig['credentials']['sources'], string> = {
+  baseUrl: 'server URL',
+  mcpUrl: 'MCP URL',
+  apiKey: 'API key',
+  account: 'account',
+  user: 'user',
+  peerId: 'peer',
+};
+
 export function checkConfig(config: PluginConfig, homeDir: string): Check {
   const { credentials, warnings } = config;
   const from = (field: keyof PluginConfig['credentials']['sources']): string => credentials.sources[field] ?? 'unset';
@@ -30,6 +39,8 @@ export function checkConfig(config: PluginConfig, homeDir: string): Check {
   if (credentials.account) lines.push(`account: ${credentials.account}  (${from('account')})`);
   if (credentials.user) lines.push(`user: ${credentials.user}  (${from('user')})`);
   if (credentials.peerId) lines.push(`peer: ${credentials.peerId}  (${from('peerId')})`);
+  // Why another source's value is not the one in use (one ignored because of `cli` mode is a warning below).
+  for (const skip of credentials.skipped ?? []) if (skip.kind !== 'cli-mode') lines.push(`also set: ${FIELD_NAMES[skip.field]} in ${skip.source}, not used: ${skip.reason}`);
   const changed = changedSettings(config);
   lines.push(changed.length > 0 ? `settings changed from default: ${changed.map((s) => s.text).join(', ')}` : 'settings: all defaults');
   lines.push(...warnings.map((warning) => `warning: ${warning}`));
@@ -41,6 +52,7 @@ export function checkConfig(config: PluginConfig, homeDir: string): Check {
     apiKey: credentials.apiKey ? maskSecret(credentials.apiKey) : null,
     sources: credentials.sources,
     rootKeyOnly: credentials.rootKeyOnly,
+    skipped: credentials.skipped ?? [],
     changedSettings: Object.fromEntries(changed.map((s) => [s.env, s.source])),
     warnings,
   };

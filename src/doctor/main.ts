@@ -11,10 +11,9 @@
  *
  * @module
  */
-import { loadPluginConfig } from '../config/load.js';
 import type { HookDeps } from '../hook/deps.js';
 import { withTimeout } from '../protocol/withTimeout.js';
-import { clientFor } from '../session/stageContext.js';
+import { clientFor, loadStageConfig } from '../session/stageContext.js';
 import { adoptStrandedWrites, type AdoptResult } from '../store/adopt.js';
 import { resolveDataDir } from '../store/paths.js';
 import { PLUGIN_VERSION, USER_AGENT } from '../version.js';
@@ -76,7 +75,7 @@ export async function buildDoctorReport(deps: HookDeps, runProgram: RunProgram):
 
 async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[]> {
   // Run from a shell or a slash command, doctor gets no plugin-option variables: it reads where the CLI stores them.
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, readStoredOptions: true });
+  const config = loadStageConfig(deps, { readStoredOptions: true });
   const startedAt = deps.now();
   const deadlineAt = startedAt + DOCTOR_NETWORK_BUDGET_MS;
   const client = clientFor(config, deps, DOCTOR_REQUEST_TIMEOUT_MS, deadlineAt);
@@ -110,7 +109,7 @@ async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[
     queue,
     activity,
     commitPolicy,
-    checkResident(deps),
+    checkResident(deps, config.settings),
     hooks,
     checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot),
   ];

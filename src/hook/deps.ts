@@ -8,10 +8,22 @@
 import type { HttpTransport } from '../openviking/http.js';
 
 export interface Logger {
-  /** Opt-in debug log (OPENVIKING_DEBUG). Never pass secrets. */
+  /** Opt-in debug log (the `debug` knob). Never pass secrets. */
   debug(message: string, fields?: Record<string, unknown>): void;
   /** Problems worth recording even without debug (still never shown to the model). */
   warn(message: string, fields?: Record<string, unknown>): void;
+  /**
+   * The debug log's two knobs, once the configuration is loaded (hook/log.ts
+   * holds earlier lines until then). Called by `loadStageConfig`.
+   */
+  configure?(settings: LogSettings): void;
+}
+
+/** The knobs the debug log follows. */
+export interface LogSettings {
+  debug: boolean;
+  /** Absolute path (`~` already expanded). */
+  debugLogPath: string;
 }
 
 export interface HookDeps {

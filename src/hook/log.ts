@@ -1,18 +1,29 @@
 /**
  * The hook's logger: JSON lines in the opt-in debug log, never to stdout.
  *
- * Debug lines are written only when OPENVIKING_DEBUG is on, to
- * OPENVIKING_DEBUG_LOG or `~/.openviking/logs/codebuddy-hooks.log` (dir 0700,
- * file 0600). Warnings go to the debug log too and, as one line, to stderr:
- * on exit 0 every host ignores a hook's stderr except in its own debug log,
- * so nothing reaches the model. Field values under secret-looking keys are
- * replaced before anything is written; long strings are clipped.
+ * Debug lines are written only when the `debug` knob is on, to the
+ * `debugLogPath` knob (default `~/.openviking/logs/codebuddy-hooks.log`;
+ * dir 0700, file 0600), from any of the knob's sources (the environment or
+ * ovcli.conf's `plugin.codebuddy`). The hook entry never reads the
+ * configuration itself (its start-up is the product's latency), so the
+ * logger learns the two knobs when the stage loads the configuration
+ * (`configure`, session/stageContext.ts `loadStageConfig`) and holds the
+ * lines written before that in memory. A process that ends without ever
+ * reading its configuration (the guard, a prompt the resident answered)
+ * writes what it held at exit by the environment's `OPENVIKING_DEBUG` and
+ * `OPENVIKING_DEBUG_LOG` alone (`flush`). Warnings go to the debug log too
+ * and, as one line, to stderr at once: on exit 0 every host ignores a
+ * hook's stderr except in its own debug log, so nothing reaches the model.
+ * Field values under secret-looking keys are replaced before anything is
+ * written; long strings are clipped.
  *
  * @module
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { Logger } from './deps.js';
+import { dirname } from 'node:path';
+import { expandHome } from '../config/configFile.js';
+import { DEFAULT_DEBUG_LOG_PATH, parseSwitch } from '../config/scalars.js';
+import type { LogSettings, Logger } from './deps.js';
 
 export interface LoggerHost {
   env: Readonly<Record<string, string | undefined>>;
@@ -23,33 +34,53 @@ export interface LoggerHost {
   writeStderr: (line: string) => void;
 }
 
+/** A logger that can be told its settings late and flushed at exit. */
+export interface HookLogger extends Logger {
+  configure(settings: LogSettings): void;
+  /** Writes the lines still held, by the environment's settings when none were configured. */
+  flush(): void;
+}
+
 const SECRET_KEY = /key|token|secret|passw|authori[sz]ation|cookie|credential/i;
 const MAX_FIELD_CHARS = 2_000;
+/** Lines held before the settings are known; older ones are dropped past this. */
+const MAX_HELD_LINES = 500;
 
-/** True when OPENVIKING_DEBUG is `1`, `true`, `yes` or `on` (any case). */
-export function isDebugOn(env: Readonly<Record<string, string | undefined>>): boolean {
-  return /^(1|true|yes|on)$/i.test(env.OPENVIKING_DEBUG?.trim() ?? '');
+/** The two knobs as the environment alone sets them (the `debug` and `debugLogPath` knobs' own parsing). */
+export function envLogSettings(env: Readonly<Record<string, string | undefined>>, homeDir: string): LogSettings {
+  const path = env.OPENVIKING_DEBUG_LOG?.trim();
+  return { debug: parseSwitch(env.OPENVIKING_DEBUG) ?? false, debugLogPath: expandHome(path ? path : DEFAULT_DEBUG_LOG_PATH, homeDir) };
 }
 
-/** The debug log's path: OPENVIKING_DEBUG_LOG, else under ~/.openviking/logs. */
-export function debugLogPath(env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
-  const configured = env.OPENVIKING_DEBUG_LOG?.trim();
-  return configured ? configured : join(homeDir, '.openviking', 'logs', 'codebuddy-hooks.log');
-}
-
-export function createLogger(host: LoggerHost): Logger {
-  const debugOn = isDebugOn(host.env);
-  const path = debugLogPath(host.env, host.homeDir);
+export function createLogger(host: LoggerHost): HookLogger {
+  let settings: LogSettings | undefined;
+  let held: string[] = [];
+  const write = (lines: readonly string[]): void => {
+    if (settings?.debug === true && lines.length > 0) appendLines(settings.debugLogPath, lines);
+  };
   const append = (level: 'debug' | 'warn', message: string, fields?: Record<string, unknown>): void => {
-    if (!debugOn) return;
+    if (settings !== undefined && !settings.debug) return;
     const line = JSON.stringify({ ts: new Date(host.now()).toISOString(), pid: host.pid, level, message, ...redactFields(fields) });
-    appendLine(path, line);
+    if (settings !== undefined) return write([line]);
+    held.push(line);
+    if (held.length > MAX_HELD_LINES) held.shift();
   };
   return {
     debug: (message, fields) => append('debug', message, fields),
     warn: (message, fields) => {
       append('warn', message, fields);
       swallow(() => host.writeStderr(`openviking: ${message}\n`));
+    },
+    configure: (next) => {
+      settings = next;
+      write(held);
+      held = [];
+    },
+    flush: () => {
+      if (held.length === 0) return;
+      settings ??= envLogSettings(host.env, host.homeDir);
+      write(held);
+      held = [];
     },
   };
 }
@@ -68,10 +99,10 @@ function clipValue(value: unknown): unknown {
   return typeof value === 'string' && value.length > MAX_FIELD_CHARS ? `${value.slice(0, MAX_FIELD_CHARS)}…` : value;
 }
 
-function appendLine(path: string, line: string): void {
+function appendLines(path: string, lines: readonly string[]): void {
   swallow(() => {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    appendFileSync(path, `${line}\n`, { mode: 0o600 });
+    appendFileSync(path, `${lines.join('\n')}\n`, { mode: 0o600 });
   });
 }
 

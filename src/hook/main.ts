@@ -34,10 +34,10 @@ import { fileURLToPath } from 'node:url';
 import type { HttpTransport } from '../openviking/http.js';
 import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { dispatchHook } from './dispatch.js';
-import { createLogger } from './log.js';
+import { createLogger, type HookLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
 import type { NodeDeps, NodeHost } from './nodeDeps.js';
-import type { HookDeps, Logger } from './deps.js';
+import type { HookDeps, LogSettings, Logger } from './deps.js';
 import { PREFLIGHT_SAFETY_MS, routeFor } from './routes.js';
 import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from './stdin.js';
 import type { StdinFd, StdinResult } from './stdin.js';
@@ -68,20 +68,37 @@ function homeDir(): string {
   return process.env.HOME || builtin<typeof import('node:os')>('node:os').homedir();
 }
 
-function buildLogger(): Logger {
-  return createLogger({ env: process.env, homeDir: homeDir(), now: Date.now, pid: process.pid, writeStderr: (line) => process.stderr.write(line) });
+/** Loggers still holding lines because their settings never came (hook/log.ts): written at exit. */
+const unconfigured = new Set<HookLogger>();
+
+function buildLogger(): HookLogger {
+  const logger = createLogger({ env: process.env, homeDir: homeDir(), now: Date.now, pid: process.pid, writeStderr: (line) => process.stderr.write(line) });
+  if (unconfigured.size === 0) process.once('exit', () => unconfigured.forEach((held) => held.flush()));
+  unconfigured.add(logger);
+  return logger;
 }
 
 /**
- * The logger, built on its first line: most hooks never log, and building
- * it (debug switch, log path) cost ~0.3 ms of a prompt the resident answers.
+ * The logger, built on its first line: most hooks never log. It learns the
+ * debug knobs when the stage loads the configuration (`configure`).
  */
 function lazyLogger(): Logger {
-  let logger: Logger | undefined;
-  return {
-    debug: (message, fields) => (logger ??= buildLogger()).debug(message, fields),
-    warn: (message, fields) => (logger ??= buildLogger()).warn(message, fields),
+  let logger: HookLogger | undefined;
+  let settings: LogSettings | undefined;
+  const get = (): HookLogger => {
+    if (logger === undefined) {
+      logger = buildLogger();
+      if (settings !== undefined) configure(settings);
+    }
+    return logger;
   };
+  const configure = (next: LogSettings): void => {
+    settings = next;
+    if (logger === undefined) return;
+    logger.configure(next);
+    unconfigured.delete(logger);
+  };
+  return { debug: (message, fields) => get().debug(message, fields), warn: (message, fields) => get().warn(message, fields), configure };
 }
 
 /** `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd. */
@@ -253,7 +270,6 @@ async function runResidentCommand(): Promise<void> {
     listen: listenOnFifo,
     createStageDeps: (env, cwd) => buildDeps(undefined, { env, cwd, http }),
     codeFile: fileURLToPath(import.meta.url),
-    idleMs: positiveNumber(process.env.OPENVIKING_RESIDENT_IDLE_MS),
     stopRequested: new Promise((resolve) => {
       for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => resolve());
     }),
@@ -279,11 +295,6 @@ function listenOnFifo(path: string, onChunk: (text: string) => void): { close():
   socket.on('data', (text: string) => onChunk(text));
   socket.on('error', (error) => buildLogger().warn('resident: FIFO read failed', { error: error.message }));
   return { close: () => socket.destroy() };
-}
-
-function positiveNumber(text: string | undefined): number | undefined {
-  const value = Number(text);
-  return text !== undefined && text.trim() !== '' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
 async function main(argv: readonly string[]): Promise<void> {

@@ -61,6 +61,12 @@ export interface Discovery {
   answer(request: JsonRpcRequest, field: string, signal: AbortSignal): Promise<Record<string, unknown>>;
   /** A new upstream session opened: re-list if the host was last given a fallback tool list. */
   onReconnected(): void;
+  /**
+   * Answers a listing without asking OpenViking (memory is off here): the
+   * remembered tool list, so each tool can say why it is off, else none.
+   * Counts as a fallback, so the live list is sent once memory is back on.
+   */
+  answerLocally(request: JsonRpcRequest, field: string): Promise<Record<string, unknown>>;
 }
 
 export function createDiscovery(options: DiscoveryOptions): Discovery {
@@ -119,6 +125,12 @@ export function createDiscovery(options: DiscoveryOptions): Discovery {
     },
     onReconnected() {
       if (served?.fallback) void relist();
+    },
+    async answerLocally(request, field) {
+      const isTools = request.method === 'tools/list';
+      const remembered = isTools ? ((await snapshots.load(options.mcpUrl()))?.tools ?? []) : [];
+      if (isTools) served = { json: JSON.stringify(remembered), fallback: true };
+      return fallbackListing(field, remembered);
     },
   };
 }

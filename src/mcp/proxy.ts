@@ -12,6 +12,14 @@
  * search (`remember`, `write`, `edit`, `search`, …) passes the privacy
  * filter (outbound.ts).
  *
+ * Memory off here (the memory switch, the workspace's `.openviking/config.json`,
+ * `OPENVIKING_BYPASS_SESSION`, or a bypass pattern matching the proxy's
+ * folder, its cwd; session/switches.ts): nothing is sent at all. Listings
+ * answer from the remembered tool list, a tool call answers with a result
+ * saying memory is off here and why, any other call with that error, and no
+ * upstream session is opened (DESIGN D25). A bypass pattern meant for
+ * session ids cannot apply here: the proxy never learns the session.
+ *
  * Lifecycle: the proxy ends when stdin ends (CodeBuddy closes it at exit;
  * requests already received get up to `STDIN_END_DRAIN_MS` to be answered,
  * so a script that pipes requests and EOF still gets its answers), or on
@@ -45,6 +53,7 @@ import { filterOutboundParams } from './outbound.js';
 import type { FetchLike } from './sdkSession.js';
 import { createSnapshotStore } from './snapshot.js';
 import { createUpstream } from './upstream.js';
+import { memoryOffReason, scopeOf } from '../session/switches.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -144,18 +153,38 @@ export function createProxy(options: ProxyOptions): Proxy {
     log,
   });
 
+  /** Why memory is off for the proxy's folder (config re-read when a file changed), or undefined. */
+  let wasOff = false;
+  const memoryOffHere = (): string | undefined => {
+    upstream.syncConfig();
+    const current = config.current();
+    const scope = options.workspace === undefined ? { config: current, project: { off: [] } } : scopeOf(current, options.workspace, options.homeDir, options.now());
+    const off = memoryOffReason(scope);
+    // Back on: open the session, whose handshake re-lists and tells the host if the tools changed.
+    if (off === undefined && wasOff) setImmediate(() => upstream.warmUp());
+    wasOff = off !== undefined;
+    return off;
+  };
+
   const answer = async (request: JsonRpcRequest, signal: AbortSignal): Promise<unknown> => {
     switch (request.method) {
       case 'initialize': {
         const snapshot = await snapshots.load(mcpUrl());
         // After the answer is written: loading the SDK blocks the thread for a while.
-        setImmediate(() => upstream.warmUp());
+        if (memoryOffHere() === undefined) setImmediate(() => upstream.warmUp());
         return buildInitializeResult(request.params, snapshot?.profile, options.serverInfo);
       }
       case 'ping':
         return {};
       default: {
         const field = listingField(request.method, request.params);
+        const off = memoryOffHere();
+        if (off !== undefined) {
+          log.debug('memory is off here; answered locally', { method: request.method, reason: off });
+          if (field !== undefined) return discovery.answerLocally(request, field);
+          if (request.method === 'tools/call') return { content: [{ type: 'text', text: memoryOffText(off) }], isError: true };
+          throw new MemoryOffError(off);
+        }
         if (field !== undefined) return discovery.answer(request, field, signal);
         // User text in storing and searching calls passes the privacy filter (outbound.ts, DESIGN D17).
         return upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
@@ -164,6 +193,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   };
 
   const toRpcError = (error: unknown): JsonRpcErrorObject => {
+    if (error instanceof MemoryOffError) return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
     if (isUpstreamError(error)) return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
     log.warn('internal error while handling a request', { error: describeError(error) });
     return { code: RpcErrorCode.internalError, message: `OpenViking MCP proxy internal error: ${describeError(error)}` };
@@ -244,4 +274,17 @@ export function createProxy(options: ProxyOptions): Proxy {
   options.stdout.once('error', () => void close()); // EPIPE: the host is gone
 
   return { log, closed, close };
+}
+
+/** What the agent (and the user) reads when memory is off for the proxy's folder. */
+export function memoryOffText(reason: string): string {
+  return `OpenViking memory is off here (${reason}): nothing was sent to the server. It works again once that switch is turned back on.`;
+}
+
+/** A forwarded call refused because memory is off here. */
+class MemoryOffError extends Error {
+  constructor(readonly reason: string) {
+    super(memoryOffText(reason));
+    this.name = 'MemoryOffError';
+  }
 }

@@ -67,6 +67,8 @@ export interface Upstream {
   request(method: string, params: Record<string, unknown> | undefined, options?: CallOptions): Promise<Record<string, unknown>>;
   /** Opens the session in the background; failures are only logged. */
   warmUp(): void;
+  /** Re-reads the configuration when a config file changed (a changed MCP URL retires the session); true when it did. */
+  syncConfig(): boolean;
   close(): Promise<void>;
 }
 
@@ -206,6 +208,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         }
       });
     },
+    syncConfig: refreshConfig,
     warmUp() {
       if (closed) return;
       refreshConfig();

@@ -80,6 +80,7 @@ export function decideRecall(
   const asked = typed.trim();
   // The query leaves the machine: the privacy filter first, and the length rule on what is left.
   const query = outboundQuery(asked);
+  // The knob's bound is 1, and an empty query is never sent whatever a caller passes.
   const minLength = Math.max(1, settings.minQueryLength);
   if ([...query].length < minLength) return skip([...asked].length < minLength ? 'too-short' : 'private-only');
   return { recall: true, query: query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query };

@@ -9,12 +9,13 @@
  * that cannot run here (no `mkfifo`, a file system without FIFOs) costs one
  * slow hook a minute, not every prompt.
  *
- * Off on Windows (no FIFOs) and with `OPENVIKING_RESIDENT=off`; hooks then
+ * Off on Windows (no FIFOs) and with the `resident` knob off; hooks then
  * run recall in their own process, as before D16.
  *
  * @module
  */
 import { statSync, writeFileSync } from 'node:fs';
+import { parseSwitch } from '../config/scalars.js';
 import type { HookDeps } from '../hook/deps.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../store/atomic.js';
 import { resolveDataDir } from '../store/paths.js';
@@ -28,9 +29,15 @@ export const START_RETRY_MS = 60_000;
 /** The `hook.mjs` command a resident runs as. */
 export const RESIDENT_COMMAND = 'resident';
 
-/** True unless the platform has no FIFOs or the user switched residents off. */
+/**
+ * True unless the platform has no FIFOs or the environment switched
+ * residents off: the prompt hook's check, one variable and no config read.
+ * The `resident` knob from ovcli.conf is honoured where the configuration
+ * is loaded anyway: a hook that recalls by itself starts none (prompt.ts),
+ * session start starts none, and a running resident retires (server.ts).
+ */
 export function residentWanted(deps: Pick<HookDeps, 'env' | 'pipeAtomicBytes'>): boolean {
-  return deps.pipeAtomicBytes > 0 && !/^(0|false|no|off)$/i.test(deps.env.OPENVIKING_RESIDENT?.trim() ?? '');
+  return deps.pipeAtomicBytes > 0 && parseSwitch(deps.env.OPENVIKING_RESIDENT) !== false;
 }
 
 

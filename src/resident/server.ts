@@ -18,6 +18,8 @@
  *   that there is none (client.ts); requests already in the pipe when it
  *   retires are still served during a short drain;
  * - it retires when idle (`OPENVIKING_RESIDENT_IDLE_MS`, default 15 min),
+ *   when the configuration switches residents off (`OPENVIKING_RESIDENT`,
+ *   also from ovcli.conf: read again on every tick),
  *   after its maximum lifetime, when its code file changes (plugin update or
  *   rebuild), when its FIFO is no longer the one it made (a hook retired it
  *   for answering late, or the data directory was removed), when it loses
@@ -32,7 +34,9 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import type { HookDeps, Logger, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
+import type { Settings } from '../config/types.js';
 import { withTimeout } from '../protocol/withTimeout.js';
+import { loadStageConfig } from '../session/stageContext.js';
 import { runPrompt } from '../stages/prompt.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
@@ -51,8 +55,6 @@ type Env = Readonly<Record<string, string | undefined>>;
  * timeouts (uvicorn and node: 5 s) so the server never closes one under us.
  */
 export const KEEP_ALIVE_MS = 3_000;
-/** Default idle time before a resident exits. */
-export const DEFAULT_IDLE_MS = 15 * 60_000;
 /** A resident never lives longer than this, whatever its traffic. */
 export const MAX_LIFETIME_MS = 12 * 60 * 60_000;
 /** How often the resident checks its lock, FIFO, code file, idle time and leftovers. */
@@ -85,13 +87,15 @@ export interface ResidentHost {
   createStageDeps(env: Record<string, string>, cwd: string): { deps: HookDeps; settle(capMs: number): Promise<void> };
   /** A file whose change (mtime) means the plugin was updated: the resident then retires. */
   codeFile: string;
-  idleMs?: number;
   tickMs?: number;
   /** Settles when the process is asked to stop (SIGTERM, SIGINT, SIGHUP): the resident retires at once, cleanly. */
   stopRequested?: Promise<void>;
 }
 
-export type ResidentExit = 'busy' | 'no-fifo' | 'idle' | 'lifetime' | 'code-changed' | 'fifo-gone' | 'lock-lost' | 'stopped' | 'failed';
+export type ResidentExit = 'busy' | 'no-fifo' | 'idle' | 'lifetime' | 'code-changed' | 'fifo-gone' | 'lock-lost' | 'stopped' | 'switched-off' | 'failed';
+
+/** The resident's own knobs, from its configuration (the environment it was started with and the files it names). */
+type ResidentSettings = Pick<Settings, 'resident' | 'residentIdleMs'>;
 
 /** Serves until retirement; resolves with the reason. Never rejects. */
 export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
@@ -104,6 +108,8 @@ export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
 }
 
 async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
+  const settings = (): ResidentSettings => loadStageConfig({ env: host.env, homeDir: host.homeDir, log: host.log }).settings;
+  if (!settings().resident) return 'switched-off';
   const dataDir = resolveDataDir(host.env, host.homeDir);
   const key = residentKey(host.env, host.pluginRoot);
   const paths = residentPaths(dataDir, key);
@@ -118,7 +124,7 @@ async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
     if (fifo === undefined) return 'no-fifo';
     const retired = retireIdlestBeyondCap(dataDir, key);
     host.log.debug('resident: listening', { fifo: paths.fifo, ...(retired.length > 0 ? { retiredIdlest: retired } : {}) });
-    return await new Residency(host, paths, fifo, lock.handle.refresh).run();
+    return await new Residency(host, paths, fifo, lock.handle.refresh, settings).run();
   } finally {
     await lock.handle.release();
   }
@@ -154,6 +160,7 @@ class Residency {
     private readonly paths: ResidentPaths,
     private readonly fifo: FileIdentity,
     private readonly refreshLock: () => Promise<boolean>,
+    private readonly settings: () => ResidentSettings,
   ) {
     this.startedAt = host.now();
     this.lastRequestAt = this.startedAt;
@@ -197,7 +204,9 @@ class Residency {
     const now = this.host.now();
     if (now - this.startedAt >= MAX_LIFETIME_MS) return 'lifetime';
     sweepLeftovers(this.paths.dir, now);
-    if (this.inflight.size === 0 && now - this.lastRequestAt >= (this.host.idleMs ?? DEFAULT_IDLE_MS)) return 'idle';
+    const settings = this.settings();
+    if (!settings.resident) return 'switched-off';
+    if (this.inflight.size === 0 && now - this.lastRequestAt >= settings.residentIdleMs) return 'idle';
     return undefined;
   }
 

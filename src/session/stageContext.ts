@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { loadPluginConfig } from '../config/load.js';
+import { loadPluginConfig, type LoadConfigInput } from '../config/load.js';
 import type { PluginConfig, Settings } from '../config/types.js';
 import type { HookDeps } from '../hook/deps.js';
 import { createOpenVikingClient } from '../openviking/client.js';
@@ -40,9 +40,20 @@ export interface StageContext {
   client: OpenVikingClient;
 }
 
+/**
+ * The configuration of a stage, job or command, loaded once; the logger
+ * learns the debug knobs from it (hook/log.ts), so `debug` and
+ * `debugLogPath` work from ovcli.conf as from the environment.
+ */
+export function loadStageConfig(deps: Pick<HookDeps, 'env' | 'homeDir' | 'log'>, options: Pick<LoadConfigInput, 'readStoredOptions'> = {}): PluginConfig {
+  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, ...options });
+  deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });
+  return config;
+}
+
 /** @param deadlineMs - picks the stage's whole budget (from now) out of the settings. */
 export function openStageContext(input: HookInput, deps: HookDeps, deadlineMs: (settings: Settings) => number): StageContext {
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   const workspace = resolveWorkspace(input, deps.env, deps.cwd);
   const { project, settings } = projectFor(config, workspace, deps.homeDir, deps.now());
   const deadlineAt = deps.now() + deadlineMs(settings);

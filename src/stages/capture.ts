@@ -22,13 +22,13 @@
  *
  * @module
  */
-import { loadPluginConfig } from '../config/load.js';
+import { loadStageConfig } from '../session/stageContext.js';
 import type { PluginConfig } from '../config/types.js';
 import type { HookDeps, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
 import type { HookInput } from '../protocol/input.js';
 import { projectFor } from '../project/identity.js';
-import { isBypassed } from '../session/bypass.js';
+import { captureOffReason } from '../session/switches.js';
 import { resolveDataDir } from '../store/paths.js';
 import { postRequest } from '../capture/requests.js';
 import type { CaptureRequest } from '../capture/requests.js';
@@ -41,13 +41,18 @@ const SPAWN_FALLBACK_MS = 4_000;
 
 export async function runCapture(input: HookInput, deps: HookDeps): Promise<StageResult> {
   if (input.hook_event_name === 'SubagentStart') return PASS;
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+  const config = loadStageConfig(deps);
   const { settings } = config;
+  // The common "off everywhere" case costs no transcript path or project lookup.
   if (!settings.enabled || !settings.autoCapture) return PASS;
   const request = requestForEvent(input, deps.env, deps.cwd, deps.now());
-  if (request === undefined || isBypassed(settings, request.hostSessionId, request.workspace)) return PASS;
-  const { project, settings: effective } = projectFor(config, request.workspace, deps.homeDir, deps.now());
-  if (!effective.enabled || !effective.autoCapture) return PASS;
+  if (request === undefined) return PASS;
+  const { project } = projectFor(config, request.workspace, deps.homeDir, deps.now());
+  const off = captureOffReason({ config, project, sessionId: request.hostSessionId, workspace: request.workspace });
+  if (off !== undefined) {
+    deps.log.debug('capture is off here; nothing stored', { reason: off });
+    return PASS;
+  }
   if (project.peerId !== undefined) request.peerId = project.peerId;
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
   if (!(await postRequest(dataDir, request))) {

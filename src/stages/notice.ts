@@ -17,7 +17,9 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Credentials } from '../config/types.js';
-import type { OpenVikingClient, OvFailure, OvResult } from '../openviking/types.js';
+import { observeResults } from '../openviking/observe.js';
+import type { OpenVikingClient, OvFailure } from '../openviking/types.js';
+import { serverStatusOf, type ServerStatus } from '../store/status.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
@@ -27,25 +29,23 @@ const DOCTOR = 'Run /openviking:doctor for the fix.';
 /** A session is not resumed a month later; its mark can go. */
 const MARK_TTL_MS = 30 * 24 * 60 * 60_000;
 
-/** A client whose calls are observed: the first failure that says "memory is off" is kept. */
+/** A client whose calls are observed: the first failure that says "memory is off" is kept, and the last answer (status line). */
 export interface WatchedClient {
   client: OpenVikingClient;
   failure(): OvFailure | undefined;
+  /** Whether the server answered the last call, or undefined when none was made. */
+  serverSeen(): ServerStatus | undefined;
 }
 
 /** Wraps every method of `client`; results pass through unchanged. */
-export function watchFailures(client: OpenVikingClient): WatchedClient {
+export function watchFailures(client: OpenVikingClient, now: () => number): WatchedClient {
   let first: OvFailure | undefined;
-  const watched = { ...client } as Record<string, unknown>;
-  for (const [name, value] of Object.entries(client)) {
-    if (typeof value !== 'function') continue;
-    watched[name] = async (...args: unknown[]) => {
-      const result = (await (value as (...a: unknown[]) => Promise<OvResult<unknown>>).apply(client, args)) as OvResult<unknown>;
-      if (!result.ok && first === undefined && memoryOffReason(result) !== undefined) first = result;
-      return result;
-    };
-  }
-  return { client: watched as unknown as OpenVikingClient, failure: () => first };
+  let seen: ServerStatus | undefined;
+  const watched = observeResults(client, (result) => {
+    seen = serverStatusOf(result, now());
+    if (!result.ok && first === undefined && memoryOffReason(result) !== undefined) first = result;
+  });
+  return { client: watched, failure: () => first, serverSeen: () => seen };
 }
 
 /** Why a failure means memory is off for this session, or undefined (a slow or faulty answer is not "off"). */

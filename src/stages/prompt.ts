@@ -29,10 +29,12 @@ import type { StageContext } from '../session/stageContext.js';
 /** Grace after the deadline for the client's cut-off to land before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 150;
 
-export async function runPrompt(input: HookInput, deps: HookDeps): Promise<StageResult> {
+/** @param startResident - the relay's "no resident listened": start one, if the configuration wants residents and recall here. */
+export async function runPrompt(input: HookInput, deps: HookDeps, startResident?: () => void): Promise<StageResult> {
   if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
   try {
     const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
+    if (startResident !== undefined && ctx.settings.resident && ctx.settings.enabled && ctx.settings.autoRecall) startResident();
     const decision = decideRecall(input, ctx.settings, ctx.workspace);
     if (!decision.recall) {
       deps.log.debug('recall skipped', { reason: decision.reason });
@@ -67,6 +69,6 @@ async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Pr
   const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, hostFromEnv(deps.env));
   if (text === '') return PASS;
   const items = outcome.items.map(({ uri, score, category }) => ({ uri, ...(score !== undefined ? { score } : {}), ...(category !== undefined ? { category } : {}) }));
-  deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: 'recall', detail: query, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items, text }));
+  deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: 'recall', detail: query, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items, text }));
   return { kind: 'context', text };
 }

@@ -37,6 +37,7 @@ export const RESIDENT_WAIT_MS = 6_000;
  */
 export function runPromptRelay(input: HookInput, deps: HookDeps): StageResult | Promise<StageResult> {
   if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
+  let startResident: (() => void) | undefined;
   if (residentWanted(deps)) {
     const dataDir = resolveDataDir(deps.env, deps.homeDir);
     const key = residentKey(deps.env, deps.pluginRoot);
@@ -58,8 +59,9 @@ export function runPromptRelay(input: HookInput, deps: HookDeps): StageResult | 
       deps.log.warn('resident could not write its answer (disk full?); recall runs in the hook');
     } else {
       deps.log.debug('no resident listening; recall runs in the hook', { reason: answer.reason });
-      launchResident(deps, residentPaths(dataDir, key));
+      // Started by the stage once it read the configuration: the `resident` knob may be off in ovcli.conf.
+      startResident = () => launchResident(deps, residentPaths(dataDir, key));
     }
   }
-  return import('./prompt.js').then(({ runPrompt }) => runPrompt(input, deps));
+  return import('./prompt.js').then(({ runPrompt }) => runPrompt(input, deps, startResident));
 }

@@ -2,8 +2,10 @@
  * SessionStart: put the user's long-term memory in front of the model, and
  * tidy up after earlier sessions.
  *
- * In order, under one deadline (`startDeadlineMs`, far inside the hook's
- * timeout): replay the pending-write queue (so writes made while the server
+ * Nothing at all when memory is off here or the session is bypassed
+ * (session/switches.ts). Otherwise, in order, under one deadline
+ * (`startDeadlineMs`, far inside the hook's timeout): replay the
+ * pending-write queue when capture is on (so writes made while the server
  * was away land before new ones); fetch the profile and memory listing
  * (and, on resume/compact, the session's latest archive overview) in
  * parallel and, while they are on the wire, hand earlier sessions of this
@@ -33,14 +35,15 @@ import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../p
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
 import { ensureResident } from '../resident/launch.js';
 import { memoryOffNotice, watchFailures } from './notice.js';
-import { isBypassed } from '../session/bypass.js';
 import { startLockPath } from '../session/locks.js';
 import { openStageContext } from '../session/stageContext.js';
+import { memoryOffReason } from '../session/switches.js';
 import { recordInjection, urisIn } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
 import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { sessionStateFile, storeLayout } from '../store/paths.js';
+import { recordServerStatus } from '../store/status.js';
 
 /** Grace after the deadline for file writes before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 200;
@@ -51,12 +54,19 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
   if (input.hook_event_name !== 'SessionStart') return PASS;
   try {
     const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
-    if (!ctx.settings.enabled || isBypassed(ctx.settings, ctx.hostSessionId, ctx.workspace)) return PASS;
+    const off = memoryOffReason({ config: ctx.config, project: ctx.project, sessionId: ctx.hostSessionId, workspace: ctx.workspace });
+    if (off !== undefined) {
+      deps.log.debug('memory is off here; nothing sent', { reason: off });
+      return PASS;
+    }
     const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
-    const watched = watchFailures(ctx.client);
+    const watched = watchFailures(ctx.client, deps.now);
     const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
-    if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
-    if (ctx.settings.autoRecall) ensureResident(deps);
+    if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
+    if (ctx.settings.autoRecall && ctx.settings.resident) ensureResident(deps);
+    // Whether the server answered, for the status line and doctor (a headless run never recalls, so start says it).
+    const seen = watched.serverSeen();
+    if (seen !== undefined) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
     // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21).
     const notice = memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure(), now: deps.now() });
     const told = notice === undefined ? {} : { notice };
@@ -90,9 +100,12 @@ async function answerOnce(ctx: StageContext, source: string, deps: HookDeps): Pr
 async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): Promise<string> {
   const adopted = adoptStrandedWrites(ctx.dataDir, deps.env, deps.homeDir, deps.now());
   if (adopted.moved > 0) deps.log.warn('queued writes moved into the data directory (DESIGN D21)', { ...adopted });
-  const budgetMs = Math.min(ctx.settings.pendingReplayBudgetMs, Math.max(0, ctx.deadlineAt - deps.now()));
-  const replayed = await replayQueue(deps, ctx.config, ctx.dataDir, budgetMs);
-  if (replayed !== undefined) deps.log.debug('pending writes replayed', replayed);
+  // Queued turns are conversation: replayed only where capture is on (each entry's own session and folder are checked again, DESIGN D25).
+  if (ctx.settings.autoCapture) {
+    const budgetMs = Math.min(ctx.settings.pendingReplayBudgetMs, Math.max(0, ctx.deadlineAt - deps.now()));
+    const replayed = await replayQueue(deps, ctx.config, ctx.dataDir, budgetMs);
+    if (replayed !== undefined) deps.log.debug('pending writes replayed', replayed);
+  }
   const fetched = Promise.all([
     ctx.settings.autoProfile ? fetchProfile(ctx, deps) : undefined,
     ARCHIVE_SOURCES.has(source) ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget) : undefined,

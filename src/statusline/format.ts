@@ -38,8 +38,10 @@ export function formatStatusLine(facts: StatusLineFacts): string {
   if (queued > 0) parts.push(paint('yellow', `${queued} queued`));
   const dead = facts.queue?.dead.count ?? 0;
   if (dead > 0) parts.push(paint('red', `${dead} dead`));
-  const recall = recallPart(facts);
-  if (recall) parts.push(recall);
+  for (const kind of ['recall', 'capture'] as const) {
+    const part = activityPart(facts, kind);
+    if (part) parts.push(part);
+  }
   return `OV ${parts.join(' · ')}`;
 }
 
@@ -51,13 +53,16 @@ function serverPart(facts: StatusLineFacts, paint: (tone: Tone, text: string) =>
   return age > STALE_SERVER_MS ? `${paint('green', '● up')} ${paint('dim', formatAge(age))}` : paint('green', '● up');
 }
 
-/** This session's last recall, else the newest of any session. */
-function recallPart(facts: StatusLineFacts): string | undefined {
-  const own: ActivityMark | undefined = facts.sessionId ? facts.snapshot.recall[facts.sessionId] : undefined;
-  const mark = own ?? latestMark(facts.snapshot.recall)?.mark;
+const ACTIVITY_UNITS = { recall: ['memory', 'memories'], capture: ['message', 'messages'] } as const;
+
+/** This session's last recall (memories injected) or capture (messages the server took), else the newest of any session. */
+function activityPart(facts: StatusLineFacts, kind: 'recall' | 'capture'): string | undefined {
+  const marks = facts.snapshot[kind];
+  const own: ActivityMark | undefined = facts.sessionId ? marks[facts.sessionId] : undefined;
+  const mark = own ?? latestMark(marks)?.mark;
   if (!mark) return undefined;
-  const memories = mark.count === 1 ? '1 memory' : `${mark.count} memories`;
-  return `recall ${memories} ${formatAge(facts.now - mark.at)}`;
+  const [one, many] = ACTIVITY_UNITS[kind];
+  return `${kind} ${mark.count} ${mark.count === 1 ? one : many} ${formatAge(facts.now - mark.at)}`;
 }
 
 /** `now`, `42s ago`, `5m ago`, `3h ago`, `2d ago`. */

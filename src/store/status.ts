@@ -8,9 +8,9 @@
  *
  * | file                  | written by                 | holds                                  |
  * |-----------------------|----------------------------|----------------------------------------|
- * | `status/server.json`  | any stage that met the server | up/down, when, a short reason        |
+ * | `status/server.json`  | every stage that met the server (start, recall, capture, replay) | up/down, when, a short reason |
  * | `status/recall.json`  | the prompt stage           | per session: when, how many memories   |
- * | `status/capture.json` | capture (hook or worker)   | per session: when, how many messages   |
+ * | `status/capture.json` | the session's capture writer (pass, replay, PreCompact, commit-stale) | per session: when, how many messages the server took |
  *
  * Sessions are keyed by their OpenViking session id (`cb-<host id>`,
  * src/session/ids.ts). One file per writer, so a recall and a capture
@@ -68,6 +68,18 @@ export function statusFile(dataDir: string, name: 'server' | ActivityKind): stri
  * and each write (temp + rename) is ~1 ms on the prompt hook's clock.
  */
 export const SERVER_STATUS_REFRESH_MS = 60_000;
+
+/**
+ * What an answer says about the server: up when it answered below 500 (a
+ * refused key is still a server that answers), down on no answer, a
+ * timeout or a 5xx, with the code as the reason.
+ */
+export function serverStatusOf(result: { ok: boolean; status?: number; code?: string }, at: number): ServerStatus {
+  if (result.ok) return { up: true, at };
+  const status = result.status ?? 0;
+  if (status > 0 && status < 500) return { up: true, at };
+  return { up: false, at, detail: status >= 500 ? `HTTP ${status}` : (result.code ?? 'NETWORK') };
+}
 
 /** Records the server's reachability (skipping a same-state rewrite within SERVER_STATUS_REFRESH_MS); never throws. */
 export async function recordServerStatus(dataDir: string, status: ServerStatus): Promise<void> {

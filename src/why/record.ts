@@ -35,6 +35,8 @@ export interface WhyEntry {
   detail: string;
   /** The project's peer id the reads spoke as, when there was one. */
   peer?: string;
+  /** The session's folder (`why` without `--session` on CodeBuddy picks this folder's newest session). */
+  workspace?: string;
   items: InjectedItem[];
   /** The block as injected, cut at MAX_TEXT_CHARS. */
   text: string;
@@ -83,8 +85,8 @@ export function readWhy(dataDir: string, ovSessionId: string): WhyEntry[] {
   return readEntries(whyFile(dataDir, ovSessionId));
 }
 
-/** The session whose record changed last, or undefined when there is none. */
-export function newestWhySession(dataDir: string): string | undefined {
+/** The session whose record changed last (of `workspace`, when given), or undefined when there is none. */
+export function newestWhySession(dataDir: string, workspace?: string): string | undefined {
   const dir = storeLayout(dataDir).sessionsDir;
   let names: string[];
   try {
@@ -92,10 +94,14 @@ export function newestWhySession(dataDir: string): string | undefined {
   } catch {
     return undefined;
   }
-  const newest = names
+  const newestFirst = names
     .map((name) => ({ name, mtime: statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
-    .sort((a, b) => b.mtime - a.mtime)[0];
-  return newest === undefined ? undefined : readEntries(join(dir, newest.name)).at(-1)?.session;
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { name } of newestFirst) {
+    const last = readEntries(join(dir, name)).at(-1);
+    if (last !== undefined && (workspace === undefined || last.workspace === workspace)) return last.session;
+  }
+  return undefined;
 }
 
 function readEntries(file: string): WhyEntry[] {

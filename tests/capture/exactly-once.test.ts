@@ -148,7 +148,7 @@ describe('exactly once', () => {
   }, 90_000);
 
   it.each(['before-send', 'after-send'])('a worker killed %s: the rerun sends what is missing, once', async (point) => {
-    world = await createWorld();
+    world = await createWorld({ testSeams: true });
     const w = world;
     await stopAfterTurn(w, 1, { OPENVIKING_TEST_CRASH_AT: point });
     await until(() => captureStateOf(w)?.inflight !== undefined && !isAlive(lockHolderPid(w)), 30_000, 'the worker to crash with its batch in flight');
@@ -161,7 +161,7 @@ describe('exactly once', () => {
   }, 90_000);
 
   it('a worker killed between queueing a batch and recording it: queued once, delivered once', async () => {
-    world = await createWorld();
+    world = await createWorld({ testSeams: true });
     const w = world;
     await w.server.stop();
     await stopAfterTurn(w, 1, { OPENVIKING_TEST_CRASH_AT: 'after-enqueue' });

@@ -125,8 +125,10 @@ describe('credential chain: single sources', () => {
   });
 });
 
+// README: "Give the plugin the URL and a user key, in any of these places (first one set wins, field by field)",
+// with the one exception it names: "a key, account or user is only used with the server named next to it".
 describe('credential chain: precedence', () => {
-  it('env > userConfig > ovcli.conf > ov.conf, per field', () => {
+  it('env > plugin options > ovcli.conf > ov.conf, per field; each skipped value says why', () => {
     writeJson(ovcliPath(), { url: 'http://cli:1', api_key: 'k-cli', account: 'cli-acc', user: 'cli-user', actor_peer_id: 'cli-peer' });
     writeJson(ovconfPath(), { server: { url: 'http://ov:1', root_api_key: 'root' }, codebuddy: { peerId: 'ov-peer' } });
     const { credentials } = resolve({
@@ -135,52 +137,74 @@ describe('credential chain: precedence', () => {
       CODEBUDDY_PLUGIN_OPTION_SERVER_URL: 'http://uc:1',
       CODEBUDDY_PLUGIN_OPTION_USER: 'uc-user',
     });
-    expect(credentials).toMatchObject({
-      apiKey: 'k-env',
-      baseUrl: 'http://uc:1',
-      user: 'uc-user',
-      account: 'cli-acc',
-      peerId: 'cli-peer',
-      rootKeyOnly: false,
-    });
+    expect(credentials).toMatchObject({ apiKey: 'k-env', baseUrl: 'http://uc:1', user: 'uc-user', peerId: 'cli-peer', rootKeyOnly: false });
+    // ovcli.conf names another server (http://cli:1): its account is not sent to http://uc:1.
+    expect(credentials.account).toBeUndefined();
     expect(credentials.files).toEqual([ovcliPath(), ovconfPath()]);
+    const why = (source: string) => credentials.skipped?.find((skip) => skip.source === source)?.reason;
+    expect(why('file:~/.openviking/ovcli.conf#url')).toBe('userConfig:server_url comes first');
+    expect(why('userConfig:api_key')).toBe('env:OPENVIKING_API_KEY comes first');
+    expect(why('file:~/.openviking/ovcli.conf#account')).toBe('it belongs to the server http://cli:1 (file:~/.openviking/ovcli.conf#url), not to the one in use, http://uc:1 (userConfig:server_url)');
+    expect(why('file:~/.openviking/ov.conf#codebuddy.peerId')).toBe('file:~/.openviking/ovcli.conf#actor_peer_id comes first');
   });
 
-  it('auto mode without env or userConfig uses ovcli.conf alone when it has credentials', () => {
-    writeJson(ovcliPath(), { url: 'http://cli:1' });
-    writeJson(ovconfPath(), { server: { root_api_key: 'root' }, codebuddy: { userId: 'ov-user' } });
+  it('field by field: ov.conf fills what ovcli.conf leaves out when both name the same server (failed on 8e37669: ov.conf was ignored whole)', () => {
+    writeJson(ovcliPath(), { url: 'http://localhost:1933' });
+    writeJson(ovconfPath(), { server: { host: '0.0.0.0', port: 1933 }, codebuddy: { apiKey: 'k-ov', userId: 'ov-user' } });
     const { credentials, warnings } = resolve();
-    expect(credentials.baseUrl).toBe('http://cli:1');
+    expect(credentials).toMatchObject({ baseUrl: 'http://localhost:1933', apiKey: 'k-ov', user: 'ov-user' });
+    expect(credentials.sources).toMatchObject({ baseUrl: 'file:~/.openviking/ovcli.conf#url', apiKey: 'file:~/.openviking/ov.conf#codebuddy.apiKey' });
+    expect(warnings).toEqual([]);
+  });
+
+  it('a key stays with its server: ov.conf\'s root key and codebuddy identity never go to the server ovcli.conf names', () => {
+    writeJson(ovcliPath(), { url: 'https://remote.example' });
+    writeJson(ovconfPath(), { server: { root_api_key: 'root' }, codebuddy: { apiKey: 'k-local', userId: 'ov-user' } });
+    const { credentials, warnings } = resolve();
+    expect(credentials.baseUrl).toBe('https://remote.example');
     expect(credentials.apiKey).toBeUndefined();
     expect(credentials.user).toBeUndefined();
     expect(credentials.rootKeyOnly).toBe(false);
     expect(warnings).toEqual([]);
+    expect(credentials.skipped?.find((skip) => skip.source === 'file:~/.openviking/ov.conf#codebuddy.apiKey')).toEqual({
+      field: 'apiKey',
+      source: 'file:~/.openviking/ov.conf#codebuddy.apiKey',
+      kind: 'other-server',
+      reason: 'it belongs to the server http://127.0.0.1:1933 (default server of ~/.openviking/ov.conf), not to the one in use, https://remote.example (file:~/.openviking/ovcli.conf#url)',
+    });
+    expect(JSON.stringify(credentials.skipped)).not.toMatch(/k-local|"root"/);
   });
 
-  it('auto mode with an env credential uses the full chain (ov.conf fills the gaps)', () => {
-    writeJson(ovcliPath(), { url: 'http://cli:1' });
-    writeJson(ovconfPath(), { codebuddy: { userId: 'ov-user' } });
-    const { credentials } = resolve({ OPENVIKING_ACCOUNT: 'acc' });
-    expect(credentials).toMatchObject({ baseUrl: 'http://cli:1', account: 'acc', user: 'ov-user' });
-  });
-
-  it('cli mode ignores env and userConfig credentials', () => {
+  it('ovcli.conf\'s key does not follow OPENVIKING_URL to another server; an env key goes anywhere', () => {
     writeJson(ovcliPath(), { url: 'http://cli:1', api_key: 'k-cli' });
-    const { credentials } = resolve({
+    expect(resolve({ OPENVIKING_URL: 'http://other:1' }).credentials.apiKey).toBeUndefined();
+    expect(resolve({ OPENVIKING_URL: 'http://cli:1/' }).credentials.apiKey).toBe('k-cli');
+    expect(resolve({ OPENVIKING_URL: 'http://other:1', OPENVIKING_API_KEY: 'k-env' }).credentials.apiKey).toBe('k-env');
+    writeJson(ovcliPath(), { api_key: 'k-cli' }); // names no server: its key goes with the URL in use
+    expect(resolve({ OPENVIKING_URL: 'http://other:1' }).credentials.apiKey).toBe('k-cli');
+  });
+
+  it('auto and env modes are the same rule', () => {
+    writeJson(ovcliPath(), { url: 'http://127.0.0.1:1933', account: 'acc' });
+    writeJson(ovconfPath(), { codebuddy: { apiKey: 'k-ov' } });
+    expect(resolve({ OPENVIKING_CREDENTIALS_SOURCE: 'environment' }).credentials).toEqual(resolve().credentials);
+  });
+
+  // README: "`OPENVIKING_CREDENTIAL_SOURCE=cli` makes the plugin read ovcli.conf only" (on 8e37669 the URL still came from ov.conf, and env URLs were ignored silently).
+  it('cli mode reads ovcli.conf only, for every field, and warns about each value it ignores', () => {
+    writeJson(ovcliPath(), { api_key: 'k-cli' });
+    writeJson(ovconfPath(), { server: { url: 'http://ov:1' } });
+    const { credentials, warnings } = resolve({
       OPENVIKING_CREDENTIAL_SOURCE: 'ovcli',
       OPENVIKING_URL: 'http://env:1',
       OPENVIKING_MCP_URL: 'http://env:1/mcp',
       OPENVIKING_API_KEY: 'k-env',
       CODEBUDDY_PLUGIN_OPTION_API_KEY: 'k-uc',
     });
-    expect(credentials).toMatchObject({ baseUrl: 'http://cli:1', mcpUrl: 'http://cli:1/mcp', apiKey: 'k-cli' });
-  });
-
-  it('env mode uses the full chain even when ovcli.conf has credentials', () => {
-    writeJson(ovcliPath(), { url: 'http://cli:1' });
-    writeJson(ovconfPath(), { codebuddy: { apiKey: 'k-ov' } });
-    const { credentials } = resolve({ OPENVIKING_CREDENTIALS_SOURCE: 'environment' });
-    expect(credentials).toMatchObject({ baseUrl: 'http://cli:1', apiKey: 'k-ov' });
+    expect(credentials).toMatchObject({ baseUrl: 'http://127.0.0.1:1933', mcpUrl: 'http://127.0.0.1:1933/mcp', apiKey: 'k-cli' });
+    for (const source of ['env:OPENVIKING_URL', 'env:OPENVIKING_MCP_URL', 'env:OPENVIKING_API_KEY', 'userConfig:api_key', 'file:~/.openviking/ov.conf#server.url']) {
+      expect(warnings).toContain(`${source}: OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only; ignoring it`);
+    }
   });
 
   it('parses the credential-source modes and their alias', () => {

@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KNOB_TABLE, listKnobs } from '../../src/config/knobs.js';
 import { defaultValue, parseKnobValue, resolveSettings } from '../../src/config/settings.js';
+import { policyFor } from '../../src/capture/serverPolicy.js';
 
 const home = '/home/tester';
 
@@ -149,5 +151,93 @@ describe('ovcli.conf plugin.codebuddy values', () => {
       'file:~/.openviking/ovcli.conf#plugin.codebuddy.recallDedupTurns: -1 is below the minimum 0; using 0',
       'file:~/.openviking/ovcli.conf#plugin.codebuddy.debugLogPath: expected a string, got 5; ignoring it',
     ]);
+  });
+});
+
+// README: "(`plugin.codebuddy.<field>` sets any knob of the table below by its field name.)" — a misspelt field
+// is named with the nearest knob (on 8e37669 it was ignored silently and doctor said "settings: all defaults").
+describe('unknown plugin.codebuddy fields', () => {
+  const file = (values: Record<string, unknown>) => ({ values, shownAs: '~/.openviking/ovcli.conf' });
+  it('each one is a warning naming the nearest knob', () => {
+    const { warnings } = resolveSettings({ env: {}, homeDir: home, file: file({ recalLimit: 8, recall_limit: 8, OPENVIKING_DEBUG: true, frobnicate: 1 }) });
+    expect(warnings).toEqual([
+      "~/.openviking/ovcli.conf: plugin.codebuddy.recalLimit is not a setting; did you mean recallLimit? Ignoring it (the fields are listed in the README's settings table)",
+      "~/.openviking/ovcli.conf: plugin.codebuddy.recall_limit is not a setting; did you mean recallLimit? Ignoring it (the fields are listed in the README's settings table)",
+      "~/.openviking/ovcli.conf: plugin.codebuddy.OPENVIKING_DEBUG is not a setting; did you mean debug? Ignoring it (the fields are listed in the README's settings table)",
+      "~/.openviking/ovcli.conf: plugin.codebuddy.frobnicate is not a setting Ignoring it (the fields are listed in the README's settings table)",
+    ]);
+  });
+});
+
+// README: "Every knob is an environment variable (or `plugin.codebuddy.<field>` in ovcli.conf)".
+describe('every knob from every source', () => {
+  const sample = (knob: ReturnType<typeof listKnobs>[number]): unknown => {
+    switch (knob.type) {
+      case 'bool':
+        return !knob.default;
+      case 'int':
+      case 'float':
+        return knob.default === knob.max ? knob.min : knob.max;
+      case 'csv':
+        return ['x-*'];
+      default:
+        return knob.key === 'recallPeerScope' ? 'actor' : '/tmp/elsewhere';
+    }
+  };
+  it.each(listKnobs().map((knob) => [knob.key, knob] as const))('%s: the same value from the environment and from ovcli.conf', (key, knob) => {
+    const value = sample(knob);
+    const fromFile = resolveSettings({ env: {}, homeDir: home, file: { values: { [key]: value }, shownAs: 'ovcli.conf' } });
+    const fromEnv = resolveSettings({ env: { [knob.env]: Array.isArray(value) ? value.join(',') : String(value) }, homeDir: home });
+    expect(fromFile.warnings).toEqual([]);
+    expect(fromFile.settings[key]).toEqual(fromEnv.settings[key]);
+    expect(fromFile.settings[key]).not.toEqual(defaultValue(knob, home));
+  });
+
+  it('the resident and its idle time are knobs too (OPENVIKING_RESIDENT, OPENVIKING_RESIDENT_IDLE_MS)', () => {
+    expect(KNOB_TABLE.resident).toMatchObject({ env: 'OPENVIKING_RESIDENT', default: true });
+    expect(KNOB_TABLE.residentIdleMs).toMatchObject({ env: 'OPENVIKING_RESIDENT_IDLE_MS', default: 900_000 });
+  });
+
+  // Outside src/config, a knob's variable is read straight from the environment only on the two paths that cannot afford
+  // the configuration (hook/log.ts's fallback for a process that never reads it, resident/launch.ts's prompt-path check).
+  it('no other code reads a knob from the environment (it would miss ovcli.conf)', () => {
+    const allowed = new Map([['src/hook/log.ts', ['OPENVIKING_DEBUG', 'OPENVIKING_DEBUG_LOG']], ['src/resident/launch.ts', ['OPENVIKING_RESIDENT']]]);
+    const offenders: string[] = [];
+    for (const file of sourceFiles('src')) {
+      if (file.startsWith('src/config/')) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const knob of listKnobs()) {
+        const read = new RegExp(`env(?:\\.|\\[['"\`])${knob.env}\\b(?!_)`);
+        if (read.test(text) && !allowed.get(file)?.includes(knob.env)) offenders.push(`${file}: ${knob.env}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  // README: OPENVIKING_MIN_QUERY_LENGTH and OPENVIKING_PENDING_MAX_RETRIES: their bound is what the code does (0 acted as 1 on 8e37669 while the table said 0).
+  it('a bound of 1 where 0 would act as 1, with the usual warning', () => {
+    expect(KNOB_TABLE.minQueryLength.min).toBe(1);
+    expect(KNOB_TABLE.pendingMaxRetries.min).toBe(1);
+    const { settings, warnings } = resolveSettings({ env: { OPENVIKING_MIN_QUERY_LENGTH: '0', OPENVIKING_PENDING_MAX_RETRIES: '0' }, homeDir: home });
+    expect(settings).toMatchObject({ minQueryLength: 1, pendingMaxRetries: 1 });
+    expect(warnings).toContain('env:OPENVIKING_MIN_QUERY_LENGTH: 0 is below the minimum 1; using 1');
+  });
+});
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    return entry.isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+// README: OPENVIKING_COMMIT_KEEP_RECENT_COUNT "Applies only where the server's commit policy is not used" (8e37669 said
+// "Newest messages a threshold commit leaves out of the archive", while the default policy commits with keep 0).
+// The behaviour on both sides is pinned in tests/stages/capture-events.test.ts (keep 1 without the policy, 0 with it).
+describe('OPENVIKING_COMMIT_KEEP_RECENT_COUNT', () => {
+  it('says when it applies; the policy the server gets always keeps 0', () => {
+    expect(KNOB_TABLE.commitKeepRecentCount.description).toContain("Applies only where the server's commit policy is not used");
+    const { settings } = resolveSettings({ env: { OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '7' }, homeDir: home });
+    expect(policyFor(settings)?.keep_recent_count).toBe(0);
   });
 });

@@ -25,7 +25,7 @@ import { exitOf, stopThenSpawnWorker } from './support/worker.js';
 import { createFaultWorld, FAST_KNOBS } from './support/world.js';
 import type { FaultSession, FaultWorld } from './support/world.js';
 
-const plugin = usePrivatePlugin();
+const plugin = usePrivatePlugin({ testSeams: true });
 
 const BATCH = { path: /\/messages\/batch$/ };
 const LATENCY_MS = 3_000;

@@ -28,7 +28,7 @@ const SEED = fuzzSeed(process.env, new Date());
 
 let plugin: PrivatePlugin;
 beforeAll(async () => {
-  plugin = await copyBuiltPlugin();
+  plugin = await copyBuiltPlugin(undefined, { testSeams: true });
 });
 afterAll(async () => {
   await plugin?.dispose();

@@ -7,7 +7,10 @@
  *
  * @module
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/spawn-hook.js';
 import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT, type World } from '../session/support/world.js';
 
 let world: World;
@@ -32,6 +35,13 @@ describe('prompts that never recall', () => {
 
   it('the same words as a plain prompt do recall (the cases above can fail)', async () => {
     expect(await fire(RECALL_PROMPT)).toContain(RECALL_MARKER);
+  });
+
+  // README: "A prompt that merely starts with a path (`/etc/hosts has a stale entry`) is an ordinary prompt and is recalled for"
+  // (8e37669's README said every prompt starting with `/` skipped recall; the code always recalled for these, rightly).
+  it('a prompt that starts with a path is an ordinary prompt', async () => {
+    expect(await fire(`/etc/osprey/helm.yaml: ${RECALL_PROMPT}`)).toContain(RECALL_MARKER);
+    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ')).toContain('A prompt that merely starts with a path (`/etc/hosts has a stale entry`) is an ordinary prompt and is recalled for.');
   });
 });
 

@@ -9,7 +9,7 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordInjection, whyFile, MAX_FILE_BYTES } from '../../src/why/record.js';
@@ -41,8 +41,22 @@ describe('why', () => {
     expect(run.stdout).toContain(`recall for: ${RECALL_PROMPT}`);
     expect(run.stdout).toMatch(/\d\.\d\d {2}viking:\/\/user\/default\/memories\/entities\/default\/osprey-deploy\.md {2}\(entities\)/);
     const olderRun = await hook(['why', '--session', older.sessionId]);
-    expect(olderRun.stdout).toContain(`session cb-${older.sessionId} (1 time)`);
+    expect(olderRun.stdout).toContain(`session cb-${older.sessionId} (as asked; 1 time)`);
     expect(olderRun.stdout).not.toContain('recall for:');
+  });
+
+  // README: "`/openviking:why` | what the plugin injected into this session" (on 8e37669: the newest session on the machine).
+  it('this session: the host\'s session id when the shell has it, else the newest session of this folder, never another folder\'s', async () => {
+    const here = world.payloads();
+    await world.sim.fire('SessionStart', here.sessionStart('startup'));
+    // Another folder's session, injected into later.
+    const elsewhere = join(world.workspace, '..', 'another-folder');
+    mkdirSync(elsewhere, { recursive: true });
+    recordInjection(world.dataDir, { session: 'cb-elsewhere', at: Date.now() + 60_000, kind: 'start', detail: 'startup', workspace: elsewhere, items: [], text: 'x' });
+    const fromSlashCommand = await hook(['why']);
+    expect(fromSlashCommand.stdout).toContain(`session cb-${here.sessionId} (the newest session of ${world.workspace};`);
+    const claude = await spawnHook({ args: ['why'], cwd: elsewhere, env: { ...world.sim.env, CLAUDE_PROJECT_DIR: elsewhere, CODEBUDDY_PROJECT_DIR: elsewhere, CLAUDE_CODE_SESSION_ID: here.sessionId } });
+    expect(claude.stdout).toContain(`session cb-${here.sessionId} (this session;`);
   });
 
   it('the record is private: 0600 files in a 0700 directory', () => {

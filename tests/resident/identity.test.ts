@@ -101,7 +101,7 @@ describe('what a request carries and what a resident stage sees', () => {
 
 describe('every variable the stage code reads reaches a resident stage', () => {
   /** Code a resident never runs: the process entry, the doctor, the MCP proxy, the status line. */
-  const NOT_RUN_BY_A_RESIDENT = ['hook/main.ts', 'doctor/', 'mcp/', 'statusline/'];
+  const NOT_RUN_BY_A_RESIDENT = ['hook/main.ts', 'doctor/', 'mcp/', 'statusline/', 'controls/'];
 
   function sources(dir: string): string[] {
     return readdirSync(dir).flatMap((name) => {

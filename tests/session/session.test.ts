@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ListedEntry } from '../../src/capture/commitIndex.js';
 import { staleCandidates } from '../../src/profile/housekeeping.js';
 import { globToRegExp, isBypassed, ovSessionId, ovSubagentSessionId, resolveWorkspace } from '../../src/session/index.js';
+import { bypassMatch } from '../../src/session/bypass.js';
 
 describe('ids', () => {
   it('prefixes and sanitises', () => {
@@ -25,6 +26,20 @@ describe('bypass', () => {
     expect(globToRegExp('/tmp/*').test('/tmp/ws/deep')).toBe(false);
     expect(globToRegExp('/tmp/**').test('/tmp/ws/deep')).toBe(true);
     expect(globToRegExp('a.b').test('axb')).toBe(false);
+  });
+  // README: "its id or working directory matches `OPENVIKING_BYPASS_SESSION_PATTERNS`, e.g. `/home/me/secret-work/**`" (failed on 8e37669 for the folder itself).
+  it('the README example /home/me/secret-work/** bypasses the folder itself and everything below it, like gitignore', () => {
+    const readme = settings(['/home/me/secret-work/**']);
+    expect(isBypassed(readme, 's', '/home/me/secret-work')).toBe(true);
+    expect(isBypassed(readme, 's', '/home/me/secret-work/app/src')).toBe(true);
+    expect(isBypassed(readme, 's', '/home/me/secret-work2')).toBe(false);
+    expect(isBypassed(readme, 's', '/home/me')).toBe(false);
+    expect(globToRegExp('**/secret').test('/a/b/secret')).toBe(true);
+    expect(globToRegExp('**/secret').test('secret')).toBe(true);
+    expect(globToRegExp('a/**/b').test('a/b')).toBe(true);
+    expect(globToRegExp('a/**/b').test('a/x/y/b')).toBe(true);
+    expect(globToRegExp('a**b').test('a/x/b')).toBe(true);
+    expect(bypassMatch(readme, 's', '/home/me/secret-work')).toEqual({ by: 'pattern', pattern: '/home/me/secret-work/**', subject: 'folder' });
   });
   it('checks the session id and the workspace', () => {
     expect(isBypassed(settings(['scratch-*']), 'scratch-1', '/home/u/p')).toBe(true);

@@ -16,6 +16,7 @@ import type { HostSim, HostVersion, Payloads } from '../../support/host-sim/inde
 import { startOvServer } from '../../support/ov-server/index.js';
 import type { OvTestServer } from '../../support/ov-server/index.js';
 import { REPO_ROOT } from '../../support/spawn-hook.js';
+import { copyBuiltPlugin } from '../../faults/support/plugin.js';
 import { startFaultProxy } from './proxy.js';
 import type { ProxyRule } from './proxy.js';
 import { ovSessionId } from '../../../src/session/ids.js';
@@ -48,6 +49,8 @@ export interface WorldOptions {
   env?: Record<string, string>;
   /** Put a fault proxy between the plugin and the server. */
   proxyRule?: ProxyRule;
+  /** Run a private copy of the plugin whose worker has the crash seam (`OPENVIKING_TEST_CRASH_AT`); shipped bundles have none. */
+  testSeams?: boolean;
 }
 
 let clock = Date.parse('2026-11-30T08:00:00Z');
@@ -58,8 +61,9 @@ export async function createWorld(options: WorldOptions = {}): Promise<CaptureWo
   const home = mkdtempSync(join(tmpdir(), 'ov-cap-home-'));
   const workspace = mkdtempSync(join(tmpdir(), 'ov-cap-ws-'));
   const debugLog = join(home, 'debug.log');
+  const seamed = options.testSeams === true ? await copyBuiltPlugin(REPO_ROOT, { testSeams: true }) : undefined;
   const sim = createHostSim({
-    pluginRoot: REPO_ROOT,
+    pluginRoot: seamed?.root ?? REPO_ROOT,
     home,
     workspace,
     env: { OPENVIKING_URL: proxy?.url ?? server.url, OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: debugLog, OPENVIKING_TIMEOUT_MS: '5000', ...options.env },
@@ -90,6 +94,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<CaptureWo
       if (process.env.CAPTURE_TEST_DUMP) process.stdout.write(readDebugLog(home));
       await proxy?.close();
       await server.close();
+      await seamed?.dispose();
       rmSync(home, { recursive: true, force: true, maxRetries: 5 });
       rmSync(workspace, { recursive: true, force: true });
     },

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,22 +25,32 @@ export interface PrivatePlugin {
 
 const PRODUCT_DIRS = ['scripts', 'servers', 'hooks'] as const;
 
+export interface CopyOptions {
+  /**
+   * Replace the copy's capture worker with one built from src/ with the
+   * test seams on (`OPENVIKING_TEST_CRASH_AT` kills it at a named point):
+   * shipped bundles have none (build.mjs `OV_TEST_SEAMS`).
+   */
+  testSeams?: boolean;
+}
+
 /**
  * Copies the built plugin of `from` into a new temp directory. The default
  * is the repository, or `OV_BUILT_PLUGIN_DIR` when set (to run the suites
  * against a build made elsewhere, e.g. while scripts/ is being rebuilt).
  */
-export async function copyBuiltPlugin(from: string = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT): Promise<PrivatePlugin> {
+export async function copyBuiltPlugin(from: string = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT, options: CopyOptions = {}): Promise<PrivatePlugin> {
   const root = await mkdtemp(join(tmpdir(), 'ov-plugin-'));
   for (const dir of PRODUCT_DIRS) await cp(join(from, dir), join(root, dir), { recursive: true });
+  if (options.testSeams === true) execFileSync(process.execPath, ['build.mjs', '--test-seams-worker', join(root, 'scripts', 'lazy')], { cwd: REPO_ROOT, stdio: 'pipe', timeout: 60_000 });
   return { root, dispose: () => rm(root, { recursive: true, force: true }) };
 }
 
 /** A private copy made before the file's tests and removed after them; `root` is valid inside a test. */
-export function usePrivatePlugin(): { readonly root: string } {
+export function usePrivatePlugin(options: CopyOptions = {}): { readonly root: string } {
   let plugin: PrivatePlugin | undefined;
   beforeAll(async () => {
-    plugin = await copyBuiltPlugin();
+    plugin = await copyBuiltPlugin(undefined, options);
   });
   afterAll(async () => {
     await plugin?.dispose();

@@ -18,7 +18,6 @@ import "./chunks/chunk-CEFMPCQX.mjs";
 import { homedir } from "node:os";
 
 // src/config/configFile.ts
-import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 
 // src/openviking/narrow.ts
@@ -26,21 +25,100 @@ function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// src/store/smallFile.ts
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+
+// src/store/fsUtil.ts
+function errorMessage(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// src/store/smallFile.ts
+var OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+function readSmallFile(path, maxBytes) {
+  let stats;
+  try {
+    stats = statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    return unreadable(error);
+  }
+  if (stats === void 0) return { absent: "missing", why: "does not exist" };
+  const refused2 = refusal(stats, maxBytes);
+  if (refused2 !== void 0) return refused2;
+  let fd;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    return unreadable(error);
+  }
+  try {
+    const opened = fstatSync(fd);
+    return refusal(opened, maxBytes) ?? readOpen(fd, opened.size, maxBytes);
+  } catch (error) {
+    return unreadable(error);
+  } finally {
+    closeSync(fd);
+  }
+}
+function refusal(stats, maxBytes) {
+  if (!stats.isFile()) return { absent: "not-a-file", why: `is ${kindOf(stats)}, not a regular file` };
+  if (stats.size > maxBytes) return tooLarge(maxBytes);
+  return void 0;
+}
+function readOpen(fd, expected, maxBytes) {
+  let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, expected + 1));
+  let length = 0;
+  for (; ; ) {
+    if (length === buffer.length) {
+      if (buffer.length > maxBytes) return tooLarge(maxBytes);
+      const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2 + 4096));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+    if (expected > 0 && length === expected) break;
+  }
+  if (length > maxBytes) return tooLarge(maxBytes);
+  return { text: buffer.toString("utf8", 0, length) };
+}
+function tooLarge(maxBytes) {
+  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
+}
+function unreadable(error) {
+  const code = error?.code;
+  if (code === "ENOENT" || code === "ENOTDIR") return { absent: "missing", why: "does not exist" };
+  if (code === "ENXIO") return { absent: "not-a-file", why: "is a socket or device, not a regular file" };
+  return { absent: "unreadable", why: `cannot be read (${errorMessage(error)})` };
+}
+function kindOf(stats) {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  return "not a file";
+}
+
 // src/config/configFile.ts
 var MAX_CONFIG_BYTES = 1024 * 1024;
+var RefusedFile = class extends Error {
+  name = "RefusedFile";
+};
 var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
 function readSmallTextFile(path) {
-  const size = statSync(path, { throwIfNoEntry: false })?.size;
-  if (size === void 0) return void 0;
-  if (size > MAX_CONFIG_BYTES) throw new Error(`file is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`);
-  return readFileSync(path, "utf8");
+  const file = readSmallFile(path, MAX_CONFIG_BYTES);
+  if (file.absent === void 0) return file.text;
+  if (file.absent === "missing") return void 0;
+  throw new RefusedFile(file.why);
 }
 function loadConfigFile(path, shownAs, readFile) {
   let text2;
   try {
     text2 = readFile(path);
   } catch (error) {
-    return refused(path, shownAs, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
   if (text2 === void 0) return { path, exists: false };
   if (text2.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
@@ -1193,23 +1271,11 @@ function filterOutboundParams(method, params) {
 import { join as join7 } from "node:path";
 
 // src/store/atomic.ts
-import { mkdirSync, readFileSync as readFileSync2, renameSync, writeFileSync } from "node:fs";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join6 } from "node:path";
-
-// src/store/fsUtil.ts
-function errorCode(error) {
-  if (typeof error !== "object" || error === null) return void 0;
-  const code = error.code;
-  return typeof code === "string" ? code : void 0;
-}
-function errorMessage(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// src/store/atomic.ts
 var PRIVATE_FILE_MODE = 384;
 var PRIVATE_DIR_MODE = 448;
+var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
 var TEMP_SUFFIX = ".tmp";
 async function ensurePrivateDir(dir) {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -1239,13 +1305,10 @@ async function writeJsonAtomic(path, value, options = {}) {
   await writeFileAtomic(path, JSON.stringify(value), options);
 }
 async function readJsonDetailed(path) {
-  let text2;
-  try {
-    text2 = readFileSync2(path, "utf8");
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return { status: "missing" };
-    return { status: "unreadable", reason: errorMessage(error) };
-  }
+  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
+  if (file.absent === "missing") return { status: "missing" };
+  if (file.absent !== void 0) return { status: "unreadable", reason: `${path} ${file.why}` };
+  const text2 = file.text;
   try {
     return { status: "ok", value: JSON.parse(text2) };
   } catch (error) {
@@ -1353,36 +1416,43 @@ import { statSync as statSync4 } from "node:fs";
 import { dirname as dirname3, join as join9, resolve as resolve3 } from "node:path";
 
 // src/project/gitRepo.ts
-import { readFileSync as readFileSync3, realpathSync, statSync as statSync3 } from "node:fs";
+import { realpathSync, statSync as statSync3 } from "node:fs";
 import { dirname as dirname2, join as join8, resolve as resolve2 } from "node:path";
 var MAX_GIT_FILE_BYTES = 256 * 1024;
-function findGitRepo(workspace, touched) {
+function findGitRepo(workspace, notes) {
   for (let dir = resolve2(workspace); ; ) {
     const dotGit = join8(dir, ".git");
     const stat = statSync3(dotGit, { throwIfNoEntry: false });
     if (stat !== void 0) {
-      touched.push(dotGit);
-      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir);
-      if (gitDir !== void 0) return repoAt(dir, gitDir, touched);
+      notes.touched.push(dotGit);
+      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir, notes);
+      if (gitDir !== void 0) return repoAt(dir, gitDir, notes);
     }
     const parent = dirname2(dir);
     if (parent === dir) return void 0;
     dir = parent;
   }
 }
-function repoAt(topLevel, gitDir, touched) {
-  const commondirFile = join8(gitDir, "commondir");
-  touched.push(commondirFile);
-  const common = readSmall(commondirFile)?.trim();
-  const commonDir = common ? resolve2(gitDir, common) : gitDir;
+function repoAt(topLevel, gitDir, notes) {
+  const commonDir = commonDirOf(gitDir, notes);
   const configFile = join8(commonDir, "config");
-  touched.push(configFile);
-  const config = readSmall(configFile);
+  notes.touched.push(configFile);
+  const config = readSmall(configFile, notes);
   const remoteUrl = config === void 0 ? void 0 : pickRemoteUrl(config);
   return remoteUrl !== void 0 ? { topLevel, commonDir, remoteUrl } : { topLevel, commonDir: realPath(commonDir) };
 }
-function gitDirFromFile(dotGit, dir) {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? "");
+function commonDirOf(gitDir, notes) {
+  const commondirFile = join8(gitDir, "commondir");
+  notes.touched.push(commondirFile);
+  const common = readSmall(commondirFile, notes)?.trim();
+  if (!common) return gitDir;
+  const target = resolve2(gitDir, common);
+  if (statSync3(target, { throwIfNoEntry: false })?.isDirectory() === true) return target;
+  notes.ignored.push(`${commondirFile} names ${target}, which is not a directory; ignoring it`);
+  return gitDir;
+}
+function gitDirFromFile(dotGit, dir, notes) {
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit, notes) ?? "");
   return match ? resolve2(dir, match[1]) : void 0;
 }
 function pickRemoteUrl(config) {
@@ -1406,13 +1476,10 @@ function unquote(value) {
   const trimmed = value.replace(/\s+[#;].*$/, "").trim();
   return trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2 ? trimmed.slice(1, -1) : trimmed;
 }
-function readSmall(path) {
-  try {
-    const size = statSync3(path, { throwIfNoEntry: false })?.size;
-    return size === void 0 || size > MAX_GIT_FILE_BYTES ? void 0 : readFileSync3(path, "utf8");
-  } catch {
-    return void 0;
-  }
+function readSmall(path, notes) {
+  const file = readSmallFile(path, MAX_GIT_FILE_BYTES);
+  if (file.absent !== void 0 && file.absent !== "missing") notes.ignored.push(`${path} ${file.why}; ignoring it`);
+  return file.text;
 }
 function realPath(path) {
   try {
@@ -1507,9 +1574,9 @@ function resolveProject(input) {
   try {
     scan = cachedScan(resolve3(input.workspace), input.homeDir, input.now);
   } catch (error) {
-    scan = { derivedSource: `not resolved (${error instanceof Error ? error.message : String(error)})` };
+    scan = { derivedSource: `not resolved (${error instanceof Error ? error.message : String(error)})`, ignored: [] };
   }
-  const warnings = [...scan.config?.warnings ?? []];
+  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
   const base = { off: scan.config?.off ?? [], ...scan.config ? { configPath: scan.config.path } : {}, warnings };
   const explicit = explicitPeer(input.credentials, warnings);
   const fromWorkspace = scan.config?.peerId;
@@ -1534,16 +1601,16 @@ function explicitPeer(credentials, warnings) {
 function cachedScan(workspace, homeDir, now) {
   const hit = cache.get(workspace);
   if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
-  const touched = [];
-  const scan = scanWorkspace(workspace, homeDir, touched);
+  const notes = { touched: [], ignored: [] };
+  const scan = scanWorkspace(workspace, homeDir, notes);
   if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value);
-  cache.set(workspace, { scan, signatures: touched.map((path) => [path, signatureOf(path)]), at: now });
+  cache.set(workspace, { scan, signatures: notes.touched.map((path) => [path, signatureOf(path)]), at: now });
   return scan;
 }
-function scanWorkspace(workspace, homeDir, touched) {
-  const repo = findGitRepo(workspace, touched);
-  const config = findWorkspaceConfig(workspace, repo?.topLevel ?? workspace, resolve3(homeDir), touched);
-  const scan = { derivedSource: "none (not in a git repository)", ...config ? { config } : {} };
+function scanWorkspace(workspace, homeDir, notes) {
+  const repo = findGitRepo(workspace, notes);
+  const config = findWorkspaceConfig(workspace, repo?.topLevel ?? workspace, resolve3(homeDir), notes.touched);
+  const scan = { derivedSource: "none (not in a git repository)", ...config ? { config } : {}, ignored: notes.ignored };
   if (repo === void 0) return scan;
   const canonical = repo.remoteUrl === void 0 ? void 0 : canonicalRemote(repo.remoteUrl);
   if (canonical !== void 0) return { ...scan, derivedPeer: peerIdForRemote(canonical), derivedSource: `git remote ${canonical}` };

@@ -87,5 +87,6 @@ function describe(entry: WhyEntry): string[] {
   const head = entry.kind === 'start' ? `${when}  session start (${entry.detail}): profile block` : `${when}  recall for: ${entry.detail}`;
   const peer = entry.peer ? `  [project ${entry.peer}]` : '';
   const items = entry.items.map((item) => `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${item.uri}${item.category ? `  (${item.category})` : ''}`);
-  return [`${head}${peer}`, ...(items.length > 0 ? items : ['    (no URI in the block)']), `    ${entry.text.length} characters injected`];
+  const more = typeof entry.moreItems === 'number' && entry.moreItems > 0 ? [`    … and ${entry.moreItems} more`] : [];
+  return [`${head}${peer}`, ...(items.length > 0 ? items : ['    (no URI in the block)']), ...more, `    ${entry.text.length} characters injected`];
 }

@@ -5,13 +5,14 @@ import {
   UpstreamError,
   createLineSplitter,
   describeError,
+  displayUrl,
   errorLine,
   failureToRpcError,
   isUpstreamError,
   notificationLine,
   parseMessage,
   resultLine
-} from "./chunks/chunk-O7LW4JRK.mjs";
+} from "./chunks/chunk-HWSIG7H5.mjs";
 import "./chunks/chunk-CEFMPCQX.mjs";
 
 // src/mcp/main.ts
@@ -439,17 +440,28 @@ function derivedServerUrl(server) {
 function validUrls(candidates, warnings) {
   return candidates.map(([source, value]) => {
     if (value === void 0) return [source, void 0];
-    if (isHttpUrl(value)) return [source, value.replace(/\/+$/, "")];
-    warnings.push(`${source}: "${value}" is not an http(s) URL; ignoring it`);
-    return [source, void 0];
+    const url = httpUrl(value);
+    if (url === void 0) {
+      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
+      return [source, void 0];
+    }
+    if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
+      warnings.push(`${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`);
+      return [source, void 0];
+    }
+    if (url.username === "" && url.password === "") return [source, value.replace(/\/+$/, "")];
+    warnings.push(`${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`);
+    url.username = "";
+    url.password = "";
+    return [source, url.href.replace(/\/+$/, "")];
   });
 }
-function isHttpUrl(value) {
+function httpUrl(value) {
   try {
     const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
+    return url.protocol === "http:" || url.protocol === "https:" ? url : void 0;
   } catch {
-    return false;
+    return void 0;
   }
 }
 function anyExplicit(env, userConfig) {
@@ -1638,7 +1650,7 @@ function signatureOf(path) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-RTFQSUEZ.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-IKQQPVNH.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -1696,7 +1708,7 @@ function createUpstream(options) {
     fresh = { mcpUrl, session, inFlight: 0, retired: false };
     session.then(
       (session2) => {
-        log.debug("upstream session opened", { mcpUrl });
+        log.debug("upstream session opened", { mcpUrl: displayUrl(mcpUrl, true) });
         options.onProfile(mcpUrl, session2.profile);
       },
       () => retire(fresh)
@@ -2045,19 +2057,16 @@ function proxyRoute(target, settings) {
   return { proxy: new URL(proxy.origin), ...authorization === void 0 ? {} : { authorization } };
 }
 function parseProxyUrl(text2) {
+  const unusable = (why) => Object.assign(new Error(`${why} (proxy ${displayUrl(text2)} in the environment)`), { unsupported: true });
   let url;
   try {
     url = new URL(text2.includes("://") ? text2 : `http://${text2}`);
   } catch {
-    throw Object.assign(new Error(`invalid proxy URL in the environment: ${JSON.stringify(redactUserInfo(text2))}`), { unsupported: true });
+    throw unusable("invalid proxy URL");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw Object.assign(new Error(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`), { unsupported: true });
-  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw unusable(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`);
+  if (`${url.pathname}${url.search}${url.hash}`.includes("@")) throw unusable('invalid proxy URL: its user or password holds an unencoded "/", "?" or "#" (percent-encode them)');
   return url;
-}
-function redactUserInfo(text2) {
-  return text2.replace(/\/\/[^/@]*@/, "//");
 }
 
 // src/mcp/proxyFetch.ts

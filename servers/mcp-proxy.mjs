@@ -1510,37 +1510,50 @@ function isValidPeerId(value) {
 function canonicalRemote(url) {
   const text2 = url.trim();
   if (text2 === "") return void 0;
-  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(text2);
+  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/is.exec(text2);
   let host;
   let path;
   if (withScheme) {
     const scheme = withScheme[1].toLowerCase();
     const rest = withScheme[2];
-    if (scheme === "file") return `local${normalisePath(rest)}`;
-    const slash = rest.indexOf("/");
-    const authority = slash === -1 ? rest : rest.slice(0, slash);
-    path = slash === -1 ? "" : rest.slice(slash);
-    host = hostOf(authority);
+    if (scheme === "file") return `local${normalisePath(withoutQuery(rest))}`;
+    const hostAndPath = rest.slice(userInfoEnd(rest));
+    const hostEnd = hostAndPath.search(/[/?#]/);
+    host = hostOf(hostEnd === -1 ? hostAndPath : hostAndPath.slice(0, hostEnd));
+    path = hostEnd === -1 ? "" : withoutQuery(hostAndPath.slice(hostEnd));
   } else {
-    const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.*)$/.exec(text2);
-    if (!scp || /^[a-z]$/i.test(scp[1])) return `local${normalisePath(text2)}`;
+    const colon = text2.indexOf(":");
+    const slash = text2.indexOf("/");
+    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/@\s]+):(?!\/\/)(.*)$/s.exec(text2) : null;
+    if (!scp || /^[a-z]$/i.test(scp[1])) return `local${normalisePath(withoutQuery(text2))}`;
     host = scp[1].toLowerCase();
-    path = scp[2];
+    path = withoutQuery(scp[2]);
   }
   const cleanPath = normalisePath(path);
   if (host === "" || cleanPath === "") return void 0;
   return `${host}${cleanPath}`;
 }
+function userInfoEnd(rest) {
+  for (let at = rest.lastIndexOf("@"); at !== -1; at = at === 0 ? -1 : rest.lastIndexOf("@", at - 1)) {
+    if (/^[^/?#@\s]+\//.test(rest.slice(at + 1))) return at + 1;
+  }
+  const authorityEnd = rest.search(/[/?#]/);
+  const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
+  return authority.lastIndexOf("@") + 1;
+}
+function withoutQuery(path) {
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}
 function peerIdForRemote(canonical) {
-  return `git-${readable(canonical)}-${hash64Hex(canonical).slice(0, 8)}`;
+  const shown = canonical.startsWith("local/") ? `local-${canonical.split("/").pop() ?? ""}` : canonical;
+  return `git-${readable(shown)}-${hash64Hex(canonical).slice(0, 8)}`;
 }
 function localPeerId(commonDir) {
   const name = commonDir.replace(/\/+$/, "").replace(/\/\.git$/, "").split("/").pop() ?? "";
   return `git-local-${readable(name) || "repo"}-${hash64Hex(commonDir).slice(0, 8)}`;
 }
-function hostOf(authority) {
-  const at = authority.lastIndexOf("@");
-  const hostPort = at === -1 ? authority : authority.slice(at + 1);
+function hostOf(hostPort) {
   const bracketed = /^\[[^\]]*\]/.exec(hostPort);
   return (bracketed ? bracketed[0] : hostPort.split(":")[0] ?? "").toLowerCase();
 }

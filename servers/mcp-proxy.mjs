@@ -951,6 +951,7 @@ var TOKEN_RULES = [
   },
   { kind: "npm-token", keywords: ["npm_"], source: String.raw`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])` },
   { kind: "pypi-token", keywords: ["pypi-ageicHlwaS5vcmc".toLowerCase()], source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  { kind: "shopify-token", keywords: ["shpat_", "shpca_", "shppa_", "shpss_"], source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])` },
   { kind: "docker-token", keywords: ["dckr_pat_"], source: String.raw`dckr_pat_[A-Za-z0-9_-]{27}[A-Za-z0-9_-]*` },
   { kind: "atlassian-token", keywords: ["atatt3"], source: String.raw`ATATT3[A-Za-z0-9_=-]{60}[A-Za-z0-9_=-]*` },
   { kind: "linear-key", keywords: ["lin_api_"], source: String.raw`lin_api_[A-Za-z0-9]{40}` },
@@ -976,11 +977,19 @@ var TOKEN_RULES = [
   { kind: "telegram-bot-token", keywords: [":aa"], source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])` },
   { kind: "sendgrid-key", keywords: ["sg."], source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}` },
   { kind: "mailgun-key", keywords: ["key-"], source: String.raw`${B}key-[a-f0-9]{32}(?![A-Za-z0-9])` },
+  { kind: "mailchimp-key", keywords: ["-us"], source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])` },
   { kind: "twilio-key", keywords: ["sk"], source: String.raw`(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])` },
   { kind: "sentry-token", keywords: ["sntrys_", "sntryu_", "sntrus_"], source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*` },
   { kind: "grafana-token", keywords: ["glsa_", "glc_"], source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})` },
   { kind: "newrelic-key", keywords: ["nrak-"], source: String.raw`NRAK-[A-Z0-9]{27}` },
   { kind: "vault-token", keywords: ["hvs.", "hvb."], source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*` },
+  {
+    // Vault's legacy service tokens: `s.` and 24 base62 characters (mixed case and a digit: not a word after `s.`).
+    kind: "vault-token",
+    keywords: ["s."],
+    source: String.raw`(?<![A-Za-z0-9_.-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])`,
+    keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match.slice(2)) && /[0-9]/.test(match))
+  },
   { kind: "doppler-token", keywords: ["dp."], source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`, flags: "i" },
   { kind: "1password-token", keywords: ["ops_eyj"], source: String.raw`ops_eyJ[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3}` },
   { kind: "age-secret-key", keywords: ["age-secret-key-1"], source: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{58}` },
@@ -1005,7 +1014,7 @@ var TOKEN_RULES = [
     source: String.raw`(?<![A-Za-z0-9+.-])([a-z][a-z0-9+.-]{0,20}://[^\s:/@]{0,128}:)[^\s:@]{1,256}(?=@)`,
     flags: "i",
     keepPrefix: true,
-    keep: (match) => /:[0-9]{1,5}\//.test(match.slice(match.indexOf("://") + 3))
+    keep: looksLikePortAndPath
   },
   {
     // `curl -u user:pass`, `--user user:pass` (not `docker run -u 1000:1000`).
@@ -1024,15 +1033,83 @@ var TOKEN_RULES = [
     keepPrefix: true
   },
   { kind: "password", keywords: ["sshpass"], source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`, keepPrefix: true },
+  // `redis-cli -h cache -a S3cret` (`-a` takes the password; `--pass` is the flag rule below).
+  { kind: "password", keywords: ["redis-cli"], source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`, keepPrefix: true },
   {
-    // `--password hunter2`, `--api-key abc` (the `--password=…` form is an assignment, secretNames.ts).
+    // `.netrc`: `machine host login alice password s3cret`, on one line or several.
+    kind: "password",
+    keywords: ["machine"],
+    source: String.raw`(\bmachine[ \t]{1,8}[^\s]{1,253}(?:[ \t\r\n]{1,20}(?:login|account|port)[ \t]{1,8}[^\s]{1,256}){0,3}[ \t\r\n]{1,20}password[ \t]{1,8})[^\s]{1,256}`,
+    keepPrefix: true
+  },
+  {
+    // Azure DevOps and other personal access tokens in upper-case names: `AZURE_DEVOPS_EXT_PAT=…`, `ADO_PAT: …` (`pat` alone in code is a pattern).
+    kind: "token",
+    keywords: ["_pat"],
+    source: String.raw`((?<![A-Za-z0-9_])[A-Z][A-Z0-9_]{0,60}_PAT["']?[ \t]{0,3}[:=][ \t]{0,3}["']?)[^\s"'$<{][^\s"']{7,255}`,
+    keepPrefix: true
+  },
+  {
+    // `.pgpass` lines `host:port:database:user:password` (port a number or `*`); gated by the usual ports or the file's name.
+    kind: "password",
+    keywords: ["pgpass", ":5432:", ":5433:", ":6432:", ":*:"],
+    source: String.raw`^((?:[^\s:]{1,253}|\*):(?:[0-9]{1,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:)[^\s]{1,256}$`,
+    flags: "m",
+    keepPrefix: true
+  },
+  {
+    // Docker's `~/.docker/config.json`: `"auths": {"registry": {"auth": "<base64 user:password>"}}`.
+    kind: "docker-auth",
+    keywords: ['"auth"'],
+    source: String.raw`("auth"[ \t]{0,8}:[ \t]{0,8}")[A-Za-z0-9+/]{8}[A-Za-z0-9+/]*={0,2}(?=")`,
+    keepPrefix: true
+  },
+  {
+    // `Cookie: session=…; csrftoken=…` and `Set-Cookie:` in headers and curl output: the values.
+    kind: "cookie",
+    keywords: ["cookie"],
+    source: String.raw`(\b(?:set-)?cookie[ \t]{0,4}:[ \t]{0,4})(?=[^\s=;"']{1,128}=)[^\r\n"']{1,4096}`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    // Azure SAS (`…?sv=…&sig=<base64, URL-encoded>`), also inside `SharedAccessSignature=` connection strings.
+    kind: "azure-sas",
+    keywords: ["sig="],
+    source: String.raw`([?&;]sig=)[A-Za-z0-9%+/=]{16}[A-Za-z0-9%+/=]*`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    // PuTTY `.ppk`: the lines after `Private-Lines: N` (the `Public-Lines` stay).
+    kind: "private-key",
+    keywords: ["private-lines"],
+    source: String.raw`(Private-Lines:[ \t]{0,4}[0-9]{1,3}[ \t]{0,4}\r?\n)(?:[A-Za-z0-9+/=]{1,128}\r?\n){0,63}[A-Za-z0-9+/=]{1,128}(?=\r?\n|$)`,
+    keepPrefix: true
+  },
+  {
+    // A PEM private key in base64 (kubeconfig `client-key-data`, Kubernetes secrets): `-----BEGIN <kind> PRIVATE KEY` encoded.
+    kind: "private-key",
+    keywords: ["ls0tls1crudjtib"],
+    source: String.raw`LS0tLS1CRUdJTiB(?:SU0EgUFJJVkFURSBLRVkt|QUklWQVRFIEtFWS0t|FQyBQUklWQVRFIEtFWS0t|PUEVOU1NIIFBSSVZBVEUgS0VZLS0t|EU0EgUFJJVkFURSBLRVkt|FTkNSWVBURUQgUFJJVkFURSBLRVkt|QR1AgUFJJVkFURSBLRVkgQkxPQ0st)[A-Za-z0-9+/=]*`
+  },
+  {
+    // `--password hunter2`, `--api-key abc`, `redis-cli --pass pw` (the `--password=…` form is an assignment, secretNames.ts).
     kind: "password",
     keywords: ["--"],
-    source: String.raw`((?:^|[ \t])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|token|secret|api-key|apikey|access-key|secret-key)[ \t]{1,8}["']?)[^\s"'-][^\s"']{0,255}`,
+    source: String.raw`((?:^|[ \t])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|pass|token|secret|api-key|apikey|access-key|secret-key)[ \t]{1,8}["']?)[^\s"'-][^\s"']{0,255}`,
     flags: "im",
     keepPrefix: true
   }
 ];
+function looksLikePortAndPath(match, after) {
+  const authority = match.slice(match.indexOf("://") + 3);
+  if (!/^[^:]*:[0-9]{1,5}\//.test(authority)) return false;
+  const beforeColon = authority.slice(0, authority.indexOf(":"));
+  const hostLike = beforeColon.includes(".") || /^localhost$/i.test(beforeColon) || /^\[/.test(beforeColon);
+  const credentialsFollowed = /^@(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)(?:[:/?#\s]|$)/i.test(after);
+  return hostLike && !credentialsFollowed;
+}
 var AWS_BARE_SECRET = {
   kind: "aws-secret-key",
   keywords: ["akia", "asia", "aws"],
@@ -1105,6 +1182,7 @@ function kindOfName(name) {
   if (last === "key") return KEY_QUALIFIERS.has(words.at(-2) ?? "") ? kindOfWords(words.at(-2) ?? "", last) : void 0;
   if (last === "auth") return name.startsWith("_") ? "token" : void 0;
   if (last === "string") return words.at(-2) === "connection" && words.length > 2 ? "secret" : void 0;
+  if (last === "pat") return words.length > 1 && /^[A-Z0-9_]+$/.test(name) ? "token" : void 0;
   if (STRONG_WORDS.has(last)) return kindOfWords("", last);
   const glued = GLUED_SUFFIX.exec(last)?.[0];
   return glued === void 0 ? void 0 : kindOfWords("", glued);
@@ -1129,7 +1207,10 @@ var PLACEHOLDER = /^(?:[$%{<@]|\[REDACTED|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|
 var ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 var MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-var TYPE_WORD = /^(?:string|number|boolean|bool|any|unknown|never|void|object|str|int|float|bytes|char|optional|secretstr|[A-Z][A-Za-z0-9]*(?:\[\])?)\??$/;
+var TYPE_EXPR = String.raw`(?:string|number|boolean|bool|any|unknown|never|void|object|str|int|float|bytes|char|optional|secretstr|[A-Z][A-Za-z0-9]*)(?:\[[\w., |[\]]{0,100}\])?(?:\[\])?`;
+var TYPE_LINE = new RegExp(
+  String.raw`^${TYPE_EXPR}(?:[ \t]*\|[ \t]*${TYPE_EXPR}){0,8}\??(?:[ \t]*=[ \t]*(?:None|null|nil|undefined|[A-Za-z_$][\w$.]{0,100}(?:\(\))?))?[ \t]*[,;]?(?:[ \t]*\})?$`
+);
 var PROSE = /^\S+(?:\s+\S+){3,}$|\s\S+[?.!]$/;
 var UPPER_NAME = /^[A-Z0-9_.-]*[A-Z][A-Z0-9_.-]*$/;
 var CODE_FOLLOWER = /* @__PURE__ */ new Set([",", ")", ";", "}", "]"]);
@@ -1150,7 +1231,7 @@ function yamlValueLength(text2, start, lineEnd, upper) {
   if (lineEnd - start > MAX_YAML_VALUE) return 0;
   const line = text2.slice(start, lineEnd).replace(/[ \t]+#.*$/, "").trimEnd();
   if (line === "" || PLACEHOLDER.test(line)) return 0;
-  if (!upper && (TYPE_WORD.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
+  if (!upper && (TYPE_LINE.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
   return line.length;
 }
 function valueIsPlaceholder(value) {
@@ -1174,6 +1255,7 @@ function redactNamedSecrets(text2, marker) {
     const [whole, word = "", rest = "", quote = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
     let nameStart = match.index;
     while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1))) nameStart--;
+    if (text2.charAt(nameStart - 1) === "$" || text2.charAt(nameStart - 1) === "{" && text2.charAt(nameStart - 2) === "$") continue;
     const name = text2.slice(nameStart, match.index) + word + rest;
     const bareName = name.replace(/^[-.]+/, "");
     const kind = credentialNameKind(bareName);
@@ -1204,7 +1286,10 @@ function applyRule(text2, rule) {
   const { spec } = rule;
   rule.pattern ??= new RegExp(spec.source, `g${spec.flags ?? ""}`);
   return text2.replace(rule.pattern, (match, ...groups) => {
-    if (spec.keep?.(match) === true) return match;
+    if (spec.keep !== void 0) {
+      const offset = groups.find((group) => typeof group === "number") ?? 0;
+      if (spec.keep(match, text2.slice(offset + match.length, offset + match.length + 256))) return match;
+    }
     const prefix = spec.keepPrefix === true && typeof groups[0] === "string" ? groups[0] : "";
     return prefix + redactionMarker(spec.kind);
   });

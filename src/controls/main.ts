@@ -6,7 +6,9 @@
  *   this query in this workspace (same tiers, project peer, threshold and
  *   exclusions as the prompt hook), with URIs and scores. No session id is
  *   sent, so the preview neither expands the query with a session's turns
- *   nor enters the server's dedup ledger.
+ *   nor enters the server's dedup ledger. `/openviking:recall` passes the
+ *   query in a file instead (`--new-query-file`, then `--query-id <id>`:
+ *   queryFile.ts), so it never goes through a shell.
  * - `node hook.mjs why [--session ID]`: what the plugin injected into a
  *   session (why/record.ts), newest session by default.
  *
@@ -22,6 +24,7 @@ import { openStageContext } from '../session/stageContext.js';
 import { resolveDataDir } from '../store/paths.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
+import { newQueryFile, takeQueryFile } from './queryFile.js';
 
 export interface ControlResult {
   text: string;
@@ -32,12 +35,27 @@ const PREVIEW_TIMEOUT_MS = 8_000;
 
 export async function runControl(command: string, argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
   if (command === 'why') return whyReport(argv, deps);
-  if (command === 'recall-preview') return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
+  if (command === 'recall-preview') return recallPreviewCommand(argv, deps);
   return { text: `unknown command ${command}\n`, code: 2 };
 }
 
+async function recallPreviewCommand(argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
+  const dataDir = resolveDataDir(deps.env, deps.homeDir);
+  if (argv[0] === '--new-query-file') {
+    const { id, path } = newQueryFile(dataDir, deps.now());
+    return { text: `query file: ${path}\nquery id: ${id}\n`, code: 0 };
+  }
+  if (argv[0] === '--query-id') {
+    const taken = takeQueryFile(dataDir, argv[1] ?? '');
+    if ('problem' in taken) return { text: `recall-preview: ${taken.problem}\n`, code: 2 };
+    if (taken.query.trim() === '') return { text: 'recall-preview: the query file was empty; nothing is sent.\n', code: 2 };
+    return recallPreview(taken.query.trim(), deps);
+  }
+  return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
+}
+
 async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResult> {
-  if (asked === '') return { text: 'usage: recall-preview <query>\n', code: 2 };
+  if (asked === '') return { text: 'usage: recall-preview <query>  |  recall-preview --new-query-file  |  recall-preview --query-id <id>\n', code: 2 };
   // The same outbound filter as the prompt's recall: no <private> section and no secret leaves.
   const query = outboundQuery(asked);
   if (query === '') return { text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n', code: 0 };

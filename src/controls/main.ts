@@ -24,6 +24,7 @@ import { openStageContext } from '../session/stageContext.js';
 import { resolveDataDir } from '../store/paths.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
+import { inertForCommand } from '../protocol/commandOutput.js';
 import { newQueryFile, takeQueryFile } from './queryFile.js';
 
 export interface ControlResult {
@@ -33,10 +34,10 @@ export interface ControlResult {
 
 const PREVIEW_TIMEOUT_MS = 8_000;
 
+/** Runs a control; its text may land in a slash command, so it holds no template tag (protocol/commandOutput.ts). */
 export async function runControl(command: string, argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
-  if (command === 'why') return whyReport(argv, deps);
-  if (command === 'recall-preview') return recallPreviewCommand(argv, deps);
-  return { text: `unknown command ${command}\n`, code: 2 };
+  const result = command === 'why' ? whyReport(argv, deps) : command === 'recall-preview' ? await recallPreviewCommand(argv, deps) : { text: `unknown command ${command}\n`, code: 2 };
+  return { ...result, text: inertForCommand(result.text) };
 }
 
 async function recallPreviewCommand(argv: readonly string[], deps: HookDeps): Promise<ControlResult> {

@@ -1,6 +1,6 @@
 /**
- * `/openviking:recall` on the real CLI 2.117 (issue 20 items 3-4, DESIGN
- * F20, D25), headless `-p`. The host expands the command (its inline `!`
+ * The plugin's slash commands on the real CLI 2.117 (issue 20 items 3-4,
+ * DESIGN F20, D25), headless `-p`. `/openviking:recall`: The host expands the command (its inline `!`
  * step prints a private query file and an id); a scripted model that does
  * what the file says writes the query with the Write tool and runs the one
  * fixed Bash command. Under bash and fish, a hostile query reaches the
@@ -182,5 +182,28 @@ describe('the model cannot run a plugin command through the Skill tool (2.117 ig
     expect(readdirSync(markers), world.evidence()).toEqual([]);
     const result = toolResults(world.model.calls('conversation').at(-1)!).map((entry) => entry.text).join('\n');
     expect(result, world.evidence()).toContain('is a command for the user to type');
+  });
+});
+
+describe('host fact: the expanded command is rendered as a nunjucks template, inline outputs included', () => {
+  let world: E2eWorld;
+  let run: CliRun;
+
+  beforeAll(async () => {
+    requirePluginBuild();
+    world = await createWorld('slash-template', firstMatching([forPurpose('conversation', { text: DONE })]));
+    // The doctor prints the server URL; a URL (or a server's message, a memory, an earlier prompt) may hold a template tag.
+    run = await runPrompt(world.sandbox, '/openviking:doctor', { plugin: world.repoPlugin, env: { ...world.pluginEnv, OPENVIKING_URL: 'http://127.0.0.1:9/a{{ 7*7 }}b' } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await world?.dispose();
+  });
+
+  it('the plugin\'s output reaches the model as text: the tag is not evaluated (8e37669: the model read a49b)', () => {
+    expectNormalExit(run);
+    const rendered = lastUserText(world.model.calls('conversation')[0]!);
+    expect(rendered, world.evidence()).toContain('server URL: http://127.0.0.1:9/a{\u200b{ 7*7 }}b');
+    expect(rendered).not.toContain('a49b');
   });
 });

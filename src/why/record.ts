@@ -94,7 +94,7 @@ export function urisIn(text: string): InjectedItem[] {
 }
 
 /** The entry as one JSON line of at most MAX_LINE_BYTES, every field cut to its bound. */
-export function entryLine(entry: WhyEntry): string {
+function entryLine(entry: WhyEntry): string {
   const items = entry.items.slice(0, MAX_ITEMS).map((item) => ({ ...item, uri: item.uri.slice(0, MAX_URI_CHARS), ...(item.category !== undefined ? { category: item.category.slice(0, 64) } : {}) }));
   const more = entry.items.length - items.length + (entry.moreItems ?? 0);
   const bounded: WhyEntry = {

@@ -21,7 +21,7 @@ import { homedir } from "node:os";
 // src/config/configFile.ts
 import { isAbsolute, join, resolve } from "node:path";
 
-// src/openviking/narrow.ts
+// src/util/json.ts
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

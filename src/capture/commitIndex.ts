@@ -22,7 +22,7 @@
  */
 import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { safeFileKey } from '../store/paths.js';

@@ -20,7 +20,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { loadStageConfig } from '../session/stageContext.js';
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { clearUncommitted, entryOf, initUncommittedIndex, isIdle, listUncommitted, markUncommitted, otherSessionsOf } from './commitIndex.js';
 import type { ListedEntry } from './commitIndex.js';
 import { drainRequests } from './drain.js';
@@ -53,7 +53,7 @@ export const COMMIT_STALE_DEADLINE_MS = 60_000;
  * `exceptSessionId` (a host or OpenViking session id; its sub-agents are
  * spared too). Never throws.
  */
-export async function commitStale(dataDir: string, workspace: string, exceptSessionId: string, deps: HookDeps): Promise<CommitStaleSummary> {
+export async function commitStale(dataDir: string, workspace: string, exceptSessionId: string, deps: StageDeps): Promise<CommitStaleSummary> {
   const summary: CommitStaleSummary = { considered: 0, drained: 0, busy: 0, incomplete: 0, live: 0 };
   const config = loadStageConfig(deps);
   // The workspace's project (DESIGN D24): its switches hold here too, and what is still uncaptured goes out under its peer.

@@ -17,7 +17,7 @@
 import { uniqueToken } from '../store/fastHash.js';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { writeJsonAtomic } from '../store/atomic.js';
 import { requestDir } from './paths.js';
 import { isValidPeerId } from '../project/remote.js';

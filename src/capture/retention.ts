@@ -24,7 +24,7 @@
  */
 import { rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { CAPTURE_LOCK_STALE_MS, captureLockPath } from '../session/locks.js';
 import { readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { namesInDir, removeFileQuietly } from '../store/fsUtil.js';

@@ -12,7 +12,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { loadSessionState, saveSessionState } from '../store/sessionState.js';
 import type { StoreWriteResult } from '../store/sessionState.js';
 import { RECORD_FINGERPRINT_CHARS, recordFingerprint } from '../transcript/fingerprint.js';

@@ -26,8 +26,8 @@
  */
 import { loadStageConfig } from '../session/stageContext.js';
 import type { PluginConfig } from '../config/types.js';
-import type { HookDeps } from '../hook/deps.js';
-import { isRecord } from '../openviking/narrow.js';
+import type { StageDeps } from '../protocol/stage.js';
+import { isRecord } from '../util/json.js';
 import { parseHookInput } from '../protocol/parse.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { commitStale } from './commitStale.js';
@@ -50,7 +50,7 @@ export const WORKER_DEADLINE_MS = 60_000;
  * @param deps - the same outside world the stages get.
  * @returns the process exit code.
  */
-export async function runWorker(argv: readonly string[], stdinText: string, deps: HookDeps): Promise<number> {
+export async function runWorker(argv: readonly string[], stdinText: string, deps: StageDeps): Promise<number> {
   const kind = argv[0] ?? '';
   const started = deps.now();
   try {
@@ -63,7 +63,7 @@ export async function runWorker(argv: readonly string[], stdinText: string, deps
   }
 }
 
-async function runKind(kind: string, stdinText: string, deps: HookDeps): Promise<number> {
+async function runKind(kind: string, stdinText: string, deps: StageDeps): Promise<number> {
   switch (kind) {
     case 'capture':
       return runCaptureJob(stdinText, deps);
@@ -78,11 +78,11 @@ async function runKind(kind: string, stdinText: string, deps: HookDeps): Promise
 }
 
 /** A bounded capture in the calling process (PreCompact, or Stop when no worker could be spawned). */
-export async function drainInProcess(ovSessionId: string, deps: HookDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<DrainStatus> {
+export async function drainInProcess(ovSessionId: string, deps: StageDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<DrainStatus> {
   return drainRequests(captureEnvFor(deps, config, deadlineMs), ovSessionId, lockWaitMs);
 }
 
-async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number> {
+async function runCaptureJob(stdinText: string, deps: StageDeps): Promise<number> {
   const input = parseHookInput(stdinText);
   const request = input === null ? undefined : requestForEvent(input, deps.env, deps.cwd, deps.now());
   if (request === undefined) return 2;
@@ -94,7 +94,7 @@ async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number>
   return status === 'error' ? 1 : 0;
 }
 
-async function runCommitStale(stdinText: string, deps: HookDeps): Promise<number> {
+async function runCommitStale(stdinText: string, deps: StageDeps): Promise<number> {
   const job = commitStaleJob(stdinText, deps);
   if (job === undefined) return 2;
   const config = loadStageConfig(deps);
@@ -103,7 +103,7 @@ async function runCommitStale(stdinText: string, deps: HookDeps): Promise<number
   return 0;
 }
 
-async function runReplay(deps: HookDeps): Promise<number> {
+async function runReplay(deps: StageDeps): Promise<number> {
   const config = loadStageConfig(deps);
   // Queued turns are conversation: none leaves while memory or auto-capture is off (DESIGN D25).
   if (!config.settings.enabled || !config.settings.autoCapture) return 0;
@@ -118,7 +118,7 @@ async function runReplay(deps: HookDeps): Promise<number> {
  * queue (store/queueDead.ts), then one replay pass, so a fixed server gets
  * them now. Returns the exit code and the text main prints.
  */
-export async function runRequeueDead(argv: readonly string[], deps: HookDeps): Promise<{ code: number; text: string }> {
+export async function runRequeueDead(argv: readonly string[], deps: StageDeps): Promise<{ code: number; text: string }> {
   if (argv.length > 0) return { code: 2, text: `unknown argument: ${argv.join(' ')}\nusage: node scripts/hook.mjs requeue-dead\n` };
   const config = loadStageConfig(deps);
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
@@ -134,7 +134,7 @@ export async function runRequeueDead(argv: readonly string[], deps: HookDeps): P
   return { code: back.problems.length > 0 ? 1 : 0, text: `${lines.join('\n')}\n` };
 }
 
-function commitStaleJob(stdinText: string, deps: HookDeps): { workspace: string; exceptSessionId: string } | undefined {
+function commitStaleJob(stdinText: string, deps: StageDeps): { workspace: string; exceptSessionId: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(stdinText);
@@ -153,7 +153,7 @@ function commitStaleJob(stdinText: string, deps: HookDeps): { workspace: string;
 /** Defined by build.mjs: false in shipped bundles, true in the fault tests' worker; undefined when run from source. */
 declare const OV_TEST_SEAMS: boolean | undefined;
 
-function crashPointFrom(deps: HookDeps): ((point: CrashPoint) => void) | undefined {
+function crashPointFrom(deps: StageDeps): ((point: CrashPoint) => void) | undefined {
   if (typeof OV_TEST_SEAMS === 'undefined' || !OV_TEST_SEAMS) return undefined;
   const target = deps.env.OPENVIKING_TEST_CRASH_AT;
   if (target !== 'before-send' && target !== 'after-send' && target !== 'after-enqueue') return undefined;

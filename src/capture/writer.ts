@@ -18,7 +18,7 @@
  * @module
  */
 import type { Settings } from '../config/types.js';
-import type { Logger } from '../hook/deps.js';
+import type { Logger } from '../protocol/stage.js';
 import type { OpenVikingClient } from '../openviking/types.js';
 import { CAPTURE_LOCK_STALE_MS, captureLockPath } from '../session/locks.js';
 import { acquire, tryLock } from '../store/lock.js';

@@ -14,7 +14,7 @@
  * @module
  */
 import { isAbsolute, join, resolve } from 'node:path';
-import { isRecord, type JsonRecord } from '../openviking/narrow.js';
+import { isRecord, type JsonRecord } from '../util/json.js';
 import { readSmallFile } from '../store/smallFile.js';
 
 /** Largest config file read. */

@@ -13,7 +13,7 @@ import type { PluginConfig } from './types.js';
 import { readSmallTextFile, displayPath, type ReadTextFile } from './configFile.js';
 import { DEFAULT_BASE_URL, resolveCredentials } from './credentials.js';
 import { resolveSettings } from './settings.js';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 
 export { renderKnobTable } from './knobTable.js';
 

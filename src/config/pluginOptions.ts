@@ -24,7 +24,7 @@
  */
 import { join } from 'node:path';
 import type { ValueSource } from './types.js';
-import { isRecord, type JsonRecord } from '../openviking/narrow.js';
+import { isRecord, type JsonRecord } from '../util/json.js';
 import { displayPath, loadConfigFile, type ReadTextFile } from './configFile.js';
 import { codebuddyConfigDir } from '../store/paths.js';
 

@@ -19,8 +19,8 @@
 import { access } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { routeFor } from '../hook/routes.js';
-import { isRecord } from '../openviking/narrow.js';
+import { eventBudgetMs } from '../protocol/budgets.js';
+import { isRecord } from '../util/json.js';
 import { HOOK_EVENTS } from '../protocol/input.js';
 import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
@@ -57,7 +57,7 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   const problems: string[] = [];
   const warnings: string[] = [];
   const registered = new Set(commands.map((entry) => entry.event));
-  for (const event of HOOK_EVENTS) if (routeFor(event) && !registered.has(event)) problems.push(`${event} is not registered`);
+  for (const event of HOOK_EVENTS) if (eventBudgetMs(event) !== undefined && !registered.has(event)) problems.push(`${event} is not registered`);
   for (const { event, command } of commands) {
     const target = command.includes('guard-prefilter.sh') ? PREFILTER : command.includes('detach.sh') ? DETACHER : command.includes('scripts/hook.mjs') ? DISPATCHER : undefined;
     if (!target) problems.push(`${event}: "${command}" does not run scripts/hook.mjs`);

@@ -13,7 +13,7 @@
 import type { Credentials } from '../config/types.js';
 import type { HttpResponse, HttpTransport } from '../openviking/http.js';
 import { displayUrl } from '../openviking/displayUrl.js';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { maskIn } from './mask.js';
 import type { Check } from './types.js';
 

@@ -1,7 +1,9 @@
 /**
- * Entry of `scripts/hook.mjs`, and the ONLY file that touches `process`.
+ * Entry of `scripts/hook.mjs`: with hook/resident.ts (the resident's own
+ * entry, which it hands what it builds here) the only code that touches
+ * `process`.
  *
- * Four ways to be run:
+ * Its run modes:
  * - `node hook.mjs` (hooks in hooks/hooks.json): read stdin once,
  *   bounded; dispatch by `hook_event_name`; write the encoded answer; exit 0.
  * - `node hook.mjs detached` (started in the background by hooks/detach.sh
@@ -13,9 +15,9 @@
  *   user's memory controls (src/controls/main.ts), printed to stdout.
  * - `node hook.mjs requeue-dead`: dead letters back into the pending queue.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
- *   started by a stage through `HookDeps.spawnDetached`.
+ *   started by a stage through `StageDeps.spawnDetached`.
  * - `node hook.mjs resident`: the resident helper that answers prompt hooks
- *   (DESIGN D16), started the same way.
+ *   (DESIGN D16), started the same way; its entry is hook/resident.ts.
  *
  * Hook mode never fails the host: any exception, a stdin that never closes,
  * or a stage past its budget answers the pass-through (no output) with exit
@@ -37,10 +39,11 @@ import { dispatchHook } from './dispatch.js';
 import { createLogger, type HookLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
 import type { NodeDeps, NodeHost } from './nodeDeps.js';
-import type { HookDeps, LogSettings, Logger } from './deps.js';
-import { PREFLIGHT_SAFETY_MS, routeFor } from './routes.js';
-import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from './stdin.js';
-import type { StdinFd, StdinResult } from './stdin.js';
+import type { StageDeps, LogSettings, Logger } from '../protocol/stage.js';
+import { PREFLIGHT_SAFETY_MS } from '../protocol/budgets.js';
+import { routeFor } from './routes.js';
+import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from '../protocol/stdin.js';
+import type { StdinFd, StdinResult } from '../protocol/stdin.js';
 
 /** Longest wait for detached workers' stdin to flush before the hook exits. */
 const SETTLE_CAP_MS = 1_000;
@@ -233,7 +236,7 @@ async function runDetachedHookEvent(): Promise<void> {
 }
 
 /** A command run from a shell (doctor, requeue-dead, why, recall-preview): its lazily loaded code runs, then its text and exit code. */
-async function runShellCommand(run: (deps: HookDeps) => Promise<{ text: string; code: number }>): Promise<void> {
+async function runShellCommand(run: (deps: StageDeps) => Promise<{ text: string; code: number }>): Promise<void> {
   const nodeDeps = buildDeps();
   const result = await run(nodeDeps.deps);
   await nodeDeps.settle(SETTLE_CAP_MS);
@@ -251,50 +254,15 @@ async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   exitWith('', code);
 }
 
-/**
- * The resident helper (DESIGN D16): serves prompt hooks until it retires.
- * Its cwd moves to HOME so it never pins the workspace it was started from.
- */
+/** The resident helper (DESIGN D16): its own entry, hook/resident.ts, with what this process builds. */
 async function runResidentCommand(): Promise<void> {
-  const { serveResident, KEEP_ALIVE_MS } = await import('../resident/server.js');
-  const base = buildDeps();
-  const http = socketHttpTransportFor(process.env, { keepAliveMs: KEEP_ALIVE_MS });
-  process.chdir(base.deps.homeDir);
-  await serveResident({
-    env: process.env,
-    homeDir: base.deps.homeDir,
-    pluginRoot: base.deps.pluginRoot,
-    now: Date.now,
-    log: base.deps.log,
-    makeFifo,
-    listen: listenOnFifo,
-    createStageDeps: (env, cwd) => buildDeps(undefined, { env, cwd, http }),
+  const { runResident } = await import('./resident.js');
+  await runResident({
+    buildDeps: (stage) => buildDeps(undefined, stage),
+    transport: (options) => socketHttpTransportFor(process.env, options),
     codeFile: fileURLToPath(import.meta.url),
-    stopRequested: new Promise((resolve) => {
-      for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => resolve());
-    }),
   });
   exitWith('', 0);
-}
-
-function makeFifo(path: string): void {
-  const made = builtin<typeof import('node:child_process')>('node:child_process').spawnSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
-  if (made.status !== 0) throw new Error(`mkfifo ${path} failed (${made.error?.message ?? `exit ${String(made.status)}`})`);
-}
-
-/**
- * Reads a FIFO through the event loop. Opened read-write, so the resident
- * itself counts as a writer and the FIFO never reads end-of-file between
- * hooks; non-blocking, so node's pipe handle can poll it.
- */
-function listenOnFifo(path: string, onChunk: (text: string) => void): { close(): void } {
-  const { openSync, constants } = builtin<typeof import('node:fs')>('node:fs');
-  const { Socket } = builtin<typeof import('node:net')>('node:net');
-  const socket = new Socket({ fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
-  socket.setEncoding('utf8');
-  socket.on('data', (text: string) => onChunk(text));
-  socket.on('error', (error) => buildLogger().warn('resident: FIFO read failed', { error: error.message }));
-  return { close: () => socket.destroy() };
 }
 
 async function main(argv: readonly string[]): Promise<void> {

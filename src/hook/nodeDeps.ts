@@ -1,5 +1,5 @@
 /**
- * Builds the real `HookDeps` from what main.ts reads off `process`, as
+ * Builds the real `StageDeps` from what main.ts reads off `process`, as
  * cheaply as possible: the hook's start-up is the product's latency.
  *
  * - `http` is the socket transport, which loads node:net on its first
@@ -20,8 +20,8 @@ import type { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { HttpTransport } from '../openviking/http.js';
 import { socketHttpTransportFor } from '../openviking/socketHttp.js';
-import { withTimeout } from '../protocol/withTimeout.js';
-import type { HookDeps, Logger } from './deps.js';
+import { withTimeout } from '../util/withTimeout.js';
+import type { StageDeps, Logger } from '../protocol/stage.js';
 
 export interface NodeHost {
   env: Readonly<Record<string, string | undefined>>;
@@ -50,21 +50,21 @@ export interface NodeHost {
    * for it.
    */
   runJobInProcess?: (args: readonly string[], stdin: string) => Promise<void>;
-  /** See HookDeps.killNow. */
+  /** See StageDeps.killNow. */
   killNow?: () => void;
   /** Default: the one-exchange-per-connection socket transport, through the proxy `env` names if any (DESIGN D20). */
   http?: HttpTransport;
 }
 
 export interface NodeDeps {
-  deps: HookDeps;
+  deps: StageDeps;
   /** Resolves once every detached child's stdin is flushed and every `afterAnswer` task is done, or after `capMs`. */
   settle(capMs: number): Promise<void>;
 }
 
 export function createNodeDeps(host: NodeHost): NodeDeps {
   const flushes: Promise<void>[] = [];
-  const deps: HookDeps = {
+  const deps: StageDeps = {
     now: host.now,
     ...(host.monotonicMs ? { monotonicMs: host.monotonicMs } : {}),
     env: host.env,
@@ -106,7 +106,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
   };
 }
 
-/** PIPE_BUF of `platform` (see HookDeps.pipeAtomicBytes). */
+/** PIPE_BUF of `platform` (see StageDeps.pipeAtomicBytes). */
 export function pipeAtomicBytes(platform: string): number {
   if (platform === 'win32') return 0;
   return platform === 'linux' ? 4096 : 512;

@@ -23,7 +23,7 @@
  *
  * @module
  */
-import type { StageResult } from '../hook/deps.js';
+import type { StageResult } from './stage.js';
 import type { HookEventName } from './input.js';
 
 /** Events whose context the host injects into the model's next request. */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { HOOK_EVENTS } from './input.js';
 import type { HookEventName, HookInput } from './input.js';
 

@@ -1,11 +1,15 @@
 /**
- * What a stage may touch of the outside world. Only main.ts builds the real
- * one from `process`; tests build their own. Stages are functions of
- * (input, deps) and never read `process` themselves.
+ * The stage contract: what a stage may touch of the outside world
+ * (`StageDeps`), what it decides (`StageResult`), and the shape of a stage.
+ * Stages are functions of (input, deps) and never read `process`
+ * themselves; the hook process builds the real deps (hook/nodeDeps.ts), the
+ * resident builds one per request, and tests build their own. It sits next
+ * to the protocol because a stage's result is what envelope.ts encodes.
  *
  * @module
  */
 import type { HttpTransport } from '../openviking/http.js';
+import type { HookInput } from './input.js';
 
 export interface Logger {
   /** Opt-in debug log (the `debug` knob). Never pass secrets. */
@@ -26,7 +30,7 @@ export interface LogSettings {
   debugLogPath: string;
 }
 
-export interface HookDeps {
+export interface StageDeps {
   now(): number;
   /**
    * A monotonic clock in ms, for waits that must not stretch when the wall
@@ -83,3 +87,10 @@ export type StageResult =
   | { kind: 'deny'; reason: string };
 
 export const PASS: StageResult = Object.freeze({ kind: 'pass' });
+
+/**
+ * Every stage has this shape: a function of the event and the outside
+ * world. A stage may answer synchronously (the guard, the prompt relay
+ * when the resident answers): the dispatcher then arms no timer at all.
+ */
+export type Stage = (input: HookInput, deps: StageDeps) => StageResult | Promise<StageResult>;

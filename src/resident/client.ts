@@ -27,7 +27,7 @@
  * @module
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import type { StageResult } from '../hook/deps.js';
+import type { StageResult } from '../protocol/stage.js';
 import { PRIVATE_FILE_MODE } from '../store/atomic.js';
 import { errorCode, removeFileQuietly } from '../store/fsUtil.js';
 import { uniqueToken } from '../store/fastHash.js';
@@ -54,7 +54,7 @@ export interface ResidentCall {
   /** A monotonic clock in ms (never the wall clock, which can step). */
   monotonicMs(): number;
   pid: number;
-  /** A request line up to this size goes through the FIFO itself (HookDeps.pipeAtomicBytes). */
+  /** A request line up to this size goes through the FIFO itself (StageDeps.pipeAtomicBytes). */
   pipeAtomicBytes: number;
 }
 

@@ -16,7 +16,7 @@
  */
 import { statSync, writeFileSync } from 'node:fs';
 import { parseSwitch } from '../config/scalars.js';
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../store/atomic.js';
 import { resolveDataDir } from '../store/paths.js';
 import { residentListening, sweepLeftovers } from './housekeeping.js';
@@ -36,7 +36,7 @@ export const RESIDENT_COMMAND = 'resident';
  * is loaded anyway: a hook that recalls by itself starts none (prompt.ts),
  * session start starts none, and a running resident retires (server.ts).
  */
-export function residentWanted(deps: Pick<HookDeps, 'env' | 'pipeAtomicBytes'>): boolean {
+export function residentWanted(deps: Pick<StageDeps, 'env' | 'pipeAtomicBytes'>): boolean {
   return deps.pipeAtomicBytes > 0 && parseSwitch(deps.env.OPENVIKING_RESIDENT) !== false;
 }
 
@@ -47,7 +47,7 @@ export function residentWanted(deps: Pick<HookDeps, 'env' | 'pipeAtomicBytes'>):
  * (housekeeping.ts). Costs ~0.3 ms when one already listens.
  * @returns true when a resident process was spawned.
  */
-export function ensureResident(deps: HookDeps): boolean {
+export function ensureResident(deps: StageDeps): boolean {
   if (!residentWanted(deps)) return false;
   const paths = residentPaths(resolveDataDir(deps.env, deps.homeDir), residentKey(deps.env, deps.pluginRoot));
   sweepLeftovers(paths.dir, deps.now());
@@ -59,7 +59,7 @@ export function ensureResident(deps: HookDeps): boolean {
  * minute. The caller has checked that none listens.
  * @returns true when a resident process was spawned.
  */
-export function launchResident(deps: HookDeps, paths: ResidentPaths): boolean {
+export function launchResident(deps: StageDeps, paths: ResidentPaths): boolean {
   try {
     const mark = statSync(paths.startMark, { throwIfNoEntry: false });
     if (mark !== undefined && Math.abs(deps.now() - mark.mtimeMs) < START_RETRY_MS) return false;

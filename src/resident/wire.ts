@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { StageResult } from '../hook/deps.js';
-import { isRecord } from '../openviking/narrow.js';
+import type { StageResult } from '../protocol/stage.js';
+import { isRecord } from '../util/json.js';
 import type { HookInput } from '../protocol/input.js';
 import { hookInputFromJson } from '../protocol/parse.js';
 import { RESIDENT_PROTOCOL_VERSION } from './identity.js';

@@ -12,7 +12,7 @@
  */
 import { loadPluginConfig, type LoadConfigInput } from '../config/load.js';
 import type { PluginConfig, Settings } from '../config/types.js';
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { createOpenVikingClient } from '../openviking/client.js';
 import type { OpenVikingClient } from '../openviking/types.js';
 import { projectFor, type Project } from '../project/identity.js';
@@ -45,14 +45,14 @@ export interface StageContext {
  * learns the debug knobs from it (hook/log.ts), so `debug` and
  * `debugLogPath` work from ovcli.conf as from the environment.
  */
-export function loadStageConfig(deps: Pick<HookDeps, 'env' | 'homeDir' | 'log'>, options: Pick<LoadConfigInput, 'readStoredOptions'> = {}): PluginConfig {
+export function loadStageConfig(deps: Pick<StageDeps, 'env' | 'homeDir' | 'log'>, options: Pick<LoadConfigInput, 'readStoredOptions'> = {}): PluginConfig {
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, ...options });
   deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });
   return config;
 }
 
 /** @param deadlineMs - picks the stage's whole budget (from now) out of the settings. */
-export function openStageContext(input: HookInput, deps: HookDeps, deadlineMs: (settings: Settings) => number): StageContext {
+export function openStageContext(input: HookInput, deps: StageDeps, deadlineMs: (settings: Settings) => number): StageContext {
   const config = loadStageConfig(deps);
   const workspace = resolveWorkspace(input, deps.env, deps.cwd);
   const { project, settings } = projectFor(config, workspace, deps.homeDir, deps.now());
@@ -76,7 +76,7 @@ export function openStageContext(input: HookInput, deps: HookDeps, deadlineMs: (
  * background work. `actorPeer` is the project's peer (DESIGN D24): callers
  * without a workspace keep the configured one.
  */
-export function clientFor(config: PluginConfig, deps: HookDeps, timeoutMs: number, deadlineAt?: number, actorPeer = config.credentials.peerId): OpenVikingClient {
+export function clientFor(config: PluginConfig, deps: StageDeps, timeoutMs: number, deadlineAt?: number, actorPeer = config.credentials.peerId): OpenVikingClient {
   const { credentials } = config;
   return createOpenVikingClient({
     baseUrl: credentials.baseUrl,

@@ -24,8 +24,8 @@
  */
 import { loadStageConfig } from '../session/stageContext.js';
 import type { PluginConfig } from '../config/types.js';
-import type { HookDeps, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
 import type { HookInput } from '../protocol/input.js';
 import { projectFor } from '../project/identity.js';
 import { captureOffReason } from '../session/switches.js';
@@ -39,7 +39,7 @@ const PRE_COMPACT_MAX_MS = 45_000;
 /** Synchronous fallback when no worker could be spawned: inside Stop's 8 s budget. */
 const SPAWN_FALLBACK_MS = 4_000;
 
-export async function runCapture(input: HookInput, deps: HookDeps): Promise<StageResult> {
+export async function runCapture(input: HookInput, deps: StageDeps): Promise<StageResult> {
   if (input.hook_event_name === 'SubagentStart') return PASS;
   const config = loadStageConfig(deps);
   const { settings } = config;
@@ -74,7 +74,7 @@ export async function runCapture(input: HookInput, deps: HookDeps): Promise<Stag
  * to `lockWaitMs` for a running writer. Goes through the worker module (a
  * lazy module of its own), so the hook's stage stays small.
  */
-async function captureNow(request: CaptureRequest, deps: HookDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<void> {
+async function captureNow(request: CaptureRequest, deps: StageDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<void> {
   const { drainInProcess } = await import('../capture/worker.js');
   const status = await drainInProcess(request.ovSessionId, deps, config, deadlineMs, lockWaitMs);
   deps.log.debug('synchronous capture', { session: request.ovSessionId, event: request.event, status });

@@ -13,11 +13,11 @@
  *
  * @module
  */
-import type { HookDeps, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
 import { hostFromEnv } from '../protocol/hostTools.js';
 import type { HookInput } from '../protocol/input.js';
-import { withTimeout } from '../protocol/withTimeout.js';
+import { withTimeout } from '../util/withTimeout.js';
 import { renderRecallBlock } from '../recall/block.js';
 import { recallMemories } from '../recall/cascade.js';
 import { decideRecall } from '../recall/skip.js';
@@ -30,7 +30,7 @@ import type { StageContext } from '../session/stageContext.js';
 const SETTLE_GRACE_MS = 150;
 
 /** @param startResident - the relay's "no resident listened": start one, if the configuration wants residents and recall here. */
-export async function runPrompt(input: HookInput, deps: HookDeps, startResident?: () => void): Promise<StageResult> {
+export async function runPrompt(input: HookInput, deps: StageDeps, startResident?: () => void): Promise<StageResult> {
   if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
   try {
     const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
@@ -47,7 +47,7 @@ export async function runPrompt(input: HookInput, deps: HookDeps, startResident?
   }
 }
 
-async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Promise<StageResult> {
+async function recallBlock(ctx: StageContext, query: string, deps: StageDeps): Promise<StageResult> {
   const outcome = await recallMemories({
     client: ctx.client,
     settings: ctx.settings,

@@ -23,10 +23,10 @@
  *
  * @module
  */
-import type { HookDeps, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
 import type { HookInput } from '../protocol/input.js';
-import { withTimeout } from '../protocol/withTimeout.js';
+import { withTimeout } from '../util/withTimeout.js';
 import { fetchArchiveOverview, fetchProfileFor } from '../profile/fetch.js';
 import type { ProfileSources } from '../profile/fetch.js';
 import { renderStartBlock } from '../profile/render.js';
@@ -50,7 +50,7 @@ const SETTLE_GRACE_MS = 200;
 /** Sources whose block adds the session's latest archive overview. */
 const ARCHIVE_SOURCES = new Set(['resume', 'compact']);
 
-export async function runStart(input: HookInput, deps: HookDeps): Promise<StageResult> {
+export async function runStart(input: HookInput, deps: StageDeps): Promise<StageResult> {
   if (input.hook_event_name !== 'SessionStart') return PASS;
   try {
     const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
@@ -78,7 +78,7 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
 }
 
 /** The block for this delivery: the stored answer of an earlier delivery, else freshly built and stored. */
-async function answerOnce(ctx: StageContext, source: string, deps: HookDeps): Promise<string> {
+async function answerOnce(ctx: StageContext, source: string, deps: StageDeps): Promise<string> {
   if (ctx.ovSessionId === '') return buildAnswer(ctx, source, deps);
   const file = sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
   const lock = { now: deps.now, timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()), staleMs: ctx.settings.startDeadlineMs + 5_000 };
@@ -97,7 +97,7 @@ async function answerOnce(ctx: StageContext, source: string, deps: HookDeps): Pr
   return locked.ok ? locked.value : '';
 }
 
-async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): Promise<string> {
+async function buildAnswer(ctx: StageContext, source: string, deps: StageDeps): Promise<string> {
   const adopted = adoptStrandedWrites(ctx.dataDir, deps.env, deps.homeDir, deps.now());
   if (adopted.moved > 0) deps.log.warn('queued writes moved into the data directory (DESIGN D21)', { ...adopted });
   // Queued turns are conversation: replayed only where capture is on (each entry's own session and folder are checked again, DESIGN D25).
@@ -120,7 +120,7 @@ async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): P
 }
 
 /** Runs `work` on the event loop's next turn (after pending requests were written); never rejects. */
-function onNextTurn(deps: HookDeps, work: () => unknown): Promise<void> {
+function onNextTurn(deps: StageDeps, work: () => unknown): Promise<void> {
   return new Promise((resolve) => {
     setImmediate(() => {
       try {
@@ -133,6 +133,6 @@ function onNextTurn(deps: HookDeps, work: () => unknown): Promise<void> {
   });
 }
 
-function fetchProfile(ctx: StageContext, deps: HookDeps): Promise<ProfileSources | undefined> {
+function fetchProfile(ctx: StageContext, deps: StageDeps): Promise<ProfileSources | undefined> {
   return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { loadPluginConfig } from '../config/load.js';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { ovSessionId } from '../session/ids.js';
 import { storeLayout, resolveDataDir } from '../store/paths.js';
 import { queueStats } from '../store/queue.js';

@@ -25,7 +25,7 @@
  */
 import { appendFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
 import { errorCode } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';

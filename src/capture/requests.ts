@@ -17,7 +17,7 @@
 import { uniqueToken } from '../store/fastHash.js';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isRecord } from '../util/json.js';
+import { isRecord, parseJson } from '../util/json.js';
 import { writeJsonAtomic } from '../store/atomic.js';
 import { requestDir } from './paths.js';
 import { isValidPeerId } from '../project/remote.js';
@@ -108,12 +108,7 @@ function peerOf(requests: readonly CaptureRequest[]): { peerId?: string } {
 }
 
 async function readRequest(path: string): Promise<CaptureRequest | undefined> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const value = parseJson(await readFile(path, 'utf8').catch(() => ''));
   if (!isRecord(value)) return undefined;
   const { event, ovSessionId, hostSessionId, workspace, agentId, transcriptPath, subagent, commit, at, peerId } = value;
   if (typeof ovSessionId !== 'string' || ovSessionId === '' || typeof transcriptPath !== 'string' || transcriptPath === '') return undefined;

@@ -27,7 +27,7 @@
 import { loadStageConfig } from '../session/stageContext.js';
 import type { PluginConfig } from '../config/types.js';
 import type { StageDeps } from '../protocol/stage.js';
-import { isRecord } from '../util/json.js';
+import { isRecord, parseJson } from '../util/json.js';
 import { parseHookInput } from '../protocol/parse.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { commitStale } from './commitStale.js';
@@ -40,6 +40,7 @@ import { sweepIfDue } from './retention.js';
 import { requeueDeadLetters } from '../store/queueDead.js';
 import { requestForEvent } from './target.js';
 import type { CrashPoint } from './writer.js';
+import { errorMessage } from '../util/errors.js';
 
 /** The worker stops starting new work after this long. */
 export const WORKER_DEADLINE_MS = 60_000;
@@ -58,7 +59,7 @@ export async function runWorker(argv: readonly string[], stdinText: string, deps
     deps.log.debug('worker done', { kind, code, ms: deps.now() - started });
     return code;
   } catch (error) {
-    deps.log.warn('worker failed', { kind, error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn('worker failed', { kind, error: errorMessage(error) });
     return 1;
   }
 }
@@ -135,12 +136,7 @@ export async function runRequeueDead(argv: readonly string[], deps: StageDeps): 
 }
 
 function commitStaleJob(stdinText: string, deps: StageDeps): { workspace: string; exceptSessionId: string } | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(stdinText);
-  } catch {
-    return undefined;
-  }
+  const value = parseJson(stdinText);
   if (!isRecord(value)) return undefined;
   if (typeof value.workspace === 'string' && value.workspace !== '') {
     return { workspace: value.workspace, exceptSessionId: typeof value.exceptSessionId === 'string' ? value.exceptSessionId : '' };

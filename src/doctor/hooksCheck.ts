@@ -24,6 +24,7 @@ import { isRecord } from '../util/json.js';
 import { HOOK_EVENTS } from '../protocol/input.js';
 import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Runs `file args` with `stdin`; the doctor's only process spawn. */
 export type RunProgram = (file: string, args: readonly string[], stdin: string, timeoutMs: number) => Promise<{ code: number | null; stdout: string }>;
@@ -51,7 +52,7 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
     if (read.absent !== undefined) throw new Error(read.why);
     commands = commandsOf(JSON.parse(read.text) as unknown);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return { ...base, status: 'fail', lines: [`${file} cannot be read: ${reason}`], fix: 'Reinstall the plugin: its hooks/hooks.json is missing or broken.' };
   }
   const problems: string[] = [];
@@ -113,7 +114,7 @@ async function runPrefilter(pluginRoot: string, runProgram: RunProgram): Promise
     if (run.stdout.trim() !== '') return 'prefilter printed output on an ordinary Read (it must pass silently)';
     return undefined;
   } catch (error) {
-    return `prefilter could not run under sh: ${error instanceof Error ? error.message : String(error)}`;
+    return `prefilter could not run under sh: ${errorMessage(error)}`;
   }
 }
 

@@ -33,6 +33,7 @@ import type { DoctorIo } from './nodeIo.js';
 import { renderJson, renderText } from './render.js';
 import { checkServer } from './serverCheck.js';
 import type { Check, DoctorReport } from './types.js';
+import { errorMessage } from '../util/errors.js';
 
 /** One request's longest wait. */
 export const DOCTOR_REQUEST_TIMEOUT_MS = 1_500;
@@ -67,8 +68,8 @@ export async function buildDoctorReport(deps: StageDeps, runProgram: RunProgram)
   try {
     checks = await withTimeout(runChecks(deps, runProgram), DOCTOR_TOTAL_BUDGET_MS, [timedOut]);
   } catch (error) {
-    deps.log.warn('doctor failed', { error: error instanceof Error ? error.message : String(error) });
-    checks = [{ ...timedOut, lines: [`the doctor itself failed: ${error instanceof Error ? error.message : String(error)}`] }];
+    deps.log.warn('doctor failed', { error: errorMessage(error) });
+    checks = [{ ...timedOut, lines: [`the doctor itself failed: ${errorMessage(error)}`] }];
   }
   return { ok: checks.every((check) => check.status !== 'fail'), version: PLUGIN_VERSION, checks };
 }

@@ -44,6 +44,7 @@ import { PREFLIGHT_SAFETY_MS } from '../protocol/budgets.js';
 import { routeFor } from './routes.js';
 import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from '../protocol/stdin.js';
 import type { StdinFd, StdinResult } from '../protocol/stdin.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Longest wait for detached workers' stdin to flush before the hook exits. */
 const SETTLE_CAP_MS = 1_000;
@@ -280,7 +281,7 @@ async function main(argv: readonly string[]): Promise<void> {
 /** Last resort: in hook mode, an escaped error still answers pass-through with exit 0. */
 function failSafe(error: unknown): void {
   try {
-    buildLogger().warn('hook process failed; answering pass-through', { error: error instanceof Error ? error.message : String(error) });
+    buildLogger().warn('hook process failed; answering pass-through', { error: errorMessage(error) });
   } catch {
     // Logging is the try's only statement; the process still answers below.
   }

@@ -22,6 +22,7 @@ import type { HttpTransport } from '../openviking/http.js';
 import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { withTimeout } from '../util/withTimeout.js';
 import type { StageDeps, Logger } from '../protocol/stage.js';
+import { errorMessage } from '../util/errors.js';
 
 export interface NodeHost {
   env: Readonly<Record<string, string | undefined>>;
@@ -77,7 +78,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     spawnDetached: (args, stdin, env) => {
       if (host.runJobInProcess !== undefined) {
         flushes.push(host.runJobInProcess(args, stdin).catch((error: unknown) => {
-          host.log.warn('in-process job failed', { error: error instanceof Error ? error.message : String(error) });
+          host.log.warn('in-process job failed', { error: errorMessage(error) });
         }));
         return true;
       }
@@ -91,7 +92,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
         // A macrotask, not a microtask: a microtask would run inside the stage's own promise chain, before the answer is out.
         new Promise<void>((resolve) => setImmediate(resolve))
           .then(task)
-          .catch((error: unknown) => host.log.warn('deferred work failed', { error: error instanceof Error ? error.message : String(error) })),
+          .catch((error: unknown) => host.log.warn('deferred work failed', { error: errorMessage(error) })),
       );
     },
     log: host.log,
@@ -131,7 +132,7 @@ function spawnHookProcess(host: NodeHost, args: readonly string[], stdin: string
       pipe.end(stdin, () => resolve());
     });
   } catch (error: unknown) {
-    host.log.warn('detached spawn failed', { error: error instanceof Error ? error.message : String(error) });
+    host.log.warn('detached spawn failed', { error: errorMessage(error) });
     return undefined;
   }
 }

@@ -42,7 +42,8 @@ import {
   readSystemStatus,
   readText,
 } from './shapes.js';
-import { errorMessage, transportFailureKind } from './transportError.js';
+import { transportFailureKind } from './transportError.js';
+import { errorMessage } from '../util/errors.js';
 
 type QueryValue = string | number | boolean | undefined;
 

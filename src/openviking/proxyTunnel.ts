@@ -25,7 +25,8 @@
  */
 import type { Socket } from 'node:net';
 import type { ProxyRoute } from './proxy.js';
-import { errorMessage, transportError } from './transportError.js';
+import { transportError } from './transportError.js';
+import { errorMessage } from '../util/errors.js';
 
 /** A CONNECT answer's head larger than this is not a proxy's. */
 const MAX_CONNECT_HEAD_BYTES = 16 * 1024;

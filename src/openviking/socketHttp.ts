@@ -42,7 +42,8 @@ import { ResponseParser, serializeRequest } from './http1.js';
 import { proxyRoute, proxySettings } from './proxy.js';
 import type { ProxyRoute, ProxySettings } from './proxy.js';
 import { connectToProxy, openConnection, tunnelTls } from './proxyTunnel.js';
-import { errorMessage, transportError } from './transportError.js';
+import { transportError } from './transportError.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Default cap on a response body; OpenViking answers are kilobytes, so this only stops a runaway. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;

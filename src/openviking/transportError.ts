@@ -27,8 +27,3 @@ export function transportFailureKind(error: unknown): TransportFailureKind {
   const kind = (error as { kind?: unknown } | null)?.kind;
   return kind === 'timeout' || kind === 'too_large' ? kind : 'network';
 }
-
-/** The message of any rejection value, for a failure result. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

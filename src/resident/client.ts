@@ -29,7 +29,8 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import type { StageResult } from '../protocol/stage.js';
 import { PRIVATE_FILE_MODE } from '../store/atomic.js';
-import { errorCode, removeFileQuietly } from '../store/fsUtil.js';
+import { removeFileQuietly } from '../store/fsUtil.js';
+import { errorCode } from '../util/errors.js';
 import { uniqueToken } from '../store/fastHash.js';
 import { residentPaths } from './identity.js';
 import type { ResidentPaths } from './identity.js';

@@ -22,6 +22,7 @@ import { resolveDataDir } from '../store/paths.js';
 import { residentListening, sweepLeftovers } from './housekeeping.js';
 import { residentKey, residentPaths, residentProcessEnvironment } from './identity.js';
 import type { ResidentPaths } from './identity.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Least time between two start attempts for one key. */
 export const START_RETRY_MS = 60_000;
@@ -66,7 +67,7 @@ export function launchResident(deps: StageDeps, paths: ResidentPaths): boolean {
     ensurePrivateDirSync(paths.dir);
     writeFileSync(paths.startMark, '', { mode: PRIVATE_FILE_MODE });
   } catch (error) {
-    deps.log.warn('resident: cannot record the start attempt; not starting one', { error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn('resident: cannot record the start attempt; not starting one', { error: errorMessage(error) });
     return false;
   }
   // Only the key's variables and PATH: nothing else of this session's environment reaches a process that serves others.

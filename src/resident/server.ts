@@ -46,6 +46,7 @@ import { retireIdlestBeyondCap, sweepLeftovers } from './housekeeping.js';
 import { REQUEST_ID, residentKey, residentPaths, stageEnvironment } from './identity.js';
 import type { ResidentPaths } from './identity.js';
 import { decodeRequest, encodeReply } from './wire.js';
+import { errorMessage } from '../util/errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -104,7 +105,7 @@ export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
   try {
     return await serveUnderLock(host);
   } catch (error) {
-    host.log.warn('resident: failed; prompt hooks run recall themselves', { error: error instanceof Error ? error.message : String(error) });
+    host.log.warn('resident: failed; prompt hooks run recall themselves', { error: errorMessage(error) });
     return 'failed';
   }
 }
@@ -144,7 +145,7 @@ function makeOwnFifo(host: ResidentHost, paths: ResidentPaths): FileIdentity | u
     const { dev, ino } = statSync(paths.fifo);
     return { dev, ino };
   } catch (error) {
-    host.log.warn('resident: cannot make its FIFO; prompt hooks run recall themselves', { error: error instanceof Error ? error.message : String(error) });
+    host.log.warn('resident: cannot make its FIFO; prompt hooks run recall themselves', { error: errorMessage(error) });
     return undefined;
   }
 }
@@ -260,7 +261,7 @@ class Residency {
     try {
       writeFileAtomicSync(this.paths.reply(id), encodeReply(result));
     } catch (error) {
-      this.host.log.warn('resident: cannot write a reply; telling the hook it failed', { id, error: error instanceof Error ? error.message : String(error) });
+      this.host.log.warn('resident: cannot write a reply; telling the hook it failed', { id, error: errorMessage(error) });
       try {
         closeSync(openSync(this.paths.reply(id), 'wx', PRIVATE_FILE_MODE));
       } catch {

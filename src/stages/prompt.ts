@@ -25,6 +25,7 @@ import { recordRecall } from '../recall/status.js';
 import { openStageContext } from '../session/stageContext.js';
 import { recordInjection } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Grace after the deadline for the client's cut-off to land before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 150;
@@ -42,7 +43,7 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
     }
     return await withTimeout(recallBlock(ctx, decision.query, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, PASS);
   } catch (error: unknown) {
-    deps.log.warn('recall failed; passing the prompt through', { error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn('recall failed; passing the prompt through', { error: errorMessage(error) });
     return PASS;
   }
 }

@@ -44,6 +44,7 @@ import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { sessionStateFile, storeLayout } from '../store/paths.js';
 import { recordServerStatus } from '../store/status.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Grace after the deadline for file writes before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 200;
@@ -72,7 +73,7 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
     const told = notice === undefined ? {} : { notice };
     return text === '' ? (notice === undefined ? PASS : { kind: 'pass', ...told }) : { kind: 'context', text, ...told };
   } catch (error: unknown) {
-    deps.log.warn('session start failed; passing through', { error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn('session start failed; passing through', { error: errorMessage(error) });
     return PASS;
   }
 }
@@ -126,7 +127,7 @@ function onNextTurn(deps: StageDeps, work: () => unknown): Promise<void> {
       try {
         work();
       } catch (error: unknown) {
-        deps.log.warn('session start housekeeping failed', { error: error instanceof Error ? error.message : String(error) });
+        deps.log.warn('session start housekeeping failed', { error: errorMessage(error) });
       }
       resolve();
     });

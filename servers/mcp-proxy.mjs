@@ -931,6 +931,19 @@ function applyCuts(text2, cuts) {
   return result + text2.slice(position);
 }
 
+// src/transcript/redactionMarker.ts
+var OPENING = "[REDACTED:";
+function redactionMarker(kind) {
+  return `${OPENING}${kind}]`;
+}
+var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
+function withoutMarkers(text2) {
+  return text2.includes(OPENING) ? text2.replace(MARKER_IN_TEXT, " ") : text2;
+}
+function isRedacted(value) {
+  return /^\[REDACTED/i.test(value);
+}
+
 // src/transcript/secretRules.ts
 var B = String.raw`(?<![A-Za-z0-9_-])`;
 var TOKEN_RULES = [
@@ -1235,7 +1248,7 @@ function isNameChar(code) {
 var MAX_NAME = 64;
 var MAX_YAML_VALUE = 512;
 var candidatePattern;
-var PLACEHOLDER = /^(?:[$%{<@]|\[REDACTED|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
+var PLACEHOLDER = /^(?:[$%{<@]|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
 var ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 var MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -1267,7 +1280,7 @@ function yamlValueLength(text2, start, lineEnd, upper) {
   return line.length;
 }
 function valueIsPlaceholder(value) {
-  return PLACEHOLDER.test(value) || ENV_NAME.test(value);
+  return isRedacted(value) || PLACEHOLDER.test(value) || ENV_NAME.test(value);
 }
 function redactNamedSecrets(text2, marker) {
   candidatePattern ??= new RegExp(CANDIDATE_SOURCE, "gi");
@@ -1310,9 +1323,6 @@ function redactNamedSecrets(text2, marker) {
 }
 
 // src/transcript/secrets.ts
-function redactionMarker(kind) {
-  return `[REDACTED:${kind}]`;
-}
 var RULES = [...TOKEN_RULES, AWS_BARE_SECRET].map((spec) => ({ spec }));
 function applyRule(text2, rule) {
   const { spec } = rule;
@@ -1365,10 +1375,9 @@ function sanitizeText(text2) {
   const withoutBlocks = stripPrivateBlocks(stripInjectedBlocks(text2.includes("\0") ? text2.replaceAll("\0", "") : text2));
   return redactSecrets(withoutBlocks).trim();
 }
-var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
 function outboundQuery(text2) {
   const clean = sanitizeText(text2);
-  return (clean.includes("[REDACTED:") ? clean.replace(MARKER_IN_TEXT, " ") : clean).trim();
+  return withoutMarkers(clean).trim();
 }
 
 // src/mcp/outbound.ts

@@ -22,14 +22,12 @@ import { writeJsonAtomic } from '../store/atomic.js';
 import { requestDir } from './paths.js';
 import { isValidPeerId } from '../project/remote.js';
 import type { CaptureJob } from './pass.js';
+import { sessionIdentityOf } from './state.js';
+import type { SessionIdentity } from './state.js';
 
 /** One hook's ask: capture this transcript into this session (and maybe commit). */
-export interface CaptureRequest {
+export interface CaptureRequest extends SessionIdentity {
   event: string;
-  ovSessionId: string;
-  hostSessionId: string;
-  workspace: string;
-  agentId?: string;
   transcriptPath: string;
   subagent: boolean;
   commit: boolean;
@@ -87,9 +85,8 @@ export async function removeRequests(dataDir: string, ovSessionId: string, names
 export function jobFor(requests: readonly CaptureRequest[]): CaptureJob | undefined {
   const newest = requests[requests.length - 1];
   if (newest === undefined) return undefined;
-  const identity = { ovSessionId: newest.ovSessionId, hostSessionId: newest.hostSessionId, workspace: newest.workspace };
   return {
-    identity: newest.agentId === undefined ? identity : { ...identity, agentId: newest.agentId },
+    identity: sessionIdentityOf(newest),
     transcriptPath: newest.transcriptPath,
     subagent: requests.some((request) => request.subagent),
     commit: requests.some((request) => request.commit),

@@ -5,8 +5,9 @@
  * (`WORKER_DEADLINE_MS`) and the per-call timeout of the settings.
  *
  * Kinds (stdin is the job):
- * - `capture`: stdin is the hook payload of Stop / SubagentStop / SessionEnd
- *   (the hook already posted its request); drains that session's inbox.
+ * - `capture`: stdin is `{ovSessionId}` (the Stop / SubagentStop /
+ *   SessionEnd hook already posted its request); drains that session's
+ *   inbox (`captureJob`, which the detached hook process runs itself).
  * - `commit-stale`: stdin is `{workspace, exceptSessionId}` or a SessionStart
  *   payload (then the workspace and session come from it); see commitStale.ts.
  * - `replay`: replays the pending queue (stdin ignored).
@@ -29,6 +30,7 @@ import type { PluginConfig } from '../config/types.js';
 import type { StageDeps } from '../protocol/stage.js';
 import { isRecord, parseJson } from '../util/json.js';
 import { parseHookInput } from '../protocol/parse.js';
+import { hostSessionIdOf, OV_SESSION_PREFIX } from '../session/ids.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { commitStale } from './commitStale.js';
 import { drainRequests } from './drain.js';
@@ -38,7 +40,6 @@ import { queueDirOf } from './queueing.js';
 import { replayPendingWrites } from './replay.js';
 import { sweepIfDue } from './retention.js';
 import { requeueDeadLetters } from '../store/queueDead.js';
-import { requestForEvent } from './target.js';
 import type { CrashPoint } from './writer.js';
 import { errorMessage } from '../util/errors.js';
 
@@ -78,29 +79,36 @@ async function runKind(kind: string, stdinText: string, deps: StageDeps): Promis
   }
 }
 
+/**
+ * The capture job: drains the session's inbox under the worker's deadline,
+ * then the daily retention sweep. Run by `worker capture`, and by the
+ * capture stage itself where its process is already off the host's clock.
+ * @returns the exit code (1 when the drain failed).
+ */
+export async function captureJob(ovSessionId: string, deps: StageDeps, config: PluginConfig): Promise<number> {
+  const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps));
+  const status = await drainRequests(env, ovSessionId, 0);
+  const swept = await sweepIfDue(env.dataDir, config.settings, deps.now());
+  if (swept !== undefined) deps.log.debug('capture state retention', { ...swept });
+  return status === 'error' ? 1 : 0;
+}
+
 /** A bounded capture in the calling process (PreCompact, or Stop when no worker could be spawned). */
 export async function drainInProcess(ovSessionId: string, deps: StageDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<DrainStatus> {
   return drainRequests(captureEnvFor(deps, config, deadlineMs), ovSessionId, lockWaitMs);
 }
 
 async function runCaptureJob(stdinText: string, deps: StageDeps): Promise<number> {
-  const input = parseHookInput(stdinText);
-  const request = input === null ? undefined : requestForEvent(input, deps.env, deps.cwd, deps.now());
-  if (request === undefined) return 2;
-  const config = loadStageConfig(deps);
-  const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps));
-  const status = await drainRequests(env, request.ovSessionId, 0);
-  const swept = await sweepIfDue(env.dataDir, config.settings, deps.now());
-  if (swept !== undefined) deps.log.debug('capture state retention', { ...swept });
-  return status === 'error' ? 1 : 0;
+  const job = parseJson(stdinText);
+  const ovSessionId = isRecord(job) && typeof job.ovSessionId === 'string' ? job.ovSessionId : '';
+  if (!ovSessionId.startsWith(OV_SESSION_PREFIX)) return 2;
+  return captureJob(ovSessionId, deps, loadStageConfig(deps));
 }
 
 async function runCommitStale(stdinText: string, deps: StageDeps): Promise<number> {
   const job = commitStaleJob(stdinText, deps);
   if (job === undefined) return 2;
-  const config = loadStageConfig(deps);
-  const dataDir = captureEnvFor(deps, config, 0).dataDir;
-  await commitStale(dataDir, job.workspace, job.exceptSessionId, deps);
+  await commitStale(job.workspace, job.exceptSessionId, deps, loadStageConfig(deps));
   return 0;
 }
 
@@ -143,7 +151,7 @@ function commitStaleJob(stdinText: string, deps: StageDeps): { workspace: string
   }
   const input = parseHookInput(stdinText);
   if (input === null) return undefined;
-  return { workspace: resolveWorkspace(input, deps.env, deps.cwd), exceptSessionId: typeof input.session_id === 'string' ? input.session_id : '' };
+  return { workspace: resolveWorkspace(input, deps.env, deps.cwd), exceptSessionId: hostSessionIdOf(input) };
 }
 
 /** Defined by build.mjs: false in shipped bundles, true in the fault tests' worker; undefined when run from source. */

@@ -9,7 +9,8 @@
  * - `node hook.mjs detached` (started in the background by hooks/detach.sh
  *   for Stop, SubagentStop, SessionEnd and SubagentStart, whose answer is
  *   always the pass-through): the same dispatch, but already off the host's
- *   clock, so a stage's detached job runs in this process (no second node).
+ *   clock, so the stage does its background work in this process after its
+ *   answer (`StageDeps.offHostClock`; no second node).
  * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
  * - `node hook.mjs why [--session ID]` / `recall-preview <query>`: the
  *   user's memory controls (src/controls/main.ts), printed to stdout.
@@ -38,7 +39,7 @@ import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { dispatchHook } from './dispatch.js';
 import { createLogger, type HookLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
-import type { NodeDeps, NodeHost } from './nodeDeps.js';
+import type { NodeDeps } from './nodeDeps.js';
 import type { StageDeps, LogSettings, Logger } from '../protocol/stage.js';
 import { PREFLIGHT_SAFETY_MS } from '../protocol/budgets.js';
 import { routeFor } from './routes.js';
@@ -105,8 +106,11 @@ function lazyLogger(): Logger {
   return { debug: (message, fields) => get().debug(message, fields), warn: (message, fields) => get().warn(message, fields), configure };
 }
 
-/** `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd. */
-function buildDeps(runJobInProcess?: NodeHost['runJobInProcess'], stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }): NodeDeps {
+/**
+ * `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd.
+ * `offHostClock`: `hook.mjs detached` (StageDeps.offHostClock).
+ */
+function buildDeps(stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }, offHostClock = false): NodeDeps {
   const env = stage?.env ?? process.env;
   const log = lazyLogger();
   const pluginRoot = env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || fileURLToPath(new URL('..', import.meta.url));
@@ -122,7 +126,7 @@ function buildDeps(runJobInProcess?: NodeHost['runJobInProcess'], stage?: { env:
     now: Date.now,
     log,
     monotonicMs: () => Number(process.hrtime.bigint()) / 1e6,
-    runJobInProcess,
+    offHostClock,
     killNow: () => process.kill(process.pid, 'SIGKILL'),
     ...(stage ? { http: stage.http } : {}),
   });
@@ -212,23 +216,17 @@ async function runHookEvent(): Promise<void> {
 /**
  * Write-path events run here in the background: the host already has its
  * (empty) answer from detach.sh, so the only bound is the worker lifetime.
- * A stage's `spawnDetached(['worker', kind], job)` becomes an in-process
- * worker run, which `settle` awaits before the process exits.
+ * The stage does its background work itself after its answer
+ * (StageDeps.offHostClock), which `settle` awaits before the process exits.
  */
 async function runDetachedHookEvent(): Promise<void> {
   armSafety(WORKER_LIFETIME_MS, 0);
   const stdin = await readJobStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
   if (stdin.status !== 'complete') return exitWith('', 0);
   let built: NodeDeps | undefined;
-  const runJobInProcess = async (args: readonly string[], job: string): Promise<void> => {
-    const [command, ...rest] = args;
-    if (command !== 'worker' || built === undefined) return;
-    const { runWorker } = await import('../capture/worker.js');
-    await runWorker(rest, job, built.deps);
-  };
   await dispatchHook(stdin.text, {
     routeFor,
-    createDeps: () => (built ??= buildDeps(runJobInProcess)).deps,
+    createDeps: () => (built ??= buildDeps(undefined, true)).deps,
     elapsedMs: () => 0,
   });
   await built?.settle(WORKER_LIFETIME_MS);
@@ -259,7 +257,7 @@ async function runWorkerCommand(argv: readonly string[]): Promise<void> {
 async function runResidentCommand(): Promise<void> {
   const { runResident } = await import('./resident.js');
   await runResident({
-    buildDeps: (stage) => buildDeps(undefined, stage),
+    buildDeps: (stage) => buildDeps(stage),
     transport: (options) => socketHttpTransportFor(process.env, options),
     codeFile: fileURLToPath(import.meta.url),
   });

@@ -44,13 +44,8 @@ export interface NodeHost {
   /** A monotonic clock in ms (process.hrtime). */
   monotonicMs?: () => number;
   log: Logger;
-  /**
-   * Set when this process already runs off the host's clock (`hook.mjs
-   * detached`, started in the background by hooks/detach.sh): a job is then
-   * run in this process instead of spawning one more node. `settle()` waits
-   * for it.
-   */
-  runJobInProcess?: (args: readonly string[], stdin: string) => Promise<void>;
+  /** See StageDeps.offHostClock: `hook.mjs detached`. `settle()` then waits for the stage's work after the answer. */
+  offHostClock?: boolean;
   /** See StageDeps.killNow. */
   killNow?: () => void;
   /** Default: the one-exchange-per-connection socket transport, through the proxy `env` names if any (DESIGN D20). */
@@ -75,13 +70,8 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     http: host.http ?? socketHttpTransportFor(host.env),
     pid: host.pid,
     pipeAtomicBytes: pipeAtomicBytes(host.platform),
+    ...(host.offHostClock === true ? { offHostClock: true } : {}),
     spawnDetached: (args, stdin, env) => {
-      if (host.runJobInProcess !== undefined) {
-        flushes.push(host.runJobInProcess(args, stdin).catch((error: unknown) => {
-          host.log.warn('in-process job failed', { error: errorMessage(error) });
-        }));
-        return true;
-      }
       const flushed = spawnHookProcess(host, args, stdin, env);
       if (flushed === undefined) return false;
       flushes.push(flushed);

@@ -62,6 +62,13 @@ export interface StageDeps {
    */
   spawnDetached(args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): boolean;
   /**
+   * True in a process that already runs off the host's clock (`hook.mjs
+   * detached`, behind hooks/detach.sh; DESIGN D11): the host has its
+   * answer, so a stage does its background work itself, after the answer
+   * (`afterAnswer`), instead of starting one more process.
+   */
+  offHostClock?: boolean;
+  /**
    * Work that must be done but need not delay the answer (status files).
    * A hook process runs it before it exits; the resident helper after it
    * has replied (DESIGN D16). A failure is logged, never thrown.

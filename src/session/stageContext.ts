@@ -19,7 +19,7 @@ import { projectFor, type Project } from '../project/identity.js';
 import type { HookInput } from '../protocol/input.js';
 import { resolveDataDir } from '../store/paths.js';
 import { USER_AGENT } from '../version.js';
-import { ovSessionId } from './ids.js';
+import { hostSessionIdOf, ovSessionId } from './ids.js';
 import { resolveWorkspace } from './workspace.js';
 
 export interface StageContext {
@@ -30,7 +30,7 @@ export interface StageContext {
   project: Project;
   dataDir: string;
   workspace: string;
-  /** The host's `session_id` ('' when absent). */
+  /** The host's `session_id`, trimmed ('' when absent). */
   hostSessionId: string;
   /** `cb-…`, or '' when the host sent no session id. */
   ovSessionId: string;
@@ -53,11 +53,15 @@ export function loadStageConfig(deps: Pick<StageDeps, 'env' | 'homeDir' | 'log'>
 
 /** @param deadlineMs - picks the stage's whole budget (from now) out of the settings. */
 export function openStageContext(input: HookInput, deps: StageDeps, deadlineMs: (settings: Settings) => number): StageContext {
-  const config = loadStageConfig(deps);
+  return stageContextFor(input, deps, loadStageConfig(deps), deadlineMs);
+}
+
+/** The same, for a configuration already loaded (the capture stage reads its global switches first). */
+export function stageContextFor(input: HookInput, deps: StageDeps, config: PluginConfig, deadlineMs: (settings: Settings) => number): StageContext {
   const workspace = resolveWorkspace(input, deps.env, deps.cwd);
   const { project, settings } = projectFor(config, workspace, deps.homeDir, deps.now());
   const deadlineAt = deps.now() + deadlineMs(settings);
-  const hostSessionId = typeof input.session_id === 'string' ? input.session_id : '';
+  const hostSessionId = hostSessionIdOf(input);
   return {
     config,
     settings,

@@ -58,6 +58,8 @@ export interface WhyEntry {
 export const MAX_TEXT_CHARS = 8_000;
 export const MAX_DETAIL_CHARS = 1_000;
 export const MAX_URI_CHARS = 300;
+/** A folder path (PATH_MAX on Linux); `why` matches it whole, so it is kept whole up to that. */
+export const MAX_WORKSPACE_CHARS = 4_096;
 export const MAX_ITEMS = 100;
 /** One entry's line at most: a quarter of the file, so a rewrite always keeps the newest entries. */
 export const MAX_LINE_BYTES = 64 * 1024;
@@ -105,6 +107,7 @@ function entryLine(entry: WhyEntry): string {
     kind: entry.kind,
     detail: entry.detail.slice(0, MAX_DETAIL_CHARS),
     ...(entry.peer !== undefined ? { peer: entry.peer.slice(0, 200) } : {}),
+    ...(entry.workspace !== undefined ? { workspace: entry.workspace.slice(0, MAX_WORKSPACE_CHARS) } : {}),
     items,
     ...(more > 0 ? { moreItems: more } : {}),
     text: entry.text.slice(0, MAX_TEXT_CHARS),

@@ -21,17 +21,13 @@ import { join } from 'node:path';
 import type { HttpTransport } from '../openviking/http.js';
 import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { withTimeout } from '../util/withTimeout.js';
-import type { StageDeps, Logger } from '../protocol/stage.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { errorMessage } from '../util/errors.js';
 
-export interface NodeHost {
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
-  homeDir: string;
-  pluginRoot: string;
+/** What main.ts reads off `process`; the fields StageDeps shares mean what they mean there. */
+export interface NodeHost extends Pick<StageDeps, 'env' | 'cwd' | 'homeDir' | 'pluginRoot' | 'pid' | 'log' | 'offHostClock' | 'killNow'> {
   /** The running node binary (process.execPath), so workers use the same runtime. */
   execPath: string;
-  pid: number;
   /** process.platform. */
   platform: string;
   /**
@@ -43,11 +39,6 @@ export interface NodeHost {
   now: () => number;
   /** A monotonic clock in ms (process.hrtime). */
   monotonicMs?: () => number;
-  log: Logger;
-  /** See StageDeps.offHostClock: `hook.mjs detached`. `settle()` then waits for the stage's work after the answer. */
-  offHostClock?: boolean;
-  /** See StageDeps.killNow. */
-  killNow?: () => void;
   /** Default: the one-exchange-per-connection socket transport, through the proxy `env` names if any (DESIGN D20). */
   http?: HttpTransport;
 }

@@ -47,7 +47,7 @@ export const LAZY_MODULES = {
   'src/capture/replay.ts': 'replay',
   'src/capture/env.ts': 'capture-env',
   // The resident helper (DESIGN D16): started in the background, never on a hook's clock.
-  'src/resident/server.ts': 'resident',
+  'src/hook/resident.ts': 'resident',
   // The user's memory controls (why, recall-preview): shell and slash commands only.
   'src/controls/main.ts': 'controls',
 };

@@ -7,12 +7,14 @@ import {
   describeError,
   displayUrl,
   errorLine,
+  errorMessage,
   failureToRpcError,
+  isRecord,
   isUpstreamError,
   notificationLine,
   parseMessage,
   resultLine
-} from "./chunks/chunk-HWSIG7H5.mjs";
+} from "./chunks/chunk-TILOECMN.mjs";
 import "./chunks/chunk-CEFMPCQX.mjs";
 
 // src/mcp/main.ts
@@ -21,20 +23,8 @@ import { homedir } from "node:os";
 // src/config/configFile.ts
 import { isAbsolute, join, resolve } from "node:path";
 
-// src/openviking/narrow.ts
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 // src/store/smallFile.ts
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
-
-// src/store/fsUtil.ts
-function errorMessage(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// src/store/smallFile.ts
 var OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 function readSmallFile(path, maxBytes) {
   let stats;
@@ -119,7 +109,7 @@ function loadConfigFile(path, shownAs, readFile) {
   try {
     text2 = readFile(path);
   } catch (error) {
-    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`);
   }
   if (text2 === void 0) return { path, exists: false };
   if (text2.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
@@ -132,7 +122,7 @@ function loadConfigFile(path, shownAs, readFile) {
       return entry;
     });
   } catch (error) {
-    return refused(path, shownAs, `is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    return refused(path, shownAs, `is not valid JSON (${errorMessage(error)})`);
   }
   if (forbidden !== void 0) return refused(path, shownAs, `contains the forbidden key "${forbidden}"`);
   if (!isRecord(value)) return refused(path, shownAs, "is not a JSON object");
@@ -630,7 +620,7 @@ function loadPluginConfig(input) {
   try {
     return resolveConfig(input);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     const fallback = resolveSettings({ env: {}, homeDir: input.homeDir });
     return {
       credentials: {
@@ -739,7 +729,7 @@ function createConfigWatch(options) {
       try {
         config = options.load();
       } catch (error) {
-        options.warn(`config reload failed, keeping the previous configuration: ${error instanceof Error ? error.message : String(error)}`);
+        options.warn(`config reload failed, keeping the previous configuration: ${errorMessage(error)}`);
         return false;
       }
       for (const warning of config.warnings) options.warn(warning);
@@ -939,6 +929,19 @@ function applyCuts(text2, cuts) {
     if (end > position) position = end;
   }
   return result + text2.slice(position);
+}
+
+// src/transcript/redactionMarker.ts
+var OPENING = "[REDACTED:";
+function redactionMarker(kind) {
+  return `${OPENING}${kind}]`;
+}
+var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
+function withoutMarkers(text2) {
+  return text2.includes(OPENING) ? text2.replace(MARKER_IN_TEXT, " ") : text2;
+}
+function isRedacted(value) {
+  return /^\[REDACTED/i.test(value);
 }
 
 // src/transcript/secretRules.ts
@@ -1245,7 +1248,7 @@ function isNameChar(code) {
 var MAX_NAME = 64;
 var MAX_YAML_VALUE = 512;
 var candidatePattern;
-var PLACEHOLDER = /^(?:[$%{<@]|\[REDACTED|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
+var PLACEHOLDER = /^(?:[$%{<@]|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
 var ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 var MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -1277,7 +1280,7 @@ function yamlValueLength(text2, start, lineEnd, upper) {
   return line.length;
 }
 function valueIsPlaceholder(value) {
-  return PLACEHOLDER.test(value) || ENV_NAME.test(value);
+  return isRedacted(value) || PLACEHOLDER.test(value) || ENV_NAME.test(value);
 }
 function redactNamedSecrets(text2, marker) {
   candidatePattern ??= new RegExp(CANDIDATE_SOURCE, "gi");
@@ -1320,9 +1323,6 @@ function redactNamedSecrets(text2, marker) {
 }
 
 // src/transcript/secrets.ts
-function redactionMarker(kind) {
-  return `[REDACTED:${kind}]`;
-}
 var RULES = [...TOKEN_RULES, AWS_BARE_SECRET].map((spec) => ({ spec }));
 function applyRule(text2, rule) {
   const { spec } = rule;
@@ -1375,10 +1375,9 @@ function sanitizeText(text2) {
   const withoutBlocks = stripPrivateBlocks(stripInjectedBlocks(text2.includes("\0") ? text2.replaceAll("\0", "") : text2));
   return redactSecrets(withoutBlocks).trim();
 }
-var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
 function outboundQuery(text2) {
   const clean = sanitizeText(text2);
-  return (clean.includes("[REDACTED:") ? clean.replace(MARKER_IN_TEXT, " ") : clean).trim();
+  return withoutMarkers(clean).trim();
 }
 
 // src/mcp/outbound.ts
@@ -1464,18 +1463,15 @@ var SNAPSHOT_VERSION = 1;
 function snapshotPath(cacheDir, mcpUrl) {
   return join7(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
 }
-function isRecord2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 function narrowSnapshot(value, mcpUrl) {
-  if (!isRecord2(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
+  if (!isRecord(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
   const snapshot = {
     version: SNAPSHOT_VERSION,
     mcpUrl,
     savedAt: typeof value.savedAt === "number" ? value.savedAt : 0
   };
   const profile = value.profile;
-  if (isRecord2(profile) && isRecord2(profile.capabilities)) {
+  if (isRecord(profile) && isRecord(profile.capabilities)) {
     snapshot.profile = { capabilities: profile.capabilities };
     if (typeof profile.instructions === "string") snapshot.profile.instructions = profile.instructions;
   }
@@ -1506,7 +1502,7 @@ function createSnapshotStore(options) {
       const { cacheDir } = options;
       if (!changed || next === void 0 || cacheDir === void 0) return;
       await writeJsonAtomic(snapshotPath(cacheDir, mcpUrl), next, { fsync: false }).catch(
-        (error) => options.warn(`could not save the upstream snapshot: ${error instanceof Error ? error.message : String(error)}`)
+        (error) => options.warn(`could not save the upstream snapshot: ${errorMessage(error)}`)
       );
     });
     updates = run;
@@ -1736,7 +1732,7 @@ function resolveProject(input) {
   try {
     scan = cachedScan(resolve3(input.workspace), input.homeDir, input.now);
   } catch (error) {
-    scan = { derivedSource: `not resolved (${error instanceof Error ? error.message : String(error)})`, ignored: [] };
+    scan = { derivedSource: `not resolved (${errorMessage(error)})`, ignored: [] };
   }
   const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
   const base = { off: scan.config?.off ?? [], ...scan.config ? { configPath: scan.config.path } : {}, warnings };
@@ -1800,7 +1796,7 @@ function signatureOf(path) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-IKQQPVNH.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-CBNLRLXL.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -1935,7 +1931,7 @@ function reportBudget(error, budgetMs) {
   return error instanceof UpstreamError && error.failure.kind === "timeout" && error.failure.timeoutMs !== budgetMs ? new UpstreamError({ kind: "timeout", timeoutMs: budgetMs }) : error;
 }
 function failureOf(error) {
-  return error instanceof UpstreamError ? error.failure : { kind: "protocol", message: error instanceof Error ? error.message : String(error) };
+  return error instanceof UpstreamError ? error.failure : { kind: "protocol", message: errorMessage(error) };
 }
 function shouldRetry(failure, refreshConfig) {
   if (failure.kind !== "http") return false;

@@ -14,8 +14,9 @@
  * @module
  */
 import { isAbsolute, join, resolve } from 'node:path';
-import { isRecord, type JsonRecord } from '../openviking/narrow.js';
+import { isRecord, type JsonRecord } from '../util/json.js';
 import { readSmallFile } from '../store/smallFile.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Largest config file read. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -53,7 +54,7 @@ export function loadConfigFile(path: string, shownAs: string, readFile: ReadText
   try {
     text = readFile(path);
   } catch (error) {
-    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`);
   }
   if (text === undefined) return { path, exists: false };
   if (text.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
@@ -67,7 +68,7 @@ export function loadConfigFile(path: string, shownAs: string, readFile: ReadText
       return entry;
     });
   } catch (error) {
-    return refused(path, shownAs, `is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    return refused(path, shownAs, `is not valid JSON (${errorMessage(error)})`);
   }
   if (forbidden !== undefined) return refused(path, shownAs, `contains the forbidden key "${forbidden}"`);
   if (!isRecord(value)) return refused(path, shownAs, 'is not a JSON object');

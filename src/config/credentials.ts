@@ -40,8 +40,8 @@
  */
 import { join } from 'node:path';
 import type { Credentials, SkippedValue, ValueSource } from './types.js';
-import type { JsonRecord } from '../openviking/narrow.js';
-import { isRecord } from '../openviking/narrow.js';
+import type { JsonRecord } from '../util/json.js';
+import { isRecord } from '../util/json.js';
 import { displayPath, expandHome, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
 import { resolveUserConfig, text, type UserConfigKey } from './pluginOptions.js';
 import { displayUrl } from '../openviking/displayUrl.js';

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { recallMemories } from '../recall/cascade.js';
 import { OV_SESSION_PREFIX, ovSessionId } from '../session/ids.js';
 import { openStageContext } from '../session/stageContext.js';
@@ -38,12 +38,12 @@ export interface ControlResult {
 const PREVIEW_TIMEOUT_MS = 8_000;
 
 /** Runs a control; its text may land in a slash command, so it holds no template tag (protocol/commandOutput.ts). */
-export async function runControl(command: string, argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
+export async function runControl(command: string, argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
   const result = command === 'why' ? whyReport(argv, deps) : command === 'recall-preview' ? await recallPreviewCommand(argv, deps) : { text: `unknown command ${command}\n`, code: 2 };
   return { ...result, text: inertForCommand(result.text) };
 }
 
-async function recallPreviewCommand(argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
+async function recallPreviewCommand(argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
   if (argv[0] === '--new-query-file') {
     const { id, path } = newQueryFile(dataDir, deps.now());
@@ -58,7 +58,7 @@ async function recallPreviewCommand(argv: readonly string[], deps: HookDeps): Pr
   return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
 }
 
-async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResult> {
+async function recallPreview(asked: string, deps: StageDeps): Promise<ControlResult> {
   if (asked === '') return { text: 'usage: recall-preview <query>  |  recall-preview --new-query-file  |  recall-preview --query-id <id>\n', code: 2 };
   // The same outbound filter as the prompt's recall: no <private> section and no secret leaves.
   const query = outboundQuery(asked);
@@ -94,7 +94,7 @@ async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResu
   return { text: `${lines.join('\n')}\n`, code: 0 };
 }
 
-function whyReport(argv: readonly string[], deps: HookDeps): ControlResult {
+function whyReport(argv: readonly string[], deps: StageDeps): ControlResult {
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
   const { session, how } = whichSession(argv, deps, dataDir);
   if (session === undefined || session === '') return { text: `No injection recorded yet for ${how} (the plugin records what it injects from the next session start on).\n`, code: 0 };
@@ -112,7 +112,7 @@ function whyReport(argv: readonly string[], deps: HookDeps): ControlResult {
  * command whose shell knows no session, the newest session of this folder;
  * `how` says which, for the reader.
  */
-function whichSession(argv: readonly string[], deps: HookDeps, dataDir: string): { session: string | undefined; how: string } {
+function whichSession(argv: readonly string[], deps: StageDeps, dataDir: string): { session: string | undefined; how: string } {
   const asked = argv.includes('--session') ? argv[argv.indexOf('--session') + 1] : undefined;
   const named = asked ?? [deps.env.CLAUDE_CODE_SESSION_ID, deps.env.CODEBUDDY_SESSION_ID].find((id) => id !== undefined && id.trim() !== '' && !id.includes('${'));
   if (named !== undefined && named.trim() !== '') {

@@ -20,7 +20,7 @@
  * @module
  */
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { codebuddyConfigDir } from '../store/paths.js';
 import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';

@@ -19,11 +19,12 @@
 import { access } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { routeFor } from '../hook/routes.js';
-import { isRecord } from '../openviking/narrow.js';
+import { eventBudgetMs } from '../protocol/budgets.js';
+import { isRecord } from '../util/json.js';
 import { HOOK_EVENTS } from '../protocol/input.js';
 import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Runs `file args` with `stdin`; the doctor's only process spawn. */
 export type RunProgram = (file: string, args: readonly string[], stdin: string, timeoutMs: number) => Promise<{ code: number | null; stdout: string }>;
@@ -51,13 +52,13 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
     if (read.absent !== undefined) throw new Error(read.why);
     commands = commandsOf(JSON.parse(read.text) as unknown);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return { ...base, status: 'fail', lines: [`${file} cannot be read: ${reason}`], fix: 'Reinstall the plugin: its hooks/hooks.json is missing or broken.' };
   }
   const problems: string[] = [];
   const warnings: string[] = [];
   const registered = new Set(commands.map((entry) => entry.event));
-  for (const event of HOOK_EVENTS) if (routeFor(event) && !registered.has(event)) problems.push(`${event} is not registered`);
+  for (const event of HOOK_EVENTS) if (eventBudgetMs(event) !== undefined && !registered.has(event)) problems.push(`${event} is not registered`);
   for (const { event, command } of commands) {
     const target = command.includes('guard-prefilter.sh') ? PREFILTER : command.includes('detach.sh') ? DETACHER : command.includes('scripts/hook.mjs') ? DISPATCHER : undefined;
     if (!target) problems.push(`${event}: "${command}" does not run scripts/hook.mjs`);
@@ -113,7 +114,7 @@ async function runPrefilter(pluginRoot: string, runProgram: RunProgram): Promise
     if (run.stdout.trim() !== '') return 'prefilter printed output on an ordinary Read (it must pass silently)';
     return undefined;
   } catch (error) {
-    return `prefilter could not run under sh: ${error instanceof Error ? error.message : String(error)}`;
+    return `prefilter could not run under sh: ${errorMessage(error)}`;
   }
 }
 

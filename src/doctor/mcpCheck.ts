@@ -13,9 +13,10 @@
 import type { Credentials } from '../config/types.js';
 import type { HttpResponse, HttpTransport } from '../openviking/http.js';
 import { displayUrl } from '../openviking/displayUrl.js';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord, parseJson } from '../util/json.js';
 import { maskIn } from './mask.js';
 import type { Check } from './types.js';
+import { errorMessage } from '../util/errors.js';
 
 export interface McpProbeOptions {
   credentials: Credentials;
@@ -73,7 +74,7 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
       data: { url: shownUrl, toolCount: names.length, tools: names, protocolVersion: version },
     };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return failed(`${shownUrl} did not answer (${reason})`, `Check that the OpenViking server is running; the MCP URL comes from ${credentials.sources.mcpUrl ?? 'the server URL'}.`);
   }
 }
@@ -119,7 +120,7 @@ export function parseMessages(response: HttpResponse): Record<string, unknown>[]
     : [response.body];
   const messages: Record<string, unknown>[] = [];
   for (const payload of payloads) {
-    const parsed = parseJson(payload);
+    const parsed = parseFrame(payload);
     for (const item of Array.isArray(parsed) ? parsed : [parsed]) if (isRecord(item)) messages.push(item);
   }
   return messages;
@@ -130,12 +131,7 @@ function errorText(messages: Record<string, unknown>[]): string {
   return error && typeof error['message'] === 'string' ? `: ${error['message']}` : '';
 }
 
-function parseJson(text: string): unknown {
-  if (!text || text === '[DONE]') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // A frame that is not JSON carries no message; the caller reports "no reply".
-    return undefined;
-  }
+/** A frame that is not JSON carries no message; the caller reports "no reply". */
+function parseFrame(text: string): unknown {
+  return !text || text === '[DONE]' ? undefined : parseJson(text);
 }

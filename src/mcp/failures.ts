@@ -14,6 +14,8 @@
 import type { Credentials } from '../config/types.js';
 import { RpcErrorCode, type JsonRpcErrorObject } from './jsonRpc.js';
 import { displayUrl } from '../openviking/displayUrl.js';
+import { errorMessage } from '../util/errors.js';
+import { parseJson } from '../util/json.js';
 
 export type UpstreamFailure =
   /** `/mcp` answered with a non-2xx HTTP status. */
@@ -43,7 +45,7 @@ export function isUpstreamError(error: unknown): error is UpstreamError {
 /** A short, key-free description of an error for the log. */
 export function describeError(error: unknown): string {
   if (isUpstreamError(error)) return error.failure.kind === 'http' ? `http ${error.failure.status}` : error.failure.kind;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /** Longest server message quoted back. */
@@ -55,15 +57,11 @@ const SERVER_MESSAGE_MAX_CHARS = 300;
  */
 export function serverMessageOf(body: string): string {
   const text = body.trim();
-  try {
-    const parsed: unknown = JSON.parse(text);
-    const error = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).error : undefined;
-    const message = typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : undefined;
-    if (typeof message === 'string' && message.trim()) return shorten(message.trim());
-  } catch {
-    // Not JSON: quote the text as it is.
-  }
-  return shorten(text);
+  // Not JSON: quote the text as it is.
+  const parsed = parseJson(text);
+  const error = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).error : undefined;
+  const message = typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : undefined;
+  return shorten(typeof message === 'string' && message.trim() ? message.trim() : text);
 }
 
 function shorten(text: string): string {

@@ -25,7 +25,8 @@
  */
 import type { Socket } from 'node:net';
 import type { ProxyRoute } from './proxy.js';
-import { errorMessage, transportError } from './transportError.js';
+import { socketError, transportError } from './transportError.js';
+import { errorMessage } from '../util/errors.js';
 
 /** A CONNECT answer's head larger than this is not a proxy's. */
 const MAX_CONNECT_HEAD_BYTES = 16 * 1024;
@@ -90,7 +91,7 @@ export async function tunnelTls(target: URL, route: ProxyRoute, timeoutMs: numbe
       secured?.destroy();
       reject(error);
     }
-    const onError = (error: Error): void => fail(transportError('network', `proxy ${route.proxy.host}: ${errorMessage(error)}`));
+    const onError = (error: Error): void => fail(socketError(error, `proxy ${route.proxy.host}: `));
     const onClose = (): void => fail(transportError('network', `proxy ${route.proxy.host} closed the connection before the tunnel was up`));
     function onData(chunk: Buffer): void {
       head = Buffer.concat([head, chunk]);

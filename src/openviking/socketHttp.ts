@@ -42,7 +42,8 @@ import { ResponseParser, serializeRequest } from './http1.js';
 import { proxyRoute, proxySettings } from './proxy.js';
 import type { ProxyRoute, ProxySettings } from './proxy.js';
 import { connectToProxy, openConnection, tunnelTls } from './proxyTunnel.js';
-import { errorMessage, transportError } from './transportError.js';
+import { socketError, transportError } from './transportError.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Default cap on a response body; OpenViking answers are kilobytes, so this only stops a runaway. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -174,7 +175,7 @@ function exchange(socket: Socket, requestText: string, timeoutMs: number, maxByt
       settle(() => parser.push(chunk), true);
     };
     const onEnd = (): void => settle(() => parser.end(), false);
-    const onError = (error: Error): void => fail(transportError('network', errorMessage(error)));
+    const onError = (error: Error): void => fail(socketError(error));
     const onClose = (): void => fail(transportError('network', 'connection closed before the response was complete'));
     function detach(): void {
       socket.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);

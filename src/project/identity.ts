@@ -25,6 +25,7 @@ import { findGitRepo, type GitScanNotes } from './gitRepo.js';
 import { canonicalRemote, isValidPeerId, localPeerId, peerIdForRemote } from './remote.js';
 import { applyProjectSwitches, readWorkspaceConfig, WORKSPACE_CONFIG_PATH } from './workspaceConfig.js';
 import type { ProjectSwitch, WorkspaceConfig } from './workspaceConfig.js';
+import { errorMessage } from '../util/errors.js';
 
 export interface ProjectInput {
   workspace: string;
@@ -76,7 +77,7 @@ export function resolveProject(input: ProjectInput): Project {
   try {
     scan = cachedScan(resolve(input.workspace), input.homeDir, input.now);
   } catch (error) {
-    scan = { derivedSource: `not resolved (${error instanceof Error ? error.message : String(error)})`, ignored: [] };
+    scan = { derivedSource: `not resolved (${errorMessage(error)})`, ignored: [] };
   }
   const warnings = [...scan.ignored, ...(scan.config?.warnings ?? [])];
   const base = { off: scan.config?.off ?? [], ...(scan.config ? { configPath: scan.config.path } : {}), warnings };

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 
 /** The tools through which a host lets the model run a slash command. */
 export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['Skill', 'SlashCommand']);

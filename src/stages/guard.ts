@@ -30,9 +30,9 @@
  *
  * @module
  */
-import type { HookDeps, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
-import { isRecord } from '../openviking/narrow.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
+import { isRecord } from '../util/json.js';
 import type { HookInput } from '../protocol/input.js';
 import { deferredToolsClause, hostFromEnv, mcpToolName } from '../protocol/hostTools.js';
 import type { HostKind } from '../protocol/hostTools.js';
@@ -81,7 +81,7 @@ const VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]
 const MAX_ECHO_CHARS = 300;
 
 /** PreToolUse stage: deny file tools aimed at viking:// URIs and the model's runs of the plugin's commands; pass everything else. */
-export function runGuard(input: HookInput, deps: HookDeps): StageResult {
+export function runGuard(input: HookInput, deps: StageDeps): StageResult {
   return guardDecision(input, hostFromEnv(deps.env));
 }
 

@@ -23,10 +23,10 @@
  *
  * @module
  */
-import type { HookDeps, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
 import type { HookInput } from '../protocol/input.js';
-import { withTimeout } from '../protocol/withTimeout.js';
+import { withTimeout } from '../util/withTimeout.js';
 import { fetchArchiveOverview, fetchProfileFor } from '../profile/fetch.js';
 import type { ProfileSources } from '../profile/fetch.js';
 import { renderStartBlock } from '../profile/render.js';
@@ -44,13 +44,14 @@ import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { sessionStateFile, storeLayout } from '../store/paths.js';
 import { recordServerStatus } from '../store/status.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Grace after the deadline for file writes before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 200;
 /** Sources whose block adds the session's latest archive overview. */
 const ARCHIVE_SOURCES = new Set(['resume', 'compact']);
 
-export async function runStart(input: HookInput, deps: HookDeps): Promise<StageResult> {
+export async function runStart(input: HookInput, deps: StageDeps): Promise<StageResult> {
   if (input.hook_event_name !== 'SessionStart') return PASS;
   try {
     const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
@@ -72,13 +73,13 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
     const told = notice === undefined ? {} : { notice };
     return text === '' ? (notice === undefined ? PASS : { kind: 'pass', ...told }) : { kind: 'context', text, ...told };
   } catch (error: unknown) {
-    deps.log.warn('session start failed; passing through', { error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn('session start failed; passing through', { error: errorMessage(error) });
     return PASS;
   }
 }
 
 /** The block for this delivery: the stored answer of an earlier delivery, else freshly built and stored. */
-async function answerOnce(ctx: StageContext, source: string, deps: HookDeps): Promise<string> {
+async function answerOnce(ctx: StageContext, source: string, deps: StageDeps): Promise<string> {
   if (ctx.ovSessionId === '') return buildAnswer(ctx, source, deps);
   const file = sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
   const lock = { now: deps.now, timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()), staleMs: ctx.settings.startDeadlineMs + 5_000 };
@@ -97,7 +98,7 @@ async function answerOnce(ctx: StageContext, source: string, deps: HookDeps): Pr
   return locked.ok ? locked.value : '';
 }
 
-async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): Promise<string> {
+async function buildAnswer(ctx: StageContext, source: string, deps: StageDeps): Promise<string> {
   const adopted = adoptStrandedWrites(ctx.dataDir, deps.env, deps.homeDir, deps.now());
   if (adopted.moved > 0) deps.log.warn('queued writes moved into the data directory (DESIGN D21)', { ...adopted });
   // Queued turns are conversation: replayed only where capture is on (each entry's own session and folder are checked again, DESIGN D25).
@@ -120,19 +121,19 @@ async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): P
 }
 
 /** Runs `work` on the event loop's next turn (after pending requests were written); never rejects. */
-function onNextTurn(deps: HookDeps, work: () => unknown): Promise<void> {
+function onNextTurn(deps: StageDeps, work: () => unknown): Promise<void> {
   return new Promise((resolve) => {
     setImmediate(() => {
       try {
         work();
       } catch (error: unknown) {
-        deps.log.warn('session start housekeeping failed', { error: error instanceof Error ? error.message : String(error) });
+        deps.log.warn('session start housekeeping failed', { error: errorMessage(error) });
       }
       resolve();
     });
   });
 }
 
-function fetchProfile(ctx: StageContext, deps: HookDeps): Promise<ProfileSources | undefined> {
+function fetchProfile(ctx: StageContext, deps: StageDeps): Promise<ProfileSources | undefined> {
   return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
 }

@@ -12,7 +12,7 @@
  * @module
  */
 import { homedir } from 'node:os';
-import { readBoundedStdin } from '../hook/stdin.js';
+import { readBoundedStdin } from '../protocol/stdin.js';
 import { inertForCommand } from '../protocol/commandOutput.js';
 import { formatStatusLine } from './format.js';
 import { gatherStatusLineFacts } from './gather.js';

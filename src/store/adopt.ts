@@ -20,7 +20,8 @@ import { linkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDirSync, MAX_STATE_FILE_BYTES, PRIVATE_FILE_MODE, readJsonSync } from './atomic.js';
 import { readSmallFile } from './smallFile.js';
-import { errorCode, namesInDir, removeFileQuietly } from './fsUtil.js';
+import { namesInDir, removeFileQuietly } from './fsUtil.js';
+import { errorCode } from '../util/errors.js';
 import { codebuddyConfigDir, hostDataDirs, storeLayout } from './paths.js';
 import { CLAIMED_SUFFIX, keyPrefixOf, parseDeadAt, parseEntryName, queuePaths, toQueueEntry } from './queueFiles.js';
 

@@ -18,7 +18,8 @@ import { uniqueToken } from './fastHash.js';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { errorMessage, removeFileQuietly } from './fsUtil.js';
+import { removeFileQuietly } from './fsUtil.js';
+import { errorMessage } from '../util/errors.js';
 import { readSmallFile } from './smallFile.js';
 
 export const PRIVATE_FILE_MODE = 0o600;

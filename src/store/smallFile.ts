@@ -24,7 +24,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { errorMessage } from './fsUtil.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Why a file was not read: not there, not a regular file, over the cap, or an error (permissions, a loop). */
 export type SmallFileAbsence = 'missing' | 'not-a-file' | 'too-large' | 'unreadable';

@@ -22,6 +22,7 @@ import { constants } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import type { RecordSpan, TranscriptCursor } from './types.js';
 import { HEAD_BYTES, LineCollector, NEWLINE, lineHash } from './line-collector.js';
+import { errorMessage } from '../util/errors.js';
 
 export type { RecordSpan, TranscriptCursor } from './types.js';
 
@@ -131,10 +132,6 @@ function cursorFrom(base: TranscriptCursor, collector: LineCollector, size: numb
   };
   if (collector.lastRecordId !== undefined) cursor.lastRecordId = collector.lastRecordId;
   return cursor;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function failedRead(path: string, cursor: TranscriptCursor | undefined, error: unknown): TranscriptRead {

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { isRedacted } from './redactionMarker.js';
 
 /** Last words that make a name a credential on their own. */
 const STRONG_WORDS = new Set([
@@ -96,7 +97,7 @@ const MAX_YAML_VALUE = 512;
 let candidatePattern: RegExp | undefined;
 
 /** A value that stands for a secret rather than being one. */
-const PLACEHOLDER = /^(?:[$%{<@]|\[REDACTED|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
+const PLACEHOLDER = /^(?:[$%{<@]|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
 /** An env var name in quotes (`API_KEY_ENV = "OPENVIKING_API_KEY"`). */
 const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 /** `self.token`, `config.apiKey`: a member chain in code. */
@@ -149,7 +150,7 @@ function yamlValueLength(text: string, start: number, lineEnd: number, upper: bo
 }
 
 function valueIsPlaceholder(value: string): boolean {
-  return PLACEHOLDER.test(value) || ENV_NAME.test(value);
+  return isRedacted(value) || PLACEHOLDER.test(value) || ENV_NAME.test(value);
 }
 
 /** Replaces the values of credential-named assignments by `[REDACTED:<kind>]`. */

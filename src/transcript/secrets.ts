@@ -21,11 +21,7 @@
 import { AWS_BARE_SECRET, TOKEN_RULES } from './secretRules.js';
 import type { TokenRuleSpec } from './secretRules.js';
 import { CREDENTIAL_WORDS, credentialNameKind, redactNamedSecrets } from './secretNames.js';
-
-/** The marker that replaces a secret. */
-export function redactionMarker(kind: string): string {
-  return `[REDACTED:${kind}]`;
-}
+import { redactionMarker } from './redactionMarker.js';
 
 /** One rule and its pattern, compiled the first time its keywords occur (a short prompt compiles none). */
 interface LazyRule {

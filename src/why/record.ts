@@ -25,9 +25,9 @@
  */
 import { appendFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord, parseJson } from '../util/json.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
-import { errorCode } from '../store/fsUtil.js';
+import { errorCode } from '../util/errors.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
 import { readSmallFile } from '../store/smallFile.js';
 
@@ -166,12 +166,8 @@ function readEntries(file: string): WhyEntry[] {
   const entries: WhyEntry[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    try {
-      const value: unknown = JSON.parse(line);
-      if (isRecord(value) && typeof value.session === 'string' && typeof value.at === 'number' && Array.isArray(value.items)) entries.push(value as unknown as WhyEntry);
-    } catch {
-      // a torn last line: skipped
-    }
+    const value = parseJson(line); // a torn last line: skipped
+    if (isRecord(value) && typeof value.session === 'string' && typeof value.at === 'number' && Array.isArray(value.items)) entries.push(value as unknown as WhyEntry);
   }
   return entries;
 }

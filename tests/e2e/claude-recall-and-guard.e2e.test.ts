@@ -7,7 +7,7 @@
  * tool by Claude Code's name; the model then loads that tool through
  * ToolSearch and reads a memory with it (the MCP server started from
  * `.mcp.json`); the turn lands in OpenViking exactly once. The same run pins
- * the host facts DESIGN §1 records for Claude Code: the hook env, the
+ * the host facts docs/host-facts.md records for Claude Code: the hook env, the
  * transcript format (decoded by our decoder from the real file), where the
  * plugin's state lands.
  *

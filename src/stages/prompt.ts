@@ -15,7 +15,7 @@
  */
 import type { HookDeps, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
-import { hostFromEnv } from '../protocol/hostTools.js';
+import { hookContextCap, hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
 import type { HookInput } from '../protocol/input.js';
 import { withTimeout } from '../protocol/withTimeout.js';
 import { renderRecallBlock } from '../recall/block.js';
@@ -66,7 +66,8 @@ async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Pr
   }
   deps.log.debug('recall done', { tier: outcome.tier, hits: outcome.status === 'hits' ? outcome.items.length : 0 });
   if (outcome.status === 'empty') return PASS;
-  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, hostFromEnv(deps.env));
+  const host = hostFromEnv(deps.env);
+  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, toolNamesFor(host), hookContextCap(host));
   if (text === '') return PASS;
   const items = outcome.items.map(({ uri, score, category }) => ({ uri, ...(score !== undefined ? { score } : {}), ...(category !== undefined ? { category } : {}) }));
   deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: 'recall', detail: query, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items, text }));

@@ -394,6 +394,8 @@ var KNOB_TABLE = {
   autoRecall: { env: "OPENVIKING_AUTO_RECALL", type: "bool", default: true, description: "Inject relevant memories before each prompt." },
   autoCapture: { env: "OPENVIKING_AUTO_CAPTURE", type: "bool", default: true, description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`." },
   autoProfile: { env: "OPENVIKING_AUTO_PROFILE", type: "bool", default: true, description: "Inject the user profile and memory listing at session start." },
+  mcpEnabled: { env: "OPENVIKING_MCP_ENABLED", type: "bool", default: true, description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead." },
+  mcpServer: { env: "OPENVIKING_MCP_SERVER", type: "string", default: "openviking", description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)." },
   recallLimit: { env: "OPENVIKING_RECALL_LIMIT", type: "int", default: 10, min: 1, max: 100, description: "Most memories injected per prompt." },
   scoreThreshold: { env: "OPENVIKING_SCORE_THRESHOLD", type: "float", default: 0.35, min: 0, max: 1, description: "Lowest relevance score a recalled memory may have." },
   minQueryLength: { env: "OPENVIKING_MIN_QUERY_LENGTH", type: "int", default: 3, min: 1, max: 1e3, description: "Prompts shorter than this (characters, once private parts are removed) skip recall." },
@@ -1837,6 +1839,48 @@ function fileOf(source) {
   return source.slice("file:".length, hash === -1 ? void 0 : hash);
 }
 
+// src/mcp/offAnswers.ts
+function memoryOffText(reason) {
+  return `OpenViking memory is off here (${reason}): nothing was sent to the server. It works again once that switch is turned back on.`;
+}
+var MemoryOffError = class extends Error {
+  constructor(reason) {
+    super(memoryOffText(reason));
+    this.reason = reason;
+    this.name = "MemoryOffError";
+  }
+  reason;
+};
+function toolsOffText(why, instead) {
+  return `This plugin's OpenViking MCP tools are off (${why}): nothing was sent. Use the same tool of your own OpenViking MCP server instead (${instead}).`;
+}
+var ToolsOffError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ToolsOffError";
+  }
+};
+
+// src/protocol/hostTools.ts
+function hostFromEnv(env) {
+  if (env.CODEBUDDY_PLUGIN_ROOT) return "codebuddy";
+  return env.CLAUDE_PLUGIN_ROOT ? "claude-code" : "codebuddy";
+}
+var PLUGIN = "openviking";
+function mcpToolName(host, tool) {
+  return host === "claude-code" ? `mcp__plugin_${PLUGIN}_${PLUGIN}__${tool}` : `mcp__${PLUGIN}__${tool}`;
+}
+function toolNamesFor(host, choice) {
+  if (choice === void 0 || choice.mcpEnabled) return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
+  const prefix = userToolPrefix(choice.mcpServer);
+  return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
+}
+function userToolPrefix(server) {
+  const value = server.trim();
+  if (value.startsWith("mcp__")) return value.endsWith("__") ? value : `${value}__`;
+  return `mcp__${value.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
+}
+
 // src/mcp/proxy.ts
 var DEFAULT_MAX_CONCURRENT = 16;
 var STDIN_END_DRAIN_MS = 1e3;
@@ -1902,17 +1946,31 @@ function createProxy(options) {
     wasOff = off !== void 0;
     return off;
   };
+  const toolsOffHere = () => {
+    upstream.syncConfig();
+    const current = config.current();
+    if (current.settings.mcpEnabled) return void 0;
+    const instead = toolNamesFor(hostFromEnv(options.env), current.settings).name("<tool>");
+    return toolsOffText(settingText(current, "mcpEnabled", "false"), instead);
+  };
   const answer = async (request, signal) => {
     switch (request.method) {
       case "initialize": {
         const snapshot = await snapshots.load(mcpUrl());
-        if (memoryOffHere() === void 0) setImmediate(() => upstream.warmUp());
+        if (toolsOffHere() === void 0 && memoryOffHere() === void 0) setImmediate(() => upstream.warmUp());
         return buildInitializeResult(request.params, snapshot?.profile, options.serverInfo);
       }
       case "ping":
         return {};
       default: {
         const field = listingField(request.method, request.params);
+        const toolsOff = toolsOffHere();
+        if (toolsOff !== void 0) {
+          log.debug("bundled tools are off; answered locally", { method: request.method });
+          if (field !== void 0) return fallbackListing(field);
+          if (request.method === "tools/call") return { content: [{ type: "text", text: toolsOff }], isError: true };
+          throw new ToolsOffError(toolsOff);
+        }
         const off = memoryOffHere();
         if (off !== void 0) {
           log.debug("memory is off here; answered locally", { method: request.method, reason: off });
@@ -1927,6 +1985,7 @@ function createProxy(options) {
   };
   const toRpcError = (error) => {
     if (error instanceof MemoryOffError) return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
+    if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
     if (isUpstreamError(error)) return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
     log.warn("internal error while handling a request", { error: describeError(error) });
     return { code: RpcErrorCode.internalError, message: `OpenViking MCP proxy internal error: ${describeError(error)}` };
@@ -1997,17 +2056,6 @@ function createProxy(options) {
   options.stdout.once("error", () => void close());
   return { log, closed, close };
 }
-function memoryOffText(reason) {
-  return `OpenViking memory is off here (${reason}): nothing was sent to the server. It works again once that switch is turned back on.`;
-}
-var MemoryOffError = class extends Error {
-  constructor(reason) {
-    super(memoryOffText(reason));
-    this.reason = reason;
-    this.name = "MemoryOffError";
-  }
-  reason;
-};
 
 // src/openviking/ipRange.ts
 var IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;

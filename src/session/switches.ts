@@ -68,7 +68,7 @@ function switchedOff(scope: SwitchScope, key: 'enabled' | 'autoCapture'): string
 }
 
 /** `OPENVIKING_X=value`, or `plugin.codebuddy.<key>: value in <file>` when the file set it. */
-function settingText(config: PluginConfig, key: keyof Settings, shown: string): string {
+export function settingText(config: PluginConfig, key: keyof Settings, shown: string): string {
   const source = config.settingSources?.[key];
   const file = fileOf(source);
   return file === undefined ? `${KNOB_TABLE[key].env}=${shown}` : `plugin.codebuddy.${key}: ${shown} in ${file}`;

@@ -24,7 +24,10 @@
  * Bash and Agent pass untouched (hooks on MCP calls fire twice here, and a
  * Bash denial would only ever be a guess).
  *
- * Imports nothing at run time: no config, no network, no store.
+ * The allow path imports nothing at run time: no config, no network, no
+ * store. A deny loads the configuration (guardTools.ts, its own lazy file)
+ * to name the tools the user has: the bundled ones, or with `mcpEnabled`
+ * off those of their own OpenViking MCP server (DESIGN D28).
  *
  * @module
  */
@@ -32,8 +35,8 @@ import type { HookDeps, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
 import { isRecord } from '../openviking/narrow.js';
 import type { HookInput } from '../protocol/input.js';
-import { deferredToolsClause, hostFromEnv, mcpToolName } from '../protocol/hostTools.js';
-import type { HostKind } from '../protocol/hostTools.js';
+import { asToolNames, deferredToolsClause, hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
+import type { HostKind, ToolNames } from '../protocol/hostTools.js';
 
 /** What the model should use instead, per family of host tools. */
 type ToolFamily = 'read' | 'list' | 'glob' | 'grep' | 'write' | 'edit';
@@ -77,19 +80,23 @@ const VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]
 /** Longest URI or pattern quoted back to the model. */
 const MAX_ECHO_CHARS = 300;
 
-/** PreToolUse stage: deny file tools aimed at viking:// URIs; pass everything else. */
-export function runGuard(input: HookInput, deps: HookDeps): StageResult {
-  return guardDecision(input, hostFromEnv(deps.env));
+/** PreToolUse stage: deny file tools aimed at viking:// URIs, naming the configured tools; pass everything else (synchronously). */
+export function runGuard(input: HookInput, deps: HookDeps): StageResult | Promise<StageResult> {
+  if (guardDecision(input, hostFromEnv(deps.env)).kind !== 'deny') return PASS;
+  return import('./guardTools.js')
+    .then((module) => module.configuredToolNames(deps))
+    .catch(() => toolNamesFor(hostFromEnv(deps.env)))
+    .then((tools) => guardDecision(input, tools));
 }
 
-/** The guard's decision without the stage signature (synchronous, pure). */
-export function guardDecision(input: HookInput, host: HostKind = 'codebuddy'): StageResult {
+/** The guard's decision without the stage signature (synchronous, pure); `tools` default CodeBuddy's bundled ones. */
+export function guardDecision(input: HookInput, tools: HostKind | ToolNames = 'codebuddy'): StageResult {
   if (input.hook_event_name !== 'PreToolUse' || typeof input.tool_name !== 'string') return PASS;
   const family = fileToolFamily(input.tool_name);
   if (family === undefined || !isRecord(input.tool_input)) return PASS;
   const found = findVikingPath(input.tool_input, family === 'glob');
   if (found === undefined) return PASS;
-  return { kind: 'deny', reason: guardReason(input.tool_name, family, found, input.tool_input, host) };
+  return { kind: 'deny', reason: guardReason(input.tool_name, family, found, input.tool_input, tools) };
 }
 
 /** Where the URI was found: the URI (scheme spelled `viking://`) and the argument that held it. */
@@ -141,10 +148,12 @@ function canonicalUri(afterScheme: string): string {
   return `viking://${path.replace(/^\/+/, '')}`;
 }
 
-/** The three-line deny reason the model reads as the tool's error, naming `host`'s tools only. */
-export function guardReason(toolName: string, family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>, host: HostKind): string {
+/** The three-line deny reason the model reads as the tool's error, naming only tools of `tools`' host. */
+export function guardReason(toolName: string, family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>, tools: HostKind | ToolNames): string {
+  const names = asToolNames(tools);
+  const host = names.host;
   const uri = clip(found.uri);
-  const call = suggestedCall(family, found, toolInput, (tool) => mcpToolName(host, tool));
+  const call = suggestedCall(family, found, toolInput, (tool) => names.name(tool));
   const params = JSON.stringify(call.params);
   const first = `${uri} is an OpenViking URI, not a local path, so ${toolName} cannot use it.`;
   if (host === 'claude-code') {

@@ -67,7 +67,7 @@ async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Pr
   deps.log.debug('recall done', { tier: outcome.tier, hits: outcome.status === 'hits' ? outcome.items.length : 0 });
   if (outcome.status === 'empty') return PASS;
   const host = hostFromEnv(deps.env);
-  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, toolNamesFor(host), hookContextCap(host));
+  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, toolNamesFor(host, ctx.settings), hookContextCap(host));
   if (text === '') return PASS;
   const items = outcome.items.map(({ uri, score, category }) => ({ uri, ...(score !== undefined ? { score } : {}), ...(category !== undefined ? { category } : {}) }));
   deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: 'recall', detail: query, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items, text }));

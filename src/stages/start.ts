@@ -116,7 +116,7 @@ async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): P
   const host = hostFromEnv(deps.env);
   const cap = hookContextCap(host);
   return renderStartBlock(
-    { source, tools: toolNamesFor(host), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
+    { source, tools: toolNamesFor(host, ctx.settings), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
     { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget, ...(cap !== undefined ? { maxUnits: cap } : {}) },
   );
 }

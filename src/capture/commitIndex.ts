@@ -20,10 +20,10 @@
  *
  * @module
  */
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../openviking/narrow.js';
-import { writeFileAtomicSync } from '../store/atomic.js';
+import { readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { safeFileKey } from '../store/paths.js';
 import { OV_SESSION_PREFIX, ovSessionId, SUBAGENT_SEPARATOR } from '../session/ids.js';
@@ -129,7 +129,7 @@ export function initUncommittedIndex(dataDir: string): void {
 
 function readEntry(path: string): ListedEntry | undefined {
   try {
-    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const value = readJsonSync(path);
     if (!isRecord(value)) return undefined;
     const { ovSessionId, hostSessionId, workspace, agentId, transcriptPath, serverIdleSeconds } = value;
     if (typeof ovSessionId !== 'string' || ovSessionId === '' || typeof workspace !== 'string') return undefined;

@@ -22,11 +22,11 @@
  *
  * @module
  */
-import { readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../openviking/narrow.js';
 import { CAPTURE_LOCK_STALE_MS, captureLockPath } from '../session/locks.js';
-import { writeFileAtomicSync } from '../store/atomic.js';
+import { readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { namesInDir, removeFileQuietly } from '../store/fsUtil.js';
 import { tryLock } from '../store/lock.js';
 import { storeLayout } from '../store/paths.js';
@@ -106,13 +106,9 @@ interface StateFields {
 }
 
 function readFields(path: string): StateFields | undefined {
-  try {
-    const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    if (!isRecord(raw) || typeof raw['ovSessionId'] !== 'string' || raw['ovSessionId'] === '') return undefined;
-    return { ovSessionId: raw['ovSessionId'], raw };
-  } catch {
-    return undefined;
-  }
+  const raw = readJsonSync(path);
+  if (!isRecord(raw) || typeof raw['ovSessionId'] !== 'string' || raw['ovSessionId'] === '') return undefined;
+  return { ovSessionId: raw['ovSessionId'], raw };
 }
 
 /** Nothing captured since the last commit, nothing queued, nothing in flight. */

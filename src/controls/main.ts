@@ -6,7 +6,9 @@
  *   this query in this workspace (same tiers, project peer, threshold and
  *   exclusions as the prompt hook), with URIs and scores. No session id is
  *   sent, so the preview neither expands the query with a session's turns
- *   nor enters the server's dedup ledger.
+ *   nor enters the server's dedup ledger. `/openviking:recall` passes the
+ *   query in a file instead (`--new-query-file`, then `--query-id <id>`:
+ *   queryFile.ts), so it never goes through a shell.
  * - `node hook.mjs why [--session ID]`: what the plugin injected into a
  *   session (why/record.ts): the one asked for, else the host's current
  *   session when the shell knows it, else this folder's newest.
@@ -25,6 +27,8 @@ import { memoryOffReason } from '../session/switches.js';
 import { resolveDataDir } from '../store/paths.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
+import { inertForCommand } from '../protocol/commandOutput.js';
+import { newQueryFile, takeQueryFile } from './queryFile.js';
 
 export interface ControlResult {
   text: string;
@@ -33,14 +37,29 @@ export interface ControlResult {
 
 const PREVIEW_TIMEOUT_MS = 8_000;
 
+/** Runs a control; its text may land in a slash command, so it holds no template tag (protocol/commandOutput.ts). */
 export async function runControl(command: string, argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
-  if (command === 'why') return whyReport(argv, deps);
-  if (command === 'recall-preview') return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
-  return { text: `unknown command ${command}\n`, code: 2 };
+  const result = command === 'why' ? whyReport(argv, deps) : command === 'recall-preview' ? await recallPreviewCommand(argv, deps) : { text: `unknown command ${command}\n`, code: 2 };
+  return { ...result, text: inertForCommand(result.text) };
+}
+
+async function recallPreviewCommand(argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
+  const dataDir = resolveDataDir(deps.env, deps.homeDir);
+  if (argv[0] === '--new-query-file') {
+    const { id, path } = newQueryFile(dataDir, deps.now());
+    return { text: `query file: ${path}\nquery id: ${id}\n`, code: 0 };
+  }
+  if (argv[0] === '--query-id') {
+    const taken = takeQueryFile(dataDir, argv[1] ?? '');
+    if ('problem' in taken) return { text: `recall-preview: ${taken.problem}\n`, code: 2 };
+    if (taken.query.trim() === '') return { text: 'recall-preview: the query file was empty; nothing is sent.\n', code: 2 };
+    return recallPreview(taken.query.trim(), deps);
+  }
+  return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
 }
 
 async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResult> {
-  if (asked === '') return { text: 'usage: recall-preview <query>\n', code: 2 };
+  if (asked === '') return { text: 'usage: recall-preview <query>  |  recall-preview --new-query-file  |  recall-preview --query-id <id>\n', code: 2 };
   // The same outbound filter as the prompt's recall: no <private> section and no secret leaves.
   const query = outboundQuery(asked);
   if (query === '') return { text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n', code: 0 };
@@ -109,5 +128,6 @@ function describe(entry: WhyEntry): string[] {
   const head = entry.kind === 'start' ? `${when}  session start (${entry.detail}): profile block` : `${when}  recall for: ${entry.detail}`;
   const peer = entry.peer ? `  [project ${entry.peer}]` : '';
   const items = entry.items.map((item) => `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${item.uri}${item.category ? `  (${item.category})` : ''}`);
-  return [`${head}${peer}`, ...(items.length > 0 ? items : ['    (no URI in the block)']), `    ${entry.text.length} characters injected`];
+  const more = typeof entry.moreItems === 'number' && entry.moreItems > 0 ? [`    … and ${entry.moreItems} more`] : [];
+  return [`${head}${peer}`, ...(items.length > 0 ? items : ['    (no URI in the block)']), ...more, `    ${entry.text.length} characters injected`];
 }

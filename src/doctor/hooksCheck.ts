@@ -16,12 +16,13 @@
  *
  * @module
  */
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { routeFor } from '../hook/routes.js';
 import { isRecord } from '../openviking/narrow.js';
 import { HOOK_EVENTS } from '../protocol/input.js';
+import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
 
 /** Runs `file args` with `stdin`; the doctor's only process spawn. */
@@ -31,6 +32,8 @@ const PREFILTER = join('hooks', 'guard-prefilter.sh');
 const DETACHER = join('hooks', 'detach.sh');
 const DISPATCHER = join('scripts', 'hook.mjs');
 const PREFILTER_TIMEOUT_MS = 2_000;
+/** hooks.json is ~2 KB. */
+const MAX_HOOKS_JSON_BYTES = 1024 * 1024;
 /** A payload the prefilter must pass without starting node. */
 const ORDINARY_READ = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/etc/hostname' } });
 
@@ -44,7 +47,9 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   const file = join(pluginRoot, 'hooks', 'hooks.json');
   let commands: CommandEntry[];
   try {
-    commands = commandsOf(JSON.parse(await readFile(file, 'utf8')) as unknown);
+    const read = readSmallFile(file, MAX_HOOKS_JSON_BYTES);
+    if (read.absent !== undefined) throw new Error(read.why);
+    commands = commandsOf(JSON.parse(read.text) as unknown);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { ...base, status: 'fail', lines: [`${file} cannot be read: ${reason}`], fix: 'Reinstall the plugin: its hooks/hooks.json is missing or broken.' };

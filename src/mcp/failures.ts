@@ -13,6 +13,7 @@
  */
 import type { Credentials } from '../config/types.js';
 import { RpcErrorCode, type JsonRpcErrorObject } from './jsonRpc.js';
+import { displayUrl } from '../openviking/displayUrl.js';
 
 export type UpstreamFailure =
   /** `/mcp` answered with a non-2xx HTTP status. */
@@ -115,23 +116,23 @@ export function failureToRpcError(failure: UpstreamFailure, context: FailureCont
       }
       return {
         code: RpcErrorCode.upstreamHttp,
-        message: `OpenViking MCP endpoint ${context.mcpUrl} returned HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ''}`,
+        message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} returned HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ''}`,
         data: { status: failure.status, serverMessage: failure.serverMessage },
       };
     case 'network':
       return {
         code: RpcErrorCode.upstreamUnavailable,
-        message: `OpenViking MCP request failed: cannot reach ${context.mcpUrl} (${failure.cause}). Check the configured URL and that the OpenViking server is running ('ov serve'). The proxy reconnects by itself on the next call.`,
+        message: `OpenViking MCP request failed: cannot reach ${displayUrl(context.mcpUrl, true)} (${failure.cause}). Check the configured URL and that the OpenViking server is running ('ov serve'). The proxy reconnects by itself on the next call.`,
         data: { cause: failure.cause },
       };
     case 'timeout':
       return {
         code: RpcErrorCode.upstreamUnavailable,
-        message: `OpenViking did not answer within ${failure.timeoutMs} ms (${context.mcpUrl}). The server may be overloaded or stuck; try again later, or raise OPENVIKING_TIMEOUT_MS.`,
+        message: `OpenViking did not answer within ${failure.timeoutMs} ms (${displayUrl(context.mcpUrl, true)}). The server may be overloaded or stuck; try again later, or raise OPENVIKING_TIMEOUT_MS.`,
         data: { cause: 'timeout', timeoutMs: failure.timeoutMs },
       };
     case 'protocol':
-      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${context.mcpUrl} gave an unusable answer: ${failure.message}` };
+      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} gave an unusable answer: ${failure.message}` };
     case 'cancelled':
       return { code: RpcErrorCode.internalError, message: 'Request cancelled' };
   }

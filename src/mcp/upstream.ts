@@ -31,6 +31,7 @@ import type { ProxyLog } from './log.js';
 import type { FetchLike, SdkSession, SdkSessionOptions } from './sdkSession.js';
 import { createSemaphore } from './semaphore.js';
 import { resolveProject } from '../project/identity.js';
+import { displayUrl } from '../openviking/displayUrl.js';
 
 export type OpenSession = (options: SdkSessionOptions) => Promise<SdkSession>;
 
@@ -150,7 +151,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     fresh = { mcpUrl, session, inFlight: 0, retired: false };
     session.then(
       (session) => {
-        log.debug('upstream session opened', { mcpUrl });
+        log.debug('upstream session opened', { mcpUrl: displayUrl(mcpUrl, true) });
         options.onProfile(mcpUrl, session.profile);
       },
       () => retire(fresh),

@@ -37,6 +37,7 @@
  */
 import type { Socket } from 'node:net';
 import type { HttpResponse, HttpTransport } from './http.js';
+import { displayUrl } from './displayUrl.js';
 import { ResponseParser, serializeRequest } from './http1.js';
 import { proxyRoute, proxySettings } from './proxy.js';
 import type { ProxyRoute, ProxySettings } from './proxy.js';
@@ -65,7 +66,7 @@ export function createSocketHttpTransport(options: SocketHttpOptions = {}): Http
     try {
       url = new URL(request.url);
     } catch {
-      throw transportError('network', `invalid URL: ${request.url}`);
+      throw transportError('network', `invalid URL: ${displayUrl(request.url, true)}`);
     }
     let route: ProxyRoute | undefined;
     try {

@@ -31,7 +31,7 @@
  *
  * @module
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import type { HookDeps, Logger, StageResult } from '../hook/deps.js';
 import { PASS } from '../hook/deps.js';
 import type { Settings } from '../config/types.js';
@@ -40,6 +40,7 @@ import { loadStageConfig } from '../session/stageContext.js';
 import { runPrompt } from '../stages/prompt.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
+import { readSmallFile } from '../store/smallFile.js';
 import { tryLock } from '../store/lock.js';
 import { resolveDataDir } from '../store/paths.js';
 import { retireIdlestBeyondCap, sweepLeftovers } from './housekeeping.js';
@@ -269,14 +270,9 @@ class Residency {
 
 /** Reads and removes a request file; undefined when it is gone or too big. */
 function readRequest(path: string): string | undefined {
-  try {
-    const size = statSync(path).size;
-    const text = size <= MAX_REQUEST_BYTES ? readFileSync(path, 'utf8') : undefined;
-    unlinkSync(path);
-    return text;
-  } catch {
-    return undefined;
-  }
+  const text = readSmallFile(path, MAX_REQUEST_BYTES).text;
+  removeFileQuietly(path);
+  return text;
 }
 
 function mtimeOf(path: string): number | undefined {

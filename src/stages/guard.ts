@@ -22,7 +22,9 @@
  * arguments: a Write whose CONTENT mentions viking:// or a Grep whose regex
  * searches for it is legitimate local work. MCP tools, DeferExecuteTool,
  * Bash and Agent pass untouched (hooks on MCP calls fire twice here, and a
- * Bash denial would only ever be a guess).
+ * Bash denial would only ever be a guess). One more denial: a Skill or
+ * SlashCommand call that names one of the plugin's own commands, which are
+ * the user's to type (commandGuard.ts).
  *
  * The allow path imports nothing at run time: no config, no network, no
  * store. A deny loads the configuration (guardTools.ts, its own lazy file)
@@ -37,6 +39,7 @@ import { isRecord } from '../openviking/narrow.js';
 import type { HookInput } from '../protocol/input.js';
 import { asToolNames, deferredToolsClause, hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
 import type { HostKind, ToolNames } from '../protocol/hostTools.js';
+import { COMMAND_TOOLS, commandDenyReason, pluginCommandNamed } from './commandGuard.js';
 
 /** What the model should use instead, per family of host tools. */
 type ToolFamily = 'read' | 'list' | 'glob' | 'grep' | 'write' | 'edit';
@@ -80,9 +83,14 @@ const VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]
 /** Longest URI or pattern quoted back to the model. */
 const MAX_ECHO_CHARS = 300;
 
-/** PreToolUse stage: deny file tools aimed at viking:// URIs, naming the configured tools; pass everything else (synchronously). */
+/**
+ * PreToolUse stage: deny file tools aimed at viking:// URIs (naming the
+ * configured tools) and the model's runs of the plugin's commands; pass
+ * everything else, synchronously.
+ */
 export function runGuard(input: HookInput, deps: HookDeps): StageResult | Promise<StageResult> {
-  if (guardDecision(input, hostFromEnv(deps.env)).kind !== 'deny') return PASS;
+  const decision = guardDecision(input, hostFromEnv(deps.env));
+  if (decision.kind !== 'deny' || COMMAND_TOOLS.has(String(input.tool_name))) return decision;
   return import('./guardTools.js')
     .then((module) => module.configuredToolNames(deps))
     .catch(() => toolNamesFor(hostFromEnv(deps.env)))
@@ -92,6 +100,10 @@ export function runGuard(input: HookInput, deps: HookDeps): StageResult | Promis
 /** The guard's decision without the stage signature (synchronous, pure); `tools` default CodeBuddy's bundled ones. */
 export function guardDecision(input: HookInput, tools: HostKind | ToolNames = 'codebuddy'): StageResult {
   if (input.hook_event_name !== 'PreToolUse' || typeof input.tool_name !== 'string') return PASS;
+  if (COMMAND_TOOLS.has(input.tool_name)) {
+    const command = pluginCommandNamed(input.tool_input);
+    return command === undefined ? PASS : { kind: 'deny', reason: commandDenyReason(command) };
+  }
   const family = fileToolFamily(input.tool_name);
   if (family === undefined || !isRecord(input.tool_input)) return PASS;
   const found = findVikingPath(input.tool_input, family === 'glob');

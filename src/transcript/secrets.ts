@@ -39,7 +39,10 @@ function applyRule(text: string, rule: LazyRule): string {
   const { spec } = rule;
   rule.pattern ??= new RegExp(spec.source, `g${spec.flags ?? ''}`);
   return text.replace(rule.pattern, (match: string, ...groups: unknown[]) => {
-    if (spec.keep?.(match) === true) return match;
+    if (spec.keep !== undefined) {
+      const offset = groups.find((group): group is number => typeof group === 'number') ?? 0;
+      if (spec.keep(match, text.slice(offset + match.length, offset + match.length + 256))) return match;
+    }
     const prefix = spec.keepPrefix === true && typeof groups[0] === 'string' ? groups[0] : '';
     return prefix + redactionMarker(spec.kind);
   });

@@ -73,6 +73,19 @@ function createLineSplitter(onLine) {
   };
 }
 
+// src/openviking/displayUrl.ts
+function displayUrl(text, withPath = false) {
+  const trimmed = text.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(trimmed);
+  const rest = scheme === null ? trimmed : trimmed.slice(scheme[0].length);
+  const afterUser = rest.slice(rest.lastIndexOf("@") + 1);
+  const hostEnd = afterUser.search(/[/?#\\]/);
+  const host = hostEnd === -1 ? afterUser : afterUser.slice(0, hostEnd);
+  if (host === "" || /\s/.test(host)) return "(not a URL)";
+  const path = withPath && hostEnd !== -1 && afterUser[hostEnd] === "/" ? afterUser.slice(hostEnd).split(/[?#]/)[0] ?? "" : "";
+  return `${scheme === null ? "" : `${scheme[1].toLowerCase()}://`}${host}${path.replace(/\/+$/, "")}`;
+}
+
 // src/mcp/failures.ts
 var UpstreamError = class extends Error {
   constructor(failure) {
@@ -138,29 +151,30 @@ function failureToRpcError(failure, context) {
       }
       return {
         code: RpcErrorCode.upstreamHttp,
-        message: `OpenViking MCP endpoint ${context.mcpUrl} returned HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ""}`,
+        message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} returned HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ""}`,
         data: { status: failure.status, serverMessage: failure.serverMessage }
       };
     case "network":
       return {
         code: RpcErrorCode.upstreamUnavailable,
-        message: `OpenViking MCP request failed: cannot reach ${context.mcpUrl} (${failure.cause}). Check the configured URL and that the OpenViking server is running ('ov serve'). The proxy reconnects by itself on the next call.`,
+        message: `OpenViking MCP request failed: cannot reach ${displayUrl(context.mcpUrl, true)} (${failure.cause}). Check the configured URL and that the OpenViking server is running ('ov serve'). The proxy reconnects by itself on the next call.`,
         data: { cause: failure.cause }
       };
     case "timeout":
       return {
         code: RpcErrorCode.upstreamUnavailable,
-        message: `OpenViking did not answer within ${failure.timeoutMs} ms (${context.mcpUrl}). The server may be overloaded or stuck; try again later, or raise OPENVIKING_TIMEOUT_MS.`,
+        message: `OpenViking did not answer within ${failure.timeoutMs} ms (${displayUrl(context.mcpUrl, true)}). The server may be overloaded or stuck; try again later, or raise OPENVIKING_TIMEOUT_MS.`,
         data: { cause: "timeout", timeoutMs: failure.timeoutMs }
       };
     case "protocol":
-      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${context.mcpUrl} gave an unusable answer: ${failure.message}` };
+      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} gave an unusable answer: ${failure.message}` };
     case "cancelled":
       return { code: RpcErrorCode.internalError, message: "Request cancelled" };
   }
 }
 
 export {
+  displayUrl,
   RpcErrorCode,
   parseMessage,
   resultLine,

@@ -3,7 +3,7 @@ const require = __ovCreateRequire(import.meta.url);
 import {
   UpstreamError,
   serverMessageOf
-} from "./chunk-O7LW4JRK.mjs";
+} from "./chunk-HWSIG7H5.mjs";
 import {
   __commonJS,
   __export,

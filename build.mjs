@@ -50,7 +50,7 @@ export const LAZY_MODULES = {
   'src/resident/server.ts': 'resident',
   // The user's memory controls (why, recall-preview): shell and slash commands only.
   'src/controls/main.ts': 'controls',
-  // The tool names a guard deny gives (the configuration's mcpEnabled / mcpServer): denies only (DESIGN D28).
+  // The tool names a guard deny gives (the configuration's mcpEnabled / mcpServer): denies only (DESIGN D29).
   'src/stages/guardTools.ts': 'guard-tools',
 };
 

@@ -40,7 +40,7 @@ export interface Settings {
   autoRecall: boolean;
   autoCapture: boolean;
   autoProfile: boolean;
-  /** Offer the bundled MCP server's tools (DESIGN D28); off: hooks only, hints name `mcpServer`'s tools. */
+  /** Offer the bundled MCP server's tools (DESIGN D29); off: hooks only, hints name `mcpServer`'s tools. */
   mcpEnabled: boolean;
   /** The user's own OpenViking MCP server key (or `mcp__…` tool prefix), named by the hints when `mcpEnabled` is off. */
   mcpServer: string;

@@ -1,7 +1,7 @@
 /**
  * What the MCP proxy answers, without contacting anything, when it must not
  * forward a call: memory is off for its folder (DESIGN D25), or this
- * plugin's tools are off (`mcpEnabled`, DESIGN D28). The texts reach the
+ * plugin's tools are off (`mcpEnabled`, DESIGN D29). The texts reach the
  * agent as a tool's error result (and the user, in the transcript).
  *
  * @module

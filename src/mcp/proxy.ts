@@ -21,7 +21,7 @@
  * session ids cannot apply here: the proxy never learns the session.
  *
  * `mcpEnabled` off (hooks only: the user runs their own OpenViking MCP
- * server, DESIGN D28): the proxy offers nothing and contacts nothing. Every
+ * server, DESIGN D29): the proxy offers nothing and contacts nothing. Every
  * listing answers empty, a tool call answers which tool of the user's own
  * server to use instead, and no upstream session is opened. The host keeps
  * starting the process (`.mcp.json` is static); it costs one idle node.

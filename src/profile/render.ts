@@ -34,7 +34,7 @@ export interface StartBlockBudgets {
   profileTokens: number;
   /** The archive overview. */
   archiveTokens: number;
-  /** The host's cap on one hook answer, in UTF-16 code units (DESIGN D27); none: the token budgets alone. */
+  /** The host's cap on one hook answer, in UTF-16 code units (DESIGN D28); none: the token budgets alone. */
   maxUnits?: number;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Which host runs this process, and what the model may be told there: the
- * names of the OpenViking MCP tools it can call (DESIGN D23, D28) and how
+ * names of the OpenViking MCP tools it can call (DESIGN D23, D29) and how
  * much context one hook answer may carry before the host stops passing it
- * whole (DESIGN D27). Every text the model reads (the guard's deny reason,
+ * whole (DESIGN D28). Every text the model reads (the guard's deny reason,
  * the recall and start blocks) is built from these, so it names tools that
  * exist where it is read and fits where it is delivered.
  *

@@ -9,7 +9,7 @@
  * within `budgetTokens`: the first memory is always shown (clipped to half
  * the room if it must be), later ones shrink to their URI once the budget is spent, and
  * the rest are dropped. Where the host caps one hook answer (Claude Code,
- * DESIGN D27) it keeps within that many UTF-16 units too, frame closed.
+ * DESIGN D28) it keeps within that many UTF-16 units too, frame closed.
  * Pure: same input, same bytes.
  *
  * @module
@@ -34,7 +34,7 @@ const CLOSE_TAG = '</openviking-context>';
 
 /**
  * The block, or '' when there is nothing to show; its tool line names
- * `tools`. `maxUnits` (the host's cap on one hook answer, DESIGN D27) bounds
+ * `tools`. `maxUnits` (the host's cap on one hook answer, DESIGN D28) bounds
  * its length in UTF-16 code units as well: memories that do not fit are
  * dropped from the end (the lowest ranked) and one line says how many, and
  * how to search for them.

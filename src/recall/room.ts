@@ -2,7 +2,7 @@
  * The room left in a block being built line by line: estimated tokens (the
  * configured budgets, tokens.ts) and, where the host caps what one hook
  * answer may carry, UTF-16 code units (protocol/hostTools.ts
- * `hookContextCap`, DESIGN D27). A line costs its estimate plus one token
+ * `hookContextCap`, DESIGN D28). A line costs its estimate plus one token
  * and its length plus one unit (the newline that joins it). Without a cap
  * the unit side never binds, so a block is byte for byte what the token
  * budget alone gives.

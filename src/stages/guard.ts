@@ -29,7 +29,7 @@
  * The allow path imports nothing at run time: no config, no network, no
  * store. A deny loads the configuration (guardTools.ts, its own lazy file)
  * to name the tools the user has: the bundled ones, or with `mcpEnabled`
- * off those of their own OpenViking MCP server (DESIGN D28).
+ * off those of their own OpenViking MCP server (DESIGN D29).
  *
  * @module
  */

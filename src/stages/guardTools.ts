@@ -1,7 +1,7 @@
 /**
  * The MCP tool names a guard deny gives the model, from the configuration:
  * the host's bundled tools, or with `mcpEnabled` off the user's own server's
- * (protocol/hostTools.ts, DESIGN D28).
+ * (protocol/hostTools.ts, DESIGN D29).
  *
  * Its own lazy file (scripts/lazy/guard-tools.mjs): the guard in the hook
  * entry stays free of configuration code, and only a deny (the model aimed

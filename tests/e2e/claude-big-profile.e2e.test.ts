@@ -1,5 +1,5 @@
 /**
- * Claude Code scenario C5 (issue 22 item 3, DESIGN D27): a user with a
+ * Claude Code scenario C5 (issue 22 item 3, DESIGN D28): a user with a
  * 40 KB profile and 120 listed preference files. Claude Code passes a shell
  * hook's `additionalContext` whole only up to 10,000 UTF-16 code units;
  * past that the model gets a `<persisted-output>` notice with a 2 KB

@@ -1,6 +1,6 @@
 /**
  * Hooks without the bundled MCP server (issue 22 item 4, upstream #3465,
- * DESIGN D28): with `mcpEnabled` off (`OPENVIKING_MCP_ENABLED=false`, or
+ * DESIGN D29): with `mcpEnabled` off (`OPENVIKING_MCP_ENABLED=false`, or
  * `plugin.codebuddy.mcpEnabled: false` in ovcli.conf) the BUILT
  * `servers/mcp-proxy.mjs` offers no tool, resource or prompt, contacts
  * nothing (no request at all reaches the server, not even a handshake), and

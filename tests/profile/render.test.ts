@@ -72,7 +72,7 @@ describe('renderStartBlock', () => {
   });
 });
 
-describe('renderStartBlock under a host cap (issue 22 item 3, DESIGN D27)', () => {
+describe('renderStartBlock under a host cap (issue 22 item 3, DESIGN D28)', () => {
   const preferences = Array.from({ length: BIG_PREFERENCE_COUNT }, (_, n) => ({ name: `default/topic-${String(n).padStart(3, '0')}.md`, abstract: `Preference ${n}: small focused commits, reviewed the same day, for topic ${n}` }));
   const sources = { space: 'default', profile: bigProfileText(), preferences, entities: [], reached: true };
   const budgets = { profileTokens: 6000, archiveTokens: 32000 };

@@ -48,7 +48,7 @@ describe('escapeBlockText', () => {
     expect(escapeBlockText('<memoryless> 1 < 2')).toBe('<memoryless> 1 < 2');
   });
 
-  it('under Claude Code\'s cap (DESIGN D27): within it whatever the token budget, frame closed, the best memories kept and the rest counted', () => {
+  it('under Claude Code\'s cap (DESIGN D28): within it whatever the token budget, frame closed, the best memories kept and the rest counted', () => {
     const cap = hookContextCap('claude-code') as number;
     const items = Array.from({ length: 40 }, (_, n) => ({ uri: `viking://user/u/memories/events/e${n}.md`, score: 0.9 - n / 100, text: `memory ${n} `.repeat(150) }));
     for (const budget of [2000, 8000, 32000]) {
@@ -65,7 +65,7 @@ describe('escapeBlockText', () => {
     expect(huge).toMatch(/…\n<\/memory>\n<\/openviking-context>$/);
   });
 
-  it('with the bundled tools off, names the user\'s own server\'s tools (DESIGN D28)', () => {
+  it('with the bundled tools off, names the user\'s own server\'s tools (DESIGN D29)', () => {
     const block = renderRecallBlock([{ uri: 'viking://user/u/x.md', text: 'x' }], 2000, toolNamesFor('claude-code', { mcpEnabled: false, mcpServer: 'corp ov' }));
     expect(block).toContain('Expand a URI with mcp__corp_ov__read {"uris": "<uri>"}; search for more with mcp__corp_ov__search');
     expect(block).not.toContain('mcp__plugin_');

@@ -1,5 +1,5 @@
 /**
- * Blocks that fit the host (issue 22 item 3, DESIGN D27), through the BUILT
+ * Blocks that fit the host (issue 22 item 3, DESIGN D28), through the BUILT
  * hook as each host runs it (host simulator) against the test server: on
  * Claude Code every block a shell hook injects (start, recall) stays under
  * its 10,000 code units per hook answer, one frame, closed, the profile's

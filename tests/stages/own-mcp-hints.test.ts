@@ -1,5 +1,5 @@
 /**
- * Hooks without the bundled MCP server (issue 22 item 4, DESIGN D28), as
+ * Hooks without the bundled MCP server (issue 22 item 4, DESIGN D29), as
  * each host runs the BUILT hooks (host simulator) against the test server:
  * with `mcpEnabled` off, from the environment or from ovcli.conf, the start
  * block, the recall block (resident off and on) and the guard's deny reason

@@ -53,6 +53,8 @@ export interface Settings {
   recallMaxContentChars: number;
   /** Derive the project's peer id from git when none is configured (DESIGN D24). */
   workspacePeer: boolean;
+  /** `peer.source` of the environment or ovcli.conf: a preset (`git`, `cwd`, `none`) or templates; empty: `git` (DESIGN D24). */
+  peerSource: string[];
   /** `actor`: recall only this project's and peer-less memories; `all`: others too, penalised. */
   recallPeerScope: string;
   /** Score penalty of another project's memories in recall (peer scope `all`). */

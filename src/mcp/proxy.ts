@@ -166,7 +166,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const memoryOffHere = (): string | undefined => {
     upstream.syncConfig();
     const current = config.current();
-    const scope = options.workspace === undefined ? { config: current, project: { off: [] } } : scopeOf(current, options.workspace, options.homeDir, options.now());
+    const scope = options.workspace === undefined ? { config: current, project: { off: {} } } : scopeOf(current, options.workspace, options.homeDir, options.now());
     const off = memoryOffReason(scope);
     // Back on: open the session, whose handshake re-lists and tells the host if the tools changed.
     if (off === undefined && wasOff) setImmediate(() => upstream.warmUp());

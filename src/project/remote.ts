@@ -70,7 +70,7 @@ export function canonicalRemote(url: string): string | undefined {
  * `@` that a host and then a `/` follow (user info may hold `/`, `?`, `#`
  * and `@`), else after an `@` in the authority, else 0.
  */
-function userInfoEnd(rest: string): number {
+export function userInfoEnd(rest: string): number {
   for (let at = rest.lastIndexOf('@'); at !== -1; at = at === 0 ? -1 : rest.lastIndexOf('@', at - 1)) {
     if (/^[^/?#@\s]+\//.test(rest.slice(at + 1))) return at + 1;
   }

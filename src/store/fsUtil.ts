@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync, type Stats } from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
 
 /** The `code` of a Node system error (`'ENOENT'`), or undefined. */
@@ -58,5 +58,14 @@ export async function mtimeOf(path: string): Promise<number | undefined> {
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+/** `stat` of `path` (following links), or undefined when it is missing or cannot be looked at (ENOTDIR, EACCES, a loop). */
+export function statQuietly(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }

@@ -58,7 +58,7 @@ describe('project', () => {
     execFileSync('git', ['remote', 'add', 'origin', 'https://u:secret@example.org/team/app.git'], { cwd: ws });
     writeFileSync(join(ws, '.openviking', 'config.json'), JSON.stringify({ autoCapture: false }));
     const check = checkOf(await doctor(home, ws), 'project');
-    expect(check.lines.join('\n')).toMatch(/peer: git-example\.org-team-app-[0-9a-f]{8} {2}\(git remote example\.org\/team\/app\)/);
+    expect(check.lines.join('\n')).toMatch(/peer: example\.org-team-app {2}\(\{git_remote\} of origin example\.org\/team\/app/);
     expect(check.lines.join('\n')).toContain('off here: autoCapture');
     expect(JSON.stringify(check)).not.toContain('secret');
   });

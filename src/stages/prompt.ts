@@ -22,7 +22,7 @@ import { renderRecallBlock } from '../recall/block.js';
 import { recallMemories } from '../recall/cascade.js';
 import { decideRecall } from '../recall/skip.js';
 import { recordRecall } from '../recall/status.js';
-import { openStageContext } from '../session/stageContext.js';
+import { openStageContext, recallPeers } from '../session/stageContext.js';
 import { recordInjection } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
 
@@ -56,7 +56,7 @@ async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Pr
     ovSessionId: ctx.ovSessionId,
     query,
     now: deps.now,
-    ...(ctx.project.peerId !== undefined ? { actorPeer: ctx.project.peerId } : {}),
+    ...recallPeers(ctx, deps),
   });
   const at = deps.now();
   deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));

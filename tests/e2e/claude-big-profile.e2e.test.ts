@@ -7,7 +7,8 @@
  * the profile's end or the listing). Through the real CLI: the first model
  * request carries the start block as ONE closed block, whole, holding the
  * profile's first and last lines and the listing, and no persisted-output
- * notice; the recall block arrives whole too.
+ * notice; the recall block arrives whole too. Runs on every pinned
+ * version (2.1.328 and 2.1.332).
  *
  * @module
  */
@@ -17,7 +18,7 @@ import { BIG_PROFILE_FIRST, BIG_PROFILE_LAST, bigMemorySeed } from '../support/b
 import { systemEntriesText } from './support/anthropic-model.js';
 import { runClaude } from './support/claude-cli.js';
 import type { CliRun } from './support/cli.js';
-import { createClaudeWorld, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import { createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { SEED } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
@@ -26,21 +27,6 @@ import { requirePluginBuild } from './support/world.js';
 
 const PROMPT = `${SEED.recallPrompt} (E2E-CC-BIG)`;
 const ANSWER = 'E2E-CC-BIG-ANSWER';
-
-let world: ClaudeWorld;
-let run: CliRun;
-
-beforeAll(async () => {
-  requireClaudeCli();
-  requirePluginBuild();
-  world = await createClaudeWorld('big-profile', firstMatching([onPrompt('E2E-CC-BIG', { text: ANSWER })]));
-  world.ov.seed(bigMemorySeed());
-  run = await runClaude(world.sandbox, PROMPT, { pluginDirs: [REPO_ROOT], env: world.pluginEnv });
-});
-
-afterAll(async () => {
-  await world?.dispose();
-});
 
 /** The text of one hook's additional context in the request's system entries (up to the next entry's label). */
 function hookContext(system: string, event: string): string {
@@ -51,31 +37,48 @@ function hookContext(system: string, event: string): string {
   return next === -1 ? rest : rest.slice(0, next + 1);
 }
 
-describe('Claude Code scenario C5: a 40 KB profile with 120 listed files', () => {
-  it('the CLI finishes normally and answers', () => {
-    expectNormalExit(run);
-    expect(run.stdout, world.evidence()).toContain(ANSWER);
+forEachClaudeVersion((version) => {
+  let world: ClaudeWorld;
+  let run: CliRun;
+
+  beforeAll(async () => {
+    requireClaudeCli(version);
+    requirePluginBuild();
+    world = await createClaudeWorld(version, 'big-profile', firstMatching([onPrompt('E2E-CC-BIG', { text: ANSWER })]));
+    world.ov.seed(bigMemorySeed());
+    run = await runClaude(world.sandbox, PROMPT, { pluginDirs: [REPO_ROOT], env: world.pluginEnv });
   });
 
-  it('reaches the first model request as one closed block with the profile\'s first and last lines and the listing', () => {
-    const system = systemEntriesText(world.model.calls('conversation')[0]);
-    const start = hookContext(system, 'SessionStart');
-    expect(start, world.evidence()).not.toBe('');
-    expect(start).not.toContain('persisted-output');
-    expect(start).not.toContain('Full output saved to');
-    const block = start.slice(start.indexOf('<openviking-context'), start.lastIndexOf('</openviking-context>') + '</openviking-context>'.length);
-    expect(block.match(/<openviking-context /g), start.slice(0, 3000)).toHaveLength(1);
-    expect(block.length).toBeLessThanOrEqual(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
-    expect(block).toContain(BIG_PROFILE_FIRST);
-    expect(block).toContain(BIG_PROFILE_LAST);
-    expect(block).toContain('</user-profile>');
-    expect(block).toMatch(/<available-memories>[\s\S]*topic-000\.md[\s\S]*<\/available-memories>/);
+  afterAll(async () => {
+    await world?.dispose();
   });
 
-  it('the recall block arrives whole too', () => {
-    const recall = hookContext(systemEntriesText(world.model.calls('conversation')[0]), 'UserPromptSubmit');
-    expect(recall, world.evidence()).toContain(SEED.recallMarker);
-    expect(recall).not.toContain('persisted-output');
-    expect(recall).toContain('</openviking-context>');
+  describe('Claude Code scenario C5: a 40 KB profile with 120 listed files', () => {
+    it('the CLI finishes normally and answers', () => {
+      expectNormalExit(run);
+      expect(run.stdout, world.evidence()).toContain(ANSWER);
+    });
+
+    it('reaches the first model request as one closed block with the profile\'s first and last lines and the listing', () => {
+      const system = systemEntriesText(world.model.calls('conversation')[0]);
+      const start = hookContext(system, 'SessionStart');
+      expect(start, world.evidence()).not.toBe('');
+      expect(start).not.toContain('persisted-output');
+      expect(start).not.toContain('Full output saved to');
+      const block = start.slice(start.indexOf('<openviking-context'), start.lastIndexOf('</openviking-context>') + '</openviking-context>'.length);
+      expect(block.match(/<openviking-context /g), start.slice(0, 3000)).toHaveLength(1);
+      expect(block.length).toBeLessThanOrEqual(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
+      expect(block).toContain(BIG_PROFILE_FIRST);
+      expect(block).toContain(BIG_PROFILE_LAST);
+      expect(block).toContain('</user-profile>');
+      expect(block).toMatch(/<available-memories>[\s\S]*topic-000\.md[\s\S]*<\/available-memories>/);
+    });
+
+    it('the recall block arrives whole too', () => {
+      const recall = hookContext(systemEntriesText(world.model.calls('conversation')[0]), 'UserPromptSubmit');
+      expect(recall, world.evidence()).toContain(SEED.recallMarker);
+      expect(recall).not.toContain('persisted-output');
+      expect(recall).toContain('</openviking-context>');
+    });
   });
 });

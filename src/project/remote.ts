@@ -1,5 +1,11 @@
 /**
- * A repository's remote URL → the project's peer id (DESIGN D24).
+ * This plugin's EARLIER peer ids (before issue 22, DESIGN D24): a
+ * repository's remote URL → `git-<host-path>-<8 hex>`, kept byte for byte so
+ * that memories written under them stay reachable (identity.ts names them,
+ * recall asks for them under `peer_scope: actor`). Today's ids come from
+ * peerTemplate.ts, as OpenViking's own plugins derive them. Also the
+ * server's id rule (`isValidPeerId`) and where user info ends in a URL
+ * (`userInfoEnd`), which both derivations share.
  *
  * Every spelling of one remote must give one id, and no credential may ever
  * reach it: `git@host:owner/repo.git`, `ssh://git@host:22/owner/repo`,

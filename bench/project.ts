@@ -30,6 +30,7 @@ git(clone, 'commit', '-q', '-m', 'x');
 git(clone, 'worktree', 'add', '-q', join(root, 'worktree'));
 mkdirSync(join(clone, 'a', 'b', 'c'), { recursive: true });
 mkdirSync(join(root, 'plain'));
+mkdirSync(join(root, 'home'));
 
 const cases: Array<[string, string]> = [
   ['clone with a remote', clone],
@@ -37,7 +38,7 @@ const cases: Array<[string, string]> = [
   ['subdirectory, 3 levels down', join(clone, 'a', 'b', 'c')],
   ['folder outside git', join(root, 'plain')],
 ];
-const input = (workspace: string) => ({ workspace, homeDir: root, credentials: { sources: {} }, workspacePeer: true, now: Date.now() });
+const input = (workspace: string) => ({ workspace, homeDir: join(root, 'home'), credentials: { sources: {} }, settings: { workspacePeer: true, peerSource: [] }, now: Date.now() });
 
 const micros = (run: () => void, rounds: number): number => {
   const started = process.hrtime.bigint();

@@ -99,7 +99,10 @@ var RefusedFile = class extends Error {
 };
 var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
 function readSmallTextFile(path) {
-  const file = readSmallFile(path, MAX_CONFIG_BYTES);
+  return readTextAtMost(path, MAX_CONFIG_BYTES);
+}
+function readTextAtMost(path, maxBytes) {
+  const file = readSmallFile(path, maxBytes);
   if (file.absent === void 0) return file.text;
   if (file.absent === "missing") return void 0;
   throw new RefusedFile(file.why);
@@ -473,6 +476,8 @@ var KNOB_TABLE = {
   autoRecall: { env: "OPENVIKING_AUTO_RECALL", type: "bool", default: true, description: "Inject relevant memories before each prompt." },
   autoCapture: { env: "OPENVIKING_AUTO_CAPTURE", type: "bool", default: true, description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`." },
   autoProfile: { env: "OPENVIKING_AUTO_PROFILE", type: "bool", default: true, description: "Inject the user profile and memory listing at session start." },
+  mcpEnabled: { env: "OPENVIKING_MCP_ENABLED", type: "bool", default: true, description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead." },
+  mcpServer: { env: "OPENVIKING_MCP_SERVER", type: "string", default: "openviking", description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)." },
   recallLimit: { env: "OPENVIKING_RECALL_LIMIT", type: "int", default: 10, min: 1, max: 100, description: "Most memories injected per prompt." },
   scoreThreshold: { env: "OPENVIKING_SCORE_THRESHOLD", type: "float", default: 0.35, min: 0, max: 1, description: "Lowest relevance score a recalled memory may have." },
   minQueryLength: { env: "OPENVIKING_MIN_QUERY_LENGTH", type: "int", default: 3, min: 1, max: 1e3, description: "Prompts shorter than this (characters, once private parts are removed) skip recall." },
@@ -480,7 +485,8 @@ var KNOB_TABLE = {
   recallDedupTurns: { env: "OPENVIKING_RECALL_DEDUP_TURNS", type: "int", default: 5, min: 0, max: 100, description: "Turns during which the server does not repeat a memory it already injected (0: off)." },
   recallTokenBudget: { env: "OPENVIKING_RECALL_TOKEN_BUDGET", type: "int", default: 2e3, min: 200, max: 32e3, description: "Token budget of the client-side fallback recall block." },
   recallMaxContentChars: { env: "OPENVIKING_RECALL_MAX_CONTENT_CHARS", type: "int", default: 500, min: 50, max: 2e4, description: "Characters kept per memory in the fallback recall block." },
-  workspacePeer: { env: "OPENVIKING_WORKSPACE_PEER", type: "bool", default: true, description: "Give each git project its own peer id (from the canonical remote, else the repository's path) when none is configured; see Projects." },
+  workspacePeer: { env: "OPENVIKING_WORKSPACE_PEER", type: "bool", default: true, description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects." },
+  peerSource: { env: "OPENVIKING_PEER_SOURCE", type: "csv", default: [], description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf." },
   recallPeerScope: { env: "OPENVIKING_RECALL_PEER_SCOPE", type: "string", default: "all", description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project." },
   recallOtherPeerPenalty: { env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY", type: "float", default: 0.3, min: 0, max: 1, description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant." },
   recallExcludeUris: { env: "OPENVIKING_RECALL_EXCLUDE_URIS", type: "csv", default: [], description: "Comma-separated URIs (a folder URI covers everything below it) that recall never injects." },
@@ -694,7 +700,7 @@ var PLUGIN_VERSION = plugin_default.version;
 var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 
 // src/mcp/proxy.ts
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 
 // src/mcp/configWatch.ts
 import { statSync as statSync2 } from "node:fs";
@@ -1264,8 +1270,8 @@ function bareIsSecret(name, spaceBefore, separator, value, after) {
   if (after === "(" || after === "[") return false;
   if (HEADER_NAME.test(name)) return value.length >= 4;
   const upper = UPPER_NAME.test(name);
-  const sep = separator.trim();
-  if (sep === "=" && spaceBefore === "") {
+  const sep3 = separator.trim();
+  if (sep3 === "=" && spaceBefore === "") {
     if (upper || !CODE_FOLLOWER.has(after)) return true;
     return !(IDENTIFIER.test(value) || MEMBER_CHAIN.test(value));
   }
@@ -1411,6 +1417,18 @@ import { join as join7 } from "node:path";
 // src/store/atomic.ts
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join6 } from "node:path";
+
+// src/store/fsUtil.ts
+import { readdirSync, statSync as statSync3, unlinkSync } from "node:fs";
+function statQuietly(path) {
+  try {
+    return statSync3(path, { throwIfNoEntry: false });
+  } catch {
+    return void 0;
+  }
+}
+
+// src/store/atomic.ts
 var PRIVATE_FILE_MODE = 384;
 var PRIVATE_DIR_MODE = 448;
 var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
@@ -1521,7 +1539,7 @@ function createSemaphore(limit) {
       active += 1;
       return Promise.resolve();
     }
-    return new Promise((resolve4) => queue.push(resolve4));
+    return new Promise((resolve5) => queue.push(resolve5));
   };
   const release = () => {
     const next = queue.shift();
@@ -1547,48 +1565,59 @@ function createSemaphore(limit) {
 }
 
 // src/project/identity.ts
-import { statSync as statSync4 } from "node:fs";
-import { dirname as dirname3, join as join9, resolve as resolve3 } from "node:path";
+import { realpathSync as realpathSync3 } from "node:fs";
+import { resolve as resolve4 } from "node:path";
 
 // src/project/gitRepo.ts
-import { realpathSync, statSync as statSync3 } from "node:fs";
-import { dirname as dirname2, join as join8, resolve as resolve2 } from "node:path";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join8, resolve as resolve2, sep } from "node:path";
 var MAX_GIT_FILE_BYTES = 256 * 1024;
-function findGitRepo(workspace, notes) {
-  for (let dir = resolve2(workspace); ; ) {
-    const dotGit = join8(dir, ".git");
-    const stat = statSync3(dotGit, { throwIfNoEntry: false });
-    if (stat !== void 0) {
-      notes.touched.push(dotGit);
-      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir, notes);
-      if (gitDir !== void 0) return repoAt(dir, gitDir, notes);
-    }
-    const parent = dirname2(dir);
-    if (parent === dir) return void 0;
-    dir = parent;
-  }
+var SUBMODULE_DIR = /[/\\]\.git[/\\]modules[/\\]/;
+function gitDirAt(dir, notes) {
+  const dotGit = join8(dir, ".git");
+  notes.touched.push(dotGit);
+  const stat = statQuietly(dotGit);
+  if (stat === void 0) return void 0;
+  if (stat.isDirectory()) return { gitRoot: dir, gitDir: dotGit, commonDir: dotGit, kind: "repo" };
+  const pointer = /^gitdir:\s*(.+)$/m.exec(readSmall(dotGit, notes) ?? "")?.[1]?.trim();
+  if (!pointer) return void 0;
+  const gitDir = resolve2(dir, pointer);
+  const common = commonDirOf(gitDir, notes);
+  const kind = SUBMODULE_DIR.test(`${common.dir}${sep}`) ? "submodule" : common.named ? "worktree" : "repo";
+  return { gitRoot: dir, gitDir, commonDir: common.dir, kind };
 }
-function repoAt(topLevel, gitDir, notes) {
-  const commonDir = commonDirOf(gitDir, notes);
-  const configFile = join8(commonDir, "config");
-  notes.touched.push(configFile);
-  const config = readSmall(configFile, notes);
-  const remoteUrl = config === void 0 ? void 0 : pickRemoteUrl(config);
-  return remoteUrl !== void 0 ? { topLevel, commonDir, remoteUrl } : { topLevel, commonDir: realPath(commonDir) };
+function mainCheckout(git) {
+  if (git.kind !== "worktree") return git.gitRoot;
+  return basename2(git.commonDir) === ".git" ? dirname2(git.commonDir) : git.commonDir;
 }
 function commonDirOf(gitDir, notes) {
   const commondirFile = join8(gitDir, "commondir");
   notes.touched.push(commondirFile);
   const common = readSmall(commondirFile, notes)?.trim();
-  if (!common) return gitDir;
-  const target = resolve2(gitDir, common);
-  if (statSync3(target, { throwIfNoEntry: false })?.isDirectory() === true) return target;
+  if (!common) return { dir: gitDir, named: false };
+  const target = isAbsolute3(common) ? common : resolve2(gitDir, common);
+  if (statQuietly(target)?.isDirectory() === true) return { dir: target, named: true };
   notes.ignored.push(`${commondirFile} names ${target}, which is not a directory; ignoring it`);
-  return gitDir;
+  return { dir: gitDir, named: false };
 }
-function gitDirFromFile(dotGit, dir, notes) {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit, notes) ?? "");
-  return match ? resolve2(dir, match[1]) : void 0;
+function readGitConfig(commonDir, notes) {
+  const file = join8(commonDir, "config");
+  notes.touched.push(file);
+  return readSmall(file, notes) ?? "";
+}
+function originUrl(config) {
+  let inOrigin = false;
+  for (const rawLine of config.split("\n")) {
+    const line = rawLine.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const header = /^\[([^\]]+)\]/.exec(line);
+    if (header) {
+      inOrigin = /^remote\s+"(.*)"$/i.exec(header[1].trim())?.[1] === "origin";
+      continue;
+    }
+    const entry = inOrigin ? /^url\s*=\s*(.*)$/i.exec(line) : null;
+    if (entry) return entry[1].split(/[#;]/)[0]?.trim().replace(/^["']/, "").replace(/["']$/, "") || void 0;
+  }
+  return void 0;
 }
 function pickRemoteUrl(config) {
   const urls = /* @__PURE__ */ new Map();
@@ -1611,17 +1640,119 @@ function unquote(value) {
   const trimmed = value.replace(/\s+[#;].*$/, "").trim();
   return trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2 ? trimmed.slice(1, -1) : trimmed;
 }
-function readSmall(path, notes) {
-  const file = readSmallFile(path, MAX_GIT_FILE_BYTES);
+function readSmall(path, notes, maxBytes = MAX_GIT_FILE_BYTES) {
+  const file = readSmallFile(path, maxBytes);
   if (file.absent !== void 0 && file.absent !== "missing") notes.ignored.push(`${path} ${file.why}; ignoring it`);
   return file.text;
 }
-function realPath(path) {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
+
+// src/store/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+function sha256Hex(text2) {
+  const bytes = new TextEncoder().encode(text2);
+  const length = Math.ceil((bytes.length + 9) / 64) * 64;
+  const padded = new Uint8Array(length);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const view = new DataView(padded.buffer);
+  view.setUint32(length - 8, Math.floor(bytes.length * 8 / 4294967296));
+  view.setUint32(length - 4, bytes.length * 8 >>> 0);
+  const h = new Uint32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const a2 = w[i - 15];
+      const b2 = w[i - 2];
+      const s0 = rotr(a2, 7) ^ rotr(a2, 18) ^ a2 >>> 3;
+      const s1 = rotr(b2, 17) ^ rotr(b2, 19) ^ b2 >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1 >>> 0;
+    }
+    let [a, b, c, d, e, f, g, hh] = h;
+    for (let i = 0; i < 64; i++) {
+      const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
+      const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = d + t1 >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2 >>> 0;
+    }
+    const next = [a, b, c, d, e, f, g, hh];
+    for (let i = 0; i < 8; i++) h[i] = h[i] + next[i] >>> 0;
   }
+  return Array.from(h, (word) => word.toString(16).padStart(8, "0")).join("");
+}
+function rotr(value, bits) {
+  return value >>> bits | value << 32 - bits;
 }
 
 // src/project/remote.ts
@@ -1692,59 +1823,395 @@ function readable(text2) {
   return text2.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 64).replace(/[-.]+$/, "");
 }
 
+// src/project/peerTemplate.ts
+var PRESETS = Object.freeze({
+  git: ["{git_remote}", "{git_root}"],
+  cwd: ["{cwd}"],
+  none: []
+});
+var MAX_ID_LENGTH = 100;
+var DEFAULT_PORTS = { ssh: "22", http: "80", https: "443", git: "9418", rsync: "873" };
+function parseRemote(url) {
+  const raw = url.trim();
+  if (raw === "" || /^[A-Za-z]:[\\/]/.test(raw)) return void 0;
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(raw);
+  if (scheme === null) {
+    const colon = raw.indexOf(":");
+    const slash = raw.search(/[/\\]/);
+    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/\\@\s]+):(?!\/)(.+)$/s.exec(raw) : null;
+    return scp === null ? void 0 : { scheme: "ssh", host: scp[1], path: withoutQuery2(scp[2]), port: "" };
+  }
+  const rest = raw.slice(scheme[0].length);
+  let parsed;
+  try {
+    parsed = new URL(`${scheme[0]}${rest.slice(userInfoEnd(rest))}`);
+  } catch {
+    return void 0;
+  }
+  if (parsed.protocol === "file:" || parsed.hostname === "") return void 0;
+  return { scheme: parsed.protocol.slice(0, -1), host: parsed.hostname, path: parsed.pathname, port: parsed.port };
+}
+function normalizeRemote(parts) {
+  if (parts === void 0) return "";
+  const host = parts.host.toLowerCase().replace(/^\[/, "").replace(/\]$/, "");
+  const path = parts.path.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/i, "").toLowerCase();
+  return host === "" || path === "" ? "" : `${host}/${path}`;
+}
+function remotePort(parts) {
+  if (parts === void 0 || parts.port === "") return "";
+  return DEFAULT_PORTS[parts.scheme] === parts.port ? "" : parts.port;
+}
+function gitRemoteVariable(url) {
+  return url === void 0 ? "" : sanitizePeerId(normalizeRemote(parseRemote(url)));
+}
+function sanitizePeerId(value) {
+  const raw = value.trim();
+  let id = raw.replace(/[^a-zA-Z0-9_.@-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-.]+|[-.]+$/g, "");
+  if (id === "") return "";
+  const at = id.indexOf("@");
+  if (at !== -1) id = `${id.slice(0, at + 1)}${id.slice(at + 1).replace(/@/g, "-")}`;
+  if (id.startsWith("ext-")) id = `x-${id}`;
+  if (id === "__self") id = "self";
+  if (id === "." || id === "..") return "";
+  if (id.length > MAX_ID_LENGTH) id = `${id.slice(0, 87).replace(/[-.]+$/, "")}-${sha256Hex(raw).slice(0, 12)}`;
+  return id;
+}
+function legacyPeerForm(value) {
+  return value.replace(/[^A-Za-z0-9]/g, "-");
+}
+function templatesOf(source, warn) {
+  if (Array.isArray(source)) return source.map((item) => String(item)).filter((item) => item !== "");
+  const text2 = typeof source === "string" ? source.trim() : "";
+  if (text2 === "") return PRESETS.git;
+  const preset = PRESETS[text2];
+  if (preset !== void 0) return preset;
+  if (text2.includes("{")) return [text2];
+  warn(`peer source "${text2.slice(0, 60)}" is neither a preset (git, cwd, none) nor a template such as "team-{dir}"; using git`);
+  return PRESETS.git;
+}
+function renderTemplate(template, variables) {
+  let complete = true;
+  const rendered = template.replace(/\{([a-z_]+)\}/g, (_, name) => {
+    const value = Object.hasOwn(variables, name) ? variables[name] : "";
+    if (value === "") complete = false;
+    return value;
+  });
+  return complete ? rendered : "";
+}
+function firstRendered(templates, variables, warn) {
+  for (const template of templates) {
+    const id = renderTemplate(template, variables);
+    if (id === "") continue;
+    if (isValidPeerId(id)) return { id, template };
+    warn(`peer source "${template}" renders "${id.slice(0, 60)}", which is not a valid peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters); trying the next`);
+  }
+  return void 0;
+}
+function withoutQuery2(path) {
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}
+
+// src/project/workspaceConfig.ts
+import { join as join10 } from "node:path";
+
+// src/project/workspaceRoot.ts
+import { realpathSync } from "node:fs";
+import { dirname as dirname3, join as join9, parse, resolve as resolve3 } from "node:path";
+var WORKSPACE_DIR = ".openviking";
+var WORKSPACE_FILES = ["config.json", "config.local.json"];
+function findWorkspaceRoot(folder, homeDir, notes) {
+  if (folder.trim() === "") return void 0;
+  const absolute = resolve3(folder);
+  let current;
+  let stopAt;
+  try {
+    current = realpathSync(absolute);
+    stopAt = realpathSync(resolve3(homeDir));
+  } catch {
+    current = absolute;
+    stopAt = resolve3(homeDir);
+  }
+  const fsRoot = parse(current).root;
+  let marked;
+  for (; current !== fsRoot && current !== stopAt; current = dirname3(current)) {
+    const git = gitDirAt(current, notes);
+    if (git !== void 0 && marked !== void 0) return { root: marked, rootKind: "config", hasFiles: true, git };
+    const files = marked === void 0 ? workspaceFilesAt(current, notes) : "none";
+    if (git !== void 0) return { root: current, rootKind: "git", hasFiles: files !== "none", git };
+    if (files === "regular") marked = current;
+  }
+  return marked === void 0 ? void 0 : { root: marked, rootKind: "config", hasFiles: true };
+}
+function workspaceFilesAt(dir, notes) {
+  const stats = WORKSPACE_FILES.map((name) => {
+    const path = join9(dir, WORKSPACE_DIR, name);
+    notes.touched.push(path);
+    return statQuietly(path);
+  });
+  if (stats.some((stat) => stat?.isFile() === true)) return "regular";
+  return stats.some((stat) => stat !== void 0) ? "other" : "none";
+}
+
+// src/project/workspaceFile.ts
+import { realpathSync as realpathSync2 } from "node:fs";
+import { sep as sep2 } from "node:path";
+var BOUNDS = {
+  recallLimit: { min: KNOB_TABLE.recallLimit.min, max: KNOB_TABLE.recallLimit.max },
+  scoreThreshold: { min: KNOB_TABLE.scoreThreshold.min, max: KNOB_TABLE.scoreThreshold.max },
+  recallDedupTurns: { min: KNOB_TABLE.recallDedupTurns.min, max: KNOB_TABLE.recallDedupTurns.max }
+};
+var FLAT_KEYS = {
+  enabled: { field: "enabled", kind: "bool" },
+  autoRecall: { field: "autoRecall", kind: "bool" },
+  autoCapture: { field: "autoCapture", kind: "bool" },
+  autoProfile: { field: "autoProfile", kind: "bool" },
+  peerId: { field: "peerId", kind: "peerId" }
+};
+var SCHEMA_KEYS = {
+  "peer.id": { field: "peerId", kind: "peerId" },
+  "peer.source": { field: "peerSource", kind: "source" },
+  "recall.enabled": { field: "autoRecall", kind: "bool" },
+  "recall.max_items": { field: "recallLimit", kind: "int", ...BOUNDS.recallLimit },
+  "recall.score_threshold": { field: "scoreThreshold", kind: "float", ...BOUNDS.scoreThreshold },
+  "recall.peer_scope": { field: "recallPeerScope", kind: "scope" },
+  "recall.dedup_turns": { field: "recallDedupTurns", kind: "int", ...BOUNDS.recallDedupTurns },
+  "capture.enabled": { field: "autoCapture", kind: "bool" }
+};
+var NOT_APPLIED = {
+  "capture.commit_token_threshold": "the capture worker commits by OPENVIKING_COMMIT_TOKEN_THRESHOLD",
+  "bypass.session_patterns": 'use "enabled": false to leave this workspace alone'
+};
+var CONNECTION_KEYS = new Set(
+  "url base_url mcp_url api_key bearer_token root_api_key gateway_token oidc_token ldap_username ldap_password account account_id user user_id auth_mode extra_headers credential_source cli_config_file config_file baseUrl mcpUrl apiKey bearerToken rootApiKey gatewayToken accountId userId authMode extraHeaders credentialSource credentialPath configPath".split(" ")
+);
+var SILENT_KEYS = /* @__PURE__ */ new Set(["$schema", "version", "min_client_version", "labels"]);
+var MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
+function readWorkspaceFile(path, root, report) {
+  const file = loadConfigFile(path, path, (target) => readTextAtMost(target, MAX_WORKSPACE_FILE_BYTES));
+  if (!file.exists) return void 0;
+  const layer = { path, values: {}, origins: {} };
+  if (file.warning !== void 0) report.warnings.push(file.warning);
+  if (file.value === void 0) return layer;
+  if (!insideRoot(path, root)) {
+    report.warnings.push(`${path} resolves outside the workspace ${root}; ignoring it`);
+    return layer;
+  }
+  const version = file.value["version"];
+  if (version !== void 0 && version !== 1) {
+    report.warnings.push(`${path} declares version ${JSON.stringify(version)}; this plugin understands 1; ignoring the file`);
+    return layer;
+  }
+  for (const key of connectionKeysIn(file.value, "")) report.warnings.push(`${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`);
+  let schemaKeys = 0;
+  for (const [key, value] of Object.entries(file.value)) {
+    if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
+    const flat = FLAT_KEYS[key];
+    if (flat !== void 0) {
+      take(layer, key, flat, value, report);
+      continue;
+    }
+    if (!isRecord(value) || !["peer", "recall", "capture", "bypass"].includes(key)) {
+      report.notes.push(`${path}: unknown key '${key}' ignored`);
+      continue;
+    }
+    for (const [child, childValue] of Object.entries(value)) {
+      const dotted = `${key}.${child}`;
+      if (CONNECTION_KEYS.has(child)) continue;
+      schemaKeys++;
+      const spec = SCHEMA_KEYS[dotted];
+      if (spec !== void 0) take(layer, dotted, spec, childValue, report);
+      else report.notes.push(`${path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? "unknown key"}`);
+    }
+  }
+  if (version === void 0 && schemaKeys > 0) report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
+  return layer;
+}
+function take(layer, key, spec, raw, report) {
+  const value = parseValue(key, spec, raw, layer.path, report);
+  if (value === void 0) return;
+  const earlier = layer.origins[spec.field];
+  if (earlier !== void 0) report.notes.push(`${layer.path}: '${key}' replaces '${earlier.key}' of the same file`);
+  layer.values[spec.field] = value;
+  layer.origins[spec.field] = { key, path: layer.path };
+}
+function parseValue(key, spec, raw, path, report) {
+  const ignored = (why) => void report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} ${why}`);
+  switch (spec.kind) {
+    case "bool": {
+      const value = typeof raw === "boolean" ? raw : typeof raw === "string" ? BOOLEAN_WORDS[raw.trim().toLowerCase()] : void 0;
+      if (value === void 0) ignored("is not true or false");
+      return value;
+    }
+    case "int":
+    case "float":
+      return parseNumber2(key, spec, raw, path, report);
+    case "scope":
+      if (raw === "all" || raw === "actor") return raw;
+      ignored("is not one of all, actor");
+      return void 0;
+    case "peerId": {
+      if (raw === false || raw === "") return false;
+      const id = typeof raw === "string" ? raw.trim() : "";
+      if (isValidPeerId(id)) return id;
+      ignored("is not a peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters) or false");
+      return void 0;
+    }
+    case "source":
+      if (typeof raw === "string") return raw.trim();
+      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return raw.map((item) => item.trim()).filter(Boolean);
+      ignored("is not a preset, a template or a list of templates");
+      return void 0;
+  }
+}
+var BOOLEAN_WORDS = { true: true, "1": true, yes: true, on: true, false: false, "0": false, no: false, off: false };
+function parseNumber2(key, spec, raw, path, report) {
+  const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
+  if (!Number.isFinite(parsed)) {
+    report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} is not a number`);
+    return void 0;
+  }
+  const value = spec.kind === "int" ? Math.floor(parsed) : parsed;
+  const clamped = Math.min(spec.max ?? value, Math.max(spec.min ?? value, value));
+  if (clamped !== value) report.warnings.push(`${path}: clamped '${key}' from ${value} to ${clamped} (allowed ${spec.min}..${spec.max})`);
+  return clamped;
+}
+function connectionKeysIn(value, prefix) {
+  const found = [];
+  for (const [key, child] of Object.entries(value)) {
+    const dotted = prefix === "" ? key : `${prefix}.${key}`;
+    if (CONNECTION_KEYS.has(key)) found.push(dotted);
+    else if (isRecord(child) && !(prefix === "" && key === "labels")) found.push(...connectionKeysIn(child, dotted));
+  }
+  return found;
+}
+function insideRoot(path, root) {
+  try {
+    return realpathSync2(path).startsWith(`${realpathSync2(root)}${sep2}`);
+  } catch {
+    return false;
+  }
+}
+
 // src/project/workspaceConfig.ts
 var PROJECT_SWITCHES = ["enabled", "autoRecall", "autoCapture", "autoProfile"];
-var WORKSPACE_CONFIG_PATH = ".openviking/config.json";
-function readWorkspaceConfig(path) {
-  const file = loadConfigFile(path, path, readSmallTextFile);
-  if (!file.exists) return void 0;
-  const config = { path, off: [], warnings: file.warning ? [file.warning] : [] };
-  const value = file.value;
-  if (value === void 0) return config;
-  for (const name of PROJECT_SWITCHES) {
-    const raw = value[name];
-    if (raw === false) config.off.push(name);
-    else if (raw !== void 0 && raw !== true) config.warnings.push(`${path}: ${name} should be true or false; ignoring it`);
+function readWorkspaceConfig(root, touched) {
+  const report = { warnings: [], notes: [] };
+  const paths = WORKSPACE_FILES.map((name) => join10(root, WORKSPACE_DIR, name));
+  touched.push(...paths);
+  const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer) => layer !== void 0);
+  if (layers.length === 0) return void 0;
+  const merged = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
+  for (const layer of layers) {
+    for (const field of Object.keys(layer.values)) {
+      const value = field === "peerSource" ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
+      merged.values[field] = value;
+      merged.origins[field] = layer.origins[field];
+    }
   }
-  const peer = value["peerId"];
-  if (peer === false || peer === "") config.peerId = false;
-  else if (typeof peer === "string" && isValidPeerId(peer.trim())) config.peerId = peer.trim();
-  else if (peer !== void 0) config.warnings.push(`${path}: peerId must match ^[a-zA-Z0-9_.@-]+$ (at most one @, 128 characters) or be false; ignoring it`);
-  return config;
+  return merged;
 }
-function applyProjectSwitches(settings, off) {
-  if (off.length === 0) return settings;
+function mergeSources(earlier, later) {
+  if (!Array.isArray(later)) return later;
+  if (later[0] === "!reset") return later.slice(1);
+  return Array.isArray(earlier) ? [.../* @__PURE__ */ new Set([...earlier, ...later])] : later;
+}
+function originText(config, field) {
+  const origin = config.origins[field];
+  return origin === void 0 ? "" : `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+}
+function switchesOff(config) {
+  const off = {};
+  for (const name of PROJECT_SWITCHES) if (config?.values[name] === false) off[name] = originText(config, name);
+  return off;
+}
+function applyWorkspace(settings, config) {
+  if (config === void 0) return { settings, ignored: [] };
   const next = { ...settings };
-  for (const name of off) next[name] = false;
-  return next;
+  const ignored = [];
+  const { values } = config;
+  const cannot = (field, why) => ignored.push(`ignored ${originText(config, field)}: ${why}`);
+  for (const name of PROJECT_SWITCHES) {
+    if (values[name] === false) next[name] = false;
+    else if (values[name] === true && !settings[name]) cannot(name, "a workspace file never turns on what your settings turn off");
+  }
+  if (values.recallLimit !== void 0) {
+    if (values.recallLimit < settings.recallLimit) next.recallLimit = values.recallLimit;
+    else if (values.recallLimit > settings.recallLimit) cannot("recallLimit", `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
+  }
+  if (values.scoreThreshold !== void 0) {
+    if (values.scoreThreshold > settings.scoreThreshold) next.scoreThreshold = values.scoreThreshold;
+    else if (values.scoreThreshold < settings.scoreThreshold) cannot("scoreThreshold", `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`);
+  }
+  if (values.recallPeerScope === "actor") next.recallPeerScope = "actor";
+  else if (values.recallPeerScope === "all" && settings.recallPeerScope.trim().toLowerCase() === "actor") cannot("recallPeerScope", "a workspace file may only narrow the peer scope to actor (yours: actor)");
+  if (values.recallDedupTurns !== void 0) next.recallDedupTurns = values.recallDedupTurns;
+  return { settings: next, ignored };
 }
 
 // src/project/identity.ts
 var MAX_CACHE_AGE_MS = 6e4;
 var MAX_CACHE_ENTRIES = 64;
 var cache = /* @__PURE__ */ new Map();
-function projectFor(config, workspace, homeDir, now) {
-  const project = resolveProject({ workspace, homeDir, credentials: config.credentials, workspacePeer: config.settings.workspacePeer, now });
-  return { project, settings: applyProjectSwitches(config.settings, project.off) };
+function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
+  const input = { workspace, homeDir, credentials: config.credentials, settings: config.settings, ...originOf(config), now };
+  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
+  const applied = applyWorkspace(config.settings, project.config);
+  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
+  return { project: named, settings: applied.settings, ignored: applied.ignored };
+}
+function isActorScope(settings) {
+  return settings.recallPeerScope.trim().toLowerCase() === "actor";
+}
+function originOf(config) {
+  const origin = config.settingSources?.peerSource;
+  return origin === void 0 ? {} : { peerSourceOrigin: origin };
 }
 function resolveProject(input) {
   let scan;
   try {
-    scan = cachedScan(resolve3(input.workspace), input.homeDir, input.now);
+    scan = cachedScan(resolve4(input.workspace), input.homeDir, input.now);
   } catch (error) {
-    scan = { derivedSource: `not resolved (${errorMessage(error)})`, ignored: [] };
+    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
   }
   const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
-  const base = { off: scan.config?.off ?? [], ...scan.config ? { configPath: scan.config.path } : {}, warnings };
+  const base = { peerSource: "", earlierPeerIds: [], off: switchesOff(scan.config), warnings, ...scan.root ? { root: scan.root.root } : {}, ...scan.config ? { config: scan.config } : {} };
   const explicit = explicitPeer(input.credentials, warnings);
-  const fromWorkspace = scan.config?.peerId;
+  const named = scan.config?.values.peerId;
+  const namedBy = scan.config === void 0 ? "" : originText(scan.config, "peerId");
   if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (fromWorkspace === false) return { ...base, peerSource: `none (${scan.config?.path ?? WORKSPACE_CONFIG_PATH}: peerId false)` };
-  if (fromWorkspace !== void 0) return { ...base, peerId: fromWorkspace, peerSource: `workspace:${scan.config?.path ?? ""}` };
+  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
+  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
   if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (!input.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
-  if (scan.derivedPeer === void 0) return { ...base, peerSource: scan.derivedSource };
-  return { ...base, peerId: scan.derivedPeer, peerSource: scan.derivedSource };
+  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
+  return derivedPeer(input, scan, base);
+}
+function derivedPeer(input, scan, base) {
+  const source = peerSourceOf(input, scan.config);
+  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
+  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
+  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (rendered === void 0) return { ...base, peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)` };
+  const peer = { ...base, peerId: rendered.id, peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})` };
+  if (input.earlierIds !== true) return peer;
+  const earlier = [earlierGitIdOf(scan), variables.cwd].filter((id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id));
+  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
+}
+function peerSourceOf(input, config) {
+  const knob = input.settings.peerSource;
+  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
+  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
+  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
+  if (config?.values.peerSource !== void 0) return { value: config.values.peerSource, from: originText(config, "peerSource") };
+  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
+  return { value: void 0, from: "default git" };
+}
+function describeVariable(template, scan) {
+  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
+  if (template.includes("{git_root}")) return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
+  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
+  return template.includes("{cwd}") ? "the working folder" : "the template itself";
 }
 function explicitPeer(credentials, warnings) {
   const peerId = credentials.peerId?.trim();
@@ -1756,6 +2223,7 @@ function explicitPeer(credentials, warnings) {
   }
   return { peerId, source, fromEnv: source.startsWith("env:") };
 }
+var NO_VARIABLES = { git_remote: "", git_root: "", dir: "", git_port: "" };
 function cachedScan(workspace, homeDir, now) {
   const hit = cache.get(workspace);
   if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
@@ -1766,37 +2234,42 @@ function cachedScan(workspace, homeDir, now) {
   return scan;
 }
 function scanWorkspace(workspace, homeDir, notes) {
-  const repo = findGitRepo(workspace, notes);
-  const config = findWorkspaceConfig(workspace, repo?.topLevel ?? workspace, resolve3(homeDir), notes.touched);
-  const scan = { derivedSource: "none (not in a git repository)", ...config ? { config } : {}, ignored: notes.ignored };
-  if (repo === void 0) return scan;
-  const canonical = repo.remoteUrl === void 0 ? void 0 : canonicalRemote(repo.remoteUrl);
-  if (canonical !== void 0) return { ...scan, derivedPeer: peerIdForRemote(canonical), derivedSource: `git remote ${canonical}` };
-  return { ...scan, derivedPeer: localPeerId(repo.commonDir), derivedSource: `git repository without a remote (${repo.commonDir})` };
+  const root = findWorkspaceRoot(workspace, homeDir, notes);
+  if (root === void 0) return { variables: NO_VARIABLES, remote: "", ignored: notes.ignored };
+  const config = root.hasFiles ? readWorkspaceConfig(root.root, notes.touched) : void 0;
+  const dir = sanitizePeerId(root.root.split(/[/\\]/).filter(Boolean).pop() ?? "");
+  const scan = { root, variables: { ...NO_VARIABLES, dir }, remote: "", ignored: notes.ignored, ...config ? { config } : {} };
+  if (root.git === void 0) return scan;
+  const gitConfig = readGitConfig(root.git.commonDir, notes);
+  const origin = originUrl(gitConfig);
+  const parts = origin === void 0 ? void 0 : parseRemote(origin);
+  scan.variables = { dir, git_remote: gitRemoteVariable(origin), git_root: legacyPeerForm(mainCheckout(root.git)), git_port: remotePort(parts) };
+  scan.remote = normalizeRemote(parts);
+  scan.commonDir = root.git.commonDir;
+  return scan;
 }
-function findWorkspaceConfig(workspace, top, homeDir, touched) {
-  for (let dir = workspace; ; dir = dirname3(dir)) {
-    if (dir !== homeDir) {
-      const path = join9(dir, WORKSPACE_CONFIG_PATH);
-      touched.push(path);
-      const config = readWorkspaceConfig(path);
-      if (config !== void 0) return config;
-    }
-    if (dir === top || dirname3(dir) === dir || !workspace.startsWith(top)) return void 0;
+function earlierGitIdOf(scan) {
+  if (scan.commonDir === void 0 || scan.earlierGitId !== void 0) return scan.earlierGitId;
+  const remoteUrl = pickRemoteUrl(readGitConfig(scan.commonDir, { touched: [], ignored: [] }));
+  const canonical = remoteUrl === void 0 ? void 0 : canonicalRemote(remoteUrl);
+  scan.earlierGitId = canonical !== void 0 ? peerIdForRemote(canonical) : localPeerId(remoteUrl === void 0 ? realPathNative(scan.commonDir) : scan.commonDir);
+  return scan.earlierGitId;
+}
+function realPathNative(path) {
+  try {
+    return realpathSync3.native(path);
+  } catch {
+    return path;
   }
 }
 function signatureOf(path) {
-  try {
-    const stat = statSync4(path, { throwIfNoEntry: false });
-    return stat === void 0 ? "-" : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-  } catch {
-    return "?";
-  }
+  const stat = statQuietly(path);
+  return stat === void 0 ? "-" : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
 }
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-CBNLRLXL.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-GCSHMCVD.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -1820,9 +2293,10 @@ function createUpstream(options) {
   let closed = false;
   const identityFetch = (url, init) => {
     const headers = new Headers(init?.headers);
-    const { credentials, settings } = config.current();
+    const current = config.current();
+    const { credentials } = current;
     const project = options.project;
-    const peer = project ? resolveProject({ ...project, credentials, workspacePeer: settings.workspacePeer, now: options.now() }).peerId : credentials.peerId;
+    const peer = project ? projectFor(current, project.workspace, project.homeDir, options.now()).project.peerId : credentials.peerId;
     applyIdentityHeaders(headers, credentials, options.userAgent, peer);
     const isPost = (init?.method ?? "GET").toUpperCase() === "POST";
     const timeout = AbortSignal.timeout(defaultTimeout());
@@ -1923,7 +2397,7 @@ function createUpstream(options) {
       link = void 0;
       if (!last) return;
       const closing = last.session.then((session) => session.close(), () => void 0);
-      await Promise.race([closing, new Promise((resolve4) => setTimeout(resolve4, CLOSE_BUDGET_MS).unref())]);
+      await Promise.race([closing, new Promise((resolve5) => setTimeout(resolve5, CLOSE_BUDGET_MS).unref())]);
     }
   };
 }
@@ -1991,7 +2465,8 @@ function memoryOffReason(scope) {
   return `${where} matches the bypass pattern "${bypass.pattern}" (${sourceText(scope.config, "bypassPatterns")})`;
 }
 function switchedOff(scope, key) {
-  if (scope.project.off.includes(key)) return `${key}: false in ${scope.project.configPath ?? ".openviking/config.json"}`;
+  const byWorkspace = scope.project.off[key];
+  if (byWorkspace !== void 0) return byWorkspace;
   return scope.config.settings[key] ? void 0 : settingText(scope.config, key, "false");
 }
 function settingText(config, key, shown) {
@@ -2007,6 +2482,48 @@ function fileOf(source) {
   if (source === void 0 || !source.startsWith("file:")) return void 0;
   const hash = source.indexOf("#");
   return source.slice("file:".length, hash === -1 ? void 0 : hash);
+}
+
+// src/mcp/offAnswers.ts
+function memoryOffText(reason) {
+  return `OpenViking memory is off here (${reason}): nothing was sent to the server. It works again once that switch is turned back on.`;
+}
+var MemoryOffError = class extends Error {
+  constructor(reason) {
+    super(memoryOffText(reason));
+    this.reason = reason;
+    this.name = "MemoryOffError";
+  }
+  reason;
+};
+function toolsOffText(why, instead) {
+  return `This plugin's OpenViking MCP tools are off (${why}): nothing was sent. Use the same tool of your own OpenViking MCP server instead (${instead}).`;
+}
+var ToolsOffError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ToolsOffError";
+  }
+};
+
+// src/protocol/hostTools.ts
+function hostFromEnv(env) {
+  if (env.CODEBUDDY_PLUGIN_ROOT) return "codebuddy";
+  return env.CLAUDE_PLUGIN_ROOT ? "claude-code" : "codebuddy";
+}
+var PLUGIN = "openviking";
+function mcpToolName(host, tool) {
+  return host === "claude-code" ? `mcp__plugin_${PLUGIN}_${PLUGIN}__${tool}` : `mcp__${PLUGIN}__${tool}`;
+}
+function toolNamesFor(host, choice) {
+  if (choice === void 0 || choice.mcpEnabled) return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
+  const prefix = userToolPrefix(choice.mcpServer);
+  return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
+}
+function userToolPrefix(server) {
+  const value = server.trim();
+  if (value.startsWith("mcp__")) return value.endsWith("__") ? value : `${value}__`;
+  return `mcp__${value.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
 }
 
 // src/mcp/proxy.ts
@@ -2027,13 +2544,13 @@ function createProxy(options) {
     warn: (message) => log.warn(message)
   });
   watch = config;
-  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join10(resolveDataDir(options.env, options.homeDir), "cache");
+  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join11(resolveDataDir(options.env, options.homeDir), "cache");
   const snapshots = createSnapshotStore({ cacheDir, now: options.now, warn: (message) => log.warn(message) });
   const mcpUrl = () => config.current().credentials.mcpUrl;
   void snapshots.load(mcpUrl());
   let closing = false;
   let resolveClosed;
-  const closed = new Promise((resolve4) => resolveClosed = resolve4);
+  const closed = new Promise((resolve5) => resolveClosed = resolve5);
   const inFlight = /* @__PURE__ */ new Map();
   const pending = /* @__PURE__ */ new Set();
   const write = (line) => {
@@ -2068,23 +2585,37 @@ function createProxy(options) {
   const memoryOffHere = () => {
     upstream.syncConfig();
     const current = config.current();
-    const scope = options.workspace === void 0 ? { config: current, project: { off: [] } } : scopeOf(current, options.workspace, options.homeDir, options.now());
+    const scope = options.workspace === void 0 ? { config: current, project: { off: {} } } : scopeOf(current, options.workspace, options.homeDir, options.now());
     const off = memoryOffReason(scope);
     if (off === void 0 && wasOff) setImmediate(() => upstream.warmUp());
     wasOff = off !== void 0;
     return off;
   };
+  const toolsOffHere = () => {
+    upstream.syncConfig();
+    const current = config.current();
+    if (current.settings.mcpEnabled) return void 0;
+    const instead = toolNamesFor(hostFromEnv(options.env), current.settings).name("<tool>");
+    return toolsOffText(settingText(current, "mcpEnabled", "false"), instead);
+  };
   const answer = async (request, signal) => {
     switch (request.method) {
       case "initialize": {
         const snapshot = await snapshots.load(mcpUrl());
-        if (memoryOffHere() === void 0) setImmediate(() => upstream.warmUp());
+        if (toolsOffHere() === void 0 && memoryOffHere() === void 0) setImmediate(() => upstream.warmUp());
         return buildInitializeResult(request.params, snapshot?.profile, options.serverInfo);
       }
       case "ping":
         return {};
       default: {
         const field = listingField(request.method, request.params);
+        const toolsOff = toolsOffHere();
+        if (toolsOff !== void 0) {
+          log.debug("bundled tools are off; answered locally", { method: request.method });
+          if (field !== void 0) return fallbackListing(field);
+          if (request.method === "tools/call") return { content: [{ type: "text", text: toolsOff }], isError: true };
+          throw new ToolsOffError(toolsOff);
+        }
         const off = memoryOffHere();
         if (off !== void 0) {
           log.debug("memory is off here; answered locally", { method: request.method, reason: off });
@@ -2099,6 +2630,7 @@ function createProxy(options) {
   };
   const toRpcError = (error) => {
     if (error instanceof MemoryOffError) return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
+    if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
     if (isUpstreamError(error)) return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
     log.warn("internal error while handling a request", { error: describeError(error) });
     return { code: RpcErrorCode.internalError, message: `OpenViking MCP proxy internal error: ${describeError(error)}` };
@@ -2157,7 +2689,7 @@ function createProxy(options) {
   const drainThenClose = async () => {
     if (draining) return;
     draining = true;
-    const budget = new Promise((resolve4) => setTimeout(resolve4, STDIN_END_DRAIN_MS).unref());
+    const budget = new Promise((resolve5) => setTimeout(resolve5, STDIN_END_DRAIN_MS).unref());
     await Promise.race([Promise.allSettled([...pending]), budget]);
     await close();
   };
@@ -2169,17 +2701,6 @@ function createProxy(options) {
   options.stdout.once("error", () => void close());
   return { log, closed, close };
 }
-function memoryOffText(reason) {
-  return `OpenViking memory is off here (${reason}): nothing was sent to the server. It works again once that switch is turned back on.`;
-}
-var MemoryOffError = class extends Error {
-  constructor(reason) {
-    super(memoryOffText(reason));
-    this.reason = reason;
-    this.name = "MemoryOffError";
-  }
-  reason;
-};
 
 // src/openviking/ipRange.ts
 var IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -2242,7 +2763,7 @@ function ipInRange(address, range) {
 }
 
 // src/openviking/proxy.ts
-var DEFAULT_PORTS = { "http:": 80, "https:": 443 };
+var DEFAULT_PORTS2 = { "http:": 80, "https:": 443 };
 function either(env, lower, upper) {
   return env[lower] ?? env[upper];
 }
@@ -2284,7 +2805,7 @@ function bareHost(url) {
 function shouldProxy(url, settings) {
   if (settings.bypassAll) return false;
   const host = bareHost(url);
-  const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
+  const port = Number(url.port) || DEFAULT_PORTS2[url.protocol] || 0;
   const address = settings.noProxy.some((entry) => entry.range !== void 0) ? ipBytes(host) : void 0;
   const exempts = (entry) => {
     if (entry.port !== 0 && entry.port !== port) return false;
@@ -2334,7 +2855,7 @@ function proxyAwareFetch(env, direct) {
   };
 }
 async function loadUndici() {
-  const loaded = await import("./chunks/undici-SEGLVSC2.mjs");
+  const loaded = await import("./chunks/undici-2OYPYSJA.mjs");
   return typeof loaded.ProxyAgent === "function" ? loaded : loaded.default;
 }
 function agentOptions(route) {

@@ -42,7 +42,12 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** The default reader: a regular file of at most MAX_CONFIG_BYTES, read without blocking (store/smallFile.ts). */
 export function readSmallTextFile(path: string): string | undefined {
-  const file = readSmallFile(path, MAX_CONFIG_BYTES);
+  return readTextAtMost(path, MAX_CONFIG_BYTES);
+}
+
+/** A regular file of at most `maxBytes`, read without blocking; undefined when missing, a {@link RefusedFile} otherwise. */
+export function readTextAtMost(path: string, maxBytes: number): string | undefined {
+  const file = readSmallFile(path, maxBytes);
   if (file.absent === undefined) return file.text;
   if (file.absent === 'missing') return undefined;
   throw new RefusedFile(file.why);

@@ -40,6 +40,10 @@ export interface Settings {
   autoRecall: boolean;
   autoCapture: boolean;
   autoProfile: boolean;
+  /** Offer the bundled MCP server's tools (DESIGN D29); off: hooks only, hints name `mcpServer`'s tools. */
+  mcpEnabled: boolean;
+  /** The user's own OpenViking MCP server key (or `mcp__…` tool prefix), named by the hints when `mcpEnabled` is off. */
+  mcpServer: string;
   recallLimit: number;
   scoreThreshold: number;
   minQueryLength: number;
@@ -49,6 +53,8 @@ export interface Settings {
   recallMaxContentChars: number;
   /** Derive the project's peer id from git when none is configured (DESIGN D24). */
   workspacePeer: boolean;
+  /** `peer.source` of the environment or ovcli.conf: a preset (`git`, `cwd`, `none`) or templates; empty: `git` (DESIGN D24). */
+  peerSource: string[];
   /** `actor`: recall only this project's and peer-less memories; `all`: others too, penalised. */
   recallPeerScope: string;
   /** Score penalty of another project's memories in recall (peer scope `all`). */

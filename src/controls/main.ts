@@ -21,7 +21,7 @@
 import type { StageDeps } from '../protocol/stage.js';
 import { recallMemories } from '../recall/cascade.js';
 import { OV_SESSION_PREFIX, ovSessionId } from '../session/ids.js';
-import { openStageContext } from '../session/stageContext.js';
+import { openStageContext, recallPeers } from '../session/stageContext.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { memoryOffReason } from '../session/switches.js';
 import { resolveDataDir } from '../store/paths.js';
@@ -64,7 +64,8 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
   const query = outboundQuery(asked);
   if (query === '') return { text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n', code: 0 };
   // As the prompt stage sees this directory (configuration, project, switches, peer), with no session.
-  const { config, project, settings, client, dataDir, workspace } = openStageContext({ hook_event_name: 'UserPromptSubmit' }, deps, () => PREVIEW_TIMEOUT_MS);
+  const ctx = openStageContext({ hook_event_name: 'UserPromptSubmit' }, deps, () => PREVIEW_TIMEOUT_MS);
+  const { config, project, settings, client, dataDir, workspace } = ctx;
   const off = memoryOffReason({ config, project, workspace });
   if (off !== undefined) return { text: `Recall preview: OpenViking memory is off here (${off}), so nothing is sent.\n`, code: 0 };
   const outcome = await recallMemories({
@@ -75,7 +76,7 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
     ovSessionId: '',
     query,
     now: deps.now,
-    ...(project.peerId !== undefined ? { actorPeer: project.peerId } : {}),
+    ...recallPeers(ctx, deps),
   });
   const lines = [`Recall preview for: ${query}`, `project peer: ${project.peerId ?? '(none)'}  [${project.peerSource}]`];
   if (!settings.autoRecall) lines.push('note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.');

@@ -12,6 +12,9 @@
  *   `~/.claude.json` duplicates the plugin's `.mcp.json` server: two sets of
  *   the same tools (both hosts start the plugin's `.mcp.json` server, DESIGN
  *   D23, so a hand-added `claude mcp add openviking` is no longer needed).
+ *   With the plugin's tools off (`mcpEnabled`, DESIGN D29) a user-scope
+ *   server is no duplicate but the one the hints name: the check says
+ *   whether the server `mcpServer` names is registered there.
  *
  * Reads small JSON files only (store/smallFile.ts: regular files, no
  * blocking read); a missing or broken file is skipped, one that is not a
@@ -29,7 +32,13 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
 
-export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string): Check {
+/** `mcpEnabled` and `mcpServer` of the configuration. */
+export interface McpSetting {
+  mcpEnabled: boolean;
+  mcpServer: string;
+}
+
+export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string, mcp: McpSetting = { mcpEnabled: true, mcpServer: 'openviking' }): Check {
   const codebuddyDir = codebuddyConfigDir(env, homeDir);
   const claudeDir = env.CLAUDE_CONFIG_DIR?.trim() || join(homeDir, '.claude');
   const hookFiles = [join(codebuddyDir, 'settings.json'), join(claudeDir, 'settings.json')];
@@ -43,22 +52,32 @@ export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string): 
       if (namesOpenVikingHook(command, pluginRoot)) warnings.push(`${file}: ${event} hook "${command.slice(0, 120)}" runs OpenViking beside the plugin (it fires twice)`);
     }
   }
+  const ownServer: string[] = [];
   for (const file of mcpFiles) {
     const servers = readJson(file)?.['mcpServers'];
     if (!isRecord(servers)) continue;
     for (const [name, server] of Object.entries(servers)) {
-      if (isOpenVikingServer(name, server)) warnings.push(`${file}: user-scope MCP server "${name}" duplicates the plugin's openviking server (two sets of the same tools)`);
+      if (!mcp.mcpEnabled) {
+        if (name === mcp.mcpServer.trim()) ownServer.push(file);
+      } else if (isOpenVikingServer(name, server)) warnings.push(`${file}: user-scope MCP server "${name}" duplicates the plugin's openviking server (two sets of the same tools)`);
     }
   }
+  const own = mcp.mcpEnabled || mcp.mcpServer.trim().startsWith('mcp__') ? [] : [ownMcpLine(mcp.mcpServer.trim(), ownServer, mcpFiles)];
   const base = { id: 'duplicates', title: 'Duplicate registrations' };
-  if (warnings.length === 0) return { ...base, status: 'pass', lines: ['no OpenViking hook or MCP server registered outside the plugin', ...skipped] };
+  if (warnings.length === 0) return { ...base, status: 'pass', lines: [`no OpenViking hook${mcp.mcpEnabled ? ' or MCP server' : ''} registered outside the plugin`, ...own, ...skipped] };
   return {
     ...base,
     status: 'warn',
-    lines: [...warnings, ...skipped],
+    lines: [...warnings, ...own, ...skipped],
     fix: 'Remove those entries (`codebuddy mcp remove openviking -s user` / `claude mcp remove openviking -s user`, and the hooks from settings.json): the plugin registers its hooks and MCP server itself.',
     data: { duplicates: warnings.length },
   };
+}
+
+/** Whether the user's own server, which the hints name with the plugin's tools off, is registered at user scope. */
+function ownMcpLine(key: string, foundIn: readonly string[], looked: readonly string[]): string {
+  if (foundIn.length > 0) return `this plugin's MCP tools are off (mcpEnabled); the hints name your server "${key}", registered in ${foundIn.join(', ')}`;
+  return `this plugin's MCP tools are off (mcpEnabled); the hints name your server "${key}", which is not in ${looked.join(', ')} (a project-scope or plugin server is not looked for)`;
 }
 
 function hookCommands(hooks: unknown): Array<{ event: string; command: string }> {

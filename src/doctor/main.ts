@@ -112,7 +112,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     commitPolicy,
     checkResident(deps, config.settings),
     hooks,
-    checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot),
+    checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot, config.settings),
   ];
 }
 

@@ -20,6 +20,12 @@
  * upstream session is opened (DESIGN D25). A bypass pattern meant for
  * session ids cannot apply here: the proxy never learns the session.
  *
+ * `mcpEnabled` off (hooks only: the user runs their own OpenViking MCP
+ * server, DESIGN D29): the proxy offers nothing and contacts nothing. Every
+ * listing answers empty, a tool call answers which tool of the user's own
+ * server to use instead, and no upstream session is opened. The host keeps
+ * starting the process (`.mcp.json` is static); it costs one idle node.
+ *
  * Lifecycle: the proxy ends when stdin ends (CodeBuddy closes it at exit;
  * requests already received get up to `STDIN_END_DRAIN_MS` to be answered,
  * so a script that pipes requests and EOF still gets its answers), or on
@@ -33,7 +39,7 @@ import { join } from 'node:path';
 import type { PluginConfig } from '../config/types.js';
 import { resolveDataDir } from '../store/paths.js';
 import { createConfigWatch, type ConfigWatch } from './configWatch.js';
-import { createDiscovery, listingField } from './discovery.js';
+import { createDiscovery, fallbackListing, listingField } from './discovery.js';
 import { describeError, failureToRpcError, isUpstreamError } from './failures.js';
 import { buildInitializeResult, type ServerInfo, type UpstreamProfile } from './initialize.js';
 import {
@@ -53,7 +59,9 @@ import { filterOutboundParams } from './outbound.js';
 import type { FetchLike } from './sdkSession.js';
 import { createSnapshotStore } from './snapshot.js';
 import { createUpstream } from './upstream.js';
-import { memoryOffReason, scopeOf } from '../session/switches.js';
+import { memoryOffReason, scopeOf, settingText } from '../session/switches.js';
+import { MemoryOffError, memoryOffText, ToolsOffError, toolsOffText } from './offAnswers.js';
+import { hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -158,7 +166,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const memoryOffHere = (): string | undefined => {
     upstream.syncConfig();
     const current = config.current();
-    const scope = options.workspace === undefined ? { config: current, project: { off: [] } } : scopeOf(current, options.workspace, options.homeDir, options.now());
+    const scope = options.workspace === undefined ? { config: current, project: { off: {} } } : scopeOf(current, options.workspace, options.homeDir, options.now());
     const off = memoryOffReason(scope);
     // Back on: open the session, whose handshake re-lists and tells the host if the tools changed.
     if (off === undefined && wasOff) setImmediate(() => upstream.warmUp());
@@ -166,18 +174,34 @@ export function createProxy(options: ProxyOptions): Proxy {
     return off;
   };
 
+  /** Why this plugin's tools are off (`mcpEnabled`), with the tool to use instead; undefined when they are on. */
+  const toolsOffHere = (): string | undefined => {
+    upstream.syncConfig();
+    const current = config.current();
+    if (current.settings.mcpEnabled) return undefined;
+    const instead = toolNamesFor(hostFromEnv(options.env), current.settings).name('<tool>');
+    return toolsOffText(settingText(current, 'mcpEnabled', 'false'), instead);
+  };
+
   const answer = async (request: JsonRpcRequest, signal: AbortSignal): Promise<unknown> => {
     switch (request.method) {
       case 'initialize': {
         const snapshot = await snapshots.load(mcpUrl());
         // After the answer is written: loading the SDK blocks the thread for a while.
-        if (memoryOffHere() === undefined) setImmediate(() => upstream.warmUp());
+        if (toolsOffHere() === undefined && memoryOffHere() === undefined) setImmediate(() => upstream.warmUp());
         return buildInitializeResult(request.params, snapshot?.profile, options.serverInfo);
       }
       case 'ping':
         return {};
       default: {
         const field = listingField(request.method, request.params);
+        const toolsOff = toolsOffHere();
+        if (toolsOff !== undefined) {
+          log.debug('bundled tools are off; answered locally', { method: request.method });
+          if (field !== undefined) return fallbackListing(field);
+          if (request.method === 'tools/call') return { content: [{ type: 'text', text: toolsOff }], isError: true };
+          throw new ToolsOffError(toolsOff);
+        }
         const off = memoryOffHere();
         if (off !== undefined) {
           log.debug('memory is off here; answered locally', { method: request.method, reason: off });
@@ -194,6 +218,7 @@ export function createProxy(options: ProxyOptions): Proxy {
 
   const toRpcError = (error: unknown): JsonRpcErrorObject => {
     if (error instanceof MemoryOffError) return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
+    if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
     if (isUpstreamError(error)) return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
     log.warn('internal error while handling a request', { error: describeError(error) });
     return { code: RpcErrorCode.internalError, message: `OpenViking MCP proxy internal error: ${describeError(error)}` };
@@ -274,17 +299,4 @@ export function createProxy(options: ProxyOptions): Proxy {
   options.stdout.once('error', () => void close()); // EPIPE: the host is gone
 
   return { log, closed, close };
-}
-
-/** What the agent (and the user) reads when memory is off for the proxy's folder. */
-export function memoryOffText(reason: string): string {
-  return `OpenViking memory is off here (${reason}): nothing was sent to the server. It works again once that switch is turned back on.`;
-}
-
-/** A forwarded call refused because memory is off here. */
-class MemoryOffError extends Error {
-  constructor(readonly reason: string) {
-    super(memoryOffText(reason));
-    this.name = 'MemoryOffError';
-  }
 }

@@ -30,7 +30,7 @@ import type { JsonRpcNotification } from './jsonRpc.js';
 import type { ProxyLog } from './log.js';
 import type { FetchLike, SdkSession, SdkSessionOptions } from './sdkSession.js';
 import { createSemaphore } from './semaphore.js';
-import { resolveProject } from '../project/identity.js';
+import { projectFor } from '../project/identity.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import { errorMessage } from '../util/errors.js';
 
@@ -112,10 +112,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 
   const identityFetch: FetchLike = (url, init) => {
     const headers = new Headers(init?.headers);
-    const { credentials, settings } = config.current();
+    const current = config.current();
+    const { credentials } = current;
     const project = options.project;
     // Cached per workspace and re-checked with a few stats (project/identity.ts): cheap on every POST.
-    const peer = project ? resolveProject({ ...project, credentials, workspacePeer: settings.workspacePeer, now: options.now() }).peerId : credentials.peerId;
+    const peer = project ? projectFor(current, project.workspace, project.homeDir, options.now()).project.peerId : credentials.peerId;
     applyIdentityHeaders(headers, credentials, options.userAgent, peer);
     // POSTs end; the optional GET event stream is meant to stay open.
     const isPost = (init?.method ?? 'GET').toUpperCase() === 'POST';

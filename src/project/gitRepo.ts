@@ -1,96 +1,117 @@
 /**
- * Which git repository a workspace is in, and its remote, by reading the
- * files git keeps (DESIGN D24): never by running `git`, which costs a
- * process spawn (~5–20 ms) and runs on the prompt path otherwise.
+ * What a directory's `.git` says, by reading the files git keeps (DESIGN
+ * D24): never by running `git`, which costs a process spawn (~5–20 ms) and
+ * runs on the prompt path otherwise. Follows OpenViking's own plugins
+ * (`resolveGitDir`, `readGitRemoteUrl` of their shared library) so both
+ * find the same repository and the same remote.
  *
- * From the workspace upwards, the first `.git` wins: a directory (a normal
- * clone), or a file `gitdir: <path>` (a linked worktree or a submodule).
- * A worktree's git dir holds `commondir` (usually `../..`), naming the main
- * repository's git dir, whose `config` has the remotes; so every worktree
- * of a clone reads the same remote. `origin` is preferred, else the first
- * remote with a URL. `include`d config files and `insteadOf` rewrites are
- * not followed (documented in README "Projects").
- *
- * The scan also returns every file it read (for the cache's change check,
- * identity.ts). Synchronous and small: it runs inside a hook.
+ * - `.git` a directory: a repository (its `commondir` is not read).
+ * - `.git` a file `gitdir: <path>` (resolved against the directory): its
+ *   `commondir` names the main repository's git dir when it is a linked
+ *   worktree; a common dir under `…/.git/modules/…` is a submodule, its own
+ *   repository with its own remote. A `.git` file without `gitdir:` is not
+ *   a repository (the search goes on upward).
+ * - The remote is `origin`'s first `url` (section name exact, key any
+ *   case; `#`/`;` start a comment; one pair of quotes dropped). The earlier
+ *   ids of this plugin used `origin`, else the first remote with a URL
+ *   (`pickRemoteUrl`, kept for them: project/remote.ts). `include` files
+ *   and `insteadOf` rewrites are not followed.
  *
  * The files come with the repository, and a clone can commit any of them as
  * a symlink (to `/dev/zero`, a FIFO, a terminal, a huge file), so each is
  * read by store/smallFile.ts: regular files only, without blocking, at most
  * MAX_GIT_FILE_BYTES. One that is refused counts as absent, and `ignored`
- * says which and why (doctor shows it). `commondir` may name any path: it
- * is followed only to a directory, whose `config` is read the same way.
+ * says which and why (doctor shows it). `commondir` is followed only to a
+ * directory. Every path looked at goes to `touched` (the cache's change
+ * check, identity.ts). Synchronous and small: it runs inside a hook.
  *
  * @module
  */
-import { realpathSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { statQuietly } from '../store/fsUtil.js';
 import { readSmallFile } from '../store/smallFile.js';
 
-export interface GitRepo {
-  /** The directory holding `.git` (the work tree's top level). */
-  topLevel: string;
-  /** The main repository's git directory (shared by its worktrees); a real path when there is no remote (it names the project then). */
+export type GitKind = 'repo' | 'worktree' | 'submodule';
+
+export interface GitDir {
+  /** The directory holding `.git` (the checkout's top level, on the real path the walk took). */
+  gitRoot: string;
+  gitDir: string;
+  /** The main repository's git dir (shared by its linked worktrees). */
   commonDir: string;
-  /** The chosen remote's URL, as written (may hold credentials: never log or store it). */
-  remoteUrl?: string;
+  kind: GitKind;
 }
 
-/** Git config files are small; a bigger one is not read. */
-const MAX_GIT_FILE_BYTES = 256 * 1024;
-
 /** What the scan looked at: `touched` for the cache's change check, `ignored` for the files it refused (`<path> is a FIFO, not a regular file`). */
-export interface GitScanNotes {
+export interface ScanNotes {
   touched: string[];
   ignored: string[];
 }
 
-/** The repository `workspace` is in, or undefined. */
-export function findGitRepo(workspace: string, notes: GitScanNotes): GitRepo | undefined {
-  for (let dir = resolve(workspace); ; ) {
-    const dotGit = join(dir, '.git');
-    const stat = statSync(dotGit, { throwIfNoEntry: false });
-    if (stat !== undefined) {
-      notes.touched.push(dotGit);
-      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir, notes);
-      if (gitDir !== undefined) return repoAt(dir, gitDir, notes);
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+/** Git config files are small; a bigger one is not read. */
+const MAX_GIT_FILE_BYTES = 256 * 1024;
+const SUBMODULE_DIR = /[/\\]\.git[/\\]modules[/\\]/;
+
+/** The repository whose `.git` is in `dir`, or undefined (none there, or a `.git` file naming nothing). */
+export function gitDirAt(dir: string, notes: ScanNotes): GitDir | undefined {
+  const dotGit = join(dir, '.git');
+  notes.touched.push(dotGit);
+  const stat = statQuietly(dotGit);
+  if (stat === undefined) return undefined;
+  if (stat.isDirectory()) return { gitRoot: dir, gitDir: dotGit, commonDir: dotGit, kind: 'repo' };
+  const pointer = /^gitdir:\s*(.+)$/m.exec(readSmall(dotGit, notes) ?? '')?.[1]?.trim();
+  if (!pointer) return undefined;
+  const gitDir = resolve(dir, pointer);
+  const common = commonDirOf(gitDir, notes);
+  const kind: GitKind = SUBMODULE_DIR.test(`${common.dir}${sep}`) ? 'submodule' : common.named ? 'worktree' : 'repo';
+  return { gitRoot: dir, gitDir, commonDir: common.dir, kind };
 }
 
-function repoAt(topLevel: string, gitDir: string, notes: GitScanNotes): GitRepo {
-  const commonDir = commonDirOf(gitDir, notes);
-  const configFile = join(commonDir, 'config');
-  notes.touched.push(configFile);
-  const config = readSmall(configFile, notes);
-  const remoteUrl = config === undefined ? undefined : pickRemoteUrl(config);
-  // realpath only when the path is the identity (no remote): its first call costs ~80 µs here.
-  return remoteUrl !== undefined ? { topLevel, commonDir, remoteUrl } : { topLevel, commonDir: realPath(commonDir) };
+/** The checkout that names the repository: a linked worktree's main checkout (or the bare repository), else the one holding `.git`. */
+export function mainCheckout(git: GitDir): string {
+  if (git.kind !== 'worktree') return git.gitRoot;
+  return basename(git.commonDir) === '.git' ? dirname(git.commonDir) : git.commonDir;
 }
 
 /** The directory `commondir` names (a linked worktree's main git dir), else `gitDir` itself. */
-function commonDirOf(gitDir: string, notes: GitScanNotes): string {
+function commonDirOf(gitDir: string, notes: ScanNotes): { dir: string; named: boolean } {
   const commondirFile = join(gitDir, 'commondir');
   notes.touched.push(commondirFile);
   const common = readSmall(commondirFile, notes)?.trim();
-  if (!common) return gitDir;
-  const target = resolve(gitDir, common);
-  if (statSync(target, { throwIfNoEntry: false })?.isDirectory() === true) return target;
+  if (!common) return { dir: gitDir, named: false };
+  const target = isAbsolute(common) ? common : resolve(gitDir, common);
+  if (statQuietly(target)?.isDirectory() === true) return { dir: target, named: true };
   notes.ignored.push(`${commondirFile} names ${target}, which is not a directory; ignoring it`);
-  return gitDir;
+  return { dir: gitDir, named: false };
 }
 
-/** `gitdir: <path>` of a `.git` file, resolved against the directory holding it. */
-function gitDirFromFile(dotGit: string, dir: string, notes: GitScanNotes): string | undefined {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit, notes) ?? '');
-  return match ? resolve(dir, match[1] as string) : undefined;
+/** The text of the repository's `config` (its common dir's), '' when absent or refused. */
+export function readGitConfig(commonDir: string, notes: ScanNotes): string {
+  const file = join(commonDir, 'config');
+  notes.touched.push(file);
+  return readSmall(file, notes) ?? '';
+}
+
+/** `origin`'s URL as OpenViking's plugins read it; undefined when there is none (or it is empty). */
+export function originUrl(config: string): string | undefined {
+  let inOrigin = false;
+  for (const rawLine of config.split('\n')) {
+    const line = rawLine.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[([^\]]+)\]/.exec(line);
+    if (header) {
+      inOrigin = /^remote\s+"(.*)"$/i.exec((header[1] as string).trim())?.[1] === 'origin';
+      continue;
+    }
+    const entry = inOrigin ? /^url\s*=\s*(.*)$/i.exec(line) : null;
+    if (entry) return (entry[1] as string).split(/[#;]/)[0]?.trim().replace(/^["']/, '').replace(/["']$/, '') || undefined;
+  }
+  return undefined;
 }
 
 /**
- * The URL of `origin`, else of the first remote that has one. Reads the
+ * The URL of `origin`, else of the first remote that has one: the rule of
+ * this plugin's earlier peer ids (project/remote.ts). Reads the
  * `[remote "name"]` sections of git's INI format; keys are
  * case-insensitive, a value may be quoted, `#`/`;` start comments.
  */
@@ -118,16 +139,8 @@ function unquote(value: string): string {
 }
 
 /** The file's text; a refused file (not a regular file, too large, unreadable) is noted and counts as absent. */
-function readSmall(path: string, notes: GitScanNotes): string | undefined {
-  const file = readSmallFile(path, MAX_GIT_FILE_BYTES);
+export function readSmall(path: string, notes: ScanNotes, maxBytes = MAX_GIT_FILE_BYTES): string | undefined {
+  const file = readSmallFile(path, maxBytes);
   if (file.absent !== undefined && file.absent !== 'missing') notes.ignored.push(`${path} ${file.why}; ignoring it`);
   return file.text;
-}
-
-function realPath(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }

@@ -1,5 +1,11 @@
 /**
- * A repository's remote URL → the project's peer id (DESIGN D24).
+ * This plugin's EARLIER peer ids (before issue 22, DESIGN D24): a
+ * repository's remote URL → `git-<host-path>-<8 hex>`, kept byte for byte so
+ * that memories written under them stay reachable (identity.ts names them,
+ * recall asks for them under `peer_scope: actor`). Today's ids come from
+ * peerTemplate.ts, as OpenViking's own plugins derive them. Also the
+ * server's id rule (`isValidPeerId`) and where user info ends in a URL
+ * (`userInfoEnd`), which both derivations share.
  *
  * Every spelling of one remote must give one id, and no credential may ever
  * reach it: `git@host:owner/repo.git`, `ssh://git@host:22/owner/repo`,
@@ -70,7 +76,7 @@ export function canonicalRemote(url: string): string | undefined {
  * `@` that a host and then a `/` follow (user info may hold `/`, `?`, `#`
  * and `@`), else after an `@` in the authority, else 0.
  */
-function userInfoEnd(rest: string): number {
+export function userInfoEnd(rest: string): number {
   for (let at = rest.lastIndexOf('@'); at !== -1; at = at === 0 ? -1 : rest.lastIndexOf('@', at - 1)) {
     if (/^[^/?#@\s]+\//.test(rest.slice(at + 1))) return at + 1;
   }

@@ -1,62 +1,112 @@
 /**
- * A project's own switches: `.openviking/config.json` in the workspace (or
- * in a folder above it, up to the repository's top level).
+ * The workspace's own settings: `.openviking/config.json` (the team's,
+ * committed) and `.openviking/config.local.json` (the user's own; wins key
+ * by key) in the workspace root (workspaceRoot.ts), read as
+ * workspaceFile.ts describes, merged, then applied to the user's settings
+ * (DESIGN D24).
  *
- * ```json
- * { "enabled": false, "autoRecall": false, "autoCapture": false, "autoProfile": false, "peerId": "billing-api" }
- * ```
+ * Both files travel with a clone (a `config.local.json` can be committed
+ * too), so what they may do is narrow: they can only ever make the plugin
+ * do LESS with the user's memory, never more, whatever the user set.
  *
- * The file travels with a repository, so a clone can carry someone else's
- * file: it may only turn things OFF (a `true` cannot override the user's
- * `false`, and is ignored) and name the project's peer (`peerId`, or
- * `false` for "no peer"). It never sets a server, a key or any other knob.
- * Read with the same guards as the user's config files (size, JSON object,
- * no prototype keys: config/configFile.ts).
+ * - Switches (`enabled`, `recall.enabled`/`autoRecall`,
+ *   `capture.enabled`/`autoCapture`, `autoProfile`): `false` turns one off;
+ *   `true` never turns on what the user's settings turn off (it only undoes
+ *   the other file's `false`).
+ * - `recall.max_items` may only lower the user's `recallLimit`,
+ *   `recall.score_threshold` only raise `scoreThreshold`, `recall.peer_scope`
+ *   only narrow `all` to `actor`; `recall.dedup_turns` applies as given
+ *   (it only spaces out repeats).
+ * - `peer.id`/`peerId` and `peer.source` name the project (identity.ts);
+ *   doctor shows them.
+ *
+ * A value that cannot apply is named by doctor, with why.
  *
  * @module
  */
-import { loadConfigFile, readSmallTextFile } from '../config/configFile.js';
+import { join } from 'node:path';
 import type { Settings } from '../config/types.js';
-import { isValidPeerId } from './remote.js';
+import { WORKSPACE_DIR, WORKSPACE_FILES } from './workspaceRoot.js';
+import { readWorkspaceFile, type FileReport, type ValueOrigin, type WorkspaceField, type WorkspaceLayer, type WorkspaceValues } from './workspaceFile.js';
 
 /** The settings a workspace file may switch off. */
 export const PROJECT_SWITCHES = ['enabled', 'autoRecall', 'autoCapture', 'autoProfile'] as const;
 export type ProjectSwitch = (typeof PROJECT_SWITCHES)[number];
 
-export interface WorkspaceConfig {
-  path: string;
-  /** Switches this project turns off. */
-  off: ProjectSwitch[];
-  /** A peer id, or `false` for "this project has none"; absent: not set here. */
-  peerId?: string | false;
-  warnings: string[];
+export interface WorkspaceConfig extends FileReport {
+  /** The files that exist, shared one first. */
+  files: string[];
+  values: Partial<WorkspaceValues>;
+  origins: Partial<Record<WorkspaceField, ValueOrigin>>;
 }
 
-export const WORKSPACE_CONFIG_PATH = '.openviking/config.json';
-
-/** Parses the file at `path`; undefined when it does not exist. Never throws. */
-export function readWorkspaceConfig(path: string): WorkspaceConfig | undefined {
-  const file = loadConfigFile(path, path, readSmallTextFile);
-  if (!file.exists) return undefined;
-  const config: WorkspaceConfig = { path, off: [], warnings: file.warning ? [file.warning] : [] };
-  const value = file.value;
-  if (value === undefined) return config;
-  for (const name of PROJECT_SWITCHES) {
-    const raw = value[name];
-    if (raw === false) config.off.push(name);
-    else if (raw !== undefined && raw !== true) config.warnings.push(`${path}: ${name} should be true or false; ignoring it`);
+/** Both files of the workspace `root`, merged (the local one wins); undefined when neither exists. Their paths go to `touched` (the cache's change check). */
+export function readWorkspaceConfig(root: string, touched: string[]): WorkspaceConfig | undefined {
+  const report: FileReport = { warnings: [], notes: [] };
+  const paths = WORKSPACE_FILES.map((name) => join(root, WORKSPACE_DIR, name));
+  touched.push(...paths);
+  const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer): layer is WorkspaceLayer => layer !== undefined);
+  if (layers.length === 0) return undefined;
+  const merged: WorkspaceConfig = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
+  for (const layer of layers) {
+    for (const field of Object.keys(layer.values) as WorkspaceField[]) {
+      const value = field === 'peerSource' ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
+      (merged.values as Record<string, unknown>)[field] = value;
+      merged.origins[field] = layer.origins[field] as ValueOrigin;
+    }
   }
-  const peer = value['peerId'];
-  if (peer === false || peer === '') config.peerId = false;
-  else if (typeof peer === 'string' && isValidPeerId(peer.trim())) config.peerId = peer.trim();
-  else if (peer !== undefined) config.warnings.push(`${path}: peerId must match ^[a-zA-Z0-9_.@-]+$ (at most one @, 128 characters) or be false; ignoring it`);
-  return config;
+  return merged;
 }
 
-/** `settings` with the project's off-switches applied (a new object when any applies). */
-export function applyProjectSwitches<S extends Pick<Settings, ProjectSwitch>>(settings: S, off: readonly ProjectSwitch[]): S {
-  if (off.length === 0) return settings;
+/** A later list joins an earlier one (unless it starts with `"!reset"`); a string replaces. */
+function mergeSources(earlier: string | string[] | undefined, later: string | string[] | undefined): string | string[] | undefined {
+  if (!Array.isArray(later)) return later;
+  if (later[0] === '!reset') return later.slice(1);
+  return Array.isArray(earlier) ? [...new Set([...earlier, ...later])] : later;
+}
+
+/** `key: value in path`, how doctor and the switches' reasons name a workspace value. */
+export function originText(config: WorkspaceConfig, field: WorkspaceField): string {
+  const origin = config.origins[field];
+  return origin === undefined ? '' : `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+}
+
+/** The switches the workspace turns off, each with the key and file that did it (`recall.enabled: false in …`). */
+export function switchesOff(config: WorkspaceConfig | undefined): Partial<Record<ProjectSwitch, string>> {
+  const off: Partial<Record<ProjectSwitch, string>> = {};
+  for (const name of PROJECT_SWITCHES) if (config?.values[name] === false) off[name] = originText(config, name);
+  return off;
+}
+
+export interface AppliedWorkspace<S> {
+  settings: S;
+  /** Values that could not apply, and why (doctor). */
+  ignored: string[];
+}
+
+type WorkspaceSettings = Pick<Settings, ProjectSwitch | 'recallLimit' | 'scoreThreshold' | 'recallPeerScope' | 'recallDedupTurns'>;
+
+/** `settings` with what the workspace may change changed (a copy when there is a workspace file). */
+export function applyWorkspace<S extends WorkspaceSettings>(settings: S, config: WorkspaceConfig | undefined): AppliedWorkspace<S> {
+  if (config === undefined) return { settings, ignored: [] };
   const next = { ...settings };
-  for (const name of off) next[name] = false;
-  return next;
+  const ignored: string[] = [];
+  const { values } = config;
+  const cannot = (field: WorkspaceField, why: string) => ignored.push(`ignored ${originText(config, field)}: ${why}`);
+  for (const name of PROJECT_SWITCHES) {
+    if (values[name] === false) next[name] = false;
+    else if (values[name] === true && !settings[name]) cannot(name, 'a workspace file never turns on what your settings turn off');
+  }
+  if (values.recallLimit !== undefined) {
+    if (values.recallLimit < settings.recallLimit) next.recallLimit = values.recallLimit;
+    else if (values.recallLimit > settings.recallLimit) cannot('recallLimit', `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
+  }
+  if (values.scoreThreshold !== undefined) {
+    if (values.scoreThreshold > settings.scoreThreshold) next.scoreThreshold = values.scoreThreshold;
+    else if (values.scoreThreshold < settings.scoreThreshold) cannot('scoreThreshold', `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`);
+  }
+  if (values.recallPeerScope === 'actor') next.recallPeerScope = 'actor';
+  else if (values.recallPeerScope === 'all' && settings.recallPeerScope.trim().toLowerCase() === 'actor') cannot('recallPeerScope', 'a workspace file may only narrow the peer scope to actor (yours: actor)');
+  if (values.recallDedupTurns !== undefined) next.recallDedupTurns = values.recallDedupTurns;
+  return { settings: next, ignored };
 }

@@ -8,59 +8,87 @@
  * (escape.ts), so a memory cannot close or forge our tag. The block keeps
  * within `budgetTokens`: the first memory is always shown (clipped to half
  * the room if it must be), later ones shrink to their URI once the budget is spent, and
- * the rest are dropped. Pure: same input, same bytes.
+ * the rest are dropped. Where the host caps one hook answer (Claude Code,
+ * DESIGN D28) it keeps within that many UTF-16 units too, frame closed.
+ * Pure: same input, same bytes.
  *
  * @module
  */
-import { deferredToolsClause, mcpToolName } from '../protocol/hostTools.js';
-import type { HostKind } from '../protocol/hostTools.js';
+import { asToolNames, deferredToolsClause } from '../protocol/hostTools.js';
+import type { HostKind, ToolNames } from '../protocol/hostTools.js';
 import { escapeAttribute, escapeBlockText, STORED_DATA_LINE } from './escape.js';
-import { clipToTokens, estimateTokens } from './tokens.js';
+import { Room } from './room.js';
+import { clipToTokens, clipToUnits, estimateTokens } from './tokens.js';
 import type { RecalledItem } from './types.js';
 
-/** The block's tool line on `host`. */
-export function recallToolsLine(host: HostKind): string {
-  const read = mcpToolName(host, 'read');
-  const search = mcpToolName(host, 'search');
-  return `Relevant memory from OpenViking. Expand a URI with ${read} {"uris": "<uri>"}; search for more with ${search} {"query": "…"}. They are deferred tools: ${deferredToolsClause(host)}.`;
+/** The block's tool line for `tools` (a host's bundled tools, or the user's own). */
+export function recallToolsLine(tools: HostKind | ToolNames): string {
+  const names = asToolNames(tools);
+  const read = names.name('read');
+  const search = names.name('search');
+  return `Relevant memory from OpenViking. Expand a URI with ${read} {"uris": "<uri>"}; search for more with ${search} {"query": "…"}. They are deferred tools: ${deferredToolsClause(names.host)}.`;
 }
 
 const OPEN_TAG = '<openviking-context source="recall">';
 const CLOSE_TAG = '</openviking-context>';
 
-/** The block, or '' when there is nothing to show; its tool line names `host`'s tools. */
-export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: number, host: HostKind = 'codebuddy'): string {
+/**
+ * The block, or '' when there is nothing to show; its tool line names
+ * `tools`. `maxUnits` (the host's cap on one hook answer, DESIGN D28) bounds
+ * its length in UTF-16 code units as well: memories that do not fit are
+ * dropped from the end (the lowest ranked) and one line says how many, and
+ * how to search for them.
+ */
+export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: number, tools: HostKind | ToolNames = 'codebuddy', maxUnits?: number): string {
   if (items.length === 0) return '';
-  const toolsLine = recallToolsLine(host);
-  const frame = [OPEN_TAG, toolsLine, STORED_DATA_LINE, CLOSE_TAG];
-  let used = frame.reduce((sum, line) => sum + estimateTokens(line) + 1, 0);
+  const names = asToolNames(tools);
+  const toolsLine = recallToolsLine(names);
+  const room = new Room(budgetTokens, maxUnits);
+  for (const line of [OPEN_TAG, toolsLine, STORED_DATA_LINE, CLOSE_TAG]) room.take(line);
+  // Under a cap, room stays for the line that counts what was left out.
+  const reserve = maxUnits === undefined ? undefined : notShownLine(items.length, names);
   const lines: string[] = [];
   for (const item of items) {
     const full = memoryElement(item, item.text);
-    const fullCost = estimateTokens(full) + 1;
-    if (used + fullCost <= budgetTokens) {
+    if (room.tryTake(full, reserve)) {
       lines.push(full);
-      used += fullCost;
       continue;
     }
     if (lines.length === 0) {
-      const opening = memoryElement(item, '');
-      // Half the room when more memories follow, so their URIs still fit.
-      const room = Math.max(0, Math.floor((budgetTokens - used - estimateTokens(opening) - 8) / (items.length > 1 ? 2 : 1)));
-      const clipped = memoryElement(item, `${clipToTokens(escapeBlockText(item.text), room)}…`, true);
-      lines.push(clipped);
-      used += estimateTokens(clipped) + 1;
-      continue;
+      const clipped = clippedElement(item, room, items.length > 1 ? 2 : 1, reserve);
+      if (clipped !== undefined) {
+        lines.push(clipped);
+        room.take(clipped);
+        continue;
+      }
     }
     const bare = memoryElement(item, '');
-    const bareCost = estimateTokens(bare) + 1;
-    if (used + bareCost > budgetTokens) break;
+    if (!room.tryTake(bare, reserve)) break;
     lines.push(bare);
-    used += bareCost;
   }
+  if (lines.length === 0) return '';
+  if (maxUnits !== undefined && lines.length < items.length) lines.push(notShownLine(items.length - lines.length, names));
   return [OPEN_TAG, toolsLine, STORED_DATA_LINE, ...lines, CLOSE_TAG].join('\n');
 }
 
+/**
+ * The first memory cut to fit: half the room when more memories follow, so
+ * their URIs still fit. Undefined when not even its opening fits the units.
+ */
+function clippedElement(item: RecalledItem, room: Room, share: number, reserve: string | undefined): string | undefined {
+  const opening = memoryElement(item, '');
+  const tokens = Math.max(0, Math.floor((room.tokensLeft - estimateTokens(opening) - 8) / share));
+  const reserved = reserve === undefined ? 0 : reserve.length + 1;
+  const units = Math.floor((room.unitsLeft - reserved - opening.length - 32) / share);
+  if (units <= 0) return undefined;
+  const text = clipToTokens(escapeBlockText(item.text), tokens);
+  return memoryElement(item, `${clipToUnits(text, units)}…`, true);
+}
+
+/** The line that says how many memories a capped block left out. */
+function notShownLine(count: number, tools: ToolNames): string {
+  return `(${count} more memories not shown here; search for them with ${tools.name('search')} {"query": "…"}.)`;
+}
 /** `<memory uri=… type=… score=…>text</memory>`, self-closing without text. */
 function memoryElement(item: RecalledItem, text: string, escaped = false): string {
   const attributes = [`uri="${escapeAttribute(item.uri)}"`];

@@ -11,6 +11,15 @@
  * 401, 500) ends the run at once: the next tier would fail the same way and
  * the prompt is waiting.
  *
+ * Earlier ids (DESIGN D24): under `peer_scope: actor` a project whose
+ * memories were also written under other ids (this plugin's `git-…` ids,
+ * OpenViking's plugins' first one) asks for them too, in parallel, each
+ * request speaking as that id; the answers merge by URI. Actor scope applies
+ * no other-peer penalty, so every answer's scores are the server's own for
+ * the same query: a URI found twice keeps its higher score, the merged list
+ * is ordered by score and cut to `recallLimit`. Any answer with memories is
+ * enough; when none has any, the project's own answer stands.
+ *
  * @module
  */
 import type { Credentials, Settings } from '../config/types.js';
@@ -32,6 +41,8 @@ export interface RecallRequest {
   now: () => number;
   /** The project's peer (DESIGN D24), sent by the client as `X-OpenViking-Actor-Peer`; scopes and penalises other projects' memories. */
   actorPeer?: string;
+  /** Under `peer_scope: actor`: the project's earlier ids, each with a client speaking as it. */
+  earlierPeers?: ReadonlyArray<{ peer: string; client: OpenVikingClient }>;
 }
 
 /** Fields only a context-face server knows; a legacy server names them in its 400. */
@@ -49,21 +60,53 @@ export async function recallMemories(request: RecallRequest): Promise<RecallOutc
 async function recallByTier(request: RecallRequest): Promise<RecallOutcome> {
   const baseUrl = request.credentials.baseUrl;
   let tier = await startingTier(request.dataDir, baseUrl, request.now());
+  const earlier = asksEarlierPeers(request) ? (request.earlierPeers ?? []) : [];
   if (tier === 'context') {
-    const result = await request.client.searchContext(contextBody(request));
+    const body = contextBody(request);
+    const { own: result, others } = await askEveryPeer(request.client, earlier, (client) => client.searchContext(body));
     if (!result.ok && isUnsupported(result)) {
       tier = 'recall';
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return fromContextResult('context', result, request.settings.recallLimit);
+    } else return mergeOutcomes(fromContextResult('context', result, request.settings.recallLimit), others.map((other) => fromContextResult('context', other, request.settings.recallLimit)), request.settings.recallLimit);
   }
   if (tier === 'recall') {
-    const result = await request.client.recall(recallBody(request));
+    const body = recallBody(request);
+    const { own: result, others } = await askEveryPeer(request.client, earlier, (client) => client.recall(body));
     if (!result.ok && isUnsupported(result)) {
       tier = 'find';
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return fromContextResult('recall', result, request.settings.recallLimit);
+    } else return mergeOutcomes(fromContextResult('recall', result, request.settings.recallLimit), others.map((other) => fromContextResult('recall', other, request.settings.recallLimit)), request.settings.recallLimit);
   }
-  return findTier(request);
+  return findTier(request, earlier.map((entry) => entry.peer));
+}
+
+/** `call` with the project's client and, in parallel, each earlier id's. */
+async function askEveryPeer<T>(own: OpenVikingClient, earlier: NonNullable<RecallRequest['earlierPeers']>, call: (client: OpenVikingClient) => Promise<T>): Promise<{ own: T; others: T[] }> {
+  const [ownResult, ...others] = await Promise.all([own, ...earlier.map((entry) => entry.client)].map(call));
+  return { own: ownResult as T, others };
+}
+
+/** Whether this recall also asks for the project's earlier ids: only under actor scope (under `all` the server's sweep reaches them). */
+function asksEarlierPeers(request: RecallRequest): boolean {
+  return request.earlierPeers !== undefined && request.earlierPeers.length > 0 && peerFields(request).peer_scope === 'actor';
+}
+
+/** The project's own outcome, joined by the hits of its earlier ids (see the module comment). */
+export function mergeOutcomes(own: RecallOutcome, earlier: readonly RecallOutcome[], limit: number): RecallOutcome {
+  const withHits = [own, ...earlier].filter((outcome): outcome is Extract<RecallOutcome, { status: 'hits' }> => outcome.status === 'hits');
+  if (withHits.length === 0 || (withHits.length === 1 && withHits[0] === own)) return own;
+  const best = new Map<string, { item: RecalledItem; order: number }>();
+  let order = 0;
+  for (const item of withHits.flatMap((outcome) => outcome.items)) {
+    const seen = best.get(item.uri);
+    if (seen === undefined) best.set(item.uri, { item, order: order++ });
+    else if ((item.score ?? -Infinity) > (seen.item.score ?? -Infinity)) best.set(item.uri, { item, order: seen.order });
+  }
+  const items = [...best.values()]
+    .sort((a, b) => (b.item.score ?? -Infinity) - (a.item.score ?? -Infinity) || a.order - b.order)
+    .slice(0, limit)
+    .map((entry) => entry.item);
+  return { status: 'hits', tier: own.tier, items };
 }
 
 function withoutExcluded(outcome: RecallOutcome, excluded: readonly string[]): RecallOutcome {
@@ -140,14 +183,15 @@ function fromEntry(entry: ContextEntry): RecalledItem {
   };
 }
 
-async function findTier(request: RecallRequest): Promise<RecallOutcome> {
+async function findTier(request: RecallRequest, earlierPeers: readonly string[]): Promise<RecallOutcome> {
   const { client, settings, query } = request;
   const space = await resolveUserSpace(client, { dataDir: request.dataDir, credentials: request.credentials, now: request.now() });
   if (space === undefined) return { status: 'failed', tier: 'find', failure: { ok: false, status: 0, code: 'NO_USER_SPACE', message: 'user space could not be resolved', retryable: true } };
   const limit = Math.max(2 * settings.recallLimit, 8);
   const find = (folder: string) => client.find({ query, target_uri: `viking://user/${space}/${folder}`, limit, score_threshold: 0 });
-  // The project's own memories too (DESIGN D24); another project's are not searched at all on this tier.
-  const folders = ['memories', 'skills', ...(request.actorPeer ? [`peers/${request.actorPeer}/memories`] : [])];
+  // The project's own memories too, under its earlier ids as well (DESIGN D24); another project's are not searched at all on this tier.
+  const ownPeers = request.actorPeer ? [request.actorPeer, ...earlierPeers] : [];
+  const folders = ['memories', 'skills', ...ownPeers.map((peer) => `peers/${peer}/memories`)];
   const results = await Promise.all(folders.map(find));
   const answered = results.flatMap((result) => (result.ok ? [result.result] : []));
   if (answered.length === 0) return { status: 'failed', tier: 'find', failure: results.find((result): result is OvFailure => !result.ok) as OvFailure };

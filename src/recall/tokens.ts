@@ -31,3 +31,11 @@ export function clipToTokens(text: string, budgetTokens: number): string {
   }
   return text.slice(0, end);
 }
+
+/** The longest prefix of `text` of at most `maxUnits` UTF-16 code units that does not split a surrogate pair. */
+export function clipToUnits(text: string, maxUnits: number): string {
+  if (text.length <= maxUnits) return text;
+  const end = Math.max(0, Math.floor(maxUnits));
+  const code = text.charCodeAt(end - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
+}

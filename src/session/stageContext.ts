@@ -41,6 +41,19 @@ export interface StageContext {
 }
 
 /**
+ * The peers a recall speaks as (DESIGN D24): the project's, and under
+ * `peer_scope: actor` the ids its memories had before, each with a client
+ * of the stage's identity and deadline speaking as it.
+ */
+export function recallPeers(ctx: StageContext, deps: StageDeps): { actorPeer?: string; earlierPeers?: Array<{ peer: string; client: OpenVikingClient }> } {
+  if (ctx.project.peerId === undefined) return {};
+  const actorScope = ctx.settings.recallPeerScope.trim().toLowerCase() === 'actor';
+  if (!actorScope || ctx.project.earlierPeerIds.length === 0) return { actorPeer: ctx.project.peerId };
+  const earlierPeers = ctx.project.earlierPeerIds.map((peer) => ({ peer, client: clientFor(ctx.config, deps, ctx.settings.timeoutMs, ctx.deadlineAt, peer) }));
+  return { actorPeer: ctx.project.peerId, earlierPeers };
+}
+
+/**
  * The configuration of a stage, job or command, loaded once; the logger
  * learns the debug knobs from it (hook/log.ts), so `debug` and
  * `debugLogPath` work from ovcli.conf as from the environment.

@@ -31,8 +31,8 @@ import { bypassMatch } from './bypass.js';
 /** Where the switches are read for one session or folder. */
 export interface SwitchScope {
   config: PluginConfig;
-  /** The workspace's project: which switches its `.openviking/config.json` turns off, and where that file is. */
-  project: Pick<Project, 'off' | 'configPath'>;
+  /** The workspace's project: which switches its `.openviking/` files turn off, each with the key and file. */
+  project: Pick<Project, 'off'>;
   /** The host's session id, when known (the MCP proxy never knows it). */
   sessionId?: string;
   /** The workspace folder, when known. */
@@ -63,12 +63,13 @@ export function captureOffReason(scope: SwitchScope): string | undefined {
 
 /** The reason a boolean switch is off here: the workspace file first (it can only turn things off), then the configuration. */
 function switchedOff(scope: SwitchScope, key: 'enabled' | 'autoCapture'): string | undefined {
-  if (scope.project.off.includes(key)) return `${key}: false in ${scope.project.configPath ?? '.openviking/config.json'}`;
+  const byWorkspace = scope.project.off[key];
+  if (byWorkspace !== undefined) return byWorkspace;
   return scope.config.settings[key] ? undefined : settingText(scope.config, key, 'false');
 }
 
 /** `OPENVIKING_X=value`, or `plugin.codebuddy.<key>: value in <file>` when the file set it. */
-function settingText(config: PluginConfig, key: keyof Settings, shown: string): string {
+export function settingText(config: PluginConfig, key: keyof Settings, shown: string): string {
   const source = config.settingSources?.[key];
   const file = fileOf(source);
   return file === undefined ? `${KNOB_TABLE[key].env}=${shown}` : `plugin.codebuddy.${key}: ${shown} in ${file}`;

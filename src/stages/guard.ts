@@ -26,7 +26,10 @@
  * SlashCommand call that names one of the plugin's own commands, which are
  * the user's to type (commandGuard.ts).
  *
- * Imports nothing at run time: no config, no network, no store.
+ * The allow path imports nothing at run time: no config, no network, no
+ * store. A deny loads the configuration (guardTools.ts, its own lazy file)
+ * to name the tools the user has: the bundled ones, or with `mcpEnabled`
+ * off those of their own OpenViking MCP server (DESIGN D29).
  *
  * @module
  */
@@ -34,8 +37,8 @@ import type { StageDeps, StageResult } from '../protocol/stage.js';
 import { PASS } from '../protocol/stage.js';
 import { isRecord } from '../util/json.js';
 import type { HookInput } from '../protocol/input.js';
-import { deferredToolsClause, hostFromEnv, mcpToolName } from '../protocol/hostTools.js';
-import type { HostKind } from '../protocol/hostTools.js';
+import { asToolNames, deferredToolsClause, hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
+import type { HostKind, ToolNames } from '../protocol/hostTools.js';
 import { COMMAND_TOOLS, commandDenyReason, pluginCommandNamed } from './commandGuard.js';
 
 /** What the model should use instead, per family of host tools. */
@@ -80,13 +83,22 @@ const VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]
 /** Longest URI or pattern quoted back to the model. */
 const MAX_ECHO_CHARS = 300;
 
-/** PreToolUse stage: deny file tools aimed at viking:// URIs and the model's runs of the plugin's commands; pass everything else. */
-export function runGuard(input: HookInput, deps: StageDeps): StageResult {
-  return guardDecision(input, hostFromEnv(deps.env));
+/**
+ * PreToolUse stage: deny file tools aimed at viking:// URIs (naming the
+ * configured tools) and the model's runs of the plugin's commands; pass
+ * everything else, synchronously.
+ */
+export function runGuard(input: HookInput, deps: StageDeps): StageResult | Promise<StageResult> {
+  const decision = guardDecision(input, hostFromEnv(deps.env));
+  if (decision.kind !== 'deny' || COMMAND_TOOLS.has(String(input.tool_name))) return decision;
+  return import('./guardTools.js')
+    .then((module) => module.configuredToolNames(deps))
+    .catch(() => toolNamesFor(hostFromEnv(deps.env)))
+    .then((tools) => guardDecision(input, tools));
 }
 
-/** The guard's decision without the stage signature (synchronous, pure). */
-export function guardDecision(input: HookInput, host: HostKind = 'codebuddy'): StageResult {
+/** The guard's decision without the stage signature (synchronous, pure); `tools` default CodeBuddy's bundled ones. */
+export function guardDecision(input: HookInput, tools: HostKind | ToolNames = 'codebuddy'): StageResult {
   if (input.hook_event_name !== 'PreToolUse' || typeof input.tool_name !== 'string') return PASS;
   if (COMMAND_TOOLS.has(input.tool_name)) {
     const command = pluginCommandNamed(input.tool_input);
@@ -96,7 +108,7 @@ export function guardDecision(input: HookInput, host: HostKind = 'codebuddy'): S
   if (family === undefined || !isRecord(input.tool_input)) return PASS;
   const found = findVikingPath(input.tool_input, family === 'glob');
   if (found === undefined) return PASS;
-  return { kind: 'deny', reason: guardReason(input.tool_name, family, found, input.tool_input, host) };
+  return { kind: 'deny', reason: guardReason(input.tool_name, family, found, input.tool_input, tools) };
 }
 
 /** Where the URI was found: the URI (scheme spelled `viking://`) and the argument that held it. */
@@ -148,10 +160,12 @@ function canonicalUri(afterScheme: string): string {
   return `viking://${path.replace(/^\/+/, '')}`;
 }
 
-/** The three-line deny reason the model reads as the tool's error, naming `host`'s tools only. */
-export function guardReason(toolName: string, family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>, host: HostKind): string {
+/** The three-line deny reason the model reads as the tool's error, naming only tools of `tools`' host. */
+export function guardReason(toolName: string, family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>, tools: HostKind | ToolNames): string {
+  const names = asToolNames(tools);
+  const host = names.host;
   const uri = clip(found.uri);
-  const call = suggestedCall(family, found, toolInput, (tool) => mcpToolName(host, tool));
+  const call = suggestedCall(family, found, toolInput, (tool) => names.name(tool));
   const params = JSON.stringify(call.params);
   const first = `${uri} is an OpenViking URI, not a local path, so ${toolName} cannot use it.`;
   if (host === 'claude-code') {

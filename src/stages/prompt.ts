@@ -15,14 +15,14 @@
  */
 import type { StageDeps, StageResult } from '../protocol/stage.js';
 import { PASS } from '../protocol/stage.js';
-import { hostFromEnv } from '../protocol/hostTools.js';
+import { hookContextCap, hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
 import type { HookInput } from '../protocol/input.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { renderRecallBlock } from '../recall/block.js';
 import { recallMemories } from '../recall/cascade.js';
 import { decideRecall } from '../recall/skip.js';
 import { recordRecall } from '../recall/status.js';
-import { openStageContext } from '../session/stageContext.js';
+import { openStageContext, recallPeers } from '../session/stageContext.js';
 import { recordInjection } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
 import { errorMessage } from '../util/errors.js';
@@ -57,7 +57,7 @@ async function recallBlock(ctx: StageContext, query: string, deps: StageDeps): P
     ovSessionId: ctx.ovSessionId,
     query,
     now: deps.now,
-    ...(ctx.project.peerId !== undefined ? { actorPeer: ctx.project.peerId } : {}),
+    ...recallPeers(ctx, deps),
   });
   const at = deps.now();
   deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));
@@ -67,7 +67,8 @@ async function recallBlock(ctx: StageContext, query: string, deps: StageDeps): P
   }
   deps.log.debug('recall done', { tier: outcome.tier, hits: outcome.status === 'hits' ? outcome.items.length : 0 });
   if (outcome.status === 'empty') return PASS;
-  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, hostFromEnv(deps.env));
+  const host = hostFromEnv(deps.env);
+  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, toolNamesFor(host, ctx.settings), hookContextCap(host));
   if (text === '') return PASS;
   const items = outcome.items.map(({ uri, score, category }) => ({ uri, ...(score !== undefined ? { score } : {}), ...(category !== undefined ? { category } : {}) }));
   deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: 'recall', detail: query, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items, text }));

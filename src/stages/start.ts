@@ -30,7 +30,7 @@ import { withTimeout } from '../util/withTimeout.js';
 import { fetchArchiveOverview, fetchProfileFor } from '../profile/fetch.js';
 import type { ProfileSources } from '../profile/fetch.js';
 import { renderStartBlock } from '../profile/render.js';
-import { hostFromEnv } from '../protocol/hostTools.js';
+import { hookContextCap, hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
 import { ensureResident } from '../resident/launch.js';
@@ -114,9 +114,11 @@ async function buildAnswer(ctx: StageContext, source: string, deps: StageDeps): 
   // Once the reads are on the wire: the index check, and the worker's spawn (node:child_process) when one is due.
   if (ctx.settings.autoCapture) await onNextTurn(deps, () => commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId, ctx.settings.staleCommitIdleMs));
   const [profile, archiveOverview] = await fetched;
+  const host = hostFromEnv(deps.env);
+  const cap = hookContextCap(host);
   return renderStartBlock(
-    { source, host: hostFromEnv(deps.env), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
-    { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget },
+    { source, tools: toolNamesFor(host, ctx.settings), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
+    { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget, ...(cap !== undefined ? { maxUnits: cap } : {}) },
   );
 }
 

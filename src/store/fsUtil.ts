@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync, type Stats } from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
 import { errorCode } from '../util/errors.js';
 
@@ -40,5 +40,14 @@ export async function mtimeOf(path: string): Promise<number | undefined> {
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+/** `stat` of `path` (following links), or undefined when it is missing or cannot be looked at (ENOTDIR, EACCES, a loop). */
+export function statQuietly(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }

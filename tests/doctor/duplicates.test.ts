@@ -15,8 +15,8 @@ import type { DoctorReport } from '../../src/doctor/types.js';
 import { spawnHook } from '../support/spawn-hook.js';
 import { checkOf, freshHome } from './support.js';
 
-async function doctor(home: string, cwd = home): Promise<DoctorReport> {
-  const run = await spawnHook({ args: ['doctor', '--json'], cwd, env: { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9' }, timeoutMs: 20_000 });
+async function doctor(home: string, cwd = home, env: Record<string, string> = {}): Promise<DoctorReport> {
+  const run = await spawnHook({ args: ['doctor', '--json'], cwd, env: { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9', ...env }, timeoutMs: 20_000 });
   return JSON.parse(run.stdout) as DoctorReport;
 }
 
@@ -47,6 +47,16 @@ describe('duplicate registrations', () => {
     expect(check.lines).toEqual([`${join(home, '.codebuddy.json')}: user-scope MCP server "openviking" duplicates the plugin's openviking server (two sets of the same tools)`]);
     expect(check.fix).toContain('mcp remove openviking');
   });
+
+  it('with the plugin\'s tools off (mcpEnabled), a user-scope server is the one the hints name: no duplicate, and said found or not (issue 22, DESIGN D29)', async () => {
+    const home = freshHome();
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers: { 'corp-ov': { type: 'http', url: 'https://ov.corp/mcp' }, openviking: { command: 'x' } } }));
+    const found = checkOf(await doctor(home, home, { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'corp-ov' }), 'duplicates');
+    expect(found.status).toBe('pass');
+    expect(found.lines.join('\n')).toContain(`the hints name your server "corp-ov", registered in ${join(home, '.claude.json')}`);
+    const missing = checkOf(await doctor(home, home, { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'elsewhere' }), 'duplicates');
+    expect(missing.lines.join('\n')).toMatch(/the hints name your server "elsewhere", which is not in /);
+  }, 60_000);
 });
 
 describe('project', () => {
@@ -58,7 +68,7 @@ describe('project', () => {
     execFileSync('git', ['remote', 'add', 'origin', 'https://u:secret@example.org/team/app.git'], { cwd: ws });
     writeFileSync(join(ws, '.openviking', 'config.json'), JSON.stringify({ autoCapture: false }));
     const check = checkOf(await doctor(home, ws), 'project');
-    expect(check.lines.join('\n')).toMatch(/peer: git-example\.org-team-app-[0-9a-f]{8} {2}\(git remote example\.org\/team\/app\)/);
+    expect(check.lines.join('\n')).toMatch(/peer: example\.org-team-app {2}\(\{git_remote\} of origin example\.org\/team\/app/);
     expect(check.lines.join('\n')).toContain('off here: autoCapture');
     expect(JSON.stringify(check)).not.toContain('secret');
   });

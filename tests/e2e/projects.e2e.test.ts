@@ -11,7 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalRemote, peerIdForRemote } from '../../src/project/remote.js';
+import { gitRemoteVariable } from '../../src/project/peerTemplate.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { runPrompt, type CliRun } from './support/cli.js';
 import { mainSessionOf } from './support/openviking.js';
@@ -23,7 +23,7 @@ import { settledCounts } from './support/capture-counts.js';
 
 const REMOTES = { alpha: 'git@github.com:acme/alpha-service.git', beta: 'https://deploy:ghp_E2ETOKENSECRET000111@github.com/acme/beta-service' } as const;
 const MARKERS = { alpha: 'PROJECT-ALPHA-MARKER-TERRAFORM', beta: 'PROJECT-BETA-MARKER-PULUMI' } as const;
-const peerOf = (remote: string) => peerIdForRemote(canonicalRemote(remote) as string);
+const peerOf = (remote: string) => gitRemoteVariable(remote);
 const prompt = (tag: string) => `How is the kestrel service released to production? (${tag})`;
 
 /** `OV_E2E_PLUGIN_ROOT` runs another built copy of the plugin (used to see this scenario fail on a build without project identity). */

@@ -38,10 +38,10 @@ describe('guard stage (in process)', () => {
     }
   }
 
-  it("a reason names only the current host's tools", () => {
+  it("a reason names only the current host's tools", async () => {
     for (const c of DENY_CASES) {
-      const onCodeBuddy = runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: HOST_ENV.codebuddy }));
-      const onClaude = runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: HOST_ENV['claude-code'] }));
+      const onCodeBuddy = await runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: HOST_ENV.codebuddy }));
+      const onClaude = await runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: HOST_ENV['claude-code'] }));
       const text = (result: typeof onClaude): string => (result.kind === 'deny' ? result.reason : '');
       expect(text(onClaude), c.name).not.toMatch(/DeferExecuteTool|mcp__openviking__/);
       expect(text(onClaude), c.name).toContain('mcp__plugin_openviking_openviking__');
@@ -50,10 +50,10 @@ describe('guard stage (in process)', () => {
     }
   });
 
-  it('a hook run with neither plugin variable (by hand) answers as on CodeBuddy', () => {
+  it('a hook run with neither plugin variable (by hand) answers as on CodeBuddy', async () => {
     const c = DENY_CASES[0];
     if (!c) throw new Error('no deny case');
-    expect(runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: {} }))).toEqual({ kind: 'deny', reason: expectedReason(c, 'codebuddy') });
+    expect(await runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: {} }))).toEqual({ kind: 'deny', reason: expectedReason(c, 'codebuddy') });
   });
 
   it('judges only PreToolUse and touches no deps', async () => {
@@ -85,11 +85,11 @@ describe('guard stage (in process)', () => {
     expect(input && c && guardDecision(input, 'codebuddy')).toEqual({ kind: 'deny', reason: c && expectedReason(c, 'codebuddy') });
   });
 
-  it('works on the payload Claude Code 2.1.328 sent (the Read made absolute, codebuddy-host README §9)', () => {
+  it('works on the payload Claude Code 2.1.328 sent (the Read made absolute, codebuddy-host README §9)', async () => {
     const input = parseHookInput(
       '{"session_id":"0b6f","transcript_path":"/home/dev/.claude/projects/-home-dev-ws/0b6f.jsonl","cwd":"/home/dev/ws","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/home/dev/ws/viking:/user/alice/memories/x.md"},"tool_use_id":"toolu_01"}',
     );
-    const result = input && runGuard(input, createTestDeps({ env: HOST_ENV['claude-code'] }));
+    const result = input && (await runGuard(input, createTestDeps({ env: HOST_ENV['claude-code'] })));
     expect(result).toEqual({
       kind: 'deny',
       reason: [

@@ -9,12 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalRemote, peerIdForRemote } from '../../src/project/remote.js';
+import { gitRemoteVariable } from '../../src/project/peerTemplate.js';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
 import { connectThroughProxy, makeSandbox, proxyUnderTest, type Sandbox } from './support/harness.js';
 
 const REMOTE = 'git@github.com:acme/mcp-project.git';
-const PEER = peerIdForRemote(canonicalRemote(REMOTE) as string);
+const PEER = gitRemoteVariable(REMOTE);
 
 let server: OvTestServer;
 let sandbox: Sandbox;

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { elideProfile, renderListing, renderStartBlock } from '../../src/profile/render.js';
 import { estimateTokens } from '../../src/recall/tokens.js';
+import { CLAUDE_CODE_HOOK_CONTEXT_LIMIT, hookContextCap } from '../../src/protocol/hostTools.js';
+import { BIG_PREFERENCE_COUNT, BIG_PROFILE_FIRST, BIG_PROFILE_LAST, bigProfileText } from '../support/big-memory.js';
 
 describe('estimateTokens', () => {
   it('counts CJK at 1.5 and the rest at a quarter', () => {
@@ -67,5 +69,53 @@ describe('renderStartBlock', () => {
     expect(block.match(/<\/openviking-context>/g)).toHaveLength(1);
     expect(block.match(/<\/archive-overview>/g)).toHaveLength(1);
     expect(block.match(/<user-profile/g)).toHaveLength(1);
+  });
+});
+
+describe('renderStartBlock under a host cap (issue 22 item 3, DESIGN D28)', () => {
+  const preferences = Array.from({ length: BIG_PREFERENCE_COUNT }, (_, n) => ({ name: `default/topic-${String(n).padStart(3, '0')}.md`, abstract: `Preference ${n}: small focused commits, reviewed the same day, for topic ${n}` }));
+  const sources = { space: 'default', profile: bigProfileText(), preferences, entities: [], reached: true };
+  const budgets = { profileTokens: 6000, archiveTokens: 32000 };
+  const claudeCap = hookContextCap('claude-code') as number;
+
+  function expectClosedBlock(block: string): void {
+    expect(block.startsWith('<openviking-context source=')).toBe(true);
+    expect(block.endsWith('</openviking-context>')).toBe(true);
+    expect(block.match(/<openviking-context /g)).toHaveLength(1);
+    for (const tag of ['user-profile', 'available-memories', 'session-archive', 'archive-overview']) {
+      expect(block.split(`<${tag}`).length, tag).toBe(block.split(`</${tag}>`).length);
+    }
+  }
+
+  it('Claude Code: one closed block under its 10,000-unit limit, with the profile\'s first and last lines, then the listing and how to list the rest', () => {
+    expect(claudeCap).toBeLessThan(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
+    const block = renderStartBlock({ source: 'startup', tools: 'claude-code', profile: sources }, { ...budgets, maxUnits: claudeCap });
+    expect(block.length).toBeLessThanOrEqual(claudeCap);
+    expectClosedBlock(block);
+    expect(block).toContain(BIG_PROFILE_FIRST);
+    expect(block).toContain(BIG_PROFILE_LAST);
+    expect(block).toContain('[profile middle elided]');
+    expect(block).toContain('  - default/topic-000.md');
+    expect(block).toMatch(/\.\.\. \+\d+ more; list them with mcp__plugin_openviking_openviking__list \{"uri": "viking:\/\/user\/default\/memories\/preferences\/"\}/);
+  });
+
+  it('CodeBuddy (no cap): the larger block of the token budget, as before', () => {
+    const block = renderStartBlock({ source: 'startup', tools: 'codebuddy', profile: sources }, budgets);
+    expect(block.length).toBeGreaterThan(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
+    expect(block).toBe(renderStartBlock({ source: 'startup', profile: sources }, { ...budgets, maxUnits: undefined }));
+    expectClosedBlock(block);
+    expect(block).toContain(BIG_PROFILE_FIRST);
+    expect(block).toContain(BIG_PROFILE_LAST);
+  });
+
+  it('any cap from 1,500 to 20,000 units, with a long archive overview (resume) and a CJK profile: within it, frame closed', () => {
+    const cjk = { ...sources, profile: Array.from({ length: 300 }, (_, n) => `第${n}行：用户喜欢使用制表符缩进代码并且偏好简洁的提交信息。`).join('\n') };
+    for (const profile of [sources, cjk]) {
+      for (let cap = 1500; cap <= 20000; cap += 1750) {
+        const block = renderStartBlock({ source: 'resume', tools: 'claude-code', profile, archiveOverview: 'archive line\n'.repeat(3000) }, { ...budgets, maxUnits: cap });
+        expect(block.length, `cap ${cap}`).toBeLessThanOrEqual(cap);
+        expectClosedBlock(block);
+      }
+    }
   });
 });

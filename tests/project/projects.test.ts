@@ -9,7 +9,7 @@
  * @module
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalRemote, peerIdForRemote } from '../../src/project/remote.js';
+import { gitRemoteVariable } from '../../src/project/peerTemplate.js';
 import { join } from 'node:path';
 import { until } from '../capture/support/world.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { createProjectsWorld, type ProjectsWorld, type ProjectWorkspace } from '
 
 const ALPHA = 'git@github.com:acme/alpha.git';
 const BETA = 'https://ci:ghp_TOKENVALUE0123456789abcdef@github.com/acme/beta';
-const peerOf = (remote: string) => peerIdForRemote(canonicalRemote(remote) as string);
+const peerOf = (remote: string) => gitRemoteVariable(remote);
 const QUERY = 'how does the kestrel service deploy';
 
 let world: ProjectsWorld;

@@ -36,7 +36,7 @@ describe('why', () => {
     const run = await hook(['why']);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain(`session cb-${p.sessionId}`);
-    expect(run.stdout).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z {2}session start \(startup\): profile block {2}\[project git-github\.com-acme-why-demo-[0-9a-f]{8}\]/);
+    expect(run.stdout).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z {2}session start \(startup\): profile block {2}\[project github\.com-acme-why-demo\]/);
     expect(run.stdout).toContain('viking://user/default/memories/profile.md');
     expect(run.stdout).toContain(`recall for: ${RECALL_PROMPT}`);
     expect(run.stdout).toMatch(/\d\.\d\d {2}viking:\/\/user\/default\/memories\/entities\/default\/osprey-deploy\.md {2}\(entities\)/);
@@ -82,7 +82,7 @@ describe('recall-preview', () => {
     expect(run.stdout).toMatch(/\d\.\d\d {2}viking:\/\/user\/default\/memories\/entities\/default\/osprey-deploy\.md/);
     expect(run.stdout).toContain(RECALL_MARKER);
     const search = world.server.requests({ path: '/api/v1/search/search' })[0];
-    expect(search?.headers['x-openviking-actor-peer']).toMatch(/^git-github\.com-acme-why-demo-/);
+    expect(search?.headers['x-openviking-actor-peer']).toBe('github.com-acme-why-demo');
     expect(search?.body).not.toHaveProperty('session_id');
   });
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { renderRecallBlock } from '../../src/recall/block.js';
 import { escapeBlockText, STORED_DATA_LINE } from '../../src/recall/escape.js';
 import { estimateTokens } from '../../src/recall/tokens.js';
+import { hookContextCap, toolNamesFor } from '../../src/protocol/hostTools.js';
 
 describe('renderRecallBlock', () => {
   it('renders one element per memory with escaped attributes', () => {
@@ -45,5 +46,28 @@ describe('escapeBlockText', () => {
       'a &lt;/OpenViking-Context> b &lt;openviking-context x> &lt;/memory> &lt; /system-reminder>',
     );
     expect(escapeBlockText('<memoryless> 1 < 2')).toBe('<memoryless> 1 < 2');
+  });
+
+  it('under Claude Code\'s cap (DESIGN D28): within it whatever the token budget, frame closed, the best memories kept and the rest counted', () => {
+    const cap = hookContextCap('claude-code') as number;
+    const items = Array.from({ length: 40 }, (_, n) => ({ uri: `viking://user/u/memories/events/e${n}.md`, score: 0.9 - n / 100, text: `memory ${n} `.repeat(150) }));
+    for (const budget of [2000, 8000, 32000]) {
+      const block = renderRecallBlock(items, budget, 'claude-code', cap);
+      expect(block.length, `budget ${budget}`).toBeLessThanOrEqual(cap);
+      expect(block.endsWith('</openviking-context>')).toBe(true);
+      expect(block).toContain('e0.md"');
+      expect(block).not.toContain('e39.md');
+      expect(block).toMatch(/\(\d+ more memories not shown here; search for them with mcp__plugin_openviking_openviking__search/);
+    }
+    // One memory bigger than the cap: cut inside its element.
+    const huge = renderRecallBlock([{ uri: 'viking://user/u/memories/events/big.md', text: '记'.repeat(50000) }], 32000, 'claude-code', cap);
+    expect(huge.length).toBeLessThanOrEqual(cap);
+    expect(huge).toMatch(/…\n<\/memory>\n<\/openviking-context>$/);
+  });
+
+  it('with the bundled tools off, names the user\'s own server\'s tools (DESIGN D29)', () => {
+    const block = renderRecallBlock([{ uri: 'viking://user/u/x.md', text: 'x' }], 2000, toolNamesFor('claude-code', { mcpEnabled: false, mcpServer: 'corp ov' }));
+    expect(block).toContain('Expand a URI with mcp__corp_ov__read {"uris": "<uri>"}; search for more with mcp__corp_ov__search');
+    expect(block).not.toContain('mcp__plugin_');
   });
 });

@@ -137,7 +137,18 @@ const REPOSITORY_FILES: Array<{ name: string; read: boolean; subdir?: string; pl
     subdir: 'sub',
     plant: (ws, target) => link(join(ws, 'sub', '.git'), target),
   },
-  { name: 'commondir', read: true, plant: (ws, target) => link(join(ws, '.git', 'commondir'), target) },
+  {
+    // A linked worktree's `commondir` (a repository's own `.git` directory is not asked for one, as in OpenViking's plugins): `sub` is the worktree.
+    name: 'commondir',
+    read: true,
+    subdir: 'sub',
+    plant: (ws, target) => {
+      mkdirSync(join(ws, '.git', 'worktrees', 'sub'), { recursive: true });
+      mkdirSync(join(ws, 'sub'), { recursive: true });
+      writeFileSync(join(ws, 'sub', '.git'), `gitdir: ${join(ws, '.git', 'worktrees', 'sub')}\n`);
+      return link(join(ws, '.git', 'worktrees', 'sub', 'commondir'), target);
+    },
+  },
 ];
 
 function link(path: string, target: string): string {

@@ -39,8 +39,14 @@ export interface ProjectsWorld {
   server: OvTestServer;
   home: string;
   root: string;
-  /** A git repository with `remote` as origin (none: no remote; null: not a repository). */
-  workspace(remote: string | undefined | null, options?: { env?: Record<string, string>; config?: Record<string, unknown>; resident?: boolean }): ProjectWorkspace;
+  /**
+   * A git repository with `remote` as origin (none: no remote; null: not a
+   * repository). `config` / `localConfig` are written as its
+   * `.openviking/config.json` / `config.local.json`; `prepare` may change the
+   * repository and returns the folder the hooks run in (a subdirectory, a
+   * linked worktree), default the repository.
+   */
+  workspace(remote: string | undefined | null, options?: { env?: Record<string, string>; config?: Record<string, unknown>; localConfig?: Record<string, unknown>; resident?: boolean; prepare?: (repository: string) => string }): ProjectWorkspace;
   dispose(): Promise<void>;
 }
 
@@ -55,14 +61,16 @@ export async function createProjectsWorld(env: Record<string, string> = {}): Pro
   mkdirSync(home);
   let count = 0;
   const workspace: ProjectsWorld['workspace'] = (remote, options = {}) => {
-    const dir = join(root, `ws-${++count}`);
-    mkdirSync(dir);
-    if (remote !== null) git(dir, 'init', '-q');
-    if (typeof remote === 'string') git(dir, 'remote', 'add', 'origin', remote);
-    if (options.config !== undefined) {
-      mkdirSync(join(dir, '.openviking'));
-      writeFileSync(join(dir, '.openviking', 'config.json'), JSON.stringify(options.config));
+    const repository = join(root, `ws-${++count}`);
+    mkdirSync(repository);
+    if (remote !== null) git(repository, 'init', '-q');
+    if (typeof remote === 'string') git(repository, 'remote', 'add', 'origin', remote);
+    for (const [name, content] of [['config.json', options.config], ['config.local.json', options.localConfig]] as const) {
+      if (content === undefined) continue;
+      mkdirSync(join(repository, '.openviking'), { recursive: true });
+      writeFileSync(join(repository, '.openviking', name), JSON.stringify(content));
     }
+    const dir = options.prepare?.(repository) ?? repository;
     const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace: dir, resident: options.resident === true, env: { OPENVIKING_URL: server.url, OPENVIKING_TIMEOUT_MS: '5000', ...env, ...options.env } });
     const payloads = () => createPayloads({ workspace: dir, configDir: join(home, '.codebuddy') });
     return {

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemEntriesText } from './support/anthropic-model.js';
 import { runClaude, runClaudePluginCommand } from './support/claude-cli.js';
 import type { CliRun } from './support/cli.js';
-import { createClaudeWorld, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import { createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { copyShippedPlugin } from './support/marketplace.js';
 import { SEED } from './support/openviking.js';
@@ -34,51 +34,53 @@ const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) 
 const manifest = readJson<MarketplaceManifest>(join(REPO_ROOT, '.claude-plugin', 'marketplace.json'));
 const plugin = readJson<{ name: string; version: string }>(join(REPO_ROOT, '.claude-plugin', 'plugin.json'));
 
-let world: ClaudeWorld;
-let clone: string;
-let add: CliRun;
-let install: CliRun;
-let run: CliRun;
+forEachClaudeVersion((version) => {
+  let world: ClaudeWorld;
+  let clone: string;
+  let add: CliRun;
+  let install: CliRun;
+  let run: CliRun;
 
-beforeAll(async () => {
-  requireClaudeCli();
-  requirePluginBuild();
-  world = await createClaudeWorld('marketplace', () => ({ text: 'E2E-CC-FOUR-ANSWER ok' }));
-  clone = join(world.sandbox.root, 'openviking-codebuddy');
-  copyShippedPlugin(REPO_ROOT, clone);
-  add = await runClaudePluginCommand(world.sandbox, ['marketplace', 'add', clone]);
-  install = await runClaudePluginCommand(world.sandbox, ['install', `${plugin.name}@${manifest.name}`]);
-  run = await runClaude(world.sandbox, 'E2E-CC-FOUR hello from an installed plugin', { pluginDirs: [], env: world.pluginEnv });
-});
-
-afterAll(async () => {
-  await world?.dispose();
-});
-
-describe('Claude Code scenario 4: the repository as a local marketplace', () => {
-  it('ships a Claude Code marketplace manifest listing this plugin at the repository root, like the CodeBuddy one', () => {
-    expect(manifest.plugins).toEqual([expect.objectContaining({ name: plugin.name, source: './', version: plugin.version })]);
-    const codebuddy = readJson<MarketplaceManifest>(join(REPO_ROOT, '.codebuddy-plugin', 'marketplace.json'));
-    expect(manifest.name).toBe(codebuddy.name);
-    expect(manifest.plugins).toEqual(codebuddy.plugins);
+  beforeAll(async () => {
+    requireClaudeCli(version);
+    requirePluginBuild();
+    world = await createClaudeWorld(version, 'marketplace', () => ({ text: 'E2E-CC-FOUR-ANSWER ok' }));
+    clone = join(world.sandbox.root, 'openviking-codebuddy');
+    copyShippedPlugin(REPO_ROOT, clone);
+    add = await runClaudePluginCommand(world.sandbox, ['marketplace', 'add', clone]);
+    install = await runClaudePluginCommand(world.sandbox, ['install', `${plugin.name}@${manifest.name}`]);
+    run = await runClaude(world.sandbox, 'E2E-CC-FOUR hello from an installed plugin', { pluginDirs: [], env: world.pluginEnv });
   });
 
-  it('the CLI adds the marketplace and installs the plugin', () => {
-    expect(add.exit.code, add.stdout + add.stderr).toBe(0);
-    expect(add.stdout).toContain(`Successfully added marketplace: ${manifest.name}`);
-    expect(install.exit.code, install.stdout + install.stderr).toBe(0);
-    expect(install.stdout).toContain(`Successfully installed plugin: ${plugin.name}@${manifest.name}`);
-    const settings = readJson<{ enabledPlugins?: Record<string, boolean> }>(join(world.sandbox.configDir, 'settings.json'));
-    expect(settings.enabledPlugins?.[`${plugin.name}@${manifest.name}`]).toBe(true);
+  afterAll(async () => {
+    await world?.dispose();
   });
 
-  it('a run with no plugin flag fires the hooks and starts the MCP server from the marketplace directory, in place', () => {
-    expectNormalExit(run);
-    const log = world.sandbox.debugLogs();
-    expect(log, world.evidence()).toContain(`Hooks: UserPromptSubmit [node "${clone}/scripts/hook.mjs"] (plugin ${plugin.name}@${manifest.name}) finished with status 0`);
-    expect(log).toMatch(/MCP server "plugin:openviking:openviking": Successfully connected/);
-    const context = systemEntriesText(world.model.calls('conversation')[0]);
-    expect(context, world.evidence()).toContain(SEED.profileMarker);
-    expect(context).toContain('mcp__plugin_openviking_openviking__read');
+  describe('Claude Code scenario 4: the repository as a local marketplace', () => {
+    it('ships a Claude Code marketplace manifest listing this plugin at the repository root, like the CodeBuddy one', () => {
+      expect(manifest.plugins).toEqual([expect.objectContaining({ name: plugin.name, source: './', version: plugin.version })]);
+      const codebuddy = readJson<MarketplaceManifest>(join(REPO_ROOT, '.codebuddy-plugin', 'marketplace.json'));
+      expect(manifest.name).toBe(codebuddy.name);
+      expect(manifest.plugins).toEqual(codebuddy.plugins);
+    });
+
+    it('the CLI adds the marketplace and installs the plugin', () => {
+      expect(add.exit.code, add.stdout + add.stderr).toBe(0);
+      expect(add.stdout).toContain(`Successfully added marketplace: ${manifest.name}`);
+      expect(install.exit.code, install.stdout + install.stderr).toBe(0);
+      expect(install.stdout).toContain(`Successfully installed plugin: ${plugin.name}@${manifest.name}`);
+      const settings = readJson<{ enabledPlugins?: Record<string, boolean> }>(join(world.sandbox.configDir, 'settings.json'));
+      expect(settings.enabledPlugins?.[`${plugin.name}@${manifest.name}`]).toBe(true);
+    });
+
+    it('a run with no plugin flag fires the hooks and starts the MCP server from the marketplace directory, in place', () => {
+      expectNormalExit(run);
+      const log = world.sandbox.debugLogs();
+      expect(log, world.evidence()).toContain(`Hooks: UserPromptSubmit [node "${clone}/scripts/hook.mjs"] (plugin ${plugin.name}@${manifest.name}) finished with status 0`);
+      expect(log).toMatch(/MCP server "plugin:openviking:openviking": Successfully connected/);
+      const context = systemEntriesText(world.model.calls('conversation')[0]);
+      expect(context, world.evidence()).toContain(SEED.profileMarker);
+      expect(context).toContain('mcp__plugin_openviking_openviking__read');
+    });
   });
 });

@@ -10,10 +10,10 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { describe, inject } from 'vitest';
 import { startAnthropicModel, type AnthropicModel } from './anthropic-model.js';
 import type { ModelCall, ModelScript } from './chat-types.js';
-import { createClaudeSandbox, type ClaudeSandbox } from './claude-cli.js';
+import { CLAUDE_CODE_VERSIONS, createClaudeSandbox, type ClaudeCodeVersion, type ClaudeSandbox } from './claude-cli.js';
 import { startSeededOpenViking, type OvServer } from './openviking.js';
 import { evidenceSections, pluginSide } from './world.js';
 
@@ -42,10 +42,15 @@ export function claudeSessionIdOf(call: ModelCall | undefined): string {
   return call?.headers['x-claude-code-session-id'] ?? '';
 }
 
-/** Throws why the pinned Claude Code CLI cannot run (global setup checked it). */
-export function requireClaudeCli(): void {
-  const problem = inject('claudeCliError');
+/** Throws why the pinned Claude Code CLI of `version` cannot run (global setup checked it). */
+export function requireClaudeCli(version: ClaudeCodeVersion): void {
+  const problem = inject('claudeCliErrors')[version];
   if (problem) throw new Error(problem);
+}
+
+/** Declares a file's scenario once per pinned Claude Code version (`Claude Code 2.1.328`, …). */
+export function forEachClaudeVersion(scenario: (version: ClaudeCodeVersion) => void): void {
+  describe.each(CLAUDE_CODE_VERSIONS)('Claude Code %s', scenario);
 }
 
 const ENV_PROBE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop', 'SubagentStop'];
@@ -85,10 +90,10 @@ function readLines<T>(path: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-export async function createClaudeWorld(label: string, script: ModelScript): Promise<ClaudeWorld> {
+export async function createClaudeWorld(version: ClaudeCodeVersion, label: string, script: ModelScript): Promise<ClaudeWorld> {
   const model = await startAnthropicModel({ script });
   const ov = await startSeededOpenViking();
-  const sandbox = createClaudeSandbox({ modelBaseUrl: model.baseUrl, label });
+  const sandbox = createClaudeSandbox({ modelBaseUrl: model.baseUrl, version, label });
   const envProbeDir = join(sandbox.root, 'envprobe');
   const envProbeLog = join(sandbox.root, 'envprobe.jsonl');
   writeEnvProbePlugin(envProbeDir);

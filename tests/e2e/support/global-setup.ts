@@ -4,28 +4,29 @@
  * through the real CLI). A failed build does not abort the suite — the
  * harness self-test needs no build — it is handed to the scenarios, which
  * fail with the build output as their message. OV_E2E_SKIP_BUILD=1 skips it.
- * It also checks that the pinned Claude Code CLI runs (`claude --version`);
- * when it cannot, every Claude Code scenario fails with the reason — never a
- * silent skip.
+ * It also checks that each pinned Claude Code CLI runs as its version
+ * (`claude --version`); when one cannot, every Claude Code scenario of that
+ * version fails with the reason — never a silent skip.
  *
  * @module
  */
 import { spawnSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
-import { claudeBinaryProblem } from './claude-cli.js';
+import { CLAUDE_CODE_VERSIONS, claudeBinaryProblem, type ClaudeCodeVersion } from './claude-cli.js';
 import { REPO_ROOT } from './repo.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Empty when the plugin was built (or the build was skipped); else the build's output. */
     pluginBuildError: string;
-    /** Empty when the pinned Claude Code binary runs; else why not. */
-    claudeCliError: string;
+    /** Per pinned Claude Code version: empty when its binary runs as that version; else why not. */
+    claudeCliErrors: Record<ClaudeCodeVersion, string>;
   }
 }
 
 export default function setup(project: TestProject): void {
-  project.provide('claudeCliError', claudeBinaryProblem((bin) => spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 })));
+  const versionOf = (bin: string) => spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+  project.provide('claudeCliErrors', Object.fromEntries(CLAUDE_CODE_VERSIONS.map((version) => [version, claudeBinaryProblem(version, versionOf)])) as Record<ClaudeCodeVersion, string>);
   if (process.env.OV_E2E_SKIP_BUILD === '1') {
     project.provide('pluginBuildError', '');
     return;

@@ -3,7 +3,8 @@
  * scripts/hook.mjs through the plain `${CLAUDE_PLUGIN_ROOT}` (CodeBuddy
  * rewrites the text, Claude Code's /bin/sh expands it; any `${VAR:-…}` form
  * breaks fish; DESIGN.md D10, D23), directly, via the guard prefilter, or via
- * the write-path detacher; the PreToolUse matcher
+ * the write-path detacher; the prompt and guard commands first let the
+ * hooks module take them over (protocol/handoff.ts); the PreToolUse matcher
  * selects the file tools and nothing else, on both matcher readings; every
  * path stays inside the plugin root; the dispatcher's budgets sit inside
  * the hook timeouts.
@@ -16,6 +17,7 @@ import { REQUEST_CAP_MS } from '../../src/resident/server.js';
 import { RESIDENT_WAIT_MS } from '../../src/stages/promptRelay.js';
 import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
 import { matchesMatcher } from '../../src/protocol/index.js';
+import { stepAsidePrefix } from '../../src/protocol/handoff.js';
 import type { MatcherMode } from '../../src/protocol/index.js';
 import { loadHooksConfig, substitutePluginRoot } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
@@ -27,6 +29,11 @@ const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop', 'PreCo
 const FILE_TOOLS = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'NotebookEdit', 'NotebookRead'];
 const NOT_GUARDED = ['Bash', 'Agent', 'DeferExecuteTool', 'ToolSearch', 'WebFetch', 'ReadMcpResource', 'mcp__openviking__read', 'mcp__openviking__grep', 'read', 'TaskCreate', ''];
 const MODES: MatcherMode[] = ['codebuddy', 'claude'];
+
+/** The command after the hand-off test, if it has one. */
+function withoutStepAside(command: string): string {
+  return command.replace(/^\[ -n "\$OPENVIKING_MODULE_[A-Z]+" \] && \[ "\$OPENVIKING_MODULE_[A-Z]+" = "\$CLAUDE_PID" \] && exit 0; /, '');
+}
 
 function isInside(root: string, path: string): boolean {
   const rel = relative(root, resolve(path));
@@ -50,10 +57,12 @@ describe('hooks/hooks.json', () => {
         expect(hook.type).toBe('command');
         const expected =
           event === 'PreToolUse'
-            ? `sh "${ROOT}/hooks/guard-prefilter.sh"`
+            ? `${stepAsidePrefix('guard')}sh "${ROOT}/hooks/guard-prefilter.sh"`
             : WRITE_PATH.includes(event)
               ? `sh "${ROOT}/hooks/detach.sh"`
-              : `node "${ROOT}/scripts/hook.mjs"`;
+              : event === 'UserPromptSubmit'
+                ? `${stepAsidePrefix('prompt')}node "${ROOT}/scripts/hook.mjs"`
+                : `node "${ROOT}/scripts/hook.mjs"`;
         expect(hook.command, event).toBe(expected);
       }
     }
@@ -70,7 +79,7 @@ describe('hooks/hooks.json', () => {
   it('every referenced file exists inside the plugin root after substitution', () => {
     for (const group of Object.values(config).flat()) {
       for (const hook of group.hooks) {
-        const command = substitutePluginRoot(hook.command, REPO_ROOT);
+        const command = substitutePluginRoot(withoutStepAside(hook.command), REPO_ROOT);
         const paths = [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? '');
         expect(paths.length).toBe(1);
         for (const path of paths) {

@@ -24,7 +24,8 @@
  * Bash and Agent pass untouched (hooks on MCP calls fire twice here, and a
  * Bash denial would only ever be a guess).
  *
- * Imports nothing at run time: no config, no network, no store.
+ * Imports nothing at run time: no config, no network, no store (so the
+ * hooks module bundles it too).
  *
  * @module
  */
@@ -38,27 +39,24 @@ import type { HostKind } from '../protocol/hostTools.js';
 /** What the model should use instead, per family of host tools. */
 type ToolFamily = 'read' | 'list' | 'glob' | 'grep' | 'write' | 'edit';
 
-/** The host's file tools (2.117 bundle and Claude Code); `LS` exists only on some hosts. */
+/** The host's file tools (2.117 bundle and Claude Code) and what each is; `LS` exists only on some hosts. */
+const FILE_TOOL_FAMILIES: Readonly<Record<string, ToolFamily>> = {
+  Read: 'read',
+  NotebookRead: 'read',
+  LS: 'list',
+  Glob: 'glob',
+  Grep: 'grep',
+  Write: 'write',
+  NotebookEdit: 'write',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+};
+
+/** The tools the guard judges (hooks.json's PreToolUse matcher and the hooks module's `tool.call` matcher select them). */
+export const GUARDED_TOOLS: readonly string[] = Object.keys(FILE_TOOL_FAMILIES);
+
 export function fileToolFamily(toolName: string): ToolFamily | undefined {
-  switch (toolName) {
-    case 'Read':
-    case 'NotebookRead':
-      return 'read';
-    case 'LS':
-      return 'list';
-    case 'Glob':
-      return 'glob';
-    case 'Grep':
-      return 'grep';
-    case 'Write':
-    case 'NotebookEdit':
-      return 'write';
-    case 'Edit':
-    case 'MultiEdit':
-      return 'edit';
-    default:
-      return undefined;
-  }
+  return Object.hasOwn(FILE_TOOL_FAMILIES, toolName) ? FILE_TOOL_FAMILIES[toolName] : undefined;
 }
 
 /** Arguments that name a file or folder on every file tool. `edits` holds per-edit objects on MultiEdit variants. */
@@ -85,11 +83,20 @@ export function runGuard(input: HookInput, deps: HookDeps): StageResult {
 /** The guard's decision without the stage signature (synchronous, pure). */
 export function guardDecision(input: HookInput, host: HostKind = 'codebuddy'): StageResult {
   if (input.hook_event_name !== 'PreToolUse' || typeof input.tool_name !== 'string') return PASS;
-  const family = fileToolFamily(input.tool_name);
-  if (family === undefined || !isRecord(input.tool_input)) return PASS;
-  const found = findVikingPath(input.tool_input, family === 'glob');
-  if (found === undefined) return PASS;
-  return { kind: 'deny', reason: guardReason(input.tool_name, family, found, input.tool_input, host) };
+  const reason = vikingDenyReason(input.tool_name, input.tool_input, host);
+  return reason === undefined ? PASS : { kind: 'deny', reason };
+}
+
+/**
+ * The deny reason for a call of `toolName` with `toolInput`, or undefined to
+ * let it run. The one rule both entries use: this stage, and the hooks
+ * module's `tool.call` (src/mod/guard.ts).
+ */
+export function vikingDenyReason(toolName: string, toolInput: unknown, host: HostKind): string | undefined {
+  const family = fileToolFamily(toolName);
+  if (family === undefined || !isRecord(toolInput)) return undefined;
+  const found = findVikingPath(toolInput, family === 'glob');
+  return found === undefined ? undefined : guardReason(toolName, family, found, toolInput, host);
 }
 
 /** Where the URI was found: the URI (scheme spelled `viking://`) and the argument that held it. */

@@ -607,6 +607,10 @@ var plugin_default = {
     user: {
       description: "OpenViking user id (trusted-mode servers; optional)",
       sensitive: false
+    },
+    module: {
+      description: "The in-process hooks module on hosts that load one (CodeBuddy 2.163+): off, false, no or 0 leaves every event to the shell hooks; empty: on",
+      sensitive: false
     }
   }
 };

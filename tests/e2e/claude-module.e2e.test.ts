@@ -9,7 +9,8 @@
  *   plugin's) starts; the allowed Read runs everyone's PreToolUse hooks while
  *   ours steps aside before its prefilter starts. An exec probe (shims for
  *   node, sh and head first on PATH) shows which of the plugin's programs ran.
- * - `OPENVIKING_MODULE=off`: the shell guard denies the same Read with the
+ * - `OPENVIKING_MODULE=off` (in `~/.claude/settings.json`'s `env`, as the
+ *   README says): the shell guard denies the same Read with the
  *   same reason, its prefilter runs for both Reads, PreToolUse gets the path
  *   Claude Code made absolute (host fact F11).
  * - a module whose guard throws (a test-only copy, support/throwing-module.ts):
@@ -18,7 +19,7 @@
  *
  * @module
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
@@ -72,13 +73,17 @@ forEachClaudeVersion((version) => {
     for (const mode of MODES) {
       const exec = createExecProbe(join(world.sandbox.root, `exec-${mode}`));
       const logFile = join(world.sandbox.root, `debug-${mode}.txt`);
-      const env = { ...world.pluginEnv, PATH: exec.path(world.sandbox.env().PATH ?? ''), ...(mode === 'OFF' ? { OPENVIKING_MODULE: 'off' } : {}) };
+      const env = { ...world.pluginEnv, PATH: exec.path(world.sandbox.env().PATH ?? '') };
+      // Off the way the README says: the `env` block of ~/.claude/settings.json, which Claude Code applies to its own environment.
+      const settings = join(world.sandbox.configDir, 'settings.json');
+      if (mode === 'OFF') writeFileSync(settings, `${JSON.stringify({ env: { OPENVIKING_MODULE: 'off' } })}\n`);
       const run = await runClaude(world.sandbox, `E2E-MOD-${mode} read my profile, then my notes`, {
         pluginDirs: [mode === 'THROW' ? throwing : REPO_ROOT, world.envProbeDir],
         env,
         allowedTools: ['Read'],
         args: ['--debug-file', logFile],
       });
+      if (mode === 'OFF') rmSync(settings);
       sessions[mode] = { run, log: readLog(logFile), exec };
     }
   });
@@ -138,7 +143,7 @@ forEachClaudeVersion((version) => {
     });
   });
 
-  describe('OPENVIKING_MODULE=off', () => {
+  describe('OPENVIKING_MODULE=off in settings.json env', () => {
     it('the shell guard denies the same Read with the same reason; its prefilter runs for both Reads, node for the viking one', () => {
       expectNormalExit(sessions.OFF.run);
       const [viking, local] = readResults('OFF');

@@ -1,8 +1,8 @@
 /**
  * Claude Code scenario 5 — the plugin's hooks module (hooks/register.mjs,
  * DESIGN D27) in the real CLI, headless, on each pinned version. One world,
- * three `claude -p` sessions, each reading a `viking://` URI and then a file
- * of the workspace:
+ * three `claude -p` sessions, each reading a `viking://` URI, then a file of
+ * the workspace, then writing 200 KB:
  * - module on (the default): the host loads it (`hooks module
  *   openviking@inline loaded`); the viking Read is refused in `tool.call`
  *   with the guard's reason, before any PreToolUse hook (ours, the other
@@ -60,6 +60,8 @@ forEachClaudeVersion((version) => {
     const done = toolResults(call).length;
     if (done === 0) return { toolCalls: [{ name: 'Read', args: { file_path: SEED.profileUri } }] };
     if (done === 1) return { toolCalls: [{ name: 'Read', args: { file_path: join(world.sandbox.workspace, 'notes.txt') } }] };
+    // A payload past the pipe's buffer: a hook that steps aside without reading its stdin must not fail the call.
+    if (done === 2) return { toolCalls: [{ name: 'Write', args: { file_path: join(world.sandbox.workspace, `big-${mode}.txt`), content: 'x'.repeat(200_000) } }] };
     return { text: `E2E-MOD-ANSWER-${mode}` };
   }
 
@@ -80,7 +82,7 @@ forEachClaudeVersion((version) => {
       const run = await runClaude(world.sandbox, `E2E-MOD-${mode} read my profile, then my notes`, {
         pluginDirs: [mode === 'THROW' ? throwing : REPO_ROOT, world.envProbeDir],
         env,
-        allowedTools: ['Read'],
+        allowedTools: ['Read', 'Write'],
         args: ['--debug-file', logFile],
       });
       if (mode === 'OFF') rmSync(settings);
@@ -109,12 +111,12 @@ forEachClaudeVersion((version) => {
     return toolResults(callsOf(mode).at(-1) ?? ({ messages: [] } as unknown as ModelCall)).map((result) => result.text);
   }
 
-  /** Our plugin's PreToolUse hook lines in a debug log. */
-  const ourPreToolUse = (log: string) => log.split('\n').filter((line) => /Hooks: PreToolUse:Read \[.*\] \(plugin openviking@inline\) finished/.test(line));
+  /** Our plugin's PreToolUse hook lines (of `tool`) in a debug log. */
+  const ourPreToolUse = (log: string, tool = 'Read') => log.split('\n').filter((line) => new RegExp(`Hooks: PreToolUse:${tool} \\[.*\\] \\(plugin openviking@inline\\) finished`).test(line));
   const prefilterRuns = (exec: ExecProbe) => exec.lines().filter((line) => line.startsWith('sh ') && line.endsWith('hooks/guard-prefilter.sh'));
   /** Dispatcher starts other than the detached capture workers. */
   const dispatcherRuns = (exec: ExecProbe) => exec.lines().filter((line) => /^node \S*scripts\/hook\.mjs$/.test(line));
-  const envProbePreToolUse = (sessionId: string) => world.envProbe().filter((record) => record.event === 'PreToolUse' && record.stdin.session_id === sessionId);
+  const envProbePreToolUse = (sessionId: string) => world.envProbe().filter((record) => record.event === 'PreToolUse' && record.stdin.session_id === sessionId && record.stdin.tool_name === 'Read');
 
   describe('module on (the default)', () => {
     it('the CLI finishes normally, the host loads the module, and the turn answers', () => {
@@ -134,24 +136,29 @@ forEachClaudeVersion((version) => {
       expect(envProbePreToolUse(sessionId).map((record) => (record.stdin.tool_input as { file_path?: string }).file_path)).toEqual([join(world.sandbox.workspace, 'notes.txt')]);
     });
 
-    it('no process of the plugin for either Read: the prefilter never started, the dispatcher only for session start and the prompt', () => {
+    it('a Write of 200 KB (past the pipe buffer): our hook steps aside without reading it, status 0, the file written', () => {
+      expect(ourPreToolUse(sessions.ON.log, 'Write').join('\n')).toMatch(/finished with status 0/);
+      expect(readFileSync(join(world.sandbox.workspace, 'big-ON.txt'), 'utf8')).toHaveLength(200_000);
+    });
+
+    it('no process of the plugin for any of the calls: the prefilter never started, the dispatcher only for session start and the prompt', () => {
       expect(prefilterRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toEqual([]);
       expect(dispatcherRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toHaveLength(2);
       // The prefilter's own read of the payload (detach.sh reads with a larger cap).
       expect(sessions.ON.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toEqual([]);
-      expect(sessions.OFF.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toHaveLength(2);
+      expect(sessions.OFF.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toHaveLength(3);
     });
   });
 
   describe('OPENVIKING_MODULE=off in settings.json env', () => {
-    it('the shell guard denies the same Read with the same reason; its prefilter runs for both Reads, node for the viking one', () => {
+    it('the shell guard denies the same Read with the same reason; its prefilter runs for every call, node for the viking one', () => {
       expectNormalExit(sessions.OFF.run);
       const [viking, local] = readResults('OFF');
       expect(viking, world.evidence()).toContain(REASON);
       expect(viking).not.toContain('<tool_use_error>');
       expect(local).toContain(LOCAL_TEXT);
       expect(ourPreToolUse(sessions.OFF.log)).toHaveLength(2);
-      expect(prefilterRuns(sessions.OFF.exec)).toHaveLength(2);
+      expect(prefilterRuns(sessions.OFF.exec)).toHaveLength(3);
       expect(dispatcherRuns(sessions.OFF.exec)).toHaveLength(3);
     });
 
@@ -170,6 +177,7 @@ forEachClaudeVersion((version) => {
       expect(viking, world.evidence()).toContain(REASON);
       expect(viking).not.toContain('<tool_use_error>');
       expect(local).toContain(LOCAL_TEXT);
+      // The wrapped guard throws for Read only: the Write was judged and handed off by the module.
       expect(prefilterRuns(sessions.THROW.exec)).toHaveLength(2);
     });
   });

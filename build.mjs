@@ -17,7 +17,7 @@
 //    The cost is duplicated code across lazy files, which nobody loads twice.
 // 3. scripts/statusline.mjs and servers/mcp-proxy.mjs — separate products.
 // 4. hooks/register.mjs — the hooks module a host with Mods loads into its
-//    worker (src/mod/, DESIGN D27): one self-contained ES module, platform
+//    worker (src/mod/, D28): one self-contained ES module, platform
 //    neutral (the worker has no node: a `node:*` import, a package or a
 //    dynamic import fails the build or the host's load), not minified (it
 //    loads once per session; the host's source check and a reader both see
@@ -53,7 +53,7 @@ export const LAZY_MODULES = {
   'src/capture/replay.ts': 'replay',
   'src/capture/env.ts': 'capture-env',
   // The resident helper (DESIGN D16): started in the background, never on a hook's clock.
-  'src/resident/server.ts': 'resident',
+  'src/hook/resident.ts': 'resident',
   // The user's memory controls (why, recall-preview): shell and slash commands only.
   'src/controls/main.ts': 'controls',
 };

@@ -11,7 +11,7 @@
 # 0.54 s for a 400 KB Write, and a multi-MB Write would pass the hook's 5 s
 # timeout, which BLOCKS the tool on CodeBuddy. One fork of head costs ~3 ms
 # and stays linear. The cap: the here-document below adds one newline, so
-# a payload of up to MAX_STDIN_BYTES - 1 (src/hook/stdin.ts, 4 MiB) reaches
+# a payload of up to MAX_STDIN_BYTES - 1 (src/protocol/stdin.ts, 4 MiB) reaches
 # node inside its own bound; a larger one would be passed through by node
 # anyway, so it is passed here without reading the rest (20 MB: ~0.5 s
 # instead of 2-4 s). Command substitution drops NUL bytes, which no host

@@ -1,11 +1,11 @@
 // The hooks module (hooks.json "modules"): built by build.mjs from src/mod/register.ts; do not edit.
 
-// src/openviking/narrow.ts
+// src/util/json.ts
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-// src/hook/deps.ts
+// src/protocol/stage.ts
 var PASS = Object.freeze({ kind: "pass" });
 
 // src/protocol/hostTools.ts
@@ -15,6 +15,25 @@ function mcpToolName(host, tool) {
 }
 function deferredToolsClause(host) {
   return host === "claude-code" ? 'load them with ToolSearch {"query": "select:<tool name>"}, then call them directly' : "call them through DeferExecuteTool with toolName and params";
+}
+
+// src/stages/commandGuard.ts
+var COMMAND_TOOLS = /* @__PURE__ */ new Set(["Skill", "SlashCommand"]);
+function pluginCommandNamed(toolInput) {
+  if (!isRecord(toolInput)) return void 0;
+  for (const key of ["skill", "command", "name"]) {
+    const value = toolInput[key];
+    if (typeof value !== "string") continue;
+    const name = value.trim().replace(/^\/+/, "").split(/\s/)[0]?.toLowerCase() ?? "";
+    if (name.startsWith("openviking:")) return name.slice(0, 64);
+  }
+  return void 0;
+}
+function commandDenyReason(command) {
+  return [
+    `/${command} is a command for the user to type, not for the model: the host would run any !\`\u2026\` in its arguments without asking.`,
+    "Do what it does with the OpenViking MCP tools instead (search, read, remember, forget), or tell the user they can type the command."
+  ].join("\n");
 }
 
 // src/stages/guard.ts
@@ -29,7 +48,7 @@ var FILE_TOOL_FAMILIES = {
   Edit: "edit",
   MultiEdit: "edit"
 };
-var GUARDED_TOOLS = Object.keys(FILE_TOOL_FAMILIES);
+var GUARDED_TOOLS = [...Object.keys(FILE_TOOL_FAMILIES), ...COMMAND_TOOLS];
 function fileToolFamily(toolName) {
   return Object.hasOwn(FILE_TOOL_FAMILIES, toolName) ? FILE_TOOL_FAMILIES[toolName] : void 0;
 }
@@ -37,7 +56,11 @@ var PATH_KEYS = ["file_path", "filePath", "filepath", "path", "paths", "notebook
 var MAX_DEPTH = 6;
 var VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]*|$))/i;
 var MAX_ECHO_CHARS = 300;
-function vikingDenyReason(toolName, toolInput, host) {
+function guardDenyReason(toolName, toolInput, host) {
+  if (COMMAND_TOOLS.has(toolName)) {
+    const command = pluginCommandNamed(toolInput);
+    return command === void 0 ? void 0 : commandDenyReason(command);
+  }
   const family = fileToolFamily(toolName);
   if (family === void 0 || !isRecord(toolInput)) return void 0;
   const found = findVikingPath(toolInput, family === "glob");
@@ -228,7 +251,7 @@ function toolArguments(e) {
 async function guardToolCall($, e, next) {
   if (!await moduleIsOn($)) return next(e);
   const host = await hostProfile($);
-  const reason = vikingDenyReason(String(e.tool), toolArguments(e), host.kind);
+  const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
   if (reason !== void 0) return { deny: reason };
   return withHandoff($, "guard", host.processId, () => next(e));
 }

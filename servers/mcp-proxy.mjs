@@ -5,42 +5,111 @@ import {
   UpstreamError,
   createLineSplitter,
   describeError,
+  displayUrl,
   errorLine,
+  errorMessage,
   failureToRpcError,
+  isRecord,
   isUpstreamError,
   notificationLine,
   parseMessage,
   resultLine
-} from "./chunks/chunk-O7LW4JRK.mjs";
+} from "./chunks/chunk-TILOECMN.mjs";
 import "./chunks/chunk-CEFMPCQX.mjs";
 
 // src/mcp/main.ts
 import { homedir } from "node:os";
 
 // src/config/configFile.ts
-import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 
-// src/openviking/narrow.ts
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+// src/store/smallFile.ts
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+var OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+function readSmallFile(path, maxBytes) {
+  let stats;
+  try {
+    stats = statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    return unreadable(error);
+  }
+  if (stats === void 0) return { absent: "missing", why: "does not exist" };
+  const refused2 = refusal(stats, maxBytes);
+  if (refused2 !== void 0) return refused2;
+  let fd;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    return unreadable(error);
+  }
+  try {
+    const opened = fstatSync(fd);
+    return refusal(opened, maxBytes) ?? readOpen(fd, opened.size, maxBytes);
+  } catch (error) {
+    return unreadable(error);
+  } finally {
+    closeSync(fd);
+  }
+}
+function refusal(stats, maxBytes) {
+  if (!stats.isFile()) return { absent: "not-a-file", why: `is ${kindOf(stats)}, not a regular file` };
+  if (stats.size > maxBytes) return tooLarge(maxBytes);
+  return void 0;
+}
+function readOpen(fd, expected, maxBytes) {
+  let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, expected + 1));
+  let length = 0;
+  for (; ; ) {
+    if (length === buffer.length) {
+      if (buffer.length > maxBytes) return tooLarge(maxBytes);
+      const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2 + 4096));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+    if (expected > 0 && length === expected) break;
+  }
+  if (length > maxBytes) return tooLarge(maxBytes);
+  return { text: buffer.toString("utf8", 0, length) };
+}
+function tooLarge(maxBytes) {
+  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
+}
+function unreadable(error) {
+  const code = error?.code;
+  if (code === "ENOENT" || code === "ENOTDIR") return { absent: "missing", why: "does not exist" };
+  if (code === "ENXIO") return { absent: "not-a-file", why: "is a socket or device, not a regular file" };
+  return { absent: "unreadable", why: `cannot be read (${errorMessage(error)})` };
+}
+function kindOf(stats) {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  return "not a file";
 }
 
 // src/config/configFile.ts
 var MAX_CONFIG_BYTES = 1024 * 1024;
+var RefusedFile = class extends Error {
+  name = "RefusedFile";
+};
 var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
 function readSmallTextFile(path) {
-  const size = statSync(path, { throwIfNoEntry: false })?.size;
-  if (size === void 0) return void 0;
-  if (size > MAX_CONFIG_BYTES) throw new Error(`file is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`);
-  return readFileSync(path, "utf8");
+  const file = readSmallFile(path, MAX_CONFIG_BYTES);
+  if (file.absent === void 0) return file.text;
+  if (file.absent === "missing") return void 0;
+  throw new RefusedFile(file.why);
 }
 function loadConfigFile(path, shownAs, readFile) {
   let text2;
   try {
     text2 = readFile(path);
   } catch (error) {
-    return refused(path, shownAs, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`);
   }
   if (text2 === void 0) return { path, exists: false };
   if (text2.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
@@ -53,7 +122,7 @@ function loadConfigFile(path, shownAs, readFile) {
       return entry;
     });
   } catch (error) {
-    return refused(path, shownAs, `is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    return refused(path, shownAs, `is not valid JSON (${errorMessage(error)})`);
   }
   if (forbidden !== void 0) return refused(path, shownAs, `contains the forbidden key "${forbidden}"`);
   if (!isRecord(value)) return refused(path, shownAs, "is not a JSON object");
@@ -347,13 +416,23 @@ function derivedServerUrl(server) {
 }
 function validUrls(candidates, warnings) {
   return candidates.map((candidate) => {
-    if (candidate.value === void 0 || isHttpUrl(candidate.value)) return { ...candidate, value: candidate.value?.replace(/\/+$/, "") };
-    warnings.push(`${candidate.source}: "${candidate.value}" is not an http(s) URL; ignoring it`);
-    return { ...candidate, value: void 0 };
+    const { source, value } = candidate;
+    if (value === void 0) return candidate;
+    const url = parseUrl(value);
+    if (url === void 0) {
+      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
+      return { ...candidate, value: void 0 };
+    }
+    if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
+      warnings.push(`${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`);
+      return { ...candidate, value: void 0 };
+    }
+    if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
+    warnings.push(`${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`);
+    url.username = "";
+    url.password = "";
+    return { ...candidate, value: url.href.replace(/\/+$/, "") };
   });
-}
-function isHttpUrl(value) {
-  return parseUrl(value) !== void 0;
 }
 function parseUrl(value) {
   try {
@@ -542,7 +621,7 @@ function loadPluginConfig(input) {
   try {
     return resolveConfig(input);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     const fallback = resolveSettings({ env: {}, homeDir: input.homeDir });
     return {
       credentials: {
@@ -655,7 +734,7 @@ function createConfigWatch(options) {
       try {
         config = options.load();
       } catch (error) {
-        options.warn(`config reload failed, keeping the previous configuration: ${error instanceof Error ? error.message : String(error)}`);
+        options.warn(`config reload failed, keeping the previous configuration: ${errorMessage(error)}`);
         return false;
       }
       for (const warning of config.warnings) options.warn(warning);
@@ -857,6 +936,19 @@ function applyCuts(text2, cuts) {
   return result + text2.slice(position);
 }
 
+// src/transcript/redactionMarker.ts
+var OPENING = "[REDACTED:";
+function redactionMarker(kind) {
+  return `${OPENING}${kind}]`;
+}
+var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
+function withoutMarkers(text2) {
+  return text2.includes(OPENING) ? text2.replace(MARKER_IN_TEXT, " ") : text2;
+}
+function isRedacted(value) {
+  return /^\[REDACTED/i.test(value);
+}
+
 // src/transcript/secretRules.ts
 var B = String.raw`(?<![A-Za-z0-9_-])`;
 var TOKEN_RULES = [
@@ -909,6 +1001,7 @@ var TOKEN_RULES = [
   },
   { kind: "npm-token", keywords: ["npm_"], source: String.raw`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])` },
   { kind: "pypi-token", keywords: ["pypi-ageicHlwaS5vcmc".toLowerCase()], source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  { kind: "shopify-token", keywords: ["shpat_", "shpca_", "shppa_", "shpss_"], source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])` },
   { kind: "docker-token", keywords: ["dckr_pat_"], source: String.raw`dckr_pat_[A-Za-z0-9_-]{27}[A-Za-z0-9_-]*` },
   { kind: "atlassian-token", keywords: ["atatt3"], source: String.raw`ATATT3[A-Za-z0-9_=-]{60}[A-Za-z0-9_=-]*` },
   { kind: "linear-key", keywords: ["lin_api_"], source: String.raw`lin_api_[A-Za-z0-9]{40}` },
@@ -934,11 +1027,19 @@ var TOKEN_RULES = [
   { kind: "telegram-bot-token", keywords: [":aa"], source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])` },
   { kind: "sendgrid-key", keywords: ["sg."], source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}` },
   { kind: "mailgun-key", keywords: ["key-"], source: String.raw`${B}key-[a-f0-9]{32}(?![A-Za-z0-9])` },
+  { kind: "mailchimp-key", keywords: ["-us"], source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])` },
   { kind: "twilio-key", keywords: ["sk"], source: String.raw`(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])` },
   { kind: "sentry-token", keywords: ["sntrys_", "sntryu_", "sntrus_"], source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*` },
   { kind: "grafana-token", keywords: ["glsa_", "glc_"], source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})` },
   { kind: "newrelic-key", keywords: ["nrak-"], source: String.raw`NRAK-[A-Z0-9]{27}` },
   { kind: "vault-token", keywords: ["hvs.", "hvb."], source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*` },
+  {
+    // Vault's legacy service tokens: `s.` and 24 base62 characters (mixed case and a digit: not a word after `s.`).
+    kind: "vault-token",
+    keywords: ["s."],
+    source: String.raw`(?<![A-Za-z0-9_.-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])`,
+    keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match.slice(2)) && /[0-9]/.test(match))
+  },
   { kind: "doppler-token", keywords: ["dp."], source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`, flags: "i" },
   { kind: "1password-token", keywords: ["ops_eyj"], source: String.raw`ops_eyJ[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3}` },
   { kind: "age-secret-key", keywords: ["age-secret-key-1"], source: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{58}` },
@@ -963,7 +1064,7 @@ var TOKEN_RULES = [
     source: String.raw`(?<![A-Za-z0-9+.-])([a-z][a-z0-9+.-]{0,20}://[^\s:/@]{0,128}:)[^\s:@]{1,256}(?=@)`,
     flags: "i",
     keepPrefix: true,
-    keep: (match) => /:[0-9]{1,5}\//.test(match.slice(match.indexOf("://") + 3))
+    keep: looksLikePortAndPath
   },
   {
     // `curl -u user:pass`, `--user user:pass` (not `docker run -u 1000:1000`).
@@ -982,15 +1083,83 @@ var TOKEN_RULES = [
     keepPrefix: true
   },
   { kind: "password", keywords: ["sshpass"], source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`, keepPrefix: true },
+  // `redis-cli -h cache -a S3cret` (`-a` takes the password; `--pass` is the flag rule below).
+  { kind: "password", keywords: ["redis-cli"], source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`, keepPrefix: true },
   {
-    // `--password hunter2`, `--api-key abc` (the `--password=…` form is an assignment, secretNames.ts).
+    // `.netrc`: `machine host login alice password s3cret`, on one line or several.
+    kind: "password",
+    keywords: ["machine"],
+    source: String.raw`(\bmachine[ \t]{1,8}[^\s]{1,253}(?:[ \t\r\n]{1,20}(?:login|account|port)[ \t]{1,8}[^\s]{1,256}){0,3}[ \t\r\n]{1,20}password[ \t]{1,8})[^\s]{1,256}`,
+    keepPrefix: true
+  },
+  {
+    // Azure DevOps and other personal access tokens in upper-case names: `AZURE_DEVOPS_EXT_PAT=…`, `ADO_PAT: …` (`pat` alone in code is a pattern).
+    kind: "token",
+    keywords: ["_pat"],
+    source: String.raw`((?<![A-Za-z0-9_])[A-Z][A-Z0-9_]{0,60}_PAT["']?[ \t]{0,3}[:=][ \t]{0,3}["']?)[^\s"'$<{][^\s"']{7,255}`,
+    keepPrefix: true
+  },
+  {
+    // `.pgpass` lines `host:port:database:user:password` (port a number or `*`); gated by the usual ports or the file's name.
+    kind: "password",
+    keywords: ["pgpass", ":5432:", ":5433:", ":6432:", ":*:"],
+    source: String.raw`^((?:[^\s:]{1,253}|\*):(?:[0-9]{1,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:)[^\s]{1,256}$`,
+    flags: "m",
+    keepPrefix: true
+  },
+  {
+    // Docker's `~/.docker/config.json`: `"auths": {"registry": {"auth": "<base64 user:password>"}}`.
+    kind: "docker-auth",
+    keywords: ['"auth"'],
+    source: String.raw`("auth"[ \t]{0,8}:[ \t]{0,8}")[A-Za-z0-9+/]{8}[A-Za-z0-9+/]*={0,2}(?=")`,
+    keepPrefix: true
+  },
+  {
+    // `Cookie: session=…; csrftoken=…` and `Set-Cookie:` in headers and curl output: the values.
+    kind: "cookie",
+    keywords: ["cookie"],
+    source: String.raw`(\b(?:set-)?cookie[ \t]{0,4}:[ \t]{0,4})(?=[^\s=;"']{1,128}=)[^\r\n"']{1,4096}`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    // Azure SAS (`…?sv=…&sig=<base64, URL-encoded>`), also inside `SharedAccessSignature=` connection strings.
+    kind: "azure-sas",
+    keywords: ["sig="],
+    source: String.raw`([?&;]sig=)[A-Za-z0-9%+/=]{16}[A-Za-z0-9%+/=]*`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    // PuTTY `.ppk`: the lines after `Private-Lines: N` (the `Public-Lines` stay).
+    kind: "private-key",
+    keywords: ["private-lines"],
+    source: String.raw`(Private-Lines:[ \t]{0,4}[0-9]{1,3}[ \t]{0,4}\r?\n)(?:[A-Za-z0-9+/=]{1,128}\r?\n){0,63}[A-Za-z0-9+/=]{1,128}(?=\r?\n|$)`,
+    keepPrefix: true
+  },
+  {
+    // A PEM private key in base64 (kubeconfig `client-key-data`, Kubernetes secrets): `-----BEGIN <kind> PRIVATE KEY` encoded.
+    kind: "private-key",
+    keywords: ["ls0tls1crudjtib"],
+    source: String.raw`LS0tLS1CRUdJTiB(?:SU0EgUFJJVkFURSBLRVkt|QUklWQVRFIEtFWS0t|FQyBQUklWQVRFIEtFWS0t|PUEVOU1NIIFBSSVZBVEUgS0VZLS0t|EU0EgUFJJVkFURSBLRVkt|FTkNSWVBURUQgUFJJVkFURSBLRVkt|QR1AgUFJJVkFURSBLRVkgQkxPQ0st)[A-Za-z0-9+/=]*`
+  },
+  {
+    // `--password hunter2`, `--api-key abc`, `redis-cli --pass pw` (the `--password=…` form is an assignment, secretNames.ts).
     kind: "password",
     keywords: ["--"],
-    source: String.raw`((?:^|[ \t])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|token|secret|api-key|apikey|access-key|secret-key)[ \t]{1,8}["']?)[^\s"'-][^\s"']{0,255}`,
+    source: String.raw`((?:^|[ \t])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|pass|token|secret|api-key|apikey|access-key|secret-key)[ \t]{1,8}["']?)[^\s"'-][^\s"']{0,255}`,
     flags: "im",
     keepPrefix: true
   }
 ];
+function looksLikePortAndPath(match, after) {
+  const authority = match.slice(match.indexOf("://") + 3);
+  if (!/^[^:]*:[0-9]{1,5}\//.test(authority)) return false;
+  const beforeColon = authority.slice(0, authority.indexOf(":"));
+  const hostLike = beforeColon.includes(".") || /^localhost$/i.test(beforeColon) || /^\[/.test(beforeColon);
+  const credentialsFollowed = /^@(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)(?:[:/?#\s]|$)/i.test(after);
+  return hostLike && !credentialsFollowed;
+}
 var AWS_BARE_SECRET = {
   kind: "aws-secret-key",
   keywords: ["akia", "asia", "aws"],
@@ -1063,6 +1232,7 @@ function kindOfName(name) {
   if (last === "key") return KEY_QUALIFIERS.has(words.at(-2) ?? "") ? kindOfWords(words.at(-2) ?? "", last) : void 0;
   if (last === "auth") return name.startsWith("_") ? "token" : void 0;
   if (last === "string") return words.at(-2) === "connection" && words.length > 2 ? "secret" : void 0;
+  if (last === "pat") return words.length > 1 && /^[A-Z0-9_]+$/.test(name) ? "token" : void 0;
   if (STRONG_WORDS.has(last)) return kindOfWords("", last);
   const glued = GLUED_SUFFIX.exec(last)?.[0];
   return glued === void 0 ? void 0 : kindOfWords("", glued);
@@ -1083,11 +1253,14 @@ function isNameChar(code) {
 var MAX_NAME = 64;
 var MAX_YAML_VALUE = 512;
 var candidatePattern;
-var PLACEHOLDER = /^(?:[$%{<@]|\[REDACTED|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
+var PLACEHOLDER = /^(?:[$%{<@]|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
 var ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 var MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-var TYPE_WORD = /^(?:string|number|boolean|bool|any|unknown|never|void|object|str|int|float|bytes|char|optional|secretstr|[A-Z][A-Za-z0-9]*(?:\[\])?)\??$/;
+var TYPE_EXPR = String.raw`(?:string|number|boolean|bool|any|unknown|never|void|object|str|int|float|bytes|char|optional|secretstr|[A-Z][A-Za-z0-9]*)(?:\[[\w., |[\]]{0,100}\])?(?:\[\])?`;
+var TYPE_LINE = new RegExp(
+  String.raw`^${TYPE_EXPR}(?:[ \t]*\|[ \t]*${TYPE_EXPR}){0,8}\??(?:[ \t]*=[ \t]*(?:None|null|nil|undefined|[A-Za-z_$][\w$.]{0,100}(?:\(\))?))?[ \t]*[,;]?(?:[ \t]*\})?$`
+);
 var PROSE = /^\S+(?:\s+\S+){3,}$|\s\S+[?.!]$/;
 var UPPER_NAME = /^[A-Z0-9_.-]*[A-Z][A-Z0-9_.-]*$/;
 var CODE_FOLLOWER = /* @__PURE__ */ new Set([",", ")", ";", "}", "]"]);
@@ -1108,11 +1281,11 @@ function yamlValueLength(text2, start, lineEnd, upper) {
   if (lineEnd - start > MAX_YAML_VALUE) return 0;
   const line = text2.slice(start, lineEnd).replace(/[ \t]+#.*$/, "").trimEnd();
   if (line === "" || PLACEHOLDER.test(line)) return 0;
-  if (!upper && (TYPE_WORD.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
+  if (!upper && (TYPE_LINE.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
   return line.length;
 }
 function valueIsPlaceholder(value) {
-  return PLACEHOLDER.test(value) || ENV_NAME.test(value);
+  return isRedacted(value) || PLACEHOLDER.test(value) || ENV_NAME.test(value);
 }
 function redactNamedSecrets(text2, marker) {
   candidatePattern ??= new RegExp(CANDIDATE_SOURCE, "gi");
@@ -1132,6 +1305,7 @@ function redactNamedSecrets(text2, marker) {
     const [whole, word = "", rest = "", quote = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
     let nameStart = match.index;
     while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1))) nameStart--;
+    if (text2.charAt(nameStart - 1) === "$" || text2.charAt(nameStart - 1) === "{" && text2.charAt(nameStart - 2) === "$") continue;
     const name = text2.slice(nameStart, match.index) + word + rest;
     const bareName = name.replace(/^[-.]+/, "");
     const kind = credentialNameKind(bareName);
@@ -1154,15 +1328,15 @@ function redactNamedSecrets(text2, marker) {
 }
 
 // src/transcript/secrets.ts
-function redactionMarker(kind) {
-  return `[REDACTED:${kind}]`;
-}
 var RULES = [...TOKEN_RULES, AWS_BARE_SECRET].map((spec) => ({ spec }));
 function applyRule(text2, rule) {
   const { spec } = rule;
   rule.pattern ??= new RegExp(spec.source, `g${spec.flags ?? ""}`);
   return text2.replace(rule.pattern, (match, ...groups) => {
-    if (spec.keep?.(match) === true) return match;
+    if (spec.keep !== void 0) {
+      const offset = groups.find((group) => typeof group === "number") ?? 0;
+      if (spec.keep(match, text2.slice(offset + match.length, offset + match.length + 256))) return match;
+    }
     const prefix = spec.keepPrefix === true && typeof groups[0] === "string" ? groups[0] : "";
     return prefix + redactionMarker(spec.kind);
   });
@@ -1206,10 +1380,9 @@ function sanitizeText(text2) {
   const withoutBlocks = stripPrivateBlocks(stripInjectedBlocks(text2.includes("\0") ? text2.replaceAll("\0", "") : text2));
   return redactSecrets(withoutBlocks).trim();
 }
-var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
 function outboundQuery(text2) {
   const clean = sanitizeText(text2);
-  return (clean.includes("[REDACTED:") ? clean.replace(MARKER_IN_TEXT, " ") : clean).trim();
+  return withoutMarkers(clean).trim();
 }
 
 // src/mcp/outbound.ts
@@ -1241,23 +1414,11 @@ function filterOutboundParams(method, params) {
 import { join as join7 } from "node:path";
 
 // src/store/atomic.ts
-import { mkdirSync, readFileSync as readFileSync2, renameSync, writeFileSync } from "node:fs";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join6 } from "node:path";
-
-// src/store/fsUtil.ts
-function errorCode(error) {
-  if (typeof error !== "object" || error === null) return void 0;
-  const code = error.code;
-  return typeof code === "string" ? code : void 0;
-}
-function errorMessage(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// src/store/atomic.ts
 var PRIVATE_FILE_MODE = 384;
 var PRIVATE_DIR_MODE = 448;
+var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
 var TEMP_SUFFIX = ".tmp";
 async function ensurePrivateDir(dir) {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -1287,13 +1448,10 @@ async function writeJsonAtomic(path, value, options = {}) {
   await writeFileAtomic(path, JSON.stringify(value), options);
 }
 async function readJsonDetailed(path) {
-  let text2;
-  try {
-    text2 = readFileSync2(path, "utf8");
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return { status: "missing" };
-    return { status: "unreadable", reason: errorMessage(error) };
-  }
+  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
+  if (file.absent === "missing") return { status: "missing" };
+  if (file.absent !== void 0) return { status: "unreadable", reason: `${path} ${file.why}` };
+  const text2 = file.text;
   try {
     return { status: "ok", value: JSON.parse(text2) };
   } catch (error) {
@@ -1310,18 +1468,15 @@ var SNAPSHOT_VERSION = 1;
 function snapshotPath(cacheDir, mcpUrl) {
   return join7(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
 }
-function isRecord2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 function narrowSnapshot(value, mcpUrl) {
-  if (!isRecord2(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
+  if (!isRecord(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
   const snapshot = {
     version: SNAPSHOT_VERSION,
     mcpUrl,
     savedAt: typeof value.savedAt === "number" ? value.savedAt : 0
   };
   const profile = value.profile;
-  if (isRecord2(profile) && isRecord2(profile.capabilities)) {
+  if (isRecord(profile) && isRecord(profile.capabilities)) {
     snapshot.profile = { capabilities: profile.capabilities };
     if (typeof profile.instructions === "string") snapshot.profile.instructions = profile.instructions;
   }
@@ -1352,7 +1507,7 @@ function createSnapshotStore(options) {
       const { cacheDir } = options;
       if (!changed || next === void 0 || cacheDir === void 0) return;
       await writeJsonAtomic(snapshotPath(cacheDir, mcpUrl), next, { fsync: false }).catch(
-        (error) => options.warn(`could not save the upstream snapshot: ${error instanceof Error ? error.message : String(error)}`)
+        (error) => options.warn(`could not save the upstream snapshot: ${errorMessage(error)}`)
       );
     });
     updates = run;
@@ -1401,36 +1556,43 @@ import { statSync as statSync4 } from "node:fs";
 import { dirname as dirname3, join as join9, resolve as resolve3 } from "node:path";
 
 // src/project/gitRepo.ts
-import { readFileSync as readFileSync3, realpathSync, statSync as statSync3 } from "node:fs";
+import { realpathSync, statSync as statSync3 } from "node:fs";
 import { dirname as dirname2, join as join8, resolve as resolve2 } from "node:path";
 var MAX_GIT_FILE_BYTES = 256 * 1024;
-function findGitRepo(workspace, touched) {
+function findGitRepo(workspace, notes) {
   for (let dir = resolve2(workspace); ; ) {
     const dotGit = join8(dir, ".git");
     const stat = statSync3(dotGit, { throwIfNoEntry: false });
     if (stat !== void 0) {
-      touched.push(dotGit);
-      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir);
-      if (gitDir !== void 0) return repoAt(dir, gitDir, touched);
+      notes.touched.push(dotGit);
+      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir, notes);
+      if (gitDir !== void 0) return repoAt(dir, gitDir, notes);
     }
     const parent = dirname2(dir);
     if (parent === dir) return void 0;
     dir = parent;
   }
 }
-function repoAt(topLevel, gitDir, touched) {
-  const commondirFile = join8(gitDir, "commondir");
-  touched.push(commondirFile);
-  const common = readSmall(commondirFile)?.trim();
-  const commonDir = common ? resolve2(gitDir, common) : gitDir;
+function repoAt(topLevel, gitDir, notes) {
+  const commonDir = commonDirOf(gitDir, notes);
   const configFile = join8(commonDir, "config");
-  touched.push(configFile);
-  const config = readSmall(configFile);
+  notes.touched.push(configFile);
+  const config = readSmall(configFile, notes);
   const remoteUrl = config === void 0 ? void 0 : pickRemoteUrl(config);
   return remoteUrl !== void 0 ? { topLevel, commonDir, remoteUrl } : { topLevel, commonDir: realPath(commonDir) };
 }
-function gitDirFromFile(dotGit, dir) {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? "");
+function commonDirOf(gitDir, notes) {
+  const commondirFile = join8(gitDir, "commondir");
+  notes.touched.push(commondirFile);
+  const common = readSmall(commondirFile, notes)?.trim();
+  if (!common) return gitDir;
+  const target = resolve2(gitDir, common);
+  if (statSync3(target, { throwIfNoEntry: false })?.isDirectory() === true) return target;
+  notes.ignored.push(`${commondirFile} names ${target}, which is not a directory; ignoring it`);
+  return gitDir;
+}
+function gitDirFromFile(dotGit, dir, notes) {
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit, notes) ?? "");
   return match ? resolve2(dir, match[1]) : void 0;
 }
 function pickRemoteUrl(config) {
@@ -1454,13 +1616,10 @@ function unquote(value) {
   const trimmed = value.replace(/\s+[#;].*$/, "").trim();
   return trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2 ? trimmed.slice(1, -1) : trimmed;
 }
-function readSmall(path) {
-  try {
-    const size = statSync3(path, { throwIfNoEntry: false })?.size;
-    return size === void 0 || size > MAX_GIT_FILE_BYTES ? void 0 : readFileSync3(path, "utf8");
-  } catch {
-    return void 0;
-  }
+function readSmall(path, notes) {
+  const file = readSmallFile(path, MAX_GIT_FILE_BYTES);
+  if (file.absent !== void 0 && file.absent !== "missing") notes.ignored.push(`${path} ${file.why}; ignoring it`);
+  return file.text;
 }
 function realPath(path) {
   try {
@@ -1479,37 +1638,50 @@ function isValidPeerId(value) {
 function canonicalRemote(url) {
   const text2 = url.trim();
   if (text2 === "") return void 0;
-  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(text2);
+  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/is.exec(text2);
   let host;
   let path;
   if (withScheme) {
     const scheme = withScheme[1].toLowerCase();
     const rest = withScheme[2];
-    if (scheme === "file") return `local${normalisePath(rest)}`;
-    const slash = rest.indexOf("/");
-    const authority = slash === -1 ? rest : rest.slice(0, slash);
-    path = slash === -1 ? "" : rest.slice(slash);
-    host = hostOf(authority);
+    if (scheme === "file") return `local${normalisePath(withoutQuery(rest))}`;
+    const hostAndPath = rest.slice(userInfoEnd(rest));
+    const hostEnd = hostAndPath.search(/[/?#]/);
+    host = hostOf(hostEnd === -1 ? hostAndPath : hostAndPath.slice(0, hostEnd));
+    path = hostEnd === -1 ? "" : withoutQuery(hostAndPath.slice(hostEnd));
   } else {
-    const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.*)$/.exec(text2);
-    if (!scp || /^[a-z]$/i.test(scp[1])) return `local${normalisePath(text2)}`;
+    const colon = text2.indexOf(":");
+    const slash = text2.indexOf("/");
+    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/@\s]+):(?!\/\/)(.*)$/s.exec(text2) : null;
+    if (!scp || /^[a-z]$/i.test(scp[1])) return `local${normalisePath(withoutQuery(text2))}`;
     host = scp[1].toLowerCase();
-    path = scp[2];
+    path = withoutQuery(scp[2]);
   }
   const cleanPath = normalisePath(path);
   if (host === "" || cleanPath === "") return void 0;
   return `${host}${cleanPath}`;
 }
+function userInfoEnd(rest) {
+  for (let at = rest.lastIndexOf("@"); at !== -1; at = at === 0 ? -1 : rest.lastIndexOf("@", at - 1)) {
+    if (/^[^/?#@\s]+\//.test(rest.slice(at + 1))) return at + 1;
+  }
+  const authorityEnd = rest.search(/[/?#]/);
+  const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
+  return authority.lastIndexOf("@") + 1;
+}
+function withoutQuery(path) {
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}
 function peerIdForRemote(canonical) {
-  return `git-${readable(canonical)}-${hash64Hex(canonical).slice(0, 8)}`;
+  const shown = canonical.startsWith("local/") ? `local-${canonical.split("/").pop() ?? ""}` : canonical;
+  return `git-${readable(shown)}-${hash64Hex(canonical).slice(0, 8)}`;
 }
 function localPeerId(commonDir) {
   const name = commonDir.replace(/\/+$/, "").replace(/\/\.git$/, "").split("/").pop() ?? "";
   return `git-local-${readable(name) || "repo"}-${hash64Hex(commonDir).slice(0, 8)}`;
 }
-function hostOf(authority) {
-  const at = authority.lastIndexOf("@");
-  const hostPort = at === -1 ? authority : authority.slice(at + 1);
+function hostOf(hostPort) {
   const bracketed = /^\[[^\]]*\]/.exec(hostPort);
   return (bracketed ? bracketed[0] : hostPort.split(":")[0] ?? "").toLowerCase();
 }
@@ -1565,9 +1737,9 @@ function resolveProject(input) {
   try {
     scan = cachedScan(resolve3(input.workspace), input.homeDir, input.now);
   } catch (error) {
-    scan = { derivedSource: `not resolved (${error instanceof Error ? error.message : String(error)})` };
+    scan = { derivedSource: `not resolved (${errorMessage(error)})`, ignored: [] };
   }
-  const warnings = [...scan.config?.warnings ?? []];
+  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
   const base = { off: scan.config?.off ?? [], ...scan.config ? { configPath: scan.config.path } : {}, warnings };
   const explicit = explicitPeer(input.credentials, warnings);
   const fromWorkspace = scan.config?.peerId;
@@ -1592,16 +1764,16 @@ function explicitPeer(credentials, warnings) {
 function cachedScan(workspace, homeDir, now) {
   const hit = cache.get(workspace);
   if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
-  const touched = [];
-  const scan = scanWorkspace(workspace, homeDir, touched);
+  const notes = { touched: [], ignored: [] };
+  const scan = scanWorkspace(workspace, homeDir, notes);
   if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value);
-  cache.set(workspace, { scan, signatures: touched.map((path) => [path, signatureOf(path)]), at: now });
+  cache.set(workspace, { scan, signatures: notes.touched.map((path) => [path, signatureOf(path)]), at: now });
   return scan;
 }
-function scanWorkspace(workspace, homeDir, touched) {
-  const repo = findGitRepo(workspace, touched);
-  const config = findWorkspaceConfig(workspace, repo?.topLevel ?? workspace, resolve3(homeDir), touched);
-  const scan = { derivedSource: "none (not in a git repository)", ...config ? { config } : {} };
+function scanWorkspace(workspace, homeDir, notes) {
+  const repo = findGitRepo(workspace, notes);
+  const config = findWorkspaceConfig(workspace, repo?.topLevel ?? workspace, resolve3(homeDir), notes.touched);
+  const scan = { derivedSource: "none (not in a git repository)", ...config ? { config } : {}, ignored: notes.ignored };
   if (repo === void 0) return scan;
   const canonical = repo.remoteUrl === void 0 ? void 0 : canonicalRemote(repo.remoteUrl);
   if (canonical !== void 0) return { ...scan, derivedPeer: peerIdForRemote(canonical), derivedSource: `git remote ${canonical}` };
@@ -1629,7 +1801,7 @@ function signatureOf(path) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-RTFQSUEZ.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-CBNLRLXL.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -1687,7 +1859,7 @@ function createUpstream(options) {
     fresh = { mcpUrl, session, inFlight: 0, retired: false };
     session.then(
       (session2) => {
-        log.debug("upstream session opened", { mcpUrl });
+        log.debug("upstream session opened", { mcpUrl: displayUrl(mcpUrl, true) });
         options.onProfile(mcpUrl, session2.profile);
       },
       () => retire(fresh)
@@ -1764,7 +1936,7 @@ function reportBudget(error, budgetMs) {
   return error instanceof UpstreamError && error.failure.kind === "timeout" && error.failure.timeoutMs !== budgetMs ? new UpstreamError({ kind: "timeout", timeoutMs: budgetMs }) : error;
 }
 function failureOf(error) {
-  return error instanceof UpstreamError ? error.failure : { kind: "protocol", message: error instanceof Error ? error.message : String(error) };
+  return error instanceof UpstreamError ? error.failure : { kind: "protocol", message: errorMessage(error) };
 }
 function shouldRetry(failure, refreshConfig) {
   if (failure.kind !== "http") return false;
@@ -2135,19 +2307,16 @@ function proxyRoute(target, settings) {
   return { proxy: new URL(proxy.origin), ...authorization === void 0 ? {} : { authorization } };
 }
 function parseProxyUrl(text2) {
+  const unusable = (why) => Object.assign(new Error(`${why} (proxy ${displayUrl(text2)} in the environment)`), { unsupported: true });
   let url;
   try {
     url = new URL(text2.includes("://") ? text2 : `http://${text2}`);
   } catch {
-    throw Object.assign(new Error(`invalid proxy URL in the environment: ${JSON.stringify(redactUserInfo(text2))}`), { unsupported: true });
+    throw unusable("invalid proxy URL");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw Object.assign(new Error(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`), { unsupported: true });
-  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw unusable(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`);
+  if (`${url.pathname}${url.search}${url.hash}`.includes("@")) throw unusable('invalid proxy URL: its user or password holds an unencoded "/", "?" or "#" (percent-encode them)');
   return url;
-}
-function redactUserInfo(text2) {
-  return text2.replace(/\/\/[^/@]*@/, "//");
 }
 
 // src/mcp/proxyFetch.ts

@@ -47,11 +47,6 @@ export function recordCommit(state: CaptureState, now: number, body: CommitBody)
   state.counts.commits += 1;
 }
 
-/** Something captured is not archived yet: held by the server uncommitted, or still queued. */
-export function hasUncommitted(state: CaptureState): boolean {
-  return state.capturedSinceCommit > 0 || state.queued.length > 0;
-}
-
 /** The acknowledged-record fingerprints as a set, for planning. */
 export function ackedSet(state: Pick<CaptureState, 'acked'>): Set<string> {
   const set = new Set<string>();

@@ -20,22 +20,19 @@
  *
  * @module
  */
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
-import { writeFileAtomicSync } from '../store/atomic.js';
+import { isRecord } from '../util/json.js';
+import { readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { safeFileKey } from '../store/paths.js';
 import { OV_SESSION_PREFIX, ovSessionId, SUBAGENT_SEPARATOR } from '../session/ids.js';
 import type { CommitOutcome } from './commit.js';
 import { captureDir } from './paths.js';
-import type { CaptureState } from './state.js';
+import { sessionIdentityOf, workLeft } from './state.js';
+import type { CaptureState, SessionIdentity } from './state.js';
 
-export interface UncommittedEntry {
-  ovSessionId: string;
-  hostSessionId: string;
-  workspace: string;
-  agentId?: string;
+export interface UncommittedEntry extends SessionIdentity {
   transcriptPath?: string;
   /** Idle seconds of the server-side policy the session carries (absent: none set; 0: a policy without idle timeout). */
   serverIdleSeconds?: number;
@@ -129,7 +126,7 @@ export function initUncommittedIndex(dataDir: string): void {
 
 function readEntry(path: string): ListedEntry | undefined {
   try {
-    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const value = readJsonSync(path);
     if (!isRecord(value)) return undefined;
     const { ovSessionId, hostSessionId, workspace, agentId, transcriptPath, serverIdleSeconds } = value;
     if (typeof ovSessionId !== 'string' || ovSessionId === '' || typeof workspace !== 'string') return undefined;
@@ -145,8 +142,7 @@ function readEntry(path: string): ListedEntry | undefined {
 
 /** The index entry of a session, from its capture state. */
 export function entryOf(state: CaptureState): UncommittedEntry {
-  const entry: UncommittedEntry = { ovSessionId: state.ovSessionId, hostSessionId: state.hostSessionId, workspace: state.workspace };
-  if (state.agentId !== undefined) entry.agentId = state.agentId;
+  const entry: UncommittedEntry = sessionIdentityOf(state);
   if (state.transcriptPath !== undefined) entry.transcriptPath = state.transcriptPath;
   return entry;
 }
@@ -157,8 +153,9 @@ export function entryOf(state: CaptureState): UncommittedEntry {
  * or the server can never take it), so its entry can go.
  */
 export function nothingLeftToCommit(state: CaptureState, commit: CommitOutcome | undefined): boolean {
-  if (state.queued.length > 0 || state.inflight !== undefined || state.enqueueIntent !== undefined) return false;
-  if (commit === undefined) return state.capturedSinceCommit === 0;
+  const left = workLeft(state);
+  if (left.inTransit) return false;
+  if (commit === undefined) return !left.uncommitted;
   return commit === 'committed' || commit === 'absent' || commit === 'dead-lettered';
 }
 

@@ -19,8 +19,8 @@
  * @module
  */
 import { stat } from 'node:fs/promises';
-import { loadStageConfig } from '../session/stageContext.js';
-import type { HookDeps } from '../hook/deps.js';
+import type { PluginConfig } from '../config/types.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { clearUncommitted, entryOf, initUncommittedIndex, isIdle, listUncommitted, markUncommitted, otherSessionsOf } from './commitIndex.js';
 import type { ListedEntry } from './commitIndex.js';
 import { drainRequests } from './drain.js';
@@ -30,7 +30,7 @@ import { postRequest } from './requests.js';
 import { projectFor } from '../project/identity.js';
 import { captureOffReason } from '../session/switches.js';
 import { sweepIfDue } from './retention.js';
-import { listCaptureStates, loadCaptureState } from './state.js';
+import { hasWorkLeft, listCaptureStates, loadCaptureState, sessionIdentityOf } from './state.js';
 import type { CaptureState } from './state.js';
 
 export interface CommitStaleSummary {
@@ -53,13 +53,13 @@ export const COMMIT_STALE_DEADLINE_MS = 60_000;
  * `exceptSessionId` (a host or OpenViking session id; its sub-agents are
  * spared too). Never throws.
  */
-export async function commitStale(dataDir: string, workspace: string, exceptSessionId: string, deps: HookDeps): Promise<CommitStaleSummary> {
+export async function commitStale(workspace: string, exceptSessionId: string, deps: StageDeps, config: PluginConfig): Promise<CommitStaleSummary> {
   const summary: CommitStaleSummary = { considered: 0, drained: 0, busy: 0, incomplete: 0, live: 0 };
-  const config = loadStageConfig(deps);
   // The workspace's project (DESIGN D24): its switches hold here too, and what is still uncaptured goes out under its peer.
   const { project } = projectFor(config, workspace, deps.homeDir, deps.now());
   if (captureOffReason({ config, project, workspace }) !== undefined) return summary;
-  const env = { ...captureEnvFor(deps, config, COMMIT_STALE_DEADLINE_MS), dataDir };
+  const env = captureEnvFor(deps, config, COMMIT_STALE_DEADLINE_MS);
+  const { dataDir } = env;
   for (const entry of otherSessionsOf(await indexEntries(dataDir), workspace, exceptSessionId)) {
     // A session whose id is bypassed is never committed (DESIGN D25); the folder's switches were checked above.
     if (captureOffReason({ config, project, sessionId: entry.hostSessionId, workspace }) !== undefined) continue;
@@ -75,10 +75,7 @@ export async function commitStale(dataDir: string, workspace: string, exceptSess
     summary.considered++;
     const posted = await postRequest(dataDir, {
       event: 'commit-stale',
-      ovSessionId: state.ovSessionId,
-      hostSessionId: state.hostSessionId,
-      workspace: state.workspace,
-      ...(state.agentId !== undefined ? { agentId: state.agentId } : {}),
+      ...sessionIdentityOf(state),
       transcriptPath: state.transcriptPath,
       subagent: state.agentId !== undefined,
       commit: true,
@@ -105,10 +102,9 @@ async function indexEntries(dataDir: string): Promise<ListedEntry[]> {
   return built === 'missing' ? [] : built;
 }
 
-/** Something captured since the last commit, waiting in the queue, or still in the transcript. */
+/** Work left (state.ts), a capture after the last commit, or a transcript that grew past the cursor. */
 async function needsCommit(state: CaptureState): Promise<boolean> {
-  if (state.capturedSinceCommit > 0 || state.queued.length > 0 || state.inflight !== undefined) return true;
-  if ((state.lastCaptureAt ?? 0) > (state.lastCommitAt ?? 0)) return true;
+  if (hasWorkLeft(state) || (state.lastCaptureAt ?? 0) > (state.lastCommitAt ?? 0)) return true;
   return transcriptGrew(state);
 }
 

@@ -9,7 +9,7 @@
  * @module
  */
 import type { PluginConfig } from '../config/types.js';
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { clientFor } from '../session/stageContext.js';
 import { captureOffReason, scopeOf } from '../session/switches.js';
 import { observeResults } from '../openviking/observe.js';
@@ -18,7 +18,7 @@ import { recordServerStatus, serverStatusOf } from '../store/status.js';
 import type { CaptureEnv, CrashPoint } from './writer.js';
 
 export function captureEnvFor(
-  deps: HookDeps,
+  deps: StageDeps,
   config: PluginConfig,
   deadlineMs: number,
   crashPoint?: (point: CrashPoint) => void,

@@ -106,7 +106,7 @@ function sleep(ms: number): Promise<void> {
 export function mayStillLand(failure: OvFailure): boolean {
   if (failure.status !== 0) return failure.status === 504;
   if (failure.code === 'TIMEOUT' || failure.code === 'DEADLINE') return true;
-  return failure.code === 'NETWORK' && !/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH/.test(failure.message);
+  return failure.code === 'NETWORK' && failure.unsent !== true;
 }
 
 /** The count to record before a send: the one seen last in this job, else asked now. */

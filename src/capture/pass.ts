@@ -16,7 +16,8 @@
 import type { CommitBody } from '../openviking/types.js';
 import { cursorAfterRecords, decodeTranscriptRecords, readTranscriptTail } from '../transcript/index.js';
 import type { TranscriptCursor } from '../transcript/index.js';
-import { acknowledge, ackedSet, hasUncommitted } from './ack.js';
+import { acknowledge, ackedSet } from './ack.js';
+import { hasWorkLeft } from './state.js';
 import { commitSession } from './commit.js';
 import type { CommitOutcome } from './commit.js';
 import { MAX_BATCH, nextBatch, planItems, resumeRecordIndex } from './plan.js';
@@ -28,7 +29,8 @@ import { fetchSessionCount } from './inflight.js';
 import { recoverEnqueueIntent } from './recover.js';
 import { settleInflight } from './settle.js';
 import { awaitTranscriptFile } from './awaitTranscript.js';
-import type { SessionIdentity, SessionWriter } from './writer.js';
+import type { SessionIdentity } from './state.js';
+import type { SessionWriter } from './writer.js';
 
 /** What a pass is asked to do; built from hook requests (requests.ts). */
 export interface CaptureJob {
@@ -207,7 +209,7 @@ async function queueBatch(writer: SessionWriter, batch: Batch, fingerprint: stri
 async function commitIfDue(writer: SessionWriter, job: CaptureJob, pendingTokens: number | undefined): Promise<CommitOutcome | undefined> {
   const { settings } = writer.env;
   let body: CommitBody | undefined;
-  if (job.commit && hasUncommitted(writer.state)) body = {};
+  if (job.commit && hasWorkLeft(writer.state)) body = {};
   else if (job.serverCommits !== true && pendingTokens !== undefined && pendingTokens >= settings.commitTokenThreshold) body = { keep_recent_count: settings.commitKeepRecentCount };
   if (body === undefined) return undefined;
   const outcome = await commitSession(writer, body);

@@ -16,7 +16,7 @@
  * @module
  */
 import type { CommitBody, OvFailure, SessionMessage } from '../openviking/types.js';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { replay } from '../store/queue.js';
 import { sanitizeMessage } from '../transcript/index.js';
 import type { QueueEntry, ReplaySummary, ReplayVerdict } from '../store/queue.js';

@@ -17,19 +17,17 @@
 import { uniqueToken } from '../store/fastHash.js';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord, parseJson } from '../util/json.js';
 import { writeJsonAtomic } from '../store/atomic.js';
 import { requestDir } from './paths.js';
 import { isValidPeerId } from '../project/remote.js';
 import type { CaptureJob } from './pass.js';
+import { sessionIdentityOf } from './state.js';
+import type { SessionIdentity } from './state.js';
 
 /** One hook's ask: capture this transcript into this session (and maybe commit). */
-export interface CaptureRequest {
+export interface CaptureRequest extends SessionIdentity {
   event: string;
-  ovSessionId: string;
-  hostSessionId: string;
-  workspace: string;
-  agentId?: string;
   transcriptPath: string;
   subagent: boolean;
   commit: boolean;
@@ -87,9 +85,8 @@ export async function removeRequests(dataDir: string, ovSessionId: string, names
 export function jobFor(requests: readonly CaptureRequest[]): CaptureJob | undefined {
   const newest = requests[requests.length - 1];
   if (newest === undefined) return undefined;
-  const identity = { ovSessionId: newest.ovSessionId, hostSessionId: newest.hostSessionId, workspace: newest.workspace };
   return {
-    identity: newest.agentId === undefined ? identity : { ...identity, agentId: newest.agentId },
+    identity: sessionIdentityOf(newest),
     transcriptPath: newest.transcriptPath,
     subagent: requests.some((request) => request.subagent),
     commit: requests.some((request) => request.commit),
@@ -108,12 +105,7 @@ function peerOf(requests: readonly CaptureRequest[]): { peerId?: string } {
 }
 
 async function readRequest(path: string): Promise<CaptureRequest | undefined> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const value = parseJson(await readFile(path, 'utf8').catch(() => ''));
   if (!isRecord(value)) return undefined;
   const { event, ovSessionId, hostSessionId, workspace, agentId, transcriptPath, subagent, commit, at, peerId } = value;
   if (typeof ovSessionId !== 'string' || ovSessionId === '' || typeof transcriptPath !== 'string' || transcriptPath === '') return undefined;

@@ -22,18 +22,18 @@
  *
  * @module
  */
-import { readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { CAPTURE_LOCK_STALE_MS, captureLockPath } from '../session/locks.js';
-import { writeFileAtomicSync } from '../store/atomic.js';
+import { readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { namesInDir, removeFileQuietly } from '../store/fsUtil.js';
 import { tryLock } from '../store/lock.js';
 import { storeLayout } from '../store/paths.js';
 import { whyFile } from '../why/record.js';
 import { listUncommitted } from './commitIndex.js';
 import { captureDir, captureStateFile, requestDir } from './paths.js';
-import { loadCaptureState, saveCaptureState } from './state.js';
+import { hasWorkLeft, loadCaptureState, narrowCaptureState, saveCaptureState } from './state.js';
 
 /** How often the sweep runs per data directory. */
 export const SWEEP_INTERVAL_MS = 24 * 60 * 60_000;
@@ -84,41 +84,20 @@ export async function sweepCaptureStates(dataDir: string, rules: RetentionRules,
     summary.looked++;
     if (listed === 'missing') continue; // before the index is built nothing is known to be settled
     const path = join(captureDir(dataDir), name);
-    const fields = readFields(path);
-    if (fields === undefined || waiting.has(fields.ovSessionId) || !settled(fields.raw) || inboxWaiting(dataDir, fields.ovSessionId)) continue;
-    const activeAt = Math.max(numberOr(fields.raw['lastCaptureAt']), numberOr(fields.raw['lastCommitAt']), mtimeOf(path));
+    const raw = readJsonSync(path);
+    const state = isRecord(raw) ? narrowCaptureState(raw) : undefined;
+    if (!isRecord(raw) || state === undefined || waiting.has(state.ovSessionId) || hasWorkLeft(state) || inboxWaiting(dataDir, state.ovSessionId)) continue;
+    const activeAt = Math.max(state.lastCaptureAt ?? 0, state.lastCommitAt ?? 0, mtimeOf(path));
     if (now - activeAt < rules.staleCommitIdleMs) continue;
-    const transcript = typeof fields.raw['transcriptPath'] === 'string' ? fields.raw['transcriptPath'] : undefined;
-    const gone = transcript === undefined || !exists(transcript);
+    const gone = state.transcriptPath === undefined || !exists(state.transcriptPath);
     if (gone || now - activeAt >= rules.captureRetentionDays * DAY_MS) {
-      if (await removeSession(dataDir, fields.ovSessionId, now)) summary.removed++;
-    } else if (Array.isArray(fields.raw['recentIds']) && (await shrink(dataDir, fields.ovSessionId, now))) {
+      if (await removeSession(dataDir, state.ovSessionId, now)) summary.removed++;
+    } else if (Array.isArray(raw['recentIds']) && (await shrink(dataDir, state.ovSessionId, now))) {
       summary.shrunk++;
     }
   }
   summary.startAnswersRemoved = removeOldStartAnswers(dataDir, now);
   return summary;
-}
-
-interface StateFields {
-  ovSessionId: string;
-  raw: Record<string, unknown>;
-}
-
-function readFields(path: string): StateFields | undefined {
-  try {
-    const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    if (!isRecord(raw) || typeof raw['ovSessionId'] !== 'string' || raw['ovSessionId'] === '') return undefined;
-    return { ovSessionId: raw['ovSessionId'], raw };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Nothing captured since the last commit, nothing queued, nothing in flight. */
-function settled(raw: Record<string, unknown>): boolean {
-  const queued = raw['queued'];
-  return numberOr(raw['capturedSinceCommit']) === 0 && (!Array.isArray(queued) || queued.length === 0) && raw['inflight'] === undefined && raw['enqueueIntent'] === undefined;
 }
 
 async function underLock(dataDir: string, ovSessionId: string, now: number, work: () => Promise<boolean>): Promise<boolean> {
@@ -175,8 +154,4 @@ function mtimeOf(path: string): number {
 
 function exists(path: string): boolean {
   return mtimeOf(path) > 0;
-}
-
-function numberOr(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }

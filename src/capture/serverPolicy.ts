@@ -21,7 +21,7 @@
  */
 import type { Settings } from '../config/types.js';
 import type { AutoCommitPolicy } from '../openviking/types.js';
-import { cacheFile, cacheKey, readCached, writeCached } from '../session/keyedCache.js';
+import { cacheFile, cacheKey, readCached, writeCached } from '../store/keyedCache.js';
 import type { SessionWriter } from './writer.js';
 
 const CACHE_NAME = 'commit-policy';

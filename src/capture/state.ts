@@ -12,7 +12,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { loadSessionState, saveSessionState } from '../store/sessionState.js';
 import type { StoreWriteResult } from '../store/sessionState.js';
 import { RECORD_FINGERPRINT_CHARS, recordFingerprint } from '../transcript/fingerprint.js';
@@ -73,13 +73,17 @@ export interface CaptureCounts {
   commits: number;
 }
 
-export interface CaptureState {
+/** Whose a capture state, an inbox request and an index entry are: declared once, copied by `sessionIdentityOf`. */
+export interface SessionIdentity {
   ovSessionId: string;
   /** The host's session id ('' when unknown, e.g. a session only met in the queue). */
   hostSessionId: string;
   workspace: string;
   /** Set for a sub-agent's own session. */
   agentId?: string;
+}
+
+export interface CaptureState extends SessionIdentity {
   transcriptPath?: string;
   format?: TranscriptFormat;
   cursor?: TranscriptCursor;
@@ -107,9 +111,36 @@ export interface CaptureState {
 
 const COUNT_KEYS = ['sent', 'queued', 'deadLettered', 'skipped', 'commits'] as const;
 
-export function emptyCaptureState(identity: Pick<CaptureState, 'ovSessionId' | 'hostSessionId' | 'workspace'>): CaptureState {
+/** The identity fields of `from`, nothing else (`agentId` only when set). */
+export function sessionIdentityOf(from: SessionIdentity): SessionIdentity {
+  const { ovSessionId, hostSessionId, workspace, agentId } = from;
+  return agentId === undefined ? { ovSessionId, hostSessionId, workspace } : { ovSessionId, hostSessionId, workspace, agentId };
+}
+
+/**
+ * What of a session is not archived on the server yet: the one model of
+ * "this session still has work" that the pass (a full commit is due), the
+ * writer's index entry (it may go), commit-stale (commit it) and retention
+ * (it may be compacted or removed) read.
+ * - `uncommitted`: the server acknowledged messages since the last commit it took;
+ * - `inTransit`: messages are queued, in flight, or being queued.
+ */
+export function workLeft(state: Pick<CaptureState, 'capturedSinceCommit' | 'queued' | 'inflight' | 'enqueueIntent'>): { uncommitted: boolean; inTransit: boolean } {
   return {
-    ...identity,
+    uncommitted: state.capturedSinceCommit > 0,
+    inTransit: state.queued.length > 0 || state.inflight !== undefined || state.enqueueIntent !== undefined,
+  };
+}
+
+/** Something captured is not archived yet (see `workLeft`). */
+export function hasWorkLeft(state: Parameters<typeof workLeft>[0]): boolean {
+  const left = workLeft(state);
+  return left.uncommitted || left.inTransit;
+}
+
+export function emptyCaptureState(identity: SessionIdentity): CaptureState {
+  return {
+    ...sessionIdentityOf(identity),
     acked: '',
     queued: [],
     capturedSinceCommit: 0,

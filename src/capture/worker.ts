@@ -5,8 +5,9 @@
  * (`WORKER_DEADLINE_MS`) and the per-call timeout of the settings.
  *
  * Kinds (stdin is the job):
- * - `capture`: stdin is the hook payload of Stop / SubagentStop / SessionEnd
- *   (the hook already posted its request); drains that session's inbox.
+ * - `capture`: stdin is `{ovSessionId}` (the Stop / SubagentStop /
+ *   SessionEnd hook already posted its request); drains that session's
+ *   inbox (`captureJob`, which the detached hook process runs itself).
  * - `commit-stale`: stdin is `{workspace, exceptSessionId}` or a SessionStart
  *   payload (then the workspace and session come from it); see commitStale.ts.
  * - `replay`: replays the pending queue (stdin ignored).
@@ -26,9 +27,10 @@
  */
 import { loadStageConfig } from '../session/stageContext.js';
 import type { PluginConfig } from '../config/types.js';
-import type { HookDeps } from '../hook/deps.js';
-import { isRecord } from '../openviking/narrow.js';
+import type { StageDeps } from '../protocol/stage.js';
+import { isRecord, parseJson } from '../util/json.js';
 import { parseHookInput } from '../protocol/parse.js';
+import { hostSessionIdOf, OV_SESSION_PREFIX } from '../session/ids.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { commitStale } from './commitStale.js';
 import { drainRequests } from './drain.js';
@@ -38,8 +40,8 @@ import { queueDirOf } from './queueing.js';
 import { replayPendingWrites } from './replay.js';
 import { sweepIfDue } from './retention.js';
 import { requeueDeadLetters } from '../store/queueDead.js';
-import { requestForEvent } from './target.js';
 import type { CrashPoint } from './writer.js';
+import { errorMessage } from '../util/errors.js';
 
 /** The worker stops starting new work after this long. */
 export const WORKER_DEADLINE_MS = 60_000;
@@ -50,7 +52,7 @@ export const WORKER_DEADLINE_MS = 60_000;
  * @param deps - the same outside world the stages get.
  * @returns the process exit code.
  */
-export async function runWorker(argv: readonly string[], stdinText: string, deps: HookDeps): Promise<number> {
+export async function runWorker(argv: readonly string[], stdinText: string, deps: StageDeps): Promise<number> {
   const kind = argv[0] ?? '';
   const started = deps.now();
   try {
@@ -58,12 +60,12 @@ export async function runWorker(argv: readonly string[], stdinText: string, deps
     deps.log.debug('worker done', { kind, code, ms: deps.now() - started });
     return code;
   } catch (error) {
-    deps.log.warn('worker failed', { kind, error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn('worker failed', { kind, error: errorMessage(error) });
     return 1;
   }
 }
 
-async function runKind(kind: string, stdinText: string, deps: HookDeps): Promise<number> {
+async function runKind(kind: string, stdinText: string, deps: StageDeps): Promise<number> {
   switch (kind) {
     case 'capture':
       return runCaptureJob(stdinText, deps);
@@ -77,33 +79,40 @@ async function runKind(kind: string, stdinText: string, deps: HookDeps): Promise
   }
 }
 
-/** A bounded capture in the calling process (PreCompact, or Stop when no worker could be spawned). */
-export async function drainInProcess(ovSessionId: string, deps: HookDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<DrainStatus> {
-  return drainRequests(captureEnvFor(deps, config, deadlineMs), ovSessionId, lockWaitMs);
-}
-
-async function runCaptureJob(stdinText: string, deps: HookDeps): Promise<number> {
-  const input = parseHookInput(stdinText);
-  const request = input === null ? undefined : requestForEvent(input, deps.env, deps.cwd, deps.now());
-  if (request === undefined) return 2;
-  const config = loadStageConfig(deps);
+/**
+ * The capture job: drains the session's inbox under the worker's deadline,
+ * then the daily retention sweep. Run by `worker capture`, and by the
+ * capture stage itself where its process is already off the host's clock.
+ * @returns the exit code (1 when the drain failed).
+ */
+export async function captureJob(ovSessionId: string, deps: StageDeps, config: PluginConfig): Promise<number> {
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS, crashPointFrom(deps));
-  const status = await drainRequests(env, request.ovSessionId, 0);
+  const status = await drainRequests(env, ovSessionId, 0);
   const swept = await sweepIfDue(env.dataDir, config.settings, deps.now());
   if (swept !== undefined) deps.log.debug('capture state retention', { ...swept });
   return status === 'error' ? 1 : 0;
 }
 
-async function runCommitStale(stdinText: string, deps: HookDeps): Promise<number> {
+/** A bounded capture in the calling process (PreCompact, or Stop when no worker could be spawned). */
+export async function drainInProcess(ovSessionId: string, deps: StageDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<DrainStatus> {
+  return drainRequests(captureEnvFor(deps, config, deadlineMs), ovSessionId, lockWaitMs);
+}
+
+async function runCaptureJob(stdinText: string, deps: StageDeps): Promise<number> {
+  const job = parseJson(stdinText);
+  const ovSessionId = isRecord(job) && typeof job.ovSessionId === 'string' ? job.ovSessionId : '';
+  if (!ovSessionId.startsWith(OV_SESSION_PREFIX)) return 2;
+  return captureJob(ovSessionId, deps, loadStageConfig(deps));
+}
+
+async function runCommitStale(stdinText: string, deps: StageDeps): Promise<number> {
   const job = commitStaleJob(stdinText, deps);
   if (job === undefined) return 2;
-  const config = loadStageConfig(deps);
-  const dataDir = captureEnvFor(deps, config, 0).dataDir;
-  await commitStale(dataDir, job.workspace, job.exceptSessionId, deps);
+  await commitStale(job.workspace, job.exceptSessionId, deps, loadStageConfig(deps));
   return 0;
 }
 
-async function runReplay(deps: HookDeps): Promise<number> {
+async function runReplay(deps: StageDeps): Promise<number> {
   const config = loadStageConfig(deps);
   // Queued turns are conversation: none leaves while memory or auto-capture is off (DESIGN D25).
   if (!config.settings.enabled || !config.settings.autoCapture) return 0;
@@ -118,7 +127,7 @@ async function runReplay(deps: HookDeps): Promise<number> {
  * queue (store/queueDead.ts), then one replay pass, so a fixed server gets
  * them now. Returns the exit code and the text main prints.
  */
-export async function runRequeueDead(argv: readonly string[], deps: HookDeps): Promise<{ code: number; text: string }> {
+export async function runRequeueDead(argv: readonly string[], deps: StageDeps): Promise<{ code: number; text: string }> {
   if (argv.length > 0) return { code: 2, text: `unknown argument: ${argv.join(' ')}\nusage: node scripts/hook.mjs requeue-dead\n` };
   const config = loadStageConfig(deps);
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
@@ -134,26 +143,21 @@ export async function runRequeueDead(argv: readonly string[], deps: HookDeps): P
   return { code: back.problems.length > 0 ? 1 : 0, text: `${lines.join('\n')}\n` };
 }
 
-function commitStaleJob(stdinText: string, deps: HookDeps): { workspace: string; exceptSessionId: string } | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(stdinText);
-  } catch {
-    return undefined;
-  }
+function commitStaleJob(stdinText: string, deps: StageDeps): { workspace: string; exceptSessionId: string } | undefined {
+  const value = parseJson(stdinText);
   if (!isRecord(value)) return undefined;
   if (typeof value.workspace === 'string' && value.workspace !== '') {
     return { workspace: value.workspace, exceptSessionId: typeof value.exceptSessionId === 'string' ? value.exceptSessionId : '' };
   }
   const input = parseHookInput(stdinText);
   if (input === null) return undefined;
-  return { workspace: resolveWorkspace(input, deps.env, deps.cwd), exceptSessionId: typeof input.session_id === 'string' ? input.session_id : '' };
+  return { workspace: resolveWorkspace(input, deps.env, deps.cwd), exceptSessionId: hostSessionIdOf(input) };
 }
 
 /** Defined by build.mjs: false in shipped bundles, true in the fault tests' worker; undefined when run from source. */
 declare const OV_TEST_SEAMS: boolean | undefined;
 
-function crashPointFrom(deps: HookDeps): ((point: CrashPoint) => void) | undefined {
+function crashPointFrom(deps: StageDeps): ((point: CrashPoint) => void) | undefined {
   if (typeof OV_TEST_SEAMS === 'undefined' || !OV_TEST_SEAMS) return undefined;
   const target = deps.env.OPENVIKING_TEST_CRASH_AT;
   if (target !== 'before-send' && target !== 'after-send' && target !== 'after-enqueue') return undefined;

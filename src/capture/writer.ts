@@ -17,28 +17,28 @@
  *
  * @module
  */
-import type { Settings } from '../config/types.js';
-import type { Logger } from '../hook/deps.js';
-import type { OpenVikingClient } from '../openviking/types.js';
+import type { Logger } from '../protocol/stage.js';
 import { CAPTURE_LOCK_STALE_MS, captureLockPath } from '../session/locks.js';
+import type { StageContext } from '../session/stageContext.js';
 import { acquire, tryLock } from '../store/lock.js';
 import type { LockHandle } from '../store/lock.js';
 import { recordActivity } from '../store/status.js';
 import { emptyCaptureState, loadCaptureState, saveCaptureState } from './state.js';
-import type { CaptureState, ServerCount } from './state.js';
+import type { CaptureState, ServerCount, SessionIdentity } from './state.js';
 
 /** A named point where a test can stop the process (see worker.ts); a no-op in production. */
 export type CrashPoint = 'before-send' | 'after-send' | 'after-enqueue';
 
-/** What the capture machinery needs from the outside world, built once per process. */
-export interface CaptureEnv {
-  dataDir: string;
-  settings: Settings;
-  client: OpenVikingClient;
+/**
+ * What the capture machinery needs from the outside world, built once per
+ * job (env.ts): a stage's context without its session (one job writes for
+ * many, each under its own identity), with the clock and log. Its
+ * `deadlineAt` is the epoch-ms after which no new batch starts; its client
+ * is the background one (env.ts).
+ */
+export interface CaptureEnv extends Pick<StageContext, 'dataDir' | 'settings' | 'client' | 'deadlineAt'> {
   now(): number;
   log: Logger;
-  /** Epoch-ms after which no new batch starts. */
-  deadlineAt: number;
   crashPoint?(point: CrashPoint): void;
   /**
    * Why a session's writes must stay on this machine now (memory off, a
@@ -47,13 +47,6 @@ export interface CaptureEnv {
    * entries unsent (DESIGN D25).
    */
   holdReason?(session: Pick<SessionIdentity, 'hostSessionId' | 'workspace'>): string | undefined;
-}
-
-export interface SessionIdentity {
-  ovSessionId: string;
-  hostSessionId: string;
-  workspace: string;
-  agentId?: string;
 }
 
 export interface SessionWriter {

@@ -4,22 +4,30 @@
  *
  * These files are hand-edited and shared with other OpenViking tools, so a
  * typo must cost one clear warning that names the file, and then the file is
- * ignored as if absent. A file is refused when it is larger than 1 MiB (hooks
- * must start fast; real files are a few hundred bytes), is not JSON, is not a
- * JSON object, or contains a `__proto__`, `constructor` or `prototype` key
- * anywhere (prototype pollution bait; nothing legitimate uses those names).
+ * ignored as if absent. A file is refused when it is not a regular file (a
+ * FIFO, a device, a directory: store/smallFile.ts reads it without blocking),
+ * is larger than 1 MiB (hooks must start fast; real files are a few hundred
+ * bytes), is not JSON, is not a JSON object, or contains a `__proto__`,
+ * `constructor` or `prototype` key anywhere (prototype pollution bait;
+ * nothing legitimate uses those names).
  *
  * @module
  */
-import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isRecord, type JsonRecord } from '../openviking/narrow.js';
+import { isRecord, type JsonRecord } from '../util/json.js';
+import { readSmallFile } from '../store/smallFile.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Largest config file read. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/** Returns the file's text, `undefined` when it does not exist; throws for anything else. */
+/** Returns the file's text, `undefined` when it does not exist; throws for anything else (a {@link RefusedFile} says why in words). */
 export type ReadTextFile = (path: string) => string | undefined;
+
+/** Thrown by {@link readSmallTextFile} for a file that exists but is not read; `message` follows the file's name. */
+export class RefusedFile extends Error {
+  override name = 'RefusedFile';
+}
 
 export interface LoadedConfigFile {
   path: string;
@@ -32,13 +40,12 @@ export interface LoadedConfigFile {
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** The default reader: refuses big files before reading them. */
+/** The default reader: a regular file of at most MAX_CONFIG_BYTES, read without blocking (store/smallFile.ts). */
 export function readSmallTextFile(path: string): string | undefined {
-  // No exception for the common missing file: building one costs more than the read (hot path of every hook).
-  const size = statSync(path, { throwIfNoEntry: false })?.size;
-  if (size === undefined) return undefined;
-  if (size > MAX_CONFIG_BYTES) throw new Error(`file is ${size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit`);
-  return readFileSync(path, 'utf8');
+  const file = readSmallFile(path, MAX_CONFIG_BYTES);
+  if (file.absent === undefined) return file.text;
+  if (file.absent === 'missing') return undefined;
+  throw new RefusedFile(file.why);
 }
 
 /** Reads and checks one config file; never throws. `shownAs` is the name used in warnings. */
@@ -47,7 +54,7 @@ export function loadConfigFile(path: string, shownAs: string, readFile: ReadText
   try {
     text = readFile(path);
   } catch (error) {
-    return refused(path, shownAs, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`);
   }
   if (text === undefined) return { path, exists: false };
   if (text.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
@@ -61,7 +68,7 @@ export function loadConfigFile(path: string, shownAs: string, readFile: ReadText
       return entry;
     });
   } catch (error) {
-    return refused(path, shownAs, `is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    return refused(path, shownAs, `is not valid JSON (${errorMessage(error)})`);
   }
   if (forbidden !== undefined) return refused(path, shownAs, `contains the forbidden key "${forbidden}"`);
   if (!isRecord(value)) return refused(path, shownAs, 'is not a JSON object');

@@ -40,10 +40,11 @@
  */
 import { join } from 'node:path';
 import type { Credentials, SkippedValue, ValueSource } from './types.js';
-import type { JsonRecord } from '../openviking/narrow.js';
-import { isRecord } from '../openviking/narrow.js';
+import type { JsonRecord } from '../util/json.js';
+import { isRecord } from '../util/json.js';
 import { displayPath, expandHome, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
 import { resolveUserConfig, text, type UserConfigKey } from './pluginOptions.js';
+import { displayUrl } from '../openviking/displayUrl.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:1933';
 
@@ -248,17 +249,32 @@ function derivedServerUrl(server: FileFields): Candidate {
   return { ...(host.value !== undefined ? host : port), value: `http://${hostName}:${portNumber}` };
 }
 
-/** Drops candidates that are not http(s) URLs, with a warning; trims trailing slashes. */
+/**
+ * Drops candidates that are not http(s) URLs, with a warning; trims trailing
+ * slashes; leaves out a `user:password@` (never sent: the key is a header),
+ * so no message, log or request can carry it (issue 20 item 5). Warnings
+ * show a URL without its user info (displayUrl.ts).
+ */
 function validUrls(candidates: Candidate[], warnings: string[]): Candidate[] {
   return candidates.map((candidate) => {
-    if (candidate.value === undefined || isHttpUrl(candidate.value)) return { ...candidate, value: candidate.value?.replace(/\/+$/, '') };
-    warnings.push(`${candidate.source}: "${candidate.value}" is not an http(s) URL; ignoring it`);
-    return { ...candidate, value: undefined };
+    const { source, value } = candidate;
+    if (value === undefined) return candidate;
+    const url = parseUrl(value);
+    if (url === undefined) {
+      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
+      return { ...candidate, value: undefined };
+    }
+    if (`${url.pathname}${url.search}${url.hash}`.includes('@')) {
+      // `https://u:12/34@host` parses as host `u`, port 12: the user's words would be looked up and shown as the host.
+      warnings.push(`${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`);
+      return { ...candidate, value: undefined };
+    }
+    if (url.username === '' && url.password === '') return { ...candidate, value: value.replace(/\/+$/, '') };
+    warnings.push(`${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`);
+    url.username = '';
+    url.password = '';
+    return { ...candidate, value: url.href.replace(/\/+$/, '') };
   });
-}
-
-function isHttpUrl(value: string): boolean {
-  return parseUrl(value) !== undefined;
 }
 
 function parseUrl(value: string): URL | undefined {

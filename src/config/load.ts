@@ -13,7 +13,8 @@ import type { PluginConfig } from './types.js';
 import { readSmallTextFile, displayPath, type ReadTextFile } from './configFile.js';
 import { DEFAULT_BASE_URL, resolveCredentials } from './credentials.js';
 import { resolveSettings } from './settings.js';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
+import { errorMessage } from '../util/errors.js';
 
 export { renderKnobTable } from './knobTable.js';
 
@@ -31,7 +32,7 @@ export function loadPluginConfig(input: LoadConfigInput): PluginConfig {
   try {
     return resolveConfig(input);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     const fallback = resolveSettings({ env: {}, homeDir: input.homeDir });
     return {
       credentials: {

@@ -3,7 +3,7 @@
  * server_url, api_key, account, user), whichever process asks.
  *
  * CodeBuddy hands stored options to each process it starts under another
- * name (DESIGN §1 F18): hooks get `CODEBUDDY_PLUGIN_OPTION_<KEY>` and
+ * name (DESIGN F18): hooks get `CODEBUDDY_PLUGIN_OPTION_<KEY>` and
  * `CLAUDE_PLUGIN_OPTION_<KEY>`, stdio MCP servers get `PLUGIN_OPT_<KEY>`, and
  * it adds nothing when the plugin has no stored options. Processes the host
  * does not start with the plugin's context (the status line, doctor from a
@@ -24,7 +24,7 @@
  */
 import { join } from 'node:path';
 import type { ValueSource } from './types.js';
-import { isRecord, type JsonRecord } from '../openviking/narrow.js';
+import { isRecord, type JsonRecord } from '../util/json.js';
 import { displayPath, loadConfigFile, type ReadTextFile } from './configFile.js';
 import { codebuddyConfigDir } from '../store/paths.js';
 

@@ -15,7 +15,7 @@ import type { Settings, ValueSource } from './types.js';
 import { listKnobs, type Knob, type NumberKnob } from './knobs.js';
 import { expandHome } from './configFile.js';
 import { parseSwitch } from './scalars.js';
-import type { JsonRecord } from '../openviking/narrow.js';
+import type { JsonRecord } from '../util/json.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

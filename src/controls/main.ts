@@ -6,7 +6,9 @@
  *   this query in this workspace (same tiers, project peer, threshold and
  *   exclusions as the prompt hook), with URIs and scores. No session id is
  *   sent, so the preview neither expands the query with a session's turns
- *   nor enters the server's dedup ledger.
+ *   nor enters the server's dedup ledger. `/openviking:recall` passes the
+ *   query in a file instead (`--new-query-file`, then `--query-id <id>`:
+ *   queryFile.ts), so it never goes through a shell.
  * - `node hook.mjs why [--session ID]`: what the plugin injected into a
  *   session (why/record.ts): the one asked for, else the host's current
  *   session when the shell knows it, else this folder's newest.
@@ -16,7 +18,7 @@
  *
  * @module
  */
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { recallMemories } from '../recall/cascade.js';
 import { OV_SESSION_PREFIX, ovSessionId } from '../session/ids.js';
 import { openStageContext } from '../session/stageContext.js';
@@ -25,6 +27,8 @@ import { memoryOffReason } from '../session/switches.js';
 import { resolveDataDir } from '../store/paths.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
+import { inertForCommand } from '../protocol/commandOutput.js';
+import { newQueryFile, takeQueryFile } from './queryFile.js';
 
 export interface ControlResult {
   text: string;
@@ -33,14 +37,29 @@ export interface ControlResult {
 
 const PREVIEW_TIMEOUT_MS = 8_000;
 
-export async function runControl(command: string, argv: readonly string[], deps: HookDeps): Promise<ControlResult> {
-  if (command === 'why') return whyReport(argv, deps);
-  if (command === 'recall-preview') return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
-  return { text: `unknown command ${command}\n`, code: 2 };
+/** Runs a control; its text may land in a slash command, so it holds no template tag (protocol/commandOutput.ts). */
+export async function runControl(command: string, argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
+  const result = command === 'why' ? whyReport(argv, deps) : command === 'recall-preview' ? await recallPreviewCommand(argv, deps) : { text: `unknown command ${command}\n`, code: 2 };
+  return { ...result, text: inertForCommand(result.text) };
 }
 
-async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResult> {
-  if (asked === '') return { text: 'usage: recall-preview <query>\n', code: 2 };
+async function recallPreviewCommand(argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
+  const dataDir = resolveDataDir(deps.env, deps.homeDir);
+  if (argv[0] === '--new-query-file') {
+    const { id, path } = newQueryFile(dataDir, deps.now());
+    return { text: `query file: ${path}\nquery id: ${id}\n`, code: 0 };
+  }
+  if (argv[0] === '--query-id') {
+    const taken = takeQueryFile(dataDir, argv[1] ?? '');
+    if ('problem' in taken) return { text: `recall-preview: ${taken.problem}\n`, code: 2 };
+    if (taken.query.trim() === '') return { text: 'recall-preview: the query file was empty; nothing is sent.\n', code: 2 };
+    return recallPreview(taken.query.trim(), deps);
+  }
+  return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
+}
+
+async function recallPreview(asked: string, deps: StageDeps): Promise<ControlResult> {
+  if (asked === '') return { text: 'usage: recall-preview <query>  |  recall-preview --new-query-file  |  recall-preview --query-id <id>\n', code: 2 };
   // The same outbound filter as the prompt's recall: no <private> section and no secret leaves.
   const query = outboundQuery(asked);
   if (query === '') return { text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n', code: 0 };
@@ -75,7 +94,7 @@ async function recallPreview(asked: string, deps: HookDeps): Promise<ControlResu
   return { text: `${lines.join('\n')}\n`, code: 0 };
 }
 
-function whyReport(argv: readonly string[], deps: HookDeps): ControlResult {
+function whyReport(argv: readonly string[], deps: StageDeps): ControlResult {
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
   const { session, how } = whichSession(argv, deps, dataDir);
   if (session === undefined || session === '') return { text: `No injection recorded yet for ${how} (the plugin records what it injects from the next session start on).\n`, code: 0 };
@@ -93,7 +112,7 @@ function whyReport(argv: readonly string[], deps: HookDeps): ControlResult {
  * command whose shell knows no session, the newest session of this folder;
  * `how` says which, for the reader.
  */
-function whichSession(argv: readonly string[], deps: HookDeps, dataDir: string): { session: string | undefined; how: string } {
+function whichSession(argv: readonly string[], deps: StageDeps, dataDir: string): { session: string | undefined; how: string } {
   const asked = argv.includes('--session') ? argv[argv.indexOf('--session') + 1] : undefined;
   const named = asked ?? [deps.env.CLAUDE_CODE_SESSION_ID, deps.env.CODEBUDDY_SESSION_ID].find((id) => id !== undefined && id.trim() !== '' && !id.includes('${'));
   if (named !== undefined && named.trim() !== '') {
@@ -109,5 +128,6 @@ function describe(entry: WhyEntry): string[] {
   const head = entry.kind === 'start' ? `${when}  session start (${entry.detail}): profile block` : `${when}  recall for: ${entry.detail}`;
   const peer = entry.peer ? `  [project ${entry.peer}]` : '';
   const items = entry.items.map((item) => `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${item.uri}${item.category ? `  (${item.category})` : ''}`);
-  return [`${head}${peer}`, ...(items.length > 0 ? items : ['    (no URI in the block)']), `    ${entry.text.length} characters injected`];
+  const more = typeof entry.moreItems === 'number' && entry.moreItems > 0 ? [`    … and ${entry.moreItems} more`] : [];
+  return [`${head}${peer}`, ...(items.length > 0 ? items : ['    (no URI in the block)']), ...more, `    ${entry.text.length} characters injected`];
 }

@@ -8,6 +8,7 @@
 import { displayPath } from '../config/configFile.js';
 import { KNOB_TABLE } from '../config/knobs.js';
 import type { PluginConfig, Settings } from '../config/types.js';
+import { displayUrl } from '../openviking/displayUrl.js';
 import { maskSecret } from './mask.js';
 import type { Check } from './types.js';
 
@@ -32,8 +33,8 @@ export function checkConfig(config: PluginConfig, homeDir: string): Check {
     credentials.files.length > 0
       ? `files read: ${credentials.files.map((file) => displayPath(file, homeDir)).join(', ')}`
       : 'files read: none (no ~/.openviking/ovcli.conf or ov.conf)',
-    `server URL: ${credentials.baseUrl}  (${from('baseUrl')})`,
-    `MCP URL: ${credentials.mcpUrl}  (${from('mcpUrl')})`,
+    `server URL: ${displayUrl(credentials.baseUrl, true)}  (${from('baseUrl')})`,
+    `MCP URL: ${displayUrl(credentials.mcpUrl, true)}  (${from('mcpUrl')})`,
     `API key: ${credentials.apiKey ? `${maskSecret(credentials.apiKey)}  (${from('apiKey')})` : 'none'}`,
   ];
   if (credentials.account) lines.push(`account: ${credentials.account}  (${from('account')})`);
@@ -47,8 +48,8 @@ export function checkConfig(config: PluginConfig, homeDir: string): Check {
 
   const data = {
     files: credentials.files,
-    baseUrl: credentials.baseUrl,
-    mcpUrl: credentials.mcpUrl,
+    baseUrl: displayUrl(credentials.baseUrl, true),
+    mcpUrl: displayUrl(credentials.mcpUrl, true),
     apiKey: credentials.apiKey ? maskSecret(credentials.apiKey) : null,
     sources: credentials.sources,
     rootKeyOnly: credentials.rootKeyOnly,

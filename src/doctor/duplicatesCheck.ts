@@ -13,14 +13,16 @@
  *   the same tools (both hosts start the plugin's `.mcp.json` server, DESIGN
  *   D23, so a hand-added `claude mcp add openviking` is no longer needed).
  *
- * Reads small JSON files only; a missing or broken file is skipped.
+ * Reads small JSON files only (store/smallFile.ts: regular files, no
+ * blocking read); a missing or broken file is skipped, one that is not a
+ * regular file or too large is named.
  *
  * @module
  */
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { codebuddyConfigDir } from '../store/paths.js';
+import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -33,6 +35,8 @@ export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string): 
   const hookFiles = [join(codebuddyDir, 'settings.json'), join(claudeDir, 'settings.json')];
   const mcpFiles = [join(homeDir, '.codebuddy.json'), join(codebuddyDir, '.mcp.json'), join(homeDir, '.claude.json')];
   const warnings: string[] = [];
+  const skipped: string[] = [];
+  const readJson = (path: string) => readJsonFile(path, skipped);
   for (const file of hookFiles) {
     const hooks = readJson(file)?.['hooks'];
     for (const { event, command } of hookCommands(hooks)) {
@@ -47,11 +51,11 @@ export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string): 
     }
   }
   const base = { id: 'duplicates', title: 'Duplicate registrations' };
-  if (warnings.length === 0) return { ...base, status: 'pass', lines: ['no OpenViking hook or MCP server registered outside the plugin'] };
+  if (warnings.length === 0) return { ...base, status: 'pass', lines: ['no OpenViking hook or MCP server registered outside the plugin', ...skipped] };
   return {
     ...base,
     status: 'warn',
-    lines: warnings,
+    lines: [...warnings, ...skipped],
     fix: 'Remove those entries (`codebuddy mcp remove openviking -s user` / `claude mcp remove openviking -s user`, and the hooks from settings.json): the plugin registers its hooks and MCP server itself.',
     data: { duplicates: warnings.length },
   };
@@ -81,13 +85,16 @@ function isOpenVikingServer(name: string, server: unknown): boolean {
   return args.some((arg) => arg.toLowerCase().includes('openviking') && arg.endsWith('mcp-proxy.mjs'));
 }
 
-function readJson(path: string): Record<string, unknown> | undefined {
+function readJsonFile(path: string, skipped: string[]): Record<string, unknown> | undefined {
+  const file = readSmallFile(path, MAX_SETTINGS_BYTES);
+  if (file.absent !== undefined) {
+    if (file.absent === 'not-a-file' || file.absent === 'too-large') skipped.push(`not read: ${path} ${file.why}`);
+    return undefined;
+  }
   try {
-    const size = statSync(path, { throwIfNoEntry: false })?.size;
-    if (size === undefined || size > MAX_SETTINGS_BYTES) return undefined;
-    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const value: unknown = JSON.parse(file.text);
     return isRecord(value) ? value : undefined;
   } catch {
-    return undefined; // unreadable or not JSON: the host reports that itself
+    return undefined; // not JSON: the host reports that itself
   }
 }

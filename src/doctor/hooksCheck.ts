@@ -16,13 +16,15 @@
  *
  * @module
  */
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { routeFor } from '../hook/routes.js';
-import { isRecord } from '../openviking/narrow.js';
+import { eventBudgetMs } from '../protocol/budgets.js';
+import { isRecord } from '../util/json.js';
 import { HOOK_EVENTS } from '../protocol/input.js';
+import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Runs `file args` with `stdin`; the doctor's only process spawn. */
 export type RunProgram = (file: string, args: readonly string[], stdin: string, timeoutMs: number) => Promise<{ code: number | null; stdout: string }>;
@@ -31,6 +33,8 @@ const PREFILTER = join('hooks', 'guard-prefilter.sh');
 const DETACHER = join('hooks', 'detach.sh');
 const DISPATCHER = join('scripts', 'hook.mjs');
 const PREFILTER_TIMEOUT_MS = 2_000;
+/** hooks.json is ~2 KB. */
+const MAX_HOOKS_JSON_BYTES = 1024 * 1024;
 /** A payload the prefilter must pass without starting node. */
 const ORDINARY_READ = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/etc/hostname' } });
 
@@ -44,15 +48,17 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   const file = join(pluginRoot, 'hooks', 'hooks.json');
   let commands: CommandEntry[];
   try {
-    commands = commandsOf(JSON.parse(await readFile(file, 'utf8')) as unknown);
+    const read = readSmallFile(file, MAX_HOOKS_JSON_BYTES);
+    if (read.absent !== undefined) throw new Error(read.why);
+    commands = commandsOf(JSON.parse(read.text) as unknown);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return { ...base, status: 'fail', lines: [`${file} cannot be read: ${reason}`], fix: 'Reinstall the plugin: its hooks/hooks.json is missing or broken.' };
   }
   const problems: string[] = [];
   const warnings: string[] = [];
   const registered = new Set(commands.map((entry) => entry.event));
-  for (const event of HOOK_EVENTS) if (routeFor(event) && !registered.has(event)) problems.push(`${event} is not registered`);
+  for (const event of HOOK_EVENTS) if (eventBudgetMs(event) !== undefined && !registered.has(event)) problems.push(`${event} is not registered`);
   for (const { event, command } of commands) {
     const target = command.includes('guard-prefilter.sh') ? PREFILTER : command.includes('detach.sh') ? DETACHER : command.includes('scripts/hook.mjs') ? DISPATCHER : undefined;
     if (!target) problems.push(`${event}: "${command}" does not run scripts/hook.mjs`);
@@ -108,7 +114,7 @@ async function runPrefilter(pluginRoot: string, runProgram: RunProgram): Promise
     if (run.stdout.trim() !== '') return 'prefilter printed output on an ordinary Read (it must pass silently)';
     return undefined;
   } catch (error) {
-    return `prefilter could not run under sh: ${error instanceof Error ? error.message : String(error)}`;
+    return `prefilter could not run under sh: ${errorMessage(error)}`;
   }
 }
 

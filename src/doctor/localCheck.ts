@@ -8,7 +8,7 @@
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorCode, errorMessage } from '../store/fsUtil.js';
+import { errorCode, errorMessage } from '../util/errors.js';
 import { describeDataDir, storeLayout } from '../store/paths.js';
 import { queuePaths, queueStats } from '../store/queue.js';
 import { formatAge } from '../statusline/format.js';

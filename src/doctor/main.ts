@@ -11,8 +11,8 @@
  *
  * @module
  */
-import type { HookDeps } from '../hook/deps.js';
-import { withTimeout } from '../protocol/withTimeout.js';
+import type { StageDeps } from '../protocol/stage.js';
+import { withTimeout } from '../util/withTimeout.js';
 import { clientFor, loadStageConfig } from '../session/stageContext.js';
 import { adoptStrandedWrites, type AdoptResult } from '../store/adopt.js';
 import { resolveDataDir } from '../store/paths.js';
@@ -33,6 +33,7 @@ import type { DoctorIo } from './nodeIo.js';
 import { renderJson, renderText } from './render.js';
 import { checkServer } from './serverCheck.js';
 import type { Check, DoctorReport } from './types.js';
+import { errorMessage } from '../util/errors.js';
 
 /** One request's longest wait. */
 export const DOCTOR_REQUEST_TIMEOUT_MS = 1_500;
@@ -49,7 +50,7 @@ const USAGE = 'usage: node scripts/hook.mjs doctor [--json]\n';
  * @param io - stdout and the one child process; the real ones by default.
  * @returns the process exit code.
  */
-export async function runDoctor(argv: readonly string[], deps: HookDeps, io: DoctorIo = createNodeDoctorIo()): Promise<number> {
+export async function runDoctor(argv: readonly string[], deps: StageDeps, io: DoctorIo = createNodeDoctorIo()): Promise<number> {
   const unknown = argv.filter((arg) => arg !== '--json');
   if (unknown.length > 0) {
     await io.write(`unknown argument: ${unknown.join(' ')}\n${USAGE}`);
@@ -61,19 +62,19 @@ export async function runDoctor(argv: readonly string[], deps: HookDeps, io: Doc
 }
 
 /** Every check, in reading order. Never rejects. */
-export async function buildDoctorReport(deps: HookDeps, runProgram: RunProgram): Promise<DoctorReport> {
+export async function buildDoctorReport(deps: StageDeps, runProgram: RunProgram): Promise<DoctorReport> {
   const timedOut: Check = { id: 'doctor', title: 'Doctor', status: 'fail', lines: [`the checks did not finish within ${DOCTOR_TOTAL_BUDGET_MS} ms`], fix: 'Run doctor again with OPENVIKING_DEBUG=1 and read the debug log.' };
   let checks: Check[];
   try {
     checks = await withTimeout(runChecks(deps, runProgram), DOCTOR_TOTAL_BUDGET_MS, [timedOut]);
   } catch (error) {
-    deps.log.warn('doctor failed', { error: error instanceof Error ? error.message : String(error) });
-    checks = [{ ...timedOut, lines: [`the doctor itself failed: ${error instanceof Error ? error.message : String(error)}`] }];
+    deps.log.warn('doctor failed', { error: errorMessage(error) });
+    checks = [{ ...timedOut, lines: [`the doctor itself failed: ${errorMessage(error)}`] }];
   }
   return { ok: checks.every((check) => check.status !== 'fail'), version: PLUGIN_VERSION, checks };
 }
 
-async function runChecks(deps: HookDeps, runProgram: RunProgram): Promise<Check[]> {
+async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check[]> {
   // Run from a shell or a slash command, doctor gets no plugin-option variables: it reads where the CLI stores them.
   const config = loadStageConfig(deps, { readStoredOptions: true });
   const startedAt = deps.now();

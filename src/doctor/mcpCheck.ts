@@ -12,9 +12,11 @@
  */
 import type { Credentials } from '../config/types.js';
 import type { HttpResponse, HttpTransport } from '../openviking/http.js';
-import { isRecord } from '../openviking/narrow.js';
+import { displayUrl } from '../openviking/displayUrl.js';
+import { isRecord, parseJson } from '../util/json.js';
 import { maskIn } from './mask.js';
 import type { Check } from './types.js';
+import { errorMessage } from '../util/errors.js';
 
 export interface McpProbeOptions {
   credentials: Credentials;
@@ -28,6 +30,7 @@ const PROTOCOL_VERSION = '2025-06-18';
 
 export async function checkMcp(options: McpProbeOptions): Promise<Check> {
   const { credentials } = options;
+  const shownUrl = displayUrl(credentials.mcpUrl, true);
   const post = (body: unknown, extra: Record<string, string> = {}) =>
     options.http({
       method: 'POST',
@@ -42,7 +45,7 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
     status: 'fail',
     lines: [maskIn(text, credentials.apiKey)],
     fix,
-    data: { url: credentials.mcpUrl, ...data },
+    data: { url: shownUrl, ...data },
   });
   try {
     const init = await post({
@@ -52,27 +55,27 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
       params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'openviking-doctor', version: '1' } },
     });
     const initResult = rpcResult(init, 1);
-    if (typeof initResult === 'string') return failed(`${credentials.mcpUrl} initialize: ${initResult}`, fixFor(init.status), { status: init.status });
+    if (typeof initResult === 'string') return failed(`${shownUrl} initialize: ${initResult}`, fixFor(init.status), { status: init.status });
     const version = typeof initResult['protocolVersion'] === 'string' ? initResult['protocolVersion'] : PROTOCOL_VERSION;
     const session = init.headers['mcp-session-id'];
     const follow = { 'MCP-Protocol-Version': version, ...(session ? { 'Mcp-Session-Id': session } : {}) };
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, follow);
     const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, follow);
     const listResult = rpcResult(list, 2);
-    if (typeof listResult === 'string') return failed(`${credentials.mcpUrl} tools/list: ${listResult}`, fixFor(list.status), { status: list.status });
+    if (typeof listResult === 'string') return failed(`${shownUrl} tools/list: ${listResult}`, fixFor(list.status), { status: list.status });
     const tools = Array.isArray(listResult['tools']) ? listResult['tools'].filter(isRecord) : [];
     const names = tools.map((tool) => tool['name']).filter((name): name is string => typeof name === 'string');
     return {
       id: 'mcp',
       title: 'MCP endpoint',
       status: names.length > 0 ? 'pass' : 'warn',
-      lines: [`${credentials.mcpUrl}: ${names.length} tools (protocol ${version})`, ...(names.length > 0 ? [`tools: ${names.join(', ')}`] : [])],
+      lines: [`${shownUrl}: ${names.length} tools (protocol ${version})`, ...(names.length > 0 ? [`tools: ${names.join(', ')}`] : [])],
       ...(names.length > 0 ? {} : { fix: 'The endpoint lists no tools: check that the server is an OpenViking server with MCP enabled.' }),
-      data: { url: credentials.mcpUrl, toolCount: names.length, tools: names, protocolVersion: version },
+      data: { url: shownUrl, toolCount: names.length, tools: names, protocolVersion: version },
     };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return failed(`${credentials.mcpUrl} did not answer (${reason})`, `Check that the OpenViking server is running; the MCP URL comes from ${credentials.sources.mcpUrl ?? 'the server URL'}.`);
+    const reason = errorMessage(error);
+    return failed(`${shownUrl} did not answer (${reason})`, `Check that the OpenViking server is running; the MCP URL comes from ${credentials.sources.mcpUrl ?? 'the server URL'}.`);
   }
 }
 
@@ -117,7 +120,7 @@ export function parseMessages(response: HttpResponse): Record<string, unknown>[]
     : [response.body];
   const messages: Record<string, unknown>[] = [];
   for (const payload of payloads) {
-    const parsed = parseJson(payload);
+    const parsed = parseFrame(payload);
     for (const item of Array.isArray(parsed) ? parsed : [parsed]) if (isRecord(item)) messages.push(item);
   }
   return messages;
@@ -128,12 +131,7 @@ function errorText(messages: Record<string, unknown>[]): string {
   return error && typeof error['message'] === 'string' ? `: ${error['message']}` : '';
 }
 
-function parseJson(text: string): unknown {
-  if (!text || text === '[DONE]') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // A frame that is not JSON carries no message; the caller reports "no reply".
-    return undefined;
-  }
+/** A frame that is not JSON carries no message; the caller reports "no reply". */
+function parseFrame(text: string): unknown {
+  return !text || text === '[DONE]' ? undefined : parseJson(text);
 }

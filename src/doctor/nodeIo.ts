@@ -1,5 +1,5 @@
 /**
- * The doctor's real outside world beyond `HookDeps`: stdout (awaited, so a
+ * The doctor's real outside world beyond `StageDeps`: stdout (awaited, so a
  * process exit right after cannot cut the report short on a pipe) and one
  * bounded child process (the prefilter check).
  *

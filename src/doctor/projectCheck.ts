@@ -10,6 +10,10 @@ import type { PluginConfig } from '../config/types.js';
 import { projectFor } from '../project/identity.js';
 import type { Check } from './types.js';
 
+const PROJECT_FIX =
+  'Fix the value named above (a peer id matches ^[a-zA-Z0-9_.@-]+$; switches are true or false). A file "ignored" above is not a regular file ' +
+  '(a symlink to a device or a FIFO, which a cloned repository can carry) or is too large: the plugin reads it as absent; replace it with a small regular file or remove it.';
+
 export function checkProject(config: PluginConfig, workspace: string, homeDir: string, now: number): Check {
   const { project } = projectFor(config, workspace, homeDir, now);
   const lines = [
@@ -19,6 +23,6 @@ export function checkProject(config: PluginConfig, workspace: string, homeDir: s
     ...project.warnings,
   ];
   const data = { ...(project.peerId ? { peerId: project.peerId } : {}), off: project.off };
-  if (project.warnings.length > 0) return { id: 'project', title: 'Project', status: 'warn', lines, fix: 'Fix the value named above (a peer id matches ^[a-zA-Z0-9_.@-]+$; switches are true or false).', data };
+  if (project.warnings.length > 0) return { id: 'project', title: 'Project', status: 'warn', lines, fix: PROJECT_FIX, data };
   return { id: 'project', title: 'Project', status: 'info', lines, data };
 }

@@ -2,10 +2,12 @@
  * The doctor's two outputs: a plain-text report for people (and for the
  * model, which explains it in `/openviking:doctor`), and JSON for scripts.
  * Plain text on purpose: no colour codes, so it reads the same in a
- * terminal, a pipe and a slash command's captured output.
+ * terminal, a pipe and a slash command's captured output; and no template
+ * tag the host could evaluate (protocol/commandOutput.ts).
  *
  * @module
  */
+import { inertForCommand } from '../protocol/commandOutput.js';
 import type { CheckStatus, DoctorReport } from './types.js';
 
 const MARK: Record<CheckStatus, string> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL', info: 'INFO' };
@@ -23,7 +25,7 @@ export function renderText(report: DoctorReport): string {
   if (failed.length > 0) out.push(`${failed.length} problem(s) to fix: ${failed.map((check) => check.title).join(', ')}. Start with the first FAIL above.`);
   else if (warned.length > 0) out.push(`Working, with ${warned.length} warning(s): ${warned.map((check) => check.title).join(', ')}.`);
   else out.push('All checks passed.');
-  return `${out.join('\n')}\n`;
+  return inertForCommand(`${out.join('\n')}\n`);
 }
 
 export function renderJson(report: DoctorReport): string {

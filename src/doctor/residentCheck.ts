@@ -6,14 +6,14 @@
  * @module
  */
 import type { Settings } from '../config/types.js';
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { residentKey, residentPaths } from '../resident/identity.js';
 import { residentListening } from '../resident/housekeeping.js';
 import { residentWanted } from '../resident/launch.js';
 import { resolveDataDir } from '../store/paths.js';
 import type { Check } from './types.js';
 
-export function checkResident(deps: Pick<HookDeps, 'env' | 'homeDir' | 'pluginRoot' | 'pipeAtomicBytes'>, settings: Pick<Settings, 'resident'> = { resident: true }): Check {
+export function checkResident(deps: Pick<StageDeps, 'env' | 'homeDir' | 'pluginRoot' | 'pipeAtomicBytes'>, settings: Pick<Settings, 'resident'> = { resident: true }): Check {
   const base = { id: 'resident', title: 'Resident helper', status: 'info' as const };
   if (deps.pipeAtomicBytes === 0) return { ...base, lines: ['not used on this platform (no FIFOs): prompt hooks recall by themselves'], data: { state: 'unsupported' } };
   if (!residentWanted(deps) || !settings.resident) return { ...base, lines: ['off (OPENVIKING_RESIDENT): prompt hooks recall by themselves'], data: { state: 'off' } };

@@ -17,6 +17,7 @@ import type { HealthInfo, OpenVikingClient, OvFailure, OvResult } from '../openv
 import { ROOT_KEY_FIX } from './configCheck.js';
 import { maskIn, maskSecret } from './mask.js';
 import type { Check } from './types.js';
+import { displayUrl } from '../openviking/displayUrl.js';
 
 /** What every "set the server" fix says. */
 export const CONNECT_FIX =
@@ -44,16 +45,17 @@ export async function checkServer(config: PluginConfig, client: OpenVikingClient
     title: 'Server',
     status: 'pass',
     lines: [
-      `${config.credentials.baseUrl} answered /health in ${elapsedMs} ms`,
+      `${displayUrl(config.credentials.baseUrl, true)} answered /health in ${elapsedMs} ms`,
       `version: ${info.version ?? 'unknown'}, auth mode: ${info.auth_mode ?? 'unknown'}`,
     ],
-    data: { url: config.credentials.baseUrl, version: info.version ?? null, authMode: info.auth_mode ?? null, elapsedMs },
+    data: { url: displayUrl(config.credentials.baseUrl, true), version: info.version ?? null, authMode: info.auth_mode ?? null, elapsedMs },
   };
   return { server, identity: await checkIdentity(config, client, info), health: info };
 }
 
 function unreachable(config: PluginConfig, failure: OvFailure): Check {
-  const { baseUrl, sources, apiKey } = config.credentials;
+  const { sources, apiKey } = config.credentials;
+  const baseUrl = displayUrl(config.credentials.baseUrl, true);
   const why = maskIn(`${failure.code}: ${failure.message}`, apiKey);
   const answered = failure.status > 0;
   const lines = [

@@ -10,16 +10,16 @@
  *
  * @module
  */
-import type { HookDeps, StageResult } from './deps.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
 import type { Route } from './routes.js';
 import { encodeStageResult } from '../protocol/envelope.js';
 import { hookInputFromJson, parseHookInput } from '../protocol/parse.js';
-import { withTimeout } from '../protocol/withTimeout.js';
+import { withTimeout } from '../util/withTimeout.js';
 
 export interface DispatchOptions {
   routeFor: (event: string) => Route | undefined;
   /** Called only when a route exists, so ignored events build nothing. */
-  createDeps: () => HookDeps;
+  createDeps: () => StageDeps;
   /** Milliseconds already spent in the process (reading stdin); deducted from the route's budget. */
   elapsedMs: () => number;
   /**
@@ -39,7 +39,7 @@ export async function dispatchHook(text: string, options: DispatchOptions): Prom
   if (input === null) return '';
   const route = options.routeFor(input.hook_event_name);
   if (route === undefined) return '';
-  let deps: HookDeps | undefined;
+  let deps: StageDeps | undefined;
   try {
     deps = options.createDeps();
     let answer: StageResult | Promise<StageResult>;

@@ -23,7 +23,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expandHome } from '../config/configFile.js';
 import { DEFAULT_DEBUG_LOG_PATH, parseSwitch } from '../config/scalars.js';
-import type { LogSettings, Logger } from './deps.js';
+import type { LogSettings, Logger } from '../protocol/stage.js';
 
 export interface LoggerHost {
   env: Readonly<Record<string, string | undefined>>;

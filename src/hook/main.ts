@@ -1,21 +1,24 @@
 /**
- * Entry of `scripts/hook.mjs`, and the ONLY file that touches `process`.
+ * Entry of `scripts/hook.mjs`: with hook/resident.ts (the resident's own
+ * entry, which it hands what it builds here) the only code that touches
+ * `process`.
  *
- * Four ways to be run:
+ * Its run modes:
  * - `node hook.mjs` (hooks in hooks/hooks.json): read stdin once,
  *   bounded; dispatch by `hook_event_name`; write the encoded answer; exit 0.
  * - `node hook.mjs detached` (started in the background by hooks/detach.sh
  *   for Stop, SubagentStop, SessionEnd and SubagentStart, whose answer is
  *   always the pass-through): the same dispatch, but already off the host's
- *   clock, so a stage's detached job runs in this process (no second node).
+ *   clock, so the stage does its background work in this process after its
+ *   answer (`StageDeps.offHostClock`; no second node).
  * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
  * - `node hook.mjs why [--session ID]` / `recall-preview <query>`: the
  *   user's memory controls (src/controls/main.ts), printed to stdout.
  * - `node hook.mjs requeue-dead`: dead letters back into the pending queue.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
- *   started by a stage through `HookDeps.spawnDetached`.
+ *   started by a stage through `StageDeps.spawnDetached`.
  * - `node hook.mjs resident`: the resident helper that answers prompt hooks
- *   (DESIGN D16), started the same way.
+ *   (DESIGN D16), started the same way; its entry is hook/resident.ts.
  *
  * Hook mode never fails the host: any exception, a stdin that never closes,
  * or a stage past its budget answers the pass-through (no output) with exit
@@ -36,11 +39,13 @@ import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { dispatchHook } from './dispatch.js';
 import { createLogger, type HookLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
-import type { NodeDeps, NodeHost } from './nodeDeps.js';
-import type { HookDeps, LogSettings, Logger } from './deps.js';
-import { PREFLIGHT_SAFETY_MS, routeFor } from './routes.js';
-import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from './stdin.js';
-import type { StdinFd, StdinResult } from './stdin.js';
+import type { NodeDeps } from './nodeDeps.js';
+import type { StageDeps, LogSettings, Logger } from '../protocol/stage.js';
+import { PREFLIGHT_SAFETY_MS } from '../protocol/budgets.js';
+import { routeFor } from './routes.js';
+import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from '../protocol/stdin.js';
+import type { StdinFd, StdinResult } from '../protocol/stdin.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Longest wait for detached workers' stdin to flush before the hook exits. */
 const SETTLE_CAP_MS = 1_000;
@@ -101,8 +106,11 @@ function lazyLogger(): Logger {
   return { debug: (message, fields) => get().debug(message, fields), warn: (message, fields) => get().warn(message, fields), configure };
 }
 
-/** `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd. */
-function buildDeps(runJobInProcess?: NodeHost['runJobInProcess'], stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }): NodeDeps {
+/**
+ * `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd.
+ * `offHostClock`: `hook.mjs detached` (StageDeps.offHostClock).
+ */
+function buildDeps(stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }, offHostClock = false): NodeDeps {
   const env = stage?.env ?? process.env;
   const log = lazyLogger();
   const pluginRoot = env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || fileURLToPath(new URL('..', import.meta.url));
@@ -118,7 +126,7 @@ function buildDeps(runJobInProcess?: NodeHost['runJobInProcess'], stage?: { env:
     now: Date.now,
     log,
     monotonicMs: () => Number(process.hrtime.bigint()) / 1e6,
-    runJobInProcess,
+    offHostClock,
     killNow: () => process.kill(process.pid, 'SIGKILL'),
     ...(stage ? { http: stage.http } : {}),
   });
@@ -208,23 +216,17 @@ async function runHookEvent(): Promise<void> {
 /**
  * Write-path events run here in the background: the host already has its
  * (empty) answer from detach.sh, so the only bound is the worker lifetime.
- * A stage's `spawnDetached(['worker', kind], job)` becomes an in-process
- * worker run, which `settle` awaits before the process exits.
+ * The stage does its background work itself after its answer
+ * (StageDeps.offHostClock), which `settle` awaits before the process exits.
  */
 async function runDetachedHookEvent(): Promise<void> {
   armSafety(WORKER_LIFETIME_MS, 0);
   const stdin = await readJobStdin(WORKER_MAX_STDIN_BYTES, WORKER_STDIN_TIMEOUT_MS);
   if (stdin.status !== 'complete') return exitWith('', 0);
   let built: NodeDeps | undefined;
-  const runJobInProcess = async (args: readonly string[], job: string): Promise<void> => {
-    const [command, ...rest] = args;
-    if (command !== 'worker' || built === undefined) return;
-    const { runWorker } = await import('../capture/worker.js');
-    await runWorker(rest, job, built.deps);
-  };
   await dispatchHook(stdin.text, {
     routeFor,
-    createDeps: () => (built ??= buildDeps(runJobInProcess)).deps,
+    createDeps: () => (built ??= buildDeps(undefined, true)).deps,
     elapsedMs: () => 0,
   });
   await built?.settle(WORKER_LIFETIME_MS);
@@ -233,7 +235,7 @@ async function runDetachedHookEvent(): Promise<void> {
 }
 
 /** A command run from a shell (doctor, requeue-dead, why, recall-preview): its lazily loaded code runs, then its text and exit code. */
-async function runShellCommand(run: (deps: HookDeps) => Promise<{ text: string; code: number }>): Promise<void> {
+async function runShellCommand(run: (deps: StageDeps) => Promise<{ text: string; code: number }>): Promise<void> {
   const nodeDeps = buildDeps();
   const result = await run(nodeDeps.deps);
   await nodeDeps.settle(SETTLE_CAP_MS);
@@ -251,50 +253,15 @@ async function runWorkerCommand(argv: readonly string[]): Promise<void> {
   exitWith('', code);
 }
 
-/**
- * The resident helper (DESIGN D16): serves prompt hooks until it retires.
- * Its cwd moves to HOME so it never pins the workspace it was started from.
- */
+/** The resident helper (DESIGN D16): its own entry, hook/resident.ts, with what this process builds. */
 async function runResidentCommand(): Promise<void> {
-  const { serveResident, KEEP_ALIVE_MS } = await import('../resident/server.js');
-  const base = buildDeps();
-  const http = socketHttpTransportFor(process.env, { keepAliveMs: KEEP_ALIVE_MS });
-  process.chdir(base.deps.homeDir);
-  await serveResident({
-    env: process.env,
-    homeDir: base.deps.homeDir,
-    pluginRoot: base.deps.pluginRoot,
-    now: Date.now,
-    log: base.deps.log,
-    makeFifo,
-    listen: listenOnFifo,
-    createStageDeps: (env, cwd) => buildDeps(undefined, { env, cwd, http }),
+  const { runResident } = await import('./resident.js');
+  await runResident({
+    buildDeps: (stage) => buildDeps(stage),
+    transport: (options) => socketHttpTransportFor(process.env, options),
     codeFile: fileURLToPath(import.meta.url),
-    stopRequested: new Promise((resolve) => {
-      for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => resolve());
-    }),
   });
   exitWith('', 0);
-}
-
-function makeFifo(path: string): void {
-  const made = builtin<typeof import('node:child_process')>('node:child_process').spawnSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
-  if (made.status !== 0) throw new Error(`mkfifo ${path} failed (${made.error?.message ?? `exit ${String(made.status)}`})`);
-}
-
-/**
- * Reads a FIFO through the event loop. Opened read-write, so the resident
- * itself counts as a writer and the FIFO never reads end-of-file between
- * hooks; non-blocking, so node's pipe handle can poll it.
- */
-function listenOnFifo(path: string, onChunk: (text: string) => void): { close(): void } {
-  const { openSync, constants } = builtin<typeof import('node:fs')>('node:fs');
-  const { Socket } = builtin<typeof import('node:net')>('node:net');
-  const socket = new Socket({ fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
-  socket.setEncoding('utf8');
-  socket.on('data', (text: string) => onChunk(text));
-  socket.on('error', (error) => buildLogger().warn('resident: FIFO read failed', { error: error.message }));
-  return { close: () => socket.destroy() };
 }
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -312,7 +279,7 @@ async function main(argv: readonly string[]): Promise<void> {
 /** Last resort: in hook mode, an escaped error still answers pass-through with exit 0. */
 function failSafe(error: unknown): void {
   try {
-    buildLogger().warn('hook process failed; answering pass-through', { error: error instanceof Error ? error.message : String(error) });
+    buildLogger().warn('hook process failed; answering pass-through', { error: errorMessage(error) });
   } catch {
     // Logging is the try's only statement; the process still answers below.
   }

@@ -1,5 +1,5 @@
 /**
- * Builds the real `HookDeps` from what main.ts reads off `process`, as
+ * Builds the real `StageDeps` from what main.ts reads off `process`, as
  * cheaply as possible: the hook's start-up is the product's latency.
  *
  * - `http` is the socket transport, which loads node:net on its first
@@ -20,17 +20,14 @@ import type { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { HttpTransport } from '../openviking/http.js';
 import { socketHttpTransportFor } from '../openviking/socketHttp.js';
-import { withTimeout } from '../protocol/withTimeout.js';
-import type { HookDeps, Logger } from './deps.js';
+import { withTimeout } from '../util/withTimeout.js';
+import type { StageDeps } from '../protocol/stage.js';
+import { errorMessage } from '../util/errors.js';
 
-export interface NodeHost {
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
-  homeDir: string;
-  pluginRoot: string;
+/** What main.ts reads off `process`; the fields StageDeps shares mean what they mean there. */
+export interface NodeHost extends Pick<StageDeps, 'env' | 'cwd' | 'homeDir' | 'pluginRoot' | 'pid' | 'log' | 'offHostClock' | 'killNow'> {
   /** The running node binary (process.execPath), so workers use the same runtime. */
   execPath: string;
-  pid: number;
   /** process.platform. */
   platform: string;
   /**
@@ -42,29 +39,19 @@ export interface NodeHost {
   now: () => number;
   /** A monotonic clock in ms (process.hrtime). */
   monotonicMs?: () => number;
-  log: Logger;
-  /**
-   * Set when this process already runs off the host's clock (`hook.mjs
-   * detached`, started in the background by hooks/detach.sh): a job is then
-   * run in this process instead of spawning one more node. `settle()` waits
-   * for it.
-   */
-  runJobInProcess?: (args: readonly string[], stdin: string) => Promise<void>;
-  /** See HookDeps.killNow. */
-  killNow?: () => void;
   /** Default: the one-exchange-per-connection socket transport, through the proxy `env` names if any (DESIGN D20). */
   http?: HttpTransport;
 }
 
 export interface NodeDeps {
-  deps: HookDeps;
+  deps: StageDeps;
   /** Resolves once every detached child's stdin is flushed and every `afterAnswer` task is done, or after `capMs`. */
   settle(capMs: number): Promise<void>;
 }
 
 export function createNodeDeps(host: NodeHost): NodeDeps {
   const flushes: Promise<void>[] = [];
-  const deps: HookDeps = {
+  const deps: StageDeps = {
     now: host.now,
     ...(host.monotonicMs ? { monotonicMs: host.monotonicMs } : {}),
     env: host.env,
@@ -74,13 +61,8 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     http: host.http ?? socketHttpTransportFor(host.env),
     pid: host.pid,
     pipeAtomicBytes: pipeAtomicBytes(host.platform),
+    ...(host.offHostClock === true ? { offHostClock: true } : {}),
     spawnDetached: (args, stdin, env) => {
-      if (host.runJobInProcess !== undefined) {
-        flushes.push(host.runJobInProcess(args, stdin).catch((error: unknown) => {
-          host.log.warn('in-process job failed', { error: error instanceof Error ? error.message : String(error) });
-        }));
-        return true;
-      }
       const flushed = spawnHookProcess(host, args, stdin, env);
       if (flushed === undefined) return false;
       flushes.push(flushed);
@@ -91,7 +73,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
         // A macrotask, not a microtask: a microtask would run inside the stage's own promise chain, before the answer is out.
         new Promise<void>((resolve) => setImmediate(resolve))
           .then(task)
-          .catch((error: unknown) => host.log.warn('deferred work failed', { error: error instanceof Error ? error.message : String(error) })),
+          .catch((error: unknown) => host.log.warn('deferred work failed', { error: errorMessage(error) })),
       );
     },
     log: host.log,
@@ -106,7 +88,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
   };
 }
 
-/** PIPE_BUF of `platform` (see HookDeps.pipeAtomicBytes). */
+/** PIPE_BUF of `platform` (see StageDeps.pipeAtomicBytes). */
 export function pipeAtomicBytes(platform: string): number {
   if (platform === 'win32') return 0;
   return platform === 'linux' ? 4096 : 512;
@@ -131,7 +113,7 @@ function spawnHookProcess(host: NodeHost, args: readonly string[], stdin: string
       pipe.end(stdin, () => resolve());
     });
   } catch (error: unknown) {
-    host.log.warn('detached spawn failed', { error: error instanceof Error ? error.message : String(error) });
+    host.log.warn('detached spawn failed', { error: errorMessage(error) });
     return undefined;
   }
 }

@@ -15,6 +15,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expandHome } from '../config/configFile.js';
 import type { PluginConfig } from '../config/types.js';
+import { errorMessage } from '../util/errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -74,7 +75,7 @@ export function createConfigWatch(options: ConfigWatchOptions): ConfigWatch {
         config = options.load();
       } catch (error) {
         // The loader is meant to be total; if it is not, keep serving the last good config.
-        options.warn(`config reload failed, keeping the previous configuration: ${error instanceof Error ? error.message : String(error)}`);
+        options.warn(`config reload failed, keeping the previous configuration: ${errorMessage(error)}`);
         return false;
       }
       for (const warning of config.warnings) options.warn(warning);

@@ -13,6 +13,9 @@
  */
 import type { Credentials } from '../config/types.js';
 import { RpcErrorCode, type JsonRpcErrorObject } from './jsonRpc.js';
+import { displayUrl } from '../openviking/displayUrl.js';
+import { errorMessage } from '../util/errors.js';
+import { parseJson } from '../util/json.js';
 
 export type UpstreamFailure =
   /** `/mcp` answered with a non-2xx HTTP status. */
@@ -42,7 +45,7 @@ export function isUpstreamError(error: unknown): error is UpstreamError {
 /** A short, key-free description of an error for the log. */
 export function describeError(error: unknown): string {
   if (isUpstreamError(error)) return error.failure.kind === 'http' ? `http ${error.failure.status}` : error.failure.kind;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /** Longest server message quoted back. */
@@ -54,15 +57,11 @@ const SERVER_MESSAGE_MAX_CHARS = 300;
  */
 export function serverMessageOf(body: string): string {
   const text = body.trim();
-  try {
-    const parsed: unknown = JSON.parse(text);
-    const error = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).error : undefined;
-    const message = typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : undefined;
-    if (typeof message === 'string' && message.trim()) return shorten(message.trim());
-  } catch {
-    // Not JSON: quote the text as it is.
-  }
-  return shorten(text);
+  // Not JSON: quote the text as it is.
+  const parsed = parseJson(text);
+  const error = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).error : undefined;
+  const message = typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : undefined;
+  return shorten(typeof message === 'string' && message.trim() ? message.trim() : text);
 }
 
 function shorten(text: string): string {
@@ -115,23 +114,23 @@ export function failureToRpcError(failure: UpstreamFailure, context: FailureCont
       }
       return {
         code: RpcErrorCode.upstreamHttp,
-        message: `OpenViking MCP endpoint ${context.mcpUrl} returned HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ''}`,
+        message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} returned HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ''}`,
         data: { status: failure.status, serverMessage: failure.serverMessage },
       };
     case 'network':
       return {
         code: RpcErrorCode.upstreamUnavailable,
-        message: `OpenViking MCP request failed: cannot reach ${context.mcpUrl} (${failure.cause}). Check the configured URL and that the OpenViking server is running ('ov serve'). The proxy reconnects by itself on the next call.`,
+        message: `OpenViking MCP request failed: cannot reach ${displayUrl(context.mcpUrl, true)} (${failure.cause}). Check the configured URL and that the OpenViking server is running ('ov serve'). The proxy reconnects by itself on the next call.`,
         data: { cause: failure.cause },
       };
     case 'timeout':
       return {
         code: RpcErrorCode.upstreamUnavailable,
-        message: `OpenViking did not answer within ${failure.timeoutMs} ms (${context.mcpUrl}). The server may be overloaded or stuck; try again later, or raise OPENVIKING_TIMEOUT_MS.`,
+        message: `OpenViking did not answer within ${failure.timeoutMs} ms (${displayUrl(context.mcpUrl, true)}). The server may be overloaded or stuck; try again later, or raise OPENVIKING_TIMEOUT_MS.`,
         data: { cause: 'timeout', timeoutMs: failure.timeoutMs },
       };
     case 'protocol':
-      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${context.mcpUrl} gave an unusable answer: ${failure.message}` };
+      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} gave an unusable answer: ${failure.message}` };
     case 'cancelled':
       return { code: RpcErrorCode.internalError, message: 'Request cancelled' };
   }

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { isRecord, parseJson } from '../util/json.js';
 
 export type JsonRpcId = string | number;
 
@@ -55,23 +56,15 @@ export const RpcErrorCode = {
   upstreamEmpty: -32003,
 } as const;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isId(value: unknown): value is JsonRpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
 /** Classifies one line of stdin; never throws. Blank lines are the caller's to skip. */
 export function parseMessage(line: string): IncomingMessage {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    // Not JSON at all: JSON-RPC's parse error, with a null id.
-    return { kind: 'invalid', id: null, error: { code: RpcErrorCode.parseError, message: 'Parse error: the line is not JSON' } };
-  }
+  const value = parseJson(line);
+  // Not JSON at all: JSON-RPC's parse error, with a null id.
+  if (value === undefined) return { kind: 'invalid', id: null, error: { code: RpcErrorCode.parseError, message: 'Parse error: the line is not JSON' } };
   if (!isRecord(value) || value.jsonrpc !== '2.0') {
     const id = isRecord(value) && isId(value.id) ? value.id : null;
     return { kind: 'invalid', id, error: { code: RpcErrorCode.invalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 object' } };

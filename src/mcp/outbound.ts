@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { outboundQuery, sanitizeText } from '../transcript/privacy.js';
 
 type Filter = (value: string) => string;

@@ -22,6 +22,8 @@ import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprot
 import { serverMessageOf, UpstreamError, type UpstreamFailure } from './failures.js';
 import type { UpstreamProfile } from './initialize.js';
 import type { JsonRpcNotification } from './jsonRpc.js';
+import { errorCode, errorMessage } from '../util/errors.js';
+import { isRecord } from '../util/json.js';
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -130,7 +132,7 @@ export function toUpstreamFailure(error: unknown, timeoutMs: number): UpstreamFa
   }
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return { kind: 'timeout', timeoutMs };
   if (error instanceof Error && error.cause !== undefined) return { kind: 'network', cause: causeOf(error.cause) };
-  return { kind: 'protocol', message: error instanceof Error ? error.message : String(error) };
+  return { kind: 'protocol', message: errorMessage(error) };
 }
 
 /** The SDK words HTTP errors as `Streamable HTTP error: Error POSTing to endpoint: <body>`. */
@@ -141,10 +143,5 @@ function httpErrorBody(message: string): string {
 }
 
 function causeOf(cause: unknown): string {
-  if (isRecord(cause) && typeof cause.code === 'string') return cause.code;
-  return cause instanceof Error ? cause.message : String(cause);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
+  return errorCode(cause) ?? errorMessage(cause);
 }

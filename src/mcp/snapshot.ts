@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../store/atomic.js';
 import { safeFileKey } from '../store/paths.js';
 import type { UpstreamProfile } from './initialize.js';
+import { errorMessage } from '../util/errors.js';
+import { isRecord } from '../util/json.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -31,10 +33,6 @@ export interface UpstreamSnapshot {
 /** `<cacheDir>/mcp-upstream-<key of the MCP URL>.json`. */
 export function snapshotPath(cacheDir: string, mcpUrl: string): string {
   return join(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Narrows a parsed file; anything unexpected counts as no snapshot. */
@@ -102,7 +100,7 @@ export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStor
       const { cacheDir } = options;
       if (!changed || next === undefined || cacheDir === undefined) return;
       await writeJsonAtomic(snapshotPath(cacheDir, mcpUrl), next, { fsync: false }).catch((error: unknown) =>
-        options.warn(`could not save the upstream snapshot: ${error instanceof Error ? error.message : String(error)}`),
+        options.warn(`could not save the upstream snapshot: ${errorMessage(error)}`),
       );
     });
     updates = run;

@@ -31,6 +31,8 @@ import type { ProxyLog } from './log.js';
 import type { FetchLike, SdkSession, SdkSessionOptions } from './sdkSession.js';
 import { createSemaphore } from './semaphore.js';
 import { resolveProject } from '../project/identity.js';
+import { displayUrl } from '../openviking/displayUrl.js';
+import { errorMessage } from '../util/errors.js';
 
 export type OpenSession = (options: SdkSessionOptions) => Promise<SdkSession>;
 
@@ -150,7 +152,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     fresh = { mcpUrl, session, inFlight: 0, retired: false };
     session.then(
       (session) => {
-        log.debug('upstream session opened', { mcpUrl });
+        log.debug('upstream session opened', { mcpUrl: displayUrl(mcpUrl, true) });
         options.onProfile(mcpUrl, session.profile);
       },
       () => retire(fresh),
@@ -239,7 +241,7 @@ function reportBudget(error: unknown, budgetMs: number): unknown {
 }
 
 function failureOf(error: unknown): UpstreamFailure {
-  return error instanceof UpstreamError ? error.failure : { kind: 'protocol', message: error instanceof Error ? error.message : String(error) };
+  return error instanceof UpstreamError ? error.failure : { kind: 'protocol', message: errorMessage(error) };
 }
 
 /** 400/404 → re-init and retry; 401/403 → retry only when the credentials just changed on disk. */

@@ -4,7 +4,7 @@
  * the current host's tool names. `tool.call` sees the model's own spelling,
  * before Claude Code makes the path absolute, and a deny there refuses the
  * call before any PreToolUse hook (ours, others', the user's) runs: the
- * model reads the reason as the tool's error (DESIGN D27).
+ * model reads the reason as the tool's error (D28).
  *
  * An allowed call goes on (`next(e)`) with the guard handed off, so our
  * shell prefilter steps aside for it (handoff.ts); everyone else's
@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { isRecord } from '../openviking/narrow.js';
-import { vikingDenyReason } from '../stages/guard.js';
+import { isRecord } from '../util/json.js';
+import { guardDenyReason } from '../stages/guard.js';
 export { GUARDED_TOOLS } from '../stages/guard.js';
 import { withHandoff } from './handoff.js';
 import type { Engine, Next, ToolCallInput, ToolCallResult } from './host.js';
@@ -29,7 +29,7 @@ export function toolArguments(e: ToolCallInput): Readonly<Record<string, unknown
 export async function guardToolCall($: Engine, e: ToolCallInput, next: Next<ToolCallInput, ToolCallResult>): Promise<ToolCallResult> {
   if (!(await moduleIsOn($))) return next(e);
   const host = await hostProfile($);
-  const reason = vikingDenyReason(String(e.tool), toolArguments(e), host.kind);
+  const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
   if (reason !== undefined) return { deny: reason };
   return withHandoff($, 'guard', host.processId, () => next(e));
 }

@@ -1,12 +1,12 @@
 /**
- * The module's side of the hand-off (protocol/handoff.ts, DESIGN D27): while
+ * The module's side of the hand-off (protocol/handoff.ts, D28): while
  * the module's `next(e)` for an event kind it handled runs, the kind's flag
  * holds this host process's id, so our own shell hook of that event steps
  * aside before anything starts; everyone else's hooks run as usual.
  *
  * The flag is set just before `next(e)` and cleared after it, never left
  * standing for the session: a module the host unloads mid-session (a wedged
- * worker, fact 36) or that stops answering leaves no flag that would keep
+ * worker, FC12) or that stops answering leaves no flag that would keep
  * the shell path away. Calls of one kind may overlap (parallel tool calls):
  * the first to open sets the flag, the last to close clears it.
  *

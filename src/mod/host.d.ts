@@ -5,7 +5,7 @@
  * Source: Claude Code 2.1.332's `declare module 'claude-code'` (extracted
  * from the binary; the API is "early access" and moved between 2.1.328 and
  * 2.1.332, so the CLI versions are pinned, DESIGN D22), checked against what
- * both pinned versions did (DESIGN D27), and seed 003 for CodeBuddy 2.163+
+ * both pinned versions did (D28), and seed 003 for CodeBuddy 2.163+
  * (`declare module 'codebuddy-code'`: the same events and `$` nouns, with
  * `$.http.fetch` and `$.process.run` answering `{ deny }`, `tool.call`'s
  * arguments under `input`, and `ui.render` answered as `{ ...beneath, tree }`).

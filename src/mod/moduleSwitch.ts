@@ -2,7 +2,7 @@
  * The module's off switch (knob `module`, `OPENVIKING_MODULE`): off, every
  * hook only passes the event on (`next(e)`), sets no hand-off flag and draws
  * nothing, so the shell hooks do everything as on a host without modules.
- * Claude Code has no per-plugin switch for a module (DESIGN D27), hence ours.
+ * Claude Code has no per-plugin switch for a module (D28), hence ours.
  *
  * Read once per session: the variable (`$.env.get`, its name spelled
  * literally: the host refuses a computed one; tests hold it to the knob

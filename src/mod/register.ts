@@ -3,7 +3,7 @@
  * load one (Claude Code 2.1.328+, CodeBuddy 2.163+; `hooks/hooks.json`
  * `"modules"`). Built by build.mjs into one self-contained file,
  * `hooks/register.mjs`, which the host loads into its hooks worker: no
- * node builtins, no package, no dynamic import, no eval (DESIGN D27).
+ * node builtins, no package, no dynamic import, no eval (D28).
  *
  * What it does (phase 1 of issue 23): the `viking://` guard on the file
  * tools (guard.ts), and the memory card under each answer (card/). Recall,

@@ -42,7 +42,8 @@ import {
   readSystemStatus,
   readText,
 } from './shapes.js';
-import { errorMessage, transportFailureKind } from './transportError.js';
+import { transportFailureKind } from './transportError.js';
+import { errorMessage } from '../util/errors.js';
 
 type QueryValue = string | number | boolean | undefined;
 
@@ -159,6 +160,8 @@ function transportFailure(error: unknown, cutByDeadline: boolean, spec: CallSpec
         : failure(0, 'TIMEOUT', `${where} timed out: ${errorMessage(error)}`);
     case 'too_large':
       return failure(0, 'BAD_RESPONSE', `${where}: ${errorMessage(error)}`);
+    case 'unsent':
+      return { ...failure(0, 'NETWORK', `${where} failed: ${errorMessage(error)}`), unsent: true };
     default:
       return failure(0, 'NETWORK', `${where} failed: ${errorMessage(error)}`);
   }

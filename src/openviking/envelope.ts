@@ -13,7 +13,7 @@
  */
 import type { HttpResponse } from './http.js';
 import type { OvFailure } from './types.js';
-import { isRecord } from './narrow.js';
+import { isRecord } from '../util/json.js';
 import { isRetryable } from './retry.js';
 
 export type Interpreted = { ok: true; status: number; value: unknown } | OvFailure;

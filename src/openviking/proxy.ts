@@ -13,7 +13,11 @@
  *   undici ignores it);
  * - a proxy written without a scheme (`proxy:3128`) is `http://` (curl);
  *   `https://` proxies are reached over TLS; any other scheme (socks) is a
- *   transport error, never a silent direct connection;
+ *   transport error, never a silent direct connection; so is a proxy URL
+ *   whose user or password holds an unencoded `/`, `?` or `#` (the URL
+ *   parser would take the user's words for the host: `u:12/34@proxy` is
+ *   host `u`, port 12), and no error ever shows the user info
+ *   (displayUrl.ts);
  * - `no_proxy`, else `NO_PROXY`: entries split on commas and white space;
  *   `*` alone means no proxy at all; an entry `host` or `.host` or `*.host`
  *   matches that host and its subdomains, `host:port` only on that port;
@@ -26,6 +30,7 @@
  * @module
  */
 
+import { displayUrl } from './displayUrl.js';
 import { ipBytes, ipInRange, parseIpRange, type IpRange } from './ipRange.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -137,19 +142,14 @@ export function proxyRoute(target: URL, settings: ProxySettings | undefined): Pr
 }
 
 function parseProxyUrl(text: string): URL {
+  const unusable = (why: string) => Object.assign(new Error(`${why} (proxy ${displayUrl(text)} in the environment)`), { unsupported: true });
   let url: URL;
   try {
     url = new URL(text.includes('://') ? text : `http://${text}`);
   } catch {
-    throw Object.assign(new Error(`invalid proxy URL in the environment: ${JSON.stringify(redactUserInfo(text))}`), { unsupported: true });
+    throw unusable('invalid proxy URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw Object.assign(new Error(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`), { unsupported: true });
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw unusable(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`);
+  if (`${url.pathname}${url.search}${url.hash}`.includes('@')) throw unusable('invalid proxy URL: its user or password holds an unencoded "/", "?" or "#" (percent-encode them)');
   return url;
-}
-
-/** A proxy URL as it may be logged: without its user and password. */
-export function redactUserInfo(text: string): string {
-  return text.replace(/\/\/[^/@]*@/, '//');
 }

@@ -4,9 +4,15 @@
  * - an http target: a connection to the proxy, over which the request goes
  *   in absolute form (`GET http://host:port/path`, http1.ts), as curl does;
  * - an https target: `CONNECT host:port` on a connection to the proxy, then
- *   TLS to the server INSIDE the tunnel, with the server's name and the
- *   usual verification (node's CAs plus NODE_EXTRA_CA_CERTS): the proxy
- *   sees only ciphertext and cannot pass for the server.
+ *   TLS to the server INSIDE the tunnel, with the usual verification (node's
+ *   CAs plus NODE_EXTRA_CA_CERTS) against the SERVER's own host, name or
+ *   address: the proxy sees only ciphertext and cannot pass for the server.
+ *   Every TLS connection pins its identity explicitly (`serverIdentity`):
+ *   node checks a certificate against `servername`, else `host`, else the
+ *   wrapped socket's host, and `servername` (SNI) is not allowed for an
+ *   address. The tunnel once gave neither for an address, so node checked
+ *   the PROXY's name: a proxy reached as `localhost` could answer CONNECT
+ *   itself with a `localhost` certificate and read the key (issue 20).
  * An `https://` proxy is itself reached over verified TLS first. Opening a
  * connection, direct or to a proxy, is `openConnection`'s alone.
  *
@@ -19,7 +25,8 @@
  */
 import type { Socket } from 'node:net';
 import type { ProxyRoute } from './proxy.js';
-import { errorMessage, transportError } from './transportError.js';
+import { socketError, transportError } from './transportError.js';
+import { errorMessage } from '../util/errors.js';
 
 /** A CONNECT answer's head larger than this is not a proxy's. */
 const MAX_CONNECT_HEAD_BYTES = 16 * 1024;
@@ -29,9 +36,17 @@ function bare(host: string): string {
   return host.startsWith('[') ? host.slice(1, -1) : host;
 }
 
-/** The TLS server name for `host`: none for an IP address. */
-function serverName(host: string, net: typeof import('node:net')): string | undefined {
-  return net.isIP(host) === 0 ? host : undefined;
+/**
+ * The TLS options that make `host` (a name or a bare address) the identity
+ * the certificate must prove: SNI for a name (none is allowed for an
+ * address), and the check itself pinned to `host`, whatever socket the TLS
+ * runs over.
+ */
+function serverIdentity(host: string, tls: typeof import('node:tls'), net: typeof import('node:net')): Pick<import('node:tls').ConnectionOptions, 'servername' | 'checkServerIdentity'> {
+  return {
+    ...(net.isIP(host) === 0 ? { servername: host } : {}),
+    checkServerIdentity: (_name, certificate) => tls.checkServerIdentity(host, certificate),
+  };
 }
 
 /**
@@ -43,7 +58,7 @@ export async function openConnection(url: URL, alpn: boolean): Promise<Socket> {
   const host = bare(url.hostname);
   if (url.protocol === 'https:') {
     const [tls, net] = await Promise.all([import('node:tls'), import('node:net')]);
-    return tls.connect({ host, port: Number(url.port || 443), servername: serverName(host, net), ...(alpn ? { ALPNProtocols: ['http/1.1'] } : {}) });
+    return tls.connect({ host, port: Number(url.port || 443), ...serverIdentity(host, tls, net), ...(alpn ? { ALPNProtocols: ['http/1.1'] } : {}) });
   }
   const net = await import('node:net');
   return net.connect({ host, port: Number(url.port || 80) });
@@ -76,7 +91,7 @@ export async function tunnelTls(target: URL, route: ProxyRoute, timeoutMs: numbe
       secured?.destroy();
       reject(error);
     }
-    const onError = (error: Error): void => fail(transportError('network', `proxy ${route.proxy.host}: ${errorMessage(error)}`));
+    const onError = (error: Error): void => fail(socketError(error, `proxy ${route.proxy.host}: `));
     const onClose = (): void => fail(transportError('network', `proxy ${route.proxy.host} closed the connection before the tunnel was up`));
     function onData(chunk: Buffer): void {
       head = Buffer.concat([head, chunk]);
@@ -92,7 +107,7 @@ export async function tunnelTls(target: URL, route: ProxyRoute, timeoutMs: numbe
       }
       if (head.length > end + 4) return fail(transportError('network', 'proxy sent bytes before the TLS handshake'));
       proxySocket.off('error', onError).off('close', onClose);
-      secured = tls.connect({ socket: proxySocket, servername: serverName(host, net), ALPNProtocols: ['http/1.1'] });
+      secured = tls.connect({ socket: proxySocket, host, ...serverIdentity(host, tls, net), ALPNProtocols: ['http/1.1'] });
       secured.once('secureConnect', () => {
         clearTimeout(timer);
         secured?.off('error', onSecureError);

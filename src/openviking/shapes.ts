@@ -33,7 +33,7 @@ import {
   optionalString,
   record,
   requiredString,
-} from './narrow.js';
+} from '../util/json.js';
 
 export function readHealth(value: unknown): HealthInfo {
   const body = record(value, 'health');

@@ -37,11 +37,13 @@
  */
 import type { Socket } from 'node:net';
 import type { HttpResponse, HttpTransport } from './http.js';
+import { displayUrl } from './displayUrl.js';
 import { ResponseParser, serializeRequest } from './http1.js';
 import { proxyRoute, proxySettings } from './proxy.js';
 import type { ProxyRoute, ProxySettings } from './proxy.js';
 import { connectToProxy, openConnection, tunnelTls } from './proxyTunnel.js';
-import { errorMessage, transportError } from './transportError.js';
+import { socketError, transportError } from './transportError.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Default cap on a response body; OpenViking answers are kilobytes, so this only stops a runaway. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -65,7 +67,7 @@ export function createSocketHttpTransport(options: SocketHttpOptions = {}): Http
     try {
       url = new URL(request.url);
     } catch {
-      throw transportError('network', `invalid URL: ${request.url}`);
+      throw transportError('network', `invalid URL: ${displayUrl(request.url, true)}`);
     }
     let route: ProxyRoute | undefined;
     try {
@@ -173,7 +175,7 @@ function exchange(socket: Socket, requestText: string, timeoutMs: number, maxByt
       settle(() => parser.push(chunk), true);
     };
     const onEnd = (): void => settle(() => parser.end(), false);
-    const onError = (error: Error): void => fail(transportError('network', errorMessage(error)));
+    const onError = (error: Error): void => fail(socketError(error));
     const onClose = (): void => fail(transportError('network', 'connection closed before the response was complete'));
     function detach(): void {
       socket.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);

@@ -2,16 +2,26 @@
  * How a transport says why no HTTP answer arrived.
  *
  * `HttpTransport` rejects only when there is no answer (http.ts). The client
- * must still tell a timeout from a refused or reset connection, and a reply
- * too large to hold from both, without knowing which transport it runs on. So
- * transports reject with an `Error` carrying a `kind`; any other rejection
- * (a transport that does not know this convention) counts as `network`.
+ * must still tell a timeout from a refused or reset connection, a request
+ * that never left from one that may have reached the server, and a reply too
+ * large to hold from all of them, without knowing which transport it runs
+ * on. So transports reject with an `Error` carrying a `kind`; any other
+ * rejection (a transport that does not know this convention) counts as
+ * `network`, the cautious reading: it may have been sent.
  *
  * @module
  */
+import { errorCode, errorMessage } from '../util/errors.js';
 
-/** `timeout`: the exchange outlived its limit; `too_large`: the body passed the size cap; `network`: anything else. */
-export type TransportFailureKind = 'timeout' | 'network' | 'too_large';
+/**
+ * `timeout`: the exchange outlived its limit; `too_large`: the body passed
+ * the size cap; `unsent`: no byte of the request left this machine (the
+ * connection was refused, the name did not resolve, the host was
+ * unreachable: the server's, or the proxy's on the way), so the server
+ * cannot have it; `network`: anything else (a reset, a closed connection,
+ * a TLS failure), after which the request may have arrived.
+ */
+export type TransportFailureKind = 'timeout' | 'network' | 'too_large' | 'unsent';
 
 export interface TransportError extends Error {
   kind: TransportFailureKind;
@@ -25,10 +35,14 @@ export function transportError(kind: TransportFailureKind, message: string): Tra
 /** Reads the kind back from any rejection value; unknown shapes are `network`. */
 export function transportFailureKind(error: unknown): TransportFailureKind {
   const kind = (error as { kind?: unknown } | null)?.kind;
-  return kind === 'timeout' || kind === 'too_large' ? kind : 'network';
+  return kind === 'timeout' || kind === 'too_large' || kind === 'unsent' ? kind : 'network';
 }
 
-/** The message of any rejection value, for a failure result. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** System errors that end a connection before it is open: nothing was written to it. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH']);
+
+/** A socket's error as a rejection: `unsent` when the connection never opened, else `network`. `prefix` says whose socket. */
+export function socketError(error: unknown, prefix = ''): TransportError {
+  const code = errorCode(error);
+  return transportError(code !== undefined && NEVER_CONNECTED.has(code) ? 'unsent' : 'network', `${prefix}${errorMessage(error)}`);
 }

@@ -27,6 +27,8 @@ export interface OvFailure {
   message: string;
   /** The single retry classifier's verdict (see retry.ts). */
   retryable: boolean;
+  /** Set on a `NETWORK` failure when no byte of the request left this machine (transportError.ts `unsent`): the server cannot have it. */
+  unsent?: true;
   details?: Record<string, unknown>;
 }
 

@@ -7,8 +7,8 @@
  * @module
  */
 import type { LsEntry, OpenVikingClient } from '../openviking/types.js';
-import { cachedUserSpace, lastKnownUserSpace, resolveUserSpace } from './userSpace.js';
-import type { UserSpaceCacheRef } from './userSpace.js';
+import { cachedUserSpace, lastKnownUserSpace, resolveUserSpace } from '../openviking/userSpace.js';
+import type { UserSpaceCacheRef } from '../openviking/userSpace.js';
 
 /** One memory file of a listing: its path below the folder, and an abstract when the server gave one. */
 export interface ListedMemory {

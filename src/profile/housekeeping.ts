@@ -16,7 +16,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import type { PluginConfig } from '../config/types.js';
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { isIdle, listUncommitted, otherSessionsOf } from '../capture/commitIndex.js';
 import type { ListedEntry } from '../capture/commitIndex.js';
 import { captureDir } from '../capture/paths.js';
@@ -36,7 +36,7 @@ export function hasPendingWrites(dataDir: string): boolean {
 }
 
 /** Replays the queue within `budgetMs` when it is not empty; returns the summary for the log. */
-export async function replayQueue(deps: HookDeps, config: PluginConfig, dataDir: string, budgetMs: number): Promise<Record<string, unknown> | undefined> {
+export async function replayQueue(deps: StageDeps, config: PluginConfig, dataDir: string, budgetMs: number): Promise<Record<string, unknown> | undefined> {
   const { settings } = config;
   if (settings.pendingReplayLimit <= 0 || budgetMs <= 0 || !hasPendingWrites(dataDir)) return undefined;
   const [{ captureEnvFor }, { replayPendingWrites }] = await Promise.all([import('../capture/env.js'), import('../capture/replay.js')]);
@@ -64,7 +64,7 @@ export function staleCandidates(entries: readonly ListedEntry[], workspace: stri
  * it; returns how many sessions wait. Reads only the small index, never the
  * capture states: a start costs the same after 50,000 past sessions.
  */
-export function commitStaleInBackground(deps: HookDeps, dataDir: string, workspace: string, hostSessionId: string, idleMs: number): number {
+export function commitStaleInBackground(deps: StageDeps, dataDir: string, workspace: string, hostSessionId: string, idleMs: number): number {
   const listed = listUncommitted(dataDir);
   const waiting = listed === 'missing' ? (existsSync(captureDir(dataDir)) ? 1 : 0) : staleCandidates(listed, workspace, hostSessionId, idleMs, deps.now()).length;
   if (waiting === 0) return 0;

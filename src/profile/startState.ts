@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 import { readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
 import { SESSION_STATE_VERSION } from '../store/sessionState.js';
 

@@ -14,10 +14,18 @@
  * The scan also returns every file it read (for the cache's change check,
  * identity.ts). Synchronous and small: it runs inside a hook.
  *
+ * The files come with the repository, and a clone can commit any of them as
+ * a symlink (to `/dev/zero`, a FIFO, a terminal, a huge file), so each is
+ * read by store/smallFile.ts: regular files only, without blocking, at most
+ * MAX_GIT_FILE_BYTES. One that is refused counts as absent, and `ignored`
+ * says which and why (doctor shows it). `commondir` may name any path: it
+ * is followed only to a directory, whose `config` is read the same way.
+ *
  * @module
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { readSmallFile } from '../store/smallFile.js';
 
 export interface GitRepo {
   /** The directory holding `.git` (the work tree's top level). */
@@ -31,18 +39,21 @@ export interface GitRepo {
 /** Git config files are small; a bigger one is not read. */
 const MAX_GIT_FILE_BYTES = 256 * 1024;
 
-/**
- * The repository `workspace` is in, or undefined. `touched` collects the
- * paths whose change must invalidate a cached answer.
- */
-export function findGitRepo(workspace: string, touched: string[]): GitRepo | undefined {
+/** What the scan looked at: `touched` for the cache's change check, `ignored` for the files it refused (`<path> is a FIFO, not a regular file`). */
+export interface GitScanNotes {
+  touched: string[];
+  ignored: string[];
+}
+
+/** The repository `workspace` is in, or undefined. */
+export function findGitRepo(workspace: string, notes: GitScanNotes): GitRepo | undefined {
   for (let dir = resolve(workspace); ; ) {
     const dotGit = join(dir, '.git');
     const stat = statSync(dotGit, { throwIfNoEntry: false });
     if (stat !== undefined) {
-      touched.push(dotGit);
-      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir);
-      if (gitDir !== undefined) return repoAt(dir, gitDir, touched);
+      notes.touched.push(dotGit);
+      const gitDir = stat.isDirectory() ? dotGit : gitDirFromFile(dotGit, dir, notes);
+      if (gitDir !== undefined) return repoAt(dir, gitDir, notes);
     }
     const parent = dirname(dir);
     if (parent === dir) return undefined;
@@ -50,22 +61,31 @@ export function findGitRepo(workspace: string, touched: string[]): GitRepo | und
   }
 }
 
-function repoAt(topLevel: string, gitDir: string, touched: string[]): GitRepo {
-  const commondirFile = join(gitDir, 'commondir');
-  touched.push(commondirFile);
-  const common = readSmall(commondirFile)?.trim();
-  const commonDir = common ? resolve(gitDir, common) : gitDir;
+function repoAt(topLevel: string, gitDir: string, notes: GitScanNotes): GitRepo {
+  const commonDir = commonDirOf(gitDir, notes);
   const configFile = join(commonDir, 'config');
-  touched.push(configFile);
-  const config = readSmall(configFile);
+  notes.touched.push(configFile);
+  const config = readSmall(configFile, notes);
   const remoteUrl = config === undefined ? undefined : pickRemoteUrl(config);
   // realpath only when the path is the identity (no remote): its first call costs ~80 µs here.
   return remoteUrl !== undefined ? { topLevel, commonDir, remoteUrl } : { topLevel, commonDir: realPath(commonDir) };
 }
 
+/** The directory `commondir` names (a linked worktree's main git dir), else `gitDir` itself. */
+function commonDirOf(gitDir: string, notes: GitScanNotes): string {
+  const commondirFile = join(gitDir, 'commondir');
+  notes.touched.push(commondirFile);
+  const common = readSmall(commondirFile, notes)?.trim();
+  if (!common) return gitDir;
+  const target = resolve(gitDir, common);
+  if (statSync(target, { throwIfNoEntry: false })?.isDirectory() === true) return target;
+  notes.ignored.push(`${commondirFile} names ${target}, which is not a directory; ignoring it`);
+  return gitDir;
+}
+
 /** `gitdir: <path>` of a `.git` file, resolved against the directory holding it. */
-function gitDirFromFile(dotGit: string, dir: string): string | undefined {
-  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? '');
+function gitDirFromFile(dotGit: string, dir: string, notes: GitScanNotes): string | undefined {
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit, notes) ?? '');
   return match ? resolve(dir, match[1] as string) : undefined;
 }
 
@@ -97,13 +117,11 @@ function unquote(value: string): string {
   return trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2 ? trimmed.slice(1, -1) : trimmed;
 }
 
-function readSmall(path: string): string | undefined {
-  try {
-    const size = statSync(path, { throwIfNoEntry: false })?.size;
-    return size === undefined || size > MAX_GIT_FILE_BYTES ? undefined : readFileSync(path, 'utf8');
-  } catch {
-    return undefined; // a directory, a permission problem: as if absent
-  }
+/** The file's text; a refused file (not a regular file, too large, unreadable) is noted and counts as absent. */
+function readSmall(path: string, notes: GitScanNotes): string | undefined {
+  const file = readSmallFile(path, MAX_GIT_FILE_BYTES);
+  if (file.absent !== undefined && file.absent !== 'missing') notes.ignored.push(`${path} ${file.why}; ignoring it`);
+  return file.text;
 }
 
 function realPath(path: string): string {

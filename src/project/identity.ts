@@ -21,10 +21,11 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Credentials, PluginConfig, Settings } from '../config/types.js';
-import { findGitRepo } from './gitRepo.js';
+import { findGitRepo, type GitScanNotes } from './gitRepo.js';
 import { canonicalRemote, isValidPeerId, localPeerId, peerIdForRemote } from './remote.js';
 import { applyProjectSwitches, readWorkspaceConfig, WORKSPACE_CONFIG_PATH } from './workspaceConfig.js';
 import type { ProjectSwitch, WorkspaceConfig } from './workspaceConfig.js';
+import { errorMessage } from '../util/errors.js';
 
 export interface ProjectInput {
   workspace: string;
@@ -51,6 +52,8 @@ interface Scan {
   derivedPeer?: string;
   derivedSource: string;
   config?: WorkspaceConfig;
+  /** Repository files that were there but not read (gitRepo.ts), for doctor. */
+  ignored: string[];
 }
 
 interface CacheEntry {
@@ -74,9 +77,9 @@ export function resolveProject(input: ProjectInput): Project {
   try {
     scan = cachedScan(resolve(input.workspace), input.homeDir, input.now);
   } catch (error) {
-    scan = { derivedSource: `not resolved (${error instanceof Error ? error.message : String(error)})` };
+    scan = { derivedSource: `not resolved (${errorMessage(error)})`, ignored: [] };
   }
-  const warnings = [...(scan.config?.warnings ?? [])];
+  const warnings = [...scan.ignored, ...(scan.config?.warnings ?? [])];
   const base = { off: scan.config?.off ?? [], ...(scan.config ? { configPath: scan.config.path } : {}), warnings };
   const explicit = explicitPeer(input.credentials, warnings);
   const fromWorkspace = scan.config?.peerId;
@@ -103,17 +106,17 @@ function explicitPeer(credentials: ProjectInput['credentials'], warnings: string
 function cachedScan(workspace: string, homeDir: string, now: number): Scan {
   const hit = cache.get(workspace);
   if (hit !== undefined && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
-  const touched: string[] = [];
-  const scan = scanWorkspace(workspace, homeDir, touched);
+  const notes: GitScanNotes = { touched: [], ignored: [] };
+  const scan = scanWorkspace(workspace, homeDir, notes);
   if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
-  cache.set(workspace, { scan, signatures: touched.map((path) => [path, signatureOf(path)]), at: now });
+  cache.set(workspace, { scan, signatures: notes.touched.map((path) => [path, signatureOf(path)]), at: now });
   return scan;
 }
 
-function scanWorkspace(workspace: string, homeDir: string, touched: string[]): Scan {
-  const repo = findGitRepo(workspace, touched);
-  const config = findWorkspaceConfig(workspace, repo?.topLevel ?? workspace, resolve(homeDir), touched);
-  const scan: Scan = { derivedSource: 'none (not in a git repository)', ...(config ? { config } : {}) };
+function scanWorkspace(workspace: string, homeDir: string, notes: GitScanNotes): Scan {
+  const repo = findGitRepo(workspace, notes);
+  const config = findWorkspaceConfig(workspace, repo?.topLevel ?? workspace, resolve(homeDir), notes.touched);
+  const scan: Scan = { derivedSource: 'none (not in a git repository)', ...(config ? { config } : {}), ignored: notes.ignored };
   if (repo === undefined) return scan;
   const canonical = repo.remoteUrl === undefined ? undefined : canonicalRemote(repo.remoteUrl);
   if (canonical !== undefined) return { ...scan, derivedPeer: peerIdForRemote(canonical), derivedSource: `git remote ${canonical}` };

@@ -5,12 +5,21 @@
  * reach it: `git@host:owner/repo.git`, `ssh://git@host:22/owner/repo`,
  * `https://user:token@host/owner/repo.git` and `git://host/owner/repo/` all
  * reduce to `host/owner/repo` (user, password, port, scheme, a trailing
- * `.git` or `/` dropped, lower-cased: the big forges treat repository paths
- * case-insensitively). The id is `git-<host-owner-repo, sanitised, ≤ 64
- * chars>-<8 hex of the canonical form>`: readable in doctor and on the
- * server, and two remotes that sanitise alike still differ by the hash.
- * A remote that is a local path (a clone of a directory) is hashed as the
- * path. Pure functions: no I/O.
+ * `.git` or `/`, a query and a fragment dropped, lower-cased: the big forges
+ * treat repository paths case-insensitively). The id is `git-<host-owner-repo,
+ * sanitised, ≤ 64 chars>-<8 hex of the canonical form>`: readable in doctor
+ * and on the server, and two remotes that sanitise alike still differ by
+ * the hash. A remote that is a local path (a clone of a directory) is
+ * hashed as the path and shows only its last segment (`git-local-<name>-…`).
+ * Pure functions: no I/O.
+ *
+ * Where user info ends (issue 20 item 6): a password written with an
+ * unencoded `/`, `?`, `#` or `@` (`https://u:pa/ss@host/o/r`) puts the
+ * `@` after the first `/`, where a URL parser would read the user's words
+ * as host and path. So the user info runs to the LAST `@` that is followed
+ * by a host and a `/`; a query or fragment (`?access_token=…`) is cut after
+ * the path. An `@` in a path or query that a `/` follows later is misread as
+ * the end of user info: then nothing before it can reach the id.
  *
  * @module
  */
@@ -27,36 +36,59 @@ export function isValidPeerId(value: string): boolean {
   return value.length <= MAX_PEER_ID_LENGTH && PEER_ID_PATTERN.test(value) && value !== '.' && value !== '..' && value.split('@').length <= 2;
 }
 
-/** `host/owner/repo` for a remote URL (no credentials, no port, no `.git`), or undefined when it names nothing. */
+/** `host/owner/repo` for a remote URL (no credentials, no port, no `.git`, no query), or undefined when it names nothing. */
 export function canonicalRemote(url: string): string | undefined {
   const text = url.trim();
   if (text === '') return undefined;
-  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(text);
+  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/is.exec(text);
   let host: string;
   let path: string;
   if (withScheme) {
     const scheme = (withScheme[1] as string).toLowerCase();
     const rest = withScheme[2] as string;
-    if (scheme === 'file') return `local${normalisePath(rest)}`;
-    const slash = rest.indexOf('/');
-    const authority = slash === -1 ? rest : rest.slice(0, slash);
-    path = slash === -1 ? '' : rest.slice(slash);
-    host = hostOf(authority);
+    if (scheme === 'file') return `local${normalisePath(withoutQuery(rest))}`;
+    const hostAndPath = rest.slice(userInfoEnd(rest));
+    const hostEnd = hostAndPath.search(/[/?#]/);
+    host = hostOf(hostEnd === -1 ? hostAndPath : hostAndPath.slice(0, hostEnd));
+    path = hostEnd === -1 ? '' : withoutQuery(hostAndPath.slice(hostEnd));
   } else {
-    // scp-like `[user@]host:path`; a colon before any slash, and not a Windows drive letter.
-    const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.*)$/.exec(text);
-    if (!scp || /^[a-z]$/i.test(scp[1] as string)) return `local${normalisePath(text)}`;
+    // scp-like `[user@]host:path` (git's rule: a colon before any slash; not a Windows drive letter); the user runs to the last `@` before the host.
+    const colon = text.indexOf(':');
+    const slash = text.indexOf('/');
+    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/@\s]+):(?!\/\/)(.*)$/s.exec(text) : null;
+    if (!scp || /^[a-z]$/i.test(scp[1] as string)) return `local${normalisePath(withoutQuery(text))}`;
     host = (scp[1] as string).toLowerCase();
-    path = scp[2] as string;
+    path = withoutQuery(scp[2] as string);
   }
   const cleanPath = normalisePath(path);
   if (host === '' || cleanPath === '') return undefined;
   return `${host}${cleanPath}`;
 }
 
-/** The peer id of a canonical remote. */
+/**
+ * Where the host starts in `rest` (the URL after `scheme://`): after the last
+ * `@` that a host and then a `/` follow (user info may hold `/`, `?`, `#`
+ * and `@`), else after an `@` in the authority, else 0.
+ */
+function userInfoEnd(rest: string): number {
+  for (let at = rest.lastIndexOf('@'); at !== -1; at = at === 0 ? -1 : rest.lastIndexOf('@', at - 1)) {
+    if (/^[^/?#@\s]+\//.test(rest.slice(at + 1))) return at + 1;
+  }
+  const authorityEnd = rest.search(/[/?#]/);
+  const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
+  return authority.lastIndexOf('@') + 1;
+}
+
+/** The path without its query and fragment. */
+function withoutQuery(path: string): string {
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}
+
+/** The peer id of a canonical remote; a local path shows only its last segment. */
 export function peerIdForRemote(canonical: string): string {
-  return `git-${readable(canonical)}-${hash64Hex(canonical).slice(0, 8)}`;
+  const shown = canonical.startsWith('local/') ? `local-${canonical.split('/').pop() ?? ''}` : canonical;
+  return `git-${readable(shown)}-${hash64Hex(canonical).slice(0, 8)}`;
 }
 
 /** The peer id of a repository without a remote, from its common git directory's path. */
@@ -65,10 +97,8 @@ export function localPeerId(commonDir: string): string {
   return `git-local-${readable(name) || 'repo'}-${hash64Hex(commonDir).slice(0, 8)}`;
 }
 
-/** Host without user info or port, lower-cased; IPv6 brackets kept. */
-function hostOf(authority: string): string {
-  const at = authority.lastIndexOf('@');
-  const hostPort = at === -1 ? authority : authority.slice(at + 1);
+/** Host without port, lower-cased; IPv6 brackets kept. */
+function hostOf(hostPort: string): string {
   const bracketed = /^\[[^\]]*\]/.exec(hostPort);
   return (bracketed ? bracketed[0] : (hostPort.split(':')[0] ?? '')).toLowerCase();
 }

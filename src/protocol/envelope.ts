@@ -13,7 +13,7 @@
  *   beside the context or alone. Alone it carries `suppressOutput: true`:
  *   CodeBuddy 2.117 injects the raw stdout of a SessionStart answer that has
  *   no `additionalContext` into the model's prompt unless `suppressOutput`
- *   is set (DESIGN §1 F19; found by tests/e2e/plugin-options.e2e.test.ts).
+ *   is set (DESIGN F19; found by tests/e2e/plugin-options.e2e.test.ts).
  * - `deny` on PreToolUse: `permissionDecision: "deny"` with the reason, which
  *   reaches the model as the tool's error.
  * - everything else, `pass` included: no output at all. An explicit `allow`
@@ -23,7 +23,7 @@
  *
  * @module
  */
-import type { StageResult } from '../hook/deps.js';
+import type { StageResult } from './stage.js';
 import type { HookEventName } from './input.js';
 
 /** Events whose context the host injects into the model's next request. */

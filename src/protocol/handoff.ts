@@ -1,7 +1,7 @@
 /**
  * The hand-off between the in-process hooks module (src/mod/) and this
  * plugin's own shell hooks, so an event the module handles is not handled
- * again by the shell path (DESIGN D27).
+ * again by the shell path (D28).
  *
  * Claude Code runs a plugin's module AND its shell hooks for the same event;
  * answering a `classic.<Event>` without `next()` would silence everyone

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord, parseJson } from '../util/json.js';
 import { HOOK_EVENTS } from './input.js';
 import type { HookEventName, HookInput } from './input.js';
 
@@ -47,7 +47,7 @@ const BOOLEAN_FIELDS = ['is_internal_continuation', 'stop_hook_active'] as const
  *   or a missing/unknown event name. Never throws.
  */
 export function parseHookInput(text: string): HookInput | null {
-  return hookInputFromJson(parseJson(text));
+  return hookInputFromJson(parsePayload(text));
 }
 
 /** `parseHookInput` for a value already parsed from the stdin text (same rules, same result). */
@@ -69,12 +69,7 @@ function dropUnless(input: Record<string, unknown>, key: string, type: 'string' 
   if (Object.hasOwn(input, key) && typeof input[key] !== type) delete input[key];
 }
 
-function parseJson(text: string): unknown {
-  const trimmed = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    // Only the parse is inside the try: bad JSON means "no input".
-    return undefined;
-  }
+/** Bad JSON means "no input"; a leading byte order mark is no part of it. */
+function parsePayload(text: string): unknown {
+  return parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 }

@@ -15,7 +15,7 @@
  */
 import type { Credentials, Settings } from '../config/types.js';
 import type { ContextEntry, ContextSearchBody, OpenVikingClient, OvFailure, OvResult, ContextSearchResult } from '../openviking/types.js';
-import { resolveUserSpace } from '../profile/userSpace.js';
+import { resolveUserSpace } from '../openviking/userSpace.js';
 import { rankFindItems } from './rank.js';
 import { rememberFallbackTier, startingTier } from './tierCache.js';
 import type { RecallTier } from './tierCache.js';

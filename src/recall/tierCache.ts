@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { cacheFile, cacheKey, readCached, writeCached } from '../session/keyedCache.js';
+import { cacheFile, cacheKey, readCached, writeCached } from '../store/keyedCache.js';
 
 /** `context`: POST search/search mode=context; `recall`: the deprecated search/recall; `find`: two raw finds. */
 export type RecallTier = 'context' | 'recall' | 'find';

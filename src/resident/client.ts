@@ -27,9 +27,10 @@
  * @module
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import type { StageResult } from '../hook/deps.js';
+import type { StageResult } from '../protocol/stage.js';
 import { PRIVATE_FILE_MODE } from '../store/atomic.js';
-import { errorCode, removeFileQuietly } from '../store/fsUtil.js';
+import { removeFileQuietly } from '../store/fsUtil.js';
+import { errorCode } from '../util/errors.js';
 import { uniqueToken } from '../store/fastHash.js';
 import { residentPaths } from './identity.js';
 import type { ResidentPaths } from './identity.js';
@@ -54,7 +55,7 @@ export interface ResidentCall {
   /** A monotonic clock in ms (never the wall clock, which can step). */
   monotonicMs(): number;
   pid: number;
-  /** A request line up to this size goes through the FIFO itself (HookDeps.pipeAtomicBytes). */
+  /** A request line up to this size goes through the FIFO itself (StageDeps.pipeAtomicBytes). */
   pipeAtomicBytes: number;
 }
 

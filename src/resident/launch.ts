@@ -16,12 +16,13 @@
  */
 import { statSync, writeFileSync } from 'node:fs';
 import { parseSwitch } from '../config/scalars.js';
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../store/atomic.js';
 import { resolveDataDir } from '../store/paths.js';
 import { residentListening, sweepLeftovers } from './housekeeping.js';
 import { residentKey, residentPaths, residentProcessEnvironment } from './identity.js';
 import type { ResidentPaths } from './identity.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Least time between two start attempts for one key. */
 export const START_RETRY_MS = 60_000;
@@ -36,7 +37,7 @@ export const RESIDENT_COMMAND = 'resident';
  * is loaded anyway: a hook that recalls by itself starts none (prompt.ts),
  * session start starts none, and a running resident retires (server.ts).
  */
-export function residentWanted(deps: Pick<HookDeps, 'env' | 'pipeAtomicBytes'>): boolean {
+export function residentWanted(deps: Pick<StageDeps, 'env' | 'pipeAtomicBytes'>): boolean {
   return deps.pipeAtomicBytes > 0 && parseSwitch(deps.env.OPENVIKING_RESIDENT) !== false;
 }
 
@@ -47,7 +48,7 @@ export function residentWanted(deps: Pick<HookDeps, 'env' | 'pipeAtomicBytes'>):
  * (housekeeping.ts). Costs ~0.3 ms when one already listens.
  * @returns true when a resident process was spawned.
  */
-export function ensureResident(deps: HookDeps): boolean {
+export function ensureResident(deps: StageDeps): boolean {
   if (!residentWanted(deps)) return false;
   const paths = residentPaths(resolveDataDir(deps.env, deps.homeDir), residentKey(deps.env, deps.pluginRoot));
   sweepLeftovers(paths.dir, deps.now());
@@ -59,14 +60,14 @@ export function ensureResident(deps: HookDeps): boolean {
  * minute. The caller has checked that none listens.
  * @returns true when a resident process was spawned.
  */
-export function launchResident(deps: HookDeps, paths: ResidentPaths): boolean {
+export function launchResident(deps: StageDeps, paths: ResidentPaths): boolean {
   try {
     const mark = statSync(paths.startMark, { throwIfNoEntry: false });
     if (mark !== undefined && Math.abs(deps.now() - mark.mtimeMs) < START_RETRY_MS) return false;
     ensurePrivateDirSync(paths.dir);
     writeFileSync(paths.startMark, '', { mode: PRIVATE_FILE_MODE });
   } catch (error) {
-    deps.log.warn('resident: cannot record the start attempt; not starting one', { error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn('resident: cannot record the start attempt; not starting one', { error: errorMessage(error) });
     return false;
   }
   // Only the key's variables and PATH: nothing else of this session's environment reaches a process that serves others.

@@ -31,21 +31,22 @@
  *
  * @module
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import type { HookDeps, Logger, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
+import { closeSync, openSync, statSync } from 'node:fs';
+import type { Logger, Stage, StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
 import type { Settings } from '../config/types.js';
-import { withTimeout } from '../protocol/withTimeout.js';
+import { withTimeout } from '../util/withTimeout.js';
 import { loadStageConfig } from '../session/stageContext.js';
-import { runPrompt } from '../stages/prompt.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
+import { readSmallFile } from '../store/smallFile.js';
 import { tryLock } from '../store/lock.js';
 import { resolveDataDir } from '../store/paths.js';
 import { retireIdlestBeyondCap, sweepLeftovers } from './housekeeping.js';
 import { REQUEST_ID, residentKey, residentPaths, stageEnvironment } from './identity.js';
 import type { ResidentPaths } from './identity.js';
 import { decodeRequest, encodeReply } from './wire.js';
+import { errorMessage } from '../util/errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -73,6 +74,8 @@ const MAX_PARTIAL_LINE_CHARS = 64 * 1024;
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
 export interface ResidentHost {
+  /** The stage every request runs: the prompt stage (stages/prompt.ts), handed in by the resident's entry (hook/resident.ts). */
+  stage: Stage;
   /** The resident's own environment: it chooses the key, exactly as in the hook that started it. */
   env: Env;
   homeDir: string;
@@ -84,7 +87,7 @@ export interface ResidentHost {
   /** Opens the FIFO for reading (never at end-of-file) and hands over each chunk read. */
   listen(path: string, onChunk: (text: string) => void): { close(): void };
   /** The stage's outside world for one request (env and cwd of the hook that sent it). */
-  createStageDeps(env: Record<string, string>, cwd: string): { deps: HookDeps; settle(capMs: number): Promise<void> };
+  createStageDeps(env: Record<string, string>, cwd: string): { deps: StageDeps; settle(capMs: number): Promise<void> };
   /** A file whose change (mtime) means the plugin was updated: the resident then retires. */
   codeFile: string;
   tickMs?: number;
@@ -102,7 +105,7 @@ export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
   try {
     return await serveUnderLock(host);
   } catch (error) {
-    host.log.warn('resident: failed; prompt hooks run recall themselves', { error: error instanceof Error ? error.message : String(error) });
+    host.log.warn('resident: failed; prompt hooks run recall themselves', { error: errorMessage(error) });
     return 'failed';
   }
 }
@@ -142,7 +145,7 @@ function makeOwnFifo(host: ResidentHost, paths: ResidentPaths): FileIdentity | u
     const { dev, ino } = statSync(paths.fifo);
     return { dev, ino };
   } catch (error) {
-    host.log.warn('resident: cannot make its FIFO; prompt hooks run recall themselves', { error: error instanceof Error ? error.message : String(error) });
+    host.log.warn('resident: cannot make its FIFO; prompt hooks run recall themselves', { error: errorMessage(error) });
     return undefined;
   }
 }
@@ -243,7 +246,8 @@ class Residency {
       return this.reply(id, PASS);
     }
     const stage = this.host.createStageDeps(stageEnvironment(this.host.env, request.env), request.cwd);
-    this.reply(id, await withTimeout(runPrompt(request.input, stage.deps), REQUEST_CAP_MS, PASS).catch(() => PASS));
+    const answer = Promise.resolve().then(() => this.host.stage(request.input, stage.deps));
+    this.reply(id, await withTimeout(answer, REQUEST_CAP_MS, PASS).catch(() => PASS));
     await stage.settle(AFTER_ANSWER_CAP_MS);
   }
 
@@ -257,7 +261,7 @@ class Residency {
     try {
       writeFileAtomicSync(this.paths.reply(id), encodeReply(result));
     } catch (error) {
-      this.host.log.warn('resident: cannot write a reply; telling the hook it failed', { id, error: error instanceof Error ? error.message : String(error) });
+      this.host.log.warn('resident: cannot write a reply; telling the hook it failed', { id, error: errorMessage(error) });
       try {
         closeSync(openSync(this.paths.reply(id), 'wx', PRIVATE_FILE_MODE));
       } catch {
@@ -269,14 +273,9 @@ class Residency {
 
 /** Reads and removes a request file; undefined when it is gone or too big. */
 function readRequest(path: string): string | undefined {
-  try {
-    const size = statSync(path).size;
-    const text = size <= MAX_REQUEST_BYTES ? readFileSync(path, 'utf8') : undefined;
-    unlinkSync(path);
-    return text;
-  } catch {
-    return undefined;
-  }
+  const text = readSmallFile(path, MAX_REQUEST_BYTES).text;
+  removeFileQuietly(path);
+  return text;
 }
 
 function mtimeOf(path: string): number | undefined {

@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { StageResult } from '../hook/deps.js';
-import { isRecord } from '../openviking/narrow.js';
+import type { StageResult } from '../protocol/stage.js';
+import { isRecord, parseJson } from '../util/json.js';
 import type { HookInput } from '../protocol/input.js';
 import { hookInputFromJson } from '../protocol/parse.js';
 import { RESIDENT_PROTOCOL_VERSION } from './identity.js';
@@ -54,12 +54,4 @@ export function decodeReply(text: string): StageResult | undefined {
   if (kind === 'pass') return { kind: 'pass' };
   if (kind === 'context' && typeof context === 'string') return { kind: 'context', text: context };
   return undefined;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -31,6 +31,11 @@ export function ovSessionId(hostSessionId: string): string {
   return id === '' ? '' : `${OV_SESSION_PREFIX}${id}`;
 }
 
+/** The host's `session_id` of an event, trimmed; '' when it sent none. */
+export function hostSessionIdOf(input: { session_id?: unknown }): string {
+  return typeof input.session_id === 'string' ? input.session_id.trim() : '';
+}
+
 /** `cb-<sid>__subagent-<sanitised agent id>`, or `''` when either id is blank. */
 export function ovSubagentSessionId(hostSessionId: string, agentId: string): string {
   const main = ovSessionId(hostSessionId);

@@ -12,14 +12,14 @@
  */
 import { loadPluginConfig, type LoadConfigInput } from '../config/load.js';
 import type { PluginConfig, Settings } from '../config/types.js';
-import type { HookDeps } from '../hook/deps.js';
+import type { StageDeps } from '../protocol/stage.js';
 import { createOpenVikingClient } from '../openviking/client.js';
 import type { OpenVikingClient } from '../openviking/types.js';
 import { projectFor, type Project } from '../project/identity.js';
 import type { HookInput } from '../protocol/input.js';
 import { resolveDataDir } from '../store/paths.js';
 import { USER_AGENT } from '../version.js';
-import { ovSessionId } from './ids.js';
+import { hostSessionIdOf, ovSessionId } from './ids.js';
 import { resolveWorkspace } from './workspace.js';
 
 export interface StageContext {
@@ -30,7 +30,7 @@ export interface StageContext {
   project: Project;
   dataDir: string;
   workspace: string;
-  /** The host's `session_id` ('' when absent). */
+  /** The host's `session_id`, trimmed ('' when absent). */
   hostSessionId: string;
   /** `cb-…`, or '' when the host sent no session id. */
   ovSessionId: string;
@@ -45,19 +45,23 @@ export interface StageContext {
  * learns the debug knobs from it (hook/log.ts), so `debug` and
  * `debugLogPath` work from ovcli.conf as from the environment.
  */
-export function loadStageConfig(deps: Pick<HookDeps, 'env' | 'homeDir' | 'log'>, options: Pick<LoadConfigInput, 'readStoredOptions'> = {}): PluginConfig {
+export function loadStageConfig(deps: Pick<StageDeps, 'env' | 'homeDir' | 'log'>, options: Pick<LoadConfigInput, 'readStoredOptions'> = {}): PluginConfig {
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, ...options });
   deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });
   return config;
 }
 
 /** @param deadlineMs - picks the stage's whole budget (from now) out of the settings. */
-export function openStageContext(input: HookInput, deps: HookDeps, deadlineMs: (settings: Settings) => number): StageContext {
-  const config = loadStageConfig(deps);
+export function openStageContext(input: HookInput, deps: StageDeps, deadlineMs: (settings: Settings) => number): StageContext {
+  return stageContextFor(input, deps, loadStageConfig(deps), deadlineMs);
+}
+
+/** The same, for a configuration already loaded (the capture stage reads its global switches first). */
+export function stageContextFor(input: HookInput, deps: StageDeps, config: PluginConfig, deadlineMs: (settings: Settings) => number): StageContext {
   const workspace = resolveWorkspace(input, deps.env, deps.cwd);
   const { project, settings } = projectFor(config, workspace, deps.homeDir, deps.now());
   const deadlineAt = deps.now() + deadlineMs(settings);
-  const hostSessionId = typeof input.session_id === 'string' ? input.session_id : '';
+  const hostSessionId = hostSessionIdOf(input);
   return {
     config,
     settings,
@@ -76,7 +80,7 @@ export function openStageContext(input: HookInput, deps: HookDeps, deadlineMs: (
  * background work. `actorPeer` is the project's peer (DESIGN D24): callers
  * without a workspace keep the configured one.
  */
-export function clientFor(config: PluginConfig, deps: HookDeps, timeoutMs: number, deadlineAt?: number, actorPeer = config.credentials.peerId): OpenVikingClient {
+export function clientFor(config: PluginConfig, deps: StageDeps, timeoutMs: number, deadlineAt?: number, actorPeer = config.credentials.peerId): OpenVikingClient {
   const { credentials } = config;
   return createOpenVikingClient({
     baseUrl: credentials.baseUrl,

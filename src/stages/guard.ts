@@ -22,19 +22,22 @@
  * arguments: a Write whose CONTENT mentions viking:// or a Grep whose regex
  * searches for it is legitimate local work. MCP tools, DeferExecuteTool,
  * Bash and Agent pass untouched (hooks on MCP calls fire twice here, and a
- * Bash denial would only ever be a guess).
+ * Bash denial would only ever be a guess). One more denial: a Skill or
+ * SlashCommand call that names one of the plugin's own commands, which are
+ * the user's to type (commandGuard.ts).
  *
  * Imports nothing at run time: no config, no network, no store (so the
- * hooks module bundles it too).
+ * hooks module bundles it too, src/mod/guard.ts).
  *
  * @module
  */
-import type { HookDeps, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
-import { isRecord } from '../openviking/narrow.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
+import { isRecord } from '../util/json.js';
 import type { HookInput } from '../protocol/input.js';
 import { deferredToolsClause, hostFromEnv, mcpToolName } from '../protocol/hostTools.js';
 import type { HostKind } from '../protocol/hostTools.js';
+import { COMMAND_TOOLS, commandDenyReason, pluginCommandNamed } from './commandGuard.js';
 
 /** What the model should use instead, per family of host tools. */
 type ToolFamily = 'read' | 'list' | 'glob' | 'grep' | 'write' | 'edit';
@@ -52,8 +55,8 @@ const FILE_TOOL_FAMILIES: Readonly<Record<string, ToolFamily>> = {
   MultiEdit: 'edit',
 };
 
-/** The tools the guard judges (hooks.json's PreToolUse matcher and the hooks module's `tool.call` matcher select them). */
-export const GUARDED_TOOLS: readonly string[] = Object.keys(FILE_TOOL_FAMILIES);
+/** The tools the guard judges: hooks.json's PreToolUse matcher and the hooks module's `tool.call` matcher select them. */
+export const GUARDED_TOOLS: readonly string[] = [...Object.keys(FILE_TOOL_FAMILIES), ...COMMAND_TOOLS];
 
 export function fileToolFamily(toolName: string): ToolFamily | undefined {
   return Object.hasOwn(FILE_TOOL_FAMILIES, toolName) ? FILE_TOOL_FAMILIES[toolName] : undefined;
@@ -75,15 +78,15 @@ const VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]
 /** Longest URI or pattern quoted back to the model. */
 const MAX_ECHO_CHARS = 300;
 
-/** PreToolUse stage: deny file tools aimed at viking:// URIs; pass everything else. */
-export function runGuard(input: HookInput, deps: HookDeps): StageResult {
+/** PreToolUse stage: deny file tools aimed at viking:// URIs and the model's runs of the plugin's commands; pass everything else. */
+export function runGuard(input: HookInput, deps: StageDeps): StageResult {
   return guardDecision(input, hostFromEnv(deps.env));
 }
 
 /** The guard's decision without the stage signature (synchronous, pure). */
 export function guardDecision(input: HookInput, host: HostKind = 'codebuddy'): StageResult {
   if (input.hook_event_name !== 'PreToolUse' || typeof input.tool_name !== 'string') return PASS;
-  const reason = vikingDenyReason(input.tool_name, input.tool_input, host);
+  const reason = guardDenyReason(input.tool_name, input.tool_input, host);
   return reason === undefined ? PASS : { kind: 'deny', reason };
 }
 
@@ -92,7 +95,11 @@ export function guardDecision(input: HookInput, host: HostKind = 'codebuddy'): S
  * let it run. The one rule both entries use: this stage, and the hooks
  * module's `tool.call` (src/mod/guard.ts).
  */
-export function vikingDenyReason(toolName: string, toolInput: unknown, host: HostKind): string | undefined {
+export function guardDenyReason(toolName: string, toolInput: unknown, host: HostKind): string | undefined {
+  if (COMMAND_TOOLS.has(toolName)) {
+    const command = pluginCommandNamed(toolInput);
+    return command === undefined ? undefined : commandDenyReason(command);
+  }
   const family = fileToolFamily(toolName);
   if (family === undefined || !isRecord(toolInput)) return undefined;
   const found = findVikingPath(toolInput, family === 'glob');

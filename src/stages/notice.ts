@@ -24,6 +24,7 @@ import { ensurePrivateDirSync, PRIVATE_FILE_MODE, readJsonSync, writeFileAtomicS
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
 import { parseDeadAt, queuePaths } from '../store/queueFiles.js';
+import { displayUrl } from '../openviking/displayUrl.js';
 
 const DOCTOR = 'Run /openviking:doctor for the fix.';
 /** A session is not resumed a month later; its mark can go. */
@@ -89,8 +90,8 @@ function noticeFor({ dataDir, credentials, failure }: NoticeInput): Notice | und
   if (credentials.rootKeyOnly || reason === 'forbidden') {
     return { text: `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}` };
   }
-  if (reason === 'refused') return { text: `OpenViking memory is off: the server at ${credentials.baseUrl} refused the API key. ${DOCTOR}` };
-  if (reason === 'unreachable') return { text: `OpenViking memory is off: no server answers at ${credentials.baseUrl}. ${DOCTOR}` };
+  if (reason === 'refused') return { text: `OpenViking memory is off: the server at ${displayUrl(credentials.baseUrl, true)} refused the API key. ${DOCTOR}` };
+  if (reason === 'unreachable') return { text: `OpenViking memory is off: no server answers at ${displayUrl(credentials.baseUrl, true)}. ${DOCTOR}` };
   const dead = newDeadLetters(dataDir);
   if (dead === undefined) return undefined;
   return {

@@ -13,11 +13,11 @@
  *
  * @module
  */
-import type { HookDeps, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
 import { hostFromEnv } from '../protocol/hostTools.js';
 import type { HookInput } from '../protocol/input.js';
-import { withTimeout } from '../protocol/withTimeout.js';
+import { withTimeout } from '../util/withTimeout.js';
 import { renderRecallBlock } from '../recall/block.js';
 import { recallMemories } from '../recall/cascade.js';
 import { decideRecall } from '../recall/skip.js';
@@ -25,12 +25,13 @@ import { recordRecall } from '../recall/status.js';
 import { openStageContext } from '../session/stageContext.js';
 import { recordInjection } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Grace after the deadline for the client's cut-off to land before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 150;
 
 /** @param startResident - the relay's "no resident listened": start one, if the configuration wants residents and recall here. */
-export async function runPrompt(input: HookInput, deps: HookDeps, startResident?: () => void): Promise<StageResult> {
+export async function runPrompt(input: HookInput, deps: StageDeps, startResident?: () => void): Promise<StageResult> {
   if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
   try {
     const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
@@ -42,12 +43,12 @@ export async function runPrompt(input: HookInput, deps: HookDeps, startResident?
     }
     return await withTimeout(recallBlock(ctx, decision.query, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, PASS);
   } catch (error: unknown) {
-    deps.log.warn('recall failed; passing the prompt through', { error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn('recall failed; passing the prompt through', { error: errorMessage(error) });
     return PASS;
   }
 }
 
-async function recallBlock(ctx: StageContext, query: string, deps: HookDeps): Promise<StageResult> {
+async function recallBlock(ctx: StageContext, query: string, deps: StageDeps): Promise<StageResult> {
   const outcome = await recallMemories({
     client: ctx.client,
     settings: ctx.settings,

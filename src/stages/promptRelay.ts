@@ -15,8 +15,8 @@
  *
  * @module
  */
-import type { HookDeps, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
 import type { HookInput } from '../protocol/input.js';
 import { askResident } from '../resident/client.js';
 import { requestEnvironment, residentKey, residentPaths } from '../resident/identity.js';
@@ -35,7 +35,7 @@ export const RESIDENT_WAIT_MS = 6_000;
  * Synchronous when the resident answers (or is late), so the dispatcher
  * arms no timer; a promise only when the stage runs here.
  */
-export function runPromptRelay(input: HookInput, deps: HookDeps): StageResult | Promise<StageResult> {
+export function runPromptRelay(input: HookInput, deps: StageDeps): StageResult | Promise<StageResult> {
   if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
   let startResident: (() => void) | undefined;
   if (residentWanted(deps)) {

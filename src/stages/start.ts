@@ -15,7 +15,7 @@
  * session's first prompt finds it warm.
  *
  * Where the in-process hooks module took the start over (its flag set for
- * this host process, protocol/handoff.ts, DESIGN D27), the stage does the
+ * this host process, protocol/handoff.ts, D28), the stage does the
  * housekeeping only: no profile, listing or archive read, no block, no
  * resident (the module recalls in process).
  *
@@ -28,10 +28,10 @@
  *
  * @module
  */
-import type { HookDeps, StageResult } from '../hook/deps.js';
-import { PASS } from '../hook/deps.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
 import type { HookInput } from '../protocol/input.js';
-import { withTimeout } from '../protocol/withTimeout.js';
+import { withTimeout } from '../util/withTimeout.js';
 import { fetchArchiveOverview, fetchProfileFor } from '../profile/fetch.js';
 import type { ProfileSources } from '../profile/fetch.js';
 import { renderStartBlock } from '../profile/render.js';
@@ -50,13 +50,14 @@ import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { sessionStateFile, storeLayout } from '../store/paths.js';
 import { recordServerStatus } from '../store/status.js';
+import { errorMessage } from '../util/errors.js';
 
 /** Grace after the deadline for file writes before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 200;
 /** Sources whose block adds the session's latest archive overview. */
 const ARCHIVE_SOURCES = new Set(['resume', 'compact']);
 
-export async function runStart(input: HookInput, deps: HookDeps): Promise<StageResult> {
+export async function runStart(input: HookInput, deps: StageDeps): Promise<StageResult> {
   if (input.hook_event_name !== 'SessionStart') return PASS;
   try {
     const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
@@ -80,7 +81,7 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
     const told = notice === undefined ? {} : { notice };
     return text === '' ? (notice === undefined ? PASS : { kind: 'pass', ...told }) : { kind: 'context', text, ...told };
   } catch (error: unknown) {
-    deps.log.warn('session start failed; passing through', { error: error instanceof Error ? error.message : String(error) });
+    deps.log.warn('session start failed; passing through', { error: errorMessage(error) });
     return PASS;
   }
 }
@@ -90,7 +91,7 @@ export async function runStart(input: HookInput, deps: HookDeps): Promise<StageR
  * freshly built and stored. `housekeepingOnly`: the module answers; replay and
  * commit-stale still run once (under the same lock), nothing is read or stored.
  */
-async function answerOnce(ctx: StageContext, source: string, deps: HookDeps, housekeepingOnly: boolean): Promise<string> {
+async function answerOnce(ctx: StageContext, source: string, deps: StageDeps, housekeepingOnly: boolean): Promise<string> {
   if (housekeepingOnly) return housekeepingAlone(ctx, deps);
   if (ctx.ovSessionId === '') return buildAnswer(ctx, source, deps);
   const file = sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
@@ -110,7 +111,7 @@ async function answerOnce(ctx: StageContext, source: string, deps: HookDeps, hou
   return locked.ok ? locked.value : '';
 }
 
-async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): Promise<string> {
+async function buildAnswer(ctx: StageContext, source: string, deps: StageDeps): Promise<string> {
   await beforeReads(ctx, deps);
   const fetched = Promise.all([
     ctx.settings.autoProfile ? fetchProfile(ctx, deps) : undefined,
@@ -126,7 +127,7 @@ async function buildAnswer(ctx: StageContext, source: string, deps: HookDeps): P
 }
 
 /** Replay and commit-stale without the reads, under the start lock when the session is known; always ''. */
-async function housekeepingAlone(ctx: StageContext, deps: HookDeps): Promise<string> {
+async function housekeepingAlone(ctx: StageContext, deps: StageDeps): Promise<string> {
   const work = async (): Promise<string> => {
     await beforeReads(ctx, deps);
     await afterReadsSent(ctx, deps);
@@ -140,7 +141,7 @@ async function housekeepingAlone(ctx: StageContext, deps: HookDeps): Promise<str
 }
 
 /** What goes before the reads: writes an earlier version left elsewhere moved in, and queued writes replayed. */
-async function beforeReads(ctx: StageContext, deps: HookDeps): Promise<void> {
+async function beforeReads(ctx: StageContext, deps: StageDeps): Promise<void> {
   const adopted = adoptStrandedWrites(ctx.dataDir, deps.env, deps.homeDir, deps.now());
   if (adopted.moved > 0) deps.log.warn('queued writes moved into the data directory (DESIGN D21)', { ...adopted });
   // Queued turns are conversation: replayed only where capture is on (each entry's own session and folder are checked again, DESIGN D25).
@@ -152,24 +153,24 @@ async function beforeReads(ctx: StageContext, deps: HookDeps): Promise<void> {
 }
 
 /** What goes once the reads are on the wire: earlier sessions left uncommitted handed to a worker. */
-async function afterReadsSent(ctx: StageContext, deps: HookDeps): Promise<void> {
+async function afterReadsSent(ctx: StageContext, deps: StageDeps): Promise<void> {
   if (ctx.settings.autoCapture) await onNextTurn(deps, () => commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId, ctx.settings.staleCommitIdleMs));
 }
 
 /** Runs `work` on the event loop's next turn (after pending requests were written); never rejects. */
-function onNextTurn(deps: HookDeps, work: () => unknown): Promise<void> {
+function onNextTurn(deps: StageDeps, work: () => unknown): Promise<void> {
   return new Promise((resolve) => {
     setImmediate(() => {
       try {
         work();
       } catch (error: unknown) {
-        deps.log.warn('session start housekeeping failed', { error: error instanceof Error ? error.message : String(error) });
+        deps.log.warn('session start housekeeping failed', { error: errorMessage(error) });
       }
       resolve();
     });
   });
 }
 
-function fetchProfile(ctx: StageContext, deps: HookDeps): Promise<ProfileSources | undefined> {
+function fetchProfile(ctx: StageContext, deps: StageDeps): Promise<ProfileSources | undefined> {
   return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
 }

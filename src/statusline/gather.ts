@@ -7,7 +7,7 @@
  * @module
  */
 import { loadPluginConfig } from '../config/load.js';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord, parseJson } from '../util/json.js';
 import { ovSessionId } from '../session/ids.js';
 import { storeLayout, resolveDataDir } from '../store/paths.js';
 import { queueStats } from '../store/queue.js';
@@ -44,13 +44,8 @@ export async function gatherStatusLineFacts(host: StatusLineHost): Promise<Statu
 }
 
 function sessionIdOf(text: string): string | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // No or malformed stdin (run by hand): the line just shows no per-session recall.
-    return undefined;
-  }
+  // No or malformed stdin (run by hand): the line just shows no per-session recall.
+  const value = parseJson(text);
   const id = isRecord(value) ? value['session_id'] : undefined;
   // The stages key the snapshot by the OpenViking session id (`cb-…`).
   return typeof id === 'string' && id ? ovSessionId(id) || undefined : undefined;

@@ -12,7 +12,8 @@
  * @module
  */
 import { homedir } from 'node:os';
-import { readBoundedStdin } from '../hook/stdin.js';
+import { readBoundedStdin } from '../protocol/stdin.js';
+import { inertForCommand } from '../protocol/commandOutput.js';
 import { formatStatusLine } from './format.js';
 import { gatherStatusLineFacts } from './gather.js';
 
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     now: Date.now(),
     stdinText: stdin.status === 'complete' ? stdin.text : '',
   });
-  finish(`${formatStatusLine(facts)}\n`);
+  finish(`${inertForCommand(formatStatusLine(facts))}\n`);
 }
 
 let finished = false;

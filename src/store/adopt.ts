@@ -16,10 +16,12 @@
  *
  * @module
  */
-import { linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDirSync, PRIVATE_FILE_MODE, readJsonSync } from './atomic.js';
-import { errorCode, namesInDir, removeFileQuietly } from './fsUtil.js';
+import { ensurePrivateDirSync, MAX_STATE_FILE_BYTES, PRIVATE_FILE_MODE, readJsonSync } from './atomic.js';
+import { readSmallFile } from './smallFile.js';
+import { namesInDir, removeFileQuietly } from './fsUtil.js';
+import { errorCode } from '../util/errors.js';
 import { codebuddyConfigDir, hostDataDirs, storeLayout } from './paths.js';
 import { CLAIMED_SUFFIX, keyPrefixOf, parseDeadAt, parseEntryName, queuePaths, toQueueEntry } from './queueFiles.js';
 
@@ -100,7 +102,9 @@ function moveFile(from: string, to: string): boolean {
         return false;
       }
       if (errorCode(error) !== 'EXDEV') throw error;
-      writeFileSync(to, readFileSync(from), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+      const text = readSmallFile(from, MAX_STATE_FILE_BYTES).text; // a regular file only, never a blocking read
+      if (text === undefined) return false;
+      writeFileSync(to, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     }
     removeFileQuietly(from);
     return true;

@@ -7,17 +7,26 @@
  * the same directory (`wx`, 0600), is optionally fsynced, and then `rename`d
  * over the target, which POSIX makes atomic. A crash leaves at worst a stray
  * `*.tmp` (queue replay sweeps its own; elsewhere they are harmless).
+ * Reads go through store/smallFile.ts like every other small-file read: a
+ * state file that is not a regular file, or larger than MAX_STATE_FILE_BYTES
+ * (far above any state the plugin writes), reads as unreadable, never as a
+ * hang.
  *
  * @module
  */
 import { uniqueToken } from './fastHash.js';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { errorCode, errorMessage, removeFileQuietly } from './fsUtil.js';
+import { removeFileQuietly } from './fsUtil.js';
+import { errorMessage } from '../util/errors.js';
+import { readSmallFile } from './smallFile.js';
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
+
+/** Largest state file read (capture state, start answers, status: kilobytes to a few hundred). */
+export const MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Suffix of in-flight temp files; never matches a `*.json` listing. */
 export const TEMP_SUFFIX = '.tmp';
@@ -90,8 +99,10 @@ export function writeFileAtomicSync(path: string, data: string): void {
 
 /** The parsed content of a small JSON file, read synchronously; undefined when missing, corrupt or unreadable. */
 export function readJsonSync(path: string): unknown {
+  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
+  if (file.absent !== undefined) return undefined;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return JSON.parse(file.text) as unknown;
   } catch {
     // Missing, unreadable or not JSON: all read as absent here (readJsonDetailed tells them apart).
     return undefined;
@@ -118,13 +129,10 @@ export type JsonReadResult =
  * read, close) cost more than the blocking read itself.
  */
 export async function readJsonDetailed(path: string): Promise<JsonReadResult> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { status: 'missing' };
-    return { status: 'unreadable', reason: errorMessage(error) };
-  }
+  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
+  if (file.absent === 'missing') return { status: 'missing' };
+  if (file.absent !== undefined) return { status: 'unreadable', reason: `${path} ${file.why}` };
+  const text = file.text;
   try {
     return { status: 'ok', value: JSON.parse(text) as unknown };
   } catch (error) {

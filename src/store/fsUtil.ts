@@ -1,32 +1,14 @@
 /**
  * Small file-system helpers the store (and the resident helper) need in
- * several places: narrowing the `unknown` a `catch` receives from `node:fs`
- * (the store branches on ENOENT, EEXIST, ...), removing a file that may
- * already be gone, listing a folder that may not exist, and mtimes set from the injected clock (locks and queue
- * claims measure age by mtime, so tests can steer it).
+ * several places: removing a file that may already be gone, listing a
+ * folder that may not exist, and mtimes set from the injected clock (locks
+ * and queue claims measure age by mtime, so tests can steer it).
  *
  * @module
  */
 import { readdirSync, unlinkSync } from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
-
-/** The `code` of a Node system error (`'ENOENT'`), or undefined. */
-export function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** A one-line message for any thrown value. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** True when `error` is a system error with one of `codes`. */
-export function hasErrorCode(error: unknown, ...codes: readonly string[]): boolean {
-  const code = errorCode(error);
-  return code !== undefined && codes.includes(code);
-}
+import { errorCode } from '../util/errors.js';
 
 /** Removes `path` if it is there; a file already gone (or never written) is not an error. */
 export function removeFileQuietly(path: string): void {

@@ -39,7 +39,9 @@ import { readdir, readFile, rm, rmdir, unlink } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ensurePrivateDirSync, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './atomic.js';
-import { errorCode, errorMessage, hasErrorCode, mtimeOf, setMtime } from './fsUtil.js';
+import { mtimeOf, setMtime } from './fsUtil.js';
+import { errorCode, errorMessage, hasErrorCode } from '../util/errors.js';
+import { parseJson } from '../util/json.js';
 
 const OWNER_SUFFIX = '.owner';
 /** Default pause between acquisition attempts (jittered ±50 %). */
@@ -277,12 +279,8 @@ async function readHolder(ownerPath: string): Promise<LockHolder | undefined> {
 }
 
 function parseOwner(raw: string): { pid?: number; host?: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return {}; // a foreign or truncated owner file; staleness falls back to its age
-  }
+  const value = parseJson(raw);
+  // A foreign or truncated owner file: staleness falls back to its age.
   if (typeof value !== 'object' || value === null) return {};
   const { pid, host } = value as { pid?: unknown; host?: unknown };
   return {

@@ -25,6 +25,7 @@
  * | `queue/dead/*.json`          | dead letters: reason + original entry            |
  * | `queue/*.lock`               | the queue's own enqueue / replay locks           |
  * | `cache/`                     | disposable caches (safe to delete at any time)   |
+ * | `queries/`                   | `/openviking:recall` query files, single use     |
  *
  * `<key>` is always `safeFileKey(id)`.
  *

@@ -18,7 +18,7 @@
  */
 import { join } from 'node:path';
 import { writeJsonAtomic } from './atomic.js';
-import { errorMessage } from './fsUtil.js';
+import { errorMessage } from '../util/errors.js';
 import { withLock } from './lock.js';
 import {
   dedupKeyOf,

@@ -14,7 +14,7 @@
  */
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage } from './fsUtil.js';
+import { errorMessage } from '../util/errors.js';
 import { withLock } from './lock.js';
 import { ENQUEUE_LOCK_STALE_MS, writeUnlessQueued } from './queue.js';
 import { listDir, parseDeadAt, queuePaths, toQueueEntry } from './queueFiles.js';

@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorCode } from './fsUtil.js';
+import { errorCode } from '../util/errors.js';
 
 export const QUEUE_ENTRY_TYPES = ['addMessages', 'commit'] as const;
 export type QueueEntryType = (typeof QUEUE_ENTRY_TYPES)[number];

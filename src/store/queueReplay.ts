@@ -28,7 +28,8 @@
 import { readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEMP_SUFFIX, writeJsonAtomic } from './atomic.js';
-import { errorCode, errorMessage, mtimeOf, setMtime } from './fsUtil.js';
+import { mtimeOf, setMtime } from './fsUtil.js';
+import { errorCode, errorMessage } from '../util/errors.js';
 import { tryLock } from './lock.js';
 import type { LockHandle } from './lock.js';
 import {
@@ -42,6 +43,7 @@ import {
   toQueueEntry,
 } from './queueFiles.js';
 import type { DeadLetter, QueueEntry, QueuePaths } from './queueFiles.js';
+import { parseJson } from '../util/json.js';
 
 /**
  * What `execute` decided about one entry. `retry` keeps it (attempts+1: the
@@ -185,7 +187,7 @@ async function replayEntry(pass: PassState, base: string): Promise<Step> {
   await setMtime(claimedPath, options.now()); // the claim's age starts now (rename keeps the old mtime)
   const claim: Claim = { pass, base, pendingPath, claimedPath };
   const raw = await readFile(claimedPath, 'utf8');
-  const entry = toQueueEntry(parseQuietly(raw));
+  const entry = toQueueEntry(parseJson(raw));
   if (!entry) return deadLetter(claim, { reason: 'corrupt', raw }).then(() => 'skipped');
   if (pass.blocked.has(entry.sessionId)) {
     await rename(claimedPath, pendingPath);
@@ -276,13 +278,5 @@ async function sweepTempFiles(dir: string, pass: PassState): Promise<void> {
     if (modifiedAt !== undefined && pass.options.now() - modifiedAt > pass.options.claimTtlMs) {
       await unlink(path).catch(() => undefined); // another sweeper was first
     }
-  }
-}
-
-function parseQuietly(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined; // the caller treats it as corrupt
   }
 }

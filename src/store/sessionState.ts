@@ -16,7 +16,7 @@
  */
 import { unlink } from 'node:fs/promises';
 import { readJsonDetailed, writeJsonAtomic } from './atomic.js';
-import { errorCode, errorMessage } from './fsUtil.js';
+import { errorCode, errorMessage } from '../util/errors.js';
 import { withLock } from './lock.js';
 import type { LockOptions } from './lock.js';
 

@@ -25,7 +25,7 @@
  */
 import { join } from 'node:path';
 import { readJson, readJsonSync, writeFileAtomicSync } from './atomic.js';
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../util/json.js';
 
 /** Whether the server answered the last time a stage asked. */
 export interface ServerStatus {

@@ -19,9 +19,11 @@
  * @module
  */
 import type { EventBase, TranscriptEvent } from './types.js';
-import { isObject, isoTimestamp, objectField, stringField, type JsonObject } from './narrow.js';
+import { isoTimestamp, objectField, stringField } from './narrow.js';
 import { claudeCodeUserText } from './host-text.js';
 import { toolInputFrom, toolOutputText } from './tool-io.js';
+import { isRecord } from '../util/json.js';
+import type { JsonRecord } from '../util/json.js';
 
 export interface ClaudeCodeDecodeOptions {
   /** Keep `isSidechain` records: true when decoding a sub-agent transcript, where every record is one. */
@@ -36,20 +38,20 @@ function blocksOf(content: unknown): unknown[] {
 /** User records the host wrote that carry an `origin` saying so (the typed prompt has none). */
 const HOST_ORIGINS = new Set(['task-notification']);
 
-function isHostWritten(record: JsonObject): boolean {
+function isHostWritten(record: JsonRecord): boolean {
   if (record.isMeta === true || record.isCompactSummary === true || record.isVisibleInTranscriptOnly === true) return true;
   const kind = objectField(record, 'origin')?.kind;
   return typeof kind === 'string' && HOST_ORIGINS.has(kind);
 }
 
-function* userEvents(record: JsonObject, message: JsonObject, base: EventBase): Generator<TranscriptEvent> {
+function* userEvents(record: JsonRecord, message: JsonRecord, base: EventBase): Generator<TranscriptEvent> {
   if (isHostWritten(record)) {
     yield { ...base, kind: 'moved-on' };
     return;
   }
   const texts: string[] = [];
   for (const block of blocksOf(message.content)) {
-    if (!isObject(block)) continue;
+    if (!isRecord(block)) continue;
     if (block.type === 'tool_result') {
       yield {
         ...base,
@@ -66,7 +68,7 @@ function* userEvents(record: JsonObject, message: JsonObject, base: EventBase): 
   if (texts.length > 0) yield { ...base, kind: 'user-text', texts };
 }
 
-function* assistantEvents(record: JsonObject, message: JsonObject, base: EventBase): Generator<TranscriptEvent> {
+function* assistantEvents(record: JsonRecord, message: JsonRecord, base: EventBase): Generator<TranscriptEvent> {
   if (record.isApiErrorMessage === true || message.model === '<synthetic>') {
     yield { ...base, kind: 'moved-on' };
     return;
@@ -74,7 +76,7 @@ function* assistantEvents(record: JsonObject, message: JsonObject, base: EventBa
   const stepKey = stringField(message, 'id') ?? base.id;
   const texts: string[] = [];
   for (const block of blocksOf(message.content)) {
-    if (!isObject(block)) continue;
+    if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') texts.push(block.text);
     else if (block.type === 'tool_use') {
       if (texts.length > 0) yield { ...base, kind: 'assistant-text', stepKey, texts: texts.splice(0) };
@@ -98,7 +100,7 @@ export function* claudeCodeEvents(
 ): Generator<TranscriptEvent> {
   for (let index = 0; index < records.length; index++) {
     const record = records[index];
-    if (!isObject(record) || (record.type !== 'user' && record.type !== 'assistant')) continue;
+    if (!isRecord(record) || (record.type !== 'user' && record.type !== 'assistant')) continue;
     if (record.isSidechain === true && options.includeSidechain !== true) continue;
     const message = objectField(record, 'message');
     if (message === undefined) continue;

@@ -28,9 +28,11 @@
  * @module
  */
 import type { EventBase, TranscriptEvent } from './types.js';
-import { isObject, isoTimestamp, objectField, stringField, type JsonObject } from './narrow.js';
+import { isoTimestamp, objectField, stringField } from './narrow.js';
 import { codeBuddyUserText } from './host-text.js';
 import { toolInputFrom, toolOutputText } from './tool-io.js';
+import { isRecord } from '../util/json.js';
+import type { JsonRecord } from '../util/json.js';
 
 const TEXT_PART_TYPES = new Set(['input_text', 'output_text', 'text']);
 
@@ -39,12 +41,12 @@ function contentTexts(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
   const texts: string[] = [];
   for (const part of content) {
-    if (isObject(part) && TEXT_PART_TYPES.has(String(part.type)) && typeof part.text === 'string') texts.push(part.text);
+    if (isRecord(part) && TEXT_PART_TYPES.has(String(part.type)) && typeof part.text === 'string') texts.push(part.text);
   }
   return texts;
 }
 
-function isHostAuthored(record: JsonObject): boolean {
+function isHostAuthored(record: JsonRecord): boolean {
   const meta = objectField(record, 'providerData');
   if (meta !== undefined) {
     const flags = ['isMeta', 'skipRun', 'isCompactInternal', 'isSummary', 'isCompacted'];
@@ -55,11 +57,11 @@ function isHostAuthored(record: JsonObject): boolean {
 }
 
 /** The model response a record belongs to: calls and text of one response share it. */
-function stepKeyOf(record: JsonObject, id: string): string {
+function stepKeyOf(record: JsonRecord, id: string): string {
   return stringField(objectField(record, 'providerData') ?? {}, 'messageId') ?? id;
 }
 
-function messageEvent(record: JsonObject, base: EventBase): TranscriptEvent | undefined {
+function messageEvent(record: JsonRecord, base: EventBase): TranscriptEvent | undefined {
   const role = record.role;
   if ((role !== 'user' && role !== 'assistant') || isHostAuthored(record)) return { ...base, kind: 'moved-on' };
   const raw = contentTexts(record.content);
@@ -71,17 +73,17 @@ function messageEvent(record: JsonObject, base: EventBase): TranscriptEvent | un
     : { ...base, kind: 'assistant-text', stepKey: stepKeyOf(record, base.id), texts };
 }
 
-function callEvent(record: JsonObject, base: EventBase): TranscriptEvent {
+function callEvent(record: JsonRecord, base: EventBase): TranscriptEvent {
   let name = stringField(record, 'name') ?? '';
   let input = toolInputFrom(record.arguments);
   if (name === 'DeferExecuteTool' && input !== null && typeof input.toolName === 'string') {
     name = input.toolName;
-    input = isObject(input.params) ? input.params : null;
+    input = isRecord(input.params) ? input.params : null;
   }
   return { ...base, kind: 'tool-call', stepKey: stepKeyOf(record, base.id), callId: stringField(record, 'callId') ?? '', name, input };
 }
 
-function resultEvent(record: JsonObject, base: EventBase): TranscriptEvent {
+function resultEvent(record: JsonRecord, base: EventBase): TranscriptEvent {
   const toolResult = objectField(objectField(record, 'providerData') ?? {}, 'toolResult');
   const status = stringField(record, 'status');
   const failed = (status !== undefined && status !== 'completed' && status !== 'success') || toolResult?.error !== undefined;
@@ -98,7 +100,7 @@ function resultEvent(record: JsonObject, base: EventBase): TranscriptEvent {
 }
 
 function eventOf(record: unknown, index: number): TranscriptEvent | undefined {
-  if (!isObject(record)) return undefined;
+  if (!isRecord(record)) return undefined;
   const base: EventBase = { index, id: stringField(record, 'id') ?? '' };
   const timestamp = isoTimestamp(record.timestamp);
   if (timestamp !== undefined) base.timestamp = timestamp;

@@ -9,7 +9,7 @@ import type { DecodeResult, TranscriptFormat } from './types.js';
 import { assembleMessages } from './assemble.js';
 import { claudeCodeEvents, type ClaudeCodeDecodeOptions } from './claude-code.js';
 import { codeBuddyEvents } from './codebuddy.js';
-import { isObject } from './narrow.js';
+import { isRecord } from '../util/json.js';
 
 /** Decodes CodeBuddy records (one parsed JSONL line each). */
 export function decodeCodeBuddyRecords(records: readonly unknown[]): DecodeResult {
@@ -35,9 +35,9 @@ const CODEBUDDY_TYPES = new Set(['message', 'function_call', 'function_call_resu
  */
 export function detectTranscriptFormat(records: readonly unknown[]): TranscriptFormat | undefined {
   for (const record of records) {
-    if (!isObject(record) || typeof record.type !== 'string') continue;
+    if (!isRecord(record) || typeof record.type !== 'string') continue;
     if (CODEBUDDY_TYPES.has(record.type)) return 'codebuddy';
-    if ((record.type === 'user' || record.type === 'assistant') && isObject(record.message)) return 'claude-code';
+    if ((record.type === 'user' || record.type === 'assistant') && isRecord(record.message)) return 'claude-code';
   }
   return undefined;
 }

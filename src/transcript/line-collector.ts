@@ -7,8 +7,9 @@
  * @module
  */
 import { fnv1a } from './fingerprint.js';
-import { isObject, stringField } from './narrow.js';
+import { stringField } from './narrow.js';
 import type { RecordSpan, TranscriptCursor } from './types.js';
+import { isRecord, parseJson } from '../util/json.js';
 
 /** How much of a line's head goes into its fingerprint. */
 export const HEAD_BYTES = 256;
@@ -60,14 +61,9 @@ export class LineCollector {
     this.lastLineHash = lineHash(line.subarray(0, HEAD_BYTES), line.length);
     const text = line.toString('utf8');
     if (text.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.skippedLines += 1; // junk or a torn write: skipped, counted
-      return;
-    }
-    if (!isObject(value)) {
+    const value = parseJson(text);
+    // Junk, a torn write, or JSON that is no record: skipped, counted.
+    if (!isRecord(value)) {
       this.skippedLines += 1;
       return;
     }

@@ -1,27 +1,24 @@
 /**
- * Hand-checked narrowing of untyped JSON. The transcript is written by another
- * program and may hold anything; these helpers are the only place that
- * inspects raw values, so the decoders read as plain field access.
+ * Hand-checked narrowing of untyped JSON fields, for the transcript
+ * decoders. The transcript is written by another program and may hold
+ * anything; these helpers (with util/json.ts `isRecord`) are the only place
+ * that inspects raw values, so the decoders read as plain field access.
  *
  * @module
  */
-
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../util/json.js';
+import type { JsonRecord } from '../util/json.js';
 
 /** The field when it is a string, else undefined. */
-export function stringField(record: JsonObject, key: string): string | undefined {
+export function stringField(record: JsonRecord, key: string): string | undefined {
   const value = record[key];
   return typeof value === 'string' ? value : undefined;
 }
 
 /** The field when it is a plain object, else undefined. */
-export function objectField(record: JsonObject, key: string): JsonObject | undefined {
+export function objectField(record: JsonRecord, key: string): JsonRecord | undefined {
   const value = record[key];
-  return isObject(value) ? value : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /** Epoch milliseconds or an ISO string → ISO string; anything else → undefined. */

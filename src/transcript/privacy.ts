@@ -11,7 +11,8 @@
  */
 import type { MessagePart, SessionMessage } from '../openviking/types.js';
 import { createTagBlockStripper } from './tag-blocks.js';
-import { redactionMarker, redactSecrets, secretKindForKey } from './secrets.js';
+import { redactionMarker, withoutMarkers } from './redactionMarker.js';
+import { redactSecrets, secretKindForKey } from './secrets.js';
 
 /** The server's own guard; it externalises tool output above 20 000 chars itself. */
 export const DEFAULT_MAX_CHARS = 1_000_000;
@@ -44,9 +45,6 @@ export function sanitizeText(text: string): string {
   return redactSecrets(withoutBlocks).trim();
 }
 
-/** A redaction marker with the blanks around it. */
-const MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
-
 /**
  * A search query built from user text: the same filter as {@link sanitizeText}
  * (no `<private>` section, no secret, no injected block), and the redaction
@@ -55,7 +53,7 @@ const MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
  */
 export function outboundQuery(text: string): string {
   const clean = sanitizeText(text);
-  return (clean.includes('[REDACTED:') ? clean.replace(MARKER_IN_TEXT, ' ') : clean).trim();
+  return withoutMarkers(clean).trim();
 }
 
 /**

@@ -11,11 +11,18 @@
  * A line without its newline is a write in progress: it is left for the next
  * read. Lines that are not JSON objects are skipped and counted.
  *
+ * The path comes from the host's stdin, so it may name anything: the file is
+ * opened non-blocking (a FIFO opens at once, a terminal never becomes the
+ * controlling one) and read only when it is a regular file; anything else is
+ * an unreadable transcript (`error`), never a worker stuck in `open`.
+ *
  * @module
  */
+import { constants } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import type { RecordSpan, TranscriptCursor } from './types.js';
 import { HEAD_BYTES, LineCollector, NEWLINE, lineHash } from './line-collector.js';
+import { errorMessage } from '../util/errors.js';
 
 export type { RecordSpan, TranscriptCursor } from './types.js';
 
@@ -45,7 +52,7 @@ export interface TranscriptRead {
 
 /** The part of a file handle the reader uses (node:fs/promises `FileHandle` fits). */
 export interface ReadableFile {
-  stat(options: { bigint: true }): Promise<{ dev: bigint; ino: bigint; size: bigint }>;
+  stat(options: { bigint: true }): Promise<{ dev: bigint; ino: bigint; size: bigint; isFile(): boolean }>;
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   close(): Promise<void>;
 }
@@ -55,11 +62,21 @@ export interface ReadTranscriptOptions {
   maxBytes?: number;
   /** Size of each positioned read. Default 1 MiB. */
   chunkBytes?: number;
-  /** Opens a file for reading; defaults to node:fs/promises `open(path, 'r')`. */
+  /** Opens a file for reading; defaults to node:fs/promises `open` with {@link TRANSCRIPT_OPEN_FLAGS}. */
   openFile?: (path: string) => Promise<ReadableFile>;
 }
 
 const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+/** Read-only, never blocking in `open` (a FIFO), never adopting a terminal. */
+export const TRANSCRIPT_OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/** The file's identity and size; throws for anything but a regular file (a FIFO or device never ends). */
+async function regularFileStats(file: ReadableFile): Promise<{ dev: bigint; ino: bigint; size: bigint }> {
+  const stats = await file.stat({ bigint: true });
+  if (!stats.isFile()) throw new Error('not a regular file');
+  return stats;
+}
 const BACKWARD_CHUNK_BYTES = 4096;
 
 function freshCursor(path: string, fileId: string, size: number): TranscriptCursor {
@@ -117,10 +134,6 @@ function cursorFrom(base: TranscriptCursor, collector: LineCollector, size: numb
   return cursor;
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function failedRead(path: string, cursor: TranscriptCursor | undefined, error: unknown): TranscriptRead {
   const start = cursor ?? freshCursor(path, '', 0);
   return {
@@ -143,7 +156,7 @@ async function readOpenFile(
   options: ReadTranscriptOptions,
 ): Promise<TranscriptRead> {
   const counter = { bytes: 0 };
-  const stats = await file.stat({ bigint: true });
+  const stats = await regularFileStats(file);
   const size = Number(stats.size);
   const { start, reason } = await startingPoint(file, path, `${stats.dev}:${stats.ino}`, size, cursor, counter);
   const collector = new LineCollector(start);
@@ -183,7 +196,7 @@ async function withFile<T>(
 ): Promise<T> {
   let file: ReadableFile;
   try {
-    file = await (options.openFile ?? ((target: string) => openFile(target, 'r')))(path);
+    file = await (options.openFile ?? ((target: string) => openFile(target, TRANSCRIPT_OPEN_FLAGS)))(path);
   } catch (error) {
     return onError(error);
   }
@@ -242,7 +255,7 @@ async function cursorAtEndOfOpenFile(
 ): Promise<{ cursor: TranscriptCursor; bytesRead: number }> {
   const counter = { bytes: 0 };
   const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
-  const stats = await file.stat({ bigint: true });
+  const stats = await regularFileStats(file);
   const size = Number(stats.size);
   const fresh = freshCursor(path, `${stats.dev}:${stats.ino}`, size);
   const offset = await lineStartBefore(file, size, chunkBytes, counter); // just after the last complete line

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { isRedacted } from './redactionMarker.js';
 
 /** Last words that make a name a credential on their own. */
 const STRONG_WORDS = new Set([
@@ -60,6 +61,7 @@ function kindOfName(name: string): string | undefined {
   if (last === 'key') return KEY_QUALIFIERS.has(words.at(-2) ?? '') ? kindOfWords(words.at(-2) ?? '', last) : undefined;
   if (last === 'auth') return name.startsWith('_') ? 'token' : undefined; // `.npmrc` `_auth=`
   if (last === 'string') return words.at(-2) === 'connection' && words.length > 2 ? 'secret' : undefined; // `DB_CONNECTION_STRING`
+  if (last === 'pat') return words.length > 1 && /^[A-Z0-9_]+$/.test(name) ? 'token' : undefined; // `AZURE_DEVOPS_PAT`, not `pat = re.compile(…)`
   if (STRONG_WORDS.has(last)) return kindOfWords('', last);
   const glued = GLUED_SUFFIX.exec(last)?.[0]; // `PGPASSWORD`, `NPMTOKEN`
   return glued === undefined ? undefined : kindOfWords('', glued);
@@ -95,14 +97,22 @@ const MAX_YAML_VALUE = 512;
 let candidatePattern: RegExp | undefined;
 
 /** A value that stands for a secret rather than being one. */
-const PLACEHOLDER = /^(?:[$%{<@]|\[REDACTED|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
+const PLACEHOLDER = /^(?:[$%{<@]|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
 /** An env var name in quotes (`API_KEY_ENV = "OPENVIKING_API_KEY"`). */
 const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 /** `self.token`, `config.apiKey`: a member chain in code. */
 const MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-/** Types after `name:` (TypeScript, Python, Go struct tags …). */
-const TYPE_WORD = /^(?:string|number|boolean|bool|any|unknown|never|void|object|str|int|float|bytes|char|optional|secretstr|[A-Z][A-Za-z0-9]*(?:\[\])?)\??$/;
+/** A type after `name:` (TypeScript, Python, Go …), with generic arguments (`Optional[str]`, `Array<string>`). */
+const TYPE_EXPR = String.raw`(?:string|number|boolean|bool|any|unknown|never|void|object|str|int|float|bytes|char|optional|secretstr|[A-Z][A-Za-z0-9]*)(?:\[[\w., |[\]]{0,100}\])?(?:\[\])?`;
+/**
+ * A declaration rather than a value: a type or a union of types, optional,
+ * with a default that is not a literal (`Optional[str] = None`,
+ * `str | None = None`, `string;`, `string; }` closing a one-line interface).
+ */
+const TYPE_LINE = new RegExp(
+  String.raw`^${TYPE_EXPR}(?:[ \t]*\|[ \t]*${TYPE_EXPR}){0,8}\??(?:[ \t]*=[ \t]*(?:None|null|nil|undefined|[A-Za-z_$][\w$.]{0,100}(?:\(\))?))?[ \t]*[,;]?(?:[ \t]*\})?$`,
+);
 /** A sentence after `password:` in a prompt ("the password: how do I reset it?"), not a value. */
 const PROSE = /^\S+(?:\s+\S+){3,}$|\s\S+[?.!]$/;
 const UPPER_NAME = /^[A-Z0-9_.-]*[A-Z][A-Z0-9_.-]*$/;
@@ -135,12 +145,12 @@ function yamlValueLength(text: string, start: number, lineEnd: number, upper: bo
   if (lineEnd - start > MAX_YAML_VALUE) return 0; // bounded, so many candidates on one long line stay linear
   const line = text.slice(start, lineEnd).replace(/[ \t]+#.*$/, '').trimEnd();
   if (line === '' || PLACEHOLDER.test(line)) return 0;
-  if (!upper && (TYPE_WORD.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
+  if (!upper && (TYPE_LINE.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
   return line.length;
 }
 
 function valueIsPlaceholder(value: string): boolean {
-  return PLACEHOLDER.test(value) || ENV_NAME.test(value);
+  return isRedacted(value) || PLACEHOLDER.test(value) || ENV_NAME.test(value);
 }
 
 /** Replaces the values of credential-named assignments by `[REDACTED:<kind>]`. */
@@ -162,6 +172,8 @@ export function redactNamedSecrets(text: string, marker: (kind: string) => strin
     const [whole, word = '', rest = '', quote = '', spaceBefore = '', separator = '', dq, sq, bare] = match;
     let nameStart = match.index;
     while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text.charCodeAt(nameStart - 1))) nameStart--;
+    // `$PWD:/app`, `${API_TOKEN}`: a variable's value is read there, not written.
+    if (text.charAt(nameStart - 1) === '$' || (text.charAt(nameStart - 1) === '{' && text.charAt(nameStart - 2) === '$')) continue;
     const name = text.slice(nameStart, match.index) + word + rest;
     const bareName = name.replace(/^[-.]+/, '');
     const kind = credentialNameKind(bareName);

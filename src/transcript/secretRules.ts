@@ -27,8 +27,8 @@ export interface TokenRuleSpec {
   flags?: string;
   /** When set, the first capture group is kept verbatim in front of the marker (`Bearer `, `https://user:`). */
   keepPrefix?: boolean;
-  /** A match this predicate accepts is left alone (a port number in `http://host:8080/…@`, `-u 1000:1000`). */
-  keep?: (match: string) => boolean;
+  /** A match this predicate accepts is left alone (a port number in `http://host:8080/…@`, `-u 1000:1000`); `after` is the text that follows it (up to 256 characters). */
+  keep?: (match: string, after: string) => boolean;
 }
 
 /** Starts only where a token run starts: not after a letter, digit, `_` or `-`. */
@@ -84,6 +84,7 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
   },
   { kind: 'npm-token', keywords: ['npm_'], source: String.raw`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])` },
   { kind: 'pypi-token', keywords: ['pypi-ageicHlwaS5vcmc'.toLowerCase()], source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  { kind: 'shopify-token', keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])` },
   { kind: 'docker-token', keywords: ['dckr_pat_'], source: String.raw`dckr_pat_[A-Za-z0-9_-]{27}[A-Za-z0-9_-]*` },
   { kind: 'atlassian-token', keywords: ['atatt3'], source: String.raw`ATATT3[A-Za-z0-9_=-]{60}[A-Za-z0-9_=-]*` },
   { kind: 'linear-key', keywords: ['lin_api_'], source: String.raw`lin_api_[A-Za-z0-9]{40}` },
@@ -109,11 +110,19 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
   { kind: 'telegram-bot-token', keywords: [':aa'], source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])` },
   { kind: 'sendgrid-key', keywords: ['sg.'], source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}` },
   { kind: 'mailgun-key', keywords: ['key-'], source: String.raw`${B}key-[a-f0-9]{32}(?![A-Za-z0-9])` },
+  { kind: 'mailchimp-key', keywords: ['-us'], source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])` },
   { kind: 'twilio-key', keywords: ['sk'], source: String.raw`(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])` },
   { kind: 'sentry-token', keywords: ['sntrys_', 'sntryu_', 'sntrus_'], source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*` },
   { kind: 'grafana-token', keywords: ['glsa_', 'glc_'], source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})` },
   { kind: 'newrelic-key', keywords: ['nrak-'], source: String.raw`NRAK-[A-Z0-9]{27}` },
   { kind: 'vault-token', keywords: ['hvs.', 'hvb.'], source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*` },
+  {
+    // Vault's legacy service tokens: `s.` and 24 base62 characters (mixed case and a digit: not a word after `s.`).
+    kind: 'vault-token',
+    keywords: ['s.'],
+    source: String.raw`(?<![A-Za-z0-9_.-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])`,
+    keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match.slice(2)) && /[0-9]/.test(match)),
+  },
   { kind: 'doppler-token', keywords: ['dp.'], source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`, flags: 'i' },
   { kind: '1password-token', keywords: ['ops_eyj'], source: String.raw`ops_eyJ[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3}` },
   { kind: 'age-secret-key', keywords: ['age-secret-key-1'], source: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{58}` },
@@ -138,7 +147,7 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     source: String.raw`(?<![A-Za-z0-9+.-])([a-z][a-z0-9+.-]{0,20}://[^\s:/@]{0,128}:)[^\s:@]{1,256}(?=@)`,
     flags: 'i',
     keepPrefix: true,
-    keep: (match) => /:[0-9]{1,5}\//.test(match.slice(match.indexOf('://') + 3)),
+    keep: looksLikePortAndPath,
   },
   {
     // `curl -u user:pass`, `--user user:pass` (not `docker run -u 1000:1000`).
@@ -157,15 +166,91 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     keepPrefix: true,
   },
   { kind: 'password', keywords: ['sshpass'], source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`, keepPrefix: true },
+  // `redis-cli -h cache -a S3cret` (`-a` takes the password; `--pass` is the flag rule below).
+  { kind: 'password', keywords: ['redis-cli'], source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`, keepPrefix: true },
   {
-    // `--password hunter2`, `--api-key abc` (the `--password=…` form is an assignment, secretNames.ts).
+    // `.netrc`: `machine host login alice password s3cret`, on one line or several.
+    kind: 'password',
+    keywords: ['machine'],
+    source: String.raw`(\bmachine[ \t]{1,8}[^\s]{1,253}(?:[ \t\r\n]{1,20}(?:login|account|port)[ \t]{1,8}[^\s]{1,256}){0,3}[ \t\r\n]{1,20}password[ \t]{1,8})[^\s]{1,256}`,
+    keepPrefix: true,
+  },
+  {
+    // Azure DevOps and other personal access tokens in upper-case names: `AZURE_DEVOPS_EXT_PAT=…`, `ADO_PAT: …` (`pat` alone in code is a pattern).
+    kind: 'token',
+    keywords: ['_pat'],
+    source: String.raw`((?<![A-Za-z0-9_])[A-Z][A-Z0-9_]{0,60}_PAT["']?[ \t]{0,3}[:=][ \t]{0,3}["']?)[^\s"'$<{][^\s"']{7,255}`,
+    keepPrefix: true,
+  },
+  {
+    // `.pgpass` lines `host:port:database:user:password` (port a number or `*`); gated by the usual ports or the file's name.
+    kind: 'password',
+    keywords: ['pgpass', ':5432:', ':5433:', ':6432:', ':*:'],
+    source: String.raw`^((?:[^\s:]{1,253}|\*):(?:[0-9]{1,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:)[^\s]{1,256}$`,
+    flags: 'm',
+    keepPrefix: true,
+  },
+  {
+    // Docker's `~/.docker/config.json`: `"auths": {"registry": {"auth": "<base64 user:password>"}}`.
+    kind: 'docker-auth',
+    keywords: ['"auth"'],
+    source: String.raw`("auth"[ \t]{0,8}:[ \t]{0,8}")[A-Za-z0-9+/]{8}[A-Za-z0-9+/]*={0,2}(?=")`,
+    keepPrefix: true,
+  },
+  {
+    // `Cookie: session=…; csrftoken=…` and `Set-Cookie:` in headers and curl output: the values.
+    kind: 'cookie',
+    keywords: ['cookie'],
+    source: String.raw`(\b(?:set-)?cookie[ \t]{0,4}:[ \t]{0,4})(?=[^\s=;"']{1,128}=)[^\r\n"']{1,4096}`,
+    flags: 'i',
+    keepPrefix: true,
+  },
+  {
+    // Azure SAS (`…?sv=…&sig=<base64, URL-encoded>`), also inside `SharedAccessSignature=` connection strings.
+    kind: 'azure-sas',
+    keywords: ['sig='],
+    source: String.raw`([?&;]sig=)[A-Za-z0-9%+/=]{16}[A-Za-z0-9%+/=]*`,
+    flags: 'i',
+    keepPrefix: true,
+  },
+  {
+    // PuTTY `.ppk`: the lines after `Private-Lines: N` (the `Public-Lines` stay).
+    kind: 'private-key',
+    keywords: ['private-lines'],
+    source: String.raw`(Private-Lines:[ \t]{0,4}[0-9]{1,3}[ \t]{0,4}\r?\n)(?:[A-Za-z0-9+/=]{1,128}\r?\n){0,63}[A-Za-z0-9+/=]{1,128}(?=\r?\n|$)`,
+    keepPrefix: true,
+  },
+  {
+    // A PEM private key in base64 (kubeconfig `client-key-data`, Kubernetes secrets): `-----BEGIN <kind> PRIVATE KEY` encoded.
+    kind: 'private-key',
+    keywords: ['ls0tls1crudjtib'],
+    source: String.raw`LS0tLS1CRUdJTiB(?:SU0EgUFJJVkFURSBLRVkt|QUklWQVRFIEtFWS0t|FQyBQUklWQVRFIEtFWS0t|PUEVOU1NIIFBSSVZBVEUgS0VZLS0t|EU0EgUFJJVkFURSBLRVkt|FTkNSWVBURUQgUFJJVkFURSBLRVkt|QR1AgUFJJVkFURSBLRVkgQkxPQ0st)[A-Za-z0-9+/=]*`,
+  },
+  {
+    // `--password hunter2`, `--api-key abc`, `redis-cli --pass pw` (the `--password=…` form is an assignment, secretNames.ts).
     kind: 'password',
     keywords: ['--'],
-    source: String.raw`((?:^|[ \t])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|token|secret|api-key|apikey|access-key|secret-key)[ \t]{1,8}["']?)[^\s"'-][^\s"']{0,255}`,
+    source: String.raw`((?:^|[ \t])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|pass|token|secret|api-key|apikey|access-key|secret-key)[ \t]{1,8}["']?)[^\s"'-][^\s"']{0,255}`,
     flags: 'im',
     keepPrefix: true,
   },
 ];
+
+/**
+ * `http://host:8080/path@x` is a port and a path holding `@`, not a
+ * password: kept when the part before the colon looks like a host (a dot,
+ * `localhost` or an address) and no dotted host follows the `@`. Else a
+ * password that begins with digits and holds `/` (`postgres://app:12/ab@db`)
+ * is redacted (issue 20 item 7; it was read as a port and kept).
+ */
+function looksLikePortAndPath(match: string, after: string): boolean {
+  const authority = match.slice(match.indexOf('://') + 3);
+  if (!/^[^:]*:[0-9]{1,5}\//.test(authority)) return false;
+  const beforeColon = authority.slice(0, authority.indexOf(':'));
+  const hostLike = beforeColon.includes('.') || /^localhost$/i.test(beforeColon) || /^\[/.test(beforeColon);
+  const credentialsFollowed = /^@(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)(?:[:/?#\s]|$)/i.test(after);
+  return hostLike && !credentialsFollowed;
+}
 
 /**
  * AWS secret access keys printed without a name (`aws sts … --output text`,

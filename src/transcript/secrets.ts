@@ -21,11 +21,7 @@
 import { AWS_BARE_SECRET, TOKEN_RULES } from './secretRules.js';
 import type { TokenRuleSpec } from './secretRules.js';
 import { CREDENTIAL_WORDS, credentialNameKind, redactNamedSecrets } from './secretNames.js';
-
-/** The marker that replaces a secret. */
-export function redactionMarker(kind: string): string {
-  return `[REDACTED:${kind}]`;
-}
+import { redactionMarker } from './redactionMarker.js';
 
 /** One rule and its pattern, compiled the first time its keywords occur (a short prompt compiles none). */
 interface LazyRule {
@@ -39,7 +35,10 @@ function applyRule(text: string, rule: LazyRule): string {
   const { spec } = rule;
   rule.pattern ??= new RegExp(spec.source, `g${spec.flags ?? ''}`);
   return text.replace(rule.pattern, (match: string, ...groups: unknown[]) => {
-    if (spec.keep?.(match) === true) return match;
+    if (spec.keep !== undefined) {
+      const offset = groups.find((group): group is number => typeof group === 'number') ?? 0;
+      if (spec.keep(match, text.slice(offset + match.length, offset + match.length + 256))) return match;
+    }
     const prefix = spec.keepPrefix === true && typeof groups[0] === 'string' ? groups[0] : '';
     return prefix + redactionMarker(spec.kind);
   });

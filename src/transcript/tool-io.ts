@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isObject } from './narrow.js';
+import { isRecord, parseJson } from '../util/json.js';
 
 /**
  * The input object of a call. CodeBuddy stores `arguments` as a JSON string;
@@ -13,23 +13,19 @@ import { isObject } from './narrow.js';
  */
 export function toolInputFrom(value: unknown): Record<string, unknown> | null {
   if (value === undefined || value === null) return null;
-  if (isObject(value)) return value;
+  if (isRecord(value)) return value;
   if (typeof value !== 'string') return { value };
   if (value.trim() === '') return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return { raw_arguments: value }; // malformed JSON (e.g. a truncated call): keep the text
-  }
-  return isObject(parsed) ? parsed : { value: parsed };
+  const parsed = parseJson(value);
+  if (parsed === undefined) return { raw_arguments: value }; // malformed JSON (e.g. a truncated call): keep the text
+  return isRecord(parsed) ? parsed : { value: parsed };
 }
 
 /** Joins the `text` of `[{type:'text', text}]` blocks; undefined when any block is not text. */
 function textOfBlocks(blocks: readonly unknown[]): string | undefined {
   const texts: string[] = [];
   for (const block of blocks) {
-    if (!isObject(block)) return undefined;
+    if (!isRecord(block)) return undefined;
     if (block.type !== 'text' || typeof block.text !== 'string') return undefined;
     texts.push(block.text);
   }
@@ -43,12 +39,7 @@ function textOfBlocks(blocks: readonly unknown[]): string | undefined {
 function unwrapSerialisedBlocks(text: string): string {
   const trimmed = text.trimStart();
   if (!trimmed.startsWith('[{')) return text;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(trimmed);
-  } catch {
-    return text; // it only looked like serialised blocks
-  }
+  const parsed = parseJson(trimmed); // undefined: it only looked like serialised blocks
   if (!Array.isArray(parsed) || parsed.length === 0) return text;
   return textOfBlocks(parsed) ?? text;
 }
@@ -61,12 +52,12 @@ function unwrapSerialisedBlocks(text: string): string {
 export function toolOutputText(value: unknown): string {
   if (typeof value === 'string') return unwrapSerialisedBlocks(value);
   if (value === undefined || value === null) return '';
-  if (isObject(value) && typeof value.text === 'string') return unwrapSerialisedBlocks(value.text);
+  if (isRecord(value) && typeof value.text === 'string') return unwrapSerialisedBlocks(value.text);
   if (Array.isArray(value)) {
     const texts: string[] = [];
     for (const block of value) {
       if (typeof block === 'string') texts.push(block);
-      else if (isObject(block) && typeof block.text === 'string') texts.push(block.text);
+      else if (isRecord(block) && typeof block.text === 'string') texts.push(block.text);
     }
     return texts.join('\n');
   }

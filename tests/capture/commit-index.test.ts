@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initUncommittedIndex, listUncommitted, markUncommitted } from '../../src/capture/commitIndex.js';
-import { emptyCaptureState, saveCaptureState } from '../../src/capture/state.js';
+import { initUncommittedIndex, listUncommitted, markUncommitted, nothingLeftToCommit } from '../../src/capture/commitIndex.js';
+import { emptyCaptureState, hasWorkLeft, saveCaptureState, workLeft } from '../../src/capture/state.js';
 
 const dirs: string[] = [];
 function dataDir(): string {
@@ -44,5 +44,27 @@ describe('uncommitted index', () => {
     initUncommittedIndex(dir);
     const listed = listUncommitted(dir);
     expect(listed === 'missing' ? listed : listed.map((item) => item.ovSessionId).sort()).toEqual(['cb-new', 'cb-old']);
+  });
+});
+
+describe('work left: one model for the pass, the index, commit-stale and retention', () => {
+  const base = emptyCaptureState({ ovSessionId: 'cb-s', hostSessionId: 's', workspace: '/ws' });
+  const intent = { fingerprint: 'f', recordIds: ['r'] };
+  const inflight = { fingerprint: 'f', recordIds: ['r'], before: { live: 0 }, queued: false, startedAt: 0 };
+
+  it('reads acknowledged-uncommitted and in-transit messages apart', () => {
+    expect(workLeft(base)).toEqual({ uncommitted: false, inTransit: false });
+    expect(workLeft({ ...base, capturedSinceCommit: 3 })).toEqual({ uncommitted: true, inTransit: false });
+    for (const transit of [{ queued: ['q'] }, { inflight }, { enqueueIntent: intent }]) {
+      expect(workLeft({ ...base, ...transit }), JSON.stringify(transit)).toEqual({ uncommitted: false, inTransit: true });
+      expect(hasWorkLeft({ ...base, ...transit })).toBe(true);
+    }
+  });
+
+  it('an index entry goes only when nothing is in transit and the commit left nothing', () => {
+    expect(nothingLeftToCommit(base, undefined)).toBe(true);
+    expect(nothingLeftToCommit({ ...base, capturedSinceCommit: 1 }, undefined)).toBe(false);
+    expect(nothingLeftToCommit({ ...base, capturedSinceCommit: 1 }, 'committed')).toBe(true);
+    expect(nothingLeftToCommit({ ...base, enqueueIntent: intent }, 'committed')).toBe(false);
   });
 });

@@ -11,8 +11,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { matcherQuery, matchesMatcher, runHook } from '../../src/protocol/index.js';
-import type { CommandHook, HookOutput, HooksConfig, ShellExecutor } from '../../src/protocol/index.js';
+import { matcherQuery, matchesMatcher, runHook } from '../support/host-sim/protocol/index.js';
+import type { CommandHook, HookOutput, HooksConfig, ShellExecutor } from '../support/host-sim/protocol/index.js';
 import { runProcess } from '../support/spawn-hook.js';
 import type { ProcessRun } from '../support/spawn-hook.js';
 

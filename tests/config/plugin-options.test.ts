@@ -1,7 +1,7 @@
 /**
  * Plugin options (userConfig) reach every process (DESIGN D21, issue 15
  * item 1): hooks read `CODEBUDDY_PLUGIN_OPTION_*` / `CLAUDE_PLUGIN_OPTION_*`,
- * the MCP proxy `PLUGIN_OPT_*` (the names CodeBuddy 2.117 gives each, §1
+ * the MCP proxy `PLUGIN_OPT_*` (the names CodeBuddy 2.117 gives each, DESIGN
  * F18), and a process the host did not start (doctor from a shell) reads
  * them where the CLI stores them: `pluginConfigs` in settings.json,
  * `pluginSecrets` in credentials.json. The proxy and doctor run as real

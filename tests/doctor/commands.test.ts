@@ -4,7 +4,7 @@
  * plugin root (both hosts substitute `${CLAUDE_PLUGIN_ROOT}` in command
  * content; CodeBuddy: `substituteLoadTimeVariables`). Needs `npm run build`.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
@@ -69,17 +69,21 @@ describe('slash commands', () => {
     }
   });
 
-  it('recall runs the preview with the query as one single-quoted argument, so shell syntax in a query stays literal; why runs inline (issue 17.2)', async () => {
+  it('recall hands the query over in a private file, never in a shell command (issue 20; every shell: tests/security/recall-command); why runs inline (issue 17.2)', async () => {
     const home = freshHome();
     const env = { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9' };
     const text = read('recall.md');
     expect(text).toContain('<query>\n$ARGUMENTS\n</query>');
-    const template = /```sh\n(.+)\n```/.exec(text)?.[1] as string;
-    expect(template).toMatch(/^node "\$\{CLAUDE_PLUGIN_ROOT\}\/scripts\/hook\.mjs" recall-preview -- '<query>'$/);
-    // What the model is told to do with the query: each ' written as '\''.
+    const [prepare] = inlineCommands(text);
+    expect(prepare).toBe('node "${CLAUDE_PLUGIN_ROOT}/scripts/hook.mjs" recall-preview --new-query-file');
+    const template = /```sh\n\s*(.+)\n\s*```/.exec(text)?.[1] as string;
+    expect(template).toBe('node "${CLAUDE_PLUGIN_ROOT}/scripts/hook.mjs" recall-preview --query-id <query id>');
+    const prepared = await runProcess('/bin/sh', ['-c', (prepare as string).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT)], { env, cwd: home, timeoutMs: 15_000 });
+    const file = /query file: (.+)/.exec(prepared.stdout)?.[1] as string;
+    const id = /query id: ([0-9a-f]{16})/.exec(prepared.stdout)?.[1] as string;
     const hostile = `what's "deployed" $(touch pwned) \`touch pwned2\` $HOME`;
-    const command = template.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT).replace(`'<query>'`, `'${hostile.replace(/'/g, `'\\''`)}'`);
-    const recall = await runProcess('/bin/sh', ['-c', command], { env, cwd: home, timeoutMs: 15_000 });
+    writeFileSync(file, hostile);
+    const recall = await runProcess('/bin/sh', ['-c', template.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT).replace('<query id>', id)], { env, cwd: home, timeoutMs: 15_000 });
     expect(recall.stdout).toMatch(/^Recall preview for: what's "deployed" \$\(touch pwned\) `touch pwned2` \$HOME\n/);
     expect(recall.stdout).toContain('recall failed');
     expect(readdirSync(home)).not.toContain('pwned');

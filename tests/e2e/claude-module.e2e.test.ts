@@ -1,6 +1,6 @@
 /**
  * Claude Code scenario 5 — the plugin's hooks module (hooks/register.mjs,
- * DESIGN D27) in the real CLI, headless, on each pinned version. One world,
+ * D28) in the real CLI, headless, on each pinned version. One world,
  * three `claude -p` sessions, each reading a `viking://` URI, then a file of
  * the workspace, then writing 200 KB:
  * - module on (the default): the host loads it (`hooks module
@@ -22,8 +22,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
-import { vikingDenyReason } from '../../src/stages/guard.js';
+import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
+import { guardDenyReason } from '../../src/stages/guard.js';
 import { onceEach, settledCounts } from './support/capture-counts.js';
 import { lastUserQuery, toolResults, type ModelCall } from './support/chat-types.js';
 import { runClaude } from './support/claude-cli.js';
@@ -40,7 +40,7 @@ const MODES = ['ON', 'OFF', 'THROW'] as const;
 type Mode = (typeof MODES)[number];
 const LOCAL_TEXT = 'E2E-MOD-LOCAL-FILE-TEXT';
 /** What the model reads when the guard refuses the viking Read, whichever path refused it. */
-const REASON = vikingDenyReason('Read', { file_path: SEED.profileUri }, 'claude-code') ?? '';
+const REASON = guardDenyReason('Read', { file_path: SEED.profileUri }, 'claude-code') ?? '';
 
 interface Session {
   run: CliRun;

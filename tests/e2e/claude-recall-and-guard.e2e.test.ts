@@ -9,7 +9,7 @@
  * `.mcp.json`); the turn lands in OpenViking exactly once. The plugin's hooks
  * module refuses the Read in `tool.call` (claude-module holds the shell path
  * to the same reason, and the absolute path PreToolUse gets). The same run pins
- * the host facts DESIGN §1 records for Claude Code: the hook env, the
+ * the host facts docs/host-facts.md records for Claude Code: the hook env, the
  * transcript format (decoded by our decoder from the real file), where the
  * plugin's state lands.
  *

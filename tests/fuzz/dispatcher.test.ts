@@ -16,10 +16,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchHook } from '../../src/hook/dispatch.js';
 import { routeFor } from '../../src/hook/routes.js';
-import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
+import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
 import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import { parseHookInput } from '../../src/protocol/parse.js';
-import { hookTimeoutMs } from '../../src/protocol/runner.js';
+import { hookTimeoutMs } from '../support/host-sim/protocol/runner.js';
 import { loadHooksConfig } from '../support/host-sim/index.js';
 import { createTestDeps } from '../support/host-sim/test-deps.js';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';

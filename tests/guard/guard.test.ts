@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASS } from '../../src/hook/deps.js';
+import { PASS } from '../../src/protocol/stage.js';
 import { encodeStageResult } from '../../src/protocol/envelope.js';
 import { parseHookInput } from '../../src/protocol/parse.js';
 import type { HookInput } from '../../src/protocol/input.js';

@@ -114,7 +114,7 @@ describe('every hooks.json command, every shell, both hosts', () => {
     }
   }
 
-  // The hooks module's hand-off (DESIGN D27): the prompt and guard commands step aside before node or the prefilter starts.
+  // The hooks module's hand-off (D28): the prompt and guard commands step aside before node or the prefilter starts.
   const HANDED_OFF: Array<[string, HandoffKind]> = [
     ['UserPromptSubmit', 'prompt'],
     ['PreToolUse', 'guard'],

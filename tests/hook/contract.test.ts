@@ -12,13 +12,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PREFLIGHT_SAFETY_MS, routeFor } from '../../src/hook/routes.js';
+import { PREFLIGHT_SAFETY_MS } from '../../src/protocol/budgets.js';
+import { routeFor } from '../../src/hook/routes.js';
 import { REQUEST_CAP_MS } from '../../src/resident/server.js';
 import { RESIDENT_WAIT_MS } from '../../src/stages/promptRelay.js';
-import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
-import { matchesMatcher } from '../../src/protocol/index.js';
+import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
+import { matchesMatcher } from '../support/host-sim/protocol/index.js';
+import type { MatcherMode } from '../support/host-sim/protocol/index.js';
 import { stepAsidePrefix } from '../../src/protocol/handoff.js';
-import type { MatcherMode } from '../../src/protocol/index.js';
 import { loadHooksConfig, substitutePluginRoot } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchHook } from '../../src/hook/dispatch.js';
-import type { Route, Stage } from '../../src/hook/routes.js';
+import type { Route } from '../../src/hook/routes.js';
+import type { Stage } from '../../src/protocol/stage.js';
 import { routeFor } from '../../src/hook/routes.js';
 import { createTestDeps } from '../support/host-sim/test-deps.js';
 

@@ -11,7 +11,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_STDIN_BYTES } from '../../src/hook/stdin.js';
+import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
 import { stepAsidePrefix } from '../../src/protocol/handoff.js';
 import type { HookInput } from '../../src/protocol/input.js';
 import { guardDecision } from '../../src/stages/guard.js';

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readBoundedStdin, readHookStdin } from '../../src/hook/stdin.js';
-import type { StdinFd } from '../../src/hook/stdin.js';
+import { readBoundedStdin, readHookStdin } from '../../src/protocol/stdin.js';
+import type { StdinFd } from '../../src/protocol/stdin.js';
 
 describe('readBoundedStdin', () => {
   it('reads everything until end, across chunks and multi-byte boundaries', async () => {

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenVikingClient } from '../../src/openviking/client.js';
 import { createSocketHttpTransport, socketHttpTransport } from '../../src/openviking/socketHttp.js';
-import type { ClientOptions, OvResult } from '../../src/openviking/types.js';
+import type { ClientOptions, OvFailure, OvResult } from '../../src/openviking/types.js';
+import { mayStillLand } from '../../src/capture/inflight.js';
 
 interface Scripted {
   status: number;
@@ -171,6 +172,17 @@ describe('local refusals', () => {
       throw new Error('socket table full');
     };
     expect(await client({ http: exploding }).health()).toMatchObject({ ok: false, status: 0, code: 'NETWORK', retryable: true, message: expect.stringMatching(/socket table full/) });
+  });
+
+  it('a request that never left is NETWORK and says so as data (unsent), whatever its message; any other NETWORK failure does not', async () => {
+    const refused = await client({ baseUrl: 'http://127.0.0.1:1' }).health();
+    expect(refused).toMatchObject({ ok: false, status: 0, code: 'NETWORK', unsent: true, message: expect.stringMatching(/ECONNREFUSED/) });
+    const worded = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1 (a message is no fact)'));
+    const unknown = await client({ http: worded }).health();
+    expect(unknown).toMatchObject({ ok: false, code: 'NETWORK' });
+    expect(unknown).not.toHaveProperty('unsent');
+    expect(mayStillLand(refused as OvFailure)).toBe(false);
+    expect(mayStillLand(unknown as OvFailure)).toBe(true);
   });
 
   it('the effective timeout is the smaller of per-call timeout and time left', async () => {

@@ -13,7 +13,7 @@ import { residentPids } from '../support/detached.js';
 import { startTestProxy } from '../support/http-proxy/index.js';
 import { startOvServer } from '../support/ov-server/index.js';
 import { debugLines, residentsListening } from '../support/resident.js';
-import { startTlsFront, TEST_CERT_PATH } from '../support/tls/index.js';
+import { startTlsFront, TEST_CA_PATH, TEST_CERT_PATH, testCertificate } from '../support/tls/index.js';
 import { join } from 'node:path';
 
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -83,3 +83,59 @@ describe('hooks behind a proxy', () => {
     expect(proxy.log().map((entry) => entry.kind)).toContain('connect');
   }, 20_000);
 });
+
+/**
+ * Issue 20 item 1: TLS inside the tunnel is checked against the SERVER's own
+ * host, here an address, never the proxy's name. The proxy is reached as
+ * `localhost` and the server as `127.0.0.1`; both certificates come from one
+ * CA trusted through NODE_EXTRA_CA_CERTS. On 8e37669 node checked the
+ * tunnel's certificate against the socket's host (the proxy, `localhost`):
+ * the impersonating proxy read the key, and the honest setup was refused.
+ */
+describe('TLS identity inside the tunnel', () => {
+  const API_KEY = 'ovk-tunnel-identity-KEY-0123456789';
+
+  async function identityWorld(proxyOptions: Parameters<typeof startTestProxy>[0], frontIdentity: 'ip-only' | 'localhost-only') {
+    const server = await startOvServer({ seed: DEFAULT_SEED });
+    cleanups.push(() => server.close());
+    const front = await startTlsFront(Number(new URL(server.url).port), frontIdentity);
+    cleanups.push(() => front.close());
+    const proxy = await startTestProxy({ urlHost: 'localhost', ...proxyOptions });
+    cleanups.push(() => proxy.close());
+    const env = { OPENVIKING_URL: front.url, OPENVIKING_API_KEY: API_KEY, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CA_PATH };
+    const w = await createWorld({ sharedServer: server, env });
+    cleanups.push(() => w.dispose());
+    const prompt = () => w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(RECALL_PROMPT));
+    return { proxy, front, prompt, w };
+  }
+
+  it('a proxy answering CONNECT itself with a certificate valid only for localhost (its own name) is refused and never sees the key', async () => {
+    const { proxy, prompt, w } = await identityWorld({ impersonate: testCertificate('localhost-only') }, 'ip-only');
+    expect(front127(proxy.log())).toBe(true);
+    const result = await prompt();
+    expect(result.timedOut).toBe(false);
+    expect(contextOf(result)).not.toContain(RECALL_MARKER);
+    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', outcome: 'impersonated' }));
+    expect(proxy.plaintext()).not.toContain(API_KEY);
+    expect(proxy.plaintext()).toBe('');
+    // The session start reads (profile, listings) go the same way.
+    await w.sim.fire('SessionStart', w.payloads().sessionStart('startup'));
+    expect(proxy.plaintext()).toBe('');
+  }, 20_000);
+
+  it('an honest proxy and a server certificate for IP:127.0.0.1 only: accepted', async () => {
+    const { proxy, front, prompt } = await identityWorld({}, 'ip-only');
+    expect(contextOf(await prompt())).toContain(RECALL_MARKER);
+    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }));
+  }, 20_000);
+
+  it('an honest proxy and a server certificate for localhost only, the server named by address: refused (the name is not the address)', async () => {
+    const { prompt } = await identityWorld({}, 'localhost-only');
+    expect(contextOf(await prompt())).not.toContain(RECALL_MARKER);
+  }, 20_000);
+});
+
+/** Every tunnel is asked for the server's address (the test's own sanity check: the proxy's name is `localhost`). */
+function front127(log: ReturnType<Awaited<ReturnType<typeof startTestProxy>>['log']>): boolean {
+  return log.every((entry) => entry.target.startsWith('127.0.0.1:'));
+}

@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectThroughProxy, makeSandbox, proxyUnderTest } from '../mcp/support/harness.js';
 import { startTestProxy } from '../support/http-proxy/index.js';
 import { startOvServer } from '../support/ov-server/index.js';
-import { startTlsFront, TEST_CERT_PATH } from '../support/tls/index.js';
+import { startTlsFront, TEST_CA_PATH, TEST_CERT_PATH, testCertificate } from '../support/tls/index.js';
 
 let proxyPath: string;
 const cleanups: Array<() => Promise<unknown> | void> = [];
@@ -59,5 +59,42 @@ describe('mcp proxy behind an HTTP proxy', () => {
     const inRange = await call({ OPENVIKING_URL: server.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.0/8' });
     expect(inRange.isError).not.toBe(true);
     expect(proxy.log()).toEqual([]);
+  }, 20_000);
+});
+
+/**
+ * Issue 20 item 1 for the MCP proxy's own TLS path (undici's ProxyAgent,
+ * src/mcp/proxyFetch.ts): the certificate inside the tunnel must prove the
+ * server's address, never the proxy's name (`localhost`).
+ */
+describe('mcp proxy: TLS identity inside the tunnel', () => {
+  const API_KEY = 'ovk-mcp-tunnel-identity-KEY-0123456789';
+
+  async function identitySetup(proxyOptions: Parameters<typeof startTestProxy>[0]) {
+    const server = await startOvServer({ seed: { files: { 'memories/profile.md': 'Alice prefers tabs over spaces.' } } });
+    const front = await startTlsFront(Number(new URL(server.url).port), 'ip-only');
+    const proxy = await startTestProxy({ urlHost: 'localhost', ...proxyOptions });
+    const sandbox = await makeSandbox();
+    cleanups.push(() => server.close(), () => front.close(), () => proxy.close(), () => sandbox.dispose());
+    const call = async () => {
+      const client = await connectThroughProxy(proxyPath, sandbox.env({ OPENVIKING_URL: front.url, OPENVIKING_API_KEY: API_KEY, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CA_PATH }));
+      cleanups.push(() => client.close());
+      return client.client.callTool({ name: 'health', arguments: {} });
+    };
+    return { proxy, front, call };
+  }
+
+  it('an impersonating proxy with a localhost certificate is refused and never sees the key', async () => {
+    const { proxy, call } = await identitySetup({ impersonate: testCertificate('localhost-only') });
+    await expect(call()).rejects.toThrow(/ERR_TLS_CERT_ALTNAME_INVALID/);
+    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', outcome: 'impersonated' }));
+    expect(proxy.plaintext()).toBe('');
+  }, 20_000);
+
+  it('an honest proxy and a server certificate for IP:127.0.0.1 only: accepted', async () => {
+    const { proxy, front, call } = await identitySetup({});
+    const result = await call();
+    expect(result.isError).not.toBe(true);
+    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }));
   }, 20_000);
 });

@@ -121,13 +121,13 @@ describe('socketHttpTransport', () => {
     expect(transportFailureKind(error)).toBe('timeout');
   });
 
-  it('rejects as network when the connection is refused', async () => {
+  it('rejects as unsent when the connection is refused (no byte of the request left)', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const error = await rejection(socketHttpTransport({ method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {}, timeoutMs: 2000 }));
-    expect(transportFailureKind(error)).toBe('network');
+    expect(transportFailureKind(error)).toBe('unsent');
     expect(String((error as Error).message)).toMatch(/ECONNREFUSED/);
   });
 
@@ -358,10 +358,11 @@ describe('socketHttpTransport against handcrafted responses', () => {
     }
   });
 
-  it('https: a refused connection rejects as network (the tls path loads and fails cleanly)', async () => {
+  it('https: a refused connection rejects as unsent (the tls path loads and fails cleanly)', async () => {
     const port = await closedPort();
-    const error = await expectNetworkRejection(socketHttpTransport({ method: 'GET', url: `https://127.0.0.1:${port}/`, headers: {}, timeoutMs: 2000 }));
-    expect(error.message).toMatch(/ECONNREFUSED/);
+    const error = await rejection(socketHttpTransport({ method: 'GET', url: `https://127.0.0.1:${port}/`, headers: {}, timeoutMs: 2000 }));
+    expect(transportFailureKind(error)).toBe('unsent');
+    expect((error as Error).message).toMatch(/ECONNREFUSED/);
   });
 
   it('https: a server that answers in plain text fails the handshake as network', async () => {

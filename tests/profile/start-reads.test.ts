@@ -9,7 +9,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheFile } from '../../src/session/keyedCache.js';
+import { cacheFile } from '../../src/store/keyedCache.js';
 import { contextOf, createWorld, PROFILE_MARKER } from '../session/support/world.js';
 import type { World } from '../session/support/world.js';
 

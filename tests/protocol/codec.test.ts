@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHookOutput } from '../../src/protocol/index.js';
+import { parseHookOutput } from '../support/host-sim/protocol/index.js';
 
 describe('parseHookOutput', () => {
   it('exit 0 with empty stdout is a silent ok', () => {

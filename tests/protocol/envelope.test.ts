@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PASS } from '../../src/hook/deps.js';
-import { HOOK_EVENTS, encodeStageResult } from '../../src/protocol/index.js';
+import { PASS } from '../../src/protocol/stage.js';
+import { encodeStageResult } from '../../src/protocol/envelope.js';
+import { HOOK_EVENTS } from '../../src/protocol/input.js';
 
 describe('encodeStageResult: the exact stdout bytes', () => {
   it('context on SessionStart and UserPromptSubmit is hookSpecificOutput.additionalContext, without the deprecated "decision" field', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isMatchAll, matcherQuery, matchesMatcher } from '../../src/protocol/index.js';
-import type { MatcherMode } from '../../src/protocol/index.js';
+import { isMatchAll, matcherQuery, matchesMatcher } from '../support/host-sim/protocol/index.js';
+import type { MatcherMode } from '../support/host-sim/protocol/index.js';
 
 const MODES: MatcherMode[] = ['codebuddy', 'claude'];
 

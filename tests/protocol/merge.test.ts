@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeHookOutputs } from '../../src/protocol/index.js';
-import type { HookOutput } from '../../src/protocol/index.js';
+import { mergeHookOutputs } from '../support/host-sim/protocol/index.js';
+import type { HookOutput } from '../support/host-sim/protocol/index.js';
 
 const out = (over: Partial<HookOutput>): HookOutput => ({ exitCode: 0, stdout: '', stderr: '', status: 'ok', ...over });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HOOK_EVENTS, isHookEventName, parseHookInput } from '../../src/protocol/index.js';
+import { HOOK_EVENTS } from '../../src/protocol/input.js';
+import { isHookEventName, parseHookInput } from '../../src/protocol/parse.js';
 
 describe('parseHookInput', () => {
   it('returns null for empty, invalid JSON, non-objects and unknown or missing events', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOOK_TIMEOUT_MS, hookTimeoutMs, runHook } from '../../src/protocol/index.js';
-import type { ShellExecutor, ShellRequest } from '../../src/protocol/index.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, hookTimeoutMs, runHook } from '../support/host-sim/protocol/index.js';
+import type { ShellExecutor, ShellRequest } from '../support/host-sim/protocol/index.js';
 
 function fakeClock(stepMs: number): () => number {
   let t = 0;

@@ -125,6 +125,29 @@ add('Sentry token', `sntrys_${random(B64, 60)}`, (s) => `SENTRY_AUTH_TOKEN=${s}`
 add('Groq key', `gsk_${random(ALNUM, 52)}`, (s) => `client = Groq(api_key=${s})`);
 add('Hugging Face token in Python', `hf_${random(UPPER + LOWER, 34)}`, (s) => `login(token="${s}")`);
 add('RSA private key', `MIIEpAIBAAKCAQEA${random(B64, 300)}`, (s) => `-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----`);
+// Issue 20 item 7: formats and places that leaked.
+add('.netrc password, one line', mixed(16), (s) => `machine api.github.com login alice password ${s}`);
+add('.netrc password, several lines', mixed(20), (s) => `machine gitlab.example.com\n  login deploy\n  password ${s}\n`);
+add('Docker config.json auth', Buffer.from(`bob:${mixed(14)}`).toString('base64'), (s) => `{"auths": {"https://index.docker.io/v1/": {"auth": "${s}"}}}`);
+add('kubeconfig client-key-data (base64 PEM)', Buffer.from(`-----BEGIN RSA PRIVATE KEY-----\nMIIEow${random(B64, 200)}\n-----END RSA PRIVATE KEY-----\n`).toString('base64'), (s) => `users:\n- name: admin\n  user:\n    client-key-data: ${s}`);
+add('Kubernetes secret, base64 PEM (EC)', Buffer.from(`-----BEGIN EC PRIVATE KEY-----\nMHcC${random(B64, 120)}\n-----END EC PRIVATE KEY-----\n`).toString('base64'), (s) => `data:\n  tls.key: ${s}`);
+add('Azure SAS sig=', `${random(B64, 43)}%3D`, (s) => `https://acct.blob.core.windows.net/backups/db.bak?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-01T00:00:00Z&spr=https&sig=${s}`);
+add('Azure SAS in a connection string', `${random(B64, 43)}%3D`, (s) => `BlobEndpoint=https://acct.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sp=rl&sig=${s}`);
+add('Azure DevOps *_PAT=', random(LOWER + DIGITS, 52), (s) => `AZURE_DEVOPS_EXT_PAT=${s}`);
+add('ADO_PAT in YAML', random(LOWER + DIGITS, 52), (s) => `  ADO_PAT: ${s}`);
+add('redis-cli -a', mixed(18), (s) => `redis-cli -h cache.internal -p 6379 -a ${s} ping`);
+add('redis-cli --pass', mixed(18), (s) => `redis-cli --pass ${s} -n 2 keys '*'`);
+add('Cookie header', random(URLSAFE, 32), (s) => `curl -H 'Cookie: sessionid=${s}; theme=dark' https://app.example.com/api`);
+add('Set-Cookie in curl output', random(HEX, 40), (s) => `< Set-Cookie: connect.sid=s%3A${s}; Path=/; HttpOnly`);
+add('Vault legacy s. token', `s.${random(UPPER, 4)}${random(LOWER, 4)}${random(DIGITS, 2)}${random(ALNUM, 14)}`, (s) => `the root token was ${s} before the upgrade`);
+add('Shopify shpat_ in prose', `shpat_${random(HEX, 32)}`, (s) => `use ${s} for the admin API`);
+add('Mailchimp key', `${random(HEX, 32)}-us${random(DIGITS, 2)}`, (s) => `mailchimp.setConfig({ apiKey: process.env.X || "${s}" })`);
+add('Mailchimp key in prose', `${random(HEX, 32)}-us${random(DIGITS, 1)}`, (s) => `the list key is ${s}`);
+add('.pgpass line', mixed(16), (s) => `db.example.com:5432:prod:app:${s}`);
+add('.pgpass wildcard line', mixed(16), (s) => `*:*:*:postgres:${s}`);
+add('PuTTY Private-Lines', `AAAAI${random(B64, 39)}\n${random(B64, 64)}`, (s) => `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: eddsa-key-20260101\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIPublicKeyOnly0000000000000000000\nAAAA\nPrivate-Lines: 2\n${s}\nPrivate-MAC: ${random(HEX, 64)}`);
+add('URL password starting with digits, holding /', `${random(DIGITS, 4)}/${random(ALNUM, 8)}`, (s) => `DATABASE_URL_RO=postgres://reader:${s}@db.internal.example.com:5432/app`);
+add('URL password starting with digits, holding /, in prose', `${random(DIGITS, 3)}/${random(ALNUM, 6)}`, (s) => `connect with mongodb://admin:${s}@mongo.example.com/admin please`);
 
 /** Ordinary lines; every one must come out unchanged. */
 const ORDINARY = [
@@ -178,6 +201,25 @@ const ORDINARY = [
   'Basic authentication is disabled on this server.',
   'commit 3f9a1c2b7d4e5f60718293a4b5c6d7e8f9012345',
   'sha256:9b2c0f8e7d6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c',
+  // Issue 20 item 7: lines that were mangled.
+  'docker run --rm -v $PWD:/app -w /app node:20 npm test',
+  'docker run -v ${PWD}:/src -e TOKEN_FILE=/run/secrets/t image',
+  '    password: Optional[str] = None',
+  '    api_token: Optional[SecretStr] = None',
+  '    token: str | None = None',
+  'interface Config { apiKey: string; }',
+  'type Creds = { password: string; token: string }',
+  '    secret: Mapping[str, str] = field(default_factory=dict)',
+  // Close to the new rules, and not secrets.
+  'pat = re.compile(r"^v\\d+$")',
+  'The machine learning pipeline needs a password reset flow.',
+  'curl -s https://registry.npmjs.org:443/@types/node',
+  'see http://localhost:8080/users/@alice for the profile',
+  'Cookie: a small pastry, and the Cookie header explained',
+  'Set `"auth": true` in the options',
+  'root:x:0:0:root:/root:/bin/bash',
+  'it is 12:30:45 now',
+  'the shop uses s.abcdefghijklmnopqrstuvwx as a key path',
 ];
 
 describe('secret corpus: each one is redacted', () => {

@@ -187,7 +187,7 @@ describe('double delivery', () => {
   });
 });
 
-describe('the hooks module took the start over (DESIGN D27)', () => {
+describe('the hooks module took the start over (D28)', () => {
   const PID = '4242';
   const reads = () => world.server.requests({ path: /\/(content\/read|fs\/ls|system\/status)/ });
   const queueOne = (sessionId: string) =>

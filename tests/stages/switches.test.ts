@@ -31,6 +31,15 @@ import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
 
 const PLUGIN_ROOT = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT;
 const PROMPT = 'which editor does the team prefer for the kestrel service';
+/**
+ * Every hook of this file sends this key (the dev-mode server ignores it), so
+ * the request log is read for this file's own requests only: a background
+ * worker another test file left running can reach this server when the OS
+ * hands its old port to this one (seen once in a full parallel run: a
+ * foreign session's GET and batch arrived in the middle of a case).
+ */
+const MARKER_KEY = `switches-${process.pid}-${Date.now().toString(36)}`;
+const ours = () => server.requests().filter((request) => request.headers.authorization === `Bearer ${MARKER_KEY}`);
 
 let server: OvTestServer;
 let root: string;
@@ -63,7 +72,7 @@ function session(workspace: string, env: Record<string, string> = {}, sessionId?
     pluginRoot: PLUGIN_ROOT,
     home,
     workspace,
-    env: { OPENVIKING_URL: server.url, OPENVIKING_TIMEOUT_MS: '3000', OPENVIKING_STALE_COMMIT_IDLE_MS: '0', OPENVIKING_SERVER_COMMIT_POLICY: 'false', ...env },
+    env: { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: MARKER_KEY, OPENVIKING_TIMEOUT_MS: '3000', OPENVIKING_STALE_COMMIT_IDLE_MS: '0', OPENVIKING_SERVER_COMMIT_POLICY: 'false', ...env },
   });
   const p = createPayloads({ workspace, configDir: join(home, '.codebuddy'), ...(sessionId ? { sessionId } : {}) });
   return {
@@ -138,7 +147,7 @@ describe('memory off or bypassed: no request reaches the server on any path', ()
     try {
       server.clearRequests();
       await everyPath(dir, env?.(dir) ?? {});
-      expect(server.requests().map((request) => `${request.method} ${request.path}`)).toEqual([]);
+      expect(ours().map((request) => `${request.method} ${request.path}`)).toEqual([]);
       expect(pending().length).toBe(queued);
     } finally {
       rmSync(ovcliPath, { force: true });
@@ -150,7 +159,7 @@ describe('memory off or bypassed: no request reaches the server on any path', ()
     server.clearRequests();
     // Hooks only: the folder is not bypassed, so the shell commands (which know no session) still work there.
     await everyPath(dir, { OPENVIKING_BYPASS_SESSION_PATTERNS: 'scratch-*' }, 'scratch-0001', false);
-    expect(server.requests().map((request) => `${request.method} ${request.path}`)).toEqual([]);
+    expect(ours().map((request) => `${request.method} ${request.path}`)).toEqual([]);
   }, 120_000);
 });
 
@@ -160,7 +169,7 @@ describe('auto-capture off: nothing of the conversation is stored; recall follow
     const queued = pending().length;
     server.clearRequests();
     await everyPath(dir, { OPENVIKING_AUTO_CAPTURE: 'false' });
-    const requests = server.requests();
+    const requests = ours();
     expect(requests.some((request) => request.path === '/api/v1/search/search')).toBe(true);
     const writes = requests.filter((request) => request.method !== 'GET' && request.path.startsWith('/api/v1/sessions'));
     expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([]);
@@ -179,7 +188,7 @@ describe('queued turns of a folder that is now off stay on this machine', () => 
     await s.sim.fire('SessionStart', s.p.sessionStart('startup'));
     await settle();
     await s.turn('an ordinary turn, captured');
-    expect(server.requests().filter((request) => request.path.includes(earlier.p.sessionId))).toEqual([]);
+    expect(ours().filter((request) => request.path.includes(earlier.p.sessionId))).toEqual([]);
     expect(server.session(`cb-${s.p.sessionId}`)?.allMessages.length).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -47,6 +47,24 @@ const ADVERSARIAL: Record<string, string> = {
   'sk-proj prefixes': fill('sk-proj-'),
   'private key block openers (PGP)': fill('-----BEGIN PGP PRIVATE KEY BLOCK-----\n'),
   whitespace: fill(' \n\t'),
+  // The rules of issue 20 item 7.
+  'netrc machines without password': fill('machine h login u '),
+  'netrc machine lines': fill('machine h\n login u\n account a\n'),
+  'redis-cli arguments without -a': fill('redis-cli -h x '),
+  '_PAT names without values': fill('A_PAT'),
+  'cookie headers without pairs': fill('Cookie: '),
+  'cookie pairs': fill('Cookie: a=b; '),
+  'sas signatures': fill('&sig=AAAA'),
+  'ppk headers': fill('Private-Lines: 1\n'),
+  'ppk header then one long base64 line': `Private-Lines: 9\n${fill('A')}`,
+  'base64 PEM heads': fill('LS0tLS1CRUdJTiB'),
+  'pgpass-like lines': fill('h:5432:d:u:\n'),
+  'pgpass fields without end': `h:5432:d:u:${fill('x')}`,
+  'legacy vault heads': fill('s.AAAA'),
+  'mailchimp heads': fill('0123456789abcdef0123456789abcdef-us'),
+  'docker auth keys': fill('"auth": "'),
+  'url passwords with digits and slashes': fill('postgres://u:1/2'),
+  'type annotations': fill('password: Optional[str] = '),
 };
 
 function timed(work: () => unknown): number {

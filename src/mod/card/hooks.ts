@@ -82,7 +82,7 @@ export async function cardOnLookup($: Engine, e: ToolCallInput, next: Next<ToolC
 
 export async function cardOnAppend($: Engine, e: SessionAppendInput, next: Next<SessionAppendInput, SessionAppendResult>): Promise<SessionAppendResult> {
   const stored = await next(e);
-  // Never log from here for a notice row: a log line may itself be one (mods-tui facts F-M4).
+  // Never log from here for a notice row: a log line may itself be one (FC15).
   if (e.door !== 'response' || e.agentId !== undefined || stored?.deny !== undefined || typeof stored?.uuid !== 'string') return stored;
   if (!(stored.message?.content ?? []).some((block) => (block as { type?: unknown } | null)?.type === 'text')) return stored;
   try {

@@ -5,7 +5,7 @@
  * restarts), so `claude --continue`, which keeps the session id, draws the
  * same cards, open or closed as left. The restored rows are drawn before
  * `session.start` runs; they read empty state, then redraw once `restore`
- * writes it (mods-tui facts F-A8).
+ * writes it (FC15).
  *
  * The refs are literal `{ plugin, key }` consts: the host reads them off the
  * source (and `claude plugin validate` holds them to types/index.d.ts).

@@ -1,6 +1,6 @@
 /**
- * The interactive Claude Code TUI under tmux (codebuddy-host README §9,
- * mods-tui facts F-M1/F-M2), for what headless runs never show: what a
+ * The interactive Claude Code TUI under tmux (codebuddy-host README §9),
+ * for what headless runs never show: what a
  * hooks module draws, its slash command, `/compact` (PreCompact), `/exit`
  * (SessionEnd) and `--continue`.
  *

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isRecord } from '../../../src/openviking/narrow.js';
+import { isRecord } from '../../../src/util/json.js';
 
 export function outputProblem(stdout: string, event: string | undefined): string | undefined {
   if (stdout === '') return undefined;

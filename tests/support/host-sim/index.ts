@@ -40,8 +40,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { hookTimeoutMs, matcherQuery, matchesMatcher, mergeHookOutputs, runHook } from '../../../src/protocol/index.js';
-import type { CommandHook, HookOutput, HooksConfig, MatcherMode, MergedHookOutcome, ShellExecutor } from '../../../src/protocol/index.js';
+import { hookTimeoutMs, matcherQuery, matchesMatcher, mergeHookOutputs, runHook } from './protocol/index.js';
+import type { CommandHook, HookOutput, HooksConfig, MatcherMode, MergedHookOutcome, ShellExecutor } from './protocol/index.js';
 import { runProcess } from '../spawn-hook.js';
 import type { ProcessRun } from '../spawn-hook.js';
 

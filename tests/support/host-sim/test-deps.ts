@@ -1,12 +1,12 @@
 /**
- * A `HookDeps` for calling stages and the dispatcher in-process: a fixed
+ * A `StageDeps` for calling stages and the dispatcher in-process: a fixed
  * clock, an explicit env, a recording logger, and an HTTP transport and a
  * spawner that fail loudly unless the test supplies real ones (point `http`
  * at a real 127.0.0.1 server with `socketHttpTransport`; never mock a module).
  *
  * @module
  */
-import type { HookDeps, Logger } from '../../../src/hook/deps.js';
+import type { StageDeps, Logger } from '../../../src/protocol/stage.js';
 
 export interface LoggedLine {
   level: 'debug' | 'warn';
@@ -14,7 +14,7 @@ export interface LoggedLine {
   fields?: Record<string, unknown>;
 }
 
-export interface TestDeps extends HookDeps {
+export interface TestDeps extends StageDeps {
   /** Every log call, in order. */
   readonly logged: LoggedLine[];
   /** Every spawnDetached call, in order. */
@@ -23,7 +23,7 @@ export interface TestDeps extends HookDeps {
   settled(): Promise<void>;
 }
 
-export function createTestDeps(overrides: Partial<HookDeps> = {}): TestDeps {
+export function createTestDeps(overrides: Partial<StageDeps> = {}): TestDeps {
   const logged: LoggedLine[] = [];
   const spawned: { args: readonly string[]; stdin: string }[] = [];
   const deferred: Promise<unknown>[] = [];

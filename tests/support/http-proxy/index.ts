@@ -3,7 +3,9 @@
  * forwards absolute-form http requests (`GET http://host:port/path`) and
  * tunnels `CONNECT host:port`, logging each, the way a corporate proxy
  * (squid, tinyproxy) serves curl. Optionally it demands Basic credentials
- * (407 otherwise) or refuses every CONNECT.
+ * (407 otherwise), refuses every CONNECT, or plays a malicious proxy: it
+ * answers CONNECT itself, terminates TLS with a certificate of its choice
+ * and records what the client then sends in clear (`plaintext()`).
  *
  * @module
  */
@@ -11,6 +13,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 
 export interface ProxyLogEntry {
   kind: 'forward' | 'connect';
@@ -18,14 +21,16 @@ export interface ProxyLogEntry {
   target: string;
   method: string;
   headers: IncomingHttpHeaders;
-  /** The status the proxy itself answered with (407, 403), or 'passed' when it forwarded. */
-  outcome: number | 'passed';
+  /** The status the proxy itself answered with (407, 403), 'passed' when it forwarded, 'impersonated' when it posed as the server. */
+  outcome: number | 'passed' | 'impersonated';
 }
 
 export interface TestProxy {
   /** `http://127.0.0.1:<port>` */
   url: string;
   log(): ProxyLogEntry[];
+  /** What clients sent inside tunnels the proxy terminated itself (`impersonate`). */
+  plaintext(): string;
   clear(): void;
   close(): Promise<void>;
 }
@@ -35,11 +40,16 @@ export interface TestProxyOptions {
   credentials?: string;
   /** Answer every CONNECT with 403. */
   refuseConnect?: boolean;
+  /** Answer every CONNECT with 200 and terminate the tunnel's TLS with this certificate (a man in the middle). */
+  impersonate?: { cert: Buffer; key: Buffer };
+  /** Listen on this loopback name's address but report it in `url` (`localhost`): the proxy's own name then differs from the server's. */
+  urlHost?: string;
 }
 
 export async function startTestProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
   const entries: ProxyLogEntry[] = [];
   const open = new Set<Socket>();
+  let plaintext = '';
   const expected = options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
   const authorized = (headers: IncomingHttpHeaders) => expected === undefined || headers['proxy-authorization'] === expected;
 
@@ -78,6 +88,17 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
       client.end(`HTTP/1.1 ${entry.outcome} ${entry.outcome === 403 ? 'Forbidden' : 'Proxy Authentication Required'}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
     }
+    if (options.impersonate !== undefined) {
+      entry.outcome = 'impersonated';
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      const secure = new TLSSocket(client, { isServer: true, ...options.impersonate });
+      secure.on('data', (chunk: Buffer) => {
+        plaintext += chunk.toString('latin1');
+        secure.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+      });
+      secure.on('error', () => client.destroy());
+      return;
+    }
     const [host, port] = splitAuthority(req.url ?? '');
     const upstream = connect(port, host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -97,9 +118,13 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${options.urlHost ?? '127.0.0.1'}:${port}`,
     log: () => [...entries],
-    clear: () => void entries.splice(0),
+    plaintext: () => plaintext,
+    clear: () => {
+      entries.splice(0);
+      plaintext = '';
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,6 +1,6 @@
 /**
  * What each host answers by itself in the module harness (index.ts):
- * - `claude-code` (Claude Code 2.1.332, observed: mods-facts §C):
+ * - `claude-code` (Claude Code 2.1.332, FC8):
  *   `$.process.hookEnv()` with `CLAUDE_PID` and the other command-hook
  *   variables; nothing else beyond the common nouns (`$.http.fetch` and
  *   `$.mcp.call` must be stubbed by the test that expects them).

@@ -1,7 +1,7 @@
 /**
  * The load-time source rules the hosts hold a hooks module to, as a static
  * check of a module's text (the built hooks/register.mjs). Observed on
- * Claude Code 2.1.328/2.1.332 (mods-facts §B facts 5-6, mods-tui facts F-M5):
+ * Claude Code 2.1.328/2.1.332 (FC7):
  * each refusal below made the host print "failed to load" and run none of
  * the module. This plugin's build is one self-contained file, so it is held
  * to more than the host asks: no import at all.

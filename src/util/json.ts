@@ -36,6 +36,15 @@ export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `text` parsed, or undefined when it is not JSON (no JSON text parses to `undefined`). Never throws. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export function record(value: unknown, path: string): JsonRecord {
   if (!isRecord(value)) throw new ShapeError(path, 'object', value);
   return value;

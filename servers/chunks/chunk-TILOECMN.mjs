@@ -1,6 +1,28 @@
 import { createRequire as __ovCreateRequire } from 'node:module';
 const require = __ovCreateRequire(import.meta.url);
 
+// src/util/json.ts
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return void 0;
+  }
+}
+
+// src/util/errors.ts
+function errorMessage(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+function errorCode(error) {
+  if (typeof error !== "object" || error === null) return void 0;
+  const code = error.code;
+  return typeof code === "string" ? code : void 0;
+}
+
 // src/mcp/jsonRpc.ts
 var RpcErrorCode = {
   parseError: -32700,
@@ -14,19 +36,12 @@ var RpcErrorCode = {
   /** The upstream answered nothing usable. */
   upstreamEmpty: -32003
 };
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 function isId(value) {
   return typeof value === "string" || typeof value === "number" && Number.isFinite(value);
 }
 function parseMessage(line) {
-  let value;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return { kind: "invalid", id: null, error: { code: RpcErrorCode.parseError, message: "Parse error: the line is not JSON" } };
-  }
+  const value = parseJson(line);
+  if (value === void 0) return { kind: "invalid", id: null, error: { code: RpcErrorCode.parseError, message: "Parse error: the line is not JSON" } };
   if (!isRecord(value) || value.jsonrpc !== "2.0") {
     const id2 = isRecord(value) && isId(value.id) ? value.id : null;
     return { kind: "invalid", id: id2, error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 object" } };
@@ -73,6 +88,19 @@ function createLineSplitter(onLine) {
   };
 }
 
+// src/openviking/displayUrl.ts
+function displayUrl(text, withPath = false) {
+  const trimmed = text.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(trimmed);
+  const rest = scheme === null ? trimmed : trimmed.slice(scheme[0].length);
+  const afterUser = rest.slice(rest.lastIndexOf("@") + 1);
+  const hostEnd = afterUser.search(/[/?#\\]/);
+  const host = hostEnd === -1 ? afterUser : afterUser.slice(0, hostEnd);
+  if (host === "" || /\s/.test(host)) return "(not a URL)";
+  const path = withPath && hostEnd !== -1 && afterUser[hostEnd] === "/" ? afterUser.slice(hostEnd).split(/[?#]/)[0] ?? "" : "";
+  return `${scheme === null ? "" : `${scheme[1].toLowerCase()}://`}${host}${path.replace(/\/+$/, "")}`;
+}
+
 // src/mcp/failures.ts
 var UpstreamError = class extends Error {
   constructor(failure) {
@@ -87,19 +115,15 @@ function isUpstreamError(error) {
 }
 function describeError(error) {
   if (isUpstreamError(error)) return error.failure.kind === "http" ? `http ${error.failure.status}` : error.failure.kind;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 var SERVER_MESSAGE_MAX_CHARS = 300;
 function serverMessageOf(body) {
   const text = body.trim();
-  try {
-    const parsed = JSON.parse(text);
-    const error = typeof parsed === "object" && parsed !== null ? parsed.error : void 0;
-    const message = typeof error === "object" && error !== null ? error.message : void 0;
-    if (typeof message === "string" && message.trim()) return shorten(message.trim());
-  } catch {
-  }
-  return shorten(text);
+  const parsed = parseJson(text);
+  const error = typeof parsed === "object" && parsed !== null ? parsed.error : void 0;
+  const message = typeof error === "object" && error !== null ? error.message : void 0;
+  return shorten(typeof message === "string" && message.trim() ? message.trim() : text);
 }
 function shorten(text) {
   return text.length > SERVER_MESSAGE_MAX_CHARS ? `${text.slice(0, SERVER_MESSAGE_MAX_CHARS)}\u2026` : text;
@@ -138,29 +162,33 @@ function failureToRpcError(failure, context) {
       }
       return {
         code: RpcErrorCode.upstreamHttp,
-        message: `OpenViking MCP endpoint ${context.mcpUrl} returned HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ""}`,
+        message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} returned HTTP ${failure.status}${failure.serverMessage ? `: ${failure.serverMessage}` : ""}`,
         data: { status: failure.status, serverMessage: failure.serverMessage }
       };
     case "network":
       return {
         code: RpcErrorCode.upstreamUnavailable,
-        message: `OpenViking MCP request failed: cannot reach ${context.mcpUrl} (${failure.cause}). Check the configured URL and that the OpenViking server is running ('ov serve'). The proxy reconnects by itself on the next call.`,
+        message: `OpenViking MCP request failed: cannot reach ${displayUrl(context.mcpUrl, true)} (${failure.cause}). Check the configured URL and that the OpenViking server is running ('ov serve'). The proxy reconnects by itself on the next call.`,
         data: { cause: failure.cause }
       };
     case "timeout":
       return {
         code: RpcErrorCode.upstreamUnavailable,
-        message: `OpenViking did not answer within ${failure.timeoutMs} ms (${context.mcpUrl}). The server may be overloaded or stuck; try again later, or raise OPENVIKING_TIMEOUT_MS.`,
+        message: `OpenViking did not answer within ${failure.timeoutMs} ms (${displayUrl(context.mcpUrl, true)}). The server may be overloaded or stuck; try again later, or raise OPENVIKING_TIMEOUT_MS.`,
         data: { cause: "timeout", timeoutMs: failure.timeoutMs }
       };
     case "protocol":
-      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${context.mcpUrl} gave an unusable answer: ${failure.message}` };
+      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} gave an unusable answer: ${failure.message}` };
     case "cancelled":
       return { code: RpcErrorCode.internalError, message: "Request cancelled" };
   }
 }
 
 export {
+  isRecord,
+  errorMessage,
+  errorCode,
+  displayUrl,
   RpcErrorCode,
   parseMessage,
   resultLine,

@@ -12,10 +12,10 @@
  *
  * @module
  */
-import { hash64Hex } from '../store/fastHash.js';
+import { hash64Hex } from './fastHash.js';
 import { join } from 'node:path';
-import { readJsonSync, writeJsonAtomic } from '../store/atomic.js';
-import { isRecord } from '../openviking/narrow.js';
+import { readJsonSync, writeJsonAtomic } from './atomic.js';
+import { isRecord } from '../util/json.js';
 
 /** Most keys one cache file keeps (oldest-expiring dropped first). */
 const MAX_KEYS = 64;

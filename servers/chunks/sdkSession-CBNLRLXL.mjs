@@ -2,8 +2,11 @@ import { createRequire as __ovCreateRequire } from 'node:module';
 const require = __ovCreateRequire(import.meta.url);
 import {
   UpstreamError,
+  errorCode,
+  errorMessage,
+  isRecord,
   serverMessageOf
-} from "./chunk-O7LW4JRK.mjs";
+} from "./chunk-TILOECMN.mjs";
 import {
   __commonJS,
   __export,
@@ -15625,8 +15628,8 @@ var Protocol = class {
                   if (queuedMessage.type === "response") {
                     resolver(message);
                   } else {
-                    const errorMessage = message;
-                    const error2 = new McpError(errorMessage.error.code, errorMessage.error.message, errorMessage.error.data);
+                    const errorMessage2 = message;
+                    const error2 = new McpError(errorMessage2.error.code, errorMessage2.error.message, errorMessage2.error.data);
                     resolver(error2);
                   }
                 } else {
@@ -16932,8 +16935,8 @@ var Client = class extends Protocol {
       const wrappedHandler = async (request, extra) => {
         const validatedRequest = safeParse2(ElicitRequestSchema, request);
         if (!validatedRequest.success) {
-          const errorMessage = validatedRequest.error instanceof Error ? validatedRequest.error.message : String(validatedRequest.error);
-          throw new McpError(ErrorCode.InvalidParams, `Invalid elicitation request: ${errorMessage}`);
+          const errorMessage2 = validatedRequest.error instanceof Error ? validatedRequest.error.message : String(validatedRequest.error);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid elicitation request: ${errorMessage2}`);
         }
         const { params } = validatedRequest.data;
         params.mode = params.mode ?? "form";
@@ -16948,15 +16951,15 @@ var Client = class extends Protocol {
         if (params.task) {
           const taskValidationResult = safeParse2(CreateTaskResultSchema, result);
           if (!taskValidationResult.success) {
-            const errorMessage = taskValidationResult.error instanceof Error ? taskValidationResult.error.message : String(taskValidationResult.error);
-            throw new McpError(ErrorCode.InvalidParams, `Invalid task creation result: ${errorMessage}`);
+            const errorMessage2 = taskValidationResult.error instanceof Error ? taskValidationResult.error.message : String(taskValidationResult.error);
+            throw new McpError(ErrorCode.InvalidParams, `Invalid task creation result: ${errorMessage2}`);
           }
           return taskValidationResult.data;
         }
         const validationResult = safeParse2(ElicitResultSchema, result);
         if (!validationResult.success) {
-          const errorMessage = validationResult.error instanceof Error ? validationResult.error.message : String(validationResult.error);
-          throw new McpError(ErrorCode.InvalidParams, `Invalid elicitation result: ${errorMessage}`);
+          const errorMessage2 = validationResult.error instanceof Error ? validationResult.error.message : String(validationResult.error);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid elicitation result: ${errorMessage2}`);
         }
         const validatedResult = validationResult.data;
         const requestedSchema = params.mode === "form" ? params.requestedSchema : void 0;
@@ -16976,16 +16979,16 @@ var Client = class extends Protocol {
       const wrappedHandler = async (request, extra) => {
         const validatedRequest = safeParse2(CreateMessageRequestSchema, request);
         if (!validatedRequest.success) {
-          const errorMessage = validatedRequest.error instanceof Error ? validatedRequest.error.message : String(validatedRequest.error);
-          throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${errorMessage}`);
+          const errorMessage2 = validatedRequest.error instanceof Error ? validatedRequest.error.message : String(validatedRequest.error);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${errorMessage2}`);
         }
         const { params } = validatedRequest.data;
         const result = await Promise.resolve(handler(request, extra));
         if (params.task) {
           const taskValidationResult = safeParse2(CreateTaskResultSchema, result);
           if (!taskValidationResult.success) {
-            const errorMessage = taskValidationResult.error instanceof Error ? taskValidationResult.error.message : String(taskValidationResult.error);
-            throw new McpError(ErrorCode.InvalidParams, `Invalid task creation result: ${errorMessage}`);
+            const errorMessage2 = taskValidationResult.error instanceof Error ? taskValidationResult.error.message : String(taskValidationResult.error);
+            throw new McpError(ErrorCode.InvalidParams, `Invalid task creation result: ${errorMessage2}`);
           }
           return taskValidationResult.data;
         }
@@ -16993,8 +16996,8 @@ var Client = class extends Protocol {
         const resultSchema = hasTools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
         const validationResult = safeParse2(resultSchema, result);
         if (!validationResult.success) {
-          const errorMessage = validationResult.error instanceof Error ? validationResult.error.message : String(validationResult.error);
-          throw new McpError(ErrorCode.InvalidParams, `Invalid sampling result: ${errorMessage}`);
+          const errorMessage2 = validationResult.error instanceof Error ? validationResult.error.message : String(validationResult.error);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid sampling result: ${errorMessage2}`);
         }
         return validationResult.data;
       };
@@ -17804,8 +17807,8 @@ async function parseErrorResponse(input) {
     return new errorClass(error_description || "", error_uri);
   } catch (error2) {
     const redirect = input instanceof Response ? unfollowedRedirect(input, input.url) : void 0;
-    const errorMessage = `${statusCode ? `HTTP ${statusCode}: ` : ""}${redirect ?? `Invalid OAuth error response: ${error2}. Raw body: ${body}`}`;
-    return new ServerError(errorMessage);
+    const errorMessage2 = `${statusCode ? `HTTP ${statusCode}: ` : ""}${redirect ?? `Invalid OAuth error response: ${error2}. Raw body: ${body}`}`;
+    return new ServerError(errorMessage2);
   }
 }
 function issuersMatch(a, b) {
@@ -18995,7 +18998,7 @@ function toUpstreamFailure(error2, timeoutMs) {
   }
   if (error2 instanceof Error && (error2.name === "TimeoutError" || error2.name === "AbortError")) return { kind: "timeout", timeoutMs };
   if (error2 instanceof Error && error2.cause !== void 0) return { kind: "network", cause: causeOf(error2.cause) };
-  return { kind: "protocol", message: error2 instanceof Error ? error2.message : String(error2) };
+  return { kind: "protocol", message: errorMessage(error2) };
 }
 function httpErrorBody(message) {
   const marker = "Error POSTing to endpoint: ";
@@ -19003,11 +19006,7 @@ function httpErrorBody(message) {
   return at === -1 ? message : message.slice(at + marker.length);
 }
 function causeOf(cause) {
-  if (isRecord(cause) && typeof cause.code === "string") return cause.code;
-  return cause instanceof Error ? cause.message : String(cause);
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null;
+  return errorCode(cause) ?? errorMessage(cause);
 }
 export {
   openSdkSession,

@@ -10,7 +10,7 @@
  * @module
  */
 import { parseHookOutput } from './codec.js';
-import { withTimeout } from './withTimeout.js';
+import { withTimeout } from '../../../../src/util/withTimeout.js';
 import type { CommandHook, HookOutput, HookRun, ShellExecutor } from './types.js';
 
 /** The host default when hooks.json gives no `timeout` (seconds → ms). */

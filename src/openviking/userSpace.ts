@@ -12,9 +12,8 @@
  *
  * @module
  */
-import type { Credentials } from '../config/types.js';
-import type { OpenVikingClient } from '../openviking/types.js';
-import { cacheFile, cacheKey, readCached, writeCached } from '../session/keyedCache.js';
+import type { ClientIdentity, OpenVikingClient } from './types.js';
+import { cacheFile, cacheKey, readCached, writeCached } from '../store/keyedCache.js';
 
 /** Spaces change only when the server's users do; a day is plenty. */
 export const USER_SPACE_TTL_MS = 24 * 60 * 60_000;
@@ -29,7 +28,8 @@ const USER_ID = /^[A-Za-z0-9_.@-]+$/;
 
 export interface UserSpaceCacheRef {
   dataDir: string;
-  credentials: Pick<Credentials, 'baseUrl' | 'apiKey' | 'account' | 'user'>;
+  /** The server and the identity asking (the configuration's credentials). */
+  credentials: Pick<ClientIdentity, 'baseUrl' | 'apiKey' | 'account' | 'user'>;
   now: number;
 }
 

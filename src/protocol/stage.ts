@@ -1,11 +1,15 @@
 /**
- * What a stage may touch of the outside world. Only main.ts builds the real
- * one from `process`; tests build their own. Stages are functions of
- * (input, deps) and never read `process` themselves.
+ * The stage contract: what a stage may touch of the outside world
+ * (`StageDeps`), what it decides (`StageResult`), and the shape of a stage.
+ * Stages are functions of (input, deps) and never read `process`
+ * themselves; the hook process builds the real deps (hook/nodeDeps.ts), the
+ * resident builds one per request, and tests build their own. It sits next
+ * to the protocol because a stage's result is what envelope.ts encodes.
  *
  * @module
  */
 import type { HttpTransport } from '../openviking/http.js';
+import type { HookInput } from './input.js';
 
 export interface Logger {
   /** Opt-in debug log (the `debug` knob). Never pass secrets. */
@@ -26,7 +30,7 @@ export interface LogSettings {
   debugLogPath: string;
 }
 
-export interface HookDeps {
+export interface StageDeps {
   now(): number;
   /**
    * A monotonic clock in ms, for waits that must not stretch when the wall
@@ -58,6 +62,13 @@ export interface HookDeps {
    */
   spawnDetached(args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): boolean;
   /**
+   * True in a process that already runs off the host's clock (`hook.mjs
+   * detached`, behind hooks/detach.sh; DESIGN D11): the host has its
+   * answer, so a stage does its background work itself, after the answer
+   * (`afterAnswer`), instead of starting one more process.
+   */
+  offHostClock?: boolean;
+  /**
    * Work that must be done but need not delay the answer (status files).
    * A hook process runs it before it exits; the resident helper after it
    * has replied (DESIGN D16). A failure is logged, never thrown.
@@ -83,3 +94,10 @@ export type StageResult =
   | { kind: 'deny'; reason: string };
 
 export const PASS: StageResult = Object.freeze({ kind: 'pass' });
+
+/**
+ * Every stage has this shape: a function of the event and the outside
+ * world. A stage may answer synchronously (the guard, the prompt relay
+ * when the resident answers): the dispatcher then arms no timer at all.
+ */
+export type Stage = (input: HookInput, deps: StageDeps) => StageResult | Promise<StageResult>;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isRecord } from '../openviking/narrow.js';
+import { isRecord } from '../../../../src/util/json.js';
 import type { HookOutput } from './types.js';
 
 /** Exit code that means "blocking error" on every Claude-Code-compatible host. */

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { parseJson } from '../util/json.js';
 
 /** Why reading ended; only `complete` carries a usable payload. */
 export type StdinStatus = 'complete' | 'tty' | 'overflow' | 'timeout' | 'error';
@@ -58,12 +59,8 @@ export interface StdinFd {
 /** `text` parsed, when it is one whole JSON object (the shape of every hook payload); else undefined. */
 function wholeJsonObject(text: string): object | undefined {
   if (!text.trimEnd().endsWith('}')) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parseJson(text);
+  return typeof value === 'object' && value !== null ? value : undefined;
 }
 
 /** Windows reports the end of a pipe as an `EOF` error rather than a 0-byte read. */

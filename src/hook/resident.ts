@@ -1,0 +1,71 @@
+/**
+ * `node scripts/hook.mjs resident`: the entry of the resident helper
+ * (DESIGN D16), its own lazy file (scripts/lazy/resident.mjs). The hook
+ * entry hands over what it builds from `process` (deps, the transport, its
+ * own bundle file); this file adds the resident's process side: its FIFO
+ * (made with `mkfifo`, read through the event loop), its working directory
+ * (HOME, so it never pins the workspace it was started from) and its stop
+ * signals. What it serves, and when it retires, is resident/server.ts; the
+ * stage it runs for every request is the prompt stage.
+ *
+ * @module
+ */
+import { spawnSync } from 'node:child_process';
+import { constants, openSync } from 'node:fs';
+import { Socket } from 'node:net';
+import type { HttpTransport } from '../openviking/http.js';
+import type { SocketHttpOptions } from '../openviking/socketHttp.js';
+import type { Logger } from '../protocol/stage.js';
+import { KEEP_ALIVE_MS, serveResident } from '../resident/server.js';
+import { runPrompt } from '../stages/prompt.js';
+import type { NodeDeps } from './nodeDeps.js';
+
+/** What the hook entry builds from `process` for the resident. */
+export interface ResidentProcess {
+  /** Deps of the resident itself (no argument), or of one request's stage: its hook's env and cwd, the resident's transport. */
+  buildDeps(stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }): NodeDeps;
+  /** The socket transport through the proxy this process's environment names, if any (openviking/socketHttp.ts). */
+  transport(options: Omit<SocketHttpOptions, 'proxy'>): HttpTransport;
+  /** The bundle this process runs (scripts/hook.mjs): the resident retires when it changes. */
+  codeFile: string;
+}
+
+/** Serves prompt hooks until the resident retires (resident/server.ts says when). */
+export async function runResident(proc: ResidentProcess): Promise<void> {
+  const base = proc.buildDeps();
+  const http = proc.transport({ keepAliveMs: KEEP_ALIVE_MS });
+  process.chdir(base.deps.homeDir);
+  await serveResident({
+    stage: runPrompt,
+    env: process.env,
+    homeDir: base.deps.homeDir,
+    pluginRoot: base.deps.pluginRoot,
+    now: Date.now,
+    log: base.deps.log,
+    makeFifo,
+    listen: (path, onChunk) => listenOnFifo(path, onChunk, base.deps.log),
+    createStageDeps: (env, cwd) => proc.buildDeps({ env, cwd, http }),
+    codeFile: proc.codeFile,
+    stopRequested: new Promise((resolve) => {
+      for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => resolve());
+    }),
+  });
+}
+
+function makeFifo(path: string): void {
+  const made = spawnSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
+  if (made.status !== 0) throw new Error(`mkfifo ${path} failed (${made.error?.message ?? `exit ${String(made.status)}`})`);
+}
+
+/**
+ * Reads a FIFO through the event loop. Opened read-write, so the resident
+ * itself counts as a writer and the FIFO never reads end-of-file between
+ * hooks; non-blocking, so node's pipe handle can poll it.
+ */
+function listenOnFifo(path: string, onChunk: (text: string) => void, log: Logger): { close(): void } {
+  const socket = new Socket({ fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
+  socket.setEncoding('utf8');
+  socket.on('data', (text: string) => onChunk(text));
+  socket.on('error', (error) => log.warn('resident: FIFO read failed', { error: error.message }));
+  return { close: () => socket.destroy() };
+}

@@ -3,7 +3,8 @@
  * on the BUILT hooks/register.mjs (`npm run build` first), under both host
  * profiles: every case the PreToolUse guard denies is denied in `tool.call`
  * with the same reason naming the current host's tools (the shared table of
- * tests/guard/cases.ts), every pass goes on; an allowed call hands the guard
+ * tests/guard/cases.ts) and the model's runs of the plugin's own commands
+ * (D27), every pass goes on; an allowed call hands the guard
  * off (its flag = CLAUDE_PID only while its `next` runs) on Claude Code and
  * never on CodeBuddy (no host process id); the off switch leaves everything
  * to the shell path; the module asks nothing of the network.
@@ -12,6 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
+import { commandDenyReason } from '../../src/stages/commandGuard.js';
 import { DENY_CASES, expectedReason, PASS_CASES, type GuardCase } from '../guard/cases.js';
 import { startModSession, type HostProfileName, type ModSession } from '../support/mods-harness/index.js';
 import { CLAUDE_PID } from '../support/mods-harness/profiles.js';
@@ -65,6 +67,14 @@ describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
       expect(seen).toEqual(event);
     });
   }
+
+  it("denies the model's run of the plugin's own slash command through Skill or SlashCommand (D27), passes any other", async () => {
+    const session = await startModSession({ profile });
+    const skill = (args: Record<string, unknown>, tool = 'Skill') => (profile === 'claude-code' ? { ...args, tool } : { tool, input: args });
+    expect(await call(session, skill({ skill: 'openviking:remember', args: '!`touch x`' }))).toEqual({ deny: commandDenyReason('openviking:remember') });
+    expect(await call(session, skill({ command: '/openviking:recall deploy' }, 'SlashCommand'))).toEqual({ deny: commandDenyReason('openviking:recall') });
+    expect(await call(session, skill({ skill: 'openviking-memory' }))).toBe(RAN);
+  });
 
   it('asks nothing of the network and makes no call the host does not answer (CodeBuddy: only the hookEnv probe)', async () => {
     const session = await startModSession({ profile });

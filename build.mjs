@@ -16,6 +16,12 @@
 //    instead of a tree of small chunks at ~2-3 ms each.
 //    The cost is duplicated code across lazy files, which nobody loads twice.
 // 3. scripts/statusline.mjs and servers/mcp-proxy.mjs — separate products.
+// 4. hooks/register.mjs — the hooks module a host with Mods loads into its
+//    worker (src/mod/, D30): one self-contained ES module, platform
+//    neutral (the worker has no node: a `node:*` import, a package or a
+//    dynamic import fails the build or the host's load), not minified (it
+//    loads once per session; the host's source check and a reader both see
+//    the names).
 //    The proxy answers `initialize` itself; the MCP SDK (~40 ms to parse)
 //    sits in a chunk loaded afterwards, because CodeBuddy waits for MCP
 //    servers before the first model request.
@@ -177,7 +183,23 @@ async function buildAll() {
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
   });
+
+  await build(MODULE_BUILD_OPTIONS);
 }
+
+/** The hooks module: neutral platform, so anything that would need node fails here instead of in the host. */
+export const MODULE_BUILD_OPTIONS = {
+  bundle: true,
+  platform: 'neutral',
+  format: 'esm',
+  target: 'es2022',
+  legalComments: 'none',
+  logLevel: 'warning',
+  banner: { js: '// The hooks module (hooks.json "modules"): built by build.mjs from src/mod/register.ts; do not edit.' },
+  entryPoints: { register: 'src/mod/register.ts' },
+  outdir: 'hooks',
+  outExtension: { '.js': '.mjs' },
+};
 
 /**
  * The capture worker with its test seams on (the crash points of

@@ -515,6 +515,7 @@ var KNOB_TABLE = {
   lockTimeoutMs: { env: "OPENVIKING_LOCK_TIMEOUT_MS", type: "int", default: SECOND, min: 0, max: 60 * SECOND, description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)." },
   resident: { env: "OPENVIKING_RESIDENT", type: "bool", default: true, description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)." },
   residentIdleMs: { env: "OPENVIKING_RESIDENT_IDLE_MS", type: "int", default: 15 * 60 * SECOND, min: 100, max: 12 * 3600 * SECOND, description: "The resident helper leaves after this long without a prompt." },
+  module: { env: "OPENVIKING_MODULE", type: "bool", default: true, description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf." },
   debug: { env: "OPENVIKING_DEBUG", type: "bool", default: false, description: "Write a JSON-lines debug log (hooks, workers, resident, doctor; the MCP tools log to the host's MCP log)." },
   debugLogPath: { env: "OPENVIKING_DEBUG_LOG", type: "path", default: DEFAULT_DEBUG_LOG_PATH, description: "Where the debug log goes; `~` is your home directory, and a relative path is taken from it." }
 };
@@ -690,6 +691,10 @@ var plugin_default = {
     },
     user: {
       description: "OpenViking user id (trusted-mode servers; optional)",
+      sensitive: false
+    },
+    module: {
+      description: "The in-process hooks module on hosts that load one (CodeBuddy 2.163+): off, false, no or 0 leaves every event to the shell hooks; empty: on",
       sensitive: false
     }
   }

@@ -99,6 +99,8 @@ export interface Settings {
   resident: boolean;
   /** The resident helper's idle time before it leaves. */
   residentIdleMs: number;
+  /** The in-process hooks module where the host loads one (DESIGN D27); off: it only passes events on. */
+  module: boolean;
   debug: boolean;
   debugLogPath: string;
 }

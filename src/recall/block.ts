@@ -12,11 +12,15 @@
  * DESIGN D28) it keeps within that many UTF-16 units too, frame closed.
  * Pure: same input, same bytes.
  *
+ * `recalledInBlock` reads a block back (URI, type, score of each memory),
+ * for the hooks module's memory card, which sees the block the shell recall
+ * injected; it knows the one shape written here.
+ *
  * @module
  */
 import { asToolNames, deferredToolsClause } from '../protocol/hostTools.js';
 import type { HostKind, ToolNames } from '../protocol/hostTools.js';
-import { escapeAttribute, escapeBlockText, STORED_DATA_LINE } from './escape.js';
+import { escapeAttribute, escapeBlockText, STORED_DATA_LINE, unescapeAttribute } from './escape.js';
 import { Room } from './room.js';
 import { clipToTokens, clipToUnits, estimateTokens } from './tokens.js';
 import type { RecalledItem } from './types.js';
@@ -89,6 +93,41 @@ function clippedElement(item: RecalledItem, room: Room, share: number, reserve: 
 function notShownLine(count: number, tools: ToolNames): string {
   return `(${count} more memories not shown here; search for them with ${tools.name('search')} {"query": "…"}.)`;
 }
+
+/** A memory as the block names it: what `recalledInBlock` reads back. */
+export interface BlockMemory {
+  uri: string;
+  category?: string;
+  score?: number;
+}
+
+/** The start of a memory element: one at the start of a line of a block (recalled text cannot open one: escape.ts). */
+const MEMORY_OPENING = /^<memory ((?:[a-z]+="[^"]*" ?)+)\/?>/gm;
+const ATTRIBUTE = /([a-z]+)="([^"]*)"/g;
+
+/**
+ * The memories of every recall block in `text` (an `additionalContext` entry,
+ * or several joined), in order; none when it holds no block of ours.
+ */
+export function recalledInBlock(text: string): BlockMemory[] {
+  const found: BlockMemory[] = [];
+  let from = text.indexOf(OPEN_TAG);
+  while (from !== -1) {
+    const end = text.indexOf(CLOSE_TAG, from);
+    const block = text.slice(from, end === -1 ? undefined : end);
+    for (const opening of block.matchAll(MEMORY_OPENING)) {
+      const attributes = new Map([...(opening[1] ?? '').matchAll(ATTRIBUTE)].map((m) => [m[1] ?? '', unescapeAttribute(m[2] ?? '')]));
+      const uri = attributes.get('uri');
+      if (uri === undefined || uri === '') continue;
+      const score = Number(attributes.get('score'));
+      const category = attributes.get('type');
+      found.push({ uri, ...(category ? { category } : {}), ...(attributes.has('score') && Number.isFinite(score) ? { score } : {}) });
+    }
+    from = end === -1 ? -1 : text.indexOf(OPEN_TAG, end);
+  }
+  return found;
+}
+
 /** `<memory uri=… type=… score=…>text</memory>`, self-closing without text. */
 function memoryElement(item: RecalledItem, text: string, escaped = false): string {
   const attributes = [`uri="${escapeAttribute(item.uri)}"`];

@@ -60,3 +60,10 @@ export function escapeAttribute(value: string): string {
     .replace(/>/g, '&gt;')
     .replace(/[\r\n]+/g, ' ');
 }
+
+/** The value `escapeAttribute` wrote, read back (the entities it writes; newlines it made spaces stay spaces). */
+export function unescapeAttribute(value: string): string {
+  return value.replace(/&(amp|quot|lt|gt);/g, (_entity, name: string) => ATTRIBUTE_ENTITIES[name] ?? '');
+}
+
+const ATTRIBUTE_ENTITIES: Readonly<Record<string, string>> = { amp: '&', quot: '"', lt: '<', gt: '>' };

@@ -14,6 +14,11 @@
  * the resident helper that answers prompt hooks runs (DESIGN D16), so the
  * session's first prompt finds it warm.
  *
+ * Where the in-process hooks module took the start over (its flag set for
+ * this host process, protocol/handoff.ts, D30), the stage does the
+ * housekeeping only: no profile, listing or archive read, no block, no
+ * resident (the module recalls in process).
+ *
  * Idempotent: the host can deliver SessionStart twice, even concurrently.
  * The work runs under the session's start lock, and the answer is kept per
  * `source` (profile/startState.ts), so the second delivery replays and
@@ -30,6 +35,7 @@ import { withTimeout } from '../util/withTimeout.js';
 import { fetchArchiveOverview, fetchProfileFor } from '../profile/fetch.js';
 import type { ProfileSources } from '../profile/fetch.js';
 import { renderStartBlock } from '../profile/render.js';
+import { handedOff } from '../protocol/handoff.js';
 import { hookContextCap, hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
@@ -62,9 +68,11 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
     }
     const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
     const watched = watchFailures(ctx.client, deps.now);
-    const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
+    const moduleAnswers = handedOff(deps.env, 'start');
+    if (moduleAnswers) deps.log.debug('the hooks module answers this session start; housekeeping only');
+    const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
     if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
-    if (ctx.settings.autoRecall && ctx.settings.resident) ensureResident(deps);
+    if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers) ensureResident(deps);
     // Whether the server answered, for the status line and doctor (a headless run never recalls, so start says it).
     const seen = watched.serverSeen();
     if (seen !== undefined) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
@@ -78,8 +86,13 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
   }
 }
 
-/** The block for this delivery: the stored answer of an earlier delivery, else freshly built and stored. */
-async function answerOnce(ctx: StageContext, source: string, deps: StageDeps): Promise<string> {
+/**
+ * The block for this delivery: the stored answer of an earlier delivery, else
+ * freshly built and stored. `housekeepingOnly`: the module answers; replay and
+ * commit-stale still run once (under the same lock), nothing is read or stored.
+ */
+async function answerOnce(ctx: StageContext, source: string, deps: StageDeps, housekeepingOnly: boolean): Promise<string> {
+  if (housekeepingOnly) return housekeepingAlone(ctx, deps);
   if (ctx.ovSessionId === '') return buildAnswer(ctx, source, deps);
   const file = sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
   const lock = { now: deps.now, timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()), staleMs: ctx.settings.startDeadlineMs + 5_000 };
@@ -99,6 +112,38 @@ async function answerOnce(ctx: StageContext, source: string, deps: StageDeps): P
 }
 
 async function buildAnswer(ctx: StageContext, source: string, deps: StageDeps): Promise<string> {
+  await beforeReads(ctx, deps);
+  const fetched = Promise.all([
+    ctx.settings.autoProfile ? fetchProfile(ctx, deps) : undefined,
+    ARCHIVE_SOURCES.has(source) ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget) : undefined,
+  ]);
+  // Once the reads are on the wire: the index check, and the worker's spawn (node:child_process) when one is due.
+  await afterReadsSent(ctx, deps);
+  const [profile, archiveOverview] = await fetched;
+  const host = hostFromEnv(deps.env);
+  const cap = hookContextCap(host);
+  return renderStartBlock(
+    { source, tools: toolNamesFor(host, ctx.settings), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
+    { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget, ...(cap !== undefined ? { maxUnits: cap } : {}) },
+  );
+}
+
+/** Replay and commit-stale without the reads, under the start lock when the session is known; always ''. */
+async function housekeepingAlone(ctx: StageContext, deps: StageDeps): Promise<string> {
+  const work = async (): Promise<string> => {
+    await beforeReads(ctx, deps);
+    await afterReadsSent(ctx, deps);
+    return '';
+  };
+  if (ctx.ovSessionId === '') return work();
+  const lock = { now: deps.now, timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()), staleMs: ctx.settings.startDeadlineMs + 5_000 };
+  const locked = await withLock(startLockPath(ctx.dataDir, ctx.ovSessionId), lock, work);
+  if (!locked.ok) deps.log.warn('session start lock not acquired; no housekeeping', { reason: locked.reason });
+  return '';
+}
+
+/** What goes before the reads: writes an earlier version left elsewhere moved in, and queued writes replayed. */
+async function beforeReads(ctx: StageContext, deps: StageDeps): Promise<void> {
   const adopted = adoptStrandedWrites(ctx.dataDir, deps.env, deps.homeDir, deps.now());
   if (adopted.moved > 0) deps.log.warn('queued writes moved into the data directory (DESIGN D21)', { ...adopted });
   // Queued turns are conversation: replayed only where capture is on (each entry's own session and folder are checked again, DESIGN D25).
@@ -107,19 +152,11 @@ async function buildAnswer(ctx: StageContext, source: string, deps: StageDeps): 
     const replayed = await replayQueue(deps, ctx.config, ctx.dataDir, budgetMs);
     if (replayed !== undefined) deps.log.debug('pending writes replayed', replayed);
   }
-  const fetched = Promise.all([
-    ctx.settings.autoProfile ? fetchProfile(ctx, deps) : undefined,
-    ARCHIVE_SOURCES.has(source) ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget) : undefined,
-  ]);
-  // Once the reads are on the wire: the index check, and the worker's spawn (node:child_process) when one is due.
+}
+
+/** What goes once the reads are on the wire: earlier sessions left uncommitted handed to a worker. */
+async function afterReadsSent(ctx: StageContext, deps: StageDeps): Promise<void> {
   if (ctx.settings.autoCapture) await onNextTurn(deps, () => commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId, ctx.settings.staleCommitIdleMs));
-  const [profile, archiveOverview] = await fetched;
-  const host = hostFromEnv(deps.env);
-  const cap = hookContextCap(host);
-  return renderStartBlock(
-    { source, tools: toolNamesFor(host, ctx.settings), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
-    { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget, ...(cap !== undefined ? { maxUnits: cap } : {}) },
-  );
 }
 
 /** Runs `work` on the event loop's next turn (after pending requests were written); never rejects. */

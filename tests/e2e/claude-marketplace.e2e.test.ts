@@ -8,13 +8,14 @@
  * marketplace directory itself: Claude Code records a copy under
  * `~/.claude/plugins/cache/<marketplace>/<plugin>/<version>` but loads a
  * directory marketplace's plugin in place, as CodeBuddy does (so `git pull`
- * updates it).
+ * updates it). The hooks module loads from there too.
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stepAsidePrefix } from '../../src/protocol/handoff.js';
 import { systemEntriesText } from './support/anthropic-model.js';
 import { runClaude, runClaudePluginCommand } from './support/claude-cli.js';
 import type { CliRun } from './support/cli.js';
@@ -76,7 +77,8 @@ forEachClaudeVersion((version) => {
     it('a run with no plugin flag fires the hooks and starts the MCP server from the marketplace directory, in place', () => {
       expectNormalExit(run);
       const log = world.sandbox.debugLogs();
-      expect(log, world.evidence()).toContain(`Hooks: UserPromptSubmit [node "${clone}/scripts/hook.mjs"] (plugin ${plugin.name}@${manifest.name}) finished with status 0`);
+      expect(log, world.evidence()).toContain(`Hooks: UserPromptSubmit [${stepAsidePrefix('prompt')}node "${clone}/scripts/hook.mjs"] (plugin ${plugin.name}@${manifest.name}) finished with status 0`);
+      expect(log).toContain(`hooks module ${plugin.name}@${manifest.name} loaded`);
       expect(log).toMatch(/MCP server "plugin:openviking:openviking": Successfully connected/);
       const context = systemEntriesText(world.model.calls('conversation')[0]);
       expect(context, world.evidence()).toContain(SEED.profileMarker);

@@ -6,7 +6,9 @@
  * absolute before PreToolUse) comes back as a tool error naming the MCP read
  * tool by Claude Code's name; the model then loads that tool through
  * ToolSearch and reads a memory with it (the MCP server started from
- * `.mcp.json`); the turn lands in OpenViking exactly once. The same run pins
+ * `.mcp.json`); the turn lands in OpenViking exactly once. The plugin's hooks
+ * module refuses the Read in `tool.call` (claude-module holds the shell path
+ * to the same reason, and the absolute path PreToolUse gets). The same run pins
  * the host facts docs/host-facts.md records for Claude Code: the hook env, the
  * transcript format (decoded by our decoder from the real file), where the
  * plugin's state lands.
@@ -138,9 +140,9 @@ forEachClaudeVersion((version) => {
       });
     });
 
-    it('PreToolUse receives the viking:// path made absolute against the workspace', () => {
-      const read = world.envProbe().find((record) => record.event === 'PreToolUse' && record.stdin.tool_name === 'Read');
-      expect((read?.stdin.tool_input as { file_path?: string } | undefined)?.file_path).toBe(join(world.sandbox.workspace, 'viking:/user/default/memories/profile.md'));
+    it('the viking:// Read never reaches PreToolUse: the hooks module refused it in tool.call (the shell path: claude-module)', () => {
+      expect(world.envProbe().filter((record) => record.event === 'PreToolUse' && record.stdin.tool_name === 'Read'), world.evidence()).toEqual([]);
+      expect(world.sandbox.debugLogs()).toMatch(/tool\.call Read \S+: resolved by a hooks module \(deny/);
     });
 
     it('hooks, resident and workers keep one data directory (DESIGN D21), not split into CLAUDE_PLUGIN_DATA', () => {

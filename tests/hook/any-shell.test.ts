@@ -9,8 +9,11 @@
  * The plugin root holds a space and an apostrophe, and its scripts/hook.mjs
  * is a recorder, so each cell proves the command reached the plugin's own
  * dispatcher (directly, through the guard prefilter, or through the
- * detacher) with the payload intact. A shell that is missing fails the
- * suite: CI installs zsh and fish (.ci/run).
+ * detacher) with the payload intact. The prompt and guard commands open with
+ * the hooks module's hand-off test (protocol/handoff.ts): each shell must end
+ * them before anything starts when the module's flag names this host
+ * process, and run them in every other case. A shell that is missing fails
+ * the suite: CI installs zsh and fish (.ci/run).
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../e2e/support/wait.js';
 import { createHostSim, createPayloads, loadHooksConfig } from '../support/host-sim/index.js';
 import type { SimulatedHost } from '../support/host-sim/index.js';
+import { HANDOFF_FLAGS, HOST_DISCRIMINATOR, type HandoffKind } from '../../src/protocol/handoff.js';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
 
 /** The shells of the matrix: Debian's packages (dash is /bin/sh). */
@@ -110,6 +114,38 @@ describe('every hooks.json command, every shell, both hosts', () => {
     }
   }
 
+  // The hooks module's hand-off (D30): the prompt and guard commands step aside before node or the prefilter starts.
+  const HANDED_OFF: Array<[string, HandoffKind]> = [
+    ['UserPromptSubmit', 'prompt'],
+    ['PreToolUse', 'guard'],
+  ];
+  const STEP_ASIDE_CASES: Array<{ name: string; env: (flag: string) => Record<string, string>; stepsAside: boolean }> = [
+    { name: 'flag = this host process', env: (flag) => ({ [flag]: '4242', [HOST_DISCRIMINATOR]: '4242' }), stepsAside: true },
+    { name: 'flag of another process', env: (flag) => ({ [flag]: '4242', [HOST_DISCRIMINATOR]: '77' }), stepsAside: false },
+    { name: 'flag, no host process id', env: (flag) => ({ [flag]: '4242' }), stepsAside: false },
+    { name: 'empty flag and id', env: (flag) => ({ [flag]: '', [HOST_DISCRIMINATOR]: '' }), stepsAside: false },
+    { name: 'no flag', env: () => ({ [HOST_DISCRIMINATOR]: '4242' }), stepsAside: false },
+  ];
+  for (const host of HOSTS) {
+    for (const shell of SHELLS) {
+      it(`${host}, SHELL=${shell}: the prompt and guard commands step aside only for this host process's flag`, async () => {
+        const sim = createHostSim({ pluginRoot, home, workspace, shell, host });
+        for (const [event, kind] of HANDED_OFF) {
+          for (const { name, env, stepsAside } of STEP_ASIDE_CASES) {
+            const recordDir = mkdtempSync(join(sandbox, 'rec-'));
+            const result = await sim.fire(event, payloadFor(event), { env: { RECORD_DIR: recordDir, ...env(HANDOFF_FLAGS[kind]) } });
+            const fired = result.hooks[0];
+            expect(fired?.process?.exitCode, `${event}, ${name}: ${fired?.process?.stderr}`).toBe(0);
+            expect(fired?.process?.stderr, `${event}, ${name}`).toBe('');
+            const file = join(recordDir, `${event}.json`);
+            if (stepsAside) expect(existsSync(file), `${event}, ${name}: the dispatcher ran`).toBe(false);
+            else await waitFor(() => existsSync(file) || undefined, { timeoutMs: 10_000, what: `${event}, ${name}: the dispatcher's record` });
+          }
+        }
+      }, 60_000);
+    }
+  }
+
   // Claude Code always runs /bin/sh, but the form must not depend on dash either:
   // the unsubstituted command, expanded from the environment by each POSIX shell.
   for (const shell of ['/bin/bash', '/bin/dash', '/usr/bin/zsh']) {
@@ -117,7 +153,7 @@ describe('every hooks.json command, every shell, both hosts', () => {
       const config = loadHooksConfig(REPO_ROOT);
       for (const event of EVENTS) {
         const command = config[event]?.[0]?.hooks[0]?.command ?? '';
-        const echoed = command.replace(/^(node|sh) /, 'printf %s ');
+        const echoed = command.replace(/(^|; )(node|sh) "/, '$1printf %s "');
         const run = await runProcess(shell, ['-c', echoed], { env: { PATH: '/usr/bin:/bin', CLAUDE_PLUGIN_ROOT: pluginRoot }, cwd: workspace, timeoutMs: 5_000 });
         expect(run.stdout, event).toMatch(new RegExp(`^${pluginRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(scripts/hook\\.mjs|hooks/(guard-prefilter|detach)\\.sh)$`));
       }

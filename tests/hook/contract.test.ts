@@ -3,7 +3,8 @@
  * scripts/hook.mjs through the plain `${CLAUDE_PLUGIN_ROOT}` (CodeBuddy
  * rewrites the text, Claude Code's /bin/sh expands it; any `${VAR:-…}` form
  * breaks fish; DESIGN.md D10, D23), directly, via the guard prefilter, or via
- * the write-path detacher; the PreToolUse matcher
+ * the write-path detacher; the prompt and guard commands first let the
+ * hooks module take them over (protocol/handoff.ts); the PreToolUse matcher
  * selects the file tools and nothing else, on both matcher readings; every
  * path stays inside the plugin root; the dispatcher's budgets sit inside
  * the hook timeouts.
@@ -18,6 +19,7 @@ import { RESIDENT_WAIT_MS } from '../../src/stages/promptRelay.js';
 import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
 import { matchesMatcher } from '../support/host-sim/protocol/index.js';
 import type { MatcherMode } from '../support/host-sim/protocol/index.js';
+import { stepAsidePrefix } from '../../src/protocol/handoff.js';
 import { loadHooksConfig, substitutePluginRoot } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 
@@ -29,15 +31,21 @@ const FILE_TOOLS = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'Noteb
 const NOT_GUARDED = ['Bash', 'Agent', 'DeferExecuteTool', 'ToolSearch', 'WebFetch', 'ReadMcpResource', 'mcp__openviking__read', 'mcp__openviking__grep', 'read', 'TaskCreate', ''];
 const MODES: MatcherMode[] = ['codebuddy', 'claude'];
 
+/** The command after the hand-off test, if it has one. */
+function withoutStepAside(command: string): string {
+  return command.replace(/^\[ -n "\$OPENVIKING_MODULE_[A-Z]+" \] && \[ "\$OPENVIKING_MODULE_[A-Z]+" = "\$CLAUDE_PID" \] && exit 0; /, '');
+}
+
 function isInside(root: string, path: string): boolean {
   const rel = relative(root, resolve(path));
   return rel !== '' && !rel.startsWith('..');
 }
 
 describe('hooks/hooks.json', () => {
-  it('has exactly the plugin events, and no modules key', () => {
-    expect(Object.keys(hooksJson)).toEqual(['hooks']);
-    expect(JSON.stringify(hooksJson)).not.toContain('"modules"');
+  it('has exactly the plugin events, and the one hooks module a host with Mods loads (built, inside hooks/)', () => {
+    expect(Object.keys(hooksJson)).toEqual(['modules', 'hooks']);
+    expect(hooksJson.modules).toEqual(['./register.mjs']);
+    expect(existsSync(join(REPO_ROOT, 'hooks', 'register.mjs')), 'hooks/register.mjs (run npm run build)').toBe(true);
     expect(Object.keys(config).sort()).toEqual([...EVENTS].sort());
   });
 
@@ -51,10 +59,12 @@ describe('hooks/hooks.json', () => {
         expect(hook.type).toBe('command');
         const expected =
           event === 'PreToolUse'
-            ? `sh "${ROOT}/hooks/guard-prefilter.sh"`
+            ? `${stepAsidePrefix('guard')}sh "${ROOT}/hooks/guard-prefilter.sh"`
             : WRITE_PATH.includes(event)
               ? `sh "${ROOT}/hooks/detach.sh"`
-              : `node "${ROOT}/scripts/hook.mjs"`;
+              : event === 'UserPromptSubmit'
+                ? `${stepAsidePrefix('prompt')}node "${ROOT}/scripts/hook.mjs"`
+                : `node "${ROOT}/scripts/hook.mjs"`;
         expect(hook.command, event).toBe(expected);
       }
     }
@@ -71,7 +81,7 @@ describe('hooks/hooks.json', () => {
   it('every referenced file exists inside the plugin root after substitution', () => {
     for (const group of Object.values(config).flat()) {
       for (const hook of group.hooks) {
-        const command = substitutePluginRoot(hook.command, REPO_ROOT);
+        const command = substitutePluginRoot(withoutStepAside(hook.command), REPO_ROOT);
         const paths = [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? '');
         expect(paths.length).toBe(1);
         for (const path of paths) {

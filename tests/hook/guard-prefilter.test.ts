@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
+import { stepAsidePrefix } from '../../src/protocol/handoff.js';
 import type { HookInput } from '../../src/protocol/input.js';
-import { guardDecision } from '../../src/stages/guard.js';
+import { guardDecision } from '../../src/stages/guardRule.js';
 import { DENY_CASES, denyBytes, expectedReason } from '../guard/cases.js';
 import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import type { FireResult, HostSimOptions } from '../support/host-sim/index.js';
@@ -70,9 +71,9 @@ function onlyHook(result: FireResult): { stdout: string; stderr: string } {
 describe('guard prefilter through the real hooks.json command', () => {
   const sim = simFor(REPO_ROOT);
 
-  it('runs sh on the prefilter file inside the plugin root', async () => {
+  it('runs sh on the prefilter file inside the plugin root (after the hooks module\'s hand-off test)', async () => {
     const result = await sim.fire('PreToolUse', payloads.preToolUse('Read', { file_path: '/ws/a.ts' }));
-    expect(result.hooks[0]?.command).toBe(`sh "${REPO_ROOT}/hooks/guard-prefilter.sh"`);
+    expect(result.hooks[0]?.command).toBe(`${stepAsidePrefix('guard')}sh "${REPO_ROOT}/hooks/guard-prefilter.sh"`);
   });
 
   it('an allow: exit 0, zero bytes on stdout and stderr, node never started', async () => {

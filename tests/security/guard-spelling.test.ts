@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { guardDecision } from '../../src/stages/guard.js';
+import { guardDecision } from '../../src/stages/guardRule.js';
 import type { HookInput } from '../../src/protocol/input.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 

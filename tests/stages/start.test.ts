@@ -187,6 +187,33 @@ describe('double delivery', () => {
   });
 });
 
+describe('the hooks module took the start over (D30)', () => {
+  const PID = '4242';
+  const reads = () => world.server.requests({ path: /\/(content\/read|fs\/ls|system\/status)/ });
+  const queueOne = (sessionId: string) =>
+    enqueue(storeLayout(world.dataDir).queueDir, { type: 'commit', sessionId, payload: {}, createdAt: Date.now() }, { now: Date.now, lockTimeoutMs: 1000 });
+
+  it('its flag equal to this process: no profile or listing read and no block, the queue still replayed', async () => {
+    await queueOne('cb-handed-off');
+    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID } });
+    expect(result.outputs[0]?.stdout ?? '').toBe('');
+    expect(reads()).toEqual([]);
+    expect(world.server.requests({ path: /\/commit$/ })).toHaveLength(1);
+  });
+
+  for (const [name, env] of [
+    ['another process (a CLI started from a Bash tool)', { OPENVIKING_MODULE_START: PID, CLAUDE_PID: '77' }],
+    ['no host process id (a host without modules)', { OPENVIKING_MODULE_START: PID }],
+    ['an empty flag', { OPENVIKING_MODULE_START: '', CLAUDE_PID: '' }],
+    ["another kind's flag", { OPENVIKING_MODULE_PROMPT: PID, CLAUDE_PID: PID }],
+  ] as const) {
+    it(`the flag of ${name}: the block as before`, async () => {
+      const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env });
+      expect(contextOf(result)).toBe(EXPECTED_STARTUP_BLOCK);
+    });
+  }
+});
+
 describe('resume and compact', () => {
   for (const source of ['resume', 'compact'] as const) {
     it(`${source}: adds the session's latest archive overview`, async () => {

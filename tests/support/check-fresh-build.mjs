@@ -1,13 +1,14 @@
-// CI's freshness gate: the committed bundles under scripts/ and servers/ must
+// CI's freshness gate: the committed bundles under scripts/ and servers/ and the
+// hooks module hooks/register.mjs must
 // be exactly what `npm run build` makes from src/. Run right after a build.
 import { execFileSync } from 'node:child_process';
 
-const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', 'scripts', 'servers'], {
+const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', 'scripts', 'servers', 'hooks/register.mjs'], {
   encoding: 'utf8',
 });
 if (status.trim() !== '') {
   console.error('The committed bundles differ from a fresh `npm run build`:\n' + status);
-  console.error('Rebuild (`npm run build`) and commit scripts/ and servers/ with the source change.');
+  console.error('Rebuild (`npm run build`) and commit scripts/, servers/ and hooks/register.mjs with the source change.');
   process.exit(1);
 }
-console.log('bundles fresh: scripts/ and servers/ match a rebuild');
+console.log('bundles fresh: scripts/, servers/ and hooks/register.mjs match a rebuild');

@@ -1,0 +1,194 @@
+/**
+ * Claude Code scenario 5 — the plugin's hooks module (hooks/register.mjs,
+ * D30) in the real CLI, headless, on each pinned version. One world,
+ * three `claude -p` sessions, each reading a `viking://` URI, then a file of
+ * the workspace, then writing 200 KB:
+ * - module on (the default): the host loads it (`hooks module
+ *   openviking@inline loaded`); the viking Read is refused in `tool.call`
+ *   with the guard's reason, before any PreToolUse hook (ours, the other
+ *   plugin's) starts; the allowed Read runs everyone's PreToolUse hooks while
+ *   ours steps aside before its prefilter starts. An exec probe (shims for
+ *   node, sh and head first on PATH) shows which of the plugin's programs ran.
+ * - `OPENVIKING_MODULE=off` (in `~/.claude/settings.json`'s `env`, as the
+ *   README says): the shell guard denies the same Read with the
+ *   same reason, its prefilter runs for both Reads, PreToolUse gets the path
+ *   Claude Code made absolute (host fact F11).
+ * - a module whose guard throws (a test-only copy, support/throwing-module.ts):
+ *   the host logs the failure and the shell guard denies in its place.
+ * Each session's turn lands in OpenViking exactly once.
+ *
+ * @module
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
+import { guardDenyReason } from '../../src/stages/guardRule.js';
+import { onceEach, settledCounts } from './support/capture-counts.js';
+import { lastUserQuery, toolResults, type ModelCall } from './support/chat-types.js';
+import { runClaude } from './support/claude-cli.js';
+import type { CliRun } from './support/cli.js';
+import { claudeSessionIdOf, createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import { createExecProbe, type ExecProbe } from './support/exec-probe.js';
+import { expectNormalExit } from './support/expect-run.js';
+import { countMessages, mainSessionOf, SEED } from './support/openviking.js';
+import { REPO_ROOT } from './support/repo.js';
+import { MODULE_THROW_MARK, writeThrowingPluginCopy } from './support/throwing-module.js';
+import { requirePluginBuild } from './support/world.js';
+
+const MODES = ['ON', 'OFF', 'THROW'] as const;
+type Mode = (typeof MODES)[number];
+const LOCAL_TEXT = 'E2E-MOD-LOCAL-FILE-TEXT';
+/** What the model reads when the guard refuses the viking Read, whichever path refused it. */
+const REASON = guardDenyReason('Read', { file_path: SEED.profileUri }, 'claude-code') ?? '';
+
+interface Session {
+  run: CliRun;
+  log: string;
+  exec: ExecProbe;
+}
+
+forEachClaudeVersion((version) => {
+  let world: ClaudeWorld;
+  const sessions = {} as Record<Mode, Session>;
+
+  /** The model's side: viking Read, then the local file, then an answer naming the mode. */
+  function script(call: ModelCall) {
+    if (call.purpose !== 'conversation') return undefined;
+    const mode = /E2E-MOD-(ON|OFF|THROW)/.exec(lastUserQuery(call))?.[1];
+    if (mode === undefined) return undefined;
+    const done = toolResults(call).length;
+    if (done === 0) return { toolCalls: [{ name: 'Read', args: { file_path: SEED.profileUri } }] };
+    if (done === 1) return { toolCalls: [{ name: 'Read', args: { file_path: join(world.sandbox.workspace, 'notes.txt') } }] };
+    // A payload past the pipe's buffer: a hook that steps aside without reading its stdin must not fail the call.
+    if (done === 2) return { toolCalls: [{ name: 'Write', args: { file_path: join(world.sandbox.workspace, `big-${mode}.txt`), content: 'x'.repeat(200_000) } }] };
+    return { text: `E2E-MOD-ANSWER-${mode}` };
+  }
+
+  beforeAll(async () => {
+    requireClaudeCli(version);
+    requirePluginBuild();
+    world = await createClaudeWorld(version, 'module', script);
+    writeFileSync(join(world.sandbox.workspace, 'notes.txt'), `${LOCAL_TEXT}\n`);
+    const throwing = join(world.sandbox.root, 'throwing-plugin');
+    await writeThrowingPluginCopy(throwing);
+    for (const mode of MODES) {
+      const exec = createExecProbe(join(world.sandbox.root, `exec-${mode}`));
+      const logFile = join(world.sandbox.root, `debug-${mode}.txt`);
+      const env = { ...world.pluginEnv, PATH: exec.path(world.sandbox.env().PATH ?? '') };
+      // Off the way the README says: the `env` block of ~/.claude/settings.json, which Claude Code applies to its own environment.
+      const settings = join(world.sandbox.configDir, 'settings.json');
+      if (mode === 'OFF') writeFileSync(settings, `${JSON.stringify({ env: { OPENVIKING_MODULE: 'off' } })}\n`);
+      const run = await runClaude(world.sandbox, `E2E-MOD-${mode} read my profile, then my notes`, {
+        pluginDirs: [mode === 'THROW' ? throwing : REPO_ROOT, world.envProbeDir],
+        env,
+        allowedTools: ['Read', 'Write'],
+        args: ['--debug-file', logFile],
+      });
+      if (mode === 'OFF') rmSync(settings);
+      sessions[mode] = { run, log: readLog(logFile), exec };
+    }
+  });
+
+  afterAll(async () => {
+    await world?.dispose();
+  });
+
+  function readLog(path: string): string {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
+  function callsOf(mode: Mode): ModelCall[] {
+    return world.model.calls('conversation').filter((call) => lastUserQuery(call).includes(`E2E-MOD-${mode}`));
+  }
+
+  /** The tool results the model read in `mode`'s session: [viking Read, local Read]. */
+  function readResults(mode: Mode): string[] {
+    return toolResults(callsOf(mode).at(-1) ?? ({ messages: [] } as unknown as ModelCall)).map((result) => result.text);
+  }
+
+  /** Our plugin's PreToolUse hook lines (of `tool`) in a debug log. */
+  const ourPreToolUse = (log: string, tool = 'Read') => log.split('\n').filter((line) => new RegExp(`Hooks: PreToolUse:${tool} \\[.*\\] \\(plugin openviking@inline\\) finished`).test(line));
+  const prefilterRuns = (exec: ExecProbe) => exec.lines().filter((line) => line.startsWith('sh ') && line.endsWith('hooks/guard-prefilter.sh'));
+  /** Dispatcher starts other than the detached capture workers. */
+  const dispatcherRuns = (exec: ExecProbe) => exec.lines().filter((line) => /^node \S*scripts\/hook\.mjs$/.test(line));
+  const envProbePreToolUse = (sessionId: string) => world.envProbe().filter((record) => record.event === 'PreToolUse' && record.stdin.session_id === sessionId && record.stdin.tool_name === 'Read');
+
+  describe('module on (the default)', () => {
+    it('the CLI finishes normally, the host loads the module, and the turn answers', () => {
+      expectNormalExit(sessions.ON.run);
+      expect(sessions.ON.run.stdout, world.evidence()).toContain('E2E-MOD-ANSWER-ON');
+      expect(sessions.ON.log).toMatch(/hooks module openviking@inline loaded \(worker, environment \d+, tier user\); events: tool\.call,session\.start,command\.run,classic\.UserPromptSubmit,session\.append,turn\.complete,ui\.render/);
+    });
+
+    it('the viking:// Read is refused in tool.call with the guard\'s reason: no PreToolUse hook of anyone ran for it', () => {
+      const [viking, local] = readResults('ON');
+      expect(viking, world.evidence()).toBe(`<tool_use_error>${REASON}</tool_use_error>`);
+      expect(local).toContain(LOCAL_TEXT);
+      expect(sessions.ON.log).toMatch(/tool\.call Read \S+: resolved by a hooks module \(deny of \d+ chars/);
+      // One PreToolUse of ours (the local Read) and one of the other plugin, for the local Read only.
+      expect(ourPreToolUse(sessions.ON.log)).toHaveLength(1);
+      const sessionId = claudeSessionIdOf(callsOf('ON')[0]);
+      expect(envProbePreToolUse(sessionId).map((record) => (record.stdin.tool_input as { file_path?: string }).file_path)).toEqual([join(world.sandbox.workspace, 'notes.txt')]);
+    });
+
+    it('a Write of 200 KB (past the pipe buffer): our hook steps aside without reading it, status 0, the file written', () => {
+      expect(ourPreToolUse(sessions.ON.log, 'Write').join('\n')).toMatch(/finished with status 0/);
+      expect(readFileSync(join(world.sandbox.workspace, 'big-ON.txt'), 'utf8')).toHaveLength(200_000);
+    });
+
+    it('no process of the plugin for any of the calls: the prefilter never started, the dispatcher only for session start and the prompt', () => {
+      expect(prefilterRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toEqual([]);
+      expect(dispatcherRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toHaveLength(2);
+      // The prefilter's own read of the payload (detach.sh reads with a larger cap).
+      expect(sessions.ON.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toEqual([]);
+      expect(sessions.OFF.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toHaveLength(3);
+    });
+  });
+
+  describe('OPENVIKING_MODULE=off in settings.json env', () => {
+    it('the shell guard denies the same Read with the same reason; its prefilter runs for every call, node for the viking one', () => {
+      expectNormalExit(sessions.OFF.run);
+      const [viking, local] = readResults('OFF');
+      expect(viking, world.evidence()).toContain(REASON);
+      expect(viking).not.toContain('<tool_use_error>');
+      expect(local).toContain(LOCAL_TEXT);
+      expect(ourPreToolUse(sessions.OFF.log)).toHaveLength(2);
+      expect(prefilterRuns(sessions.OFF.exec)).toHaveLength(3);
+      expect(dispatcherRuns(sessions.OFF.exec)).toHaveLength(3);
+    });
+
+    it('PreToolUse receives the viking:// path made absolute against the workspace (host fact F11)', () => {
+      const sessionId = claudeSessionIdOf(callsOf('OFF')[0]);
+      expect(envProbePreToolUse(sessionId).map((record) => (record.stdin.tool_input as { file_path?: string }).file_path)[0]).toBe(join(world.sandbox.workspace, 'viking:/user/default/memories/profile.md'));
+    });
+  });
+
+  describe('a module whose guard throws', () => {
+    it('the host logs the failure and runs what is below: the shell guard denies with the same reason', () => {
+      expectNormalExit(sessions.THROW.run);
+      expect(sessions.THROW.log).toContain(MODULE_THROW_MARK);
+      expect(sessions.THROW.log).toMatch(/tool\.call; skipped; what is below it ran in its place/);
+      const [viking, local] = readResults('THROW');
+      expect(viking, world.evidence()).toContain(REASON);
+      expect(viking).not.toContain('<tool_use_error>');
+      expect(local).toContain(LOCAL_TEXT);
+      // The wrapped guard throws for Read only: the Write was judged and handed off by the module.
+      expect(prefilterRuns(sessions.THROW.exec)).toHaveLength(2);
+    });
+  });
+
+  it('every session lands in OpenViking exactly once', async () => {
+    const probes: Record<string, () => number> = {};
+    for (const mode of MODES) {
+      const sessionId = claudeSessionIdOf(callsOf(mode)[0]);
+      probes[`${mode} prompt`] = () => countMessages(mainSessionOf(world.ov, sessionId), 'user', `E2E-MOD-${mode}`);
+      probes[`${mode} answer`] = () => countMessages(mainSessionOf(world.ov, sessionId), 'assistant', `E2E-MOD-ANSWER-${mode}`);
+    }
+    expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
+  });
+});

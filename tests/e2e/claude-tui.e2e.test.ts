@@ -1,0 +1,119 @@
+/**
+ * Claude Code scenario 6 — the interactive TUI under tmux (support/claude-tui.ts),
+ * on each pinned version: what only a person's session shows.
+ * 1. A prompt that recalls a memory, answered after one lookup through the
+ *    plugin's MCP read tool: the memory card is drawn under the answer (one
+ *    summary line); `/openviking-card expand` opens it (the memory with its
+ *    score, the lookup). `/compact` runs PreCompact (capture and commit,
+ *    synchronously) and the compaction; `/exit` runs SessionEnd.
+ * 2. `claude --continue`: the same answer with its card, open as left, with
+ *    no model request (restored from the store); `/exit` runs SessionEnd again.
+ * The turn lands in OpenViking once, and every message is committed exactly once.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onceEach, settledCounts } from './support/capture-counts.js';
+import { claudeSessionIdOf, createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import { prepareTuiHome, startTui, stopTuis } from './support/claude-tui.js';
+import { countMessages, mainSessionOf, messageText, SEED } from './support/openviking.js';
+import { REPO_ROOT } from './support/repo.js';
+import { afterToolResultOf, callTool, firstMatching, onPrompt } from './support/script.js';
+import { requirePluginBuild } from './support/world.js';
+
+const MCP_READ = 'mcp__plugin_openviking_openviking__read';
+const PROMPT = `${SEED.recallPrompt} E2E-TUI`;
+const ANSWER = 'E2E-TUI-ANSWER use helm upgrade';
+const CARD_LINE = /OpenViking · (\d+) recalled · 1 looked up/;
+
+forEachClaudeVersion((version) => {
+  let world: ClaudeWorld;
+  const screens: Record<string, string> = {};
+  const logs: Record<string, string> = {};
+  let commitsAfterFirst = -1;
+
+  const mainSession = () => mainSessionOf(world.ov, claudeSessionIdOf(world.model.calls('conversation')[0]));
+  /** Commits of the session's OpenViking session so far. */
+  const commits = () => world.ov.requests().filter((request) => request.method === 'POST' && request.path.endsWith(`/sessions/${mainSession()?.sessionId ?? 'none'}/commit`)).length;
+  const settledCommits = async () => (await settledCounts({ commits }, 20_000)).commits ?? -1;
+
+  beforeAll(async () => {
+    requireClaudeCli(version);
+    requirePluginBuild();
+    world = await createClaudeWorld(version, 'tui', firstMatching([onPrompt('E2E-TUI', callTool(MCP_READ, { uris: SEED.recallUri })), afterToolResultOf(MCP_READ, { text: ANSWER })]));
+    prepareTuiHome(world.sandbox);
+    const options = (log: string, args: string[] = []) => ({ pluginDirs: [REPO_ROOT], env: world.pluginEnv, allowedTools: [MCP_READ], debugFile: join(world.sandbox.root, log), args });
+
+    const first = startTui(world.sandbox, 'first', options('debug-first.txt'));
+    await first.waitForScreen(/❯/, 'the composer');
+    first.submit(PROMPT);
+    screens.answered = await first.waitForScreen(new RegExp(`${ANSWER}[\\s\\S]*${CARD_LINE.source}`), 'the answer and its card', 60_000);
+    first.submit('/openviking-card expand');
+    await first.waitForScreen(/★ viking:\/\/\S*kestrel-deploy\.md \d\.\d\d/, 'the expanded card');
+    screens.expanded = await first.waitForScreen(/OpenViking cards expanded\./, "the command's answer");
+    first.submit('/compact');
+    screens.compacted = await first.waitForScreen(/Compacted/, 'the compaction', 90_000);
+    first.submit('/exit');
+    await first.waitForExit();
+    logs.first = readFileSync(join(world.sandbox.root, 'debug-first.txt'), 'utf8');
+    commitsAfterFirst = await settledCommits();
+
+    const second = startTui(world.sandbox, 'second', options('debug-second.txt', ['--continue']));
+    await second.waitForScreen(/❯/, 'the composer');
+    screens.continued = await second.waitForScreen(new RegExp(`${ANSWER}[\\s\\S]*${CARD_LINE.source}[\\s\\S]*★ viking://`), 'the restored answer with its open card', 30_000).catch(() => second.screen());
+    second.submit('/exit');
+    await second.waitForExit();
+    logs.second = readFileSync(join(world.sandbox.root, 'debug-second.txt'), 'utf8');
+  }, 300_000);
+
+  afterAll(async () => {
+    if (world) stopTuis(world.sandbox);
+    await world?.dispose();
+  });
+
+  describe('the memory card', () => {
+    it('is drawn under the answer: one summary line with the memories recalled for the turn and the lookup', () => {
+      expect(screens.answered).toMatch(CARD_LINE);
+      expect(Number(CARD_LINE.exec(screens.answered ?? '')?.[1])).toBeGreaterThanOrEqual(1);
+      expect(screens.answered).not.toContain('★');
+    });
+
+    it('/openviking-card expand opens it: the recalled memory with its score, the lookup', () => {
+      expect(screens.expanded).toContain('OpenViking cards expanded.');
+      expect(screens.expanded).toMatch(/⌕ read “viking:\/\/\S*kestrel-deploy\.md” \d+ URIs/);
+    });
+
+    it('--continue draws the same card, open as it was left, before any new prompt', () => {
+      expect(screens.continued).toMatch(/★ viking:\/\/\S*kestrel-deploy\.md \d\.\d\d/);
+      expect(logs.second).not.toContain('[API REQUEST] /v1/messages');
+    });
+  });
+
+  describe('the events only a person\'s session fires', () => {
+    it('/exit runs SessionEnd through the shell path, both times', () => {
+      // The TUI logs a plugin hook with its command as written.
+      const ended = /SessionEnd:prompt_input_exit \[sh "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/detach\.sh"\] completed with status 0/;
+      expect(logs.first).toMatch(ended);
+      expect(logs.second).toMatch(ended);
+    });
+
+    it('/compact runs PreCompact (the synchronous capture) before the compaction', () => {
+      expect(logs.first).toMatch(/PreCompact:manual \[node "\$\{CLAUDE_PLUGIN_ROOT\}\/scripts\/hook\.mjs"\] completed with status 0[\s\S]*\[API REQUEST\] \/v1\/messages source=compact/);
+      expect(screens.compacted).toContain('Compacted');
+    });
+
+    it('the turn lands once and is committed exactly once (by PreCompact); /exit commits only what came after it, --continue nothing', async () => {
+      const probes = { prompt: () => countMessages(mainSession(), 'user', 'E2E-TUI'), answer: () => countMessages(mainSession(), 'assistant', ANSWER) };
+      expect(await settledCounts(probes, 20_000), world.evidence()).toEqual(onceEach(probes));
+      const archived = (mainSession()?.archives ?? []).flatMap((archive) => archive.messages.map(messageText));
+      // Every message in exactly one archive: the turn in PreCompact's, the `/compact` line (written after PreCompact ran) in SessionEnd's.
+      expect(archived.filter((text) => text.includes('E2E-TUI'))).toHaveLength(2);
+      expect(new Set(archived).size, archived.join('\n')).toBe(archived.length);
+      expect(archived.length).toBe(mainSession()?.allMessages.length);
+      expect(commitsAfterFirst).toBe(mainSession()?.archives.length);
+      expect(commits()).toBe(commitsAfterFirst);
+    });
+  });
+});

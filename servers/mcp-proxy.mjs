@@ -1925,9 +1925,11 @@ import { realpathSync } from "node:fs";
 import { dirname as dirname3, join as join9, parse, resolve as resolve3 } from "node:path";
 var WORKSPACE_DIR = ".openviking";
 var WORKSPACE_FILES = ["config.json", "config.local.json"];
+var MAX_FOLDER_CHARS = 4096;
 function findWorkspaceRoot(folder, homeDir, notes) {
-  if (folder.trim() === "") return void 0;
+  if (folder.trim() === "" || folder.length > MAX_FOLDER_CHARS) return void 0;
   const absolute = resolve3(folder);
+  if (absolute.length > MAX_FOLDER_CHARS) return void 0;
   let current;
   let stopAt;
   try {

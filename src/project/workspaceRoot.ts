@@ -18,7 +18,10 @@
  *
  * Real paths come from the JavaScript `realpathSync` (not `.native`, which
  * would also fold case on macOS); when the folder's or `$HOME`'s fails,
- * both are used as given.
+ * both are used as given. A folder spelled longer than `MAX_FOLDER_CHARS`
+ * (Linux's PATH_MAX) is no directory anyone works in: it is no workspace,
+ * and its thousands of levels are never walked (a hook's `cwd` is the
+ * host's text; a 160 KB one of `</private>` runs took 12 s to walk).
  *
  * @module
  */
@@ -29,6 +32,8 @@ import { gitDirAt, type GitDir, type ScanNotes } from './gitRepo.js';
 
 export const WORKSPACE_DIR = '.openviking';
 export const WORKSPACE_FILES = ['config.json', 'config.local.json'] as const;
+/** PATH_MAX on Linux: no directory one can work in is spelled longer. */
+export const MAX_FOLDER_CHARS = 4_096;
 
 export interface WorkspaceRoot {
   /** The nearest marked directory, else the repository's checkout. */
@@ -42,8 +47,9 @@ export interface WorkspaceRoot {
 
 /** The workspace of `folder`, or undefined. `homeDir` is never a workspace. */
 export function findWorkspaceRoot(folder: string, homeDir: string, notes: ScanNotes): WorkspaceRoot | undefined {
-  if (folder.trim() === '') return undefined;
+  if (folder.trim() === '' || folder.length > MAX_FOLDER_CHARS) return undefined;
   const absolute = resolve(folder);
+  if (absolute.length > MAX_FOLDER_CHARS) return undefined;
   let current: string;
   let stopAt: string;
   try {

@@ -227,6 +227,16 @@ describe('workspace roots', () => {
     expect(findWorkspaceRoot(dir, home, notes())).toMatchObject({ root: dir, rootKind: 'git' });
   });
 
+  it('a folder spelled longer than PATH_MAX is no workspace, whatever it holds (a hook\'s cwd is the host\'s text)', () => {
+    const dir = folder(`marked-long-${++counter}`);
+    mkdirSync(join(dir, '.openviking'));
+    writeFileSync(join(dir, '.openviking', 'config.json'), '{"version": 1}');
+    // The fuzz suite's case: a 160 KB cwd of `<private>x</private>` runs, thousands of levels under a marked folder.
+    const long = join(dir, '<private>x</private>'.repeat(8_000));
+    expect(findWorkspaceRoot(long, home, notes())).toBeUndefined();
+    expect(findWorkspaceRoot(join(dir, 'src'), home, notes())).toMatchObject({ root: dir });
+  });
+
   it(`#16 $HOME as a repository (dotfiles) claims nothing: not $HOME, not below it; / is no workspace [${T_ID}]`, () => {
     const dotHome = repo('git@github.com:someone/dotfiles.git', `home-${++counter}`);
     const notesDir = folder(basename(dotHome), 'notes');

@@ -100,8 +100,13 @@ describe('what a request carries and what a resident stage sees', () => {
 });
 
 describe('every variable the stage code reads reaches a resident stage', () => {
-  /** Code a resident never runs: the process entry, the doctor, the MCP proxy, the status line. */
-  const NOT_RUN_BY_A_RESIDENT = ['hook/main.ts', 'doctor/', 'mcp/', 'statusline/', 'controls/'];
+  /**
+   * Code a resident never runs: the process entry, the doctor, the MCP proxy,
+   * the status line, the hooks module (the host's worker), and the hand-off
+   * from it (its flags and `CLAUDE_PID` are read by the start stage and by
+   * the shell commands before node starts, never by the prompt stage).
+   */
+  const NOT_RUN_BY_A_RESIDENT = ['hook/main.ts', 'doctor/', 'mcp/', 'statusline/', 'controls/', 'mod/', 'protocol/handoff.ts'];
 
   function sources(dir: string): string[] {
     return readdirSync(dir).flatMap((name) => {

@@ -2276,7 +2276,7 @@ function signatureOf(path) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-GCSHMCVD.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-CBNLRLXL.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -2862,7 +2862,7 @@ function proxyAwareFetch(env, direct) {
   };
 }
 async function loadUndici() {
-  const loaded = await import("./chunks/undici-2OYPYSJA.mjs");
+  const loaded = await import("./chunks/undici-SEGLVSC2.mjs");
   return typeof loaded.ProxyAgent === "function" ? loaded : loaded.default;
 }
 function agentOptions(route) {

@@ -4,8 +4,9 @@
  * workspaces; host-driven continuations (`is_internal_continuation` on newer
  * hosts; on 2.117 the Stop-hook text `Stop hook: …` / `Hook timed out
  * after …` and the post-compaction "Please continue…" come back as ordinary
- * prompts, codebuddy-host README §3); prompts that are only host markup or
- * already carry our block; bare slash commands; and queries shorter than
+ * prompts, codebuddy-host README §3; on Claude Code a background agent's end
+ * comes back as a `<task-notification>` prompt, FC4); prompts that are only
+ * host markup or already carry our block; bare slash commands; and queries shorter than
  * `minQueryLength`.
  *
  * The query is the prompt through the privacy filter (transcript/privacy.ts,
@@ -53,6 +54,7 @@ const HOST_CONTINUATIONS = [
   /^\s*(?:Stop|SubagentStop) hook:/i,
   /^\s*Hook timed out after \d+\s*ms/i,
   /^\s*Please continue (?:with )?the conversation (?:based on|from where)/i,
+  /^\s*<task-notification>/,
 ];
 
 const SLASH_COMMAND = /^\/[A-Za-z][\w:.-]*(?=\s|$)/;

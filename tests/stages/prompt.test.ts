@@ -221,6 +221,8 @@ for (const mode of MODES) {
       const skipped: Array<[string, string, Record<string, unknown>?, Record<string, string>?]> = [
         ['2.117 Stop-hook timeout text', 'Stop hook: Hook timed out after 2000ms'],
         ['is_internal_continuation', RECALL_PROMPT, { is_internal_continuation: true }],
+        // Claude Code (FC4): a background agent's end comes back as a prompt of its own, which the host wrote.
+        ['a background agent\'s <task-notification>', `<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>\n<summary>${RECALL_PROMPT}</summary>\n</task-notification>`],
         ['bypass pattern on the workspace', RECALL_PROMPT, {}, { OPENVIKING_BYPASS_SESSION_PATTERNS: '/tmp/**' }],
       ];
       for (const [name, prompt, extra, env] of skipped) {

@@ -349,17 +349,17 @@ function credentialMode(env) {
   return "auto";
 }
 function loadCredentialFiles({ env, homeDir, readFile }) {
-  const cliOverride = text(env["OPENVIKING_CLI_CONFIG_FILE"]);
-  const ovOverride = text(env["OPENVIKING_CONFIG_FILE"]);
-  const load = (override, fallbackName) => {
-    const path = expandHome(override ?? join4("~", ".openviking", fallbackName), homeDir);
-    return loadConfigFile(path, displayPath(path, homeDir), readFile);
-  };
-  const ovFile = load(ovOverride, "ov.conf");
-  if (ovOverride !== void 0 && cliOverride === void 0 && looksLikeOvcli(ovFile.value)) {
+  const paths = credentialFilePaths(env, homeDir);
+  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
+  const ovFile = load(paths.ov);
+  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
     return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
   }
-  return { cliFile: load(cliOverride, "ovcli.conf"), ovFile };
+  return { cliFile: load(paths.cli), ovFile };
+}
+function credentialFilePaths(env, homeDir) {
+  const at = (override, fallbackName) => expandHome(override ?? join4("~", ".openviking", fallbackName), homeDir);
+  return { cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"), ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf") };
 }
 function looksLikeOvcli(value) {
   if (!value || isRecord(value["server"])) return false;
@@ -1424,7 +1424,7 @@ import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join6 } from "node:path";
 
 // src/store/fsUtil.ts
-import { readdirSync, statSync as statSync3, unlinkSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, realpathSync, statSync as statSync3, unlinkSync, writeFileSync } from "node:fs";
 function statQuietly(path) {
   try {
     return statSync3(path, { throwIfNoEntry: false });
@@ -1432,11 +1432,42 @@ function statQuietly(path) {
     return void 0;
   }
 }
+function realPath(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return void 0;
+  }
+}
+function realPathNative(path) {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return void 0;
+  }
+}
+
+// src/store/jsonFile.ts
+var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
+async function readJsonDetailed(path) {
+  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
+  if (file.absent === "missing") return { status: "missing" };
+  if (file.absent !== void 0) return { status: "unreadable", reason: `${path} ${file.why}` };
+  const text2 = file.text;
+  try {
+    return { status: "ok", value: JSON.parse(text2) };
+  } catch (error) {
+    return { status: "corrupt", reason: `invalid JSON (${text2.length} chars): ${errorMessage(error)}` };
+  }
+}
+async function readJson(path) {
+  const result = await readJsonDetailed(path);
+  return result.status === "ok" ? result.value : void 0;
+}
 
 // src/store/atomic.ts
 var PRIVATE_FILE_MODE = 384;
 var PRIVATE_DIR_MODE = 448;
-var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
 var TEMP_SUFFIX = ".tmp";
 async function ensurePrivateDir(dir) {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -1464,21 +1495,6 @@ async function writeFileAtomic(path, data, options = {}) {
 }
 async function writeJsonAtomic(path, value, options = {}) {
   await writeFileAtomic(path, JSON.stringify(value), options);
-}
-async function readJsonDetailed(path) {
-  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
-  if (file.absent === "missing") return { status: "missing" };
-  if (file.absent !== void 0) return { status: "unreadable", reason: `${path} ${file.why}` };
-  const text2 = file.text;
-  try {
-    return { status: "ok", value: JSON.parse(text2) };
-  } catch (error) {
-    return { status: "corrupt", reason: `invalid JSON (${text2.length} chars): ${errorMessage(error)}` };
-  }
-}
-async function readJson(path) {
-  const result = await readJsonDetailed(path);
-  return result.status === "ok" ? result.value : void 0;
 }
 
 // src/mcp/snapshot.ts
@@ -1570,7 +1586,6 @@ function createSemaphore(limit) {
 }
 
 // src/project/identity.ts
-import { realpathSync as realpathSync3 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 
 // src/project/gitRepo.ts
@@ -1921,7 +1936,6 @@ function withoutQuery2(path) {
 import { join as join10 } from "node:path";
 
 // src/project/workspaceRoot.ts
-import { realpathSync } from "node:fs";
 import { dirname as dirname3, join as join9, parse, resolve as resolve3 } from "node:path";
 var WORKSPACE_DIR = ".openviking";
 var WORKSPACE_FILES = ["config.json", "config.local.json"];
@@ -1930,15 +1944,10 @@ function findWorkspaceRoot(folder, homeDir, notes) {
   if (folder.trim() === "" || folder.length > MAX_FOLDER_CHARS) return void 0;
   const absolute = resolve3(folder);
   if (absolute.length > MAX_FOLDER_CHARS) return void 0;
-  let current;
-  let stopAt;
-  try {
-    current = realpathSync(absolute);
-    stopAt = realpathSync(resolve3(homeDir));
-  } catch {
-    current = absolute;
-    stopAt = resolve3(homeDir);
-  }
+  const real = realPath(absolute);
+  const realHome = realPath(resolve3(homeDir));
+  let current = real !== void 0 && realHome !== void 0 ? real : absolute;
+  const stopAt = real !== void 0 && realHome !== void 0 ? realHome : resolve3(homeDir);
   const fsRoot = parse(current).root;
   let marked;
   for (; current !== fsRoot && current !== stopAt; current = dirname3(current)) {
@@ -1961,7 +1970,6 @@ function workspaceFilesAt(dir, notes) {
 }
 
 // src/project/workspaceFile.ts
-import { realpathSync as realpathSync2 } from "node:fs";
 import { sep as sep2 } from "node:path";
 var BOUNDS = {
   recallLimit: { min: KNOB_TABLE.recallLimit.min, max: KNOB_TABLE.recallLimit.max },
@@ -2093,11 +2101,9 @@ function connectionKeysIn(value, prefix) {
   return found;
 }
 function insideRoot(path, root) {
-  try {
-    return realpathSync2(path).startsWith(`${realpathSync2(root)}${sep2}`);
-  } catch {
-    return false;
-  }
+  const real = realPath(path);
+  const realRoot = realPath(root);
+  return real !== void 0 && realRoot !== void 0 && real.startsWith(`${realRoot}${sep2}`);
 }
 
 // src/project/workspaceConfig.ts
@@ -2259,15 +2265,8 @@ function earlierGitIdOf(scan) {
   if (scan.commonDir === void 0 || scan.earlierGitId !== void 0) return scan.earlierGitId;
   const remoteUrl = pickRemoteUrl(readGitConfig(scan.commonDir, { touched: [], ignored: [] }));
   const canonical = remoteUrl === void 0 ? void 0 : canonicalRemote(remoteUrl);
-  scan.earlierGitId = canonical !== void 0 ? peerIdForRemote(canonical) : localPeerId(remoteUrl === void 0 ? realPathNative(scan.commonDir) : scan.commonDir);
+  scan.earlierGitId = canonical !== void 0 ? peerIdForRemote(canonical) : localPeerId(remoteUrl === void 0 ? realPathNative(scan.commonDir) ?? scan.commonDir : scan.commonDir);
   return scan.earlierGitId;
-}
-function realPathNative(path) {
-  try {
-    return realpathSync3.native(path);
-  } catch {
-    return path;
-  }
 }
 function signatureOf(path) {
   const stat = statQuietly(path);

@@ -172,17 +172,19 @@ export function credentialMode(env: Env): CredentialMode {
  * ov.conf; the default ovcli.conf is then not read at all.
  */
 function loadCredentialFiles({ env, homeDir, readFile }: CredentialInput): { cliFile: LoadedConfigFile; ovFile: LoadedConfigFile } {
-  const cliOverride = text(env['OPENVIKING_CLI_CONFIG_FILE']);
-  const ovOverride = text(env['OPENVIKING_CONFIG_FILE']);
-  const load = (override: string | undefined, fallbackName: string) => {
-    const path = expandHome(override ?? join('~', '.openviking', fallbackName), homeDir);
-    return loadConfigFile(path, displayPath(path, homeDir), readFile);
-  };
-  const ovFile = load(ovOverride, 'ov.conf');
-  if (ovOverride !== undefined && cliOverride === undefined && looksLikeOvcli(ovFile.value)) {
+  const paths = credentialFilePaths(env, homeDir);
+  const load = (path: string) => loadConfigFile(path, displayPath(path, homeDir), readFile);
+  const ovFile = load(paths.ov);
+  if (text(env['OPENVIKING_CONFIG_FILE']) !== undefined && text(env['OPENVIKING_CLI_CONFIG_FILE']) === undefined && looksLikeOvcli(ovFile.value)) {
     return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
   }
-  return { cliFile: load(cliOverride, 'ovcli.conf'), ovFile };
+  return { cliFile: load(paths.cli), ovFile };
+}
+
+/** Where ovcli.conf and ov.conf are looked for: the variables' files, else `~/.openviking/`. */
+export function credentialFilePaths(env: Env, homeDir: string): { cli: string; ov: string } {
+  const at = (override: string | undefined, fallbackName: string) => expandHome(override ?? join('~', '.openviking', fallbackName), homeDir);
+  return { cli: at(text(env['OPENVIKING_CLI_CONFIG_FILE']), 'ovcli.conf'), ov: at(text(env['OPENVIKING_CONFIG_FILE']), 'ov.conf') };
 }
 
 function looksLikeOvcli(value: JsonRecord | undefined): boolean {

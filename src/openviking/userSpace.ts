@@ -37,6 +37,11 @@ function isSpace(value: unknown): value is string {
   return typeof value === 'string' && USER_ID.test(value);
 }
 
+/** The file holding the answers (the hooks module reads it ahead of a start or a recall, D30). */
+export function userSpaceCacheFile(dataDir: string): string {
+  return cacheFile(dataDir, 'user-space');
+}
+
 function keyOf(ref: UserSpaceCacheRef): string {
   const { baseUrl, apiKey, account, user } = ref.credentials;
   return cacheKey(baseUrl, apiKey, account, user);
@@ -44,12 +49,12 @@ function keyOf(ref: UserSpaceCacheRef): string {
 
 /** The cached space, without any network. */
 export function cachedUserSpace(ref: UserSpaceCacheRef): Promise<string | undefined> {
-  return readCached(cacheFile(ref.dataDir, 'user-space'), keyOf(ref), ref.now, isSpace);
+  return readCached(userSpaceCacheFile(ref.dataDir), keyOf(ref), ref.now, isSpace);
 }
 
 /** The last resolved space, even past its day (a guess to read with while checking it again). */
 export function lastKnownUserSpace(ref: UserSpaceCacheRef): Promise<string | undefined> {
-  return readCached(cacheFile(ref.dataDir, 'user-space'), `${keyOf(ref)}:last`, ref.now, isSpace);
+  return readCached(userSpaceCacheFile(ref.dataDir), `${keyOf(ref)}:last`, ref.now, isSpace);
 }
 
 /** The cached space, else resolved over the network (two parallel calls) and cached. Undefined when the server cannot say. */
@@ -62,7 +67,7 @@ export async function resolveUserSpace(client: OpenVikingClient, ref: UserSpaceC
   const names = listing.ok ? listing.result.filter((entry) => entry.isDir !== false).map((entry) => entry.name ?? lastSegment(entry.uri)) : [];
   const space = chooseSpace(names, fallback);
   if (space === undefined) return undefined;
-  const file = cacheFile(ref.dataDir, 'user-space');
+  const file = userSpaceCacheFile(ref.dataDir);
   await writeCached(file, keyOf(ref), space, ref.now + USER_SPACE_TTL_MS, ref.now);
   await writeCached(file, `${keyOf(ref)}:last`, space, ref.now + LAST_KNOWN_TTL_MS, ref.now);
   return space;

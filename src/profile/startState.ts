@@ -14,7 +14,7 @@
  */
 import { isRecord } from '../util/json.js';
 import { readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
-import { SESSION_STATE_VERSION } from '../store/sessionState.js';
+import { SESSION_STATE_VERSION } from '../store/stateVersion.js';
 
 /** How long an answer is reused for a repeated delivery of the same source. */
 export const START_ANSWER_REUSE_MS = 2 * 60_000;

@@ -26,10 +26,9 @@
  *
  * @module
  */
-import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Credentials, PluginConfig, Settings } from '../config/types.js';
-import { statQuietly } from '../store/fsUtil.js';
+import { realPathNative, statQuietly } from '../store/fsUtil.js';
 import { mainCheckout, originUrl, pickRemoteUrl, readGitConfig, type ScanNotes } from './gitRepo.js';
 import { firstRendered, gitRemoteVariable, legacyPeerForm, normalizeRemote, parseRemote, remotePort, sanitizePeerId, templatesOf, type TemplateVariables } from './peerTemplate.js';
 import { canonicalRemote, isValidPeerId, localPeerId, peerIdForRemote } from './remote.js';
@@ -214,16 +213,8 @@ function earlierGitIdOf(scan: Scan): string | undefined {
   if (scan.commonDir === undefined || scan.earlierGitId !== undefined) return scan.earlierGitId;
   const remoteUrl = pickRemoteUrl(readGitConfig(scan.commonDir, { touched: [], ignored: [] }));
   const canonical = remoteUrl === undefined ? undefined : canonicalRemote(remoteUrl);
-  scan.earlierGitId = canonical !== undefined ? peerIdForRemote(canonical) : localPeerId(remoteUrl === undefined ? realPathNative(scan.commonDir) : scan.commonDir);
+  scan.earlierGitId = canonical !== undefined ? peerIdForRemote(canonical) : localPeerId(remoteUrl === undefined ? (realPathNative(scan.commonDir) ?? scan.commonDir) : scan.commonDir);
   return scan.earlierGitId;
-}
-
-function realPathNative(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }
 
 function signatureOf(path: string): string {

@@ -23,12 +23,12 @@
  *
  * @module
  */
-import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { loadConfigFile, readTextAtMost } from '../config/configFile.js';
 import { KNOB_TABLE } from '../config/knobs.js';
 import { isRecord, type JsonRecord } from '../util/json.js';
 import { isValidPeerId } from './remote.js';
+import { realPath } from '../store/fsUtil.js';
 
 /** The values a workspace file may hold, by this plugin's names. */
 export interface WorkspaceValues {
@@ -225,9 +225,7 @@ function connectionKeysIn(value: JsonRecord, prefix: string): string[] {
 
 /** Whether `path`, symlinks followed, is inside `root` (a link to a file elsewhere, e.g. in `$HOME`, is not read). */
 function insideRoot(path: string, root: string): boolean {
-  try {
-    return realpathSync(path).startsWith(`${realpathSync(root)}${sep}`);
-  } catch {
-    return false;
-  }
+  const real = realPath(path);
+  const realRoot = realPath(root);
+  return real !== undefined && realRoot !== undefined && real.startsWith(`${realRoot}${sep}`);
 }

@@ -25,8 +25,7 @@
  *
  * @module
  */
-import { realpathSync } from 'node:fs';
-import { statQuietly } from '../store/fsUtil.js';
+import { realPath, statQuietly } from '../store/fsUtil.js';
 import { dirname, join, parse, resolve } from 'node:path';
 import { gitDirAt, type GitDir, type ScanNotes } from './gitRepo.js';
 
@@ -50,15 +49,11 @@ export function findWorkspaceRoot(folder: string, homeDir: string, notes: ScanNo
   if (folder.trim() === '' || folder.length > MAX_FOLDER_CHARS) return undefined;
   const absolute = resolve(folder);
   if (absolute.length > MAX_FOLDER_CHARS) return undefined;
-  let current: string;
-  let stopAt: string;
-  try {
-    current = realpathSync(absolute);
-    stopAt = realpathSync(resolve(homeDir));
-  } catch {
-    current = absolute;
-    stopAt = resolve(homeDir);
-  }
+  const real = realPath(absolute);
+  const realHome = realPath(resolve(homeDir));
+  // Both real, or both as given (a folder that cannot be resolved is compared with $HOME as spelled).
+  let current = real !== undefined && realHome !== undefined ? real : absolute;
+  const stopAt = real !== undefined && realHome !== undefined ? realHome : resolve(homeDir);
   const fsRoot = parse(current).root;
   let marked: string | undefined;
   for (; current !== fsRoot && current !== stopAt; current = dirname(current)) {

@@ -20,12 +20,17 @@ function isFallbackTier(value: unknown): value is RecallTier {
   return value === 'recall' || value === 'find';
 }
 
+/** The file holding the decisions (the hooks module reads it ahead of a recall, D30). */
+export function tierCacheFile(dataDir: string): string {
+  return cacheFile(dataDir, CACHE_NAME);
+}
+
 /** The tier to start with for `baseUrl` (`context` unless a fresh fallback decision exists). */
 export async function startingTier(dataDir: string, baseUrl: string, now: number): Promise<RecallTier> {
-  return (await readCached(cacheFile(dataDir, CACHE_NAME), cacheKey(baseUrl), now, isFallbackTier)) ?? 'context';
+  return (await readCached(tierCacheFile(dataDir), cacheKey(baseUrl), now, isFallbackTier)) ?? 'context';
 }
 
 /** Records that `baseUrl` needs `tier` for the next hour. */
 export async function rememberFallbackTier(dataDir: string, baseUrl: string, tier: Exclude<RecallTier, 'context'>, now: number): Promise<void> {
-  await writeCached(cacheFile(dataDir, CACHE_NAME), cacheKey(baseUrl), tier, now + TIER_DECISION_TTL_MS, now);
+  await writeCached(tierCacheFile(dataDir), cacheKey(baseUrl), tier, now + TIER_DECISION_TTL_MS, now);
 }

@@ -14,14 +14,13 @@
  *
  * @module
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Credentials } from '../config/types.js';
 import { observeResults } from '../openviking/observe.js';
 import type { OpenVikingClient, OvFailure } from '../openviking/types.js';
 import { serverStatusOf, type ServerStatus } from '../store/status.js';
-import { ensurePrivateDirSync, PRIVATE_FILE_MODE, readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
-import { removeFileQuietly } from '../store/fsUtil.js';
+import { ensurePrivateDirSync, readJsonSync, writeFileAtomicSync } from '../store/atomic.js';
+import { createFileExclusive, namesInDir, removeFileQuietly, statQuietly } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
 import { parseDeadAt, queuePaths } from '../store/queueFiles.js';
 import { displayUrl } from '../openviking/displayUrl.js';
@@ -106,12 +105,9 @@ function noticesDir(dataDir: string): string {
 
 /** Dead letters given up after the newest one already announced (by their `deadAt`), or undefined when none. */
 function newDeadLetters(dataDir: string): { count: number; newestAt: number; mark: string } | undefined {
-  let names: string[];
-  try {
-    names = readdirSync(queuePaths(storeLayout(dataDir).queueDir).deadDir);
-  } catch {
-    return undefined; // no dead-letter folder: nothing was ever given up
-  }
+  // No dead-letter folder: nothing was ever given up.
+  const names = namesInDir(queuePaths(storeLayout(dataDir).queueDir).deadDir);
+  if (names.length === 0) return undefined;
   const mark = join(noticesDir(dataDir), 'dead-letters.json');
   const announcedUpTo = readAnnounced(mark);
   const fresh = names.map(parseDeadAt).filter((at): at is number => at !== undefined && at > announcedUpTo);
@@ -128,20 +124,16 @@ function claimSessionNotice(dataDir: string, sessionId: string, now: number): bo
   const dir = noticesDir(dataDir);
   ensurePrivateDirSync(dir);
   sweepOldMarks(dir, now);
-  try {
-    writeFileSync(join(dir, `${safeFileKey(sessionId)}.notified`), '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
-    return true;
-  } catch {
-    return false; // already told this session (or cannot record it: then say nothing rather than repeat)
-  }
+  // False: already told this session (or it cannot be recorded: then say nothing rather than repeat).
+  return createFileExclusive(join(dir, `${safeFileKey(sessionId)}.notified`));
 }
 
 /** Runs only when there is something to say, so a healthy start never pays for it. */
 function sweepOldMarks(dir: string, now: number): void {
-  for (const name of readdirSync(dir)) {
+  for (const name of namesInDir(dir)) {
     if (!name.endsWith('.notified')) continue;
     const path = join(dir, name);
-    const mtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    const mtime = statQuietly(path)?.mtimeMs;
     if (mtime !== undefined && now - mtime > MARK_TTL_MS) removeFileQuietly(path);
   }
 }

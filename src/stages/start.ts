@@ -10,7 +10,8 @@
  * (and, on resume/compact, the session's latest archive overview) in
  * parallel and, while they are on the wire, hand earlier sessions of this
  * workspace left uncommitted and idle to a detached worker (reading only the
- * small uncommitted index, DESIGN D19); render ONE block. Last, it makes sure
+ * small uncommitted index, DESIGN D19); render ONE block (the plan, reads and
+ * block in startBlock.ts, shared with the hooks module). Last, it makes sure
  * the resident helper that answers prompt hooks runs (DESIGN D16), so the
  * session's first prompt finds it warm.
  *
@@ -32,50 +33,36 @@ import type { StageDeps, StageResult } from '../protocol/stage.js';
 import { PASS } from '../protocol/stage.js';
 import type { HookInput } from '../protocol/input.js';
 import { withTimeout } from '../util/withTimeout.js';
-import { fetchArchiveOverview, fetchProfileFor } from '../profile/fetch.js';
-import type { ProfileSources } from '../profile/fetch.js';
-import { renderStartBlock } from '../profile/render.js';
 import { handedOff } from '../protocol/handoff.js';
-import { hookContextCap, hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
+import { hookContextCap, hostFromEnv } from '../protocol/hostTools.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
 import { ensureResident } from '../resident/launch.js';
 import { memoryOffNotice, watchFailures } from './notice.js';
 import { startLockPath } from '../session/locks.js';
-import { openStageContext } from '../session/stageContext.js';
-import { memoryOffReason } from '../session/switches.js';
-import { recordInjection, urisIn } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
 import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
-import { sessionStateFile, storeLayout } from '../store/paths.js';
-import { recordServerStatus } from '../store/status.js';
 import { errorMessage } from '../util/errors.js';
+import { planStart, readStartBlock, recordStart, startStateFile } from './startBlock.js';
 
 /** Grace after the deadline for file writes before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 200;
-/** Sources whose block adds the session's latest archive overview. */
-const ARCHIVE_SOURCES = new Set(['resume', 'compact']);
 
 export async function runStart(input: HookInput, deps: StageDeps): Promise<StageResult> {
   if (input.hook_event_name !== 'SessionStart') return PASS;
   try {
-    const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
-    const off = memoryOffReason({ config: ctx.config, project: ctx.project, sessionId: ctx.hostSessionId, workspace: ctx.workspace });
+    const { ctx, source, off } = planStart(input, deps);
     if (off !== undefined) {
       deps.log.debug('memory is off here; nothing sent', { reason: off });
       return PASS;
     }
-    const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
     const watched = watchFailures(ctx.client, deps.now);
     const moduleAnswers = handedOff(deps.env, 'start');
     if (moduleAnswers) deps.log.debug('the hooks module answers this session start; housekeeping only');
     const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
-    if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
     if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers) ensureResident(deps);
-    // Whether the server answered, for the status line and doctor (a headless run never recalls, so start says it).
-    const seen = watched.serverSeen();
-    if (seen !== undefined) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
+    recordStart(ctx, deps, source, text, watched.serverSeen());
     // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21).
     const notice = memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure(), now: deps.now() });
     const told = notice === undefined ? {} : { notice };
@@ -94,7 +81,7 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
 async function answerOnce(ctx: StageContext, source: string, deps: StageDeps, housekeepingOnly: boolean): Promise<string> {
   if (housekeepingOnly) return housekeepingAlone(ctx, deps);
   if (ctx.ovSessionId === '') return buildAnswer(ctx, source, deps);
-  const file = sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
+  const file = startStateFile(ctx);
   const lock = { now: deps.now, timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()), staleMs: ctx.settings.startDeadlineMs + 5_000 };
   const locked = await withLock(startLockPath(ctx.dataDir, ctx.ovSessionId), lock, async () => {
     const state = loadStartState(file);
@@ -113,19 +100,8 @@ async function answerOnce(ctx: StageContext, source: string, deps: StageDeps, ho
 
 async function buildAnswer(ctx: StageContext, source: string, deps: StageDeps): Promise<string> {
   await beforeReads(ctx, deps);
-  const fetched = Promise.all([
-    ctx.settings.autoProfile ? fetchProfile(ctx, deps) : undefined,
-    ARCHIVE_SOURCES.has(source) ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget) : undefined,
-  ]);
   // Once the reads are on the wire: the index check, and the worker's spawn (node:child_process) when one is due.
-  await afterReadsSent(ctx, deps);
-  const [profile, archiveOverview] = await fetched;
-  const host = hostFromEnv(deps.env);
-  const cap = hookContextCap(host);
-  return renderStartBlock(
-    { source, tools: toolNamesFor(host, ctx.settings), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
-    { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget, ...(cap !== undefined ? { maxUnits: cap } : {}) },
-  );
+  return readStartBlock(ctx, source, deps, hookContextCap(hostFromEnv(deps.env)), () => afterReadsSent(ctx, deps));
 }
 
 /** Replay and commit-stale without the reads, under the start lock when the session is known; always ''. */
@@ -171,8 +147,4 @@ function onNextTurn(deps: StageDeps, work: () => unknown): Promise<void> {
       resolve();
     });
   });
-}
-
-function fetchProfile(ctx: StageContext, deps: StageDeps): Promise<ProfileSources | undefined> {
-  return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
 }

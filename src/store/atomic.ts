@@ -1,16 +1,17 @@
 /**
- * Whole-file replacement that no reader can observe half-done, and a JSON
- * reader that tells "missing" from "corrupt".
+ * Whole-file replacement that no reader can observe half-done.
  *
  * Hooks are SIGKILLed at hook timeouts and run concurrently, so a file is
  * never rewritten in place: the new content goes to a private temp file in
  * the same directory (`wx`, 0600), is optionally fsynced, and then `rename`d
  * over the target, which POSIX makes atomic. A crash leaves at worst a stray
  * `*.tmp` (queue replay sweeps its own; elsewhere they are harmless).
- * Reads go through store/smallFile.ts like every other small-file read: a
- * state file that is not a regular file, or larger than MAX_STATE_FILE_BYTES
- * (far above any state the plugin writes), reads as unreadable, never as a
- * hang.
+ * The JSON readers beside these writers live in store/jsonFile.ts
+ * (re-exported here).
+ *
+ * The hooks module has no node and no rename: its build puts
+ * src/mod/files/atomic.ts in this file's place, which queues each
+ * replacement for one whole-file `$.fs.write` after the answer (D30).
  *
  * @module
  */
@@ -19,14 +20,11 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { removeFileQuietly } from './fsUtil.js';
-import { errorMessage } from '../util/errors.js';
-import { readSmallFile } from './smallFile.js';
+
+export { MAX_STATE_FILE_BYTES, readJson, readJsonDetailed, readJsonSync, type JsonReadResult } from './jsonFile.js';
 
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
-
-/** Largest state file read (capture state, start answers, status: kilobytes to a few hundred). */
-export const MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Suffix of in-flight temp files; never matches a `*.json` listing. */
 export const TEMP_SUFFIX = '.tmp';
@@ -97,51 +95,7 @@ export function writeFileAtomicSync(path: string, data: string): void {
   }
 }
 
-/** The parsed content of a small JSON file, read synchronously; undefined when missing, corrupt or unreadable. */
-export function readJsonSync(path: string): unknown {
-  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
-  if (file.absent !== undefined) return undefined;
-  try {
-    return JSON.parse(file.text) as unknown;
-  } catch {
-    // Missing, unreadable or not JSON: all read as absent here (readJsonDetailed tells them apart).
-    return undefined;
-  }
-}
-
 /** `writeFileAtomic` of `JSON.stringify(value)`. Throws on unserialisable values or I/O failure. */
 export async function writeJsonAtomic(path: string, value: unknown, options: AtomicWriteOptions = {}): Promise<void> {
   await writeFileAtomic(path, JSON.stringify(value), options);
-}
-
-export type JsonReadResult =
-  | { status: 'ok'; value: unknown }
-  | { status: 'missing' }
-  /** Not JSON (or not UTF-8 text): a bug or a foreign writer; `reason` says which. */
-  | { status: 'corrupt'; reason: string }
-  /** Exists but cannot be read (permissions, a directory, ...). */
-  | { status: 'unreadable'; reason: string };
-
-/**
- * Reads and parses a JSON file; never throws. The read is synchronous: the
- * plugin's JSON files are state and queue entries of a few KB read on a
- * hook's clock, where the thread pool's four round trips (open, stat,
- * read, close) cost more than the blocking read itself.
- */
-export async function readJsonDetailed(path: string): Promise<JsonReadResult> {
-  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
-  if (file.absent === 'missing') return { status: 'missing' };
-  if (file.absent !== undefined) return { status: 'unreadable', reason: `${path} ${file.why}` };
-  const text = file.text;
-  try {
-    return { status: 'ok', value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { status: 'corrupt', reason: `invalid JSON (${text.length} chars): ${errorMessage(error)}` };
-  }
-}
-
-/** The parsed content, or undefined when missing, corrupt or unreadable (use `readJsonDetailed` for why). */
-export async function readJson(path: string): Promise<unknown> {
-  const result = await readJsonDetailed(path);
-  return result.status === 'ok' ? result.value : undefined;
 }

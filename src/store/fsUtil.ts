@@ -1,14 +1,28 @@
 /**
  * Small file-system helpers the store (and the resident helper) need in
  * several places: removing a file that may already be gone, listing a
- * folder that may not exist, and mtimes set from the injected clock (locks
- * and queue claims measure age by mtime, so tests can steer it).
+ * folder that may not exist, a path's facts and real path, an append and an
+ * exclusive create of private files, and mtimes set from the injected clock
+ * (locks and queue claims measure age by mtime, so tests can steer it).
+ *
+ * The synchronous calls here are what the shared rules of the recall and
+ * start paths do to files besides reading them (store/smallFile.ts) and
+ * replacing them (store/atomic.ts). The hooks module has no node: its build
+ * puts src/mod/files/fsUtil.ts in this file's place, answering the same
+ * calls from its `$.fs` snapshot (D30).
  *
  * @module
  */
-import { readdirSync, statSync, unlinkSync, type Stats } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, realpathSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { errorCode } from '../util/errors.js';
+
+/** What the shared rules read of a path's stat (node's Stats has it; the module's snapshot answers the same). */
+export type PathStat = Pick<Stats, 'isFile' | 'isDirectory' | 'size' | 'mtimeMs' | 'ino'>;
+
+const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
 
 /** Removes `path` if it is there; a file already gone (or never written) is not an error. */
 export function removeFileQuietly(path: string): void {
@@ -44,10 +58,49 @@ export async function mtimeOf(path: string): Promise<number | undefined> {
 }
 
 /** `stat` of `path` (following links), or undefined when it is missing or cannot be looked at (ENOTDIR, EACCES, a loop). */
-export function statQuietly(path: string): Stats | undefined {
+export function statQuietly(path: string): PathStat | undefined {
   try {
     return statSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
+  }
+}
+
+/** Where `path` lands, every link followed (the JavaScript `realpathSync`, which never folds case); undefined when it leads nowhere. */
+export function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same through the OS's `realpath(3)` (`realpathSync.native`); undefined when it leads nowhere. */
+export function realPathNative(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appends `text` to a private file (0600), creating it and its folder (0700) when missing. Throws on any other failure. */
+export function appendPrivateFileSync(path: string, text: string): void {
+  try {
+    appendFileSync(path, text, { mode: PRIVATE_FILE_MODE });
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+    mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+    appendFileSync(path, text, { mode: PRIVATE_FILE_MODE });
+  }
+}
+
+/** Creates an empty private file (0600) only when none is there: true for the one caller that made it. Never throws. */
+export function createFileExclusive(path: string): boolean {
+  try {
+    writeFileSync(path, '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -20,7 +20,8 @@ import { errorCode, errorMessage } from '../util/errors.js';
 import { withLock } from './lock.js';
 import type { LockOptions } from './lock.js';
 
-export const SESSION_STATE_VERSION = 1;
+export { SESSION_STATE_VERSION } from './stateVersion.js';
+import { SESSION_STATE_VERSION } from './stateVersion.js';
 
 /** Narrows the stored fields (without `version`) to the caller's shape, or rejects them with undefined. */
 export type StateValidator<S> = (fields: Readonly<Record<string, unknown>>) => S | undefined;

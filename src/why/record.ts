@@ -23,11 +23,12 @@
  *
  * @module
  */
-import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord, parseJson } from '../util/json.js';
-import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
-import { errorCode } from '../util/errors.js';
+import { utf8Length } from '../util/utf8.js';
+import { writeFileAtomicSync } from '../store/atomic.js';
+import { appendPrivateFileSync, statQuietly } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
 import { readSmallFile } from '../store/smallFile.js';
 
@@ -78,15 +79,10 @@ export function recordInjection(dataDir: string, entry: WhyEntry): void {
   try {
     const file = whyFile(dataDir, entry.session);
     const line = entryLine(entry);
-    const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-    if (size + Buffer.byteLength(line) > MAX_FILE_BYTES) return rewriteWithNewest(file, line);
-    try {
-      appendFileSync(file, line, { mode: PRIVATE_FILE_MODE });
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error;
-      ensurePrivateDirSync(storeLayout(dataDir).sessionsDir); // the first record of this data dir
-      appendFileSync(file, line, { mode: PRIVATE_FILE_MODE });
-    }
+    const size = statQuietly(file)?.size ?? 0;
+    if (size + utf8Length(line) > MAX_FILE_BYTES) return rewriteWithNewest(file, line);
+    appendPrivateFileSync(file, line); // the first record of this data dir also makes sessions/
+
   } catch {
     // The record is a convenience; the injection already happened.
   }
@@ -113,7 +109,7 @@ function entryLine(entry: WhyEntry): string {
     text: entry.text.slice(0, MAX_TEXT_CHARS),
   };
   const line = `${JSON.stringify(bounded)}\n`;
-  if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;
+  if (utf8Length(line) <= MAX_LINE_BYTES) return line;
   // Only text made mostly of escaped characters gets here: keep the head of everything.
   const head: WhyEntry = { ...bounded, detail: bounded.detail.slice(0, 100), items: items.slice(0, 10), moreItems: entry.items.length - Math.min(items.length, 10) + (entry.moreItems ?? 0), text: bounded.text.slice(0, 1_000) };
   return `${JSON.stringify(head)}\n`;
@@ -123,12 +119,12 @@ function entryLine(entry: WhyEntry): string {
 function rewriteWithNewest(file: string, line: string): void {
   const old = readSmallFile(file, MAX_READ_BYTES).text ?? '';
   const kept: string[] = [];
-  let bytes = Buffer.byteLength(line);
+  let bytes = utf8Length(line);
   const lines = old.split('\n');
   for (let index = lines.length - 1; index >= 0; index--) {
     const candidate = lines[index] as string;
     if (candidate === '') continue;
-    const size = Buffer.byteLength(candidate) + 1;
+    const size = utf8Length(candidate) + 1;
     if (bytes + size > MAX_FILE_BYTES / 2) break;
     kept.push(`${candidate}\n`);
     bytes += size;

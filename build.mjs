@@ -187,8 +187,46 @@ async function buildAll() {
   await build(MODULE_BUILD_OPTIONS);
 }
 
+/**
+ * The hooks module shares the rules of the hook processes (config, project,
+ * recall, start, the why and status records), whose leaf I/O is node's. In
+ * hooks/register.mjs only, that leaf is the module's own (src/mod/files/,
+ * D30): `node:path` is a POSIX port of node's, and the store's three file
+ * leaves are answered from the module's `$.fs` snapshot. Every other node
+ * builtin is left out as long as nothing the module runs uses it
+ * (`sideEffects: false`); one still imported fails the build here, not the
+ * host's load (FC8).
+ */
+const MODULE_LEAVES = {
+  'src/store/smallFile.ts': 'src/mod/files/smallFile.ts',
+  'src/store/fsUtil.ts': 'src/mod/files/fsUtil.ts',
+  'src/store/atomic.ts': 'src/mod/files/atomic.ts',
+};
+
+const moduleFiles = {
+  name: 'module-files',
+  setup(b) {
+    const root = b.initialOptions.absWorkingDir ?? process.cwd();
+    const leaves = new Map(Object.entries(MODULE_LEAVES).map(([from, to]) => [resolve(root, from), resolve(root, to)]));
+    b.onResolve({ filter: /^node:path$/ }, () => ({ path: resolve(root, 'src/mod/files/posixPath.ts') }));
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, external: true, sideEffects: false }));
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const twin = leaves.get(resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+      // The twins themselves name the leaves they stand for (types and the shared JSON reader): those stay.
+      return twin === undefined || args.importer === twin ? undefined : { path: twin };
+    });
+    b.onEnd((result) => {
+      const imports = Object.values(result.metafile?.outputs ?? {}).flatMap((output) => output.imports.map((entry) => entry.path));
+      if (imports.length > 0) return { errors: [{ text: `the hooks module still imports ${imports.join(', ')}: nothing it runs may use node (FC8)` }] };
+      return undefined;
+    });
+  },
+};
+
 /** The hooks module: neutral platform, so anything that would need node fails here instead of in the host. */
 export const MODULE_BUILD_OPTIONS = {
+  metafile: true,
+  plugins: [moduleFiles],
   bundle: true,
   platform: 'neutral',
   format: 'esm',

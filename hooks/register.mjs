@@ -222,9 +222,10 @@ async function detectHost($) {
   try {
     const env = await $.process.hookEnv();
     const processId = typeof env?.CLAUDE_PID === "string" && env.CLAUDE_PID !== "" ? env.CLAUDE_PID : void 0;
-    return { kind: processId !== void 0 || env?.CLAUDECODE === "1" ? "claude-code" : "codebuddy", processId };
+    const hookEnv = Object.fromEntries(Object.entries(env ?? {}).filter((entry) => typeof entry[1] === "string"));
+    return { kind: processId !== void 0 || env?.CLAUDECODE === "1" ? "claude-code" : "codebuddy", processId, hookEnv };
   } catch {
-    return { kind: "codebuddy", processId: void 0 };
+    return { kind: "codebuddy", processId: void 0, hookEnv: {} };
   }
 }
 

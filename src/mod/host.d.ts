@@ -139,6 +139,22 @@ export interface Engine {
   };
   session: {
     id(): Promise<string | undefined>;
+    /** The session's folder, absolute. */
+    cwd(): Promise<string>;
+  };
+  /** Absolute paths; a missing path rejects with a message ending `failed: ENOENT…`. */
+  fs: {
+    /** With `offset`/`length` a byte range, which reads only a regular file (a FIFO or device rejects); an answer over 4 MiB rejects. */
+    read(path: string, options?: { offset?: number; length?: number }): Promise<string>;
+    /** Replaces the whole file, making missing folders (files 0600, folders 0700). */
+    write(path: string, text: string): Promise<void>;
+    list(path: string): Promise<ReadonlyArray<{ name: string; kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; isLink: boolean }>>;
+    /** What the path leads to (links followed); `realPath` with `resolve`, absent when it leads nowhere. */
+    stat(path: string, options?: { resolve: boolean }): Promise<{ kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; isLink: boolean; realPath?: string }>;
+  };
+  clock: {
+    /** Resolves after `ms`; rejects at once when `signal` aborts. The hooks module has no timers of its own. */
+    sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void>;
   };
   state: {
     get<T>(ref: StateRef): Promise<{ value: T | undefined; version: number }>;
@@ -151,6 +167,7 @@ export interface Engine {
   };
   ui: {
     resolve(e: RenderInput): Record<string, ElementType>;
+    /** A transcript line for the user (not sent to the model; `-p` hands it to the host as `ui_log`), or with `{ to: 'debug' }` the debug log only. */
     log(text: string, options?: { to?: 'debug' }): unknown;
   };
   command: {

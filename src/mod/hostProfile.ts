@@ -17,6 +17,8 @@ export interface HostProfile {
   kind: HostKind;
   /** `CLAUDE_PID`; undefined where the host gives none. */
   processId: string | undefined;
+  /** What the host adds to its command hooks' environment (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PROJECT_DIR`, …); {} on CodeBuddy. */
+  hookEnv: Readonly<Record<string, string>>;
 }
 
 let asked: Promise<HostProfile> | undefined;
@@ -31,8 +33,9 @@ async function detectHost($: Engine): Promise<HostProfile> {
   try {
     const env = await $.process.hookEnv!();
     const processId = typeof env?.CLAUDE_PID === 'string' && env.CLAUDE_PID !== '' ? env.CLAUDE_PID : undefined;
-    return { kind: processId !== undefined || env?.CLAUDECODE === '1' ? 'claude-code' : 'codebuddy', processId };
+    const hookEnv = Object.fromEntries(Object.entries(env ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return { kind: processId !== undefined || env?.CLAUDECODE === '1' ? 'claude-code' : 'codebuddy', processId, hookEnv };
   } catch {
-    return { kind: 'codebuddy', processId: undefined };
+    return { kind: 'codebuddy', processId: undefined, hookEnv: {} };
   }
 }

@@ -23,6 +23,11 @@ export function rememberOptions(given: PluginOptions | undefined): void {
   options = given ?? {};
 }
 
+/** `register`'s options (the plugin's `userConfig` values the manifest declares). */
+export function pluginOptions(): PluginOptions {
+  return options;
+}
+
 /** Whether the module does anything this session. */
 export function moduleIsOn($: Engine): Promise<boolean> {
   decided ??= readSwitch($);

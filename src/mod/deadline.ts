@@ -1,0 +1,27 @@
+/**
+ * The hooks module's deadlines: a hooks module has no timers of its own
+ * (the host's declarations: it waits on `$.clock`), so a race against
+ * `$.clock.sleep`, whose wait is aborted as soon as the work wins. A sleep
+ * the host refuses counts as the deadline passed: a wait without a bound is
+ * what a deadline is there to prevent.
+ *
+ * @module
+ */
+import type { Engine } from './host.js';
+
+/** What `within` resolves to when the time ran out first. */
+export const LATE: unique symbol = Symbol('late');
+
+/** `work`'s value, or LATE once `ms` passed first; `work`'s rejection passes through. */
+export async function within<T>($: Engine, work: Promise<T>, ms: number): Promise<T | typeof LATE> {
+  const stop = new AbortController();
+  const expired = $.clock.sleep(Math.max(1, ms), { signal: stop.signal }).then(
+    (): typeof LATE => LATE,
+    (): typeof LATE => LATE,
+  );
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    stop.abort();
+  }
+}

@@ -31,5 +31,5 @@ export async function guardToolCall($: Engine, e: ToolCallInput, next: Next<Tool
   const host = await hostProfile($);
   const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
   if (reason !== undefined) return { deny: reason };
-  return withHandoff($, 'guard', host.processId, () => next(e));
+  return (await withHandoff($, 'guard', host.processId, () => next(e))).value;
 }

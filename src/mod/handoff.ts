@@ -19,8 +19,10 @@ import type { HandoffKind } from '../protocol/handoff.js';
 import type { Engine } from './host.js';
 
 interface KindState {
-  /** Calls of the kind whose `next(e)` is running. */
+  /** Calls of the kind that opened the hand-off and have not closed it. */
   open: number;
+  /** The flag's write of the first open call (the others wait for it). */
+  opening?: Promise<boolean>;
   /** Never hand this kind off again this session. */
   givenUp: boolean;
 }
@@ -33,28 +35,57 @@ const kinds: Record<HandoffKind, KindState> = {
 
 /**
  * Runs `next` with `kind` handed off to the module when `processId` is known
- * and the kind was not given up; otherwise just runs it.
+ * and the kind was not given up; otherwise just runs it. `handedOff` says
+ * whether our hook command stepped aside (else it ran, and did the kind's
+ * work itself).
  */
-export async function withHandoff<R>($: Engine, kind: HandoffKind, processId: string | undefined, next: () => Promise<R>): Promise<R> {
-  const state = kinds[kind];
-  if (processId === undefined || state.givenUp) return next();
-  state.open += 1;
-  if (state.open === 1 && !(await writeFlag($, kind, processId))) {
-    state.open -= 1;
-    state.givenUp = true;
-    return next();
-  }
+export async function withHandoff<R>($: Engine, kind: HandoffKind, processId: string | undefined, next: () => Promise<R>): Promise<{ value: R; handedOff: boolean }> {
+  if (!(await openHandoff($, kind, processId))) return { value: await next(), handedOff: false };
   try {
-    return await next();
+    return { value: await next(), handedOff: true };
   } finally {
-    state.open -= 1;
-    if (state.open === 0) await writeFlag($, kind, undefined);
+    await closeHandoff($, kind);
   }
 }
 
-/** The module failed at `kind`: the shell path keeps it for the rest of the session (its flag cleared). */
+/**
+ * Opens a hand-off of `kind`: the flag is set by the first open call (the
+ * others wait for that write); false when the kind is not handed off (no
+ * process id, given up, or the host refused the variable: then given up).
+ * Every call that got true must `closeHandoff` once.
+ */
+export async function openHandoff($: Engine, kind: HandoffKind, processId: string | undefined): Promise<boolean> {
+  const state = kinds[kind];
+  if (processId === undefined || state.givenUp) return false;
+  state.open += 1;
+  if (state.open === 1) state.opening = writeFlag($, kind, processId);
+  if (await (state.opening ?? Promise.resolve(true))) return true;
+  state.open -= 1;
+  state.givenUp = true;
+  return false;
+}
+
+/** Closes one hand-off of `kind`; the last to close clears the flag. */
+export async function closeHandoff($: Engine, kind: HandoffKind): Promise<void> {
+  const state = kinds[kind];
+  // Given up meanwhile: the flag is already cleared.
+  if (state.open === 0) return;
+  state.open -= 1;
+  if (state.open > 0) return;
+  state.opening = undefined;
+  await writeFlag($, kind, undefined);
+}
+
+/** Whether `kind` may be handed off this session (a host with a process id, the kind not given up). */
+export function mayHandOff(kind: HandoffKind, processId: string | undefined): processId is string {
+  return processId !== undefined && !kinds[kind].givenUp;
+}
+
+/** The module failed at `kind`: the shell path keeps it for the rest of the session (its flag cleared, whatever is open). */
 export async function giveUp($: Engine, kind: HandoffKind): Promise<void> {
   kinds[kind].givenUp = true;
+  kinds[kind].open = 0;
+  kinds[kind].opening = undefined;
   await writeFlag($, kind, undefined);
 }
 

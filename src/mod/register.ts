@@ -5,11 +5,12 @@
  * `hooks/register.mjs`, which the host loads into its hooks worker: no
  * node builtins, no package, no dynamic import, no eval (D30).
  *
- * What it does (phase 1 of issue 23): the `viking://` guard on the file
- * tools (guard.ts), and the memory card under each answer (card/). Recall,
- * the start block and capture stay on the shell path; the hand-off that
- * will move recall and the start block in is built and tested (handoff.ts)
- * but not used for them yet.
+ * What it does: the `viking://` guard on the file tools (guard.ts); recall
+ * before each prompt (prompt.ts, recall.ts) where the host lets the module
+ * reach the server and hand the event off (Claude Code; classic.ts,
+ * handoff.ts), with the hook commands' own rules (files/, env/, deps.ts);
+ * and the memory card under each answer (card/). The start block and
+ * capture stay with the hook commands (D30).
  *
  * The host reads this file before it loads it, and refuses a module whose
  * event names are not string literals, whose hooks are not functions of the
@@ -19,11 +20,12 @@
  *
  * @module
  */
-import { cardOnAppend, cardOnCommand, cardOnLookup, cardOnPrompt, cardOnRender, cardOnSessionStart, cardOnTurnComplete, CARD_COMMAND } from './card/hooks.js';
+import { cardOnAppend, cardOnCommand, cardOnLookup, cardOnRender, cardOnSessionStart, cardOnTurnComplete, CARD_COMMAND } from './card/hooks.js';
 import { LOOKUP_TOOLS } from './card/turns.js';
 import { GUARDED_TOOLS, guardToolCall } from './guard.js';
 import type { On, PluginOptions } from './host.js';
 import { rememberOptions } from './moduleSwitch.js';
+import { onPrompt } from './prompt.js';
 
 export function register(on: On, options: PluginOptions): void {
   rememberOptions(options);
@@ -31,8 +33,9 @@ export function register(on: On, options: PluginOptions): void {
   on('tool.call', { tool: LOOKUP_TOOLS }, cardOnLookup);
   on('session.start', cardOnSessionStart);
   on('command.run', { command: CARD_COMMAND }, cardOnCommand);
-  on('classic.UserPromptSubmit', cardOnPrompt);
-  on('session.append', cardOnAppend);
+  on('classic.UserPromptSubmit', onPrompt);
+  // Answer rows only: the host matches before it hops to the worker, so the other rows of a turn cost nothing.
+  on('session.append', { door: 'response' }, cardOnAppend);
   on('turn.complete', cardOnTurnComplete);
   on('ui.render', { component: 'AssistantMessage' }, cardOnRender);
 }

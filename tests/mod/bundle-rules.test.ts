@@ -4,16 +4,17 @@
  * e2e claude-module). The checker is shown each refusal the hosts printed,
  * so a pass means something; then the shipped hooks/register.mjs must pass,
  * hook the events the module is built for, and name in `$.env` only the
- * knob's variable and the hand-off flags.
+ * variables the shared rules read (tests/support/mod-env.ts) and the
+ * hand-off flags.
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KNOB_TABLE } from '../../src/config/knobs.js';
 import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
 import { checkModuleSource } from '../support/mods-harness/sourceRules.js';
+import { moduleVariables } from '../support/mod-env.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 
 const GOOD = `
@@ -59,12 +60,12 @@ describe('hooks/register.mjs (npm run build)', () => {
     expect(report.problems).toEqual([]);
   });
 
-  it('hooks the guard, the card and nothing of recall, start or capture yet', () => {
+  it('hooks the guard, recall and the card; nothing of the start block or capture yet', () => {
     expect(report.events).toEqual(['tool.call', 'tool.call', 'session.start', 'command.run', 'classic.UserPromptSubmit', 'session.append', 'turn.complete', 'ui.render']);
   });
 
-  it("reads only the knob's variable and writes only the hand-off flags", () => {
-    expect([...new Set(report.envGets)]).toEqual([KNOB_TABLE.module.env]);
+  it('reads only the variables the shared rules read, and writes only the hand-off flags', () => {
+    expect([...new Set(report.envGets)].sort()).toEqual(moduleVariables().sort());
     expect([...new Set(report.envSets)].sort()).toEqual(Object.values(HANDOFF_FLAGS).sort());
   });
 });

@@ -6,8 +6,9 @@
  *
  * - `session.start`: the stored cards back after `--continue`; the command.
  * - `command.run` `/openviking-card expand|collapse`: every card at once.
- * - `classic.UserPromptSubmit`: a turn opens with what recall injected (the
- *   folded answer of the prompt's shell hooks, read with recall/block.ts).
+ * - `classic.UserPromptSubmit` (prompt.ts calls `cardOnPrompt`): a turn opens
+ *   with what was recalled for it: the module's own recall, else the block
+ *   the hook commands injected (read with recall/block.ts).
  * - `tool.call` on the plugin's MCP tools: the agent's lookups.
  * - `session.append` (an answer's text row): which turn that row answers.
  * - `turn.complete`: the snapshot for `--continue`.
@@ -15,11 +16,12 @@
  *
  * @module
  */
-import type { ClassicInput, ClassicResult, CommandRunInput, CommandRunResult, Engine, Next, RenderInput, RenderResult, SessionAppendInput, SessionAppendResult, SessionStartInput, ToolCallInput, ToolCallResult } from '../host.js';
+import type { CommandRunInput, CommandRunResult, Engine, Next, RenderInput, RenderResult, SessionAppendInput, SessionAppendResult, SessionStartInput, ToolCallInput, ToolCallResult } from '../host.js';
+import { debugNote } from '../debugNote.js';
 import { toolArguments } from '../guard.js';
 import { moduleIsOn } from '../moduleSwitch.js';
 import { editTurns, readExpanded, readReplies, readTurns, restoreSnapshot, saveSnapshot, writeExpanded, writeReplies } from './persist.js';
-import { addLookup, addReply, hasCard, lookupOf, lookupToolOf, openTurn, recalledInContext, setExpanded, turnOfReply } from './turns.js';
+import { addLookup, addReply, hasCard, lookupOf, lookupToolOf, openTurn, setExpanded, turnOfReply, type CardMemory } from './turns.js';
 import { cardTree, withCard } from './view.js';
 
 /** The command that opens or closes every card. */
@@ -28,11 +30,7 @@ const USAGE = `Usage: /${CARD_COMMAND} expand | collapse`;
 
 /** A card's failure, in the host's debug log only (a transcript notice would itself be a row). */
 async function noteFailure($: Engine, where: string, error: unknown): Promise<void> {
-  try {
-    await $.ui.log(`memory card: ${where} failed: ${error instanceof Error ? error.message : String(error)}`, { to: 'debug' });
-  } catch {
-    // nowhere left to say it
-  }
+  debugNote($, `memory card: ${where} failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 export async function cardOnSessionStart($: Engine, e: SessionStartInput, next: Next<SessionStartInput, unknown>): Promise<unknown> {
@@ -55,16 +53,13 @@ export async function cardOnCommand($: Engine, e: CommandRunInput, next: Next<Co
   return { text: `OpenViking cards ${verb === 'expand' ? 'expanded' : 'collapsed'}.`, isTextDisplayOnly: true };
 }
 
-export async function cardOnPrompt($: Engine, e: ClassicInput, next: Next<ClassicInput, ClassicResult>): Promise<ClassicResult> {
-  const result = await next(e);
-  if (!(await moduleIsOn($))) return result;
+/** A prompt's turn opens with the memories recalled for it (the module's own recall, or the block the hook commands injected). */
+export async function cardOnPrompt($: Engine, recalled: readonly CardMemory[]): Promise<void> {
   try {
-    const recalled = recalledInContext(Array.isArray(result?.additionalContext) ? result.additionalContext : undefined);
     await editTurns($, (turns) => openTurn(turns, recalled));
   } catch (error) {
     await noteFailure($, 'prompt', error);
   }
-  return result;
 }
 
 export async function cardOnLookup($: Engine, e: ToolCallInput, next: Next<ToolCallInput, ToolCallResult>): Promise<ToolCallResult> {

@@ -1,0 +1,46 @@
+/**
+ * The work a stage leaves for after its answer (`afterAnswer`: the status
+ * and why records, the start answer kept for a repeated delivery), run by
+ * the hooks module once the host has the answer (D30). One at a time, in
+ * the order handed over: each task runs against the file snapshot until it
+ * misses nothing (it reads before it writes: the why record is appended to
+ * what the file holds), then the files it wrote are written with `$.fs`.
+ * A failure only leaves a record out, as in the hook commands, and goes to
+ * the host's debug log.
+ *
+ * @module
+ */
+import { errorMessage } from '../util/errors.js';
+import { flushWrites, revalidate, settle } from './files/fetch.js';
+import { debugNote } from './debugNote.js';
+import type { Engine } from './host.js';
+
+let queue: Promise<void> = Promise.resolve();
+
+/**
+ * Queues `tasks` behind what is already queued, and the look again at what
+ * the decisions read (files/fetch.ts: all but the switch files waited for
+ * this); resolves once it is done and written.
+ */
+export function runAfterAnswer($: Engine, tasks: ReadonlyArray<() => unknown>): Promise<void> {
+  queue = queue.then(() => runTasks($, tasks));
+  return queue;
+}
+
+async function runTasks($: Engine, tasks: ReadonlyArray<() => unknown>): Promise<void> {
+  try {
+    await revalidate($, 'decide');
+    if (tasks.length === 0) return;
+    await revalidate($, 'record');
+    for (const task of tasks) {
+      await settle($, 'record', () => {
+        // Each task does its file work before its first await: what it returns is only awaited for its errors.
+        const done = task();
+        if (done instanceof Promise) done.catch(() => undefined);
+      }).catch((error: unknown) => debugNote($, `a record was left out: ${errorMessage(error)}`));
+    }
+    for (const failed of await flushWrites($)) debugNote($, `a file was not written: ${failed}`);
+  } catch (error) {
+    debugNote($, `after the answer: ${errorMessage(error)}`);
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * `classic.UserPromptSubmit` in the hooks module (D30): the prompt's recall
+ * taken over from the hook command where the module may (classic.ts,
+ * recall.ts), and the card's turn opened with what was recalled: the
+ * module's own items (written beside `next(e)`), else what the hook
+ * commands' block holds (the module off, CodeBuddy, or the kind given up).
+ *
+ * @module
+ */
+import { cardOnPrompt } from './card/hooks.js';
+import { recalledInContext, type CardMemory } from './card/turns.js';
+import { contextEntries, takeOver } from './classic.js';
+import type { ClassicInput, ClassicResult, Engine, Next } from './host.js';
+import { moduleIsOn } from './moduleSwitch.js';
+import { promptOf, recallInModule, type ModuleRecall } from './recall.js';
+
+export async function onPrompt($: Engine, e: ClassicInput, next: Next<ClassicInput, ClassicResult>): Promise<ClassicResult> {
+  if (!(await moduleIsOn($))) return next(e);
+  const input = promptOf(e);
+  // All of recall before next(e): a recall that fails still leaves the prompt to the hook command.
+  const recall =
+    input === undefined
+      ? undefined
+      : async () => {
+          const done = await recallInModule($, input);
+          return async (): Promise<ModuleRecall> => {
+            await cardOnPrompt($, cardMemories(done));
+            return done;
+          };
+        };
+  const { result, ours } = await takeOver($, 'prompt', e, next, recall);
+  if (ours === undefined) await cardOnPrompt($, recalledInContext(contextEntries(result)));
+  return result;
+}
+
+function cardMemories(recall: ModuleRecall): CardMemory[] {
+  return recall.items.map(({ uri, score }) => (score === undefined ? { uri } : { uri, score }));
+}

@@ -1,0 +1,75 @@
+/**
+ * Recall before a prompt, inside the host (`classic.UserPromptSubmit`, D30):
+ * the prompt stage's own rules (stages/prompt.ts `planRecall`, `recallFor`:
+ * the privacy filter, the skips, prefix mode, thresholds, budgets, the
+ * project's peer and earlier ids, dedup by session, exclusions, the why and
+ * status records, switches and bypass, under which no byte leaves), run
+ * with the module's deps (deps.ts): the file rules against the `$.fs`
+ * snapshot, the one search through the host's fetch.
+ *
+ * Its own deadline as in the hook (`OPENVIKING_PROMPT_DEADLINE_MS`): a slow
+ * or dead server is an answer there, no memories for this prompt (the
+ * client's cut at the deadline, a transport timeout). Anything else that
+ * fails or outlasts the deadline by its grace throws, and the caller gives
+ * the prompt to the hook commands for the rest of the session.
+ *
+ * A block from the module reaches the model whole (the host caps hook
+ * commands' context, not a module's, FC6), so the recall block keeps the
+ * token budget alone, as on CodeBuddy (D28).
+ *
+ * @module
+ */
+import { hookInputFromJson } from '../protocol/parse.js';
+import type { UserPromptSubmitInput } from '../protocol/input.js';
+import { userSpaceCacheFile } from '../openviking/userSpace.js';
+import { tierCacheFile } from '../recall/tierCache.js';
+import { planRecall, recallFor, type RecallPlan } from '../stages/prompt.js';
+import { readJsonSync } from '../store/atomic.js';
+import type { InjectedItem } from '../why/record.js';
+import { LATE, within } from './deadline.js';
+import { moduleDeps } from './deps.js';
+import { sessionEnv } from './env/sessionEnv.js';
+import { decide } from './files/fetch.js';
+import { isAbsolute } from './files/posixPath.js';
+import { switchFiles } from './files/switchFiles.js';
+import type { ClassicInput, Engine } from './host.js';
+
+/** As the stage's: time for the client's cut at the deadline to land. */
+const SETTLE_GRACE_MS = 150;
+
+export interface ModuleRecall {
+  /** The block ('' when there is none: nothing recalled, or the prompt is skipped). */
+  text: string;
+  items: InjectedItem[];
+  /** The status and why records, for after the answer (after.ts). */
+  afterAnswer: Array<() => unknown>;
+}
+
+/** The payload, when it is a prompt the module can recall for: a session folder the POSIX port can walk (posixPath.ts). */
+export function promptOf(e: ClassicInput): UserPromptSubmitInput | undefined {
+  const input = hookInputFromJson(e);
+  if (input?.hook_event_name !== 'UserPromptSubmit' || typeof input.cwd !== 'string' || !isAbsolute(input.cwd)) return undefined;
+  return input;
+}
+
+/** Recall for `input`; throws when the module cannot (the hook commands then do it). */
+export async function recallInModule($: Engine, input: UserPromptSubmitInput): Promise<ModuleRecall> {
+  const cwd = input.cwd as string;
+  const view = await sessionEnv($);
+  const { deps, afterAnswer } = moduleDeps($, view, cwd);
+  const plan = await decide($, cwd, () => withCachesRead(planRecall(input, deps)), switchFiles(view));
+  if (!plan.decision.recall) {
+    deps.log.debug('recall skipped', { reason: plan.decision.reason });
+    return { text: '', items: [], afterAnswer: [] };
+  }
+  const { ctx } = plan;
+  const answer = await within($, recallFor(ctx, plan.decision.query, deps, undefined), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
+  if (answer === LATE) throw new Error('recall ran past its deadline');
+  return { text: answer?.text ?? '', items: answer?.items ?? [], afterAnswer };
+}
+
+/** The plan, with the caches the search may read held in the snapshot (it reads them after the run, while on the network). */
+function withCachesRead(plan: RecallPlan): RecallPlan {
+  if (plan.decision.recall) for (const file of [tierCacheFile(plan.ctx.dataDir), userSpaceCacheFile(plan.ctx.dataDir)]) readJsonSync(file);
+  return plan;
+}

@@ -1089,6 +1089,11 @@ function realPath(path) {
   return seen?.state === "found" ? seen.facts.realPath : void 0;
 }
 var realPathNative = realPath;
+function namesInDir(dir) {
+  return sessionFiles().names(dir) ?? [];
+}
+function removeFileQuietly(_path) {
+}
 function appendPrivateFileSync(path, text2) {
   const files = sessionFiles();
   const seen = files.stat(path);
@@ -1097,6 +1102,12 @@ function appendPrivateFileSync(path, text2) {
   const before = seen.state === "missing" ? "" : files.text(path, MAX_APPEND_BASE_BYTES);
   if (before === void 0) throw new Error(`${path} not read yet`);
   files.write(path, before + text2);
+}
+function createFileExclusive(path) {
+  const files = sessionFiles();
+  if (files.stat(path)?.state !== "missing") return false;
+  files.write(path, "");
+  return true;
 }
 
 // src/mod/files/smallFile.ts
@@ -2120,6 +2131,8 @@ function readJsonSync(path) {
 }
 
 // src/mod/files/atomic.ts
+function ensurePrivateDirSync(_dir) {
+}
 function writeFileAtomicSync(path, data) {
   sessionFiles().write(path, data);
 }
@@ -2171,6 +2184,9 @@ function keyOf(ref) {
 }
 function cachedUserSpace(ref) {
   return readCached(userSpaceCacheFile(ref.dataDir), keyOf(ref), ref.now, isSpace);
+}
+function lastKnownUserSpace(ref) {
+  return readCached(userSpaceCacheFile(ref.dataDir), `${keyOf(ref)}:last`, ref.now, isSpace);
 }
 async function resolveUserSpace(client, ref) {
   const cached = await cachedUserSpace(ref);
@@ -3032,6 +3048,12 @@ function statusFile(dataDir, name) {
   return join(dataDir, "status", `${name}.json`);
 }
 var SERVER_STATUS_REFRESH_MS = 6e4;
+function serverStatusOf(result, at) {
+  if (result.ok) return { up: true, at };
+  const status = result.status ?? 0;
+  if (status > 0 && status < 500) return { up: true, at };
+  return { up: false, at, detail: status >= 500 ? `HTTP ${status}` : result.code ?? "NETWORK" };
+}
 async function recordServerStatus(dataDir, status) {
   const detail = status.detail?.slice(0, MAX_DETAIL_CHARS);
   const value = { up: status.up, at: status.at, ...detail ? { detail } : {} };
@@ -3124,6 +3146,9 @@ function storeLayout(root) {
     queueDir: join(root, "queue"),
     cacheDir: join(root, "cache")
   };
+}
+function sessionStateFile(layout, sessionKey) {
+  return join(layout.sessionsDir, `${safeFileKey(sessionKey)}.json`);
 }
 
 // src/config/pluginOptions.ts
@@ -3987,6 +4012,9 @@ function recordInjection(dataDir, entry) {
   } catch {
   }
 }
+function urisIn(text2) {
+  return [...new Set(text2.match(/viking:\/\/[^\s"'`<>)\]]+/g) ?? [])].map((uri) => ({ uri }));
+}
 function entryLine(entry) {
   const items = entry.items.slice(0, MAX_ITEMS).map((item) => ({ ...item, uri: item.uri.slice(0, MAX_URI_CHARS), ...item.category !== void 0 ? { category: item.category.slice(0, 64) } : {} }));
   const more = entry.items.length - items.length + (entry.moreItems ?? 0);
@@ -4352,6 +4380,456 @@ function cardMemories(recall) {
   return recall.items.map(({ uri, score }) => score === void 0 ? { uri } : { uri, score });
 }
 
+// src/store/stateVersion.ts
+var SESSION_STATE_VERSION = 1;
+
+// src/profile/startState.ts
+var START_ANSWER_REUSE_MS = 2 * 6e4;
+function readStartState(fields) {
+  const answers = fields["answers"];
+  if (!isRecord(answers)) return void 0;
+  const valid = {};
+  for (const [source, answer] of Object.entries(answers)) {
+    if (source === "__proto__" || !isRecord(answer)) continue;
+    if (typeof answer["text"] === "string" && typeof answer["at"] === "number") valid[source] = { text: answer["text"], at: answer["at"] };
+  }
+  return { answers: valid };
+}
+function loadStartState(file) {
+  const value = readJsonSync(file);
+  if (!isRecord(value) || value["version"] !== SESSION_STATE_VERSION) return void 0;
+  return readStartState(value);
+}
+function saveStartState(file, state) {
+  try {
+    writeFileAtomicSync(file, JSON.stringify({ version: SESSION_STATE_VERSION, ...state }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+function reusableAnswer(state, source, now) {
+  const answer = state?.answers[source];
+  return answer !== void 0 && now - answer.at >= 0 && now - answer.at < START_ANSWER_REUSE_MS ? answer : void 0;
+}
+function withAnswer(state, source, answer) {
+  return { answers: { ...state?.answers ?? {}, [source]: answer } };
+}
+
+// src/openviking/observe.ts
+function observeResults(client, observe) {
+  const observed = { ...client };
+  for (const [name, value] of Object.entries(client)) {
+    if (typeof value !== "function") continue;
+    observed[name] = async (...args) => {
+      const result = await value.apply(client, args);
+      observe(result);
+      return result;
+    };
+  }
+  return observed;
+}
+
+// src/store/queueFiles.ts
+var SEQ_DIGITS = 6;
+var MAX_SEQ = 10 ** SEQ_DIGITS - 1;
+function queuePaths(queueDir) {
+  return {
+    pendingDir: join(queueDir, "pending"),
+    deadDir: join(queueDir, "dead"),
+    enqueueLock: join(queueDir, "enqueue.lock"),
+    replayLock: join(queueDir, "replay.lock")
+  };
+}
+function parseDeadAt(name) {
+  const match = /^(\d{15})-.*\.json$/.exec(name);
+  return match ? Number(match[1]) : void 0;
+}
+
+// src/stages/notice.ts
+var DOCTOR = "Run /openviking:doctor for the fix.";
+var MARK_TTL_MS = 30 * 24 * 60 * 6e4;
+function watchFailures(client, now) {
+  let first;
+  let seen;
+  const watched = observeResults(client, (result) => {
+    seen = serverStatusOf(result, now());
+    if (!result.ok && first === void 0 && memoryOffReason(result) !== void 0) first = result;
+  });
+  return { client: watched, failure: () => first, serverSeen: () => seen };
+}
+function memoryOffReason(failure2) {
+  if (failure2.status === 0 && (failure2.code === "NETWORK" || failure2.code === "TIMEOUT")) return "unreachable";
+  if (failure2.status === 401) return "refused";
+  if (failure2.status === 403) return "forbidden";
+  return void 0;
+}
+function memoryOffNotice(input) {
+  try {
+    const notice = noticeFor(input);
+    if (notice === void 0 || input.sessionId === "") return void 0;
+    if (!claimSessionNotice(input.dataDir, input.sessionId, input.now)) return void 0;
+    notice.announced?.();
+    return notice.text;
+  } catch {
+    return void 0;
+  }
+}
+function noticeFor({ dataDir, credentials, failure: failure2 }) {
+  const reason = failure2 === void 0 ? void 0 : memoryOffReason(failure2);
+  if (credentials.rootKeyOnly || reason === "forbidden") {
+    return { text: `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}` };
+  }
+  if (reason === "refused") return { text: `OpenViking memory is off: the server at ${displayUrl(credentials.baseUrl, true)} refused the API key. ${DOCTOR}` };
+  if (reason === "unreachable") return { text: `OpenViking memory is off: no server answers at ${displayUrl(credentials.baseUrl, true)}. ${DOCTOR}` };
+  const dead = newDeadLetters(dataDir);
+  if (dead === void 0) return void 0;
+  return {
+    text: `OpenViking gave up on ${dead.count} queued memory write${dead.count === 1 ? "" : "s"}. ${DOCTOR}`,
+    announced: () => writeFileAtomicSync(dead.mark, JSON.stringify({ upTo: dead.newestAt }))
+  };
+}
+function noticesDir(dataDir) {
+  return join(storeLayout(dataDir).root, "notices");
+}
+function newDeadLetters(dataDir) {
+  const names = namesInDir(queuePaths(storeLayout(dataDir).queueDir).deadDir);
+  if (names.length === 0) return void 0;
+  const mark = join(noticesDir(dataDir), "dead-letters.json");
+  const announcedUpTo = readAnnounced(mark);
+  const fresh = names.map(parseDeadAt).filter((at) => at !== void 0 && at > announcedUpTo);
+  return fresh.length === 0 ? void 0 : { count: fresh.length, newestAt: Math.max(...fresh), mark };
+}
+function readAnnounced(path) {
+  const upTo = readJsonSync(path)?.upTo;
+  return typeof upTo === "number" ? upTo : 0;
+}
+function claimSessionNotice(dataDir, sessionId, now) {
+  const dir = noticesDir(dataDir);
+  ensurePrivateDirSync(dir);
+  sweepOldMarks(dir, now);
+  return createFileExclusive(join(dir, `${safeFileKey(sessionId)}.notified`));
+}
+function sweepOldMarks(dir, now) {
+  for (const name of namesInDir(dir)) {
+    if (!name.endsWith(".notified")) continue;
+    const path = join(dir, name);
+    const mtime = statQuietly(path)?.mtimeMs;
+    if (mtime !== void 0 && now - mtime > MARK_TTL_MS) removeFileQuietly(path);
+  }
+}
+
+// src/profile/fetch.ts
+var LISTING_LIMIT = 512;
+function memoriesRoot(space) {
+  return `viking://user/${space}/memories`;
+}
+async function fetchProfileSources(client, space) {
+  const root = memoriesRoot(space);
+  const listing = (folder) => client.ls(`${root}/${folder}`, { output: "agent", recursive: true, absLimit: LISTING_LIMIT, nodeLimit: LISTING_LIMIT });
+  const [profile, preferences, entities] = await Promise.all([client.read(`${root}/profile.md`), listing("preferences"), listing("entities")]);
+  const text2 = profile.ok ? profile.result.trim() : "";
+  return {
+    space,
+    ...text2 !== "" ? { profile: text2 } : {},
+    preferences: preferences.ok ? memoryFiles(preferences.result, `${root}/preferences/`) : [],
+    entities: entities.ok ? memoryFiles(entities.result, `${root}/entities/`) : [],
+    reached: [profile, preferences, entities].some((result) => result.ok || result.status !== 0)
+  };
+}
+function memoryFiles(entries, folderUri) {
+  const files = entries.filter((entry) => entry.isDir !== true).map((entry) => ({ entry, name: entry.rel_path ?? (entry.uri.startsWith(folderUri) ? entry.uri.slice(folderUri.length) : entry.uri) })).filter(({ name }) => name.endsWith(".md") && !name.split("/").some((part) => part.startsWith("."))).map(({ entry, name }) => {
+    const abstract = entry.abstract?.replace(/\s+/g, " ").trim();
+    return abstract ? { name, abstract } : { name };
+  });
+  return files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+async function fetchArchiveOverview(client, ovSessionId2, tokenBudget) {
+  if (ovSessionId2 === "") return void 0;
+  const context = await client.sessionContext(ovSessionId2, tokenBudget);
+  const overview = context.ok ? context.result.latest_archive_overview?.trim() : void 0;
+  return overview ? overview : void 0;
+}
+async function fetchProfileFor(client, ref) {
+  const cached = await cachedUserSpace(ref);
+  if (cached !== void 0) return fetchProfileSources(client, cached);
+  const guess = await lastKnownUserSpace(ref);
+  if (guess === void 0) {
+    const space2 = await resolveUserSpace(client, ref);
+    return space2 === void 0 ? void 0 : fetchProfileSources(client, space2);
+  }
+  const [space, sources] = await Promise.all([resolveUserSpace(client, ref), fetchProfileSources(client, guess)]);
+  return space === void 0 || space === guess ? sources : fetchProfileSources(client, space);
+}
+
+// src/profile/render.ts
+function startToolsLine(tools) {
+  const names = asToolNames(tools);
+  return `Long-term memory from OpenViking. Read a memory with ${names.name("read")} {"uris": "<uri>"}, list a folder with ${names.name("list")} {"uri": "<folder>"}; they are deferred tools: ${deferredToolsClause(names.host)}.`;
+}
+var ELIDED_MARK = "\n... [profile middle elided] ...\n";
+var TRUNCATED_MARK = "\n... [profile truncated]";
+var SHORT_PROFILE_LINES = 12;
+var HEAD_LINES = 8;
+var MIN_TAIL_CHARS = 200;
+var MIN_PROFILE_CHARS = 400;
+var ARCHIVE_CUT_MARK = "\n... [archive overview truncated]";
+var ARCHIVE_SHARE = 1 / 3;
+function renderStartBlock(input, budgets) {
+  const tools = asToolNames(input.tools ?? "codebuddy");
+  const frame = [`<openviking-context source="${escapeAttribute(input.source)}">`, startToolsLine(tools), STORED_DATA_LINE];
+  const close = "</openviking-context>";
+  let room = budgets.maxUnits === void 0 ? Infinity : budgets.maxUnits - [...frame, close].reduce((sum, line) => sum + line.length + 1, 0);
+  const archive = archiveSection(input.archiveOverview, budgets.archiveTokens, input.profile === void 0 ? room : Math.floor(room * ARCHIVE_SHARE));
+  room -= archive.reduce((sum, section2) => sum + section2.length + 1, 0);
+  const sections = [...profileSections(input.profile, budgets.profileTokens, tools.name("list"), room), ...archive];
+  while (sections.length > 0 && budgets.maxUnits !== void 0 && [...frame, ...sections, close].join("\n").length > budgets.maxUnits) sections.pop();
+  if (sections.length === 0) return "";
+  return [...frame, ...sections, close].join("\n");
+}
+function profileSections(sources, budget, listTool, maxUnits) {
+  if (sources === void 0) return [];
+  const hasListings = sources.preferences.length + sources.entities.length > 0;
+  const sections = [];
+  let used = 0;
+  let unitsLeft = maxUnits;
+  if (sources.profile !== void 0) {
+    const uri = `${memoriesRoot(sources.space)}/profile.md`;
+    const open = `<user-profile uri="${escapeAttribute(uri)}">`;
+    const close = "</user-profile>";
+    const listingUnits = !hasListings ? 0 : maxUnits === Infinity ? Infinity : listingSection(sources, Math.floor(budget / 2), listTool, Math.floor(maxUnits / 2)).units;
+    const units = maxUnits === Infinity ? Infinity : maxUnits - listingUnits - open.length - close.length - 3;
+    if (units >= MIN_TAIL_CHARS) {
+      const text2 = elideProfile(escapeBlockText(sources.profile), hasListings ? Math.floor(budget / 2) : budget, units);
+      const section2 = `${open}
+${text2}
+${close}`;
+      sections.push(section2);
+      used = estimateTokens(text2);
+      unitsLeft -= section2.length + 1;
+    }
+  }
+  if (!hasListings) return sections;
+  const listing = listingSection(sources, Math.max(0, budget - used), listTool, unitsLeft);
+  if (listing.text !== "") sections.push(listing.text);
+  return sections;
+}
+function listingSection(sources, budget, listTool, maxUnits) {
+  const root = memoriesRoot(sources.space);
+  const open = "<available-memories>";
+  const close = "</available-memories>";
+  const room = maxUnits - open.length - close.length - 3;
+  const share = sources.entities.length > 0 ? 2 : 1;
+  const preferences = renderListing(`${root}/preferences/`, sources.preferences, Math.floor(budget / share), listTool, Math.floor(room / share));
+  const entities = renderListing(`${root}/entities/`, sources.entities, budget - preferences.tokens, listTool, room - preferences.units);
+  const body = [preferences.text, entities.text].filter((text3) => text3 !== "");
+  if (body.length === 0) return { text: "", units: 0 };
+  const text2 = [open, ...body, close].join("\n");
+  return { text: text2, units: text2.length + 1 };
+}
+function archiveSection(overview, budget, maxUnits) {
+  if (overview === void 0 || overview.trim() === "") return [];
+  const open = "<session-archive>\n<archive-overview>";
+  const close = "</archive-overview>\n</session-archive>";
+  const room = maxUnits - open.length - close.length - 2;
+  if (room < MIN_TAIL_CHARS) return [];
+  const clipped = clipToTokens(escapeBlockText(overview.trim()), budget);
+  const text2 = clipped.length <= room ? clipped : `${clipToUnits(clipped, room - ARCHIVE_CUT_MARK.length).trimEnd()}${ARCHIVE_CUT_MARK}`;
+  return [`${open}
+${text2}
+${close}`];
+}
+function elideProfile(text2, budgetTokens, maxUnits = Infinity) {
+  const tokens = estimateTokens(text2);
+  if (tokens <= budgetTokens && text2.length <= maxUnits) return text2;
+  const charsPerToken = text2.length / Math.max(1, tokens);
+  const charBudget = Math.min(Math.max(MIN_PROFILE_CHARS, Math.floor(budgetTokens * charsPerToken)), maxUnits);
+  const lines = text2.split("\n");
+  const head = lines.slice(0, HEAD_LINES).join("\n");
+  const tailBudget = charBudget - head.length - ELIDED_MARK.length;
+  if (lines.length <= SHORT_PROFILE_LINES || tailBudget < MIN_TAIL_CHARS) {
+    const kept = maxUnits === Infinity ? text2.slice(0, charBudget) : clipToUnits(text2, charBudget - TRUNCATED_MARK.length);
+    return `${kept.trimEnd()}${TRUNCATED_MARK}`;
+  }
+  const tail = [];
+  let tailChars = 0;
+  for (let index = lines.length - 1; index >= HEAD_LINES; index--) {
+    const line = lines[index];
+    if (tailChars + line.length + 1 > tailBudget) break;
+    tail.unshift(line);
+    tailChars += line.length + 1;
+  }
+  return `${head}${ELIDED_MARK}${tail.join("\n")}`;
+}
+var NO_LISTING = { text: "", tokens: 0, units: 0 };
+function renderListing(folderUri, items, budgetTokens, listTool = asToolNames("codebuddy").name("list"), maxUnits = Infinity) {
+  if (items.length === 0) return NO_LISTING;
+  const header = escapeBlockText(folderUri);
+  const room = new Room(budgetTokens, maxUnits);
+  if (estimateTokens(header) > budgetTokens || header.length + 1 > maxUnits) {
+    const stub = `${header} (${items.length} entries; list them with ${listTool})`;
+    const tokens = estimateTokens(stub);
+    return tokens <= budgetTokens && stub.length + 1 <= maxUnits ? { text: stub, tokens, units: stub.length + 1 } : NO_LISTING;
+  }
+  room.take(header);
+  const entries = items.map((item) => `  - ${escapeBlockText(item.name)}${item.abstract ? ` \u2014 ${escapeBlockText(item.abstract.slice(0, 200))}` : ""}`);
+  const restTokens = suffixSums(entries.map((line) => estimateTokens(line) + 1));
+  const restUnits = suffixSums(entries.map((line) => line.length + 1));
+  const lines = [header];
+  let shown = 0;
+  for (const line of entries) {
+    const restFits = room.hasRoomFor(restTokens[shown], restUnits[shown]);
+    const reserve = restFits || shown + 1 === items.length ? void 0 : overflowLine(folderUri, items.length, listTool);
+    if (!room.tryTake(line, reserve)) break;
+    lines.push(line);
+    shown++;
+  }
+  if (shown < items.length) {
+    const overflow = overflowLine(folderUri, items.length - shown, listTool);
+    if (room.tryTake(overflow)) lines.push(overflow);
+  }
+  const text2 = lines.join("\n");
+  return { text: text2, tokens: room.tokensUsed, units: text2.length + 1 };
+}
+function overflowLine(folderUri, hidden, listTool) {
+  return `  ... +${hidden} more; list them with ${listTool} {"uri": "${escapeBlockText(folderUri)}"}`;
+}
+function suffixSums(values) {
+  const sums = new Array(values.length + 1).fill(0);
+  for (let index = values.length - 1; index >= 0; index--) sums[index] = sums[index + 1] + values[index];
+  return sums;
+}
+
+// src/session/switches.ts
+function memoryOffReason2(scope) {
+  const off = switchedOff(scope, "enabled");
+  if (off !== void 0) return off;
+  const bypass = bypassMatch(scope.config.settings, scope.sessionId, scope.workspace);
+  if (bypass === void 0) return void 0;
+  if (bypass.by === "switch") return settingText(scope.config, "bypassSession", "on");
+  const where = bypass.subject === "folder" ? "this folder" : "this session's id";
+  return `${where} matches the bypass pattern "${bypass.pattern}" (${sourceText(scope.config, "bypassPatterns")})`;
+}
+function switchedOff(scope, key) {
+  const byWorkspace = scope.project.off[key];
+  if (byWorkspace !== void 0) return byWorkspace;
+  return scope.config.settings[key] ? void 0 : settingText(scope.config, key, "false");
+}
+function settingText(config, key, shown) {
+  const source = config.settingSources?.[key];
+  const file = fileOf(source);
+  return file === void 0 ? `${KNOB_TABLE[key].env}=${shown}` : `plugin.codebuddy.${key}: ${shown} in ${file}`;
+}
+function sourceText(config, key) {
+  const file = fileOf(config.settingSources?.[key]);
+  return file === void 0 ? KNOB_TABLE[key].env : `plugin.codebuddy.${key} in ${file}`;
+}
+function fileOf(source) {
+  if (source === void 0 || !source.startsWith("file:")) return void 0;
+  const hash = source.indexOf("#");
+  return source.slice("file:".length, hash === -1 ? void 0 : hash);
+}
+
+// src/stages/startBlock.ts
+var ARCHIVE_SOURCES = /* @__PURE__ */ new Set(["resume", "compact"]);
+function planStart(input, deps) {
+  const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
+  const off = memoryOffReason2({ config: ctx.config, project: ctx.project, sessionId: ctx.hostSessionId, workspace: ctx.workspace });
+  const source = typeof input.source === "string" && input.source.trim() !== "" ? input.source.trim() : "startup";
+  return { ctx, source, ...off !== void 0 ? { off } : {} };
+}
+function startStateFile(ctx) {
+  return sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
+}
+async function readStartBlock(ctx, source, deps, cap, whileReading) {
+  const fetched = Promise.all([
+    ctx.settings.autoProfile ? fetchProfile(ctx, deps) : void 0,
+    ARCHIVE_SOURCES.has(source) ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget) : void 0
+  ]);
+  await whileReading?.();
+  const [profile, archiveOverview] = await fetched;
+  return renderStartBlock(
+    { source, tools: toolNamesFor(hostFromEnv(deps.env), ctx.settings), ...profile ? { profile } : {}, ...archiveOverview ? { archiveOverview } : {} },
+    { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget, ...cap !== void 0 ? { maxUnits: cap } : {} }
+  );
+}
+function recordStart(ctx, deps, source, text2, seen) {
+  if (text2 !== "") deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: "start", detail: source, workspace: ctx.workspace, ...ctx.project.peerId ? { peer: ctx.project.peerId } : {}, items: urisIn(text2), text: text2 }));
+  if (seen !== void 0) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
+}
+function fetchProfile(ctx, deps) {
+  return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
+}
+
+// src/mod/start.ts
+var SETTLE_GRACE_MS2 = 200;
+var answering = /* @__PURE__ */ new Map();
+async function onSessionStart($, e, next) {
+  if (!await moduleIsOn($)) return next(e);
+  const input = startOf(e);
+  return (await takeOver($, "start", e, next, input === void 0 ? void 0 : () => startInModule($, input))).result;
+}
+function startOf(e) {
+  const input = hookInputFromJson(e);
+  if (input?.hook_event_name !== "SessionStart" || typeof input.cwd !== "string" || !isAbsolute(input.cwd)) return void 0;
+  return input;
+}
+async function startInModule($, input) {
+  const source = typeof input.source === "string" ? input.source.trim() : "";
+  const running = answering.get(source);
+  if (running !== void 0) {
+    const reads = await running;
+    return async () => ({ text: (await reads()).text, afterAnswer: [] });
+  }
+  let started;
+  const once = planInModule($, input).then((reads) => () => {
+    started ??= reads().finally(() => answering.delete(source));
+    return started;
+  });
+  answering.set(source, once);
+  once.catch(() => answering.delete(source));
+  return once;
+}
+async function planInModule($, input) {
+  const cwd = input.cwd;
+  const view = await sessionEnv($);
+  const { deps, afterAnswer } = moduleDeps($, view, cwd);
+  const planned = await decide($, cwd, () => {
+    const plan2 = planStart(input, deps);
+    if (plan2.off !== void 0) return { plan: plan2, stored: void 0 };
+    readJsonSync(userSpaceCacheFile(plan2.ctx.dataDir));
+    const stored = plan2.ctx.ovSessionId === "" ? void 0 : loadStartState(startStateFile(plan2.ctx));
+    return { plan: plan2, stored };
+  }, switchFiles(view));
+  const { plan } = planned;
+  if (plan.off !== void 0) {
+    deps.log.debug("memory is off here; nothing sent", { reason: plan.off });
+    return async () => ({ text: "", afterAnswer: [] });
+  }
+  const reused = reusableAnswer(planned.stored, plan.source, deps.now());
+  if (reused !== void 0) {
+    deps.log.debug("session start delivered again; reusing the answer", { source: plan.source });
+    return async () => ({ text: reused.text, afterAnswer: [] });
+  }
+  return async () => {
+    const { ctx, source } = plan;
+    const watched = watchFailures(ctx.client, deps.now);
+    const text2 = await within($, readStartBlock({ ...ctx, client: watched.client }, source, deps, void 0), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS2);
+    if (text2 === LATE) throw new Error("the start block ran past its deadline");
+    if (ctx.ovSessionId !== "") deps.afterAnswer(() => void saveStartState(startStateFile(ctx), withAnswer(loadStartState(startStateFile(ctx)), source, { text: text2, at: deps.now() })));
+    recordStart(ctx, deps, source, text2, watched.serverSeen());
+    await tellIfOff($, plan, watched.failure(), deps.now());
+    return { text: text2, afterAnswer };
+  };
+}
+async function tellIfOff($, plan, failure2, now) {
+  const { ctx } = plan;
+  const notice = await settle($, "record", () => memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: failure2, now }));
+  if (notice === void 0) return;
+  await flushWrites($);
+  $.ui.log(notice);
+}
+
 // src/mod/register.ts
 function register(on, options2) {
   rememberOptions(options2);
@@ -4359,6 +4837,7 @@ function register(on, options2) {
   on("tool.call", { tool: LOOKUP_TOOLS }, cardOnLookup);
   on("session.start", cardOnSessionStart);
   on("command.run", { command: CARD_COMMAND }, cardOnCommand);
+  on("classic.SessionStart", onSessionStart);
   on("classic.UserPromptSubmit", onPrompt);
   on("session.append", { door: "response" }, cardOnAppend);
   on("turn.complete", cardOnTurnComplete);

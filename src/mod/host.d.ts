@@ -37,6 +37,7 @@ export interface On {
   (event: 'session.start', hook: Hook<SessionStartInput, unknown>): unknown;
   (event: 'command.run', matcher: { command: string }, hook: Hook<CommandRunInput, CommandRunResult>): unknown;
   (event: 'classic.UserPromptSubmit', hook: Hook<ClassicInput, ClassicResult>): unknown;
+  (event: 'classic.SessionStart', hook: Hook<ClassicInput, ClassicResult>): unknown;
   (event: 'tool.call', matcher: { tool: MatcherValue }, hook: Hook<ToolCallInput, ToolCallResult>): unknown;
   (event: 'session.append', matcher: { door: string }, hook: Hook<SessionAppendInput, SessionAppendResult>): unknown;
   (event: 'turn.complete', hook: Hook<unknown, unknown>): unknown;

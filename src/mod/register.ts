@@ -6,11 +6,11 @@
  * node builtins, no package, no dynamic import, no eval (D30).
  *
  * What it does: the `viking://` guard on the file tools (guard.ts); recall
- * before each prompt (prompt.ts, recall.ts) where the host lets the module
- * reach the server and hand the event off (Claude Code; classic.ts,
- * handoff.ts), with the hook commands' own rules (files/, env/, deps.ts);
- * and the memory card under each answer (card/). The start block and
- * capture stay with the hook commands (D30).
+ * before each prompt (prompt.ts, recall.ts) and the start block (start.ts)
+ * where the host lets the module reach the server and hand the event off
+ * (Claude Code; classic.ts, handoff.ts), with the hook commands' own rules
+ * (files/, env/, deps.ts); and the memory card under each answer (card/).
+ * Capture stays with the hook commands (D30).
  *
  * The host reads this file before it loads it, and refuses a module whose
  * event names are not string literals, whose hooks are not functions of the
@@ -26,6 +26,7 @@ import { GUARDED_TOOLS, guardToolCall } from './guard.js';
 import type { On, PluginOptions } from './host.js';
 import { rememberOptions } from './moduleSwitch.js';
 import { onPrompt } from './prompt.js';
+import { onSessionStart } from './start.js';
 
 export function register(on: On, options: PluginOptions): void {
   rememberOptions(options);
@@ -33,6 +34,7 @@ export function register(on: On, options: PluginOptions): void {
   on('tool.call', { tool: LOOKUP_TOOLS }, cardOnLookup);
   on('session.start', cardOnSessionStart);
   on('command.run', { command: CARD_COMMAND }, cardOnCommand);
+  on('classic.SessionStart', onSessionStart);
   on('classic.UserPromptSubmit', onPrompt);
   // Answer rows only: the host matches before it hops to the worker, so the other rows of a turn cost nothing.
   on('session.append', { door: 'response' }, cardOnAppend);

@@ -31,9 +31,9 @@ export type HandoffKind = 'guard' | 'prompt' | 'start';
 export const HANDOFF_FLAGS: Readonly<Record<HandoffKind, string>> = {
   /** PreToolUse on the file tools: the module judged this call (guard-prefilter.sh need not run). */
   guard: 'OPENVIKING_MODULE_GUARD',
-  /** UserPromptSubmit: the module recalled for this prompt (phase 2). */
+  /** UserPromptSubmit: the module recalled for this prompt. */
   prompt: 'OPENVIKING_MODULE_PROMPT',
-  /** SessionStart: the module injected the profile and listing (phase 2). */
+  /** SessionStart: the module injected the profile and listing; the hook's housekeeping runs detached. */
   start: 'OPENVIKING_MODULE_START',
 };
 
@@ -49,12 +49,17 @@ export function handedOff(env: Env, kind: HandoffKind): boolean {
 }
 
 /**
- * The command prefix that ends a shell hook before anything starts when
- * `kind` is handed off: `[ -n "$F" ] && [ "$F" = "$CLAUDE_PID" ] && exit 0; `.
- * `[`, `&&`, `;` and `exit` mean the same in sh, bash, dash, zsh and fish 3,
- * and an unset variable in double quotes is the empty string in all of them.
+ * The command prefix that ends a shell hook before its own program starts
+ * when `kind` is handed off: `[ -n "$F" ] && [ "$F" = "$CLAUDE_PID" ] && exit 0; `,
+ * or `&& <instead>; ` (the session start's: `exec sh …/detach.sh`, its
+ * housekeeping off the host's clock). `[`, `&&`, `;`, `exit` and `exec` mean
+ * the same in sh, bash, dash, zsh and fish 3, and an unset variable in
+ * double quotes is the empty string in all of them.
  */
-export function stepAsidePrefix(kind: HandoffKind): string {
+export function stepAsidePrefix(kind: HandoffKind, instead = 'exit 0'): string {
   const flag = `"$${HANDOFF_FLAGS[kind]}"`;
-  return `[ -n ${flag} ] && [ ${flag} = "$${HOST_DISCRIMINATOR}" ] && exit 0; `;
+  return `[ -n ${flag} ] && [ ${flag} = "$${HOST_DISCRIMINATOR}" ] && ${instead}; `;
 }
+
+/** What the session start's command runs instead of the dispatcher when handed off: the detacher (D11), which reads the payload and returns. */
+export const START_INSTEAD = 'exec sh "${CLAUDE_PLUGIN_ROOT}/hooks/detach.sh"';

@@ -18,7 +18,7 @@
  * Where the in-process hooks module took the start over (its flag set for
  * this host process, protocol/handoff.ts, D30), the stage does the
  * housekeeping only: no profile, listing or archive read, no block, no
- * resident (the module recalls in process).
+ * memory-off line (the module's), no resident (the module recalls in process).
  *
  * Idempotent: the host can deliver SessionStart twice, even concurrently.
  * The work runs under the session's start lock, and the answer is kept per
@@ -63,8 +63,8 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
     const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
     if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers) ensureResident(deps);
     recordStart(ctx, deps, source, text, watched.serverSeen());
-    // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21).
-    const notice = memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure(), now: deps.now() });
+    // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21); the module's own when it answers.
+    const notice = moduleAnswers ? undefined : memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure(), now: deps.now() });
     const told = notice === undefined ? {} : { notice };
     return text === '' ? (notice === undefined ? PASS : { kind: 'pass', ...told }) : { kind: 'context', text, ...told };
   } catch (error: unknown) {

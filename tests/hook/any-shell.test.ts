@@ -114,10 +114,12 @@ describe('every hooks.json command, every shell, both hosts', () => {
     }
   }
 
-  // The hooks module's hand-off (D30): the prompt and guard commands step aside before node or the prefilter starts.
+  // The hooks module's hand-off (D30): the prompt and guard commands step aside before node or the prefilter starts;
+  // the start's runs its dispatcher detached (the housekeeping, off the host's clock).
   const HANDED_OFF: Array<[string, HandoffKind]> = [
     ['UserPromptSubmit', 'prompt'],
     ['PreToolUse', 'guard'],
+    ['SessionStart', 'start'],
   ];
   const STEP_ASIDE_CASES: Array<{ name: string; env: (flag: string) => Record<string, string>; stepsAside: boolean }> = [
     { name: 'flag = this host process', env: (flag) => ({ [flag]: '4242', [HOST_DISCRIMINATOR]: '4242' }), stepsAside: true },
@@ -128,18 +130,24 @@ describe('every hooks.json command, every shell, both hosts', () => {
   ];
   for (const host of HOSTS) {
     for (const shell of SHELLS) {
-      it(`${host}, SHELL=${shell}: the prompt and guard commands step aside only for this host process's flag`, async () => {
+      it(`${host}, SHELL=${shell}: the prompt, guard and start commands step aside only for this host process's flag`, async () => {
         const sim = createHostSim({ pluginRoot, home, workspace, shell, host });
         for (const [event, kind] of HANDED_OFF) {
           for (const { name, env, stepsAside } of STEP_ASIDE_CASES) {
             const recordDir = mkdtempSync(join(sandbox, 'rec-'));
-            const result = await sim.fire(event, payloadFor(event), { env: { RECORD_DIR: recordDir, ...env(HANDOFF_FLAGS[kind]) } });
+            const payload = payloadFor(event);
+            const result = await sim.fire(event, payload, { env: { RECORD_DIR: recordDir, ...env(HANDOFF_FLAGS[kind]) } });
             const fired = result.hooks[0];
             expect(fired?.process?.exitCode, `${event}, ${name}: ${fired?.process?.stderr}`).toBe(0);
             expect(fired?.process?.stderr, `${event}, ${name}`).toBe('');
             const file = join(recordDir, `${event}.json`);
-            if (stepsAside) expect(existsSync(file), `${event}, ${name}: the dispatcher ran`).toBe(false);
-            else await waitFor(() => existsSync(file) || undefined, { timeoutMs: 10_000, what: `${event}, ${name}: the dispatcher's record` });
+            const record = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined);
+            if (stepsAside && kind !== 'start') expect(existsSync(file), `${event}, ${name}: the dispatcher ran`).toBe(false);
+            else {
+              const recorded = await waitFor(record, { timeoutMs: 10_000, what: `${event}, ${name}: the dispatcher's record` });
+              expect(recorded.args, `${event}, ${name}`).toEqual(stepsAside ? ['detached'] : []);
+              expect(JSON.parse(recorded.stdin), `${event}, ${name}`).toEqual(payload);
+            }
           }
         }
       }, 60_000);

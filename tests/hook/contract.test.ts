@@ -19,7 +19,7 @@ import { RESIDENT_WAIT_MS } from '../../src/stages/promptRelay.js';
 import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
 import { matchesMatcher } from '../support/host-sim/protocol/index.js';
 import type { MatcherMode } from '../support/host-sim/protocol/index.js';
-import { stepAsidePrefix } from '../../src/protocol/handoff.js';
+import { START_INSTEAD, stepAsidePrefix } from '../../src/protocol/handoff.js';
 import { loadHooksConfig, substitutePluginRoot } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 
@@ -32,8 +32,9 @@ const NOT_GUARDED = ['Bash', 'Agent', 'DeferExecuteTool', 'ToolSearch', 'WebFetc
 const MODES: MatcherMode[] = ['codebuddy', 'claude'];
 
 /** The command after the hand-off test, if it has one. */
+/** The command without the hand-off's tests (their variables are quoted too), keeping what runs instead (the start's detacher). */
 function withoutStepAside(command: string): string {
-  return command.replace(/^\[ -n "\$OPENVIKING_MODULE_[A-Z]+" \] && \[ "\$OPENVIKING_MODULE_[A-Z]+" = "\$CLAUDE_PID" \] && exit 0; /, '');
+  return command.replace(/^\[ -n "\$OPENVIKING_MODULE_[A-Z]+" \] && \[ "\$OPENVIKING_MODULE_[A-Z]+" = "\$CLAUDE_PID" \] && (?:exit 0; )?/, '');
 }
 
 function isInside(root: string, path: string): boolean {
@@ -64,7 +65,9 @@ describe('hooks/hooks.json', () => {
               ? `sh "${ROOT}/hooks/detach.sh"`
               : event === 'UserPromptSubmit'
                 ? `${stepAsidePrefix('prompt')}node "${ROOT}/scripts/hook.mjs"`
-                : `node "${ROOT}/scripts/hook.mjs"`;
+                : event === 'SessionStart'
+                  ? `${stepAsidePrefix('start', START_INSTEAD)}node "${ROOT}/scripts/hook.mjs"`
+                  : `node "${ROOT}/scripts/hook.mjs"`;
         expect(hook.command, event).toBe(expected);
       }
     }
@@ -83,7 +86,7 @@ describe('hooks/hooks.json', () => {
       for (const hook of group.hooks) {
         const command = substitutePluginRoot(withoutStepAside(hook.command), REPO_ROOT);
         const paths = [...command.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? '');
-        expect(paths.length).toBe(1);
+        expect(paths.length, command).toBe(command.startsWith('exec sh') ? 2 : 1);
         for (const path of paths) {
           expect(isInside(REPO_ROOT, path), path).toBe(true);
           expect(existsSync(path), `${path} (run npm run build)`).toBe(true);

@@ -60,8 +60,8 @@ describe('hooks/register.mjs (npm run build)', () => {
     expect(report.problems).toEqual([]);
   });
 
-  it('hooks the guard, recall and the card; nothing of the start block or capture yet', () => {
-    expect(report.events).toEqual(['tool.call', 'tool.call', 'session.start', 'command.run', 'classic.UserPromptSubmit', 'session.append', 'turn.complete', 'ui.render']);
+  it('hooks the guard, the start block, recall and the card; nothing of capture', () => {
+    expect(report.events).toEqual(['tool.call', 'tool.call', 'session.start', 'command.run', 'classic.SessionStart', 'classic.UserPromptSubmit', 'session.append', 'turn.complete', 'ui.render']);
   });
 
   it('reads only the variables the shared rules read, and writes only the hand-off flags', () => {

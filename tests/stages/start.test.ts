@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { markUncommitted } from '../../src/capture/commitIndex.js';
@@ -20,6 +20,7 @@ import { enqueue } from '../../src/store/queue.js';
 import { USER_AGENT } from '../../src/version.js';
 import { contextOf, createWorld, PROFILE_MARKER } from '../session/support/world.js';
 import type { World } from '../session/support/world.js';
+import { pluginProcessesGone } from '../support/detached.js';
 
 let world: World;
 
@@ -193,12 +194,31 @@ describe('the hooks module took the start over (D30)', () => {
   const queueOne = (sessionId: string) =>
     enqueue(storeLayout(world.dataDir).queueDir, { type: 'commit', sessionId, payload: {}, createdAt: Date.now() }, { now: Date.now, lockTimeoutMs: 1000 });
 
-  it('its flag equal to this process: no profile or listing read and no block, the queue still replayed', async () => {
+  it('its flag equal to this process: the command answers at once, its dispatcher detached: no profile or listing read and no block, the queue still replayed', async () => {
     await queueOne('cb-handed-off');
     const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID } });
     expect(result.outputs[0]?.stdout ?? '').toBe('');
+    await world.server.waitForRequests({ path: /\/commit$/ }, 1, 10_000);
+    await pluginProcessesGone(world.home);
     expect(reads()).toEqual([]);
     expect(world.server.requests({ path: /\/commit$/ })).toHaveLength(1);
+  });
+
+  it('its flag: no memory-off line either, none claimed (the module says it, once)', async () => {
+    const deadDir = join(world.dataDir, 'queue', 'dead');
+    mkdirSync(deadDir, { recursive: true });
+    writeFileSync(join(deadDir, `${String(Date.now()).padStart(15, '0')}-${'1'.padStart(15, '0')}-000000-${'a'.repeat(32)}.json`), JSON.stringify({ reason: 'max-attempts', deadAt: Date.now(), file: 'x.json' }));
+    try {
+      const flagged = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID } });
+      expect(flagged.outputs[0]?.stdout ?? '').toBe('');
+      await pluginProcessesGone(world.home);
+      // The same start without the flag says it: the detached housekeeping did not claim the session's line.
+      const told = await world.sim.fire('SessionStart', world.payloads().sessionStart());
+      expect(told.outputs[0]?.stdout ?? '').toContain('OpenViking gave up on 1 queued memory write');
+    } finally {
+      rmSync(deadDir, { recursive: true, force: true });
+      rmSync(join(world.dataDir, 'notices'), { recursive: true, force: true });
+    }
   });
 
   for (const [name, env] of [

@@ -1,0 +1,117 @@
+/**
+ * The start block in the hooks module (src/mod/start.ts; D30), on the BUILT
+ * hooks/register.mjs with this machine's files and the real test server:
+ * one profile read and the listings, the hook's own block after everyone
+ * else's context, the start flag only around `next(e)`; a repeated delivery
+ * answered once (in the session, and across processes through the stored
+ * answer); the archive overview on resume; memory off (nothing sent) and the
+ * memory-off line, once, as a transcript notice, its mark keeping the hook
+ * command quiet; a big profile whole (a module's answer is not capped, FC6).
+ *
+ * @module
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_HOOK_CONTEXT_LIMIT } from '../../src/protocol/hostTools.js';
+import { createOpenVikingClient } from '../../src/openviking/client.js';
+import { socketHttpTransportFor } from '../../src/openviking/socketHttp.js';
+import { BIG_PROFILE_FIRST, BIG_PROFILE_LAST, bigMemorySeed } from '../support/big-memory.js';
+import { PROFILE_MARKER } from '../session/support/world.js';
+import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
+import { beneath, CLAUDE_PID, createModWorld, startEvent, type ModWorld } from './support/world.js';
+
+const PROFILE_READ = { method: 'GET', path: '/api/v1/content/read' };
+
+let world: ModWorld;
+
+beforeAll(async () => {
+  world = await createModWorld();
+});
+afterAll(async () => world.dispose());
+
+type Answer = { additionalContext: string[] };
+
+/** The hook command's whole start for the same event (no flag: it reads and answers itself). */
+async function hookStart(event: Record<string, unknown>, env: Record<string, string> = {}): Promise<{ context: string; notice?: string }> {
+  const run = await spawnHook({ stdin: JSON.stringify(event), cwd: world.workspace, env: { PATH: process.env.PATH, ...world.env, CLAUDE_PLUGIN_ROOT: REPO_ROOT, CLAUDE_PROJECT_DIR: world.workspace, CLAUDECODE: '1', OPENVIKING_RESIDENT: 'off', ...env } });
+  const answer = run.stdout.trim() === '' ? {} : (JSON.parse(run.stdout) as { systemMessage?: string; hookSpecificOutput?: { additionalContext?: string } });
+  return { context: answer.hookSpecificOutput?.additionalContext ?? '', ...(answer.systemMessage !== undefined ? { notice: answer.systemMessage } : {}) };
+}
+
+describe('classic.SessionStart (Claude Code)', () => {
+  it('one profile read, the listings, the hook\'s own block after everyone else\'s context, the flag only around next(e)', async () => {
+    world.server.clearRequests();
+    const session = await world.session({ sessionId: 'session-start' });
+    const under = beneath(session);
+    const answer = (await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-start'), under.run)) as Answer;
+    expect(world.server.requests(PROFILE_READ)).toHaveLength(1);
+    expect(world.server.requests({ path: '/api/v1/fs/ls' }).length).toBeGreaterThanOrEqual(2);
+    expect(answer.additionalContext[0]).toBe('OTHER-PLUGIN-CONTEXT');
+    expect(answer.additionalContext[1]).toContain(PROFILE_MARKER);
+    expect(under.seen).toEqual([{ guard: undefined, prompt: undefined, start: CLAUDE_PID }]);
+    expect(session.unstubbed).toEqual([]);
+    expect(answer.additionalContext[1]).toBe((await hookStart(startEvent(world, 'startup', 'session-start-hook'))).context);
+  });
+
+  it('delivered again: answered once, in the session and by another process of it (the stored answer)', async () => {
+    const event = startEvent(world, 'startup', 'session-twice');
+    const session = await world.session({ sessionId: 'session-twice' });
+    world.server.clearRequests();
+    const [first, second] = (await Promise.all([session.fire('classic.SessionStart', event, beneath(session).run), session.fire('classic.SessionStart', event, beneath(session).run)])) as Answer[];
+    expect(second).toEqual(first);
+    expect(world.server.requests(PROFILE_READ)).toHaveLength(1);
+    // The stored answer is written after the answer; a later process of the session reuses it.
+    const later = await world.session({ sessionId: 'session-twice' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const third = (await later.fire('classic.SessionStart', event, beneath(later).run)) as Answer;
+    expect(third).toEqual(first);
+    expect(world.server.requests(PROFILE_READ)).toHaveLength(1);
+  });
+
+  it('resume: the session\'s latest archive overview too', async () => {
+    const client = createOpenVikingClient({ baseUrl: world.server.url, userAgent: 'test', http: socketHttpTransportFor({}), now: Date.now, timeoutMs: 5_000 });
+    expect((await client.addMessages('cb-session-resume', [{ role: 'user', parts: [{ type: 'text', text: 'ARCHIVED-resume decision about retries' }] }])).ok).toBe(true);
+    expect((await client.commit('cb-session-resume', {})).ok).toBe(true);
+    const session = await world.session({ sessionId: 'session-resume' });
+    const answer = (await session.fire('classic.SessionStart', startEvent(world, 'resume', 'session-resume'), beneath(session).run)) as Answer;
+    expect(answer.additionalContext[1]).toMatch(/<archive-overview>[\s\S]*ARCHIVED-resume/);
+  });
+
+  it('memory off here: nothing sent, the hook command still steps aside to housekeeping', async () => {
+    world.server.clearRequests();
+    const session = await world.session({ env: { OPENVIKING_MEMORY_ENABLED: 'false' } });
+    const under = beneath(session);
+    expect(await session.fire('classic.SessionStart', startEvent(world), under.run)).toEqual({ additionalContext: ['OTHER-PLUGIN-CONTEXT'] });
+    expect(world.server.requests()).toEqual([]);
+    expect(under.seen[0]?.start).toBe(CLAUDE_PID);
+  });
+
+  it('no server answers: one line for the user, once per session, as a transcript notice; the hook command says nothing more', async () => {
+    const env = { OPENVIKING_URL: 'http://127.0.0.1:9' };
+    const session = await world.session({ env, sessionId: 'session-down' });
+    await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-down'), beneath(session).run);
+    const notices = () => session.calls.filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug').map((call) => call.args[0]);
+    expect(notices()).toEqual(['OpenViking memory is off: no server answers at http://127.0.0.1:9. Run /openviking:doctor for the fix.']);
+    await session.fire('classic.SessionStart', startEvent(world, 'resume', 'session-down'), beneath(session).run);
+    expect(notices()).toHaveLength(1);
+    expect((await hookStart(startEvent(world, 'startup', 'session-down'), env)).notice).toBeUndefined();
+  });
+});
+
+describe('a 40 KB profile with 120 listed files (issue 22)', () => {
+  it('reaches the model whole through the module: one closed block past the hook commands\' cap, first and last lines, the listing', async () => {
+    const big = await createModWorld({ server: { seed: bigMemorySeed() } });
+    try {
+      const session = await big.session();
+      const block = ((await session.fire('classic.SessionStart', startEvent(big), beneath(session).run)) as Answer).additionalContext[1] ?? '';
+      expect(block.length).toBeGreaterThan(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
+      expect(block.match(/<openviking-context /g)).toHaveLength(1);
+      expect(block.endsWith('</openviking-context>')).toBe(true);
+      for (const line of [BIG_PROFILE_FIRST, BIG_PROFILE_LAST, '</user-profile>']) expect(block).toContain(line);
+      // The listing whole (the hook commands' 9,500-unit block names 'more' instead), the profile within its token budget.
+      expect(block).toContain('default/topic-119.md\n</available-memories>');
+      expect(block).not.toMatch(/\+\d+ more/);
+    } finally {
+      await big.dispose();
+    }
+  });
+});

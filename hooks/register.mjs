@@ -8,6 +8,181 @@ function debugNote($, text2) {
   }
 }
 
+// src/mod/files/posixPath.ts
+var sep = "/";
+var SLASH = 47;
+var DOT = 46;
+var workingDirectory = "/";
+function setWorkingDirectory(dir) {
+  workingDirectory = isAbsolute(dir) ? dir : "/";
+}
+function isAbsolute(path) {
+  return path.length > 0 && path.charCodeAt(0) === SLASH;
+}
+function normalizeString(path, allowAboveRoot) {
+  let res = "";
+  let lastSegmentLength = 0;
+  let lastSlash = -1;
+  let dots = 0;
+  let code = 0;
+  for (let i = 0; i <= path.length; ++i) {
+    if (i < path.length) code = path.charCodeAt(i);
+    else if (code === SLASH) break;
+    else code = SLASH;
+    if (code === SLASH) {
+      if (lastSlash === i - 1 || dots === 1) {
+      } else if (dots === 2) {
+        if (res.length < 2 || lastSegmentLength !== 2 || res.charCodeAt(res.length - 1) !== DOT || res.charCodeAt(res.length - 2) !== DOT) {
+          if (res.length > 2) {
+            const lastSlashIndex = res.lastIndexOf("/");
+            if (lastSlashIndex === -1) {
+              res = "";
+              lastSegmentLength = 0;
+            } else {
+              res = res.slice(0, lastSlashIndex);
+              lastSegmentLength = res.length - 1 - res.lastIndexOf("/");
+            }
+            lastSlash = i;
+            dots = 0;
+            continue;
+          } else if (res.length !== 0) {
+            res = "";
+            lastSegmentLength = 0;
+            lastSlash = i;
+            dots = 0;
+            continue;
+          }
+        }
+        if (allowAboveRoot) {
+          res += res.length > 0 ? "/.." : "..";
+          lastSegmentLength = 2;
+        }
+      } else {
+        if (res.length > 0) res += `/${path.slice(lastSlash + 1, i)}`;
+        else res = path.slice(lastSlash + 1, i);
+        lastSegmentLength = i - lastSlash - 1;
+      }
+      lastSlash = i;
+      dots = 0;
+    } else if (code === DOT && dots !== -1) {
+      ++dots;
+    } else {
+      dots = -1;
+    }
+  }
+  return res;
+}
+function normalize(path) {
+  if (path.length === 0) return ".";
+  const absolute = isAbsolute(path);
+  const trailingSeparator = path.charCodeAt(path.length - 1) === SLASH;
+  let normalized = normalizeString(path, !absolute);
+  if (normalized.length === 0) {
+    if (absolute) return "/";
+    return trailingSeparator ? "./" : ".";
+  }
+  if (trailingSeparator) normalized += "/";
+  return absolute ? `/${normalized}` : normalized;
+}
+function join(...parts) {
+  const joined = parts.filter((part) => part.length > 0).join("/");
+  return joined.length === 0 ? "." : normalize(joined);
+}
+function resolve(...parts) {
+  let resolved = "";
+  let resolvedAbsolute = false;
+  for (let i = parts.length - 1; i >= -1 && !resolvedAbsolute; i--) {
+    const path = i >= 0 ? parts[i] : workingDirectory;
+    if (path.length === 0) continue;
+    resolved = `${path}/${resolved}`;
+    resolvedAbsolute = path.charCodeAt(0) === SLASH;
+  }
+  const normalized = normalizeString(resolved, !resolvedAbsolute);
+  if (resolvedAbsolute) return `/${normalized}`;
+  return normalized.length > 0 ? normalized : ".";
+}
+function dirname(path) {
+  if (path.length === 0) return ".";
+  const hasRoot = path.charCodeAt(0) === SLASH;
+  let end = -1;
+  let matchedSlash = true;
+  for (let i = path.length - 1; i >= 1; --i) {
+    if (path.charCodeAt(i) === SLASH) {
+      if (!matchedSlash) {
+        end = i;
+        break;
+      }
+    } else {
+      matchedSlash = false;
+    }
+  }
+  if (end === -1) return hasRoot ? "/" : ".";
+  if (hasRoot && end === 1) return "//";
+  return path.slice(0, end);
+}
+function basename(path) {
+  let start = 0;
+  let end = -1;
+  let matchedSlash = true;
+  for (let i = path.length - 1; i >= 0; --i) {
+    if (path.charCodeAt(i) === SLASH) {
+      if (!matchedSlash) {
+        start = i + 1;
+        break;
+      }
+    } else if (end === -1) {
+      matchedSlash = false;
+      end = i + 1;
+    }
+  }
+  return end === -1 ? "" : path.slice(start, end);
+}
+function lastSegment(path, start) {
+  let startDot = -1;
+  let startPart = 0;
+  let end = -1;
+  let matchedSlash = true;
+  let preDotState = 0;
+  for (let i = path.length - 1; i >= start; --i) {
+    const code = path.charCodeAt(i);
+    if (code === SLASH) {
+      if (!matchedSlash) {
+        startPart = i + 1;
+        break;
+      }
+      continue;
+    }
+    if (end === -1) {
+      matchedSlash = false;
+      end = i + 1;
+    }
+    if (code === DOT) {
+      if (startDot === -1) startDot = i;
+      else if (preDotState !== 1) preDotState = 1;
+    } else if (startDot !== -1) {
+      preDotState = -1;
+    }
+  }
+  const hasExtension = !(startDot === -1 || end === -1 || preDotState === 0 || preDotState === 1 && startDot === end - 1 && startDot === startPart + 1);
+  return { startDot, startPart, end, hasExtension };
+}
+function parse(path) {
+  const parsed = { root: "", dir: "", base: "", ext: "", name: "" };
+  if (path.length === 0) return parsed;
+  const absolute = isAbsolute(path);
+  if (absolute) parsed.root = "/";
+  const { startDot, startPart, end, hasExtension } = lastSegment(path, absolute ? 1 : 0);
+  if (end !== -1) {
+    const begin = startPart === 0 && absolute ? 1 : startPart;
+    parsed.base = path.slice(begin, end);
+    parsed.name = hasExtension ? path.slice(begin, startDot) : parsed.base;
+    if (hasExtension) parsed.ext = path.slice(startDot, end);
+  }
+  if (startPart > 0) parsed.dir = path.slice(0, startPart - 1);
+  else if (absolute) parsed.dir = "/";
+  return parsed;
+}
+
 // src/util/json.ts
 var ShapeError = class extends Error {
   constructor(path, expected, actual) {
@@ -64,8 +239,757 @@ function compact(value) {
   return out;
 }
 
-// src/protocol/stage.ts
-var PASS = Object.freeze({ kind: "pass" });
+// src/util/utf8.ts
+function utf8Length(text2) {
+  let bytes = 0;
+  for (let index = 0; index < text2.length; index++) {
+    const code = text2.charCodeAt(index);
+    if (code < 128) bytes += 1;
+    else if (code < 2048) bytes += 2;
+    else if (code >= 55296 && code <= 56319 && index + 1 < text2.length && (text2.charCodeAt(index + 1) & 64512) === 56320) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+// src/mod/files/snapshot.ts
+var FileSnapshot = class {
+  entries = /* @__PURE__ */ new Map();
+  /** Whole files to write after the answer, by path, in the order first queued. */
+  queue = /* @__PURE__ */ new Map();
+  /** What the running run missed. */
+  missed = /* @__PURE__ */ new Map();
+  /** What was missed outside a run, fetched with the next run's needs. */
+  late = /* @__PURE__ */ new Map();
+  touched = /* @__PURE__ */ new Map();
+  run;
+  /**
+   * Runs `rule` against the snapshot. `complete` is false when it asked for
+   * something not held yet: its writes are taken back and `needs` says what
+   * to fetch before running it again.
+   */
+  attempt(purpose, rule) {
+    if (this.run !== void 0) throw new Error("file snapshot: a run inside a run");
+    this.missed.clear();
+    const run = { purpose, touched: /* @__PURE__ */ new Set(), undo: [] };
+    this.run = run;
+    let outcome;
+    try {
+      outcome = { value: rule() };
+    } catch (error) {
+      outcome = { error };
+    } finally {
+      this.run = void 0;
+    }
+    if (this.missed.size === 0) {
+      if ("error" in outcome) throw outcome.error;
+      this.touched.set(purpose, /* @__PURE__ */ new Set([...this.touched.get(purpose) ?? [], ...run.touched]));
+      return { value: outcome.value, complete: true };
+    }
+    this.takeBack(run.undo);
+    const needs = [...this.missed.values(), ...this.late.values()];
+    this.missed.clear();
+    this.late.clear();
+    return { complete: false, needs };
+  }
+  /** What was missed outside a run since the last fetch (and forgotten here). */
+  takeLate() {
+    const needs = [...this.late.values()];
+    this.late.clear();
+    return needs;
+  }
+  /** Paths a complete run of `purpose` looked at, for the look again before the next one (fetch.ts `revalidate`). */
+  pathsOf(purpose) {
+    return [...this.touched.get(purpose) ?? []].filter((path) => this.entries.get(path)?.seen !== void 0);
+  }
+  stat(path) {
+    const seen = this.touch(path)?.seen;
+    if (seen === void 0) this.miss({ op: "stat", path });
+    return seen;
+  }
+  /** The text of a regular file of at most `maxBytes` (the caller checked the stat); undefined when not read yet. */
+  text(path, maxBytes) {
+    const held = this.touch(path)?.text;
+    if (held !== void 0 && (held.whole || held.maxBytes >= maxBytes)) return held.value;
+    this.miss({ op: "read", path, maxBytes });
+    return void 0;
+  }
+  names(dir) {
+    const names = this.touch(dir)?.names;
+    if (names === void 0) this.miss({ op: "list", path: dir });
+    return names;
+  }
+  /** Replaces `path` with `text` here and queues the write. */
+  write(path, text2) {
+    const entry = this.entries.get(path);
+    this.run?.undo.push({ path, entry: entry === void 0 ? void 0 : { ...entry }, queued: this.queue.get(path) });
+    this.queue.delete(path);
+    this.queue.set(path, text2);
+    this.entries.set(path, { seen: { state: "found", facts: { kind: "file", size: utf8Length(text2), mtimeMs: Date.now(), realPath: path } }, text: { value: text2, maxBytes: Infinity, whole: true }, written: true });
+  }
+  /** The queued writes, oldest first, and the queue emptied. */
+  takeWrites() {
+    const writes = [...this.queue.entries()];
+    this.queue.clear();
+    return writes;
+  }
+  /** Stores what fetch.ts found. A stat that changed drops the text and names read before. */
+  learnStat(path, seen) {
+    const entry = this.entries.get(path);
+    const same = entry?.seen !== void 0 && entry.written !== true && sameSeen(entry.seen, seen);
+    this.entries.set(path, same && entry !== void 0 ? entry : { seen });
+  }
+  /** `value` is what a read of up to `maxBytes + 1` bytes gave: the whole file when it took no more than `maxBytes`. */
+  learnText(path, value, maxBytes) {
+    const entry = this.entries.get(path) ?? {};
+    this.entries.set(path, { ...entry, text: { value, maxBytes, whole: utf8Length(value) <= maxBytes } });
+  }
+  learnNames(dir, names) {
+    const entry = this.entries.get(dir) ?? {};
+    this.entries.set(dir, { ...entry, names });
+  }
+  touch(path) {
+    this.run?.touched.add(path);
+    return this.entries.get(path);
+  }
+  /** Records a need; a read stands for the stat too (fetch.ts stats before it reads). */
+  miss(need) {
+    const into = this.run === void 0 ? this.late : this.missed;
+    if (need.op === "stat" && into.has(`read ${need.path}`)) return;
+    if (need.op === "read") into.delete(`stat ${need.path}`);
+    const key = `${need.op} ${need.path}`;
+    const held = into.get(key);
+    if (held === void 0 || need.op === "read" && held.op === "read" && need.maxBytes > held.maxBytes) into.set(key, need);
+  }
+  takeBack(undo) {
+    for (const { path, entry, queued } of [...undo].reverse()) {
+      if (entry === void 0) this.entries.delete(path);
+      else this.entries.set(path, entry);
+      this.queue.delete(path);
+      if (queued !== void 0) this.queue.set(path, queued);
+    }
+  }
+};
+function sameSeen(a, b) {
+  if (a.state !== b.state) return false;
+  if (a.state !== "found" || b.state !== "found") return a.state !== "refused" || b.state === "refused" && a.why === b.why;
+  const [x, y] = [a.facts, b.facts];
+  return x.kind === y.kind && x.size === y.size && x.mtimeMs === y.mtimeMs && x.realPath === y.realPath;
+}
+var session;
+function sessionFiles() {
+  session ??= new FileSnapshot();
+  return session;
+}
+
+// src/mod/files/smallFile.ts
+var NOT_YET = { absent: "missing", why: "does not exist" };
+function readSmallFile(path, maxBytes) {
+  const files = sessionFiles();
+  const seen = files.stat(path);
+  if (seen === void 0) {
+    files.text(path, maxBytes);
+    return NOT_YET;
+  }
+  if (seen.state === "missing") return { absent: "missing", why: "does not exist" };
+  if (seen.state === "refused") return { absent: "unreadable", why: `cannot be read (${seen.why})` };
+  if (seen.facts.kind !== "file") return { absent: "not-a-file", why: `is ${seen.facts.kind === "dir" ? "a directory" : "not a file"}, not a regular file` };
+  if (seen.facts.size > maxBytes) return tooLarge(maxBytes);
+  const text2 = files.text(path, maxBytes);
+  if (text2 === void 0) return NOT_YET;
+  return utf8Length(text2) > maxBytes ? tooLarge(maxBytes) : { text: text2 };
+}
+function tooLarge(maxBytes) {
+  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
+}
+
+// src/util/errors.ts
+function errorMessage(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// src/config/configFile.ts
+var MAX_CONFIG_BYTES = 1024 * 1024;
+var RefusedFile = class extends Error {
+  name = "RefusedFile";
+};
+var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
+function readSmallTextFile(path) {
+  return readTextAtMost(path, MAX_CONFIG_BYTES);
+}
+function readTextAtMost(path, maxBytes) {
+  const file = readSmallFile(path, maxBytes);
+  if (file.absent === void 0) return file.text;
+  if (file.absent === "missing") return void 0;
+  throw new RefusedFile(file.why);
+}
+function loadConfigFile(path, shownAs, readFile) {
+  let text2;
+  try {
+    text2 = readFile(path);
+  } catch (error) {
+    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`);
+  }
+  if (text2 === void 0) return { path, exists: false };
+  if (text2.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
+  if (!text2.trim()) return refused(path, shownAs, "is empty");
+  let forbidden;
+  let value;
+  try {
+    value = JSON.parse(text2, (key, entry) => {
+      if (FORBIDDEN_KEYS.has(key)) forbidden ??= key;
+      return entry;
+    });
+  } catch (error) {
+    return refused(path, shownAs, `is not valid JSON (${errorMessage(error)})`);
+  }
+  if (forbidden !== void 0) return refused(path, shownAs, `contains the forbidden key "${forbidden}"`);
+  if (!isRecord(value)) return refused(path, shownAs, "is not a JSON object");
+  return { path, exists: true, value };
+}
+function refused(path, shownAs, reason) {
+  return { path, exists: true, warning: `${shownAs} ${reason}; ignoring it` };
+}
+function expandHome(path, homeDir) {
+  if (path === "~") return homeDir;
+  if (path.startsWith("~/")) return join(homeDir, path.slice(2));
+  return isAbsolute(path) ? path : resolve(homeDir, path);
+}
+function displayPath(path, homeDir) {
+  const home = homeDir.endsWith("/") ? homeDir : `${homeDir}/`;
+  return path.startsWith(home) ? `~/${path.slice(home.length)}` : path;
+}
+
+// src/store/fastHash.ts
+function hash64Hex(text2) {
+  let h1 = 3735928559;
+  let h2 = 1103547991;
+  for (let i = 0; i < text2.length; i++) {
+    const code = text2.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
+  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
+  return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
+}
+
+// src/store/paths.ts
+var OVERRIDE_VARIABLE = "OPENVIKING_CODEBUDDY_DATA_DIR";
+var DEFAULT_DATA_SUBDIR = "openviking";
+function describeDataDir(env, homeDir) {
+  const override = usablePath(env[OVERRIDE_VARIABLE], homeDir);
+  if (override !== void 0) return { dir: override, source: `env:${OVERRIDE_VARIABLE}` };
+  const configDir = usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir);
+  if (configDir !== void 0) return { dir: join(configDir, DEFAULT_DATA_SUBDIR), source: "env:CODEBUDDY_CONFIG_DIR" };
+  return { dir: join(homeDir, ".codebuddy", DEFAULT_DATA_SUBDIR), source: "default" };
+}
+function codebuddyConfigDir(env, homeDir) {
+  return usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir) ?? join(homeDir, ".codebuddy");
+}
+function resolveDataDir(env, homeDir) {
+  return describeDataDir(env, homeDir).dir;
+}
+function usablePath(raw, homeDir) {
+  const value = raw?.trim();
+  if (!value || value.includes("${")) return void 0;
+  const expanded = value === "~" ? homeDir : value.startsWith("~/") ? join(homeDir, value.slice(2)) : value;
+  return isAbsolute(expanded) ? expanded : void 0;
+}
+var KEY_PREFIX_MAX_CHARS = 48;
+var KEY_HASH_HEX_CHARS = 16;
+function safeFileKey(id) {
+  const prefix = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, KEY_PREFIX_MAX_CHARS) || "id";
+  const hash = hash64Hex(id).slice(0, KEY_HASH_HEX_CHARS);
+  return `${prefix}-${hash}`;
+}
+function storeLayout(root) {
+  return {
+    root,
+    sessionsDir: join(root, "sessions"),
+    locksDir: join(root, "locks"),
+    queueDir: join(root, "queue"),
+    cacheDir: join(root, "cache")
+  };
+}
+function sessionStateFile(layout, sessionKey) {
+  return join(layout.sessionsDir, `${safeFileKey(sessionKey)}.json`);
+}
+
+// src/config/pluginOptions.ts
+var USER_CONFIG_KEYS = ["server_url", "api_key", "account", "user"];
+var PLUGIN_NAME = "openviking";
+var PREFERRED_INSTALL_IDS = [`${PLUGIN_NAME}@openviking-codebuddy`, `${PLUGIN_NAME}@inline`];
+var OPTION_PREFIXES = ["CODEBUDDY_PLUGIN_OPTION_", "CLAUDE_PLUGIN_OPTION_", "PLUGIN_OPT_"];
+function readUserConfig(env) {
+  const values = {};
+  for (const key of USER_CONFIG_KEYS) {
+    for (const prefix of OPTION_PREFIXES) {
+      const raw = text(env[`${prefix}${key.toUpperCase()}`]) ?? text(env[`${prefix}${key}`]);
+      if (raw === void 0 || /^\$\{(?:user_config\.|PLUGIN_OPT:)[^}]*\}$/.test(raw)) continue;
+      values[key] = raw;
+      break;
+    }
+  }
+  return values;
+}
+function startedByHost(env) {
+  return text(env.CODEBUDDY_PLUGIN_ROOT) !== void 0 || text(env.CLAUDE_PLUGIN_ROOT) !== void 0;
+}
+function resolveUserConfig(input) {
+  const fromEnv = readUserConfig(input.env);
+  const sources = {};
+  for (const key of Object.keys(fromEnv)) sources[key] = `userConfig:${key}`;
+  const readStored = input.readStored ?? !startedByHost(input.env);
+  if (Object.keys(fromEnv).length > 0 || !readStored) return { values: fromEnv, sources, files: [], warnings: [] };
+  return storedUserConfig(input);
+}
+function storedUserConfig({ env, homeDir, readFile }) {
+  const dir = codebuddyConfigDir(env, homeDir);
+  const settingsPath = join(dir, "settings.json");
+  const credentialsPath = join(dir, "credentials.json");
+  const settings = loadConfigFile(settingsPath, displayPath(settingsPath, homeDir), readFile);
+  const secrets = loadConfigFile(credentialsPath, displayPath(credentialsPath, homeDir), readFile);
+  const warnings = [settings.warning, secrets.warning].filter((warning) => warning !== void 0);
+  const files = [settings, secrets].filter((file) => file.exists).map((file) => file.path);
+  const options2 = (id) => section(section(settings.value, "pluginConfigs"), id, "options");
+  const secretsOf = (id) => section(section(secrets.value, "pluginSecrets"), id);
+  const ids = /* @__PURE__ */ new Set([
+    ...PREFERRED_INSTALL_IDS,
+    ...[...Object.keys(section(settings.value, "pluginConfigs") ?? {}), ...Object.keys(section(secrets.value, "pluginSecrets") ?? {})].filter((id) => id.startsWith(`${PLUGIN_NAME}@`)).sort()
+  ]);
+  for (const id of ids) {
+    const values = {};
+    const sources = {};
+    for (const key of USER_CONFIG_KEYS) {
+      const plain = scalar(options2(id)?.[key]);
+      const secret = scalar(secretsOf(id)?.[key]);
+      const [value, source] = secret !== void 0 ? [secret, `file:${displayPath(credentialsPath, homeDir)}#pluginSecrets.${id}.${key}`] : [plain, `file:${displayPath(settingsPath, homeDir)}#pluginConfigs.${id}.options.${key}`];
+      if (value === void 0) continue;
+      values[key] = value;
+      sources[key] = source;
+    }
+    if (Object.keys(values).length > 0) return { values, sources, files, warnings };
+  }
+  return { values: {}, sources: {}, files, warnings };
+}
+function section(value, ...path) {
+  let current = value;
+  for (const key of path) current = isRecord(current) ? current[key] : void 0;
+  return isRecord(current) ? current : void 0;
+}
+function scalar(value) {
+  if (typeof value === "string") return text(value);
+  return typeof value === "number" || typeof value === "boolean" ? String(value) : void 0;
+}
+function text(value) {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : void 0;
+}
+
+// src/openviking/displayUrl.ts
+function displayUrl(text2, withPath = false) {
+  const trimmed = text2.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(trimmed);
+  const rest = scheme === null ? trimmed : trimmed.slice(scheme[0].length);
+  const afterUser = rest.slice(rest.lastIndexOf("@") + 1);
+  const hostEnd = afterUser.search(/[/?#\\]/);
+  const host = hostEnd === -1 ? afterUser : afterUser.slice(0, hostEnd);
+  if (host === "" || /\s/.test(host)) return "(not a URL)";
+  const path = withPath && hostEnd !== -1 && afterUser[hostEnd] === "/" ? afterUser.slice(hostEnd).split(/[?#]/)[0] ?? "" : "";
+  return `${scheme === null ? "" : `${scheme[1].toLowerCase()}://`}${host}${path.replace(/\/+$/, "")}`;
+}
+
+// src/config/credentials.ts
+var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
+var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
+function resolveCredentials(input) {
+  const { env, homeDir } = input;
+  const warnings = [];
+  const { cliFile, ovFile } = loadCredentialFiles(input);
+  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
+  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
+  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
+  const ovServer = ov.section("server");
+  const ovHarness = ov.section("codebuddy");
+  const options2 = resolveUserConfig({ env, homeDir, readFile: input.readFile, ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {} });
+  warnings.push(...options2.warnings);
+  const cliOnly = credentialMode(env) === "cli";
+  const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
+  const fromUser = (key) => ({ source: options2.sources[key] ?? `userConfig:${key}`, value: options2.values[key], layer: "options" });
+  const sources = {};
+  const skipped = [];
+  const servers = {};
+  let baseUrl = DEFAULT_BASE_URL;
+  const pick = (field, candidates) => {
+    let chosen;
+    for (const candidate of candidates) {
+      if (candidate.value === void 0) continue;
+      const skip2 = (kind, reason) => {
+        skipped.push({ field, source: candidate.source, reason, kind });
+        if (kind === "cli-mode") warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+      };
+      const own = servers[candidate.layer];
+      if (cliOnly && candidate.layer !== "ovcli") skip2("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
+      else if (chosen !== void 0) skip2("shadowed", `${chosen.source} comes first`);
+      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, baseUrl)) {
+        skip2("other-server", `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`);
+      } else chosen = candidate;
+    }
+    if (chosen !== void 0) sources[field] = chosen.source;
+    return chosen?.value;
+  };
+  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
+  const optionsUrl = validUrls([fromUser("server_url")], warnings);
+  const cliUrl = validUrls([cli.get("url")], warnings);
+  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
+  servers.options = optionsUrl.find((candidate) => candidate.value !== void 0);
+  servers.ovcli = cliUrl.find((candidate) => candidate.value !== void 0);
+  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? { source: `default server of ${displayPath(ovFile.path, homeDir)}`, value: DEFAULT_BASE_URL, layer: "ovconf" };
+  baseUrl = pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
+  sources.baseUrl ??= "default";
+  const apiKey = pick("apiKey", [fromEnv("OPENVIKING_BEARER_TOKEN"), fromEnv("OPENVIKING_API_KEY"), fromUser("api_key"), cli.get("api_key"), ovHarness.get("apiKey"), ovServer.get("root_api_key")]);
+  const account = pick("account", [fromEnv("OPENVIKING_ACCOUNT"), fromUser("account"), cli.get("account"), cli.get("account_id"), ovHarness.get("accountId")]);
+  const user = pick("user", [fromEnv("OPENVIKING_USER"), fromUser("user"), cli.get("user"), cli.get("user_id"), ovHarness.get("userId")]);
+  const peerId = pick("peerId", [fromEnv("OPENVIKING_PEER_ID"), cli.get("actor_peer_id"), cli.get("peer_id"), ovHarness.get("peerId"), ovHarness.get("peer_id")]);
+  const mcpUrl = pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
+  sources.mcpUrl ??= "derived:baseUrl";
+  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
+  if (rootKeyOnly) {
+    warnings.push(
+      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}; OpenViking refuses root keys on memory APIs (except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.`
+    );
+  }
+  const credentials = {
+    baseUrl,
+    mcpUrl,
+    ...definedOnly({ apiKey, account, user, peerId }),
+    sources,
+    rootKeyOnly,
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files],
+    ...skipped.length > 0 ? { skipped } : {}
+  };
+  return { credentials, warnings, cliFile };
+}
+function credentialMode(env) {
+  const raw = (text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
+  if (raw === "env" || raw === "environment") return "env";
+  if (raw === "cli" || raw === "ovcli" || raw === "file" || raw === "config") return "cli";
+  return "auto";
+}
+function loadCredentialFiles({ env, homeDir, readFile }) {
+  const paths = credentialFilePaths(env, homeDir);
+  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
+  const ovFile = load(paths.ov);
+  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
+    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
+  }
+  return { cliFile: load(paths.cli), ovFile };
+}
+function credentialFilePaths(env, homeDir) {
+  const at = (override, fallbackName) => expandHome(override ?? join("~", ".openviking", fallbackName), homeDir);
+  return { cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"), ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf") };
+}
+function looksLikeOvcli(value) {
+  if (!value || isRecord(value["server"])) return false;
+  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some((key) => typeof value[key] === "string");
+}
+var FileFields = class _FileFields {
+  constructor(file, homeDir, warnings, value, prefix, layer) {
+    this.file = file;
+    this.homeDir = homeDir;
+    this.warnings = warnings;
+    this.value = value;
+    this.prefix = prefix;
+    this.layer = layer;
+  }
+  file;
+  homeDir;
+  warnings;
+  value;
+  prefix;
+  layer;
+  /** Fields of the whole file. */
+  static of(file, homeDir, warnings, layer) {
+    return new _FileFields(file, homeDir, warnings, file.value, "", layer);
+  }
+  get(key) {
+    const entry = this.value?.[key];
+    const candidate = (value) => ({ source: this.sourceOf(key), value, layer: this.layer });
+    if (entry === void 0 || entry === null) return candidate(void 0);
+    if (typeof entry === "number" && Number.isFinite(entry)) return candidate(String(entry));
+    if (typeof entry !== "string") {
+      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
+      return candidate(void 0);
+    }
+    return candidate(text(entry));
+  }
+  section(key) {
+    const entry = this.value?.[key];
+    if (entry !== void 0 && entry !== null && !isRecord(entry)) {
+      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
+    }
+    return new _FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : void 0, `${this.prefix}${key}.`, this.layer);
+  }
+  sourceOf(key) {
+    return `file:${this.shown()}#${this.prefix}${key}`;
+  }
+  shown() {
+    return displayPath(this.file.path, this.homeDir);
+  }
+};
+function derivedServerUrl(server) {
+  const host = server.get("host");
+  const port = server.get("port");
+  if (host.value === void 0 && port.value === void 0) return { ...host, value: void 0 };
+  const portNumber = port.value !== void 0 && /^\d+$/.test(port.value) ? Number(port.value) : 1933;
+  const hostName = !host.value || host.value === "0.0.0.0" ? "127.0.0.1" : host.value;
+  return { ...host.value !== void 0 ? host : port, value: `http://${hostName}:${portNumber}` };
+}
+function validUrls(candidates, warnings) {
+  return candidates.map((candidate) => {
+    const { source, value } = candidate;
+    if (value === void 0) return candidate;
+    const url = parseUrl(value);
+    if (url === void 0) {
+      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
+      return { ...candidate, value: void 0 };
+    }
+    if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
+      warnings.push(`${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`);
+      return { ...candidate, value: void 0 };
+    }
+    if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
+    warnings.push(`${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`);
+    url.username = "";
+    url.password = "";
+    return { ...candidate, value: url.href.replace(/\/+$/, "") };
+  });
+}
+function parseUrl(value) {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:" ? url : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var LOOPBACK_NAMES = /* @__PURE__ */ new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
+function sameServer(a, b) {
+  const [x, y] = [parseUrl(a), parseUrl(b)];
+  if (x === void 0 || y === void 0) return a === b;
+  const host = (url) => LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
+  const path = (url) => url.pathname.replace(/\/+$/, "");
+  return x.protocol === y.protocol && host(x) === host(y) && (x.port || defaultPort(x)) === (y.port || defaultPort(y)) && path(x) === path(y);
+}
+function defaultPort(url) {
+  return url.protocol === "https:" ? "443" : "80";
+}
+function definedOnly(values) {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));
+}
+
+// src/config/scalars.ts
+var FALSE_WORDS = /* @__PURE__ */ new Set(["0", "false", "no", "off"]);
+function parseSwitch(raw) {
+  const text2 = raw?.trim().toLowerCase();
+  if (!text2) return void 0;
+  return !FALSE_WORDS.has(text2);
+}
+var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
+
+// src/config/knobs.ts
+var SECOND = 1e3;
+var KNOB_TABLE = {
+  enabled: { env: "OPENVIKING_MEMORY_ENABLED", type: "bool", default: true, description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)." },
+  autoRecall: { env: "OPENVIKING_AUTO_RECALL", type: "bool", default: true, description: "Inject relevant memories before each prompt." },
+  autoCapture: { env: "OPENVIKING_AUTO_CAPTURE", type: "bool", default: true, description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`." },
+  autoProfile: { env: "OPENVIKING_AUTO_PROFILE", type: "bool", default: true, description: "Inject the user profile and memory listing at session start." },
+  mcpEnabled: { env: "OPENVIKING_MCP_ENABLED", type: "bool", default: true, description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead." },
+  mcpServer: { env: "OPENVIKING_MCP_SERVER", type: "string", default: "openviking", description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)." },
+  recallLimit: { env: "OPENVIKING_RECALL_LIMIT", type: "int", default: 10, min: 1, max: 100, description: "Most memories injected per prompt." },
+  scoreThreshold: { env: "OPENVIKING_SCORE_THRESHOLD", type: "float", default: 0.35, min: 0, max: 1, description: "Lowest relevance score a recalled memory may have." },
+  minQueryLength: { env: "OPENVIKING_MIN_QUERY_LENGTH", type: "int", default: 3, min: 1, max: 1e3, description: "Prompts shorter than this (characters, once private parts are removed) skip recall." },
+  recallMaxTokens: { env: "OPENVIKING_RECALL_MAX_TOKENS", type: "int", default: 1600, min: 64, max: 32e3, description: "Server-side token budget of the recall block (context search `max_tokens`)." },
+  recallDedupTurns: { env: "OPENVIKING_RECALL_DEDUP_TURNS", type: "int", default: 5, min: 0, max: 100, description: "Turns during which the server does not repeat a memory it already injected (0: off)." },
+  recallTokenBudget: { env: "OPENVIKING_RECALL_TOKEN_BUDGET", type: "int", default: 2e3, min: 200, max: 32e3, description: "Token budget of the client-side fallback recall block." },
+  recallMaxContentChars: { env: "OPENVIKING_RECALL_MAX_CONTENT_CHARS", type: "int", default: 500, min: 50, max: 2e4, description: "Characters kept per memory in the fallback recall block." },
+  workspacePeer: { env: "OPENVIKING_WORKSPACE_PEER", type: "bool", default: true, description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects." },
+  peerSource: { env: "OPENVIKING_PEER_SOURCE", type: "csv", default: [], description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf." },
+  recallPeerScope: { env: "OPENVIKING_RECALL_PEER_SCOPE", type: "string", default: "all", description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project." },
+  recallOtherPeerPenalty: { env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY", type: "float", default: 0.3, min: 0, max: 1, description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant." },
+  recallExcludeUris: { env: "OPENVIKING_RECALL_EXCLUDE_URIS", type: "csv", default: [], description: "Comma-separated URIs (a folder URI covers everything below it) that recall never injects." },
+  recallPrefix: { env: "OPENVIKING_RECALL_PREFIX", type: "string", default: "", description: "Opt-in recall: only prompts starting with this (e.g. `?ov`) are recalled for, without it; empty: every prompt." },
+  profileTokenBudget: { env: "OPENVIKING_PROFILE_TOKEN_BUDGET", type: "int", default: 6e3, min: 500, max: 64e3, description: "Token budget of the session-start profile block." },
+  resumeContextBudget: { env: "OPENVIKING_RESUME_CONTEXT_BUDGET", type: "int", default: 32e3, min: 1024, max: 128e3, description: "Token budget asked of the server for the archive overview on resume and compact." },
+  promptDeadlineMs: { env: "OPENVIKING_PROMPT_DEADLINE_MS", type: "int", default: 2 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of recall; past it the prompt goes on without memories." },
+  startDeadlineMs: { env: "OPENVIKING_START_DEADLINE_MS", type: "int", default: 3 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of the session-start profile injection." },
+  syncCaptureDeadlineMs: { env: "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS", type: "int", default: 20 * SECOND, min: SECOND, max: 120 * SECOND, description: "Deadline of the synchronous capture before compaction." },
+  timeoutMs: { env: "OPENVIKING_TIMEOUT_MS", type: "int", default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: "Per-request timeout of background work (capture worker, replay) and of each MCP tool call." },
+  commitTokenThreshold: { env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD", type: "int", default: 2e4, min: 1e3, max: 1e7, description: "Pending server tokens that trigger a commit after a turn." },
+  commitKeepRecentCount: { env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT", type: "int", default: 10, min: 0, max: 1e4, description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)." },
+  staleCommitIdleMs: { env: "OPENVIKING_STALE_COMMIT_IDLE_MS", type: "int", default: 30 * 60 * SECOND, min: 0, max: 7 * 24 * 3600 * SECOND, description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)." },
+  serverCommitPolicy: { env: "OPENVIKING_SERVER_COMMIT_POLICY", type: "bool", default: true, description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules." },
+  serverCommitMessageThreshold: { env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD", type: "int", default: 200, min: 0, max: 1e3, description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)." },
+  captureRetentionDays: { env: "OPENVIKING_CAPTURE_RETENTION_DAYS", type: "int", default: 90, min: 1, max: 3650, description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is." },
+  serverCommitIdleSeconds: { env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS", type: "int", default: 1800, min: 0, max: 604800, description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)." },
+  captureAssistantTurns: { env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS", type: "bool", default: true, description: "Capture the assistant's turns too, not only the user's." },
+  captureToolMaxChars: { env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS", type: "int", default: 1e6, min: 1e3, max: 1e6, description: "Characters of a tool output kept when capturing (the server externalises big ones)." },
+  bypassSession: { env: "OPENVIKING_BYPASS_SESSION", type: "bool", default: false, description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off." },
+  bypassPatterns: { env: "OPENVIKING_BYPASS_SESSION_PATTERNS", type: "csv", default: [], description: "Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session)." },
+  pendingReplayLimit: { env: "OPENVIKING_PENDING_REPLAY_LIMIT", type: "int", default: 50, min: 0, max: 1e3, description: "Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100." },
+  pendingReplayBudgetMs: { env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS", type: "int", default: 1500, min: 0, max: 60 * SECOND, description: "Time a session start's replay may spend (inside the start deadline) before it stops." },
+  pendingMaxRetries: { env: "OPENVIKING_PENDING_MAX_RETRIES", type: "int", default: 3, min: 1, max: 100, description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts." },
+  pendingTtlDays: { env: "OPENVIKING_PENDING_TTL_DAYS", type: "int", default: 7, min: 1, max: 365, description: "Age (days) after which a queued write moves to the dead-letter folder." },
+  lockTimeoutMs: { env: "OPENVIKING_LOCK_TIMEOUT_MS", type: "int", default: SECOND, min: 0, max: 60 * SECOND, description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)." },
+  resident: { env: "OPENVIKING_RESIDENT", type: "bool", default: true, description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)." },
+  residentIdleMs: { env: "OPENVIKING_RESIDENT_IDLE_MS", type: "int", default: 15 * 60 * SECOND, min: 100, max: 12 * 3600 * SECOND, description: "The resident helper leaves after this long without a prompt." },
+  module: { env: "OPENVIKING_MODULE", type: "bool", default: true, description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf." },
+  debug: { env: "OPENVIKING_DEBUG", type: "bool", default: false, description: "Write a JSON-lines debug log (hooks, workers, resident, doctor; the MCP tools log to the host's MCP log)." },
+  debugLogPath: { env: "OPENVIKING_DEBUG_LOG", type: "path", default: DEFAULT_DEBUG_LOG_PATH, description: "Where the debug log goes; `~` is your home directory, and a relative path is taken from it." }
+};
+function listKnobs() {
+  return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }));
+}
+
+// src/config/settings.ts
+function resolveSettings(input) {
+  const warnings = input.file ? unknownFields(input.file) : [];
+  const settings = {};
+  const sources = {};
+  for (const knob of listKnobs()) {
+    const resolved = resolveKnob(knob, input, warnings);
+    settings[knob.key] = resolved.value;
+    sources[knob.key] = resolved.source;
+  }
+  return { settings, sources, warnings };
+}
+function defaultValue(knob, homeDir) {
+  if (knob.type === "path") return expandHome(knob.default, homeDir);
+  if (knob.type === "csv") return [...knob.default];
+  return knob.default;
+}
+function resolveKnob(knob, input, warnings) {
+  const candidates = [[`env:${knob.env}`, input.env[knob.env]]];
+  if (input.file) candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
+  for (const [source, raw] of candidates) {
+    if (raw === void 0 || raw === null || typeof raw === "string" && !raw.trim()) continue;
+    const parsed = parseKnobValue(knob, raw, input.homeDir);
+    if (parsed.ok) return { value: clamp(knob, parsed.value, source, warnings), source };
+    warnings.push(`${source}: ${parsed.problem}; ignoring it`);
+  }
+  return { value: defaultValue(knob, input.homeDir), source: "default" };
+}
+function parseKnobValue(knob, raw, homeDir) {
+  switch (knob.type) {
+    case "bool":
+      if (typeof raw === "boolean") return { ok: true, value: raw };
+      if (typeof raw === "string") return { ok: true, value: parseSwitch(raw) ?? false };
+      return { ok: false, problem: `expected a boolean, got ${JSON.stringify(raw)}` };
+    case "int":
+    case "float":
+      return parseNumber(knob, raw);
+    case "string":
+    case "path":
+      if (typeof raw !== "string") return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
+      return { ok: true, value: knob.type === "path" ? expandHome(raw.trim(), homeDir) : raw.trim() };
+    case "csv":
+      if (typeof raw === "string") return { ok: true, value: splitList(raw) };
+      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
+      return { ok: false, problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}` };
+  }
+}
+function parseNumber(knob, raw) {
+  const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() ? Number(raw.trim()) : NaN;
+  if (!Number.isFinite(value)) return { ok: false, problem: `expected a number, got ${JSON.stringify(raw)}` };
+  if (knob.type === "int" && !Number.isInteger(value)) return { ok: false, problem: `expected a whole number, got ${JSON.stringify(raw)}` };
+  return { ok: true, value };
+}
+function clamp(knob, value, source, warnings) {
+  if (knob.type !== "int" && knob.type !== "float" || typeof value !== "number") return value;
+  if (value < knob.min) {
+    warnings.push(`${source}: ${value} is below the minimum ${knob.min}; using ${knob.min}`);
+    return knob.min;
+  }
+  if (value > knob.max) {
+    warnings.push(`${source}: ${value} is above the maximum ${knob.max}; using ${knob.max}`);
+    return knob.max;
+  }
+  return value;
+}
+function unknownFields(file) {
+  const keys = listKnobs().map((knob) => knob.key);
+  return Object.keys(file.values).filter((field) => !keys.includes(field)).map((field) => {
+    const near = nearestKnob(field, keys);
+    return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : ""} Ignoring it (the fields are listed in the README's settings table)`;
+  });
+}
+function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {
+  const plain = (name) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const wanted = plain(field);
+  const byEnv = listKnobs().find((knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted);
+  if (byEnv !== void 0) return byEnv.key;
+  let best;
+  for (const key of keys) {
+    const distance = editDistance(wanted, plain(key));
+    if (best === void 0 || distance < best.distance) best = { key, distance };
+  }
+  return best !== void 0 && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.key : void 0;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+function splitList(text2) {
+  return text2.split(",").map((item) => item.trim()).filter(Boolean);
+}
+
+// src/config/load.ts
+function loadPluginConfig(input) {
+  try {
+    return resolveConfig(input);
+  } catch (error) {
+    const reason = errorMessage(error);
+    const fallback = resolveSettings({ env: {}, homeDir: input.homeDir });
+    return {
+      credentials: {
+        baseUrl: DEFAULT_BASE_URL,
+        mcpUrl: `${DEFAULT_BASE_URL}/mcp`,
+        sources: { baseUrl: "default", mcpUrl: "derived:baseUrl" },
+        rootKeyOnly: false,
+        files: []
+      },
+      settings: fallback.settings,
+      settingSources: fallback.sources,
+      warnings: [`configuration could not be loaded (${reason}); using defaults`]
+    };
+  }
+}
+function resolveConfig({ env, homeDir, readFile = readSmallTextFile, readStoredOptions }) {
+  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile, ...readStoredOptions !== void 0 ? { readStoredOptions } : {} });
+  const plugin = cliFile.value?.["plugin"];
+  const section2 = isRecord(plugin) ? plugin["codebuddy"] : void 0;
+  if (section2 !== void 0 && !isRecord(section2)) {
+    warnings.push(`${displayPath(cliFile.path, homeDir)}: plugin.codebuddy should be an object; ignoring it`);
+  }
+  const file = isRecord(section2) ? { values: section2, shownAs: displayPath(cliFile.path, homeDir) } : void 0;
+  const settings = resolveSettings({ env, homeDir, file });
+  return {
+    credentials,
+    settings: settings.settings,
+    settingSources: settings.sources,
+    warnings: [...warnings, ...settings.warnings]
+  };
+}
 
 // src/protocol/hostTools.ts
 function hostFromEnv(env) {
@@ -92,6 +1016,9 @@ function userToolPrefix(server) {
 function asToolNames(tools) {
   return typeof tools === "string" ? toolNamesFor(tools) : tools;
 }
+
+// src/protocol/stage.ts
+var PASS = Object.freeze({ kind: "pass" });
 
 // src/stages/commandGuard.ts
 var COMMAND_TOOLS = /* @__PURE__ */ new Set(["Skill", "SlashCommand"]);
@@ -233,6 +1160,996 @@ function clip(text2) {
   return text2.length > MAX_ECHO_CHARS ? `${text2.slice(0, MAX_ECHO_CHARS)}\u2026` : text2;
 }
 
+// src/mod/hostProfile.ts
+var asked;
+function hostProfile($) {
+  asked ??= detectHost($);
+  return asked;
+}
+async function detectHost($) {
+  try {
+    const env = await $.process.hookEnv();
+    const processId = typeof env?.CLAUDE_PID === "string" && env.CLAUDE_PID !== "" ? env.CLAUDE_PID : void 0;
+    const hookEnv = Object.fromEntries(Object.entries(env ?? {}).filter((entry) => typeof entry[1] === "string"));
+    return { kind: processId !== void 0 || env?.CLAUDECODE === "1" ? "claude-code" : "codebuddy", processId, hookEnv };
+  } catch {
+    return { kind: "codebuddy", processId: void 0, hookEnv: {} };
+  }
+}
+
+// src/mod/moduleSwitch.ts
+var options = {};
+var decided;
+function rememberOptions(given) {
+  options = given ?? {};
+}
+function pluginOptions() {
+  return options;
+}
+function moduleIsOn($) {
+  decided ??= readSwitch($);
+  return decided;
+}
+async function readSwitch($) {
+  let fromEnv;
+  try {
+    fromEnv = parseSwitch(await $.env.get("OPENVIKING_MODULE"));
+  } catch {
+    fromEnv = void 0;
+  }
+  if (fromEnv !== void 0) return fromEnv;
+  const option = options["module"];
+  if (typeof option === "boolean") return option;
+  return parseSwitch(typeof option === "string" ? option : void 0) ?? true;
+}
+
+// src/mod/env/cliVariables.ts
+var CLI_VARIABLES = [
+  "HOME",
+  "OPENVIKING_CODEBUDDY_DATA_DIR",
+  "CODEBUDDY_CONFIG_DIR",
+  "OPENVIKING_URL",
+  "OPENVIKING_BASE_URL",
+  "OPENVIKING_API_KEY",
+  "OPENVIKING_BEARER_TOKEN",
+  "OPENVIKING_ACCOUNT",
+  "OPENVIKING_USER",
+  "OPENVIKING_PEER_ID",
+  "OPENVIKING_MCP_URL",
+  "OPENVIKING_CREDENTIAL_SOURCE",
+  "OPENVIKING_CREDENTIALS_SOURCE",
+  "OPENVIKING_CLI_CONFIG_FILE",
+  "OPENVIKING_CONFIG_FILE",
+  "OPENVIKING_MEMORY_ENABLED",
+  "OPENVIKING_AUTO_RECALL",
+  "OPENVIKING_AUTO_CAPTURE",
+  "OPENVIKING_AUTO_PROFILE",
+  "OPENVIKING_MCP_ENABLED",
+  "OPENVIKING_MCP_SERVER",
+  "OPENVIKING_RECALL_LIMIT",
+  "OPENVIKING_SCORE_THRESHOLD",
+  "OPENVIKING_MIN_QUERY_LENGTH",
+  "OPENVIKING_RECALL_MAX_TOKENS",
+  "OPENVIKING_RECALL_DEDUP_TURNS",
+  "OPENVIKING_RECALL_TOKEN_BUDGET",
+  "OPENVIKING_RECALL_MAX_CONTENT_CHARS",
+  "OPENVIKING_WORKSPACE_PEER",
+  "OPENVIKING_PEER_SOURCE",
+  "OPENVIKING_RECALL_PEER_SCOPE",
+  "OPENVIKING_RECALL_OTHER_PEER_PENALTY",
+  "OPENVIKING_RECALL_EXCLUDE_URIS",
+  "OPENVIKING_RECALL_PREFIX",
+  "OPENVIKING_PROFILE_TOKEN_BUDGET",
+  "OPENVIKING_RESUME_CONTEXT_BUDGET",
+  "OPENVIKING_PROMPT_DEADLINE_MS",
+  "OPENVIKING_START_DEADLINE_MS",
+  "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS",
+  "OPENVIKING_TIMEOUT_MS",
+  "OPENVIKING_COMMIT_TOKEN_THRESHOLD",
+  "OPENVIKING_COMMIT_KEEP_RECENT_COUNT",
+  "OPENVIKING_STALE_COMMIT_IDLE_MS",
+  "OPENVIKING_SERVER_COMMIT_POLICY",
+  "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD",
+  "OPENVIKING_CAPTURE_RETENTION_DAYS",
+  "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS",
+  "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
+  "OPENVIKING_CAPTURE_TOOL_MAX_CHARS",
+  "OPENVIKING_BYPASS_SESSION",
+  "OPENVIKING_BYPASS_SESSION_PATTERNS",
+  "OPENVIKING_PENDING_REPLAY_LIMIT",
+  "OPENVIKING_PENDING_REPLAY_BUDGET_MS",
+  "OPENVIKING_PENDING_MAX_RETRIES",
+  "OPENVIKING_PENDING_TTL_DAYS",
+  "OPENVIKING_LOCK_TIMEOUT_MS",
+  "OPENVIKING_RESIDENT",
+  "OPENVIKING_RESIDENT_IDLE_MS",
+  "OPENVIKING_MODULE",
+  "OPENVIKING_DEBUG",
+  "OPENVIKING_DEBUG_LOG"
+];
+function readCliVariables($) {
+  return [
+    $.env.get("HOME"),
+    $.env.get("OPENVIKING_CODEBUDDY_DATA_DIR"),
+    $.env.get("CODEBUDDY_CONFIG_DIR"),
+    $.env.get("OPENVIKING_URL"),
+    $.env.get("OPENVIKING_BASE_URL"),
+    $.env.get("OPENVIKING_API_KEY"),
+    $.env.get("OPENVIKING_BEARER_TOKEN"),
+    $.env.get("OPENVIKING_ACCOUNT"),
+    $.env.get("OPENVIKING_USER"),
+    $.env.get("OPENVIKING_PEER_ID"),
+    $.env.get("OPENVIKING_MCP_URL"),
+    $.env.get("OPENVIKING_CREDENTIAL_SOURCE"),
+    $.env.get("OPENVIKING_CREDENTIALS_SOURCE"),
+    $.env.get("OPENVIKING_CLI_CONFIG_FILE"),
+    $.env.get("OPENVIKING_CONFIG_FILE"),
+    $.env.get("OPENVIKING_MEMORY_ENABLED"),
+    $.env.get("OPENVIKING_AUTO_RECALL"),
+    $.env.get("OPENVIKING_AUTO_CAPTURE"),
+    $.env.get("OPENVIKING_AUTO_PROFILE"),
+    $.env.get("OPENVIKING_MCP_ENABLED"),
+    $.env.get("OPENVIKING_MCP_SERVER"),
+    $.env.get("OPENVIKING_RECALL_LIMIT"),
+    $.env.get("OPENVIKING_SCORE_THRESHOLD"),
+    $.env.get("OPENVIKING_MIN_QUERY_LENGTH"),
+    $.env.get("OPENVIKING_RECALL_MAX_TOKENS"),
+    $.env.get("OPENVIKING_RECALL_DEDUP_TURNS"),
+    $.env.get("OPENVIKING_RECALL_TOKEN_BUDGET"),
+    $.env.get("OPENVIKING_RECALL_MAX_CONTENT_CHARS"),
+    $.env.get("OPENVIKING_WORKSPACE_PEER"),
+    $.env.get("OPENVIKING_PEER_SOURCE"),
+    $.env.get("OPENVIKING_RECALL_PEER_SCOPE"),
+    $.env.get("OPENVIKING_RECALL_OTHER_PEER_PENALTY"),
+    $.env.get("OPENVIKING_RECALL_EXCLUDE_URIS"),
+    $.env.get("OPENVIKING_RECALL_PREFIX"),
+    $.env.get("OPENVIKING_PROFILE_TOKEN_BUDGET"),
+    $.env.get("OPENVIKING_RESUME_CONTEXT_BUDGET"),
+    $.env.get("OPENVIKING_PROMPT_DEADLINE_MS"),
+    $.env.get("OPENVIKING_START_DEADLINE_MS"),
+    $.env.get("OPENVIKING_SYNC_CAPTURE_DEADLINE_MS"),
+    $.env.get("OPENVIKING_TIMEOUT_MS"),
+    $.env.get("OPENVIKING_COMMIT_TOKEN_THRESHOLD"),
+    $.env.get("OPENVIKING_COMMIT_KEEP_RECENT_COUNT"),
+    $.env.get("OPENVIKING_STALE_COMMIT_IDLE_MS"),
+    $.env.get("OPENVIKING_SERVER_COMMIT_POLICY"),
+    $.env.get("OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD"),
+    $.env.get("OPENVIKING_CAPTURE_RETENTION_DAYS"),
+    $.env.get("OPENVIKING_SERVER_COMMIT_IDLE_SECONDS"),
+    $.env.get("OPENVIKING_CAPTURE_ASSISTANT_TURNS"),
+    $.env.get("OPENVIKING_CAPTURE_TOOL_MAX_CHARS"),
+    $.env.get("OPENVIKING_BYPASS_SESSION"),
+    $.env.get("OPENVIKING_BYPASS_SESSION_PATTERNS"),
+    $.env.get("OPENVIKING_PENDING_REPLAY_LIMIT"),
+    $.env.get("OPENVIKING_PENDING_REPLAY_BUDGET_MS"),
+    $.env.get("OPENVIKING_PENDING_MAX_RETRIES"),
+    $.env.get("OPENVIKING_PENDING_TTL_DAYS"),
+    $.env.get("OPENVIKING_LOCK_TIMEOUT_MS"),
+    $.env.get("OPENVIKING_RESIDENT"),
+    $.env.get("OPENVIKING_RESIDENT_IDLE_MS"),
+    $.env.get("OPENVIKING_MODULE"),
+    $.env.get("OPENVIKING_DEBUG"),
+    $.env.get("OPENVIKING_DEBUG_LOG")
+  ];
+}
+
+// src/mod/env/sessionEnv.ts
+var read;
+function sessionEnv($) {
+  read ??= readSessionEnv($);
+  return read;
+}
+async function readSessionEnv($) {
+  const [values, host] = await Promise.all([Promise.allSettled(readCliVariables($)), hostProfile($)]);
+  const env = {};
+  CLI_VARIABLES.forEach((name, index) => {
+    const value = values[index];
+    if (value?.status === "fulfilled" && typeof value.value === "string") env[name] = value.value;
+  });
+  Object.assign(env, host.hookEnv, optionVariables());
+  const homeDir = env.HOME;
+  if (homeDir === void 0 || homeDir === "") throw new Error("HOME is not set in the CLI's environment");
+  return { env, homeDir };
+}
+function optionVariables() {
+  const options2 = pluginOptions();
+  const variables = {};
+  for (const key of USER_CONFIG_KEYS) {
+    const value = options2[key];
+    if (typeof value !== "string" && typeof value !== "number" || String(value).trim() === "") continue;
+    variables[`CODEBUDDY_PLUGIN_OPTION_${key.toUpperCase()}`] = String(value);
+    variables[`CLAUDE_PLUGIN_OPTION_${key.toUpperCase()}`] = String(value);
+  }
+  return variables;
+}
+
+// src/mod/files/fsUtil.ts
+var MAX_APPEND_BASE_BYTES = 4 * 1024 * 1024 - 1;
+function statQuietly(path) {
+  const seen = sessionFiles().stat(path);
+  if (seen?.state !== "found") return void 0;
+  const { kind, size, mtimeMs } = seen.facts;
+  return { isFile: () => kind === "file", isDirectory: () => kind === "dir", size, mtimeMs, ino: 0 };
+}
+function realPath(path) {
+  const seen = sessionFiles().stat(path);
+  return seen?.state === "found" ? seen.facts.realPath : void 0;
+}
+var realPathNative = realPath;
+function namesInDir(dir) {
+  return sessionFiles().names(dir) ?? [];
+}
+function removeFileQuietly(_path) {
+}
+function appendPrivateFileSync(path, text2) {
+  const files = sessionFiles();
+  const seen = files.stat(path);
+  if (seen === void 0) throw new Error(`${path} not looked at yet`);
+  if (seen.state === "refused" || seen.state === "found" && seen.facts.kind !== "file") throw new Error(`${path} cannot be appended to`);
+  const before = seen.state === "missing" ? "" : files.text(path, MAX_APPEND_BASE_BYTES);
+  if (before === void 0) throw new Error(`${path} not read yet`);
+  files.write(path, before + text2);
+}
+function createFileExclusive(path) {
+  const files = sessionFiles();
+  if (files.stat(path)?.state !== "missing") return false;
+  files.write(path, "");
+  return true;
+}
+
+// src/project/gitRepo.ts
+var MAX_GIT_FILE_BYTES = 256 * 1024;
+var SUBMODULE_DIR = /[/\\]\.git[/\\]modules[/\\]/;
+function gitDirAt(dir, notes) {
+  const dotGit = join(dir, ".git");
+  notes.touched.push(dotGit);
+  const stat = statQuietly(dotGit);
+  if (stat === void 0) return void 0;
+  if (stat.isDirectory()) return { gitRoot: dir, gitDir: dotGit, commonDir: dotGit, kind: "repo" };
+  const pointer = /^gitdir:\s*(.+)$/m.exec(readSmall(dotGit, notes) ?? "")?.[1]?.trim();
+  if (!pointer) return void 0;
+  const gitDir = resolve(dir, pointer);
+  const common = commonDirOf(gitDir, notes);
+  const kind = SUBMODULE_DIR.test(`${common.dir}${sep}`) ? "submodule" : common.named ? "worktree" : "repo";
+  return { gitRoot: dir, gitDir, commonDir: common.dir, kind };
+}
+function mainCheckout(git) {
+  if (git.kind !== "worktree") return git.gitRoot;
+  return basename(git.commonDir) === ".git" ? dirname(git.commonDir) : git.commonDir;
+}
+function commonDirOf(gitDir, notes) {
+  const commondirFile = join(gitDir, "commondir");
+  notes.touched.push(commondirFile);
+  const common = readSmall(commondirFile, notes)?.trim();
+  if (!common) return { dir: gitDir, named: false };
+  const target = isAbsolute(common) ? common : resolve(gitDir, common);
+  if (statQuietly(target)?.isDirectory() === true) return { dir: target, named: true };
+  notes.ignored.push(`${commondirFile} names ${target}, which is not a directory; ignoring it`);
+  return { dir: gitDir, named: false };
+}
+function readGitConfig(commonDir, notes) {
+  const file = join(commonDir, "config");
+  notes.touched.push(file);
+  return readSmall(file, notes) ?? "";
+}
+function originUrl(config) {
+  let inOrigin = false;
+  for (const rawLine of config.split("\n")) {
+    const line = rawLine.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const header = /^\[([^\]]+)\]/.exec(line);
+    if (header) {
+      inOrigin = /^remote\s+"(.*)"$/i.exec(header[1].trim())?.[1] === "origin";
+      continue;
+    }
+    const entry = inOrigin ? /^url\s*=\s*(.*)$/i.exec(line) : null;
+    if (entry) return entry[1].split(/[#;]/)[0]?.trim().replace(/^["']/, "").replace(/["']$/, "") || void 0;
+  }
+  return void 0;
+}
+function pickRemoteUrl(config) {
+  const urls = /* @__PURE__ */ new Map();
+  let remote;
+  for (const rawLine of config.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const section2 = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
+    if (section2) {
+      remote = section2[1].toLowerCase() === "remote" ? section2[2] ?? "" : void 0;
+      continue;
+    }
+    if (remote === void 0 || urls.has(remote)) continue;
+    const entry = /^url\s*=\s*(.*)$/i.exec(line);
+    if (entry) urls.set(remote, unquote(entry[1]));
+  }
+  return urls.get("origin") ?? urls.values().next().value;
+}
+function unquote(value) {
+  const trimmed = value.replace(/\s+[#;].*$/, "").trim();
+  return trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2 ? trimmed.slice(1, -1) : trimmed;
+}
+function readSmall(path, notes, maxBytes = MAX_GIT_FILE_BYTES) {
+  const file = readSmallFile(path, maxBytes);
+  if (file.absent !== void 0 && file.absent !== "missing") notes.ignored.push(`${path} ${file.why}; ignoring it`);
+  return file.text;
+}
+
+// src/store/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+function sha256Hex(text2) {
+  const bytes = new TextEncoder().encode(text2);
+  const length = Math.ceil((bytes.length + 9) / 64) * 64;
+  const padded = new Uint8Array(length);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const view = new DataView(padded.buffer);
+  view.setUint32(length - 8, Math.floor(bytes.length * 8 / 4294967296));
+  view.setUint32(length - 4, bytes.length * 8 >>> 0);
+  const h2 = new Uint32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const a2 = w[i - 15];
+      const b2 = w[i - 2];
+      const s0 = rotr(a2, 7) ^ rotr(a2, 18) ^ a2 >>> 3;
+      const s1 = rotr(b2, 17) ^ rotr(b2, 19) ^ b2 >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1 >>> 0;
+    }
+    let [a, b, c, d, e, f, g, hh] = h2;
+    for (let i = 0; i < 64; i++) {
+      const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
+      const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = d + t1 >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2 >>> 0;
+    }
+    const next = [a, b, c, d, e, f, g, hh];
+    for (let i = 0; i < 8; i++) h2[i] = h2[i] + next[i] >>> 0;
+  }
+  return Array.from(h2, (word) => word.toString(16).padStart(8, "0")).join("");
+}
+function rotr(value, bits) {
+  return value >>> bits | value << 32 - bits;
+}
+
+// src/project/remote.ts
+var PEER_ID_PATTERN = /^[a-zA-Z0-9_.@-]+$/;
+var MAX_PEER_ID_LENGTH = 128;
+function isValidPeerId(value) {
+  return value.length <= MAX_PEER_ID_LENGTH && PEER_ID_PATTERN.test(value) && value !== "." && value !== ".." && value.split("@").length <= 2;
+}
+function canonicalRemote(url) {
+  const text2 = url.trim();
+  if (text2 === "") return void 0;
+  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/is.exec(text2);
+  let host;
+  let path;
+  if (withScheme) {
+    const scheme = withScheme[1].toLowerCase();
+    const rest = withScheme[2];
+    if (scheme === "file") return `local${normalisePath(withoutQuery(rest))}`;
+    const hostAndPath = rest.slice(userInfoEnd(rest));
+    const hostEnd = hostAndPath.search(/[/?#]/);
+    host = hostOf(hostEnd === -1 ? hostAndPath : hostAndPath.slice(0, hostEnd));
+    path = hostEnd === -1 ? "" : withoutQuery(hostAndPath.slice(hostEnd));
+  } else {
+    const colon = text2.indexOf(":");
+    const slash = text2.indexOf("/");
+    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/@\s]+):(?!\/\/)(.*)$/s.exec(text2) : null;
+    if (!scp || /^[a-z]$/i.test(scp[1])) return `local${normalisePath(withoutQuery(text2))}`;
+    host = scp[1].toLowerCase();
+    path = withoutQuery(scp[2]);
+  }
+  const cleanPath = normalisePath(path);
+  if (host === "" || cleanPath === "") return void 0;
+  return `${host}${cleanPath}`;
+}
+function userInfoEnd(rest) {
+  for (let at = rest.lastIndexOf("@"); at !== -1; at = at === 0 ? -1 : rest.lastIndexOf("@", at - 1)) {
+    if (/^[^/?#@\s]+\//.test(rest.slice(at + 1))) return at + 1;
+  }
+  const authorityEnd = rest.search(/[/?#]/);
+  const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
+  return authority.lastIndexOf("@") + 1;
+}
+function withoutQuery(path) {
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}
+function peerIdForRemote(canonical) {
+  const shown = canonical.startsWith("local/") ? `local-${canonical.split("/").pop() ?? ""}` : canonical;
+  return `git-${readable(shown)}-${hash64Hex(canonical).slice(0, 8)}`;
+}
+function localPeerId(commonDir) {
+  const name = commonDir.replace(/\/+$/, "").replace(/\/\.git$/, "").split("/").pop() ?? "";
+  return `git-local-${readable(name) || "repo"}-${hash64Hex(commonDir).slice(0, 8)}`;
+}
+function hostOf(hostPort) {
+  const bracketed = /^\[[^\]]*\]/.exec(hostPort);
+  return (bracketed ? bracketed[0] : hostPort.split(":")[0] ?? "").toLowerCase();
+}
+function normalisePath(path) {
+  const segments = path.split(/[/\\]+/).filter((segment) => segment !== "" && segment !== ".");
+  if (segments.length === 0) return "";
+  const last = segments.length - 1;
+  segments[last] = segments[last].replace(/\.git$/i, "");
+  if (segments[last] === "") segments.pop();
+  return segments.length === 0 ? "" : `/${segments.join("/")}`.toLowerCase();
+}
+function readable(text2) {
+  return text2.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 64).replace(/[-.]+$/, "");
+}
+
+// src/project/peerTemplate.ts
+var PRESETS = Object.freeze({
+  git: ["{git_remote}", "{git_root}"],
+  cwd: ["{cwd}"],
+  none: []
+});
+var MAX_ID_LENGTH = 100;
+var DEFAULT_PORTS = { ssh: "22", http: "80", https: "443", git: "9418", rsync: "873" };
+function parseRemote(url) {
+  const raw = url.trim();
+  if (raw === "" || /^[A-Za-z]:[\\/]/.test(raw)) return void 0;
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(raw);
+  if (scheme === null) {
+    const colon = raw.indexOf(":");
+    const slash = raw.search(/[/\\]/);
+    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/\\@\s]+):(?!\/)(.+)$/s.exec(raw) : null;
+    return scp === null ? void 0 : { scheme: "ssh", host: scp[1], path: withoutQuery2(scp[2]), port: "" };
+  }
+  const rest = raw.slice(scheme[0].length);
+  let parsed;
+  try {
+    parsed = new URL(`${scheme[0]}${rest.slice(userInfoEnd(rest))}`);
+  } catch {
+    return void 0;
+  }
+  if (parsed.protocol === "file:" || parsed.hostname === "") return void 0;
+  return { scheme: parsed.protocol.slice(0, -1), host: parsed.hostname, path: parsed.pathname, port: parsed.port };
+}
+function normalizeRemote(parts) {
+  if (parts === void 0) return "";
+  const host = parts.host.toLowerCase().replace(/^\[/, "").replace(/\]$/, "");
+  const path = parts.path.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/i, "").toLowerCase();
+  return host === "" || path === "" ? "" : `${host}/${path}`;
+}
+function remotePort(parts) {
+  if (parts === void 0 || parts.port === "") return "";
+  return DEFAULT_PORTS[parts.scheme] === parts.port ? "" : parts.port;
+}
+function gitRemoteVariable(url) {
+  return url === void 0 ? "" : sanitizePeerId(normalizeRemote(parseRemote(url)));
+}
+function sanitizePeerId(value) {
+  const raw = value.trim();
+  let id = raw.replace(/[^a-zA-Z0-9_.@-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-.]+|[-.]+$/g, "");
+  if (id === "") return "";
+  const at = id.indexOf("@");
+  if (at !== -1) id = `${id.slice(0, at + 1)}${id.slice(at + 1).replace(/@/g, "-")}`;
+  if (id.startsWith("ext-")) id = `x-${id}`;
+  if (id === "__self") id = "self";
+  if (id === "." || id === "..") return "";
+  if (id.length > MAX_ID_LENGTH) id = `${id.slice(0, 87).replace(/[-.]+$/, "")}-${sha256Hex(raw).slice(0, 12)}`;
+  return id;
+}
+function legacyPeerForm(value) {
+  return value.replace(/[^A-Za-z0-9]/g, "-");
+}
+function templatesOf(source, warn) {
+  if (Array.isArray(source)) return source.map((item) => String(item)).filter((item) => item !== "");
+  const text2 = typeof source === "string" ? source.trim() : "";
+  if (text2 === "") return PRESETS.git;
+  const preset = PRESETS[text2];
+  if (preset !== void 0) return preset;
+  if (text2.includes("{")) return [text2];
+  warn(`peer source "${text2.slice(0, 60)}" is neither a preset (git, cwd, none) nor a template such as "team-{dir}"; using git`);
+  return PRESETS.git;
+}
+function renderTemplate(template, variables) {
+  let complete = true;
+  const rendered = template.replace(/\{([a-z_]+)\}/g, (_, name) => {
+    const value = Object.hasOwn(variables, name) ? variables[name] : "";
+    if (value === "") complete = false;
+    return value;
+  });
+  return complete ? rendered : "";
+}
+function firstRendered(templates, variables, warn) {
+  for (const template of templates) {
+    const id = renderTemplate(template, variables);
+    if (id === "") continue;
+    if (isValidPeerId(id)) return { id, template };
+    warn(`peer source "${template}" renders "${id.slice(0, 60)}", which is not a valid peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters); trying the next`);
+  }
+  return void 0;
+}
+function withoutQuery2(path) {
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}
+
+// src/project/workspaceRoot.ts
+var WORKSPACE_DIR = ".openviking";
+var WORKSPACE_FILES = ["config.json", "config.local.json"];
+var MAX_FOLDER_CHARS = 4096;
+function findWorkspaceRoot(folder, homeDir, notes) {
+  if (folder.trim() === "" || folder.length > MAX_FOLDER_CHARS) return void 0;
+  const absolute = resolve(folder);
+  if (absolute.length > MAX_FOLDER_CHARS) return void 0;
+  const real = realPath(absolute);
+  const realHome = realPath(resolve(homeDir));
+  let current = real !== void 0 && realHome !== void 0 ? real : absolute;
+  const stopAt = real !== void 0 && realHome !== void 0 ? realHome : resolve(homeDir);
+  const fsRoot = parse(current).root;
+  let marked;
+  for (; current !== fsRoot && current !== stopAt; current = dirname(current)) {
+    const git = gitDirAt(current, notes);
+    if (git !== void 0 && marked !== void 0) return { root: marked, rootKind: "config", hasFiles: true, git };
+    const files = marked === void 0 ? workspaceFilesAt(current, notes) : "none";
+    if (git !== void 0) return { root: current, rootKind: "git", hasFiles: files !== "none", git };
+    if (files === "regular") marked = current;
+  }
+  return marked === void 0 ? void 0 : { root: marked, rootKind: "config", hasFiles: true };
+}
+function workspaceFilesAt(dir, notes) {
+  const stats = WORKSPACE_FILES.map((name) => {
+    const path = join(dir, WORKSPACE_DIR, name);
+    notes.touched.push(path);
+    return statQuietly(path);
+  });
+  if (stats.some((stat) => stat?.isFile() === true)) return "regular";
+  return stats.some((stat) => stat !== void 0) ? "other" : "none";
+}
+
+// src/project/workspaceFile.ts
+var BOUNDS = {
+  recallLimit: { min: KNOB_TABLE.recallLimit.min, max: KNOB_TABLE.recallLimit.max },
+  scoreThreshold: { min: KNOB_TABLE.scoreThreshold.min, max: KNOB_TABLE.scoreThreshold.max },
+  recallDedupTurns: { min: KNOB_TABLE.recallDedupTurns.min, max: KNOB_TABLE.recallDedupTurns.max }
+};
+var FLAT_KEYS = {
+  enabled: { field: "enabled", kind: "bool" },
+  autoRecall: { field: "autoRecall", kind: "bool" },
+  autoCapture: { field: "autoCapture", kind: "bool" },
+  autoProfile: { field: "autoProfile", kind: "bool" },
+  peerId: { field: "peerId", kind: "peerId" }
+};
+var SCHEMA_KEYS = {
+  "peer.id": { field: "peerId", kind: "peerId" },
+  "peer.source": { field: "peerSource", kind: "source" },
+  "recall.enabled": { field: "autoRecall", kind: "bool" },
+  "recall.max_items": { field: "recallLimit", kind: "int", ...BOUNDS.recallLimit },
+  "recall.score_threshold": { field: "scoreThreshold", kind: "float", ...BOUNDS.scoreThreshold },
+  "recall.peer_scope": { field: "recallPeerScope", kind: "scope" },
+  "recall.dedup_turns": { field: "recallDedupTurns", kind: "int", ...BOUNDS.recallDedupTurns },
+  "capture.enabled": { field: "autoCapture", kind: "bool" }
+};
+var NOT_APPLIED = {
+  "capture.commit_token_threshold": "the capture worker commits by OPENVIKING_COMMIT_TOKEN_THRESHOLD",
+  "bypass.session_patterns": 'use "enabled": false to leave this workspace alone'
+};
+var CONNECTION_KEYS = new Set(
+  "url base_url mcp_url api_key bearer_token root_api_key gateway_token oidc_token ldap_username ldap_password account account_id user user_id auth_mode extra_headers credential_source cli_config_file config_file baseUrl mcpUrl apiKey bearerToken rootApiKey gatewayToken accountId userId authMode extraHeaders credentialSource credentialPath configPath".split(" ")
+);
+var SILENT_KEYS = /* @__PURE__ */ new Set(["$schema", "version", "min_client_version", "labels"]);
+var MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
+function readWorkspaceFile(path, root, report) {
+  const file = loadConfigFile(path, path, (target) => readTextAtMost(target, MAX_WORKSPACE_FILE_BYTES));
+  if (!file.exists) return void 0;
+  const layer = { path, values: {}, origins: {} };
+  if (file.warning !== void 0) report.warnings.push(file.warning);
+  if (file.value === void 0) return layer;
+  if (!insideRoot(path, root)) {
+    report.warnings.push(`${path} resolves outside the workspace ${root}; ignoring it`);
+    return layer;
+  }
+  const version = file.value["version"];
+  if (version !== void 0 && version !== 1) {
+    report.warnings.push(`${path} declares version ${JSON.stringify(version)}; this plugin understands 1; ignoring the file`);
+    return layer;
+  }
+  for (const key of connectionKeysIn(file.value, "")) report.warnings.push(`${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`);
+  let schemaKeys = 0;
+  for (const [key, value] of Object.entries(file.value)) {
+    if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
+    const flat = FLAT_KEYS[key];
+    if (flat !== void 0) {
+      take(layer, key, flat, value, report);
+      continue;
+    }
+    if (!isRecord(value) || !["peer", "recall", "capture", "bypass"].includes(key)) {
+      report.notes.push(`${path}: unknown key '${key}' ignored`);
+      continue;
+    }
+    for (const [child, childValue] of Object.entries(value)) {
+      const dotted = `${key}.${child}`;
+      if (CONNECTION_KEYS.has(child)) continue;
+      schemaKeys++;
+      const spec = SCHEMA_KEYS[dotted];
+      if (spec !== void 0) take(layer, dotted, spec, childValue, report);
+      else report.notes.push(`${path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? "unknown key"}`);
+    }
+  }
+  if (version === void 0 && schemaKeys > 0) report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
+  return layer;
+}
+function take(layer, key, spec, raw, report) {
+  const value = parseValue(key, spec, raw, layer.path, report);
+  if (value === void 0) return;
+  const earlier = layer.origins[spec.field];
+  if (earlier !== void 0) report.notes.push(`${layer.path}: '${key}' replaces '${earlier.key}' of the same file`);
+  layer.values[spec.field] = value;
+  layer.origins[spec.field] = { key, path: layer.path };
+}
+function parseValue(key, spec, raw, path, report) {
+  const ignored = (why) => void report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} ${why}`);
+  switch (spec.kind) {
+    case "bool": {
+      const value = typeof raw === "boolean" ? raw : typeof raw === "string" ? BOOLEAN_WORDS[raw.trim().toLowerCase()] : void 0;
+      if (value === void 0) ignored("is not true or false");
+      return value;
+    }
+    case "int":
+    case "float":
+      return parseNumber2(key, spec, raw, path, report);
+    case "scope":
+      if (raw === "all" || raw === "actor") return raw;
+      ignored("is not one of all, actor");
+      return void 0;
+    case "peerId": {
+      if (raw === false || raw === "") return false;
+      const id = typeof raw === "string" ? raw.trim() : "";
+      if (isValidPeerId(id)) return id;
+      ignored("is not a peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters) or false");
+      return void 0;
+    }
+    case "source":
+      if (typeof raw === "string") return raw.trim();
+      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return raw.map((item) => item.trim()).filter(Boolean);
+      ignored("is not a preset, a template or a list of templates");
+      return void 0;
+  }
+}
+var BOOLEAN_WORDS = { true: true, "1": true, yes: true, on: true, false: false, "0": false, no: false, off: false };
+function parseNumber2(key, spec, raw, path, report) {
+  const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
+  if (!Number.isFinite(parsed)) {
+    report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} is not a number`);
+    return void 0;
+  }
+  const value = spec.kind === "int" ? Math.floor(parsed) : parsed;
+  const clamped = Math.min(spec.max ?? value, Math.max(spec.min ?? value, value));
+  if (clamped !== value) report.warnings.push(`${path}: clamped '${key}' from ${value} to ${clamped} (allowed ${spec.min}..${spec.max})`);
+  return clamped;
+}
+function connectionKeysIn(value, prefix) {
+  const found = [];
+  for (const [key, child] of Object.entries(value)) {
+    const dotted = prefix === "" ? key : `${prefix}.${key}`;
+    if (CONNECTION_KEYS.has(key)) found.push(dotted);
+    else if (isRecord(child) && !(prefix === "" && key === "labels")) found.push(...connectionKeysIn(child, dotted));
+  }
+  return found;
+}
+function insideRoot(path, root) {
+  const real = realPath(path);
+  const realRoot = realPath(root);
+  return real !== void 0 && realRoot !== void 0 && real.startsWith(`${realRoot}${sep}`);
+}
+
+// src/project/workspaceConfig.ts
+var PROJECT_SWITCHES = ["enabled", "autoRecall", "autoCapture", "autoProfile"];
+function readWorkspaceConfig(root, touched) {
+  const report = { warnings: [], notes: [] };
+  const paths = WORKSPACE_FILES.map((name) => join(root, WORKSPACE_DIR, name));
+  touched.push(...paths);
+  const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer) => layer !== void 0);
+  if (layers.length === 0) return void 0;
+  const merged = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
+  for (const layer of layers) {
+    for (const field of Object.keys(layer.values)) {
+      const value = field === "peerSource" ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
+      merged.values[field] = value;
+      merged.origins[field] = layer.origins[field];
+    }
+  }
+  return merged;
+}
+function mergeSources(earlier, later) {
+  if (!Array.isArray(later)) return later;
+  if (later[0] === "!reset") return later.slice(1);
+  return Array.isArray(earlier) ? [.../* @__PURE__ */ new Set([...earlier, ...later])] : later;
+}
+function originText(config, field) {
+  const origin = config.origins[field];
+  return origin === void 0 ? "" : `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+}
+function switchesOff(config) {
+  const off = {};
+  for (const name of PROJECT_SWITCHES) if (config?.values[name] === false) off[name] = originText(config, name);
+  return off;
+}
+function applyWorkspace(settings, config) {
+  if (config === void 0) return { settings, ignored: [] };
+  const next = { ...settings };
+  const ignored = [];
+  const { values } = config;
+  const cannot = (field, why) => ignored.push(`ignored ${originText(config, field)}: ${why}`);
+  for (const name of PROJECT_SWITCHES) {
+    if (values[name] === false) next[name] = false;
+    else if (values[name] === true && !settings[name]) cannot(name, "a workspace file never turns on what your settings turn off");
+  }
+  if (values.recallLimit !== void 0) {
+    if (values.recallLimit < settings.recallLimit) next.recallLimit = values.recallLimit;
+    else if (values.recallLimit > settings.recallLimit) cannot("recallLimit", `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
+  }
+  if (values.scoreThreshold !== void 0) {
+    if (values.scoreThreshold > settings.scoreThreshold) next.scoreThreshold = values.scoreThreshold;
+    else if (values.scoreThreshold < settings.scoreThreshold) cannot("scoreThreshold", `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`);
+  }
+  if (values.recallPeerScope === "actor") next.recallPeerScope = "actor";
+  else if (values.recallPeerScope === "all" && settings.recallPeerScope.trim().toLowerCase() === "actor") cannot("recallPeerScope", "a workspace file may only narrow the peer scope to actor (yours: actor)");
+  if (values.recallDedupTurns !== void 0) next.recallDedupTurns = values.recallDedupTurns;
+  return { settings: next, ignored };
+}
+
+// src/project/identity.ts
+var MAX_CACHE_AGE_MS = 6e4;
+var MAX_CACHE_ENTRIES = 64;
+var cache = /* @__PURE__ */ new Map();
+function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
+  const input = { workspace, homeDir, credentials: config.credentials, settings: config.settings, ...originOf(config), now };
+  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
+  const applied = applyWorkspace(config.settings, project.config);
+  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
+  return { project: named, settings: applied.settings, ignored: applied.ignored };
+}
+function isActorScope(settings) {
+  return settings.recallPeerScope.trim().toLowerCase() === "actor";
+}
+function originOf(config) {
+  const origin = config.settingSources?.peerSource;
+  return origin === void 0 ? {} : { peerSourceOrigin: origin };
+}
+function resolveProject(input) {
+  let scan;
+  try {
+    scan = cachedScan(resolve(input.workspace), input.homeDir, input.now);
+  } catch (error) {
+    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
+  }
+  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
+  const base = { peerSource: "", earlierPeerIds: [], off: switchesOff(scan.config), warnings, ...scan.root ? { root: scan.root.root } : {}, ...scan.config ? { config: scan.config } : {} };
+  const explicit = explicitPeer(input.credentials, warnings);
+  const named = scan.config?.values.peerId;
+  const namedBy = scan.config === void 0 ? "" : originText(scan.config, "peerId");
+  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
+  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
+  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
+  return derivedPeer(input, scan, base);
+}
+function derivedPeer(input, scan, base) {
+  const source = peerSourceOf(input, scan.config);
+  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
+  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
+  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (rendered === void 0) return { ...base, peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)` };
+  const peer = { ...base, peerId: rendered.id, peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})` };
+  if (input.earlierIds !== true) return peer;
+  const earlier = [earlierGitIdOf(scan), variables.cwd].filter((id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id));
+  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
+}
+function peerSourceOf(input, config) {
+  const knob = input.settings.peerSource;
+  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
+  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
+  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
+  if (config?.values.peerSource !== void 0) return { value: config.values.peerSource, from: originText(config, "peerSource") };
+  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
+  return { value: void 0, from: "default git" };
+}
+function describeVariable(template, scan) {
+  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
+  if (template.includes("{git_root}")) return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
+  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
+  return template.includes("{cwd}") ? "the working folder" : "the template itself";
+}
+function explicitPeer(credentials, warnings) {
+  const peerId = credentials.peerId?.trim();
+  if (!peerId) return void 0;
+  const source = credentials.sources.peerId ?? "configuration";
+  if (!isValidPeerId(peerId)) {
+    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
+    return void 0;
+  }
+  return { peerId, source, fromEnv: source.startsWith("env:") };
+}
+var NO_VARIABLES = { git_remote: "", git_root: "", dir: "", git_port: "" };
+function cachedScan(workspace, homeDir, now) {
+  const hit = cache.get(workspace);
+  if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
+  const notes = { touched: [], ignored: [] };
+  const scan = scanWorkspace(workspace, homeDir, notes);
+  if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value);
+  cache.set(workspace, { scan, signatures: notes.touched.map((path) => [path, signatureOf(path)]), at: now });
+  return scan;
+}
+function scanWorkspace(workspace, homeDir, notes) {
+  const root = findWorkspaceRoot(workspace, homeDir, notes);
+  if (root === void 0) return { variables: NO_VARIABLES, remote: "", ignored: notes.ignored };
+  const config = root.hasFiles ? readWorkspaceConfig(root.root, notes.touched) : void 0;
+  const dir = sanitizePeerId(root.root.split(/[/\\]/).filter(Boolean).pop() ?? "");
+  const scan = { root, variables: { ...NO_VARIABLES, dir }, remote: "", ignored: notes.ignored, ...config ? { config } : {} };
+  if (root.git === void 0) return scan;
+  const gitConfig = readGitConfig(root.git.commonDir, notes);
+  const origin = originUrl(gitConfig);
+  const parts = origin === void 0 ? void 0 : parseRemote(origin);
+  scan.variables = { dir, git_remote: gitRemoteVariable(origin), git_root: legacyPeerForm(mainCheckout(root.git)), git_port: remotePort(parts) };
+  scan.remote = normalizeRemote(parts);
+  scan.commonDir = root.git.commonDir;
+  return scan;
+}
+function earlierGitIdOf(scan) {
+  if (scan.commonDir === void 0 || scan.earlierGitId !== void 0) return scan.earlierGitId;
+  const remoteUrl = pickRemoteUrl(readGitConfig(scan.commonDir, { touched: [], ignored: [] }));
+  const canonical = remoteUrl === void 0 ? void 0 : canonicalRemote(remoteUrl);
+  scan.earlierGitId = canonical !== void 0 ? peerIdForRemote(canonical) : localPeerId(remoteUrl === void 0 ? realPathNative(scan.commonDir) ?? scan.commonDir : scan.commonDir);
+  return scan.earlierGitId;
+}
+function signatureOf(path) {
+  const stat = statQuietly(path);
+  return stat === void 0 ? "-" : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+}
+function clearProjectCache() {
+  cache.clear();
+}
+
+// src/mod/files/fetch.ts
+var MAX_ROUNDS = 6;
+var MAX_READ_BYTES = 4 * 1024 * 1024;
+async function settle($, purpose, rule) {
+  const files = sessionFiles();
+  const late = files.takeLate();
+  if (late.length > 0) await fetchNeeds($, late);
+  for (let round = 1; ; round++) {
+    const run = files.attempt(purpose, rule);
+    if (run.complete) return run.value;
+    if (round >= MAX_ROUNDS) throw new Error(`the file snapshot still misses ${run.needs.length} paths after ${MAX_ROUNDS} runs (${run.needs[0]?.path ?? ""})`);
+    await fetchNeeds($, run.needs);
+  }
+}
+async function decide($, cwd, rule, fresh) {
+  await revalidate($, "decide", fresh);
+  return settle($, "decide", () => {
+    clearProjectCache();
+    setWorkingDirectory(cwd);
+    return rule();
+  });
+}
+async function revalidate($, purpose, only = () => true) {
+  const files = sessionFiles();
+  await Promise.all(files.pathsOf(purpose).filter(only).map(async (path) => files.learnStat(path, await statOf($, path))));
+}
+async function flushWrites($) {
+  const failed2 = [];
+  for (const [path, text2] of sessionFiles().takeWrites()) {
+    try {
+      await $.fs.write(path, text2);
+    } catch (error) {
+      failed2.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return failed2;
+}
+async function fetchNeeds($, needs) {
+  const files = sessionFiles();
+  await Promise.all(
+    needs.map(async (need) => {
+      if (need.op === "list") {
+        const [seen2, names] = await Promise.all([statOf($, need.path), $.fs.list(need.path).then((entries) => entries.map((entry) => entry.name), () => [])]);
+        files.learnStat(need.path, seen2);
+        files.learnNames(need.path, names);
+        return;
+      }
+      const seen = await statOf($, need.path);
+      files.learnStat(need.path, seen);
+      if (need.op !== "read" || seen.state !== "found" || seen.facts.kind !== "file" || seen.facts.size > need.maxBytes) return;
+      try {
+        files.learnText(need.path, await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }), need.maxBytes);
+      } catch (error) {
+        files.learnStat(need.path, failedLook(error));
+      }
+    })
+  );
+}
+async function statOf($, path) {
+  try {
+    const stat = await $.fs.stat(path, { resolve: true });
+    return { state: "found", facts: { kind: stat.kind, size: stat.size, mtimeMs: stat.mtimeMs, ...stat.realPath !== void 0 ? { realPath: stat.realPath } : {} } };
+  } catch (error) {
+    return failedLook(error);
+  }
+}
+function failedLook(error) {
+  const message = error instanceof Error ? error.message : String(error);
+  return /failed: (?:ENOENT|ENOTDIR)\b/.test(message) ? { state: "missing" } : { state: "refused", why: message.slice(0, 200) };
+}
+
 // src/mod/handoff.ts
 var kinds = {
   guard: { open: 0, givenUp: false },
@@ -294,58 +2211,6 @@ async function writeFlag($, kind, value) {
   }
 }
 
-// src/mod/hostProfile.ts
-var asked;
-function hostProfile($) {
-  asked ??= detectHost($);
-  return asked;
-}
-async function detectHost($) {
-  try {
-    const env = await $.process.hookEnv();
-    const processId = typeof env?.CLAUDE_PID === "string" && env.CLAUDE_PID !== "" ? env.CLAUDE_PID : void 0;
-    const hookEnv = Object.fromEntries(Object.entries(env ?? {}).filter((entry) => typeof entry[1] === "string"));
-    return { kind: processId !== void 0 || env?.CLAUDECODE === "1" ? "claude-code" : "codebuddy", processId, hookEnv };
-  } catch {
-    return { kind: "codebuddy", processId: void 0, hookEnv: {} };
-  }
-}
-
-// src/config/scalars.ts
-var FALSE_WORDS = /* @__PURE__ */ new Set(["0", "false", "no", "off"]);
-function parseSwitch(raw) {
-  const text2 = raw?.trim().toLowerCase();
-  if (!text2) return void 0;
-  return !FALSE_WORDS.has(text2);
-}
-var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
-
-// src/mod/moduleSwitch.ts
-var options = {};
-var decided;
-function rememberOptions(given) {
-  options = given ?? {};
-}
-function pluginOptions() {
-  return options;
-}
-function moduleIsOn($) {
-  decided ??= readSwitch($);
-  return decided;
-}
-async function readSwitch($) {
-  let fromEnv;
-  try {
-    fromEnv = parseSwitch(await $.env.get("OPENVIKING_MODULE"));
-  } catch {
-    fromEnv = void 0;
-  }
-  if (fromEnv !== void 0) return fromEnv;
-  const option = options["module"];
-  if (typeof option === "boolean") return option;
-  return parseSwitch(typeof option === "string" ? option : void 0) ?? true;
-}
-
 // src/mod/guard.ts
 function toolArguments(e) {
   return isRecord(e.input) ? e.input : e;
@@ -354,8 +2219,17 @@ async function guardToolCall($, e, next) {
   if (!await moduleIsOn($)) return next(e);
   const host = await hostProfile($);
   const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
-  if (reason !== void 0) return { deny: reason };
+  if (reason !== void 0) return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($, host.kind)) ?? reason };
   return (await withHandoff($, "guard", host.processId, () => next(e))).value;
+}
+async function configuredTools($, host) {
+  try {
+    const view = await sessionEnv($);
+    return await decide($, view.homeDir, () => toolNamesFor(host, loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings));
+  } catch (error) {
+    debugNote($, `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`);
+    return toolNamesFor(host);
+  }
 }
 
 // src/recall/escape.ts
@@ -749,1259 +2623,6 @@ async function toggle($, which, isOpen) {
   const turns = (await readTurns($)).value;
   await writeExpanded($, setExpanded(await readExpanded($), turns, which, isOpen));
   await saveSnapshot($);
-}
-
-// src/util/errors.ts
-function errorMessage(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// src/mod/files/posixPath.ts
-var sep = "/";
-var SLASH = 47;
-var DOT = 46;
-var workingDirectory = "/";
-function setWorkingDirectory(dir) {
-  workingDirectory = isAbsolute(dir) ? dir : "/";
-}
-function isAbsolute(path) {
-  return path.length > 0 && path.charCodeAt(0) === SLASH;
-}
-function normalizeString(path, allowAboveRoot) {
-  let res = "";
-  let lastSegmentLength = 0;
-  let lastSlash = -1;
-  let dots = 0;
-  let code = 0;
-  for (let i = 0; i <= path.length; ++i) {
-    if (i < path.length) code = path.charCodeAt(i);
-    else if (code === SLASH) break;
-    else code = SLASH;
-    if (code === SLASH) {
-      if (lastSlash === i - 1 || dots === 1) {
-      } else if (dots === 2) {
-        if (res.length < 2 || lastSegmentLength !== 2 || res.charCodeAt(res.length - 1) !== DOT || res.charCodeAt(res.length - 2) !== DOT) {
-          if (res.length > 2) {
-            const lastSlashIndex = res.lastIndexOf("/");
-            if (lastSlashIndex === -1) {
-              res = "";
-              lastSegmentLength = 0;
-            } else {
-              res = res.slice(0, lastSlashIndex);
-              lastSegmentLength = res.length - 1 - res.lastIndexOf("/");
-            }
-            lastSlash = i;
-            dots = 0;
-            continue;
-          } else if (res.length !== 0) {
-            res = "";
-            lastSegmentLength = 0;
-            lastSlash = i;
-            dots = 0;
-            continue;
-          }
-        }
-        if (allowAboveRoot) {
-          res += res.length > 0 ? "/.." : "..";
-          lastSegmentLength = 2;
-        }
-      } else {
-        if (res.length > 0) res += `/${path.slice(lastSlash + 1, i)}`;
-        else res = path.slice(lastSlash + 1, i);
-        lastSegmentLength = i - lastSlash - 1;
-      }
-      lastSlash = i;
-      dots = 0;
-    } else if (code === DOT && dots !== -1) {
-      ++dots;
-    } else {
-      dots = -1;
-    }
-  }
-  return res;
-}
-function normalize(path) {
-  if (path.length === 0) return ".";
-  const absolute = isAbsolute(path);
-  const trailingSeparator = path.charCodeAt(path.length - 1) === SLASH;
-  let normalized = normalizeString(path, !absolute);
-  if (normalized.length === 0) {
-    if (absolute) return "/";
-    return trailingSeparator ? "./" : ".";
-  }
-  if (trailingSeparator) normalized += "/";
-  return absolute ? `/${normalized}` : normalized;
-}
-function join(...parts) {
-  const joined = parts.filter((part) => part.length > 0).join("/");
-  return joined.length === 0 ? "." : normalize(joined);
-}
-function resolve(...parts) {
-  let resolved = "";
-  let resolvedAbsolute = false;
-  for (let i = parts.length - 1; i >= -1 && !resolvedAbsolute; i--) {
-    const path = i >= 0 ? parts[i] : workingDirectory;
-    if (path.length === 0) continue;
-    resolved = `${path}/${resolved}`;
-    resolvedAbsolute = path.charCodeAt(0) === SLASH;
-  }
-  const normalized = normalizeString(resolved, !resolvedAbsolute);
-  if (resolvedAbsolute) return `/${normalized}`;
-  return normalized.length > 0 ? normalized : ".";
-}
-function dirname(path) {
-  if (path.length === 0) return ".";
-  const hasRoot = path.charCodeAt(0) === SLASH;
-  let end = -1;
-  let matchedSlash = true;
-  for (let i = path.length - 1; i >= 1; --i) {
-    if (path.charCodeAt(i) === SLASH) {
-      if (!matchedSlash) {
-        end = i;
-        break;
-      }
-    } else {
-      matchedSlash = false;
-    }
-  }
-  if (end === -1) return hasRoot ? "/" : ".";
-  if (hasRoot && end === 1) return "//";
-  return path.slice(0, end);
-}
-function basename(path) {
-  let start = 0;
-  let end = -1;
-  let matchedSlash = true;
-  for (let i = path.length - 1; i >= 0; --i) {
-    if (path.charCodeAt(i) === SLASH) {
-      if (!matchedSlash) {
-        start = i + 1;
-        break;
-      }
-    } else if (end === -1) {
-      matchedSlash = false;
-      end = i + 1;
-    }
-  }
-  return end === -1 ? "" : path.slice(start, end);
-}
-function lastSegment(path, start) {
-  let startDot = -1;
-  let startPart = 0;
-  let end = -1;
-  let matchedSlash = true;
-  let preDotState = 0;
-  for (let i = path.length - 1; i >= start; --i) {
-    const code = path.charCodeAt(i);
-    if (code === SLASH) {
-      if (!matchedSlash) {
-        startPart = i + 1;
-        break;
-      }
-      continue;
-    }
-    if (end === -1) {
-      matchedSlash = false;
-      end = i + 1;
-    }
-    if (code === DOT) {
-      if (startDot === -1) startDot = i;
-      else if (preDotState !== 1) preDotState = 1;
-    } else if (startDot !== -1) {
-      preDotState = -1;
-    }
-  }
-  const hasExtension = !(startDot === -1 || end === -1 || preDotState === 0 || preDotState === 1 && startDot === end - 1 && startDot === startPart + 1);
-  return { startDot, startPart, end, hasExtension };
-}
-function parse(path) {
-  const parsed = { root: "", dir: "", base: "", ext: "", name: "" };
-  if (path.length === 0) return parsed;
-  const absolute = isAbsolute(path);
-  if (absolute) parsed.root = "/";
-  const { startDot, startPart, end, hasExtension } = lastSegment(path, absolute ? 1 : 0);
-  if (end !== -1) {
-    const begin = startPart === 0 && absolute ? 1 : startPart;
-    parsed.base = path.slice(begin, end);
-    parsed.name = hasExtension ? path.slice(begin, startDot) : parsed.base;
-    if (hasExtension) parsed.ext = path.slice(startDot, end);
-  }
-  if (startPart > 0) parsed.dir = path.slice(0, startPart - 1);
-  else if (absolute) parsed.dir = "/";
-  return parsed;
-}
-
-// src/util/utf8.ts
-function utf8Length(text2) {
-  let bytes = 0;
-  for (let index = 0; index < text2.length; index++) {
-    const code = text2.charCodeAt(index);
-    if (code < 128) bytes += 1;
-    else if (code < 2048) bytes += 2;
-    else if (code >= 55296 && code <= 56319 && index + 1 < text2.length && (text2.charCodeAt(index + 1) & 64512) === 56320) {
-      bytes += 4;
-      index++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-// src/mod/files/snapshot.ts
-var FileSnapshot = class {
-  entries = /* @__PURE__ */ new Map();
-  /** Whole files to write after the answer, by path, in the order first queued. */
-  queue = /* @__PURE__ */ new Map();
-  /** What the running run missed. */
-  missed = /* @__PURE__ */ new Map();
-  /** What was missed outside a run, fetched with the next run's needs. */
-  late = /* @__PURE__ */ new Map();
-  touched = /* @__PURE__ */ new Map();
-  run;
-  /**
-   * Runs `rule` against the snapshot. `complete` is false when it asked for
-   * something not held yet: its writes are taken back and `needs` says what
-   * to fetch before running it again.
-   */
-  attempt(purpose, rule) {
-    if (this.run !== void 0) throw new Error("file snapshot: a run inside a run");
-    this.missed.clear();
-    const run = { purpose, touched: /* @__PURE__ */ new Set(), undo: [] };
-    this.run = run;
-    let outcome;
-    try {
-      outcome = { value: rule() };
-    } catch (error) {
-      outcome = { error };
-    } finally {
-      this.run = void 0;
-    }
-    if (this.missed.size === 0) {
-      if ("error" in outcome) throw outcome.error;
-      this.touched.set(purpose, /* @__PURE__ */ new Set([...this.touched.get(purpose) ?? [], ...run.touched]));
-      return { value: outcome.value, complete: true };
-    }
-    this.takeBack(run.undo);
-    const needs = [...this.missed.values(), ...this.late.values()];
-    this.missed.clear();
-    this.late.clear();
-    return { complete: false, needs };
-  }
-  /** What was missed outside a run since the last fetch (and forgotten here). */
-  takeLate() {
-    const needs = [...this.late.values()];
-    this.late.clear();
-    return needs;
-  }
-  /** Paths a complete run of `purpose` looked at, for the look again before the next one (fetch.ts `revalidate`). */
-  pathsOf(purpose) {
-    return [...this.touched.get(purpose) ?? []].filter((path) => this.entries.get(path)?.seen !== void 0);
-  }
-  stat(path) {
-    const seen = this.touch(path)?.seen;
-    if (seen === void 0) this.miss({ op: "stat", path });
-    return seen;
-  }
-  /** The text of a regular file of at most `maxBytes` (the caller checked the stat); undefined when not read yet. */
-  text(path, maxBytes) {
-    const held = this.touch(path)?.text;
-    if (held !== void 0 && (held.whole || held.maxBytes >= maxBytes)) return held.value;
-    this.miss({ op: "read", path, maxBytes });
-    return void 0;
-  }
-  names(dir) {
-    const names = this.touch(dir)?.names;
-    if (names === void 0) this.miss({ op: "list", path: dir });
-    return names;
-  }
-  /** Replaces `path` with `text` here and queues the write. */
-  write(path, text2) {
-    const entry = this.entries.get(path);
-    this.run?.undo.push({ path, entry: entry === void 0 ? void 0 : { ...entry }, queued: this.queue.get(path) });
-    this.queue.delete(path);
-    this.queue.set(path, text2);
-    this.entries.set(path, { seen: { state: "found", facts: { kind: "file", size: utf8Length(text2), mtimeMs: Date.now(), realPath: path } }, text: { value: text2, maxBytes: Infinity, whole: true }, written: true });
-  }
-  /** The queued writes, oldest first, and the queue emptied. */
-  takeWrites() {
-    const writes = [...this.queue.entries()];
-    this.queue.clear();
-    return writes;
-  }
-  /** Stores what fetch.ts found. A stat that changed drops the text and names read before. */
-  learnStat(path, seen) {
-    const entry = this.entries.get(path);
-    const same = entry?.seen !== void 0 && entry.written !== true && sameSeen(entry.seen, seen);
-    this.entries.set(path, same && entry !== void 0 ? entry : { seen });
-  }
-  /** `value` is what a read of up to `maxBytes + 1` bytes gave: the whole file when it took no more than `maxBytes`. */
-  learnText(path, value, maxBytes) {
-    const entry = this.entries.get(path) ?? {};
-    this.entries.set(path, { ...entry, text: { value, maxBytes, whole: utf8Length(value) <= maxBytes } });
-  }
-  learnNames(dir, names) {
-    const entry = this.entries.get(dir) ?? {};
-    this.entries.set(dir, { ...entry, names });
-  }
-  touch(path) {
-    this.run?.touched.add(path);
-    return this.entries.get(path);
-  }
-  /** Records a need; a read stands for the stat too (fetch.ts stats before it reads). */
-  miss(need) {
-    const into = this.run === void 0 ? this.late : this.missed;
-    if (need.op === "stat" && into.has(`read ${need.path}`)) return;
-    if (need.op === "read") into.delete(`stat ${need.path}`);
-    const key = `${need.op} ${need.path}`;
-    const held = into.get(key);
-    if (held === void 0 || need.op === "read" && held.op === "read" && need.maxBytes > held.maxBytes) into.set(key, need);
-  }
-  takeBack(undo) {
-    for (const { path, entry, queued } of [...undo].reverse()) {
-      if (entry === void 0) this.entries.delete(path);
-      else this.entries.set(path, entry);
-      this.queue.delete(path);
-      if (queued !== void 0) this.queue.set(path, queued);
-    }
-  }
-};
-function sameSeen(a, b) {
-  if (a.state !== b.state) return false;
-  if (a.state !== "found" || b.state !== "found") return a.state !== "refused" || b.state === "refused" && a.why === b.why;
-  const [x, y] = [a.facts, b.facts];
-  return x.kind === y.kind && x.size === y.size && x.mtimeMs === y.mtimeMs && x.realPath === y.realPath;
-}
-var session;
-function sessionFiles() {
-  session ??= new FileSnapshot();
-  return session;
-}
-
-// src/mod/files/fsUtil.ts
-var MAX_APPEND_BASE_BYTES = 4 * 1024 * 1024 - 1;
-function statQuietly(path) {
-  const seen = sessionFiles().stat(path);
-  if (seen?.state !== "found") return void 0;
-  const { kind, size, mtimeMs } = seen.facts;
-  return { isFile: () => kind === "file", isDirectory: () => kind === "dir", size, mtimeMs, ino: 0 };
-}
-function realPath(path) {
-  const seen = sessionFiles().stat(path);
-  return seen?.state === "found" ? seen.facts.realPath : void 0;
-}
-var realPathNative = realPath;
-function namesInDir(dir) {
-  return sessionFiles().names(dir) ?? [];
-}
-function removeFileQuietly(_path) {
-}
-function appendPrivateFileSync(path, text2) {
-  const files = sessionFiles();
-  const seen = files.stat(path);
-  if (seen === void 0) throw new Error(`${path} not looked at yet`);
-  if (seen.state === "refused" || seen.state === "found" && seen.facts.kind !== "file") throw new Error(`${path} cannot be appended to`);
-  const before = seen.state === "missing" ? "" : files.text(path, MAX_APPEND_BASE_BYTES);
-  if (before === void 0) throw new Error(`${path} not read yet`);
-  files.write(path, before + text2);
-}
-function createFileExclusive(path) {
-  const files = sessionFiles();
-  if (files.stat(path)?.state !== "missing") return false;
-  files.write(path, "");
-  return true;
-}
-
-// src/mod/files/smallFile.ts
-var NOT_YET = { absent: "missing", why: "does not exist" };
-function readSmallFile(path, maxBytes) {
-  const files = sessionFiles();
-  const seen = files.stat(path);
-  if (seen === void 0) {
-    files.text(path, maxBytes);
-    return NOT_YET;
-  }
-  if (seen.state === "missing") return { absent: "missing", why: "does not exist" };
-  if (seen.state === "refused") return { absent: "unreadable", why: `cannot be read (${seen.why})` };
-  if (seen.facts.kind !== "file") return { absent: "not-a-file", why: `is ${seen.facts.kind === "dir" ? "a directory" : "not a file"}, not a regular file` };
-  if (seen.facts.size > maxBytes) return tooLarge(maxBytes);
-  const text2 = files.text(path, maxBytes);
-  if (text2 === void 0) return NOT_YET;
-  return utf8Length(text2) > maxBytes ? tooLarge(maxBytes) : { text: text2 };
-}
-function tooLarge(maxBytes) {
-  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
-}
-
-// src/project/gitRepo.ts
-var MAX_GIT_FILE_BYTES = 256 * 1024;
-var SUBMODULE_DIR = /[/\\]\.git[/\\]modules[/\\]/;
-function gitDirAt(dir, notes) {
-  const dotGit = join(dir, ".git");
-  notes.touched.push(dotGit);
-  const stat = statQuietly(dotGit);
-  if (stat === void 0) return void 0;
-  if (stat.isDirectory()) return { gitRoot: dir, gitDir: dotGit, commonDir: dotGit, kind: "repo" };
-  const pointer = /^gitdir:\s*(.+)$/m.exec(readSmall(dotGit, notes) ?? "")?.[1]?.trim();
-  if (!pointer) return void 0;
-  const gitDir = resolve(dir, pointer);
-  const common = commonDirOf(gitDir, notes);
-  const kind = SUBMODULE_DIR.test(`${common.dir}${sep}`) ? "submodule" : common.named ? "worktree" : "repo";
-  return { gitRoot: dir, gitDir, commonDir: common.dir, kind };
-}
-function mainCheckout(git) {
-  if (git.kind !== "worktree") return git.gitRoot;
-  return basename(git.commonDir) === ".git" ? dirname(git.commonDir) : git.commonDir;
-}
-function commonDirOf(gitDir, notes) {
-  const commondirFile = join(gitDir, "commondir");
-  notes.touched.push(commondirFile);
-  const common = readSmall(commondirFile, notes)?.trim();
-  if (!common) return { dir: gitDir, named: false };
-  const target = isAbsolute(common) ? common : resolve(gitDir, common);
-  if (statQuietly(target)?.isDirectory() === true) return { dir: target, named: true };
-  notes.ignored.push(`${commondirFile} names ${target}, which is not a directory; ignoring it`);
-  return { dir: gitDir, named: false };
-}
-function readGitConfig(commonDir, notes) {
-  const file = join(commonDir, "config");
-  notes.touched.push(file);
-  return readSmall(file, notes) ?? "";
-}
-function originUrl(config) {
-  let inOrigin = false;
-  for (const rawLine of config.split("\n")) {
-    const line = rawLine.trim();
-    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
-    const header = /^\[([^\]]+)\]/.exec(line);
-    if (header) {
-      inOrigin = /^remote\s+"(.*)"$/i.exec(header[1].trim())?.[1] === "origin";
-      continue;
-    }
-    const entry = inOrigin ? /^url\s*=\s*(.*)$/i.exec(line) : null;
-    if (entry) return entry[1].split(/[#;]/)[0]?.trim().replace(/^["']/, "").replace(/["']$/, "") || void 0;
-  }
-  return void 0;
-}
-function pickRemoteUrl(config) {
-  const urls = /* @__PURE__ */ new Map();
-  let remote;
-  for (const rawLine of config.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
-    const section2 = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
-    if (section2) {
-      remote = section2[1].toLowerCase() === "remote" ? section2[2] ?? "" : void 0;
-      continue;
-    }
-    if (remote === void 0 || urls.has(remote)) continue;
-    const entry = /^url\s*=\s*(.*)$/i.exec(line);
-    if (entry) urls.set(remote, unquote(entry[1]));
-  }
-  return urls.get("origin") ?? urls.values().next().value;
-}
-function unquote(value) {
-  const trimmed = value.replace(/\s+[#;].*$/, "").trim();
-  return trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2 ? trimmed.slice(1, -1) : trimmed;
-}
-function readSmall(path, notes, maxBytes = MAX_GIT_FILE_BYTES) {
-  const file = readSmallFile(path, maxBytes);
-  if (file.absent !== void 0 && file.absent !== "missing") notes.ignored.push(`${path} ${file.why}; ignoring it`);
-  return file.text;
-}
-
-// src/store/sha256.ts
-var K = new Uint32Array([
-  1116352408,
-  1899447441,
-  3049323471,
-  3921009573,
-  961987163,
-  1508970993,
-  2453635748,
-  2870763221,
-  3624381080,
-  310598401,
-  607225278,
-  1426881987,
-  1925078388,
-  2162078206,
-  2614888103,
-  3248222580,
-  3835390401,
-  4022224774,
-  264347078,
-  604807628,
-  770255983,
-  1249150122,
-  1555081692,
-  1996064986,
-  2554220882,
-  2821834349,
-  2952996808,
-  3210313671,
-  3336571891,
-  3584528711,
-  113926993,
-  338241895,
-  666307205,
-  773529912,
-  1294757372,
-  1396182291,
-  1695183700,
-  1986661051,
-  2177026350,
-  2456956037,
-  2730485921,
-  2820302411,
-  3259730800,
-  3345764771,
-  3516065817,
-  3600352804,
-  4094571909,
-  275423344,
-  430227734,
-  506948616,
-  659060556,
-  883997877,
-  958139571,
-  1322822218,
-  1537002063,
-  1747873779,
-  1955562222,
-  2024104815,
-  2227730452,
-  2361852424,
-  2428436474,
-  2756734187,
-  3204031479,
-  3329325298
-]);
-function sha256Hex(text2) {
-  const bytes = new TextEncoder().encode(text2);
-  const length = Math.ceil((bytes.length + 9) / 64) * 64;
-  const padded = new Uint8Array(length);
-  padded.set(bytes);
-  padded[bytes.length] = 128;
-  const view = new DataView(padded.buffer);
-  view.setUint32(length - 8, Math.floor(bytes.length * 8 / 4294967296));
-  view.setUint32(length - 4, bytes.length * 8 >>> 0);
-  const h2 = new Uint32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
-  const w = new Uint32Array(64);
-  for (let block = 0; block < length; block += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const a2 = w[i - 15];
-      const b2 = w[i - 2];
-      const s0 = rotr(a2, 7) ^ rotr(a2, 18) ^ a2 >>> 3;
-      const s1 = rotr(b2, 17) ^ rotr(b2, 19) ^ b2 >>> 10;
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1 >>> 0;
-    }
-    let [a, b, c, d, e, f, g, hh] = h2;
-    for (let i = 0; i < 64; i++) {
-      const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
-      const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
-      hh = g;
-      g = f;
-      f = e;
-      e = d + t1 >>> 0;
-      d = c;
-      c = b;
-      b = a;
-      a = t1 + t2 >>> 0;
-    }
-    const next = [a, b, c, d, e, f, g, hh];
-    for (let i = 0; i < 8; i++) h2[i] = h2[i] + next[i] >>> 0;
-  }
-  return Array.from(h2, (word) => word.toString(16).padStart(8, "0")).join("");
-}
-function rotr(value, bits) {
-  return value >>> bits | value << 32 - bits;
-}
-
-// src/store/fastHash.ts
-function hash64Hex(text2) {
-  let h1 = 3735928559;
-  let h2 = 1103547991;
-  for (let i = 0; i < text2.length; i++) {
-    const code = text2.charCodeAt(i);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
-  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
-  return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
-}
-
-// src/project/remote.ts
-var PEER_ID_PATTERN = /^[a-zA-Z0-9_.@-]+$/;
-var MAX_PEER_ID_LENGTH = 128;
-function isValidPeerId(value) {
-  return value.length <= MAX_PEER_ID_LENGTH && PEER_ID_PATTERN.test(value) && value !== "." && value !== ".." && value.split("@").length <= 2;
-}
-function canonicalRemote(url) {
-  const text2 = url.trim();
-  if (text2 === "") return void 0;
-  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/is.exec(text2);
-  let host;
-  let path;
-  if (withScheme) {
-    const scheme = withScheme[1].toLowerCase();
-    const rest = withScheme[2];
-    if (scheme === "file") return `local${normalisePath(withoutQuery(rest))}`;
-    const hostAndPath = rest.slice(userInfoEnd(rest));
-    const hostEnd = hostAndPath.search(/[/?#]/);
-    host = hostOf(hostEnd === -1 ? hostAndPath : hostAndPath.slice(0, hostEnd));
-    path = hostEnd === -1 ? "" : withoutQuery(hostAndPath.slice(hostEnd));
-  } else {
-    const colon = text2.indexOf(":");
-    const slash = text2.indexOf("/");
-    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/@\s]+):(?!\/\/)(.*)$/s.exec(text2) : null;
-    if (!scp || /^[a-z]$/i.test(scp[1])) return `local${normalisePath(withoutQuery(text2))}`;
-    host = scp[1].toLowerCase();
-    path = withoutQuery(scp[2]);
-  }
-  const cleanPath = normalisePath(path);
-  if (host === "" || cleanPath === "") return void 0;
-  return `${host}${cleanPath}`;
-}
-function userInfoEnd(rest) {
-  for (let at = rest.lastIndexOf("@"); at !== -1; at = at === 0 ? -1 : rest.lastIndexOf("@", at - 1)) {
-    if (/^[^/?#@\s]+\//.test(rest.slice(at + 1))) return at + 1;
-  }
-  const authorityEnd = rest.search(/[/?#]/);
-  const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
-  return authority.lastIndexOf("@") + 1;
-}
-function withoutQuery(path) {
-  const end = path.search(/[?#]/);
-  return end === -1 ? path : path.slice(0, end);
-}
-function peerIdForRemote(canonical) {
-  const shown = canonical.startsWith("local/") ? `local-${canonical.split("/").pop() ?? ""}` : canonical;
-  return `git-${readable(shown)}-${hash64Hex(canonical).slice(0, 8)}`;
-}
-function localPeerId(commonDir) {
-  const name = commonDir.replace(/\/+$/, "").replace(/\/\.git$/, "").split("/").pop() ?? "";
-  return `git-local-${readable(name) || "repo"}-${hash64Hex(commonDir).slice(0, 8)}`;
-}
-function hostOf(hostPort) {
-  const bracketed = /^\[[^\]]*\]/.exec(hostPort);
-  return (bracketed ? bracketed[0] : hostPort.split(":")[0] ?? "").toLowerCase();
-}
-function normalisePath(path) {
-  const segments = path.split(/[/\\]+/).filter((segment) => segment !== "" && segment !== ".");
-  if (segments.length === 0) return "";
-  const last = segments.length - 1;
-  segments[last] = segments[last].replace(/\.git$/i, "");
-  if (segments[last] === "") segments.pop();
-  return segments.length === 0 ? "" : `/${segments.join("/")}`.toLowerCase();
-}
-function readable(text2) {
-  return text2.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 64).replace(/[-.]+$/, "");
-}
-
-// src/project/peerTemplate.ts
-var PRESETS = Object.freeze({
-  git: ["{git_remote}", "{git_root}"],
-  cwd: ["{cwd}"],
-  none: []
-});
-var MAX_ID_LENGTH = 100;
-var DEFAULT_PORTS = { ssh: "22", http: "80", https: "443", git: "9418", rsync: "873" };
-function parseRemote(url) {
-  const raw = url.trim();
-  if (raw === "" || /^[A-Za-z]:[\\/]/.test(raw)) return void 0;
-  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(raw);
-  if (scheme === null) {
-    const colon = raw.indexOf(":");
-    const slash = raw.search(/[/\\]/);
-    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/\\@\s]+):(?!\/)(.+)$/s.exec(raw) : null;
-    return scp === null ? void 0 : { scheme: "ssh", host: scp[1], path: withoutQuery2(scp[2]), port: "" };
-  }
-  const rest = raw.slice(scheme[0].length);
-  let parsed;
-  try {
-    parsed = new URL(`${scheme[0]}${rest.slice(userInfoEnd(rest))}`);
-  } catch {
-    return void 0;
-  }
-  if (parsed.protocol === "file:" || parsed.hostname === "") return void 0;
-  return { scheme: parsed.protocol.slice(0, -1), host: parsed.hostname, path: parsed.pathname, port: parsed.port };
-}
-function normalizeRemote(parts) {
-  if (parts === void 0) return "";
-  const host = parts.host.toLowerCase().replace(/^\[/, "").replace(/\]$/, "");
-  const path = parts.path.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/i, "").toLowerCase();
-  return host === "" || path === "" ? "" : `${host}/${path}`;
-}
-function remotePort(parts) {
-  if (parts === void 0 || parts.port === "") return "";
-  return DEFAULT_PORTS[parts.scheme] === parts.port ? "" : parts.port;
-}
-function gitRemoteVariable(url) {
-  return url === void 0 ? "" : sanitizePeerId(normalizeRemote(parseRemote(url)));
-}
-function sanitizePeerId(value) {
-  const raw = value.trim();
-  let id = raw.replace(/[^a-zA-Z0-9_.@-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-.]+|[-.]+$/g, "");
-  if (id === "") return "";
-  const at = id.indexOf("@");
-  if (at !== -1) id = `${id.slice(0, at + 1)}${id.slice(at + 1).replace(/@/g, "-")}`;
-  if (id.startsWith("ext-")) id = `x-${id}`;
-  if (id === "__self") id = "self";
-  if (id === "." || id === "..") return "";
-  if (id.length > MAX_ID_LENGTH) id = `${id.slice(0, 87).replace(/[-.]+$/, "")}-${sha256Hex(raw).slice(0, 12)}`;
-  return id;
-}
-function legacyPeerForm(value) {
-  return value.replace(/[^A-Za-z0-9]/g, "-");
-}
-function templatesOf(source, warn) {
-  if (Array.isArray(source)) return source.map((item) => String(item)).filter((item) => item !== "");
-  const text2 = typeof source === "string" ? source.trim() : "";
-  if (text2 === "") return PRESETS.git;
-  const preset = PRESETS[text2];
-  if (preset !== void 0) return preset;
-  if (text2.includes("{")) return [text2];
-  warn(`peer source "${text2.slice(0, 60)}" is neither a preset (git, cwd, none) nor a template such as "team-{dir}"; using git`);
-  return PRESETS.git;
-}
-function renderTemplate(template, variables) {
-  let complete = true;
-  const rendered = template.replace(/\{([a-z_]+)\}/g, (_, name) => {
-    const value = Object.hasOwn(variables, name) ? variables[name] : "";
-    if (value === "") complete = false;
-    return value;
-  });
-  return complete ? rendered : "";
-}
-function firstRendered(templates, variables, warn) {
-  for (const template of templates) {
-    const id = renderTemplate(template, variables);
-    if (id === "") continue;
-    if (isValidPeerId(id)) return { id, template };
-    warn(`peer source "${template}" renders "${id.slice(0, 60)}", which is not a valid peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters); trying the next`);
-  }
-  return void 0;
-}
-function withoutQuery2(path) {
-  const end = path.search(/[?#]/);
-  return end === -1 ? path : path.slice(0, end);
-}
-
-// src/project/workspaceRoot.ts
-var WORKSPACE_DIR = ".openviking";
-var WORKSPACE_FILES = ["config.json", "config.local.json"];
-var MAX_FOLDER_CHARS = 4096;
-function findWorkspaceRoot(folder, homeDir, notes) {
-  if (folder.trim() === "" || folder.length > MAX_FOLDER_CHARS) return void 0;
-  const absolute = resolve(folder);
-  if (absolute.length > MAX_FOLDER_CHARS) return void 0;
-  const real = realPath(absolute);
-  const realHome = realPath(resolve(homeDir));
-  let current = real !== void 0 && realHome !== void 0 ? real : absolute;
-  const stopAt = real !== void 0 && realHome !== void 0 ? realHome : resolve(homeDir);
-  const fsRoot = parse(current).root;
-  let marked;
-  for (; current !== fsRoot && current !== stopAt; current = dirname(current)) {
-    const git = gitDirAt(current, notes);
-    if (git !== void 0 && marked !== void 0) return { root: marked, rootKind: "config", hasFiles: true, git };
-    const files = marked === void 0 ? workspaceFilesAt(current, notes) : "none";
-    if (git !== void 0) return { root: current, rootKind: "git", hasFiles: files !== "none", git };
-    if (files === "regular") marked = current;
-  }
-  return marked === void 0 ? void 0 : { root: marked, rootKind: "config", hasFiles: true };
-}
-function workspaceFilesAt(dir, notes) {
-  const stats = WORKSPACE_FILES.map((name) => {
-    const path = join(dir, WORKSPACE_DIR, name);
-    notes.touched.push(path);
-    return statQuietly(path);
-  });
-  if (stats.some((stat) => stat?.isFile() === true)) return "regular";
-  return stats.some((stat) => stat !== void 0) ? "other" : "none";
-}
-
-// src/config/configFile.ts
-var MAX_CONFIG_BYTES = 1024 * 1024;
-var RefusedFile = class extends Error {
-  name = "RefusedFile";
-};
-var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
-function readSmallTextFile(path) {
-  return readTextAtMost(path, MAX_CONFIG_BYTES);
-}
-function readTextAtMost(path, maxBytes) {
-  const file = readSmallFile(path, maxBytes);
-  if (file.absent === void 0) return file.text;
-  if (file.absent === "missing") return void 0;
-  throw new RefusedFile(file.why);
-}
-function loadConfigFile(path, shownAs, readFile) {
-  let text2;
-  try {
-    text2 = readFile(path);
-  } catch (error) {
-    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`);
-  }
-  if (text2 === void 0) return { path, exists: false };
-  if (text2.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
-  if (!text2.trim()) return refused(path, shownAs, "is empty");
-  let forbidden;
-  let value;
-  try {
-    value = JSON.parse(text2, (key, entry) => {
-      if (FORBIDDEN_KEYS.has(key)) forbidden ??= key;
-      return entry;
-    });
-  } catch (error) {
-    return refused(path, shownAs, `is not valid JSON (${errorMessage(error)})`);
-  }
-  if (forbidden !== void 0) return refused(path, shownAs, `contains the forbidden key "${forbidden}"`);
-  if (!isRecord(value)) return refused(path, shownAs, "is not a JSON object");
-  return { path, exists: true, value };
-}
-function refused(path, shownAs, reason) {
-  return { path, exists: true, warning: `${shownAs} ${reason}; ignoring it` };
-}
-function expandHome(path, homeDir) {
-  if (path === "~") return homeDir;
-  if (path.startsWith("~/")) return join(homeDir, path.slice(2));
-  return isAbsolute(path) ? path : resolve(homeDir, path);
-}
-function displayPath(path, homeDir) {
-  const home = homeDir.endsWith("/") ? homeDir : `${homeDir}/`;
-  return path.startsWith(home) ? `~/${path.slice(home.length)}` : path;
-}
-
-// src/config/knobs.ts
-var SECOND = 1e3;
-var KNOB_TABLE = {
-  enabled: { env: "OPENVIKING_MEMORY_ENABLED", type: "bool", default: true, description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)." },
-  autoRecall: { env: "OPENVIKING_AUTO_RECALL", type: "bool", default: true, description: "Inject relevant memories before each prompt." },
-  autoCapture: { env: "OPENVIKING_AUTO_CAPTURE", type: "bool", default: true, description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`." },
-  autoProfile: { env: "OPENVIKING_AUTO_PROFILE", type: "bool", default: true, description: "Inject the user profile and memory listing at session start." },
-  mcpEnabled: { env: "OPENVIKING_MCP_ENABLED", type: "bool", default: true, description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead." },
-  mcpServer: { env: "OPENVIKING_MCP_SERVER", type: "string", default: "openviking", description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)." },
-  recallLimit: { env: "OPENVIKING_RECALL_LIMIT", type: "int", default: 10, min: 1, max: 100, description: "Most memories injected per prompt." },
-  scoreThreshold: { env: "OPENVIKING_SCORE_THRESHOLD", type: "float", default: 0.35, min: 0, max: 1, description: "Lowest relevance score a recalled memory may have." },
-  minQueryLength: { env: "OPENVIKING_MIN_QUERY_LENGTH", type: "int", default: 3, min: 1, max: 1e3, description: "Prompts shorter than this (characters, once private parts are removed) skip recall." },
-  recallMaxTokens: { env: "OPENVIKING_RECALL_MAX_TOKENS", type: "int", default: 1600, min: 64, max: 32e3, description: "Server-side token budget of the recall block (context search `max_tokens`)." },
-  recallDedupTurns: { env: "OPENVIKING_RECALL_DEDUP_TURNS", type: "int", default: 5, min: 0, max: 100, description: "Turns during which the server does not repeat a memory it already injected (0: off)." },
-  recallTokenBudget: { env: "OPENVIKING_RECALL_TOKEN_BUDGET", type: "int", default: 2e3, min: 200, max: 32e3, description: "Token budget of the client-side fallback recall block." },
-  recallMaxContentChars: { env: "OPENVIKING_RECALL_MAX_CONTENT_CHARS", type: "int", default: 500, min: 50, max: 2e4, description: "Characters kept per memory in the fallback recall block." },
-  workspacePeer: { env: "OPENVIKING_WORKSPACE_PEER", type: "bool", default: true, description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects." },
-  peerSource: { env: "OPENVIKING_PEER_SOURCE", type: "csv", default: [], description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf." },
-  recallPeerScope: { env: "OPENVIKING_RECALL_PEER_SCOPE", type: "string", default: "all", description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project." },
-  recallOtherPeerPenalty: { env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY", type: "float", default: 0.3, min: 0, max: 1, description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant." },
-  recallExcludeUris: { env: "OPENVIKING_RECALL_EXCLUDE_URIS", type: "csv", default: [], description: "Comma-separated URIs (a folder URI covers everything below it) that recall never injects." },
-  recallPrefix: { env: "OPENVIKING_RECALL_PREFIX", type: "string", default: "", description: "Opt-in recall: only prompts starting with this (e.g. `?ov`) are recalled for, without it; empty: every prompt." },
-  profileTokenBudget: { env: "OPENVIKING_PROFILE_TOKEN_BUDGET", type: "int", default: 6e3, min: 500, max: 64e3, description: "Token budget of the session-start profile block." },
-  resumeContextBudget: { env: "OPENVIKING_RESUME_CONTEXT_BUDGET", type: "int", default: 32e3, min: 1024, max: 128e3, description: "Token budget asked of the server for the archive overview on resume and compact." },
-  promptDeadlineMs: { env: "OPENVIKING_PROMPT_DEADLINE_MS", type: "int", default: 2 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of recall; past it the prompt goes on without memories." },
-  startDeadlineMs: { env: "OPENVIKING_START_DEADLINE_MS", type: "int", default: 3 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of the session-start profile injection." },
-  syncCaptureDeadlineMs: { env: "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS", type: "int", default: 20 * SECOND, min: SECOND, max: 120 * SECOND, description: "Deadline of the synchronous capture before compaction." },
-  timeoutMs: { env: "OPENVIKING_TIMEOUT_MS", type: "int", default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: "Per-request timeout of background work (capture worker, replay) and of each MCP tool call." },
-  commitTokenThreshold: { env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD", type: "int", default: 2e4, min: 1e3, max: 1e7, description: "Pending server tokens that trigger a commit after a turn." },
-  commitKeepRecentCount: { env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT", type: "int", default: 10, min: 0, max: 1e4, description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)." },
-  staleCommitIdleMs: { env: "OPENVIKING_STALE_COMMIT_IDLE_MS", type: "int", default: 30 * 60 * SECOND, min: 0, max: 7 * 24 * 3600 * SECOND, description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)." },
-  serverCommitPolicy: { env: "OPENVIKING_SERVER_COMMIT_POLICY", type: "bool", default: true, description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules." },
-  serverCommitMessageThreshold: { env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD", type: "int", default: 200, min: 0, max: 1e3, description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)." },
-  captureRetentionDays: { env: "OPENVIKING_CAPTURE_RETENTION_DAYS", type: "int", default: 90, min: 1, max: 3650, description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is." },
-  serverCommitIdleSeconds: { env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS", type: "int", default: 1800, min: 0, max: 604800, description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)." },
-  captureAssistantTurns: { env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS", type: "bool", default: true, description: "Capture the assistant's turns too, not only the user's." },
-  captureToolMaxChars: { env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS", type: "int", default: 1e6, min: 1e3, max: 1e6, description: "Characters of a tool output kept when capturing (the server externalises big ones)." },
-  bypassSession: { env: "OPENVIKING_BYPASS_SESSION", type: "bool", default: false, description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off." },
-  bypassPatterns: { env: "OPENVIKING_BYPASS_SESSION_PATTERNS", type: "csv", default: [], description: "Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session)." },
-  pendingReplayLimit: { env: "OPENVIKING_PENDING_REPLAY_LIMIT", type: "int", default: 50, min: 0, max: 1e3, description: "Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100." },
-  pendingReplayBudgetMs: { env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS", type: "int", default: 1500, min: 0, max: 60 * SECOND, description: "Time a session start's replay may spend (inside the start deadline) before it stops." },
-  pendingMaxRetries: { env: "OPENVIKING_PENDING_MAX_RETRIES", type: "int", default: 3, min: 1, max: 100, description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts." },
-  pendingTtlDays: { env: "OPENVIKING_PENDING_TTL_DAYS", type: "int", default: 7, min: 1, max: 365, description: "Age (days) after which a queued write moves to the dead-letter folder." },
-  lockTimeoutMs: { env: "OPENVIKING_LOCK_TIMEOUT_MS", type: "int", default: SECOND, min: 0, max: 60 * SECOND, description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)." },
-  resident: { env: "OPENVIKING_RESIDENT", type: "bool", default: true, description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)." },
-  residentIdleMs: { env: "OPENVIKING_RESIDENT_IDLE_MS", type: "int", default: 15 * 60 * SECOND, min: 100, max: 12 * 3600 * SECOND, description: "The resident helper leaves after this long without a prompt." },
-  module: { env: "OPENVIKING_MODULE", type: "bool", default: true, description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf." },
-  debug: { env: "OPENVIKING_DEBUG", type: "bool", default: false, description: "Write a JSON-lines debug log (hooks, workers, resident, doctor; the MCP tools log to the host's MCP log)." },
-  debugLogPath: { env: "OPENVIKING_DEBUG_LOG", type: "path", default: DEFAULT_DEBUG_LOG_PATH, description: "Where the debug log goes; `~` is your home directory, and a relative path is taken from it." }
-};
-function listKnobs() {
-  return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }));
-}
-
-// src/project/workspaceFile.ts
-var BOUNDS = {
-  recallLimit: { min: KNOB_TABLE.recallLimit.min, max: KNOB_TABLE.recallLimit.max },
-  scoreThreshold: { min: KNOB_TABLE.scoreThreshold.min, max: KNOB_TABLE.scoreThreshold.max },
-  recallDedupTurns: { min: KNOB_TABLE.recallDedupTurns.min, max: KNOB_TABLE.recallDedupTurns.max }
-};
-var FLAT_KEYS = {
-  enabled: { field: "enabled", kind: "bool" },
-  autoRecall: { field: "autoRecall", kind: "bool" },
-  autoCapture: { field: "autoCapture", kind: "bool" },
-  autoProfile: { field: "autoProfile", kind: "bool" },
-  peerId: { field: "peerId", kind: "peerId" }
-};
-var SCHEMA_KEYS = {
-  "peer.id": { field: "peerId", kind: "peerId" },
-  "peer.source": { field: "peerSource", kind: "source" },
-  "recall.enabled": { field: "autoRecall", kind: "bool" },
-  "recall.max_items": { field: "recallLimit", kind: "int", ...BOUNDS.recallLimit },
-  "recall.score_threshold": { field: "scoreThreshold", kind: "float", ...BOUNDS.scoreThreshold },
-  "recall.peer_scope": { field: "recallPeerScope", kind: "scope" },
-  "recall.dedup_turns": { field: "recallDedupTurns", kind: "int", ...BOUNDS.recallDedupTurns },
-  "capture.enabled": { field: "autoCapture", kind: "bool" }
-};
-var NOT_APPLIED = {
-  "capture.commit_token_threshold": "the capture worker commits by OPENVIKING_COMMIT_TOKEN_THRESHOLD",
-  "bypass.session_patterns": 'use "enabled": false to leave this workspace alone'
-};
-var CONNECTION_KEYS = new Set(
-  "url base_url mcp_url api_key bearer_token root_api_key gateway_token oidc_token ldap_username ldap_password account account_id user user_id auth_mode extra_headers credential_source cli_config_file config_file baseUrl mcpUrl apiKey bearerToken rootApiKey gatewayToken accountId userId authMode extraHeaders credentialSource credentialPath configPath".split(" ")
-);
-var SILENT_KEYS = /* @__PURE__ */ new Set(["$schema", "version", "min_client_version", "labels"]);
-var MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
-function readWorkspaceFile(path, root, report) {
-  const file = loadConfigFile(path, path, (target) => readTextAtMost(target, MAX_WORKSPACE_FILE_BYTES));
-  if (!file.exists) return void 0;
-  const layer = { path, values: {}, origins: {} };
-  if (file.warning !== void 0) report.warnings.push(file.warning);
-  if (file.value === void 0) return layer;
-  if (!insideRoot(path, root)) {
-    report.warnings.push(`${path} resolves outside the workspace ${root}; ignoring it`);
-    return layer;
-  }
-  const version = file.value["version"];
-  if (version !== void 0 && version !== 1) {
-    report.warnings.push(`${path} declares version ${JSON.stringify(version)}; this plugin understands 1; ignoring the file`);
-    return layer;
-  }
-  for (const key of connectionKeysIn(file.value, "")) report.warnings.push(`${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`);
-  let schemaKeys = 0;
-  for (const [key, value] of Object.entries(file.value)) {
-    if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
-    const flat = FLAT_KEYS[key];
-    if (flat !== void 0) {
-      take(layer, key, flat, value, report);
-      continue;
-    }
-    if (!isRecord(value) || !["peer", "recall", "capture", "bypass"].includes(key)) {
-      report.notes.push(`${path}: unknown key '${key}' ignored`);
-      continue;
-    }
-    for (const [child, childValue] of Object.entries(value)) {
-      const dotted = `${key}.${child}`;
-      if (CONNECTION_KEYS.has(child)) continue;
-      schemaKeys++;
-      const spec = SCHEMA_KEYS[dotted];
-      if (spec !== void 0) take(layer, dotted, spec, childValue, report);
-      else report.notes.push(`${path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? "unknown key"}`);
-    }
-  }
-  if (version === void 0 && schemaKeys > 0) report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
-  return layer;
-}
-function take(layer, key, spec, raw, report) {
-  const value = parseValue(key, spec, raw, layer.path, report);
-  if (value === void 0) return;
-  const earlier = layer.origins[spec.field];
-  if (earlier !== void 0) report.notes.push(`${layer.path}: '${key}' replaces '${earlier.key}' of the same file`);
-  layer.values[spec.field] = value;
-  layer.origins[spec.field] = { key, path: layer.path };
-}
-function parseValue(key, spec, raw, path, report) {
-  const ignored = (why) => void report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} ${why}`);
-  switch (spec.kind) {
-    case "bool": {
-      const value = typeof raw === "boolean" ? raw : typeof raw === "string" ? BOOLEAN_WORDS[raw.trim().toLowerCase()] : void 0;
-      if (value === void 0) ignored("is not true or false");
-      return value;
-    }
-    case "int":
-    case "float":
-      return parseNumber(key, spec, raw, path, report);
-    case "scope":
-      if (raw === "all" || raw === "actor") return raw;
-      ignored("is not one of all, actor");
-      return void 0;
-    case "peerId": {
-      if (raw === false || raw === "") return false;
-      const id = typeof raw === "string" ? raw.trim() : "";
-      if (isValidPeerId(id)) return id;
-      ignored("is not a peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters) or false");
-      return void 0;
-    }
-    case "source":
-      if (typeof raw === "string") return raw.trim();
-      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return raw.map((item) => item.trim()).filter(Boolean);
-      ignored("is not a preset, a template or a list of templates");
-      return void 0;
-  }
-}
-var BOOLEAN_WORDS = { true: true, "1": true, yes: true, on: true, false: false, "0": false, no: false, off: false };
-function parseNumber(key, spec, raw, path, report) {
-  const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
-  if (!Number.isFinite(parsed)) {
-    report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} is not a number`);
-    return void 0;
-  }
-  const value = spec.kind === "int" ? Math.floor(parsed) : parsed;
-  const clamped = Math.min(spec.max ?? value, Math.max(spec.min ?? value, value));
-  if (clamped !== value) report.warnings.push(`${path}: clamped '${key}' from ${value} to ${clamped} (allowed ${spec.min}..${spec.max})`);
-  return clamped;
-}
-function connectionKeysIn(value, prefix) {
-  const found = [];
-  for (const [key, child] of Object.entries(value)) {
-    const dotted = prefix === "" ? key : `${prefix}.${key}`;
-    if (CONNECTION_KEYS.has(key)) found.push(dotted);
-    else if (isRecord(child) && !(prefix === "" && key === "labels")) found.push(...connectionKeysIn(child, dotted));
-  }
-  return found;
-}
-function insideRoot(path, root) {
-  const real = realPath(path);
-  const realRoot = realPath(root);
-  return real !== void 0 && realRoot !== void 0 && real.startsWith(`${realRoot}${sep}`);
-}
-
-// src/project/workspaceConfig.ts
-var PROJECT_SWITCHES = ["enabled", "autoRecall", "autoCapture", "autoProfile"];
-function readWorkspaceConfig(root, touched) {
-  const report = { warnings: [], notes: [] };
-  const paths = WORKSPACE_FILES.map((name) => join(root, WORKSPACE_DIR, name));
-  touched.push(...paths);
-  const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer) => layer !== void 0);
-  if (layers.length === 0) return void 0;
-  const merged = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
-  for (const layer of layers) {
-    for (const field of Object.keys(layer.values)) {
-      const value = field === "peerSource" ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
-      merged.values[field] = value;
-      merged.origins[field] = layer.origins[field];
-    }
-  }
-  return merged;
-}
-function mergeSources(earlier, later) {
-  if (!Array.isArray(later)) return later;
-  if (later[0] === "!reset") return later.slice(1);
-  return Array.isArray(earlier) ? [.../* @__PURE__ */ new Set([...earlier, ...later])] : later;
-}
-function originText(config, field) {
-  const origin = config.origins[field];
-  return origin === void 0 ? "" : `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
-}
-function switchesOff(config) {
-  const off = {};
-  for (const name of PROJECT_SWITCHES) if (config?.values[name] === false) off[name] = originText(config, name);
-  return off;
-}
-function applyWorkspace(settings, config) {
-  if (config === void 0) return { settings, ignored: [] };
-  const next = { ...settings };
-  const ignored = [];
-  const { values } = config;
-  const cannot = (field, why) => ignored.push(`ignored ${originText(config, field)}: ${why}`);
-  for (const name of PROJECT_SWITCHES) {
-    if (values[name] === false) next[name] = false;
-    else if (values[name] === true && !settings[name]) cannot(name, "a workspace file never turns on what your settings turn off");
-  }
-  if (values.recallLimit !== void 0) {
-    if (values.recallLimit < settings.recallLimit) next.recallLimit = values.recallLimit;
-    else if (values.recallLimit > settings.recallLimit) cannot("recallLimit", `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
-  }
-  if (values.scoreThreshold !== void 0) {
-    if (values.scoreThreshold > settings.scoreThreshold) next.scoreThreshold = values.scoreThreshold;
-    else if (values.scoreThreshold < settings.scoreThreshold) cannot("scoreThreshold", `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`);
-  }
-  if (values.recallPeerScope === "actor") next.recallPeerScope = "actor";
-  else if (values.recallPeerScope === "all" && settings.recallPeerScope.trim().toLowerCase() === "actor") cannot("recallPeerScope", "a workspace file may only narrow the peer scope to actor (yours: actor)");
-  if (values.recallDedupTurns !== void 0) next.recallDedupTurns = values.recallDedupTurns;
-  return { settings: next, ignored };
-}
-
-// src/project/identity.ts
-var MAX_CACHE_AGE_MS = 6e4;
-var MAX_CACHE_ENTRIES = 64;
-var cache = /* @__PURE__ */ new Map();
-function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
-  const input = { workspace, homeDir, credentials: config.credentials, settings: config.settings, ...originOf(config), now };
-  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
-  const applied = applyWorkspace(config.settings, project.config);
-  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
-  return { project: named, settings: applied.settings, ignored: applied.ignored };
-}
-function isActorScope(settings) {
-  return settings.recallPeerScope.trim().toLowerCase() === "actor";
-}
-function originOf(config) {
-  const origin = config.settingSources?.peerSource;
-  return origin === void 0 ? {} : { peerSourceOrigin: origin };
-}
-function resolveProject(input) {
-  let scan;
-  try {
-    scan = cachedScan(resolve(input.workspace), input.homeDir, input.now);
-  } catch (error) {
-    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
-  }
-  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
-  const base = { peerSource: "", earlierPeerIds: [], off: switchesOff(scan.config), warnings, ...scan.root ? { root: scan.root.root } : {}, ...scan.config ? { config: scan.config } : {} };
-  const explicit = explicitPeer(input.credentials, warnings);
-  const named = scan.config?.values.peerId;
-  const namedBy = scan.config === void 0 ? "" : originText(scan.config, "peerId");
-  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
-  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
-  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
-  return derivedPeer(input, scan, base);
-}
-function derivedPeer(input, scan, base) {
-  const source = peerSourceOf(input, scan.config);
-  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
-  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
-  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (rendered === void 0) return { ...base, peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)` };
-  const peer = { ...base, peerId: rendered.id, peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})` };
-  if (input.earlierIds !== true) return peer;
-  const earlier = [earlierGitIdOf(scan), variables.cwd].filter((id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id));
-  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
-}
-function peerSourceOf(input, config) {
-  const knob = input.settings.peerSource;
-  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
-  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
-  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
-  if (config?.values.peerSource !== void 0) return { value: config.values.peerSource, from: originText(config, "peerSource") };
-  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
-  return { value: void 0, from: "default git" };
-}
-function describeVariable(template, scan) {
-  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
-  if (template.includes("{git_root}")) return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
-  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
-  return template.includes("{cwd}") ? "the working folder" : "the template itself";
-}
-function explicitPeer(credentials, warnings) {
-  const peerId = credentials.peerId?.trim();
-  if (!peerId) return void 0;
-  const source = credentials.sources.peerId ?? "configuration";
-  if (!isValidPeerId(peerId)) {
-    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
-    return void 0;
-  }
-  return { peerId, source, fromEnv: source.startsWith("env:") };
-}
-var NO_VARIABLES = { git_remote: "", git_root: "", dir: "", git_port: "" };
-function cachedScan(workspace, homeDir, now) {
-  const hit = cache.get(workspace);
-  if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
-  const notes = { touched: [], ignored: [] };
-  const scan = scanWorkspace(workspace, homeDir, notes);
-  if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value);
-  cache.set(workspace, { scan, signatures: notes.touched.map((path) => [path, signatureOf(path)]), at: now });
-  return scan;
-}
-function scanWorkspace(workspace, homeDir, notes) {
-  const root = findWorkspaceRoot(workspace, homeDir, notes);
-  if (root === void 0) return { variables: NO_VARIABLES, remote: "", ignored: notes.ignored };
-  const config = root.hasFiles ? readWorkspaceConfig(root.root, notes.touched) : void 0;
-  const dir = sanitizePeerId(root.root.split(/[/\\]/).filter(Boolean).pop() ?? "");
-  const scan = { root, variables: { ...NO_VARIABLES, dir }, remote: "", ignored: notes.ignored, ...config ? { config } : {} };
-  if (root.git === void 0) return scan;
-  const gitConfig = readGitConfig(root.git.commonDir, notes);
-  const origin = originUrl(gitConfig);
-  const parts = origin === void 0 ? void 0 : parseRemote(origin);
-  scan.variables = { dir, git_remote: gitRemoteVariable(origin), git_root: legacyPeerForm(mainCheckout(root.git)), git_port: remotePort(parts) };
-  scan.remote = normalizeRemote(parts);
-  scan.commonDir = root.git.commonDir;
-  return scan;
-}
-function earlierGitIdOf(scan) {
-  if (scan.commonDir === void 0 || scan.earlierGitId !== void 0) return scan.earlierGitId;
-  const remoteUrl = pickRemoteUrl(readGitConfig(scan.commonDir, { touched: [], ignored: [] }));
-  const canonical = remoteUrl === void 0 ? void 0 : canonicalRemote(remoteUrl);
-  scan.earlierGitId = canonical !== void 0 ? peerIdForRemote(canonical) : localPeerId(remoteUrl === void 0 ? realPathNative(scan.commonDir) ?? scan.commonDir : scan.commonDir);
-  return scan.earlierGitId;
-}
-function signatureOf(path) {
-  const stat = statQuietly(path);
-  return stat === void 0 ? "-" : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-}
-function clearProjectCache() {
-  cache.clear();
-}
-
-// src/mod/files/fetch.ts
-var MAX_ROUNDS = 6;
-var MAX_READ_BYTES = 4 * 1024 * 1024;
-async function settle($, purpose, rule) {
-  const files = sessionFiles();
-  const late = files.takeLate();
-  if (late.length > 0) await fetchNeeds($, late);
-  for (let round = 1; ; round++) {
-    const run = files.attempt(purpose, rule);
-    if (run.complete) return run.value;
-    if (round >= MAX_ROUNDS) throw new Error(`the file snapshot still misses ${run.needs.length} paths after ${MAX_ROUNDS} runs (${run.needs[0]?.path ?? ""})`);
-    await fetchNeeds($, run.needs);
-  }
-}
-async function decide($, cwd, rule, fresh) {
-  await revalidate($, "decide", fresh);
-  return settle($, "decide", () => {
-    clearProjectCache();
-    setWorkingDirectory(cwd);
-    return rule();
-  });
-}
-async function revalidate($, purpose, only = () => true) {
-  const files = sessionFiles();
-  await Promise.all(files.pathsOf(purpose).filter(only).map(async (path) => files.learnStat(path, await statOf($, path))));
-}
-async function flushWrites($) {
-  const failed2 = [];
-  for (const [path, text2] of sessionFiles().takeWrites()) {
-    try {
-      await $.fs.write(path, text2);
-    } catch (error) {
-      failed2.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return failed2;
-}
-async function fetchNeeds($, needs) {
-  const files = sessionFiles();
-  await Promise.all(
-    needs.map(async (need) => {
-      if (need.op === "list") {
-        const [seen2, names] = await Promise.all([statOf($, need.path), $.fs.list(need.path).then((entries) => entries.map((entry) => entry.name), () => [])]);
-        files.learnStat(need.path, seen2);
-        files.learnNames(need.path, names);
-        return;
-      }
-      const seen = await statOf($, need.path);
-      files.learnStat(need.path, seen);
-      if (need.op !== "read" || seen.state !== "found" || seen.facts.kind !== "file" || seen.facts.size > need.maxBytes) return;
-      try {
-        files.learnText(need.path, await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }), need.maxBytes);
-      } catch (error) {
-        files.learnStat(need.path, failedLook(error));
-      }
-    })
-  );
-}
-async function statOf($, path) {
-  try {
-    const stat = await $.fs.stat(path, { resolve: true });
-    return { state: "found", facts: { kind: stat.kind, size: stat.size, mtimeMs: stat.mtimeMs, ...stat.realPath !== void 0 ? { realPath: stat.realPath } : {} } };
-  } catch (error) {
-    return failedLook(error);
-  }
-}
-function failedLook(error) {
-  const message = error instanceof Error ? error.message : String(error);
-  return /failed: (?:ENOENT|ENOTDIR)\b/.test(message) ? { state: "missing" } : { state: "refused", why: message.slice(0, 200) };
 }
 
 // src/mod/after.ts
@@ -3109,458 +3730,6 @@ async function recordRecall(dataDir, ovSessionId2, outcome, at) {
   ]);
 }
 
-// src/store/paths.ts
-var OVERRIDE_VARIABLE = "OPENVIKING_CODEBUDDY_DATA_DIR";
-var DEFAULT_DATA_SUBDIR = "openviking";
-function describeDataDir(env, homeDir) {
-  const override = usablePath(env[OVERRIDE_VARIABLE], homeDir);
-  if (override !== void 0) return { dir: override, source: `env:${OVERRIDE_VARIABLE}` };
-  const configDir = usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir);
-  if (configDir !== void 0) return { dir: join(configDir, DEFAULT_DATA_SUBDIR), source: "env:CODEBUDDY_CONFIG_DIR" };
-  return { dir: join(homeDir, ".codebuddy", DEFAULT_DATA_SUBDIR), source: "default" };
-}
-function codebuddyConfigDir(env, homeDir) {
-  return usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir) ?? join(homeDir, ".codebuddy");
-}
-function resolveDataDir(env, homeDir) {
-  return describeDataDir(env, homeDir).dir;
-}
-function usablePath(raw, homeDir) {
-  const value = raw?.trim();
-  if (!value || value.includes("${")) return void 0;
-  const expanded = value === "~" ? homeDir : value.startsWith("~/") ? join(homeDir, value.slice(2)) : value;
-  return isAbsolute(expanded) ? expanded : void 0;
-}
-var KEY_PREFIX_MAX_CHARS = 48;
-var KEY_HASH_HEX_CHARS = 16;
-function safeFileKey(id) {
-  const prefix = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, KEY_PREFIX_MAX_CHARS) || "id";
-  const hash = hash64Hex(id).slice(0, KEY_HASH_HEX_CHARS);
-  return `${prefix}-${hash}`;
-}
-function storeLayout(root) {
-  return {
-    root,
-    sessionsDir: join(root, "sessions"),
-    locksDir: join(root, "locks"),
-    queueDir: join(root, "queue"),
-    cacheDir: join(root, "cache")
-  };
-}
-function sessionStateFile(layout, sessionKey) {
-  return join(layout.sessionsDir, `${safeFileKey(sessionKey)}.json`);
-}
-
-// src/config/pluginOptions.ts
-var USER_CONFIG_KEYS = ["server_url", "api_key", "account", "user"];
-var PLUGIN_NAME = "openviking";
-var PREFERRED_INSTALL_IDS = [`${PLUGIN_NAME}@openviking-codebuddy`, `${PLUGIN_NAME}@inline`];
-var OPTION_PREFIXES = ["CODEBUDDY_PLUGIN_OPTION_", "CLAUDE_PLUGIN_OPTION_", "PLUGIN_OPT_"];
-function readUserConfig(env) {
-  const values = {};
-  for (const key of USER_CONFIG_KEYS) {
-    for (const prefix of OPTION_PREFIXES) {
-      const raw = text(env[`${prefix}${key.toUpperCase()}`]) ?? text(env[`${prefix}${key}`]);
-      if (raw === void 0 || /^\$\{(?:user_config\.|PLUGIN_OPT:)[^}]*\}$/.test(raw)) continue;
-      values[key] = raw;
-      break;
-    }
-  }
-  return values;
-}
-function startedByHost(env) {
-  return text(env.CODEBUDDY_PLUGIN_ROOT) !== void 0 || text(env.CLAUDE_PLUGIN_ROOT) !== void 0;
-}
-function resolveUserConfig(input) {
-  const fromEnv = readUserConfig(input.env);
-  const sources = {};
-  for (const key of Object.keys(fromEnv)) sources[key] = `userConfig:${key}`;
-  const readStored = input.readStored ?? !startedByHost(input.env);
-  if (Object.keys(fromEnv).length > 0 || !readStored) return { values: fromEnv, sources, files: [], warnings: [] };
-  return storedUserConfig(input);
-}
-function storedUserConfig({ env, homeDir, readFile }) {
-  const dir = codebuddyConfigDir(env, homeDir);
-  const settingsPath = join(dir, "settings.json");
-  const credentialsPath = join(dir, "credentials.json");
-  const settings = loadConfigFile(settingsPath, displayPath(settingsPath, homeDir), readFile);
-  const secrets = loadConfigFile(credentialsPath, displayPath(credentialsPath, homeDir), readFile);
-  const warnings = [settings.warning, secrets.warning].filter((warning) => warning !== void 0);
-  const files = [settings, secrets].filter((file) => file.exists).map((file) => file.path);
-  const options2 = (id) => section(section(settings.value, "pluginConfigs"), id, "options");
-  const secretsOf = (id) => section(section(secrets.value, "pluginSecrets"), id);
-  const ids = /* @__PURE__ */ new Set([
-    ...PREFERRED_INSTALL_IDS,
-    ...[...Object.keys(section(settings.value, "pluginConfigs") ?? {}), ...Object.keys(section(secrets.value, "pluginSecrets") ?? {})].filter((id) => id.startsWith(`${PLUGIN_NAME}@`)).sort()
-  ]);
-  for (const id of ids) {
-    const values = {};
-    const sources = {};
-    for (const key of USER_CONFIG_KEYS) {
-      const plain = scalar(options2(id)?.[key]);
-      const secret = scalar(secretsOf(id)?.[key]);
-      const [value, source] = secret !== void 0 ? [secret, `file:${displayPath(credentialsPath, homeDir)}#pluginSecrets.${id}.${key}`] : [plain, `file:${displayPath(settingsPath, homeDir)}#pluginConfigs.${id}.options.${key}`];
-      if (value === void 0) continue;
-      values[key] = value;
-      sources[key] = source;
-    }
-    if (Object.keys(values).length > 0) return { values, sources, files, warnings };
-  }
-  return { values: {}, sources: {}, files, warnings };
-}
-function section(value, ...path) {
-  let current = value;
-  for (const key of path) current = isRecord(current) ? current[key] : void 0;
-  return isRecord(current) ? current : void 0;
-}
-function scalar(value) {
-  if (typeof value === "string") return text(value);
-  return typeof value === "number" || typeof value === "boolean" ? String(value) : void 0;
-}
-function text(value) {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : void 0;
-}
-
-// src/openviking/displayUrl.ts
-function displayUrl(text2, withPath = false) {
-  const trimmed = text2.trim();
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(trimmed);
-  const rest = scheme === null ? trimmed : trimmed.slice(scheme[0].length);
-  const afterUser = rest.slice(rest.lastIndexOf("@") + 1);
-  const hostEnd = afterUser.search(/[/?#\\]/);
-  const host = hostEnd === -1 ? afterUser : afterUser.slice(0, hostEnd);
-  if (host === "" || /\s/.test(host)) return "(not a URL)";
-  const path = withPath && hostEnd !== -1 && afterUser[hostEnd] === "/" ? afterUser.slice(hostEnd).split(/[?#]/)[0] ?? "" : "";
-  return `${scheme === null ? "" : `${scheme[1].toLowerCase()}://`}${host}${path.replace(/\/+$/, "")}`;
-}
-
-// src/config/credentials.ts
-var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
-var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
-function resolveCredentials(input) {
-  const { env, homeDir } = input;
-  const warnings = [];
-  const { cliFile, ovFile } = loadCredentialFiles(input);
-  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
-  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
-  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
-  const ovServer = ov.section("server");
-  const ovHarness = ov.section("codebuddy");
-  const options2 = resolveUserConfig({ env, homeDir, readFile: input.readFile, ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {} });
-  warnings.push(...options2.warnings);
-  const cliOnly = credentialMode(env) === "cli";
-  const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
-  const fromUser = (key) => ({ source: options2.sources[key] ?? `userConfig:${key}`, value: options2.values[key], layer: "options" });
-  const sources = {};
-  const skipped = [];
-  const servers = {};
-  let baseUrl = DEFAULT_BASE_URL;
-  const pick = (field, candidates) => {
-    let chosen;
-    for (const candidate of candidates) {
-      if (candidate.value === void 0) continue;
-      const skip2 = (kind, reason) => {
-        skipped.push({ field, source: candidate.source, reason, kind });
-        if (kind === "cli-mode") warnings.push(`${candidate.source}: ${reason}; ignoring it`);
-      };
-      const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== "ovcli") skip2("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
-      else if (chosen !== void 0) skip2("shadowed", `${chosen.source} comes first`);
-      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, baseUrl)) {
-        skip2("other-server", `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`);
-      } else chosen = candidate;
-    }
-    if (chosen !== void 0) sources[field] = chosen.source;
-    return chosen?.value;
-  };
-  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
-  const optionsUrl = validUrls([fromUser("server_url")], warnings);
-  const cliUrl = validUrls([cli.get("url")], warnings);
-  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
-  servers.options = optionsUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovcli = cliUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? { source: `default server of ${displayPath(ovFile.path, homeDir)}`, value: DEFAULT_BASE_URL, layer: "ovconf" };
-  baseUrl = pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
-  sources.baseUrl ??= "default";
-  const apiKey = pick("apiKey", [fromEnv("OPENVIKING_BEARER_TOKEN"), fromEnv("OPENVIKING_API_KEY"), fromUser("api_key"), cli.get("api_key"), ovHarness.get("apiKey"), ovServer.get("root_api_key")]);
-  const account = pick("account", [fromEnv("OPENVIKING_ACCOUNT"), fromUser("account"), cli.get("account"), cli.get("account_id"), ovHarness.get("accountId")]);
-  const user = pick("user", [fromEnv("OPENVIKING_USER"), fromUser("user"), cli.get("user"), cli.get("user_id"), ovHarness.get("userId")]);
-  const peerId = pick("peerId", [fromEnv("OPENVIKING_PEER_ID"), cli.get("actor_peer_id"), cli.get("peer_id"), ovHarness.get("peerId"), ovHarness.get("peer_id")]);
-  const mcpUrl = pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
-  sources.mcpUrl ??= "derived:baseUrl";
-  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
-  if (rootKeyOnly) {
-    warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}; OpenViking refuses root keys on memory APIs (except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.`
-    );
-  }
-  const credentials = {
-    baseUrl,
-    mcpUrl,
-    ...definedOnly({ apiKey, account, user, peerId }),
-    sources,
-    rootKeyOnly,
-    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files],
-    ...skipped.length > 0 ? { skipped } : {}
-  };
-  return { credentials, warnings, cliFile };
-}
-function credentialMode(env) {
-  const raw = (text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
-  if (raw === "env" || raw === "environment") return "env";
-  if (raw === "cli" || raw === "ovcli" || raw === "file" || raw === "config") return "cli";
-  return "auto";
-}
-function loadCredentialFiles({ env, homeDir, readFile }) {
-  const paths = credentialFilePaths(env, homeDir);
-  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
-  const ovFile = load(paths.ov);
-  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
-    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
-  }
-  return { cliFile: load(paths.cli), ovFile };
-}
-function credentialFilePaths(env, homeDir) {
-  const at = (override, fallbackName) => expandHome(override ?? join("~", ".openviking", fallbackName), homeDir);
-  return { cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"), ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf") };
-}
-function looksLikeOvcli(value) {
-  if (!value || isRecord(value["server"])) return false;
-  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some((key) => typeof value[key] === "string");
-}
-var FileFields = class _FileFields {
-  constructor(file, homeDir, warnings, value, prefix, layer) {
-    this.file = file;
-    this.homeDir = homeDir;
-    this.warnings = warnings;
-    this.value = value;
-    this.prefix = prefix;
-    this.layer = layer;
-  }
-  file;
-  homeDir;
-  warnings;
-  value;
-  prefix;
-  layer;
-  /** Fields of the whole file. */
-  static of(file, homeDir, warnings, layer) {
-    return new _FileFields(file, homeDir, warnings, file.value, "", layer);
-  }
-  get(key) {
-    const entry = this.value?.[key];
-    const candidate = (value) => ({ source: this.sourceOf(key), value, layer: this.layer });
-    if (entry === void 0 || entry === null) return candidate(void 0);
-    if (typeof entry === "number" && Number.isFinite(entry)) return candidate(String(entry));
-    if (typeof entry !== "string") {
-      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
-      return candidate(void 0);
-    }
-    return candidate(text(entry));
-  }
-  section(key) {
-    const entry = this.value?.[key];
-    if (entry !== void 0 && entry !== null && !isRecord(entry)) {
-      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
-    }
-    return new _FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : void 0, `${this.prefix}${key}.`, this.layer);
-  }
-  sourceOf(key) {
-    return `file:${this.shown()}#${this.prefix}${key}`;
-  }
-  shown() {
-    return displayPath(this.file.path, this.homeDir);
-  }
-};
-function derivedServerUrl(server) {
-  const host = server.get("host");
-  const port = server.get("port");
-  if (host.value === void 0 && port.value === void 0) return { ...host, value: void 0 };
-  const portNumber = port.value !== void 0 && /^\d+$/.test(port.value) ? Number(port.value) : 1933;
-  const hostName = !host.value || host.value === "0.0.0.0" ? "127.0.0.1" : host.value;
-  return { ...host.value !== void 0 ? host : port, value: `http://${hostName}:${portNumber}` };
-}
-function validUrls(candidates, warnings) {
-  return candidates.map((candidate) => {
-    const { source, value } = candidate;
-    if (value === void 0) return candidate;
-    const url = parseUrl(value);
-    if (url === void 0) {
-      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
-      return { ...candidate, value: void 0 };
-    }
-    if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
-      warnings.push(`${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`);
-      return { ...candidate, value: void 0 };
-    }
-    if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
-    warnings.push(`${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`);
-    url.username = "";
-    url.password = "";
-    return { ...candidate, value: url.href.replace(/\/+$/, "") };
-  });
-}
-function parseUrl(value) {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:" ? url : void 0;
-  } catch {
-    return void 0;
-  }
-}
-var LOOPBACK_NAMES = /* @__PURE__ */ new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
-function sameServer(a, b) {
-  const [x, y] = [parseUrl(a), parseUrl(b)];
-  if (x === void 0 || y === void 0) return a === b;
-  const host = (url) => LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
-  const path = (url) => url.pathname.replace(/\/+$/, "");
-  return x.protocol === y.protocol && host(x) === host(y) && (x.port || defaultPort(x)) === (y.port || defaultPort(y)) && path(x) === path(y);
-}
-function defaultPort(url) {
-  return url.protocol === "https:" ? "443" : "80";
-}
-function definedOnly(values) {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));
-}
-
-// src/config/settings.ts
-function resolveSettings(input) {
-  const warnings = input.file ? unknownFields(input.file) : [];
-  const settings = {};
-  const sources = {};
-  for (const knob of listKnobs()) {
-    const resolved = resolveKnob(knob, input, warnings);
-    settings[knob.key] = resolved.value;
-    sources[knob.key] = resolved.source;
-  }
-  return { settings, sources, warnings };
-}
-function defaultValue(knob, homeDir) {
-  if (knob.type === "path") return expandHome(knob.default, homeDir);
-  if (knob.type === "csv") return [...knob.default];
-  return knob.default;
-}
-function resolveKnob(knob, input, warnings) {
-  const candidates = [[`env:${knob.env}`, input.env[knob.env]]];
-  if (input.file) candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
-  for (const [source, raw] of candidates) {
-    if (raw === void 0 || raw === null || typeof raw === "string" && !raw.trim()) continue;
-    const parsed = parseKnobValue(knob, raw, input.homeDir);
-    if (parsed.ok) return { value: clamp(knob, parsed.value, source, warnings), source };
-    warnings.push(`${source}: ${parsed.problem}; ignoring it`);
-  }
-  return { value: defaultValue(knob, input.homeDir), source: "default" };
-}
-function parseKnobValue(knob, raw, homeDir) {
-  switch (knob.type) {
-    case "bool":
-      if (typeof raw === "boolean") return { ok: true, value: raw };
-      if (typeof raw === "string") return { ok: true, value: parseSwitch(raw) ?? false };
-      return { ok: false, problem: `expected a boolean, got ${JSON.stringify(raw)}` };
-    case "int":
-    case "float":
-      return parseNumber2(knob, raw);
-    case "string":
-    case "path":
-      if (typeof raw !== "string") return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
-      return { ok: true, value: knob.type === "path" ? expandHome(raw.trim(), homeDir) : raw.trim() };
-    case "csv":
-      if (typeof raw === "string") return { ok: true, value: splitList(raw) };
-      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
-      return { ok: false, problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}` };
-  }
-}
-function parseNumber2(knob, raw) {
-  const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() ? Number(raw.trim()) : NaN;
-  if (!Number.isFinite(value)) return { ok: false, problem: `expected a number, got ${JSON.stringify(raw)}` };
-  if (knob.type === "int" && !Number.isInteger(value)) return { ok: false, problem: `expected a whole number, got ${JSON.stringify(raw)}` };
-  return { ok: true, value };
-}
-function clamp(knob, value, source, warnings) {
-  if (knob.type !== "int" && knob.type !== "float" || typeof value !== "number") return value;
-  if (value < knob.min) {
-    warnings.push(`${source}: ${value} is below the minimum ${knob.min}; using ${knob.min}`);
-    return knob.min;
-  }
-  if (value > knob.max) {
-    warnings.push(`${source}: ${value} is above the maximum ${knob.max}; using ${knob.max}`);
-    return knob.max;
-  }
-  return value;
-}
-function unknownFields(file) {
-  const keys = listKnobs().map((knob) => knob.key);
-  return Object.keys(file.values).filter((field) => !keys.includes(field)).map((field) => {
-    const near = nearestKnob(field, keys);
-    return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : ""} Ignoring it (the fields are listed in the README's settings table)`;
-  });
-}
-function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {
-  const plain = (name) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
-  const wanted = plain(field);
-  const byEnv = listKnobs().find((knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted);
-  if (byEnv !== void 0) return byEnv.key;
-  let best;
-  for (const key of keys) {
-    const distance = editDistance(wanted, plain(key));
-    if (best === void 0 || distance < best.distance) best = { key, distance };
-  }
-  return best !== void 0 && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.key : void 0;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
-function splitList(text2) {
-  return text2.split(",").map((item) => item.trim()).filter(Boolean);
-}
-
-// src/config/load.ts
-function loadPluginConfig(input) {
-  try {
-    return resolveConfig(input);
-  } catch (error) {
-    const reason = errorMessage(error);
-    const fallback = resolveSettings({ env: {}, homeDir: input.homeDir });
-    return {
-      credentials: {
-        baseUrl: DEFAULT_BASE_URL,
-        mcpUrl: `${DEFAULT_BASE_URL}/mcp`,
-        sources: { baseUrl: "default", mcpUrl: "derived:baseUrl" },
-        rootKeyOnly: false,
-        files: []
-      },
-      settings: fallback.settings,
-      settingSources: fallback.sources,
-      warnings: [`configuration could not be loaded (${reason}); using defaults`]
-    };
-  }
-}
-function resolveConfig({ env, homeDir, readFile = readSmallTextFile, readStoredOptions }) {
-  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile, ...readStoredOptions !== void 0 ? { readStoredOptions } : {} });
-  const plugin = cliFile.value?.["plugin"];
-  const section2 = isRecord(plugin) ? plugin["codebuddy"] : void 0;
-  if (section2 !== void 0 && !isRecord(section2)) {
-    warnings.push(`${displayPath(cliFile.path, homeDir)}: plugin.codebuddy should be an object; ignoring it`);
-  }
-  const file = isRecord(section2) ? { values: section2, shownAs: displayPath(cliFile.path, homeDir) } : void 0;
-  const settings = resolveSettings({ env, homeDir, file });
-  return {
-    credentials,
-    settings: settings.settings,
-    settingSources: settings.sources,
-    warnings: [...warnings, ...settings.warnings]
-  };
-}
-
 // src/openviking/retry.ts
 var LOCAL_PERMANENT_CODES = /* @__PURE__ */ new Set(["BAD_RESPONSE", "BAD_REQUEST"]);
 function isRetryable(failure2) {
@@ -4166,166 +4335,6 @@ function moduleLogger($) {
       settings = given;
     }
   };
-}
-
-// src/mod/env/cliVariables.ts
-var CLI_VARIABLES = [
-  "HOME",
-  "OPENVIKING_CODEBUDDY_DATA_DIR",
-  "CODEBUDDY_CONFIG_DIR",
-  "OPENVIKING_URL",
-  "OPENVIKING_BASE_URL",
-  "OPENVIKING_API_KEY",
-  "OPENVIKING_BEARER_TOKEN",
-  "OPENVIKING_ACCOUNT",
-  "OPENVIKING_USER",
-  "OPENVIKING_PEER_ID",
-  "OPENVIKING_MCP_URL",
-  "OPENVIKING_CREDENTIAL_SOURCE",
-  "OPENVIKING_CREDENTIALS_SOURCE",
-  "OPENVIKING_CLI_CONFIG_FILE",
-  "OPENVIKING_CONFIG_FILE",
-  "OPENVIKING_MEMORY_ENABLED",
-  "OPENVIKING_AUTO_RECALL",
-  "OPENVIKING_AUTO_CAPTURE",
-  "OPENVIKING_AUTO_PROFILE",
-  "OPENVIKING_MCP_ENABLED",
-  "OPENVIKING_MCP_SERVER",
-  "OPENVIKING_RECALL_LIMIT",
-  "OPENVIKING_SCORE_THRESHOLD",
-  "OPENVIKING_MIN_QUERY_LENGTH",
-  "OPENVIKING_RECALL_MAX_TOKENS",
-  "OPENVIKING_RECALL_DEDUP_TURNS",
-  "OPENVIKING_RECALL_TOKEN_BUDGET",
-  "OPENVIKING_RECALL_MAX_CONTENT_CHARS",
-  "OPENVIKING_WORKSPACE_PEER",
-  "OPENVIKING_PEER_SOURCE",
-  "OPENVIKING_RECALL_PEER_SCOPE",
-  "OPENVIKING_RECALL_OTHER_PEER_PENALTY",
-  "OPENVIKING_RECALL_EXCLUDE_URIS",
-  "OPENVIKING_RECALL_PREFIX",
-  "OPENVIKING_PROFILE_TOKEN_BUDGET",
-  "OPENVIKING_RESUME_CONTEXT_BUDGET",
-  "OPENVIKING_PROMPT_DEADLINE_MS",
-  "OPENVIKING_START_DEADLINE_MS",
-  "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS",
-  "OPENVIKING_TIMEOUT_MS",
-  "OPENVIKING_COMMIT_TOKEN_THRESHOLD",
-  "OPENVIKING_COMMIT_KEEP_RECENT_COUNT",
-  "OPENVIKING_STALE_COMMIT_IDLE_MS",
-  "OPENVIKING_SERVER_COMMIT_POLICY",
-  "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD",
-  "OPENVIKING_CAPTURE_RETENTION_DAYS",
-  "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS",
-  "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
-  "OPENVIKING_CAPTURE_TOOL_MAX_CHARS",
-  "OPENVIKING_BYPASS_SESSION",
-  "OPENVIKING_BYPASS_SESSION_PATTERNS",
-  "OPENVIKING_PENDING_REPLAY_LIMIT",
-  "OPENVIKING_PENDING_REPLAY_BUDGET_MS",
-  "OPENVIKING_PENDING_MAX_RETRIES",
-  "OPENVIKING_PENDING_TTL_DAYS",
-  "OPENVIKING_LOCK_TIMEOUT_MS",
-  "OPENVIKING_RESIDENT",
-  "OPENVIKING_RESIDENT_IDLE_MS",
-  "OPENVIKING_MODULE",
-  "OPENVIKING_DEBUG",
-  "OPENVIKING_DEBUG_LOG"
-];
-function readCliVariables($) {
-  return [
-    $.env.get("HOME"),
-    $.env.get("OPENVIKING_CODEBUDDY_DATA_DIR"),
-    $.env.get("CODEBUDDY_CONFIG_DIR"),
-    $.env.get("OPENVIKING_URL"),
-    $.env.get("OPENVIKING_BASE_URL"),
-    $.env.get("OPENVIKING_API_KEY"),
-    $.env.get("OPENVIKING_BEARER_TOKEN"),
-    $.env.get("OPENVIKING_ACCOUNT"),
-    $.env.get("OPENVIKING_USER"),
-    $.env.get("OPENVIKING_PEER_ID"),
-    $.env.get("OPENVIKING_MCP_URL"),
-    $.env.get("OPENVIKING_CREDENTIAL_SOURCE"),
-    $.env.get("OPENVIKING_CREDENTIALS_SOURCE"),
-    $.env.get("OPENVIKING_CLI_CONFIG_FILE"),
-    $.env.get("OPENVIKING_CONFIG_FILE"),
-    $.env.get("OPENVIKING_MEMORY_ENABLED"),
-    $.env.get("OPENVIKING_AUTO_RECALL"),
-    $.env.get("OPENVIKING_AUTO_CAPTURE"),
-    $.env.get("OPENVIKING_AUTO_PROFILE"),
-    $.env.get("OPENVIKING_MCP_ENABLED"),
-    $.env.get("OPENVIKING_MCP_SERVER"),
-    $.env.get("OPENVIKING_RECALL_LIMIT"),
-    $.env.get("OPENVIKING_SCORE_THRESHOLD"),
-    $.env.get("OPENVIKING_MIN_QUERY_LENGTH"),
-    $.env.get("OPENVIKING_RECALL_MAX_TOKENS"),
-    $.env.get("OPENVIKING_RECALL_DEDUP_TURNS"),
-    $.env.get("OPENVIKING_RECALL_TOKEN_BUDGET"),
-    $.env.get("OPENVIKING_RECALL_MAX_CONTENT_CHARS"),
-    $.env.get("OPENVIKING_WORKSPACE_PEER"),
-    $.env.get("OPENVIKING_PEER_SOURCE"),
-    $.env.get("OPENVIKING_RECALL_PEER_SCOPE"),
-    $.env.get("OPENVIKING_RECALL_OTHER_PEER_PENALTY"),
-    $.env.get("OPENVIKING_RECALL_EXCLUDE_URIS"),
-    $.env.get("OPENVIKING_RECALL_PREFIX"),
-    $.env.get("OPENVIKING_PROFILE_TOKEN_BUDGET"),
-    $.env.get("OPENVIKING_RESUME_CONTEXT_BUDGET"),
-    $.env.get("OPENVIKING_PROMPT_DEADLINE_MS"),
-    $.env.get("OPENVIKING_START_DEADLINE_MS"),
-    $.env.get("OPENVIKING_SYNC_CAPTURE_DEADLINE_MS"),
-    $.env.get("OPENVIKING_TIMEOUT_MS"),
-    $.env.get("OPENVIKING_COMMIT_TOKEN_THRESHOLD"),
-    $.env.get("OPENVIKING_COMMIT_KEEP_RECENT_COUNT"),
-    $.env.get("OPENVIKING_STALE_COMMIT_IDLE_MS"),
-    $.env.get("OPENVIKING_SERVER_COMMIT_POLICY"),
-    $.env.get("OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD"),
-    $.env.get("OPENVIKING_CAPTURE_RETENTION_DAYS"),
-    $.env.get("OPENVIKING_SERVER_COMMIT_IDLE_SECONDS"),
-    $.env.get("OPENVIKING_CAPTURE_ASSISTANT_TURNS"),
-    $.env.get("OPENVIKING_CAPTURE_TOOL_MAX_CHARS"),
-    $.env.get("OPENVIKING_BYPASS_SESSION"),
-    $.env.get("OPENVIKING_BYPASS_SESSION_PATTERNS"),
-    $.env.get("OPENVIKING_PENDING_REPLAY_LIMIT"),
-    $.env.get("OPENVIKING_PENDING_REPLAY_BUDGET_MS"),
-    $.env.get("OPENVIKING_PENDING_MAX_RETRIES"),
-    $.env.get("OPENVIKING_PENDING_TTL_DAYS"),
-    $.env.get("OPENVIKING_LOCK_TIMEOUT_MS"),
-    $.env.get("OPENVIKING_RESIDENT"),
-    $.env.get("OPENVIKING_RESIDENT_IDLE_MS"),
-    $.env.get("OPENVIKING_MODULE"),
-    $.env.get("OPENVIKING_DEBUG"),
-    $.env.get("OPENVIKING_DEBUG_LOG")
-  ];
-}
-
-// src/mod/env/sessionEnv.ts
-var read;
-function sessionEnv($) {
-  read ??= readSessionEnv($);
-  return read;
-}
-async function readSessionEnv($) {
-  const [values, host] = await Promise.all([Promise.allSettled(readCliVariables($)), hostProfile($)]);
-  const env = {};
-  CLI_VARIABLES.forEach((name, index) => {
-    const value = values[index];
-    if (value?.status === "fulfilled" && typeof value.value === "string") env[name] = value.value;
-  });
-  Object.assign(env, host.hookEnv, optionVariables());
-  const homeDir = env.HOME;
-  if (homeDir === void 0 || homeDir === "") throw new Error("HOME is not set in the CLI's environment");
-  return { env, homeDir };
-}
-function optionVariables() {
-  const options2 = pluginOptions();
-  const variables = {};
-  for (const key of USER_CONFIG_KEYS) {
-    const value = options2[key];
-    if (typeof value !== "string" && typeof value !== "number" || String(value).trim() === "") continue;
-    variables[`CODEBUDDY_PLUGIN_OPTION_${key.toUpperCase()}`] = String(value);
-    variables[`CLAUDE_PLUGIN_OPTION_${key.toUpperCase()}`] = String(value);
-  }
-  return variables;
 }
 
 // src/mod/files/switchFiles.ts

@@ -1,0 +1,44 @@
+/**
+ * A module guard's deny names the tools the configuration gives (D29, D30):
+ * with `mcpEnabled` off, the user's own server's, read from the environment
+ * or from ovcli.conf's `plugin.codebuddy` through the module's `$.fs`
+ * snapshot, the same reason the hook's guard gives; and the host's bundled
+ * names when the configuration cannot be read.
+ *
+ * @module
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolNamesFor } from '../../src/protocol/hostTools.js';
+import { guardDenyReason } from '../../src/stages/guardRule.js';
+import { beneath, createModWorld, type ModWorld } from './support/world.js';
+
+const READ = { tool: 'Read', file_path: 'viking://user/default/memories/profile.md', tool_use_id: 'toolu_1' };
+const OWN = guardDenyReason('Read', READ, toolNamesFor('claude-code', { mcpEnabled: false, mcpServer: 'corp-ov' }));
+
+let world: ModWorld;
+beforeAll(async () => {
+  world = await createModWorld();
+});
+afterAll(async () => world.dispose());
+
+describe('the module guard\'s deny names the configured tools', () => {
+  it('from the environment', async () => {
+    const session = await world.session({ env: { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'corp-ov' } });
+    expect(await session.fire('tool.call', READ, beneath(session).run)).toEqual({ deny: OWN });
+    expect(OWN).toContain('mcp__corp-ov__read');
+  });
+
+  it('from ovcli.conf plugin.codebuddy, read through $.fs', async () => {
+    mkdirSync(join(world.home, '.openviking'), { recursive: true });
+    writeFileSync(join(world.home, '.openviking', 'ovcli.conf'), JSON.stringify({ plugin: { codebuddy: { mcpEnabled: false, mcpServer: 'corp-ov' } } }));
+    const session = await world.session();
+    expect(await session.fire('tool.call', READ, beneath(session).run)).toEqual({ deny: OWN });
+  });
+
+  it('the bundled names when the configuration cannot be read (no HOME)', async () => {
+    const session = await world.session({ env: { HOME: '' } });
+    expect(await session.fire('tool.call', READ, beneath(session).run)).toEqual({ deny: guardDenyReason('Read', READ, 'claude-code') });
+  });
+});

@@ -1,20 +1,27 @@
 /**
  * Claude Code scenario 5 — the plugin's hooks module (hooks/register.mjs,
  * D30) in the real CLI, headless, on each pinned version. One world,
- * three `claude -p` sessions, each reading a `viking://` URI, then a file of
- * the workspace, then writing 200 KB:
+ * three `claude -p` sessions, each asking what recall finds, reading a
+ * `viking://` URI, then a file of the workspace, then writing 200 KB:
  * - module on (the default): the host loads it (`hooks module
- *   openviking@inline loaded`); the viking Read is refused in `tool.call`
- *   with the guard's reason, before any PreToolUse hook (ours, the other
- *   plugin's) starts; the allowed Read runs everyone's PreToolUse hooks while
- *   ours steps aside before its prefilter starts. An exec probe (shims for
- *   node, sh and head first on PATH) shows which of the plugin's programs ran.
+ *   openviking@inline loaded`); the module reads the profile and recalls:
+ *   the first model request carries both, after one profile read and one
+ *   search; our UserPromptSubmit command steps aside in its `sh` (the host
+ *   still spawns `/bin/sh -c` for it) and no node of the plugin runs on the
+ *   host's clock, the start's housekeeping running detached; the
+ *   viking Read is refused in `tool.call` with the guard's reason, before any
+ *   PreToolUse hook (ours, the other plugin's) starts; the allowed Read runs
+ *   everyone's PreToolUse hooks while ours steps aside before its prefilter
+ *   starts. An exec probe (shims for node, sh and head first on PATH) shows
+ *   which of the plugin's programs ran.
  * - `OPENVIKING_MODULE=off` (in `~/.claude/settings.json`'s `env`, as the
- *   README says): the shell guard denies the same Read with the
- *   same reason, its prefilter runs for both Reads, PreToolUse gets the path
- *   Claude Code made absolute (host fact F11).
- * - a module whose guard throws (a test-only copy, support/throwing-module.ts):
- *   the host logs the failure and the shell guard denies in its place.
+ *   README says): the hook commands do everything: the same profile and
+ *   recall in the first request, the shell guard denies the same Read with
+ *   the same reason, its prefilter runs for both Reads, PreToolUse gets the
+ *   path Claude Code made absolute (host fact F11).
+ * - a module whose start, recall and guard throw (a test-only copy,
+ *   support/throwing-module.ts): the host logs each failure and the hook
+ *   commands do the same work in its place, once.
  * Each session's turn lands in OpenViking exactly once.
  *
  * @module
@@ -31,7 +38,7 @@ import type { CliRun } from './support/cli.js';
 import { claudeSessionIdOf, createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
 import { createExecProbe, type ExecProbe } from './support/exec-probe.js';
 import { expectNormalExit } from './support/expect-run.js';
-import { countMessages, mainSessionOf, SEED } from './support/openviking.js';
+import { countMessages, mainSessionOf, SEED, type OvServer } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
 import { MODULE_THROW_MARK, writeThrowingPluginCopy } from './support/throwing-module.js';
 import { requirePluginBuild } from './support/world.js';
@@ -46,6 +53,8 @@ interface Session {
   run: CliRun;
   log: string;
   exec: ExecProbe;
+  /** The test server's requests during the run. */
+  requests: ReturnType<OvServer['requests']>;
 }
 
 forEachClaudeVersion((version) => {
@@ -79,14 +88,15 @@ forEachClaudeVersion((version) => {
       // Off the way the README says: the `env` block of ~/.claude/settings.json, which Claude Code applies to its own environment.
       const settings = join(world.sandbox.configDir, 'settings.json');
       if (mode === 'OFF') writeFileSync(settings, `${JSON.stringify({ env: { OPENVIKING_MODULE: 'off' } })}\n`);
-      const run = await runClaude(world.sandbox, `E2E-MOD-${mode} read my profile, then my notes`, {
+      world.ov.clearRequests();
+      const run = await runClaude(world.sandbox, `E2E-MOD-${mode} ${SEED.recallPrompt} Then read my profile and my notes.`, {
         pluginDirs: [mode === 'THROW' ? throwing : REPO_ROOT, world.envProbeDir],
         env,
         allowedTools: ['Read', 'Write'],
         args: ['--debug-file', logFile],
       });
       if (mode === 'OFF') rmSync(settings);
-      sessions[mode] = { run, log: readLog(logFile), exec };
+      sessions[mode] = { run, log: readLog(logFile), exec, requests: world.ov.requests() };
     }
   });
 
@@ -116,13 +126,31 @@ forEachClaudeVersion((version) => {
   const prefilterRuns = (exec: ExecProbe) => exec.lines().filter((line) => line.startsWith('sh ') && line.endsWith('hooks/guard-prefilter.sh'));
   /** Dispatcher starts other than the detached capture workers. */
   const dispatcherRuns = (exec: ExecProbe) => exec.lines().filter((line) => /^node \S*scripts\/hook\.mjs$/.test(line));
+  /** The first model request's system entries: where Claude Code puts hook context (FC3). */
+  const firstRequest = (mode: Mode) => JSON.stringify(callsOf(mode)[0] ?? {});
+  const searches = (mode: Mode) => sessions[mode].requests.filter((request) => request.method === 'POST' && request.path === '/api/v1/search/search');
+  const profileReads = (mode: Mode) => sessions[mode].requests.filter((request) => request.path === '/api/v1/content/read' && String(request.query.uri).endsWith('/profile.md'));
+  const ourPromptHook = (log: string) => log.split('\n').filter((line) => /Hooks: UserPromptSubmit \[.*\] \(plugin openviking@inline\) finished/.test(line));
   const envProbePreToolUse = (sessionId: string) => world.envProbe().filter((record) => record.event === 'PreToolUse' && record.stdin.session_id === sessionId && record.stdin.tool_name === 'Read');
 
   describe('module on (the default)', () => {
     it('the CLI finishes normally, the host loads the module, and the turn answers', () => {
       expectNormalExit(sessions.ON.run);
       expect(sessions.ON.run.stdout, world.evidence()).toContain('E2E-MOD-ANSWER-ON');
-      expect(sessions.ON.log).toMatch(/hooks module openviking@inline loaded \(worker, environment \d+, tier user\); events: tool\.call,session\.start,command\.run,classic\.UserPromptSubmit,session\.append,turn\.complete,ui\.render/);
+      expect(sessions.ON.log).toMatch(/hooks module openviking@inline loaded \(worker, environment \d+, tier user\); events: tool\.call,session\.start,command\.run,classic\.SessionStart,classic\.UserPromptSubmit,session\.append,turn\.complete,ui\.render/);
+    });
+
+    it('the first model request carries the profile and the recalled memory: one profile read, one search', () => {
+      expect(firstRequest('ON'), world.evidence()).toContain(SEED.profileMarker);
+      expect(firstRequest('ON')).toContain(SEED.recallMarker);
+      expect(profileReads('ON')).toHaveLength(1);
+      expect(searches('ON')).toHaveLength(1);
+      expect(sessions.ON.log).toMatch(/hooks module openviking@inline classic\.UserPromptSubmit settled in [\d.]+ms/);
+    });
+
+    it('our UserPromptSubmit command ran and stepped aside in its sh (status 0), before node', () => {
+      expect(ourPromptHook(sessions.ON.log).join('\n')).toMatch(/finished with status 0/);
+      expect(ourPromptHook(sessions.ON.log)).toHaveLength(1);
     });
 
     it('the viking:// Read is refused in tool.call with the guard\'s reason: no PreToolUse hook of anyone ran for it', () => {
@@ -141,9 +169,10 @@ forEachClaudeVersion((version) => {
       expect(readFileSync(join(world.sandbox.workspace, 'big-ON.txt'), 'utf8')).toHaveLength(200_000);
     });
 
-    it('no process of the plugin for any of the calls: the prefilter never started, the dispatcher only for session start and the prompt', () => {
+    it('no process of the plugin on the host\'s clock: the prefilter never started, the dispatcher only detached (the start\'s housekeeping, the captures)', () => {
       expect(prefilterRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toEqual([]);
-      expect(dispatcherRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toHaveLength(2);
+      expect(dispatcherRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toEqual([]);
+      expect(sessions.ON.exec.lines().filter((line) => /scripts\/hook\.mjs detached$/.test(line)).length).toBeGreaterThanOrEqual(2);
       // The prefilter's own read of the payload (detach.sh reads with a larger cap).
       expect(sessions.ON.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toEqual([]);
       expect(sessions.OFF.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toHaveLength(3);
@@ -151,6 +180,13 @@ forEachClaudeVersion((version) => {
   });
 
   describe('OPENVIKING_MODULE=off in settings.json env', () => {
+    it('the hook commands read the profile and recall: the same first request, one profile read, one search', () => {
+      expect(firstRequest('OFF'), world.evidence()).toContain(SEED.profileMarker);
+      expect(firstRequest('OFF')).toContain(SEED.recallMarker);
+      expect(profileReads('OFF')).toHaveLength(1);
+      expect(searches('OFF')).toHaveLength(1);
+    });
+
     it('the shell guard denies the same Read with the same reason; its prefilter runs for every call, node for the viking one', () => {
       expectNormalExit(sessions.OFF.run);
       const [viking, local] = readResults('OFF');
@@ -168,11 +204,19 @@ forEachClaudeVersion((version) => {
     });
   });
 
-  describe('a module whose guard throws', () => {
-    it('the host logs the failure and runs what is below: the shell guard denies with the same reason', () => {
+  describe('a module whose start, recall and guard throw', () => {
+    it('the host logs each failure and the hook commands start and recall in its place: the same first request, once', () => {
       expectNormalExit(sessions.THROW.run);
+      for (const event of ['classic\\.SessionStart', 'classic\\.UserPromptSubmit', 'tool\\.call']) expect(sessions.THROW.log).toMatch(new RegExp(`${event}; skipped; what is below it ran in its place`));
+      expect(firstRequest('THROW'), world.evidence()).toContain(SEED.profileMarker);
+      expect(firstRequest('THROW')).toContain(SEED.recallMarker);
+      expect(profileReads('THROW')).toHaveLength(1);
+      expect(searches('THROW')).toHaveLength(1);
+      expect(dispatcherRuns(sessions.THROW.exec), sessions.THROW.exec.lines().join('\n')).toHaveLength(3);
+    });
+
+    it('the shell guard denies with the same reason in the guard\'s place', () => {
       expect(sessions.THROW.log).toContain(MODULE_THROW_MARK);
-      expect(sessions.THROW.log).toMatch(/tool\.call; skipped; what is below it ran in its place/);
       const [viking, local] = readResults('THROW');
       expect(viking, world.evidence()).toContain(REASON);
       expect(viking).not.toContain('<tool_use_error>');

@@ -2,8 +2,9 @@
  * Claude Code scenario 6 — the interactive TUI under tmux (support/claude-tui.ts),
  * on each pinned version: what only a person's session shows.
  * 1. A prompt that recalls a memory, answered after one lookup through the
- *    plugin's MCP read tool: the memory card is drawn under the answer (one
- *    summary line); `/openviking-card expand` opens it (the memory with its
+ *    plugin's MCP read tool: the hooks module recalls (one search; our
+ *    UserPromptSubmit command steps aside) and feeds the memory card, drawn
+ *    under the answer (one summary line); `/openviking-card expand` opens it (the memory with its
  *    score, the lookup). `/compact` runs PreCompact (capture and commit,
  *    synchronously) and the compaction; `/exit` runs SessionEnd.
  * 2. `claude --continue`: the same answer with its card, open as left, with
@@ -83,6 +84,12 @@ forEachClaudeVersion((version) => {
     it('/openviking-card expand opens it: the recalled memory with its score, the lookup', () => {
       expect(screens.expanded).toContain('OpenViking cards expanded.');
       expect(screens.expanded).toMatch(/⌕ read “viking:\/\/\S*kestrel-deploy\.md” \d+ URIs/);
+    });
+
+    it('is fed by the module\'s own recall: one search for the prompt, our UserPromptSubmit command stepped aside in its sh', () => {
+      expect(logs.first).toMatch(/hooks module openviking@inline classic\.UserPromptSubmit settled in [\d.]+ms/);
+      expect(logs.first).toMatch(/Hooks: UserPromptSubmit \[\[ -n "\$OPENVIKING_MODULE_PROMPT" \][^\n]*\(plugin openviking@inline\) finished with status 0/);
+      expect(world.ov.requests().filter((request) => request.method === 'POST' && request.path === '/api/v1/search/search')).toHaveLength(1);
     });
 
     it('--continue draws the same card, open as it was left, before any new prompt', () => {

@@ -25,8 +25,9 @@ export function createExecProbe(dir: string): ExecProbe {
   const log = join(dir, 'exec.log');
   mkdirSync(bin, { recursive: true });
   for (const [name, real] of Object.entries(REAL)) {
-    // printf of the arguments only: the shim must not read stdin (it is the hook's payload).
-    writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s' '${name}' >> '${log}'\nfor a in "$@"; do printf ' %s' "$a" >> '${log}'; done\nprintf '\\n' >> '${log}'\nexec '${real}' "$@"\n`);
+    // The arguments only: the shim must not read stdin (it is the hook's payload). One write per line, so the
+    // shims of hooks running at the same time (another plugin's, the user's) never interleave their lines.
+    writeFileSync(join(bin, name), `#!/bin/sh\nline='${name}'\nfor a in "$@"; do line="$line $a"; done\nprintf '%s\\n' "$line" >> '${log}'\nexec '${real}' "$@"\n`);
     chmodSync(join(bin, name), 0o755);
   }
   return {

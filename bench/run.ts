@@ -16,6 +16,7 @@ import { REPO_ROOT } from '../tests/support/spawn-hook.js';
 import { measureCapture } from './capture.js';
 import { basicPaths, capturePaths, floorPaths, measurePath, residentRow } from './hookPaths.js';
 import { measureMcp } from './mcp.js';
+import { measureModule } from './module.js';
 import { measureStartHistory } from './startHistory.js';
 import { renderResults, renderTable, runInfo, writeResults } from './report.js';
 import type { ResultRow } from './report.js';
@@ -29,6 +30,7 @@ const METHOD = [
   'Peak RSS: the largest of 3 extra runs under GNU `time -f %M` (the hook and every process it waited for; detached workers excluded); for capture rows it is the worker’s own `process.resourceUsage().maxRSS`, from its debug-log line (debug log on for those runs only).',
   'Capture cost: a fresh session per size; the transcript is written and caught up once (not timed), then one turn is appended and the time from the Stop spawn until the server stores the new turn is measured.',
   'MCP: `servers/mcp-proxy.mjs` against the test server’s `/mcp` (SSE replies); per-call overhead = median through the proxy − median direct POST, interleaved.',
+  'Hooks module: the real Claude Code 2.1.332 CLI, stream-json sessions of 4 prompts (each recalls, reads a file, answers) with the module on and off (`OPENVIKING_MODULE=off`), alternately; times from the CLI’s debug log (`settled in N ms`, `finished with status 0 (N ms)`, the fetch’s `200 in N ms`), medians over every event of the sessions; the baseline column is the module-off session.',
   'The machine is shared with other jobs; medians of interleaved pairs absorb drift but absolute times vary between runs.',
 ];
 
@@ -57,6 +59,8 @@ async function main(argv: readonly string[]): Promise<void> {
     for (const path of capturePaths(world)) await measure(path.name, async () => [await measurePath(world, path, pairs)]);
     await measure('capture cost', () => measureCapture(world, quick ? 2 : 5));
     await measure('MCP proxy', () => measureMcp(world, pairs, quick ? 50 : 300));
+    // Whole CLI sessions (seconds each): a few pairs are enough for medians over every event of them.
+    await measure('Claude Code hooks module', () => measureModule(world, quick ? 1 : 3));
   } finally {
     await world.dispose();
   }

@@ -4187,7 +4187,7 @@ function urisIn(text2) {
 function entryLine(entry) {
   const items = entry.items.slice(0, MAX_ITEMS).map((item) => ({ ...item, uri: item.uri.slice(0, MAX_URI_CHARS), ...item.category !== void 0 ? { category: item.category.slice(0, 64) } : {} }));
   const more = entry.items.length - items.length + (entry.moreItems ?? 0);
-  const bounded = {
+  const bounded2 = {
     session: entry.session.slice(0, 200),
     at: entry.at,
     kind: entry.kind,
@@ -4198,10 +4198,10 @@ function entryLine(entry) {
     ...more > 0 ? { moreItems: more } : {},
     text: entry.text.slice(0, MAX_TEXT_CHARS)
   };
-  const line = `${JSON.stringify(bounded)}
+  const line = `${JSON.stringify(bounded2)}
 `;
   if (utf8Length(line) <= MAX_LINE_BYTES) return line;
-  const head = { ...bounded, detail: bounded.detail.slice(0, 100), items: items.slice(0, 10), moreItems: entry.items.length - Math.min(items.length, 10) + (entry.moreItems ?? 0), text: bounded.text.slice(0, 1e3) };
+  const head = { ...bounded2, detail: bounded2.detail.slice(0, 100), items: items.slice(0, 10), moreItems: entry.items.length - Math.min(items.length, 10) + (entry.moreItems ?? 0), text: bounded2.text.slice(0, 1e3) };
   return `${JSON.stringify(head)}
 `;
 }
@@ -4266,6 +4266,12 @@ async function within($, work, ms) {
   } finally {
     stop.abort();
   }
+}
+var PREPARE_MS = 1e3;
+async function bounded($, work, ms, what) {
+  const value = await within($, work, ms);
+  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
+  return value;
 }
 
 // src/mod/httpTransport.ts
@@ -4353,9 +4359,7 @@ function promptOf(e) {
 }
 async function recallInModule($, input) {
   const cwd = input.cwd;
-  const view = await sessionEnv($);
-  const { deps, afterAnswer } = moduleDeps($, view, cwd);
-  const plan = await decide($, cwd, () => withCachesRead(planRecall(input, deps)), switchFiles(view));
+  const { plan, deps, afterAnswer } = await bounded($, prepare($, input, cwd), PREPARE_MS, "preparing recall");
   if (!plan.decision.recall) {
     deps.log.debug("recall skipped", { reason: plan.decision.reason });
     return { text: "", items: [], afterAnswer: [] };
@@ -4364,6 +4368,12 @@ async function recallInModule($, input) {
   const answer = await within($, recallFor(ctx, plan.decision.query, deps, void 0), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
   if (answer === LATE) throw new Error("recall ran past its deadline");
   return { text: answer?.text ?? "", items: answer?.items ?? [], afterAnswer };
+}
+async function prepare($, input, cwd) {
+  const view = await sessionEnv($);
+  const { deps, afterAnswer } = moduleDeps($, view, cwd);
+  const plan = await decide($, cwd, () => withCachesRead(planRecall(input, deps)), switchFiles(view));
+  return { view, plan, deps, afterAnswer };
 }
 function withCachesRead(plan) {
   if (plan.decision.recall) for (const file of [tierCacheFile(plan.ctx.dataDir), userSpaceCacheFile(plan.ctx.dataDir)]) readJsonSync(file);
@@ -4791,7 +4801,7 @@ async function startInModule($, input) {
     return async () => ({ text: (await reads()).text, afterAnswer: [] });
   }
   let started;
-  const once = planInModule($, input).then((reads) => () => {
+  const once = bounded($, planInModule($, input), PREPARE_MS, "planning the start").then((reads) => () => {
     started ??= reads().finally(() => answering.delete(source));
     return started;
   });

@@ -25,3 +25,18 @@ export async function within<T>($: Engine, work: Promise<T>, ms: number): Promis
     stop.abort();
   }
 }
+
+/**
+ * How long the module's local preparation may take (the environment, the
+ * file snapshot's rounds): measured at 10–40 ms; a `$` call that never
+ * answers must not hold the prompt (the host does not count time spent in
+ * `$` calls against a hook's budget).
+ */
+export const PREPARE_MS = 1_000;
+
+/** `work`'s value; throws naming `what` once `ms` passed first (the caller gives the event to the hook command). */
+export async function bounded<T>($: Engine, work: Promise<T>, ms: number, what: string): Promise<T> {
+  const value = await within($, work, ms);
+  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
+  return value;
+}

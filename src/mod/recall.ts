@@ -26,7 +26,7 @@ import { tierCacheFile } from '../recall/tierCache.js';
 import { planRecall, recallFor, type RecallPlan } from '../stages/prompt.js';
 import { readJsonSync } from '../store/atomic.js';
 import type { InjectedItem } from '../why/record.js';
-import { LATE, within } from './deadline.js';
+import { bounded, LATE, PREPARE_MS, within } from './deadline.js';
 import { moduleDeps } from './deps.js';
 import { sessionEnv } from './env/sessionEnv.js';
 import { decide } from './files/fetch.js';
@@ -55,9 +55,7 @@ export function promptOf(e: ClassicInput): UserPromptSubmitInput | undefined {
 /** Recall for `input`; throws when the module cannot (the hook commands then do it). */
 export async function recallInModule($: Engine, input: UserPromptSubmitInput): Promise<ModuleRecall> {
   const cwd = input.cwd as string;
-  const view = await sessionEnv($);
-  const { deps, afterAnswer } = moduleDeps($, view, cwd);
-  const plan = await decide($, cwd, () => withCachesRead(planRecall(input, deps)), switchFiles(view));
+  const { plan, deps, afterAnswer } = await bounded($, prepare($, input, cwd), PREPARE_MS, 'preparing recall');
   if (!plan.decision.recall) {
     deps.log.debug('recall skipped', { reason: plan.decision.reason });
     return { text: '', items: [], afterAnswer: [] };
@@ -66,6 +64,14 @@ export async function recallInModule($: Engine, input: UserPromptSubmitInput): P
   const answer = await within($, recallFor(ctx, plan.decision.query, deps, undefined), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
   if (answer === LATE) throw new Error('recall ran past its deadline');
   return { text: answer?.text ?? '', items: answer?.items ?? [], afterAnswer };
+}
+
+/** The environment, the deps and the plan, from the file snapshot (local work, bounded by the caller). */
+async function prepare($: Engine, input: UserPromptSubmitInput, cwd: string) {
+  const view = await sessionEnv($);
+  const { deps, afterAnswer } = moduleDeps($, view, cwd);
+  const plan = await decide($, cwd, () => withCachesRead(planRecall(input, deps)), switchFiles(view));
+  return { view, plan, deps, afterAnswer };
 }
 
 /** The plan, with the caches the search may read held in the snapshot (it reads them after the run, while on the network). */

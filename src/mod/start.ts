@@ -33,7 +33,7 @@ import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../p
 import { memoryOffNotice, watchFailures } from '../stages/notice.js';
 import { planStart, readStartBlock, recordStart, startStateFile, type StartPlan } from '../stages/startBlock.js';
 import { readJsonSync } from '../store/atomic.js';
-import { LATE, within } from './deadline.js';
+import { bounded, LATE, PREPARE_MS, within } from './deadline.js';
 import { moduleDeps } from './deps.js';
 import { sessionEnv } from './env/sessionEnv.js';
 import { decide, flushWrites, settle } from './files/fetch.js';
@@ -81,7 +81,7 @@ export async function startInModule($: Engine, input: SessionStartInput): Promis
     return async () => ({ text: (await reads()).text, afterAnswer: [] });
   }
   let started: Promise<ModuleStart> | undefined;
-  const once = planInModule($, input).then((reads) => () => {
+  const once = bounded($, planInModule($, input), PREPARE_MS, 'planning the start').then((reads) => () => {
     started ??= reads().finally(() => answering.delete(source));
     return started;
   });

@@ -77,6 +77,20 @@ describe('a module that cannot do its part', () => {
   });
 });
 
+describe('a module that cannot finish its part', () => {
+  it('a $.fs call that never answers: within a second the prompt goes to the hook command, and stays there', async () => {
+    const session = await world.session({ sessionId: 'session-stuck' });
+    session.stub('fs.stat', () => new Promise(() => undefined));
+    const under = beneath(session, { additionalContext: ['HOOK-COMMAND-BLOCK'] });
+    const started = performance.now();
+    expect(await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-stuck'), under.run)).toEqual({ additionalContext: ['HOOK-COMMAND-BLOCK'] });
+    expect(performance.now() - started).toBeLessThan(2_500);
+    expect(await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-stuck'), under.run)).toEqual({ additionalContext: ['HOOK-COMMAND-BLOCK'] });
+    expect(under.seen.map((seen) => seen.prompt)).toEqual([undefined, undefined]);
+    expect(session.logs.join('\n')).toMatch(/preparing recall took longer than 1000 ms/);
+  });
+});
+
 describe('the module passes the prompt on', () => {
   const shellBlock = `<openviking-context source="recall">\n<memory uri="viking://user/default/memories/entities/default/osprey-deploy.md" type="entities" score="0.81">\n${RECALL_MARKER}\n</memory>\n</openviking-context>`;
 

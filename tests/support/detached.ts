@@ -28,8 +28,8 @@ function readProcText(path: string): string | undefined {
  * one process from fork to exit, but its command line changes as it execs
  * (`sh …/detach.sh` → `setsid node …` → `node …/hook.mjs detached`), so all
  * three spellings count; otherwise a poll could fall in the gap. While a
- * process is inside `execve` its cmdline reads empty: such a process counts
- * when its environment names `home` (caught under load: a poll in that
+ * process is inside `execve` its cmdline and environment may read empty:
+ * such a process counts (isMidExec; caught under load: a poll in that
  * window let a test start the next turn beside a running capture).
  */
 export function detachedRuns(home: string): number[] {
@@ -93,7 +93,29 @@ function processesOf(home: string, matches: (cmdline: string) => boolean): numbe
       const cmdline = readProcText(`/proc/${pid}/cmdline`);
       if (cmdline === undefined || !matches(cmdline)) return false;
       const environ = readProcText(`/proc/${pid}/environ`);
+      if (environ === '') return isMidExec(pid);
       return environ !== undefined && `\0${environ}`.includes(needle);
     })
     .map(Number);
+}
+
+/** Set in /proc/<pid>/stat's flags for a kernel thread (include/linux/sched.h). */
+const PF_KTHREAD = 0x00200000;
+
+/**
+ * Inside `execve` a process's environment reads empty too, whatever its
+ * command line says at that instant (`sh`, `setsid`, `node` or nothing:
+ * measured, 40 `sh -c 'exec setsid node …'` polled in a loop), so it cannot
+ * be told apart by HOME: it counts, whoever's, for the poll or two the exec
+ * lasts (a poll in that window let `settle` return before a Stop's
+ * capture had written its queue entry: tests/stages/switches, hostile-repo,
+ * under a full parallel run). Zombies and kernel threads read empty for
+ * good and do not count.
+ */
+function isMidExec(pid: string): boolean {
+  const stat = readProcText(`/proc/${pid}/stat`);
+  if (stat === undefined) return false;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [state, flags] = [fields[0], Number(fields[6])];
+  return state !== 'Z' && state !== 'X' && (flags & PF_KTHREAD) === 0;
 }

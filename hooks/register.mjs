@@ -2662,16 +2662,19 @@ async function takeOver($, kind, e, next, work) {
     return { result: await next(e) };
   }
   if (!await opening) return { result: await next(e) };
-  let ours;
-  const [result] = await Promise.all([
+  const [result, outcome] = await Promise.all([
     // The flag's clearing is not waited for: the hook command it was for has run, and the next one is a later event.
     next(e).finally(() => void closeHandoff($, kind)),
     rest().then(
-      (done) => void (ours = done),
-      (error) => failed($, kind, error)
+      (done) => ({ done }),
+      (error) => ({ error })
     )
   ]);
-  if (ours === void 0) return { result };
+  if ("error" in outcome) {
+    await failed($, kind, outcome.error);
+    return { result };
+  }
+  const ours = outcome.done;
   void runAfterAnswer($, ours.afterAnswer);
   return { result: ours.text === "" ? result : withContext(result, ours.text), ours };
 }
@@ -4357,17 +4360,20 @@ function promptOf(e) {
   if (input?.hook_event_name !== "UserPromptSubmit" || typeof input.cwd !== "string" || !isAbsolute(input.cwd)) return void 0;
   return input;
 }
-async function recallInModule($, input) {
+async function prepareRecall($, input) {
   const cwd = input.cwd;
   const { plan, deps, afterAnswer } = await bounded($, prepare($, input, cwd), PREPARE_MS, "preparing recall");
   if (!plan.decision.recall) {
     deps.log.debug("recall skipped", { reason: plan.decision.reason });
-    return { text: "", items: [], afterAnswer: [] };
+    return async () => ({ text: "", items: [], afterAnswer: [] });
   }
   const { ctx } = plan;
-  const answer = await within($, recallFor(ctx, plan.decision.query, deps, void 0), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
-  if (answer === LATE) throw new Error("recall ran past its deadline");
-  return { text: answer?.text ?? "", items: answer?.items ?? [], afterAnswer };
+  const query = plan.decision.query;
+  return async () => {
+    const answer = await within($, recallFor(ctx, query, deps, void 0), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
+    if (answer === LATE) throw new Error("recall ran past its deadline");
+    return { text: answer?.text ?? "", items: answer?.items ?? [], afterAnswer };
+  };
 }
 async function prepare($, input, cwd) {
   const view = await sessionEnv($);
@@ -4385,8 +4391,9 @@ async function onPrompt($, e, next) {
   if (!await moduleIsOn($)) return next(e);
   const input = promptOf(e);
   const recall = input === void 0 ? void 0 : async () => {
-    const done = await recallInModule($, input);
+    const search = await prepareRecall($, input);
     return async () => {
+      const done = await search();
       await cardOnPrompt($, cardMemories(done));
       return done;
     };

@@ -8,14 +8,16 @@
  *    beside this step (it only matters once `next(e)` runs).
  * 2. `next(e)` runs everyone's hooks of the event (never answered without
  *    it: FC11), with the kind's flag set around it (handoff.ts), so ours
- *    steps aside; beside it, whatever part of its work the module left for
- *    then (the start's reads: the hook command's housekeeping does not wait
- *    on them, nor they on it). Recall does all its work in step 1, so a
- *    failing recall still leaves the prompt to the hook command.
+ *    steps aside; beside it, the rest of the module's work (the start's
+ *    reads, the prompt's search: neither waits for the hook commands, nor
+ *    they for it; the event costs the longer of the two, not their sum).
  * 3. The module's block is appended to the folded `additionalContext` (an
  *    array, FC12). If the flag could not be set, ours ran and did the work:
  *    the module's work is dropped, one block per event. Work that failed in
- *    step 2 gives the kind up from the next event on.
+ *    step 2 (a throw, not a server's error or timeout: those are answers)
+ *    costs this event the module's block, since ours has stepped aside, and
+ *    gives the kind up from the next event on (once `next(e)` is done, so
+ *    the flag is cleared after the command it was for, never under it).
  * 4. The records are written after the answer (after.ts).
  *
  * @module
@@ -54,16 +56,20 @@ export async function takeOver<W extends ModuleOutcome>($: Engine, kind: Handoff
     return { result: await next(e) };
   }
   if (!(await opening)) return { result: await next(e) };
-  let ours: W | undefined;
-  const [result] = await Promise.all([
+  const [result, outcome] = await Promise.all([
     // The flag's clearing is not waited for: the hook command it was for has run, and the next one is a later event.
     next(e).finally(() => void closeHandoff($, kind)),
     rest().then(
-      (done) => void (ours = done),
-      (error: unknown) => failed($, kind, error),
+      (done) => ({ done }),
+      (error: unknown) => ({ error }),
     ),
   ]);
-  if (ours === undefined) return { result };
+  // Given up only once next(e) is done: our hook command of this event has stepped aside either way.
+  if ('error' in outcome) {
+    await failed($, kind, outcome.error);
+    return { result };
+  }
+  const ours = outcome.done;
   void runAfterAnswer($, ours.afterAnswer);
   return { result: ours.text === '' ? result : withContext(result, ours.text), ours };
 }

@@ -12,18 +12,19 @@ import { recalledInContext, type CardMemory } from './card/turns.js';
 import { contextEntries, takeOver } from './classic.js';
 import type { ClassicInput, ClassicResult, Engine, Next } from './host.js';
 import { moduleIsOn } from './moduleSwitch.js';
-import { promptOf, recallInModule, type ModuleRecall } from './recall.js';
+import { prepareRecall, promptOf, type ModuleRecall } from './recall.js';
 
 export async function onPrompt($: Engine, e: ClassicInput, next: Next<ClassicInput, ClassicResult>): Promise<ClassicResult> {
   if (!(await moduleIsOn($))) return next(e);
   const input = promptOf(e);
-  // All of recall before next(e): a recall that fails still leaves the prompt to the hook command.
+  // The preparation before next(e) (a failure leaves the prompt to the hook command); the search and the card beside it.
   const recall =
     input === undefined
       ? undefined
       : async () => {
-          const done = await recallInModule($, input);
+          const search = await prepareRecall($, input);
           return async (): Promise<ModuleRecall> => {
+            const done = await search();
             await cardOnPrompt($, cardMemories(done));
             return done;
           };

@@ -11,7 +11,12 @@
  * or dead server is an answer there, no memories for this prompt (the
  * client's cut at the deadline, a transport timeout). Anything else that
  * fails or outlasts the deadline by its grace throws, and the caller gives
- * the prompt to the hook commands for the rest of the session.
+ * the prompt to the hook commands for the rest of the session: a throw in
+ * the preparation (before `next(e)`) this prompt included; a throw in the
+ * search (beside `next(e)`, the hook command has stepped aside) from the
+ * next prompt on, this one going without recall. Only the search, the
+ * network's part, runs beside the hook commands: the preparation is local
+ * and short (~5 ms), and its failures are the module's own.
  *
  * A block from the module reaches the model whole (the host caps hook
  * commands' context, not a module's, FC6), so the recall block keeps the
@@ -52,18 +57,26 @@ export function promptOf(e: ClassicInput): UserPromptSubmitInput | undefined {
   return input;
 }
 
-/** Recall for `input`; throws when the module cannot (the hook commands then do it). */
-export async function recallInModule($: Engine, input: UserPromptSubmitInput): Promise<ModuleRecall> {
+/**
+ * Recall for `input` in two steps: the preparation (local: the environment,
+ * the switch files looked at again, the plan; bounded), whose throw leaves
+ * the prompt to the hook command; then the search, which the caller runs
+ * beside `next(e)` (classic.ts), whose throw costs this prompt its recall.
+ */
+export async function prepareRecall($: Engine, input: UserPromptSubmitInput): Promise<() => Promise<ModuleRecall>> {
   const cwd = input.cwd as string;
   const { plan, deps, afterAnswer } = await bounded($, prepare($, input, cwd), PREPARE_MS, 'preparing recall');
   if (!plan.decision.recall) {
     deps.log.debug('recall skipped', { reason: plan.decision.reason });
-    return { text: '', items: [], afterAnswer: [] };
+    return async () => ({ text: '', items: [], afterAnswer: [] });
   }
   const { ctx } = plan;
-  const answer = await within($, recallFor(ctx, plan.decision.query, deps, undefined), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
-  if (answer === LATE) throw new Error('recall ran past its deadline');
-  return { text: answer?.text ?? '', items: answer?.items ?? [], afterAnswer };
+  const query = plan.decision.query;
+  return async () => {
+    const answer = await within($, recallFor(ctx, query, deps, undefined), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
+    if (answer === LATE) throw new Error('recall ran past its deadline');
+    return { text: answer?.text ?? '', items: answer?.items ?? [], afterAnswer };
+  };
 }
 
 /** The environment, the deps and the plan, from the file snapshot (local work, bounded by the caller). */

@@ -5,14 +5,18 @@
  * answers are answers (no memories; the hook command still steps aside; a
  * hanging call is not repeated while it hangs); a module that cannot do its
  * part gives the prompt to the hook command for the rest of the session
- * (no flag, ever again); off, or on CodeBuddy (no fetch, no process id),
- * the module only passes the prompt on and the card reads the hook
- * command's block.
+ * (no flag, ever again): the prompt at hand too when its preparation
+ * failed, from the next one on when its search failed (that ran beside
+ * `next(e)`, where the hook command had stepped aside: the prompt goes
+ * without recall); off, or on CodeBuddy (no fetch, no process id), the
+ * module only passes the prompt on and the card reads the hook command's
+ * block.
  *
  * @module
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
+import { hostSleep } from '../support/mods-harness/hostIo.js';
 import { RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
 import { beneath, CLAUDE_PID, createModWorld, promptEvent, type ModWorld } from './support/world.js';
 
@@ -88,6 +92,25 @@ describe('a module that cannot finish its part', () => {
     expect(await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-stuck'), under.run)).toEqual({ additionalContext: ['HOOK-COMMAND-BLOCK'] });
     expect(under.seen.map((seen) => seen.prompt)).toEqual([undefined, undefined]);
     expect(session.logs.join('\n')).toMatch(/preparing recall took longer than 1000 ms/);
+  });
+});
+
+describe('a search that fails after the hand-off', () => {
+  it('costs that prompt its recall (the hook command has stepped aside), never the host; from the next prompt on the hook command does it', async () => {
+    const session = await world.session({ sessionId: 'session-search-throws' });
+    // The host refuses every sleep shorter than the preparation's bound: the preparation stands, and the search's
+    // deadline passes at once, beside next(e) — a late search the module cannot take for an answer (it throws).
+    session.stub('clock.sleep', (ms: number, options?: { signal?: AbortSignal }) => (ms >= 1_000 ? hostSleep(ms, options) : Promise.reject(new Error('refused'))));
+    const under = beneath(session);
+    const first = await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-search-throws'), under.run);
+    expect(first).toEqual({ additionalContext: ['OTHER-PLUGIN-CONTEXT'] });
+    const second = await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-search-throws'), under.run);
+    expect(second).toEqual({ additionalContext: ['OTHER-PLUGIN-CONTEXT'] });
+    // The first prompt's hook command stepped aside (the flag was set for its next(e)); the second ran it.
+    expect(under.seen.map((seen) => seen.prompt)).toEqual([CLAUDE_PID, undefined]);
+    expect(session.calls.filter((call) => call.op === 'env.set' && call.args[0] === HANDOFF_FLAGS.prompt && call.args[1] === CLAUDE_PID)).toHaveLength(1);
+    expect(session.env.get(HANDOFF_FLAGS.prompt)).toBeUndefined();
+    expect(session.logs.join('\n')).toMatch(/prompt in the module failed; the hook command does it for the rest of the session: recall ran past its deadline/);
   });
 });
 

@@ -93,7 +93,8 @@ async function fetchOf(url: string, init?: { method?: string; headers?: Record<s
   return { status: response.status, ok: response.ok, headers, text: await response.text() };
 }
 
-function sleepOf(ms: number, options?: { signal?: AbortSignal }): Promise<void> {
+/** `$.clock.sleep` as the host answers it (for a test's stub that answers only some sleeps so). */
+export function hostSleep(ms: number, options?: { signal?: AbortSignal }): Promise<void> {
   return new Promise((resolve, reject) => {
     if (options?.signal?.aborted) return reject(new Error('aborted'));
     const timer = setTimeout(resolve, ms);
@@ -111,6 +112,6 @@ export function useHostIo(session: ModSession, options: { fetch?: boolean } = {}
   session.stub('fs.write', writeOf);
   session.stub('fs.list', listOf);
   session.stub('fs.exists', (path: string) => lstat(path).then(() => true, () => false));
-  session.stub('clock.sleep', sleepOf);
+  session.stub('clock.sleep', hostSleep);
   if (options.fetch !== false) session.stub('http.fetch', fetchOf);
 }

@@ -335,11 +335,16 @@ var FileSnapshot = class {
     this.queue.clear();
     return writes;
   }
-  /** Stores what fetch.ts found. A stat that changed drops the text and names read before. */
+  /**
+   * Stores what fetch.ts found. A stat that changed drops the text and names
+   * read before; the read of the text it dropped is returned, for the caller
+   * to make at once (the rule that read it will want it again).
+   */
   learnStat(path, seen) {
     const entry = this.entries.get(path);
     const same = entry?.seen !== void 0 && entry.written !== true && sameSeen(entry.seen, seen);
     this.entries.set(path, same && entry !== void 0 ? entry : { seen });
+    return !same && entry?.text !== void 0 ? { op: "read", path, maxBytes: entry.text.maxBytes } : void 0;
   }
   /** `value` is what a read of up to `maxBytes + 1` bytes gave: the whole file when it took no more than `maxBytes`. */
   learnText(path, value, maxBytes) {
@@ -2103,7 +2108,13 @@ async function decide($, cwd, rule, fresh) {
 }
 async function revalidate($, purpose, only = () => true) {
   const files = sessionFiles();
-  await Promise.all(files.pathsOf(purpose).filter(only).map(async (path) => files.learnStat(path, await statOf($, path))));
+  await Promise.all(
+    files.pathsOf(purpose).filter(only).map(async (path) => {
+      const seen = await statOf($, path);
+      const dropped = files.learnStat(path, seen);
+      if (dropped?.op === "read") await readText($, { ...dropped, maxBytes: Math.min(dropped.maxBytes, MAX_READ_BYTES - 1) }, seen);
+    })
+  );
 }
 async function flushWrites($) {
   const failed2 = [];
@@ -2128,14 +2139,17 @@ async function fetchNeeds($, needs) {
       }
       const seen = await statOf($, need.path);
       files.learnStat(need.path, seen);
-      if (need.op !== "read" || seen.state !== "found" || seen.facts.kind !== "file" || seen.facts.size > need.maxBytes) return;
-      try {
-        files.learnText(need.path, await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }), need.maxBytes);
-      } catch (error) {
-        files.learnStat(need.path, failedLook(error));
-      }
+      if (need.op === "read") await readText($, need, seen);
     })
   );
+}
+async function readText($, need, seen) {
+  if (seen.state !== "found" || seen.facts.kind !== "file" || seen.facts.size > need.maxBytes) return;
+  try {
+    sessionFiles().learnText(need.path, await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }), need.maxBytes);
+  } catch (error) {
+    sessionFiles().learnStat(need.path, failedLook(error));
+  }
 }
 async function statOf($, path) {
   try {
@@ -2633,6 +2647,7 @@ function runAfterAnswer($, tasks) {
 }
 async function runTasks($, tasks) {
   try {
+    await flushQueued($);
     await revalidate($, "decide");
     if (tasks.length === 0) return;
     await revalidate($, "record");
@@ -2642,10 +2657,13 @@ async function runTasks($, tasks) {
         if (done instanceof Promise) done.catch(() => void 0);
       }).catch((error) => debugNote($, `a record was left out: ${errorMessage(error)}`));
     }
-    for (const failed2 of await flushWrites($)) debugNote($, `a file was not written: ${failed2}`);
+    await flushQueued($);
   } catch (error) {
     debugNote($, `after the answer: ${errorMessage(error)}`);
   }
+}
+async function flushQueued($) {
+  for (const failed2 of await flushWrites($)) debugNote($, `a file was not written: ${failed2}`);
 }
 
 // src/mod/classic.ts
@@ -3821,7 +3839,7 @@ function readLsEntries(value) {
     });
   });
 }
-function readText(value) {
+function readText2(value) {
   if (typeof value !== "string") throw new ShapeError("result", "string", value);
   return value;
 }
@@ -3959,7 +3977,7 @@ function createOpenVikingClient(options2) {
       },
       read: readLsEntries
     }),
-    read: (uri) => call({ method: "GET", path: `${API}/content/read`, query: { uri }, read: readText }),
+    read: (uri) => call({ method: "GET", path: `${API}/content/read`, query: { uri }, read: readText2 }),
     searchContext: (body, timeoutMs) => call({ method: "POST", path: `${API}/search/search`, body, timeoutMs, read: readContextSearch }),
     recall: (body) => call({ method: "POST", path: `${API}/search/recall`, body, read: readContextSearch }),
     find: (body) => call({ method: "POST", path: `${API}/search/find`, body, read: readFind }),
@@ -4382,8 +4400,11 @@ async function prepare($, input, cwd) {
   return { view, plan, deps, afterAnswer };
 }
 function withCachesRead(plan) {
-  if (plan.decision.recall) for (const file of [tierCacheFile(plan.ctx.dataDir), userSpaceCacheFile(plan.ctx.dataDir)]) readJsonSync(file);
+  if (plan.decision.recall) readRecallCaches(plan.ctx.dataDir);
   return plan;
+}
+function readRecallCaches(dataDir) {
+  for (const file of [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)]) readJsonSync(file);
 }
 
 // src/mod/prompt.ts
@@ -4823,7 +4844,7 @@ async function planInModule($, input) {
   const planned = await decide($, cwd, () => {
     const plan2 = planStart(input, deps);
     if (plan2.off !== void 0) return { plan: plan2, stored: void 0 };
-    readJsonSync(userSpaceCacheFile(plan2.ctx.dataDir));
+    readRecallCaches(plan2.ctx.dataDir);
     const stored = plan2.ctx.ovSessionId === "" ? void 0 : loadStartState(startStateFile(plan2.ctx));
     return { plan: plan2, stored };
   }, switchFiles(view));

@@ -5,6 +5,9 @@
  * the order handed over: each task runs against the file snapshot until it
  * misses nothing (it reads before it writes: the why record is appended to
  * what the file holds), then the files it wrote are written with `$.fs`.
+ * What the answer's own search queued (the caches) is written first, so the
+ * look again that follows reads it back and the next prompt's decision
+ * finds it held (files/fetch.ts `revalidate`): no round of its own.
  * A failure only leaves a record out, as in the hook commands, and goes to
  * the host's debug log.
  *
@@ -29,6 +32,8 @@ export function runAfterAnswer($: Engine, tasks: ReadonlyArray<() => unknown>): 
 
 async function runTasks($: Engine, tasks: ReadonlyArray<() => unknown>): Promise<void> {
   try {
+    // What the answer's own network phase queued (the caches) goes out first, so the look again reads it back.
+    await flushQueued($);
     await revalidate($, 'decide');
     if (tasks.length === 0) return;
     await revalidate($, 'record');
@@ -39,8 +44,12 @@ async function runTasks($: Engine, tasks: ReadonlyArray<() => unknown>): Promise
         if (done instanceof Promise) done.catch(() => undefined);
       }).catch((error: unknown) => debugNote($, `a record was left out: ${errorMessage(error)}`));
     }
-    for (const failed of await flushWrites($)) debugNote($, `a file was not written: ${failed}`);
+    await flushQueued($);
   } catch (error) {
     debugNote($, `after the answer: ${errorMessage(error)}`);
   }
+}
+
+async function flushQueued($: Engine): Promise<void> {
+  for (const failed of await flushWrites($)) debugNote($, `a file was not written: ${failed}`);
 }

@@ -89,6 +89,11 @@ async function prepare($: Engine, input: UserPromptSubmitInput, cwd: string) {
 
 /** The plan, with the caches the search may read held in the snapshot (it reads them after the run, while on the network). */
 function withCachesRead(plan: RecallPlan): RecallPlan {
-  if (plan.decision.recall) for (const file of [tierCacheFile(plan.ctx.dataDir), userSpaceCacheFile(plan.ctx.dataDir)]) readJsonSync(file);
+  if (plan.decision.recall) readRecallCaches(plan.ctx.dataDir);
   return plan;
+}
+
+/** Reads the caches a recall's search reads, inside a run: into the snapshot (the start reads them ahead for the first prompt). */
+export function readRecallCaches(dataDir: string): void {
+  for (const file of [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)]) readJsonSync(file);
 }

@@ -28,11 +28,9 @@
  */
 import type { SessionStartInput } from '../protocol/input.js';
 import { hookInputFromJson } from '../protocol/parse.js';
-import { userSpaceCacheFile } from '../openviking/userSpace.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { memoryOffNotice, watchFailures } from '../stages/notice.js';
 import { planStart, readStartBlock, recordStart, startStateFile, type StartPlan } from '../stages/startBlock.js';
-import { readJsonSync } from '../store/atomic.js';
 import { bounded, LATE, PREPARE_MS, within } from './deadline.js';
 import { moduleDeps } from './deps.js';
 import { sessionEnv } from './env/sessionEnv.js';
@@ -42,6 +40,7 @@ import { switchFiles } from './files/switchFiles.js';
 import { takeOver } from './classic.js';
 import type { ClassicInput, ClassicResult, Engine, Next } from './host.js';
 import { moduleIsOn } from './moduleSwitch.js';
+import { readRecallCaches } from './recall.js';
 
 /** As the stage's: time for the client's cut at the deadline to land. */
 const SETTLE_GRACE_MS = 200;
@@ -97,7 +96,8 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
   const planned = await decide($, cwd, () => {
     const plan = planStart(input, deps);
     if (plan.off !== undefined) return { plan, stored: undefined };
-    readJsonSync(userSpaceCacheFile(plan.ctx.dataDir));
+    // The user-space cache for the start's reads, and the tier cache with it: the first prompt's recall then needs no round for them.
+    readRecallCaches(plan.ctx.dataDir);
     const stored = plan.ctx.ovSessionId === '' ? undefined : loadStartState(startStateFile(plan.ctx));
     return { plan, stored };
   }, switchFiles(view));

@@ -18,7 +18,7 @@ import { readWhy } from '../../src/why/record.js';
 import { waitFor } from '../e2e/support/wait.js';
 import { RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
 import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
-import { beneath, CLAUDE_PID, createModWorld, promptEvent, type ModWorld } from './support/world.js';
+import { beneath, CLAUDE_PID, createModWorld, promptEvent, startEvent, type ModWorld } from './support/world.js';
 
 const SEARCH = { method: 'POST', path: '/api/v1/search/search' };
 
@@ -81,6 +81,27 @@ describe('recall in classic.UserPromptSubmit (Claude Code)', () => {
     // A second prompt appends to the record (read back through $.fs, written whole); the first memory is not recalled twice in a session (dedup).
     await session.fire('classic.UserPromptSubmit', promptEvent(world, 'Which indentation do I prefer in Go code, tabs?', 'session-records'), beneath(session).run);
     await waitFor(() => readWhy(world.dataDir, id).length === 2);
+  });
+
+  it('a prompt looks at the switch files alone before its search (one round of stats): the start read the caches ahead, what changed was read back after the answer', async () => {
+    const session = await world.session({ sessionId: 'session-rounds' });
+    const id = ovSessionId('session-rounds');
+    const prompts = [RECALL_PROMPT, 'Which indentation do I prefer in Go code, tabs?'];
+    await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-rounds'), beneath(session).run);
+    await waitFor(() => readWhy(world.dataDir, id).length === 1);
+    for (const [n, prompt] of prompts.entries()) {
+      const from = session.calls.length;
+      await session.fire('classic.UserPromptSubmit', promptEvent(world, prompt, 'session-rounds'), beneath(session).run);
+      // The work after the answer is done once the why record is written (the last thing it writes).
+      await waitFor(() => readWhy(world.dataDir, id).length === n + 2);
+      const calls = session.calls.slice(from);
+      const search = calls.findIndex((call) => call.op === 'http.fetch');
+      expect(search).toBeGreaterThan(0);
+      const files = calls.slice(0, search).filter((call) => call.op.startsWith('fs.'));
+      expect(files.length).toBeGreaterThan(0);
+      const switchFile = /\/(?:ov\.conf|ovcli\.conf|\.openviking\/config(?:\.local)?\.json)$/;
+      expect(files.filter((call) => call.op !== 'fs.stat' || !switchFile.test(String(call.args[0]))).map((call) => `${call.op} ${String(call.args[0])}`)).toEqual([]);
+    }
   });
 
   it('the card\'s turn holds the module\'s own items', async () => {

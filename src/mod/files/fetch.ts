@@ -7,7 +7,10 @@
  *   each run missed (at most MAX_ROUNDS runs: a workspace walk needs three
  *   or four on a fresh session, none once the snapshot holds it).
  * - `revalidate` looks again at the paths a complete run of a purpose
- *   looked at (one parallel round of stats): a changed file is read afresh.
+ *   looked at (one parallel round of stats): a changed file it held the
+ *   text of is read again at once, beside the other stats, not in a round
+ *   of its own once the rule misses it (after the answer, the files this
+ *   module wrote, which after.ts writes first).
  *   Before a decision only the files that hold switches (switchFiles.ts),
  *   so a switch turned off in ovcli.conf or a workspace file holds from the
  *   next prompt on, as in the hook commands, which read every time; every
@@ -64,7 +67,17 @@ export async function decide<T>($: Engine, cwd: string, rule: () => T, fresh?: (
 /** Looks again at what a complete run of `purpose` looked at (what `only` accepts of it). */
 export async function revalidate($: Engine, purpose: Purpose, only: (path: string) => boolean = () => true): Promise<void> {
   const files = sessionFiles();
-  await Promise.all(files.pathsOf(purpose).filter(only).map(async (path) => files.learnStat(path, await statOf($, path))));
+  await Promise.all(
+    files.pathsOf(purpose)
+      .filter(only)
+      .map(async (path) => {
+        const seen = await statOf($, path);
+        const dropped = files.learnStat(path, seen);
+        // A changed file read before is read again now, not in a round of its own once the rule misses it.
+        // (A file this module wrote was held whole, without a bound: read back what `$.fs.read` answers.)
+        if (dropped?.op === 'read') await readText($, { ...dropped, maxBytes: Math.min(dropped.maxBytes, MAX_READ_BYTES - 1) }, seen);
+      }),
+  );
 }
 
 /** Writes the queued files, oldest first; a failed write is reported and the rest still written. */
@@ -92,16 +105,21 @@ async function fetchNeeds($: Engine, needs: readonly Need[]): Promise<void> {
       }
       const seen = await statOf($, need.path);
       files.learnStat(need.path, seen);
-      if (need.op !== 'read' || seen.state !== 'found' || seen.facts.kind !== 'file' || seen.facts.size > need.maxBytes) return;
-      try {
-        // One byte past the most wanted, so a file grown since its stat reads as too large.
-        files.learnText(need.path, await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }), need.maxBytes);
-      } catch (error) {
-        // Gone since its stat, or a read refused where the stat was not (permissions, a host's guard).
-        files.learnStat(need.path, failedLook(error));
-      }
+      if (need.op === 'read') await readText($, need, seen);
     }),
   );
+}
+
+/** Reads `need`'s text into the snapshot when `seen` (its stat just now) is a regular file small enough. */
+async function readText($: Engine, need: Extract<Need, { op: 'read' }>, seen: Seen): Promise<void> {
+  if (seen.state !== 'found' || seen.facts.kind !== 'file' || seen.facts.size > need.maxBytes) return;
+  try {
+    // One byte past the most wanted, so a file grown since its stat reads as too large.
+    sessionFiles().learnText(need.path, await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }), need.maxBytes);
+  } catch (error) {
+    // Gone since its stat, or a read refused where the stat was not (permissions, a host's guard).
+    sessionFiles().learnStat(need.path, failedLook(error));
+  }
 }
 
 async function statOf($: Engine, path: string): Promise<Seen> {

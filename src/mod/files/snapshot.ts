@@ -147,11 +147,16 @@ export class FileSnapshot {
     return writes;
   }
 
-  /** Stores what fetch.ts found. A stat that changed drops the text and names read before. */
-  learnStat(path: string, seen: Seen): void {
+  /**
+   * Stores what fetch.ts found. A stat that changed drops the text and names
+   * read before; the read of the text it dropped is returned, for the caller
+   * to make at once (the rule that read it will want it again).
+   */
+  learnStat(path: string, seen: Seen): Need | undefined {
     const entry = this.entries.get(path);
     const same = entry?.seen !== undefined && entry.written !== true && sameSeen(entry.seen, seen);
     this.entries.set(path, same && entry !== undefined ? entry : { seen });
+    return !same && entry?.text !== undefined ? { op: 'read', path, maxBytes: entry.text.maxBytes } : undefined;
   }
 
   /** `value` is what a read of up to `maxBytes + 1` bytes gave: the whole file when it took no more than `maxBytes`. */

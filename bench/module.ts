@@ -9,8 +9,14 @@
  * host's fetch logs it; and the session's wall time, spawn to exit.
  *
  * The recall's cost beside its round trip: the module's UserPromptSubmit
- * settle minus the search's round trip and minus our hook command (which
- * the host runs either way, stepping aside in its `sh`). Goal: ≤ 3 ms. A
+ * settle minus the longer of the search's round trip and our hook command
+ * (which the host runs either way, stepping aside in its `sh`): the module
+ * runs `next(e)`, and with it that command, beside the search, so the two
+ * overlap and only the longer of them is the wait the module cannot shed.
+ * Goal: ≤ 3 ms. The older formula (settle minus both: right while they
+ * ran one after the other) is kept as a row without a goal, to compare
+ * with runs of that time; with the two overlapped it subtracts their
+ * overlap twice and flatters. A
  * guard allow: our PreToolUse command stepping aside against running its
  * prefilter; nothing measurable is the goal.
  *
@@ -131,12 +137,17 @@ export function moduleRows(sides: Record<Mode, SessionTimes[]>): ResultRow[] {
     ...(target !== undefined ? { target } : {}),
     note,
   });
-  // Per prompt: settle − our step-aside command − the search's round trip (prompts and searches pair in order within a session).
-  const beside = on.flatMap((times) => (times.settled['classic.UserPromptSubmit'] ?? []).map((ms, n) => ms - (times.hooks['UserPromptSubmit']?.[n] ?? 0) - (times.searchMs[n] ?? 0)));
+  // Per prompt (prompts, our commands and searches pair in order within a session): settle − the longer of our
+  // step-aside command and the search's round trip (they run side by side); and the sum formula, for comparison.
+  const perPrompt = (rest: (stepAside: number, search: number) => number) =>
+    on.flatMap((times) => (times.settled['classic.UserPromptSubmit'] ?? []).map((ms, n) => ms - rest(times.hooks['UserPromptSubmit']?.[n] ?? 0, times.searchMs[n] ?? 0)));
+  const beside = perPrompt((stepAside, search) => Math.max(stepAside, search));
+  const besideSum = perPrompt((stepAside, search) => stepAside + search);
   const ups = (times: SessionTimes) => times.settled['classic.UserPromptSubmit'];
   return [
     row('UserPromptSubmit, recall (module settle vs module off)', median(all(on, ups)), median(all(off, ups)), `${PROMPTS.length} prompts × ${on.length} sessions a side; off = our node hook inside the settle`),
-    row('recall beside its round trip (settle − step-aside − search)', median(beside), median(all(on, (times) => times.searchMs)), 'baseline column: the search round trip as the host fetch logs it', { limit: 3, label: '≤ +3 ms' }, median(beside)),
+    row('recall beside its round trip (settle − max(step-aside, search))', median(beside), median(all(on, (times) => times.searchMs)), 'baseline column: the search round trip as the host fetch logs it; the two run side by side', { limit: 3, label: '≤ +3 ms' }, median(beside)),
+    row('recall, sum formula (settle − step-aside − search)', median(besideSum), median(all(on, (times) => times.searchMs)), 'for comparison with runs before the two overlapped; flatters once they do', undefined, median(besideSum)),
     row('our UserPromptSubmit command (step-aside sh vs node)', median(all(on, (times) => times.hooks['UserPromptSubmit'])), median(all(off, (times) => times.hooks['UserPromptSubmit'])), 'as the host logs it'),
     row('SessionStart (module settle vs module off)', median(all(on, (times) => times.settled['classic.SessionStart'])), median(all(off, (times) => times.settled['classic.SessionStart'])), 'module: plan, then reads beside our command, which hands its housekeeping to the detacher'),
     row('our PreToolUse:Read, an allowed Read (step-aside vs prefilter)', median(all(on, (times) => times.hooks['PreToolUse'])), median(all(off, (times) => times.hooks['PreToolUse'])), 'as the host logs it'),

@@ -59,6 +59,12 @@ export interface ModSession {
   calls: RecordedCall[];
   /** Calls nobody answered (they threw, naming the op). */
   unstubbed: string[];
+  /**
+   * Resolves once every `$` call made so far has settled, those made while
+   * waiting too: a call the module stopped waiting for (a fetch past its
+   * deadline) still runs on the host, and a test ends only when it has.
+   */
+  settled(): Promise<void>;
   /** `$.ui.log` lines. */
   logs: string[];
   /** The events the module registered, in order. */
@@ -125,6 +131,7 @@ export async function startModSession(options: ModSessionOptions): Promise<ModSe
   const store = options.store ?? new Map<string, unknown>();
   const state = new Map<string, { value: unknown; version: number }>();
   const calls: RecordedCall[] = [];
+  const inFlight = new Set<Promise<unknown>>();
   const unstubbed: string[] = [];
   const logs: string[] = [];
   const stubs = new Map<string, Op>();
@@ -178,7 +185,13 @@ export async function startModSession(options: ModSessionOptions): Promise<ModSe
                   return Promise.reject(failure);
                 }
                 if (SYNC_OPS.has(op)) return impl(...args);
-                return Promise.resolve().then(() => impl(...args));
+                const answer = Promise.resolve().then(() => impl(...args));
+                inFlight.add(answer);
+                void answer.then(
+                  () => inFlight.delete(answer),
+                  () => inFlight.delete(answer),
+                );
+                return answer;
               };
             },
           },
@@ -212,6 +225,9 @@ export async function startModSession(options: ModSessionOptions): Promise<ModSe
     state,
     calls,
     unstubbed,
+    settled: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
     logs,
     events: () => registrations.map((r) => r.event),
     stub: (op, impl) => void stubs.set(op, impl),

@@ -36,22 +36,32 @@ export async function vmHwmKb(pid: number): Promise<number | undefined> {
 /**
  * A background process of `pluginRoot`: `hook.mjs worker <kind>` (spawned by
  * a stage) or `hook.mjs detached` (started by hooks/detach.sh for the
- * write-path events).
+ * write-path events), and before that the background job itself while it
+ * is still `sh …/hooks/detach.sh` (the host's hook has returned by then).
  */
 export function isBackgroundOf(pluginRoot: string): (argv: readonly string[]) => boolean {
   const entry = resolve(pluginRoot, 'scripts', 'hook.mjs');
+  const detacher = resolve(pluginRoot, 'hooks', 'detach.sh');
   return (argv) => {
+    if (argv.some((arg) => arg.endsWith('detach.sh') && resolve(arg) === detacher)) return true;
     // detach.sh names the entry as <root>/hooks/../scripts/hook.mjs.
     const at = argv.findIndex((arg) => arg.endsWith('hook.mjs') && resolve(arg) === entry);
     return at !== -1 && (argv[at + 1] === 'worker' || argv[at + 1] === 'detached');
   };
 }
 
-/** Resolves true when no background process of `pluginRoot` runs any more, false after `timeoutMs`. */
+/**
+ * Resolves true when no background process of `pluginRoot` runs any more,
+ * false after `timeoutMs`. Gone means two scans in a row: a job inside
+ * `execve` (`sh` → `setsid` → `node`) reads an empty command line for that
+ * instant (tests/support/detached.ts), and a scan there saw none while a
+ * Stop's capture was starting (tests/faults/durability, a clean-clone run).
+ */
 export async function waitForWorkersGone(pluginRoot: string, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if ((await findPids(isBackgroundOf(pluginRoot))).length === 0) return true;
+  for (let emptyScans = 0; ; ) {
+    emptyScans = (await findPids(isBackgroundOf(pluginRoot))).length === 0 ? emptyScans + 1 : 0;
+    if (emptyScans === 2) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

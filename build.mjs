@@ -98,9 +98,15 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** The static-import form: `export const name = <pure pick>` for every export of the builtin. */
 function builtinPicks(id) {
-  const names = Object.getOwnPropertyNames(process.getBuiltinModule(id)).filter((name) => IDENTIFIER.test(name) && name !== 'default');
+  const names = Object.getOwnPropertyNames(process.getBuiltinModule(id)).filter(
+    (name) => IDENTIFIER.test(name) && name !== 'default',
+  );
   const picks = names.map((name) => `export const ${name} = /* @__PURE__ */ (() => builtin.${name})();`);
-  return [`const builtin = /* @__PURE__ */ process.getBuiltinModule(${JSON.stringify(id)});`, 'export default builtin;', ...picks].join('\n');
+  return [
+    `const builtin = /* @__PURE__ */ process.getBuiltinModule(${JSON.stringify(id)});`,
+    'export default builtin;',
+    ...picks,
+  ].join('\n');
 }
 
 const builtinsWithoutFacades = {
@@ -108,9 +114,19 @@ const builtinsWithoutFacades = {
   setup(b) {
     // sideEffects: false lets esbuild drop a builtin none of whose picks is used (a static import of
     // node:crypto in a module the stage does not need must not load crypto, ~7 ms; DESIGN D13).
-    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: args.kind === 'import-statement' ? 'node-builtin' : 'node-builtin-lazy', sideEffects: false }));
-    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: builtinPicks(args.path), loader: 'js' }));
-    b.onLoad({ filter: /.*/, namespace: 'node-builtin-lazy' }, (args) => ({ contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onResolve({ filter: /^node:/ }, (args) => ({
+      path: args.path,
+      namespace: args.kind === 'import-statement' ? 'node-builtin' : 'node-builtin-lazy',
+      sideEffects: false,
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+      contents: builtinPicks(args.path),
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin-lazy' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -124,7 +140,12 @@ const builtinsWithoutFacades = {
  * `OV_BUILD_READABLE=1 node build.mjs` builds them unminified for profiling
  * (never to commit: the freshness gate compares against the minified build).
  */
-const HOOK_BUNDLE_OPTIONS = { ...COMMON_OPTIONS, banner: BUILTIN_LOADER_BANNER, minify: process.env.OV_BUILD_READABLE !== '1', define: { OV_TEST_SEAMS: 'false' } };
+const HOOK_BUNDLE_OPTIONS = {
+  ...COMMON_OPTIONS,
+  banner: BUILTIN_LOADER_BANNER,
+  minify: process.env.OV_BUILD_READABLE !== '1',
+  define: { OV_TEST_SEAMS: 'false' },
+};
 
 /**
  * Turns a dynamic `import()` of a lazy module into an import of its built
@@ -148,7 +169,9 @@ function lazyExternals(prefix) {
 }
 
 async function buildAll() {
-  await Promise.all(['scripts/chunks', 'scripts/lazy', 'servers/chunks'].map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(
+    ['scripts/chunks', 'scripts/lazy', 'servers/chunks'].map((dir) => rm(dir, { recursive: true, force: true })),
+  );
 
   await build({
     ...HOOK_BUNDLE_OPTIONS,
@@ -216,8 +239,15 @@ const moduleFiles = {
       return twin === undefined || args.importer === twin ? undefined : { path: twin };
     });
     b.onEnd((result) => {
-      const imports = Object.values(result.metafile?.outputs ?? {}).flatMap((output) => output.imports.map((entry) => entry.path));
-      if (imports.length > 0) return { errors: [{ text: `the hooks module still imports ${imports.join(', ')}: nothing it runs may use node (FC8)` }] };
+      const imports = Object.values(result.metafile?.outputs ?? {}).flatMap((output) =>
+        output.imports.map((entry) => entry.path),
+      );
+      if (imports.length > 0)
+        return {
+          errors: [
+            { text: `the hooks module still imports ${imports.join(', ')}: nothing it runs may use node (FC8)` },
+          ],
+        };
       return undefined;
     });
   },
@@ -233,7 +263,9 @@ export const MODULE_BUILD_OPTIONS = {
   target: 'es2022',
   legalComments: 'none',
   logLevel: 'warning',
-  banner: { js: '// The hooks module (hooks.json "modules"): built by build.mjs from src/mod/register.ts; do not edit.' },
+  banner: {
+    js: '// The hooks module (hooks.json "modules"): built by build.mjs from src/mod/register.ts; do not edit.',
+  },
   entryPoints: { register: 'src/mod/register.ts' },
   outdir: 'hooks',
   outExtension: { '.js': '.mjs' },

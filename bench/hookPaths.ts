@@ -113,7 +113,12 @@ export function basicPaths(world: BenchWorld): HookPath[] {
       target: TARGETS.noop,
       note: 'Notification payload through the `node hook.mjs` command line: parse, no route, exit',
     },
-    { name: 'SessionStart (startup)', event: 'SessionStart', stdin: json(p.sessionStart('startup')), target: TARGETS.start },
+    {
+      name: 'SessionStart (startup)',
+      event: 'SessionStart',
+      stdin: json(p.sessionStart('startup')),
+      target: TARGETS.start,
+    },
     {
       name: 'UserPromptSubmit (recall hit)',
       event: 'UserPromptSubmit',
@@ -143,7 +148,12 @@ export function basicPaths(world: BenchWorld): HookPath[] {
       env: { OPENVIKING_RESIDENT: 'off' },
       note: 'reference: OPENVIKING_RESIDENT=off, and every prompt on Windows',
     },
-    { name: 'SubagentStart', event: 'SubagentStart', stdin: json(p.subagentStart('agent-bench')), note: 'bookkeeping only; no target' },
+    {
+      name: 'SubagentStart',
+      event: 'SubagentStart',
+      stdin: json(p.subagentStart('agent-bench')),
+      note: 'bookkeeping only; no target',
+    },
   ];
 }
 
@@ -154,7 +164,11 @@ export function basicPaths(world: BenchWorld): HookPath[] {
 export async function residentRow(world: BenchWorld): Promise<ResultRow> {
   const pids = residentPids(world.home);
   const peaks = (await Promise.all(pids.map((pid) => vmHwmKb(pid)))).filter((kb): kb is number => kb !== undefined);
-  const row: ResultRow = { name: 'resident helper (after the rows above)', value: `${pids.length} running`, note: 'one per configuration; leaves after 15 idle minutes' };
+  const row: ResultRow = {
+    name: 'resident helper (after the rows above)',
+    value: `${pids.length} running`,
+    note: 'one per configuration; leaves after 15 idle minutes',
+  };
   if (peaks.length > 0) row.peakRssKb = Math.max(...peaks);
   return row;
 }
@@ -165,10 +179,22 @@ export function capturePaths(world: BenchWorld): HookPath[] {
   const paths: HookPath[] = [];
   for (const size of TRANSCRIPT_SIZES) {
     const prepare = async (): Promise<void> => {
-      const turns = writeTranscriptOfSize(p.transcriptPath, 'bench', size.bytes, { sessionId: p.sessionId, cwd: world.workspace, padChars: TURN_PAD_CHARS });
-      await catchUp(world, JSON.stringify(p.stop('done')), () => markerStored(world.server, turnMarker('bench', turns, 'assistant')));
+      const turns = writeTranscriptOfSize(p.transcriptPath, 'bench', size.bytes, {
+        sessionId: p.sessionId,
+        cwd: world.workspace,
+        padChars: TURN_PAD_CHARS,
+      });
+      await catchUp(world, JSON.stringify(p.stop('done')), () =>
+        markerStored(world.server, turnMarker('bench', turns, 'assistant')),
+      );
     };
-    paths.push({ name: `Stop (${size.label} transcript)`, event: 'Stop', stdin: JSON.stringify(p.stop('done')), target: TARGETS.stop, prepare });
+    paths.push({
+      name: `Stop (${size.label} transcript)`,
+      event: 'Stop',
+      stdin: JSON.stringify(p.stop('done')),
+      target: TARGETS.stop,
+      prepare,
+    });
   }
   const agentPath = p.subagentTranscriptPath('agent-bench');
   paths.push({
@@ -177,7 +203,11 @@ export function capturePaths(world: BenchWorld): HookPath[] {
     stdin: JSON.stringify(p.subagentStop('agent-bench', { agent_transcript_path: agentPath })),
     target: TARGETS.stop,
     prepare: async () => {
-      writeTranscriptOfSize(agentPath, 'bench-agent', 50 * 1024, { sessionId: p.sessionId, cwd: world.workspace, padChars: TURN_PAD_CHARS });
+      writeTranscriptOfSize(agentPath, 'bench-agent', 50 * 1024, {
+        sessionId: p.sessionId,
+        cwd: world.workspace,
+        padChars: TURN_PAD_CHARS,
+      });
       await catchUp(world, JSON.stringify(p.subagentStop('agent-bench', { agent_transcript_path: agentPath })));
     },
   });
@@ -191,7 +221,12 @@ export function capturePaths(world: BenchWorld): HookPath[] {
 }
 
 /** Stops (each waited for) until `done()` says capture reached the end (a worker stops at its own deadline); one when no check is given. */
-export async function catchUp(world: BenchWorld, stdin: string, done: () => boolean = () => true, maxStops = 20): Promise<void> {
+export async function catchUp(
+  world: BenchWorld,
+  stdin: string,
+  done: () => boolean = () => true,
+  maxStops = 20,
+): Promise<void> {
   for (let stop = 0; stop < maxStops; stop++) {
     await timedRun(world.hookCommand('Stop', stdin));
     await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
@@ -215,7 +250,9 @@ async function peakRssOf(command: Command, beforeEachRun?: () => Promise<void>):
 export async function measurePath(world: BenchWorld, path: HookPath, pairs: number): Promise<ResultRow> {
   await path.prepare?.();
   const base: Command =
-    path.shellCommand === undefined ? world.hookCommand(path.event, path.stdin, path.toolName) : { ...world.bareNode(), args: ['-c', path.shellCommand], stdin: path.stdin };
+    path.shellCommand === undefined
+      ? world.hookCommand(path.event, path.stdin, path.toolName)
+      : { ...world.bareNode(), args: ['-c', path.shellCommand], stdin: path.stdin };
   const command: Command = path.env === undefined ? base : { ...base, env: { ...base.env, ...path.env } };
   const bare = world.bareNode();
   const requestsBefore = world.server.requests().length;

@@ -33,7 +33,11 @@ function callRequest(id: number): string {
 
 /** A proxy child with a line reader: `request(line, id)` resolves when the answer with `id` arrives. */
 function startProxy(world: BenchWorld) {
-  const child = spawn(process.execPath, [join(world.pluginRoot, 'servers', 'mcp-proxy.mjs')], { cwd: world.workspace, env: world.env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [join(world.pluginRoot, 'servers', 'mcp-proxy.mjs')], {
+    cwd: world.workspace,
+    env: world.env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   const waiting = new Map<number, () => void>();
   let partial = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -75,7 +79,11 @@ async function directCall(url: string, id: number): Promise<number> {
   const start = process.hrtime.bigint();
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL_VERSION,
+    },
     body: callRequest(id),
   });
   await response.text();
@@ -84,7 +92,11 @@ async function directCall(url: string, id: number): Promise<number> {
 
 export async function measureMcp(world: BenchWorld, startupPairs: number, calls: number): Promise<ResultRow[]> {
   const bare = world.bareNode();
-  const startup = await interleave(startupPairs, async () => (await timedRun({ ...bare, file: process.execPath, args: ['-e', '0'] })).ms, () => timeToInitialize(world));
+  const startup = await interleave(
+    startupPairs,
+    async () => (await timedRun({ ...bare, file: process.execPath, args: ['-e', '0'] })).ms,
+    () => timeToInitialize(world),
+  );
   const startupRatio = ratioOf(startup);
 
   const proxy = startProxy(world);

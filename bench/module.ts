@@ -29,7 +29,12 @@ import { join } from 'node:path';
 import { startAnthropicModel } from '../tests/e2e/support/anthropic-model.js';
 import type { ModelCall } from '../tests/e2e/support/chat-types.js';
 import { lastUserQuery, toolResults } from '../tests/e2e/support/chat-types.js';
-import { claudeBinaryProblem, createClaudeSandbox, startClaudeStreamSession, type ClaudeCodeVersion } from '../tests/e2e/support/claude-cli.js';
+import {
+  claudeBinaryProblem,
+  createClaudeSandbox,
+  startClaudeStreamSession,
+  type ClaudeCodeVersion,
+} from '../tests/e2e/support/claude-cli.js';
 import { copyShippedPlugin } from '../tests/e2e/support/marketplace.js';
 import type { AnthropicModel } from '../tests/e2e/support/anthropic-model.js';
 import { REPO_ROOT } from '../tests/support/spawn-hook.js';
@@ -39,7 +44,12 @@ import { median } from './stats.js';
 import type { BenchWorld } from './world.js';
 
 const VERSION: ClaudeCodeVersion = '2.1.332';
-const PROMPTS = ['Which editor do I use for Rust?', 'How do I like my tests written?', 'What did we release after the editor migration?', 'What is OpenViking to this plugin?'];
+const PROMPTS = [
+  'Which editor do I use for Rust?',
+  'How do I like my tests written?',
+  'What did we release after the editor migration?',
+  'What is OpenViking to this plugin?',
+];
 type Mode = 'module' | 'off';
 
 interface SessionTimes {
@@ -58,7 +68,9 @@ export function timesOf(log: string, wallMs: number): SessionTimes {
   for (const line of log.split('\n')) {
     const settled = /hooks module openviking@inline (\S+) settled in ([\d.]+)ms/.exec(line);
     if (settled) push(times.settled, settled[1] as string, Number(settled[2]));
-    const hook = /Hooks: (\w+)(?::\w+)? \[.*\] \(plugin openviking@inline\) finished with status 0 \((\d+)ms\)/.exec(line);
+    const hook = /Hooks: (\w+)(?::\w+)? \[.*\] \(plugin openviking@inline\) finished with status 0 \((\d+)ms\)/.exec(
+      line,
+    );
     if (hook) push(times.hooks, hook[1] as string, Number(hook[2]));
     if (/\$\.http\.fetch \(openviking\): POST \S+\/api\/v1\/search\/search/.test(line)) searching = true;
     const answered = /\$\.http\.fetch \(openviking\): \d+ in (\d+)ms/.exec(line);
@@ -75,7 +87,9 @@ function script(workspace: string) {
   return (call: ModelCall) => {
     if (call.purpose !== 'conversation') return undefined;
     if (!PROMPTS.some((prompt) => lastUserQuery(call).includes(prompt))) return undefined;
-    return toolResults(call).length === 0 ? { toolCalls: [{ name: 'Read', args: { file_path: join(workspace, 'notes.txt') } }] } : { text: 'BENCH-ANSWER' };
+    return toolResults(call).length === 0
+      ? { toolCalls: [{ name: 'Read', args: { file_path: join(workspace, 'notes.txt') } }] }
+      : { text: 'BENCH-ANSWER' };
   };
 }
 
@@ -88,7 +102,12 @@ async function oneSession(world: BenchWorld, plugin: string, mode: Mode, model: 
     const started = performance.now();
     const session = startClaudeStreamSession(sandbox, {
       pluginDirs: [plugin],
-      env: { OPENVIKING_URL: world.server.url, OPENVIKING_RESIDENT: 'off', MCP_TIMEOUT: '5000', ...(mode === 'off' ? { OPENVIKING_MODULE: 'off' } : {}) },
+      env: {
+        OPENVIKING_URL: world.server.url,
+        OPENVIKING_RESIDENT: 'off',
+        MCP_TIMEOUT: '5000',
+        ...(mode === 'off' ? { OPENVIKING_MODULE: 'off' } : {}),
+      },
       allowedTools: ['Read'],
       args: ['--debug-file', log],
     });
@@ -102,12 +121,16 @@ async function oneSession(world: BenchWorld, plugin: string, mode: Mode, model: 
 
 /** The module rows: `pairs` sessions a side, alternating. */
 export async function measureModule(world: BenchWorld, pairs: number): Promise<ResultRow[]> {
-  const problem = claudeBinaryProblem(VERSION, (bin) => spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 }));
-  if (problem !== '') return [{ name: `Claude Code ${VERSION}: hooks module`, value: 'n/a', note: problem.split('\n')[0] ?? '' }];
+  const problem = claudeBinaryProblem(VERSION, (bin) =>
+    spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 }),
+  );
+  if (problem !== '')
+    return [{ name: `Claude Code ${VERSION}: hooks module`, value: 'n/a', note: problem.split('\n')[0] ?? '' }];
   // The shipped plugin's manifests and files, with the bench's private copy of the built bundles.
   const plugin = mkdtempSync(join(tmpdir(), 'ov-bench-plugin-'));
   copyShippedPlugin(REPO_ROOT, plugin);
-  for (const dir of ['scripts', 'servers', 'hooks']) cpSync(join(world.pluginRoot, dir), join(plugin, dir), { recursive: true });
+  for (const dir of ['scripts', 'servers', 'hooks'])
+    cpSync(join(world.pluginRoot, dir), join(plugin, dir), { recursive: true });
   const model = await startAnthropicModel({});
   const sides: Record<Mode, SessionTimes[]> = { module: [], off: [] };
   try {
@@ -121,7 +144,10 @@ export async function measureModule(world: BenchWorld, pairs: number): Promise<R
   return moduleRows(sides);
 }
 
-function all(sessions: readonly SessionTimes[], pick: (times: SessionTimes) => readonly number[] | undefined): number[] {
+function all(
+  sessions: readonly SessionTimes[],
+  pick: (times: SessionTimes) => readonly number[] | undefined,
+): number[] {
   return sessions.flatMap((times) => [...(pick(times) ?? [])]);
 }
 
@@ -129,30 +155,93 @@ function all(sessions: readonly SessionTimes[], pick: (times: SessionTimes) => r
 export function moduleRows(sides: Record<Mode, SessionTimes[]>): ResultRow[] {
   const on = sides.module;
   const off = sides.off;
-  const row = (name: string, value: number, baseline: number, note: string, target?: ResultRow['target'], measured?: number, measuredLabel?: string): ResultRow => ({
+  const row = (
+    name: string,
+    value: number,
+    baseline: number,
+    note: string,
+    target?: ResultRow['target'],
+    measured?: number,
+    measuredLabel?: string,
+  ): ResultRow => ({
     name: `Claude Code ${VERSION}: ${name}`,
     value: formatMs(value),
     baseline: `${formatMs(baseline)} off`,
-    ...(measured !== undefined ? { measured, measuredLabel: measuredLabel ?? formatMs(measured) } : { measuredLabel: `${value - baseline >= 0 ? '+' : ''}${(value - baseline).toFixed(1)} ms` }),
+    ...(measured !== undefined
+      ? { measured, measuredLabel: measuredLabel ?? formatMs(measured) }
+      : { measuredLabel: `${value - baseline >= 0 ? '+' : ''}${(value - baseline).toFixed(1)} ms` }),
     ...(target !== undefined ? { target } : {}),
     note,
   });
   // Per prompt (prompts, our commands and searches pair in order within a session): settle − the longer of our
   // step-aside command and the search's round trip (they run side by side); and the sum formula, for comparison.
   const perPrompt = (rest: (stepAside: number, search: number) => number) =>
-    on.flatMap((times) => (times.settled['classic.UserPromptSubmit'] ?? []).map((ms, n) => ms - rest(times.hooks['UserPromptSubmit']?.[n] ?? 0, times.searchMs[n] ?? 0)));
+    on.flatMap((times) =>
+      (times.settled['classic.UserPromptSubmit'] ?? []).map(
+        (ms, n) => ms - rest(times.hooks['UserPromptSubmit']?.[n] ?? 0, times.searchMs[n] ?? 0),
+      ),
+    );
   const beside = perPrompt((stepAside, search) => Math.max(stepAside, search));
   const besideSum = perPrompt((stepAside, search) => stepAside + search);
   const ups = (times: SessionTimes) => times.settled['classic.UserPromptSubmit'];
   return [
-    row('UserPromptSubmit, recall (module settle vs module off)', median(all(on, ups)), median(all(off, ups)), `${PROMPTS.length} prompts × ${on.length} sessions a side; off = our node hook inside the settle`),
-    row('recall beside its round trip (settle − max(step-aside, search))', median(beside), median(all(on, (times) => times.searchMs)), 'baseline column: the search round trip as the host fetch logs it; the two run side by side', { limit: 3, label: '≤ +3 ms' }, median(beside)),
-    row('recall, sum formula (settle − step-aside − search)', median(besideSum), median(all(on, (times) => times.searchMs)), 'for comparison with runs before the two overlapped; flatters once they do', undefined, median(besideSum)),
-    row('our UserPromptSubmit command (step-aside sh vs node)', median(all(on, (times) => times.hooks['UserPromptSubmit'])), median(all(off, (times) => times.hooks['UserPromptSubmit'])), 'as the host logs it'),
-    row('SessionStart (module settle vs module off)', median(all(on, (times) => times.settled['classic.SessionStart'])), median(all(off, (times) => times.settled['classic.SessionStart'])), 'module: plan, then reads beside our command, which hands its housekeeping to the detacher'),
-    row('our PreToolUse:Read, an allowed Read (step-aside vs prefilter)', median(all(on, (times) => times.hooks['PreToolUse'])), median(all(off, (times) => times.hooks['PreToolUse'])), 'as the host logs it'),
-    row('tool.call Read, allowed (settle, hooks and the Read included)', median(all(on, (times) => times.settled['tool.call'])), median(all(off, (times) => times.settled['tool.call'])), ''),
-    row('our Stop command (sh detach.sh)', median(all(on, (times) => times.hooks['Stop'])), median(all(off, (times) => times.hooks['Stop'])), 'capture stays detached (D30)'),
-    row('a scripted session, spawn to exit', median(on.map((times) => times.wallMs)), median(off.map((times) => times.wallMs)), `${PROMPTS.length} prompts, one Read each`),
+    row(
+      'UserPromptSubmit, recall (module settle vs module off)',
+      median(all(on, ups)),
+      median(all(off, ups)),
+      `${PROMPTS.length} prompts × ${on.length} sessions a side; off = our node hook inside the settle`,
+    ),
+    row(
+      'recall beside its round trip (settle − max(step-aside, search))',
+      median(beside),
+      median(all(on, (times) => times.searchMs)),
+      'baseline column: the search round trip as the host fetch logs it; the two run side by side',
+      { limit: 3, label: '≤ +3 ms' },
+      median(beside),
+    ),
+    row(
+      'recall, sum formula (settle − step-aside − search)',
+      median(besideSum),
+      median(all(on, (times) => times.searchMs)),
+      'for comparison with runs before the two overlapped; flatters once they do',
+      undefined,
+      median(besideSum),
+    ),
+    row(
+      'our UserPromptSubmit command (step-aside sh vs node)',
+      median(all(on, (times) => times.hooks['UserPromptSubmit'])),
+      median(all(off, (times) => times.hooks['UserPromptSubmit'])),
+      'as the host logs it',
+    ),
+    row(
+      'SessionStart (module settle vs module off)',
+      median(all(on, (times) => times.settled['classic.SessionStart'])),
+      median(all(off, (times) => times.settled['classic.SessionStart'])),
+      'module: plan, then reads beside our command, which hands its housekeeping to the detacher',
+    ),
+    row(
+      'our PreToolUse:Read, an allowed Read (step-aside vs prefilter)',
+      median(all(on, (times) => times.hooks['PreToolUse'])),
+      median(all(off, (times) => times.hooks['PreToolUse'])),
+      'as the host logs it',
+    ),
+    row(
+      'tool.call Read, allowed (settle, hooks and the Read included)',
+      median(all(on, (times) => times.settled['tool.call'])),
+      median(all(off, (times) => times.settled['tool.call'])),
+      '',
+    ),
+    row(
+      'our Stop command (sh detach.sh)',
+      median(all(on, (times) => times.hooks['Stop'])),
+      median(all(off, (times) => times.hooks['Stop'])),
+      'capture stays detached (D30)',
+    ),
+    row(
+      'a scripted session, spawn to exit',
+      median(on.map((times) => times.wallMs)),
+      median(off.map((times) => times.wallMs)),
+      `${PROMPTS.length} prompts, one Read each`,
+    ),
   ];
 }

@@ -37,7 +37,11 @@ export interface TimedRun {
 export function timedRun(command: Command): Promise<TimedRun> {
   const start = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const child = spawn(command.file, command.args, { cwd: command.cwd, env: command.env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(command.file, command.args, {
+      cwd: command.cwd,
+      env: command.env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let stdout = '';
     let exitCode: number | null = null;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -18,7 +18,18 @@ import { clearProjectCache, resolveProject } from '../src/project/identity.js';
 
 const ROUNDS = 2000;
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'ov-bench-project-')));
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'b',
+      GIT_AUTHOR_EMAIL: 'b@b',
+      GIT_COMMITTER_NAME: 'b',
+      GIT_COMMITTER_EMAIL: 'b@b',
+    },
+  });
 
 const clone = join(root, 'clone');
 mkdirSync(clone);
@@ -38,7 +49,13 @@ const cases: Array<[string, string]> = [
   ['subdirectory, 3 levels down', join(clone, 'a', 'b', 'c')],
   ['folder outside git', join(root, 'plain')],
 ];
-const input = (workspace: string) => ({ workspace, homeDir: join(root, 'home'), credentials: { sources: {} }, settings: { workspacePeer: true, peerSource: [] }, now: Date.now() });
+const input = (workspace: string) => ({
+  workspace,
+  homeDir: join(root, 'home'),
+  credentials: { sources: {} },
+  settings: { workspacePeer: true, peerSource: [] },
+  now: Date.now(),
+});
 
 const micros = (run: () => void, rounds: number): number => {
   const started = process.hrtime.bigint();

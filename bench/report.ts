@@ -40,16 +40,33 @@ export interface RunInfo {
 
 export function runInfo(now: Date, pairs: number): RunInfo {
   const cpuList = cpus();
-  return { nodeVersion: process.version, cpuCount: cpuList.length, cpuModel: cpuList[0]?.model ?? 'unknown', date: now.toISOString(), pairs };
+  return {
+    nodeVersion: process.version,
+    cpuCount: cpuList.length,
+    cpuModel: cpuList[0]?.model ?? 'unknown',
+    date: now.toISOString(),
+    pairs,
+  };
 }
 
 /** `met`, `NOT met`, or '' when the row has no target. */
 export function verdict(row: ResultRow): string {
-  if (row.target === undefined || row.measured === undefined || !Number.isFinite(row.measured)) return row.target === undefined ? '' : 'n/a';
+  if (row.target === undefined || row.measured === undefined || !Number.isFinite(row.measured))
+    return row.target === undefined ? '' : 'n/a';
   return row.measured <= row.target.limit ? 'met' : 'NOT met';
 }
 
-const HEADERS = ['measurement', 'median', 'bare node', 'ratio / value', 'target', 'verdict', 'requests/run', 'peak RSS', 'note'];
+const HEADERS = [
+  'measurement',
+  'median',
+  'bare node',
+  'ratio / value',
+  'target',
+  'verdict',
+  'requests/run',
+  'peak RSS',
+  'note',
+];
 
 function cells(row: ResultRow): string[] {
   return [

@@ -46,17 +46,21 @@ async function main(argv: readonly string[]): Promise<void> {
   const builtRoot = argv.includes('--plugin-root') ? argv[argv.indexOf('--plugin-root') + 1] : undefined;
   const world = await createBenchWorld({}, builtRoot);
   const rows: ResultRow[] = [];
-  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] ?? '' : '';
+  const only = argv.includes('--only') ? (argv[argv.indexOf('--only') + 1] ?? '') : '';
   const measure = async (label: string, work: () => Promise<ResultRow[]>): Promise<void> => {
     if (only !== '' && !label.toLowerCase().includes(only.toLowerCase())) return;
     process.stderr.write(`bench: ${label}…\n`);
     rows.push(...(await work()));
   };
   try {
-    for (const path of [...floorPaths(world), ...basicPaths(world)]) await measure(path.name, async () => [await measurePath(world, path, pairs)]);
-    await measure('SessionStart, fresh session (and with 5,000 / 50,000 past sessions)', () => measureStartHistory(world, pairs));
+    for (const path of [...floorPaths(world), ...basicPaths(world)])
+      await measure(path.name, async () => [await measurePath(world, path, pairs)]);
+    await measure('SessionStart, fresh session (and with 5,000 / 50,000 past sessions)', () =>
+      measureStartHistory(world, pairs),
+    );
     await measure('resident helper', async () => [await residentRow(world)]);
-    for (const path of capturePaths(world)) await measure(path.name, async () => [await measurePath(world, path, pairs)]);
+    for (const path of capturePaths(world))
+      await measure(path.name, async () => [await measurePath(world, path, pairs)]);
     await measure('capture cost', () => measureCapture(world, quick ? 2 : 5));
     await measure('MCP proxy', () => measureMcp(world, pairs, quick ? 50 : 300));
     // Whole CLI sessions (seconds each): a few pairs are enough for medians over every event of them.

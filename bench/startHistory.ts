@@ -36,9 +36,15 @@ export const PAST_SESSIONS = [5_000, 50_000] as const;
 
 /** A fresh SessionStart command (a new host session id each call), with the data directory `dataDir` when given. */
 function freshStart(world: BenchWorld, dataDir?: string): Command {
-  const payloads = createPayloads({ workspace: world.workspace, configDir: join(world.home, '.codebuddy'), sessionId: randomUUID() });
+  const payloads = createPayloads({
+    workspace: world.workspace,
+    configDir: join(world.home, '.codebuddy'),
+    sessionId: randomUUID(),
+  });
   const command = world.hookCommand('SessionStart', JSON.stringify(payloads.sessionStart('startup')));
-  return dataDir === undefined ? command : { ...command, env: { ...command.env, OPENVIKING_CODEBUDDY_DATA_DIR: dataDir } };
+  return dataDir === undefined
+    ? command
+    : { ...command, env: { ...command.env, OPENVIKING_CODEBUDDY_DATA_DIR: dataDir } };
 }
 
 /**
@@ -58,7 +64,15 @@ export function writePastSessions(dataDir: string, workspace: string, from: numb
       ...emptyCaptureState({ ovSessionId, hostSessionId, workspace }),
       transcriptPath,
       format: 'codebuddy',
-      cursor: { path: transcriptPath, fileId: `${n}:${n}`, size: 48_000, offset: 48_000, lastLineStart: 47_000, lastLineHash: 'a1b2c3d4e5f60718', lastRecordId: `chatcmpl-${n}-20` },
+      cursor: {
+        path: transcriptPath,
+        fileId: `${n}:${n}`,
+        size: 48_000,
+        offset: 48_000,
+        lastLineStart: 47_000,
+        lastLineHash: 'a1b2c3d4e5f60718',
+        lastRecordId: `chatcmpl-${n}-20`,
+      },
       lastAckedRecordId: `chatcmpl-${n}-20`,
       acked: 'f0e1d2c3'.repeat(40),
       lastCaptureAt: at,
@@ -87,7 +101,13 @@ export function treeSize(dir: string): { bytes: number; files: number } {
   return { bytes, files };
 }
 
-function row(name: string, measured: { pathMs: number; bareMs: number; requests: number }, target: Target, overMs: number, note: string): ResultRow {
+function row(
+  name: string,
+  measured: { pathMs: number; bareMs: number; requests: number },
+  target: Target,
+  overMs: number,
+  note: string,
+): ResultRow {
   return {
     name,
     value: formatMs(measured.pathMs),
@@ -144,9 +164,22 @@ export async function measureStartHistory(world: BenchWorld, pairs: number): Pro
   return configs.map((config, index) => {
     const pathMs = median(samples[index] ?? []);
     const over = pathMs - bareMs;
-    if (config.dataDir === undefined) return row(config.label, { pathMs, bareMs, requests }, FRESH_TARGET, over, 'profile read + two listings in parallel; the user space cached by an earlier session');
+    if (config.dataDir === undefined)
+      return row(
+        config.label,
+        { pathMs, bareMs, requests },
+        FRESH_TARGET,
+        over,
+        'profile read + two listings in parallel; the user space cached by an earlier session',
+      );
     const size = treeSize(config.dataDir);
     const target: Target = { limit: freshOver + 25, label: `≤ fresh + 25 ms (+${(freshOver + 25).toFixed(1)} ms)` };
-    return row(config.label, { pathMs, bareMs, requests }, target, over, `${(over - freshOver >= 0 ? '+' : '')}${(over - freshOver).toFixed(1)} ms vs fresh; data dir ${(size.bytes / 1_048_576).toFixed(1)} MB in ${size.files.toLocaleString('en-US')} files`);
+    return row(
+      config.label,
+      { pathMs, bareMs, requests },
+      target,
+      over,
+      `${over - freshOver >= 0 ? '+' : ''}${(over - freshOver).toFixed(1)} ms vs fresh; data dir ${(size.bytes / 1_048_576).toFixed(1)} MB in ${size.files.toLocaleString('en-US')} files`,
+    );
   });
 }

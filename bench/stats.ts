@@ -13,7 +13,9 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Milliseconds since `start` (a `process.hrtime.bigint()` reading). */
@@ -31,7 +33,11 @@ export interface PairedSamples {
  * Runs `bare` then `path`, `pairs` times, in strict alternation (bare, path,
  * bare, path, …), so both see the same machine load.
  */
-export async function interleave(pairs: number, bare: () => Promise<number>, path: () => Promise<number>): Promise<PairedSamples> {
+export async function interleave(
+  pairs: number,
+  bare: () => Promise<number>,
+  path: () => Promise<number>,
+): Promise<PairedSamples> {
   const samples: PairedSamples = { bareMs: [], pathMs: [] };
   for (let pair = 0; pair < pairs; pair++) {
     samples.bareMs.push(await bare());

@@ -16,11 +16,17 @@ export { waitForWorkersGone } from '../tests/faults/support/procfs.js';
  * before a timed round to keep this cheap.
  */
 export function markerStored(server: OvTestServer, marker: string): boolean {
-  return server.requests({ method: 'POST', path: /\/messages(\/batch)?$/, status: 200 }).some((request) => request.rawBody.includes(marker));
+  return server
+    .requests({ method: 'POST', path: /\/messages(\/batch)?$/, status: 200 })
+    .some((request) => request.rawBody.includes(marker));
 }
 
 /** Polls every 2 ms until `check()` holds; the elapsed ms, or undefined after `timeoutMs`. */
-export async function msUntil(check: () => boolean, timeoutMs: number, startedAt = performance.now()): Promise<number | undefined> {
+export async function msUntil(
+  check: () => boolean,
+  timeoutMs: number,
+  startedAt = performance.now(),
+): Promise<number | undefined> {
   for (;;) {
     if (check()) return performance.now() - startedAt;
     if (performance.now() - startedAt > timeoutMs) return undefined;

@@ -36,10 +36,22 @@ export interface BenchWorld {
 }
 
 const MEMORIES = {
-  'memories/preferences/bench/editor.md': { content: 'Uses Helix with the default keymap for Rust work.', abstract: 'Editor: Helix for Rust' },
-  'memories/preferences/bench/testing.md': { content: 'Prefers vitest with real sockets, never module mocks.', abstract: 'Testing: vitest, real sockets' },
-  'memories/entities/bench/openviking.md': { content: 'OpenViking is the memory server this plugin talks to.', abstract: 'OpenViking memory server' },
-  'memories/events/bench/release.md': { content: 'Released version 0.1 of the Rust CLI after the editor migration.', abstract: 'Release 0.1 of the Rust CLI' },
+  'memories/preferences/bench/editor.md': {
+    content: 'Uses Helix with the default keymap for Rust work.',
+    abstract: 'Editor: Helix for Rust',
+  },
+  'memories/preferences/bench/testing.md': {
+    content: 'Prefers vitest with real sockets, never module mocks.',
+    abstract: 'Testing: vitest, real sockets',
+  },
+  'memories/entities/bench/openviking.md': {
+    content: 'OpenViking is the memory server this plugin talks to.',
+    abstract: 'OpenViking memory server',
+  },
+  'memories/events/bench/release.md': {
+    content: 'Released version 0.1 of the Rust CLI after the editor migration.',
+    abstract: 'Release 0.1 of the Rust CLI',
+  },
 };
 
 /** @param builtRoot - where the built plugin is (default: the repository after `npm run build`). */
@@ -68,7 +80,10 @@ export async function createBenchWorld(extraEnv: Record<string, string> = {}, bu
     ...extraEnv,
   };
   const commandOf = (event: string, toolName?: string): string => {
-    const group = (hooks[event] ?? []).find((candidate) => candidate.matcher === undefined || toolName === undefined || new RegExp(candidate.matcher).test(toolName));
+    const group = (hooks[event] ?? []).find(
+      (candidate) =>
+        candidate.matcher === undefined || toolName === undefined || new RegExp(candidate.matcher).test(toolName),
+    );
     const hook = group?.hooks[0];
     if (hook === undefined) throw new Error(`hooks.json has no hook for ${event}`);
     return substitutePluginRoot(hook.command, pluginRoot);
@@ -80,7 +95,13 @@ export async function createBenchWorld(extraEnv: Record<string, string> = {}, bu
     server,
     payloads,
     env,
-    hookCommand: (event, stdin, toolName) => ({ file: HOST_SHELL, args: ['-c', commandOf(event, toolName)], stdin, env, cwd: workspace }),
+    hookCommand: (event, stdin, toolName) => ({
+      file: HOST_SHELL,
+      args: ['-c', commandOf(event, toolName)],
+      stdin,
+      env,
+      cwd: workspace,
+    }),
     bareNode: () => ({ file: HOST_SHELL, args: ['-c', 'node -e 0'], env, cwd: workspace }),
     dispose: async () => {
       await stopResidents(home);

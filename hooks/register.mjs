@@ -327,7 +327,11 @@ var FileSnapshot = class {
     this.run?.undo.push({ path, entry: entry === void 0 ? void 0 : { ...entry }, queued: this.queue.get(path) });
     this.queue.delete(path);
     this.queue.set(path, text2);
-    this.entries.set(path, { seen: { state: "found", facts: { kind: "file", size: utf8Length(text2), mtimeMs: Date.now(), realPath: path } }, text: { value: text2, maxBytes: Infinity, whole: true }, written: true });
+    this.entries.set(path, {
+      seen: { state: "found", facts: { kind: "file", size: utf8Length(text2), mtimeMs: Date.now(), realPath: path } },
+      text: { value: text2, maxBytes: Infinity, whole: true },
+      written: true
+    });
   }
   /** The queued writes, oldest first, and the queue emptied. */
   takeWrites() {
@@ -366,7 +370,8 @@ var FileSnapshot = class {
     if (need.op === "read") into.delete(`stat ${need.path}`);
     const key = `${need.op} ${need.path}`;
     const held = into.get(key);
-    if (held === void 0 || need.op === "read" && held.op === "read" && need.maxBytes > held.maxBytes) into.set(key, need);
+    if (held === void 0 || need.op === "read" && held.op === "read" && need.maxBytes > held.maxBytes)
+      into.set(key, need);
   }
   takeBack(undo) {
     for (const { path, entry, queued } of [...undo].reverse()) {
@@ -379,7 +384,8 @@ var FileSnapshot = class {
 };
 function sameSeen(a, b) {
   if (a.state !== b.state) return false;
-  if (a.state !== "found" || b.state !== "found") return a.state !== "refused" || b.state === "refused" && a.why === b.why;
+  if (a.state !== "found" || b.state !== "found")
+    return a.state !== "refused" || b.state === "refused" && a.why === b.why;
   const [x, y] = [a.facts, b.facts];
   return x.kind === y.kind && x.size === y.size && x.mtimeMs === y.mtimeMs && x.realPath === y.realPath;
 }
@@ -400,7 +406,11 @@ function readSmallFile(path, maxBytes) {
   }
   if (seen.state === "missing") return { absent: "missing", why: "does not exist" };
   if (seen.state === "refused") return { absent: "unreadable", why: `cannot be read (${seen.why})` };
-  if (seen.facts.kind !== "file") return { absent: "not-a-file", why: `is ${seen.facts.kind === "dir" ? "a directory" : "not a file"}, not a regular file` };
+  if (seen.facts.kind !== "file")
+    return {
+      absent: "not-a-file",
+      why: `is ${seen.facts.kind === "dir" ? "a directory" : "not a file"}, not a regular file`
+    };
   if (seen.facts.size > maxBytes) return tooLarge(maxBytes);
   const text2 = files.text(path, maxBytes);
   if (text2 === void 0) return NOT_YET;
@@ -435,7 +445,11 @@ function loadConfigFile(path, shownAs, readFile) {
   try {
     text2 = readFile(path);
   } catch (error) {
-    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`);
+    return refused(
+      path,
+      shownAs,
+      error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`
+    );
   }
   if (text2 === void 0) return { path, exists: false };
   if (text2.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
@@ -563,7 +577,10 @@ function storedUserConfig({ env, homeDir, readFile }) {
   const secretsOf = (id) => section(section(secrets.value, "pluginSecrets"), id);
   const ids = /* @__PURE__ */ new Set([
     ...PREFERRED_INSTALL_IDS,
-    ...[...Object.keys(section(settings.value, "pluginConfigs") ?? {}), ...Object.keys(section(secrets.value, "pluginSecrets") ?? {})].filter((id) => id.startsWith(`${PLUGIN_NAME}@`)).sort()
+    ...[
+      ...Object.keys(section(settings.value, "pluginConfigs") ?? {}),
+      ...Object.keys(section(secrets.value, "pluginSecrets") ?? {})
+    ].filter((id) => id.startsWith(`${PLUGIN_NAME}@`)).sort()
   ]);
   for (const id of ids) {
     const values = {};
@@ -619,11 +636,20 @@ function resolveCredentials(input) {
   const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
   const ovServer = ov.section("server");
   const ovHarness = ov.section("codebuddy");
-  const options2 = resolveUserConfig({ env, homeDir, readFile: input.readFile, ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {} });
+  const options2 = resolveUserConfig({
+    env,
+    homeDir,
+    readFile: input.readFile,
+    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
+  });
   warnings.push(...options2.warnings);
   const cliOnly = credentialMode(env) === "cli";
   const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
-  const fromUser = (key) => ({ source: options2.sources[key] ?? `userConfig:${key}`, value: options2.values[key], layer: "options" });
+  const fromUser = (key) => ({
+    source: options2.sources[key] ?? `userConfig:${key}`,
+    value: options2.values[key],
+    layer: "options"
+  });
   const sources = {};
   const skipped = [];
   const servers = {};
@@ -637,10 +663,14 @@ function resolveCredentials(input) {
         if (kind === "cli-mode") warnings.push(`${candidate.source}: ${reason}; ignoring it`);
       };
       const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== "ovcli") skip2("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
+      if (cliOnly && candidate.layer !== "ovcli")
+        skip2("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
       else if (chosen !== void 0) skip2("shadowed", `${chosen.source} comes first`);
       else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, baseUrl)) {
-        skip2("other-server", `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`);
+        skip2(
+          "other-server",
+          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`
+        );
       } else chosen = candidate;
     }
     if (chosen !== void 0) sources[field] = chosen.source;
@@ -652,13 +682,42 @@ function resolveCredentials(input) {
   const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
   servers.options = optionsUrl.find((candidate) => candidate.value !== void 0);
   servers.ovcli = cliUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? { source: `default server of ${displayPath(ovFile.path, homeDir)}`, value: DEFAULT_BASE_URL, layer: "ovconf" };
+  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? {
+    source: `default server of ${displayPath(ovFile.path, homeDir)}`,
+    value: DEFAULT_BASE_URL,
+    layer: "ovconf"
+  };
   baseUrl = pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
   sources.baseUrl ??= "default";
-  const apiKey = pick("apiKey", [fromEnv("OPENVIKING_BEARER_TOKEN"), fromEnv("OPENVIKING_API_KEY"), fromUser("api_key"), cli.get("api_key"), ovHarness.get("apiKey"), ovServer.get("root_api_key")]);
-  const account = pick("account", [fromEnv("OPENVIKING_ACCOUNT"), fromUser("account"), cli.get("account"), cli.get("account_id"), ovHarness.get("accountId")]);
-  const user = pick("user", [fromEnv("OPENVIKING_USER"), fromUser("user"), cli.get("user"), cli.get("user_id"), ovHarness.get("userId")]);
-  const peerId = pick("peerId", [fromEnv("OPENVIKING_PEER_ID"), cli.get("actor_peer_id"), cli.get("peer_id"), ovHarness.get("peerId"), ovHarness.get("peer_id")]);
+  const apiKey = pick("apiKey", [
+    fromEnv("OPENVIKING_BEARER_TOKEN"),
+    fromEnv("OPENVIKING_API_KEY"),
+    fromUser("api_key"),
+    cli.get("api_key"),
+    ovHarness.get("apiKey"),
+    ovServer.get("root_api_key")
+  ]);
+  const account = pick("account", [
+    fromEnv("OPENVIKING_ACCOUNT"),
+    fromUser("account"),
+    cli.get("account"),
+    cli.get("account_id"),
+    ovHarness.get("accountId")
+  ]);
+  const user = pick("user", [
+    fromEnv("OPENVIKING_USER"),
+    fromUser("user"),
+    cli.get("user"),
+    cli.get("user_id"),
+    ovHarness.get("userId")
+  ]);
+  const peerId = pick("peerId", [
+    fromEnv("OPENVIKING_PEER_ID"),
+    cli.get("actor_peer_id"),
+    cli.get("peer_id"),
+    ovHarness.get("peerId"),
+    ovHarness.get("peer_id")
+  ]);
   const mcpUrl = pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
   sources.mcpUrl ??= "derived:baseUrl";
   const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
@@ -695,11 +754,16 @@ function loadCredentialFiles({ env, homeDir, readFile }) {
 }
 function credentialFilePaths(env, homeDir) {
   const at = (override, fallbackName) => expandHome(override ?? join("~", ".openviking", fallbackName), homeDir);
-  return { cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"), ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf") };
+  return {
+    cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"),
+    ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
+  };
 }
 function looksLikeOvcli(value) {
   if (!value || isRecord(value["server"])) return false;
-  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some((key) => typeof value[key] === "string");
+  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
+    (key) => typeof value[key] === "string"
+  );
 }
 var FileFields = class _FileFields {
   constructor(file, homeDir, warnings, value, prefix, layer) {
@@ -722,7 +786,11 @@ var FileFields = class _FileFields {
   }
   get(key) {
     const entry = this.value?.[key];
-    const candidate = (value) => ({ source: this.sourceOf(key), value, layer: this.layer });
+    const candidate = (value) => ({
+      source: this.sourceOf(key),
+      value,
+      layer: this.layer
+    });
     if (entry === void 0 || entry === null) return candidate(void 0);
     if (typeof entry === "number" && Number.isFinite(entry)) return candidate(String(entry));
     if (typeof entry !== "string") {
@@ -736,7 +804,14 @@ var FileFields = class _FileFields {
     if (entry !== void 0 && entry !== null && !isRecord(entry)) {
       this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
     }
-    return new _FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : void 0, `${this.prefix}${key}.`, this.layer);
+    return new _FileFields(
+      this.file,
+      this.homeDir,
+      this.warnings,
+      isRecord(entry) ? entry : void 0,
+      `${this.prefix}${key}.`,
+      this.layer
+    );
   }
   sourceOf(key) {
     return `file:${this.shown()}#${this.prefix}${key}`;
@@ -763,11 +838,15 @@ function validUrls(candidates, warnings) {
       return { ...candidate, value: void 0 };
     }
     if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
-      warnings.push(`${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`);
+      warnings.push(
+        `${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`
+      );
       return { ...candidate, value: void 0 };
     }
     if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
-    warnings.push(`${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`);
+    warnings.push(
+      `${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`
+    );
     url.username = "";
     url.password = "";
     return { ...candidate, value: url.href.replace(/\/+$/, "") };
@@ -808,52 +887,336 @@ var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
 // src/config/knobs.ts
 var SECOND = 1e3;
 var KNOB_TABLE = {
-  enabled: { env: "OPENVIKING_MEMORY_ENABLED", type: "bool", default: true, description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)." },
-  autoRecall: { env: "OPENVIKING_AUTO_RECALL", type: "bool", default: true, description: "Inject relevant memories before each prompt." },
-  autoCapture: { env: "OPENVIKING_AUTO_CAPTURE", type: "bool", default: true, description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`." },
-  autoProfile: { env: "OPENVIKING_AUTO_PROFILE", type: "bool", default: true, description: "Inject the user profile and memory listing at session start." },
-  mcpEnabled: { env: "OPENVIKING_MCP_ENABLED", type: "bool", default: true, description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead." },
-  mcpServer: { env: "OPENVIKING_MCP_SERVER", type: "string", default: "openviking", description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)." },
-  recallLimit: { env: "OPENVIKING_RECALL_LIMIT", type: "int", default: 10, min: 1, max: 100, description: "Most memories injected per prompt." },
-  scoreThreshold: { env: "OPENVIKING_SCORE_THRESHOLD", type: "float", default: 0.35, min: 0, max: 1, description: "Lowest relevance score a recalled memory may have." },
-  minQueryLength: { env: "OPENVIKING_MIN_QUERY_LENGTH", type: "int", default: 3, min: 1, max: 1e3, description: "Prompts shorter than this (characters, once private parts are removed) skip recall." },
-  recallMaxTokens: { env: "OPENVIKING_RECALL_MAX_TOKENS", type: "int", default: 1600, min: 64, max: 32e3, description: "Server-side token budget of the recall block (context search `max_tokens`)." },
-  recallDedupTurns: { env: "OPENVIKING_RECALL_DEDUP_TURNS", type: "int", default: 5, min: 0, max: 100, description: "Turns during which the server does not repeat a memory it already injected (0: off)." },
-  recallTokenBudget: { env: "OPENVIKING_RECALL_TOKEN_BUDGET", type: "int", default: 2e3, min: 200, max: 32e3, description: "Token budget of the client-side fallback recall block." },
-  recallMaxContentChars: { env: "OPENVIKING_RECALL_MAX_CONTENT_CHARS", type: "int", default: 500, min: 50, max: 2e4, description: "Characters kept per memory in the fallback recall block." },
-  workspacePeer: { env: "OPENVIKING_WORKSPACE_PEER", type: "bool", default: true, description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects." },
-  peerSource: { env: "OPENVIKING_PEER_SOURCE", type: "csv", default: [], description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf." },
-  recallPeerScope: { env: "OPENVIKING_RECALL_PEER_SCOPE", type: "string", default: "all", description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project." },
-  recallOtherPeerPenalty: { env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY", type: "float", default: 0.3, min: 0, max: 1, description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant." },
-  recallExcludeUris: { env: "OPENVIKING_RECALL_EXCLUDE_URIS", type: "csv", default: [], description: "Comma-separated URIs (a folder URI covers everything below it) that recall never injects." },
-  recallPrefix: { env: "OPENVIKING_RECALL_PREFIX", type: "string", default: "", description: "Opt-in recall: only prompts starting with this (e.g. `?ov`) are recalled for, without it; empty: every prompt." },
-  profileTokenBudget: { env: "OPENVIKING_PROFILE_TOKEN_BUDGET", type: "int", default: 6e3, min: 500, max: 64e3, description: "Token budget of the session-start profile block." },
-  resumeContextBudget: { env: "OPENVIKING_RESUME_CONTEXT_BUDGET", type: "int", default: 32e3, min: 1024, max: 128e3, description: "Token budget asked of the server for the archive overview on resume and compact." },
-  promptDeadlineMs: { env: "OPENVIKING_PROMPT_DEADLINE_MS", type: "int", default: 2 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of recall; past it the prompt goes on without memories." },
-  startDeadlineMs: { env: "OPENVIKING_START_DEADLINE_MS", type: "int", default: 3 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of the session-start profile injection." },
-  syncCaptureDeadlineMs: { env: "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS", type: "int", default: 20 * SECOND, min: SECOND, max: 120 * SECOND, description: "Deadline of the synchronous capture before compaction." },
-  timeoutMs: { env: "OPENVIKING_TIMEOUT_MS", type: "int", default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: "Per-request timeout of background work (capture worker, replay) and of each MCP tool call." },
-  commitTokenThreshold: { env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD", type: "int", default: 2e4, min: 1e3, max: 1e7, description: "Pending server tokens that trigger a commit after a turn." },
-  commitKeepRecentCount: { env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT", type: "int", default: 10, min: 0, max: 1e4, description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)." },
-  staleCommitIdleMs: { env: "OPENVIKING_STALE_COMMIT_IDLE_MS", type: "int", default: 30 * 60 * SECOND, min: 0, max: 7 * 24 * 3600 * SECOND, description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)." },
-  serverCommitPolicy: { env: "OPENVIKING_SERVER_COMMIT_POLICY", type: "bool", default: true, description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules." },
-  serverCommitMessageThreshold: { env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD", type: "int", default: 200, min: 0, max: 1e3, description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)." },
-  captureRetentionDays: { env: "OPENVIKING_CAPTURE_RETENTION_DAYS", type: "int", default: 90, min: 1, max: 3650, description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is." },
-  serverCommitIdleSeconds: { env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS", type: "int", default: 1800, min: 0, max: 604800, description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)." },
-  captureAssistantTurns: { env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS", type: "bool", default: true, description: "Capture the assistant's turns too, not only the user's." },
-  captureToolMaxChars: { env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS", type: "int", default: 1e6, min: 1e3, max: 1e6, description: "Characters of a tool output kept when capturing (the server externalises big ones)." },
-  bypassSession: { env: "OPENVIKING_BYPASS_SESSION", type: "bool", default: false, description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off." },
-  bypassPatterns: { env: "OPENVIKING_BYPASS_SESSION_PATTERNS", type: "csv", default: [], description: "Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session)." },
-  pendingReplayLimit: { env: "OPENVIKING_PENDING_REPLAY_LIMIT", type: "int", default: 50, min: 0, max: 1e3, description: "Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100." },
-  pendingReplayBudgetMs: { env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS", type: "int", default: 1500, min: 0, max: 60 * SECOND, description: "Time a session start's replay may spend (inside the start deadline) before it stops." },
-  pendingMaxRetries: { env: "OPENVIKING_PENDING_MAX_RETRIES", type: "int", default: 3, min: 1, max: 100, description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts." },
-  pendingTtlDays: { env: "OPENVIKING_PENDING_TTL_DAYS", type: "int", default: 7, min: 1, max: 365, description: "Age (days) after which a queued write moves to the dead-letter folder." },
-  lockTimeoutMs: { env: "OPENVIKING_LOCK_TIMEOUT_MS", type: "int", default: SECOND, min: 0, max: 60 * SECOND, description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)." },
-  resident: { env: "OPENVIKING_RESIDENT", type: "bool", default: true, description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)." },
-  residentIdleMs: { env: "OPENVIKING_RESIDENT_IDLE_MS", type: "int", default: 15 * 60 * SECOND, min: 100, max: 12 * 3600 * SECOND, description: "The resident helper leaves after this long without a prompt." },
-  module: { env: "OPENVIKING_MODULE", type: "bool", default: true, description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf." },
-  debug: { env: "OPENVIKING_DEBUG", type: "bool", default: false, description: "Write a JSON-lines debug log (hooks, workers, resident, doctor; the MCP tools log to the host's MCP log)." },
-  debugLogPath: { env: "OPENVIKING_DEBUG_LOG", type: "path", default: DEFAULT_DEBUG_LOG_PATH, description: "Where the debug log goes; `~` is your home directory, and a relative path is taken from it." }
+  enabled: {
+    env: "OPENVIKING_MEMORY_ENABLED",
+    type: "bool",
+    default: true,
+    description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)."
+  },
+  autoRecall: {
+    env: "OPENVIKING_AUTO_RECALL",
+    type: "bool",
+    default: true,
+    description: "Inject relevant memories before each prompt."
+  },
+  autoCapture: {
+    env: "OPENVIKING_AUTO_CAPTURE",
+    type: "bool",
+    default: true,
+    description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`."
+  },
+  autoProfile: {
+    env: "OPENVIKING_AUTO_PROFILE",
+    type: "bool",
+    default: true,
+    description: "Inject the user profile and memory listing at session start."
+  },
+  mcpEnabled: {
+    env: "OPENVIKING_MCP_ENABLED",
+    type: "bool",
+    default: true,
+    description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead."
+  },
+  mcpServer: {
+    env: "OPENVIKING_MCP_SERVER",
+    type: "string",
+    default: "openviking",
+    description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)."
+  },
+  recallLimit: {
+    env: "OPENVIKING_RECALL_LIMIT",
+    type: "int",
+    default: 10,
+    min: 1,
+    max: 100,
+    description: "Most memories injected per prompt."
+  },
+  scoreThreshold: {
+    env: "OPENVIKING_SCORE_THRESHOLD",
+    type: "float",
+    default: 0.35,
+    min: 0,
+    max: 1,
+    description: "Lowest relevance score a recalled memory may have."
+  },
+  minQueryLength: {
+    env: "OPENVIKING_MIN_QUERY_LENGTH",
+    type: "int",
+    default: 3,
+    min: 1,
+    max: 1e3,
+    description: "Prompts shorter than this (characters, once private parts are removed) skip recall."
+  },
+  recallMaxTokens: {
+    env: "OPENVIKING_RECALL_MAX_TOKENS",
+    type: "int",
+    default: 1600,
+    min: 64,
+    max: 32e3,
+    description: "Server-side token budget of the recall block (context search `max_tokens`)."
+  },
+  recallDedupTurns: {
+    env: "OPENVIKING_RECALL_DEDUP_TURNS",
+    type: "int",
+    default: 5,
+    min: 0,
+    max: 100,
+    description: "Turns during which the server does not repeat a memory it already injected (0: off)."
+  },
+  recallTokenBudget: {
+    env: "OPENVIKING_RECALL_TOKEN_BUDGET",
+    type: "int",
+    default: 2e3,
+    min: 200,
+    max: 32e3,
+    description: "Token budget of the client-side fallback recall block."
+  },
+  recallMaxContentChars: {
+    env: "OPENVIKING_RECALL_MAX_CONTENT_CHARS",
+    type: "int",
+    default: 500,
+    min: 50,
+    max: 2e4,
+    description: "Characters kept per memory in the fallback recall block."
+  },
+  workspacePeer: {
+    env: "OPENVIKING_WORKSPACE_PEER",
+    type: "bool",
+    default: true,
+    description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects."
+  },
+  peerSource: {
+    env: "OPENVIKING_PEER_SOURCE",
+    type: "csv",
+    default: [],
+    description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf."
+  },
+  recallPeerScope: {
+    env: "OPENVIKING_RECALL_PEER_SCOPE",
+    type: "string",
+    default: "all",
+    description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project."
+  },
+  recallOtherPeerPenalty: {
+    env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY",
+    type: "float",
+    default: 0.3,
+    min: 0,
+    max: 1,
+    description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant."
+  },
+  recallExcludeUris: {
+    env: "OPENVIKING_RECALL_EXCLUDE_URIS",
+    type: "csv",
+    default: [],
+    description: "Comma-separated URIs (a folder URI covers everything below it) that recall never injects."
+  },
+  recallPrefix: {
+    env: "OPENVIKING_RECALL_PREFIX",
+    type: "string",
+    default: "",
+    description: "Opt-in recall: only prompts starting with this (e.g. `?ov`) are recalled for, without it; empty: every prompt."
+  },
+  profileTokenBudget: {
+    env: "OPENVIKING_PROFILE_TOKEN_BUDGET",
+    type: "int",
+    default: 6e3,
+    min: 500,
+    max: 64e3,
+    description: "Token budget of the session-start profile block."
+  },
+  resumeContextBudget: {
+    env: "OPENVIKING_RESUME_CONTEXT_BUDGET",
+    type: "int",
+    default: 32e3,
+    min: 1024,
+    max: 128e3,
+    description: "Token budget asked of the server for the archive overview on resume and compact."
+  },
+  promptDeadlineMs: {
+    env: "OPENVIKING_PROMPT_DEADLINE_MS",
+    type: "int",
+    default: 2 * SECOND,
+    min: 200,
+    max: 30 * SECOND,
+    description: "Whole-stage deadline of recall; past it the prompt goes on without memories."
+  },
+  startDeadlineMs: {
+    env: "OPENVIKING_START_DEADLINE_MS",
+    type: "int",
+    default: 3 * SECOND,
+    min: 200,
+    max: 30 * SECOND,
+    description: "Whole-stage deadline of the session-start profile injection."
+  },
+  syncCaptureDeadlineMs: {
+    env: "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS",
+    type: "int",
+    default: 20 * SECOND,
+    min: SECOND,
+    max: 120 * SECOND,
+    description: "Deadline of the synchronous capture before compaction."
+  },
+  timeoutMs: {
+    env: "OPENVIKING_TIMEOUT_MS",
+    type: "int",
+    default: 15 * SECOND,
+    min: SECOND,
+    max: 300 * SECOND,
+    description: "Per-request timeout of background work (capture worker, replay) and of each MCP tool call."
+  },
+  commitTokenThreshold: {
+    env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD",
+    type: "int",
+    default: 2e4,
+    min: 1e3,
+    max: 1e7,
+    description: "Pending server tokens that trigger a commit after a turn."
+  },
+  commitKeepRecentCount: {
+    env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT",
+    type: "int",
+    default: 10,
+    min: 0,
+    max: 1e4,
+    description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)."
+  },
+  staleCommitIdleMs: {
+    env: "OPENVIKING_STALE_COMMIT_IDLE_MS",
+    type: "int",
+    default: 30 * 60 * SECOND,
+    min: 0,
+    max: 7 * 24 * 3600 * SECOND,
+    description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)."
+  },
+  serverCommitPolicy: {
+    env: "OPENVIKING_SERVER_COMMIT_POLICY",
+    type: "bool",
+    default: true,
+    description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules."
+  },
+  serverCommitMessageThreshold: {
+    env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD",
+    type: "int",
+    default: 200,
+    min: 0,
+    max: 1e3,
+    description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)."
+  },
+  captureRetentionDays: {
+    env: "OPENVIKING_CAPTURE_RETENTION_DAYS",
+    type: "int",
+    default: 90,
+    min: 1,
+    max: 3650,
+    description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is."
+  },
+  serverCommitIdleSeconds: {
+    env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS",
+    type: "int",
+    default: 1800,
+    min: 0,
+    max: 604800,
+    description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)."
+  },
+  captureAssistantTurns: {
+    env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
+    type: "bool",
+    default: true,
+    description: "Capture the assistant's turns too, not only the user's."
+  },
+  captureToolMaxChars: {
+    env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS",
+    type: "int",
+    default: 1e6,
+    min: 1e3,
+    max: 1e6,
+    description: "Characters of a tool output kept when capturing (the server externalises big ones)."
+  },
+  bypassSession: {
+    env: "OPENVIKING_BYPASS_SESSION",
+    type: "bool",
+    default: false,
+    description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off."
+  },
+  bypassPatterns: {
+    env: "OPENVIKING_BYPASS_SESSION_PATTERNS",
+    type: "csv",
+    default: [],
+    description: "Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session)."
+  },
+  pendingReplayLimit: {
+    env: "OPENVIKING_PENDING_REPLAY_LIMIT",
+    type: "int",
+    default: 50,
+    min: 0,
+    max: 1e3,
+    description: "Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100."
+  },
+  pendingReplayBudgetMs: {
+    env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS",
+    type: "int",
+    default: 1500,
+    min: 0,
+    max: 60 * SECOND,
+    description: "Time a session start's replay may spend (inside the start deadline) before it stops."
+  },
+  pendingMaxRetries: {
+    env: "OPENVIKING_PENDING_MAX_RETRIES",
+    type: "int",
+    default: 3,
+    min: 1,
+    max: 100,
+    description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts."
+  },
+  pendingTtlDays: {
+    env: "OPENVIKING_PENDING_TTL_DAYS",
+    type: "int",
+    default: 7,
+    min: 1,
+    max: 365,
+    description: "Age (days) after which a queued write moves to the dead-letter folder."
+  },
+  lockTimeoutMs: {
+    env: "OPENVIKING_LOCK_TIMEOUT_MS",
+    type: "int",
+    default: SECOND,
+    min: 0,
+    max: 60 * SECOND,
+    description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)."
+  },
+  resident: {
+    env: "OPENVIKING_RESIDENT",
+    type: "bool",
+    default: true,
+    description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)."
+  },
+  residentIdleMs: {
+    env: "OPENVIKING_RESIDENT_IDLE_MS",
+    type: "int",
+    default: 15 * 60 * SECOND,
+    min: 100,
+    max: 12 * 3600 * SECOND,
+    description: "The resident helper leaves after this long without a prompt."
+  },
+  module: {
+    env: "OPENVIKING_MODULE",
+    type: "bool",
+    default: true,
+    description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf."
+  },
+  debug: {
+    env: "OPENVIKING_DEBUG",
+    type: "bool",
+    default: false,
+    description: "Write a JSON-lines debug log (hooks, workers, resident, doctor; the MCP tools log to the host's MCP log)."
+  },
+  debugLogPath: {
+    env: "OPENVIKING_DEBUG_LOG",
+    type: "path",
+    default: DEFAULT_DEBUG_LOG_PATH,
+    description: "Where the debug log goes; `~` is your home directory, and a relative path is taken from it."
+  }
 };
 function listKnobs() {
   return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }));
@@ -869,7 +1232,11 @@ function resolveSettings(input) {
     settings[knob.key] = resolved.value;
     sources[knob.key] = resolved.source;
   }
-  return { settings, sources, warnings };
+  return {
+    settings,
+    sources,
+    warnings
+  };
 }
 function defaultValue(knob, homeDir) {
   if (knob.type === "path") return expandHome(knob.default, homeDir);
@@ -878,7 +1245,8 @@ function defaultValue(knob, homeDir) {
 }
 function resolveKnob(knob, input, warnings) {
   const candidates = [[`env:${knob.env}`, input.env[knob.env]]];
-  if (input.file) candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
+  if (input.file)
+    candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
   for (const [source, raw] of candidates) {
     if (raw === void 0 || raw === null || typeof raw === "string" && !raw.trim()) continue;
     const parsed = parseKnobValue(knob, raw, input.homeDir);
@@ -902,14 +1270,19 @@ function parseKnobValue(knob, raw, homeDir) {
       return { ok: true, value: knob.type === "path" ? expandHome(raw.trim(), homeDir) : raw.trim() };
     case "csv":
       if (typeof raw === "string") return { ok: true, value: splitList(raw) };
-      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
-      return { ok: false, problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}` };
+      if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
+        return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
+      return {
+        ok: false,
+        problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}`
+      };
   }
 }
 function parseNumber(knob, raw) {
   const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() ? Number(raw.trim()) : NaN;
   if (!Number.isFinite(value)) return { ok: false, problem: `expected a number, got ${JSON.stringify(raw)}` };
-  if (knob.type === "int" && !Number.isInteger(value)) return { ok: false, problem: `expected a whole number, got ${JSON.stringify(raw)}` };
+  if (knob.type === "int" && !Number.isInteger(value))
+    return { ok: false, problem: `expected a whole number, got ${JSON.stringify(raw)}` };
   return { ok: true, value };
 }
 function clamp(knob, value, source, warnings) {
@@ -934,7 +1307,9 @@ function unknownFields(file) {
 function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {
   const plain = (name) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
   const wanted = plain(field);
-  const byEnv = listKnobs().find((knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted);
+  const byEnv = listKnobs().find(
+    (knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted
+  );
   if (byEnv !== void 0) return byEnv.key;
   let best;
   for (const key of keys) {
@@ -948,7 +1323,11 @@ function editDistance(a, b) {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
+      );
     }
     previous = current;
   }
@@ -979,8 +1358,18 @@ function loadPluginConfig(input) {
     };
   }
 }
-function resolveConfig({ env, homeDir, readFile = readSmallTextFile, readStoredOptions }) {
-  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile, ...readStoredOptions !== void 0 ? { readStoredOptions } : {} });
+function resolveConfig({
+  env,
+  homeDir,
+  readFile = readSmallTextFile,
+  readStoredOptions
+}) {
+  const { credentials, warnings, cliFile } = resolveCredentials({
+    env,
+    homeDir,
+    readFile,
+    ...readStoredOptions !== void 0 ? { readStoredOptions } : {}
+  });
   const plugin = cliFile.value?.["plugin"];
   const section2 = isRecord(plugin) ? plugin["codebuddy"] : void 0;
   if (section2 !== void 0 && !isRecord(section2)) {
@@ -1009,7 +1398,8 @@ function deferredToolsClause(host) {
   return host === "claude-code" ? 'load them with ToolSearch {"query": "select:<tool name>"}, then call them directly' : "call them through DeferExecuteTool with toolName and params";
 }
 function toolNamesFor(host, choice) {
-  if (choice === void 0 || choice.mcpEnabled) return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
+  if (choice === void 0 || choice.mcpEnabled)
+    return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
   const prefix = userToolPrefix(choice.mcpServer);
   return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
 }
@@ -1136,7 +1526,11 @@ function suggestedCall(family, found, toolInput, mcp) {
     case "list":
       return { tool: mcp("list"), alternatives: mcp("list"), params: { uri } };
     case "glob":
-      return { tool: mcp("glob"), alternatives: `${mcp("glob")} (or ${mcp("list")} for one folder)`, params: globParams(found, toolInput) };
+      return {
+        tool: mcp("glob"),
+        alternatives: `${mcp("glob")} (or ${mcp("list")} for one folder)`,
+        params: globParams(found, toolInput)
+      };
     case "grep":
       return {
         tool: mcp("grep"),
@@ -1146,7 +1540,11 @@ function suggestedCall(family, found, toolInput, mcp) {
     case "write":
       return { tool: mcp("write"), alternatives: mcp("write"), params: { uri, content: "<the text>" } };
     case "edit":
-      return { tool: mcp("edit"), alternatives: mcp("edit"), params: { uri, old_string: "<exact old text>", new_string: "<new text>" } };
+      return {
+        tool: mcp("edit"),
+        alternatives: mcp("edit"),
+        params: { uri, old_string: "<exact old text>", new_string: "<new text>" }
+      };
   }
 }
 function globParams(found, toolInput) {
@@ -1175,8 +1573,14 @@ async function detectHost($) {
   try {
     const env = await $.process.hookEnv();
     const processId = typeof env?.CLAUDE_PID === "string" && env.CLAUDE_PID !== "" ? env.CLAUDE_PID : void 0;
-    const hookEnv = Object.fromEntries(Object.entries(env ?? {}).filter((entry) => typeof entry[1] === "string"));
-    return { kind: processId !== void 0 || env?.CLAUDECODE === "1" ? "claude-code" : "codebuddy", processId, hookEnv };
+    const hookEnv = Object.fromEntries(
+      Object.entries(env ?? {}).filter((entry) => typeof entry[1] === "string")
+    );
+    return {
+      kind: processId !== void 0 || env?.CLAUDECODE === "1" ? "claude-code" : "codebuddy",
+      processId,
+      hookEnv
+    };
   } catch {
     return { kind: "codebuddy", processId: void 0, hookEnv: {} };
   }
@@ -1390,7 +1794,8 @@ function appendPrivateFileSync(path, text2) {
   const files = sessionFiles();
   const seen = files.stat(path);
   if (seen === void 0) throw new Error(`${path} not looked at yet`);
-  if (seen.state === "refused" || seen.state === "found" && seen.facts.kind !== "file") throw new Error(`${path} cannot be appended to`);
+  if (seen.state === "refused" || seen.state === "found" && seen.facts.kind !== "file")
+    throw new Error(`${path} cannot be appended to`);
   const before = seen.state === "missing" ? "" : files.text(path, MAX_APPEND_BASE_BYTES);
   if (before === void 0) throw new Error(`${path} not read yet`);
   files.write(path, before + text2);
@@ -1448,7 +1853,8 @@ function originUrl(config) {
       continue;
     }
     const entry = inOrigin ? /^url\s*=\s*(.*)$/i.exec(line) : null;
-    if (entry) return entry[1].split(/[#;]/)[0]?.trim().replace(/^["']/, "").replace(/["']$/, "") || void 0;
+    if (entry)
+      return entry[1].split(/[#;]/)[0]?.trim().replace(/^["']/, "").replace(/["']$/, "") || void 0;
   }
   return void 0;
 }
@@ -1555,7 +1961,16 @@ function sha256Hex(text2) {
   const view = new DataView(padded.buffer);
   view.setUint32(length - 8, Math.floor(bytes.length * 8 / 4294967296));
   view.setUint32(length - 4, bytes.length * 8 >>> 0);
-  const h2 = new Uint32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
+  const h2 = new Uint32Array([
+    1779033703,
+    3144134277,
+    1013904242,
+    2773480762,
+    1359893119,
+    2600822924,
+    528734635,
+    1541459225
+  ]);
   const w = new Uint32Array(64);
   for (let block = 0; block < length; block += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
@@ -1663,7 +2078,13 @@ var PRESETS = Object.freeze({
   none: []
 });
 var MAX_ID_LENGTH = 100;
-var DEFAULT_PORTS = { ssh: "22", http: "80", https: "443", git: "9418", rsync: "873" };
+var DEFAULT_PORTS = {
+  ssh: "22",
+  http: "80",
+  https: "443",
+  git: "9418",
+  rsync: "873"
+};
 function parseRemote(url) {
   const raw = url.trim();
   if (raw === "" || /^[A-Za-z]:[\\/]/.test(raw)) return void 0;
@@ -1719,7 +2140,9 @@ function templatesOf(source, warn) {
   const preset = PRESETS[text2];
   if (preset !== void 0) return preset;
   if (text2.includes("{")) return [text2];
-  warn(`peer source "${text2.slice(0, 60)}" is neither a preset (git, cwd, none) nor a template such as "team-{dir}"; using git`);
+  warn(
+    `peer source "${text2.slice(0, 60)}" is neither a preset (git, cwd, none) nor a template such as "team-{dir}"; using git`
+  );
   return PRESETS.git;
 }
 function renderTemplate(template, variables) {
@@ -1736,7 +2159,9 @@ function firstRendered(templates, variables, warn) {
     const id = renderTemplate(template, variables);
     if (id === "") continue;
     if (isValidPeerId(id)) return { id, template };
-    warn(`peer source "${template}" renders "${id.slice(0, 60)}", which is not a valid peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters); trying the next`);
+    warn(
+      `peer source "${template}" renders "${id.slice(0, 60)}", which is not a valid peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters); trying the next`
+    );
   }
   return void 0;
 }
@@ -1806,7 +2231,9 @@ var NOT_APPLIED = {
   "bypass.session_patterns": 'use "enabled": false to leave this workspace alone'
 };
 var CONNECTION_KEYS = new Set(
-  "url base_url mcp_url api_key bearer_token root_api_key gateway_token oidc_token ldap_username ldap_password account account_id user user_id auth_mode extra_headers credential_source cli_config_file config_file baseUrl mcpUrl apiKey bearerToken rootApiKey gatewayToken accountId userId authMode extraHeaders credentialSource credentialPath configPath".split(" ")
+  "url base_url mcp_url api_key bearer_token root_api_key gateway_token oidc_token ldap_username ldap_password account account_id user user_id auth_mode extra_headers credential_source cli_config_file config_file baseUrl mcpUrl apiKey bearerToken rootApiKey gatewayToken accountId userId authMode extraHeaders credentialSource credentialPath configPath".split(
+    " "
+  )
 );
 var SILENT_KEYS = /* @__PURE__ */ new Set(["$schema", "version", "min_client_version", "labels"]);
 var MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
@@ -1822,10 +2249,15 @@ function readWorkspaceFile(path, root, report) {
   }
   const version = file.value["version"];
   if (version !== void 0 && version !== 1) {
-    report.warnings.push(`${path} declares version ${JSON.stringify(version)}; this plugin understands 1; ignoring the file`);
+    report.warnings.push(
+      `${path} declares version ${JSON.stringify(version)}; this plugin understands 1; ignoring the file`
+    );
     return layer;
   }
-  for (const key of connectionKeysIn(file.value, "")) report.warnings.push(`${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`);
+  for (const key of connectionKeysIn(file.value, ""))
+    report.warnings.push(
+      `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`
+    );
   let schemaKeys = 0;
   for (const [key, value] of Object.entries(file.value)) {
     if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
@@ -1847,7 +2279,8 @@ function readWorkspaceFile(path, root, report) {
       else report.notes.push(`${path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? "unknown key"}`);
     }
   }
-  if (version === void 0 && schemaKeys > 0) report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
+  if (version === void 0 && schemaKeys > 0)
+    report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
   return layer;
 }
 function take(layer, key, spec, raw, report) {
@@ -1882,12 +2315,22 @@ function parseValue(key, spec, raw, path, report) {
     }
     case "source":
       if (typeof raw === "string") return raw.trim();
-      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return raw.map((item) => item.trim()).filter(Boolean);
+      if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
+        return raw.map((item) => item.trim()).filter(Boolean);
       ignored("is not a preset, a template or a list of templates");
       return void 0;
   }
 }
-var BOOLEAN_WORDS = { true: true, "1": true, yes: true, on: true, false: false, "0": false, no: false, off: false };
+var BOOLEAN_WORDS = {
+  true: true,
+  "1": true,
+  yes: true,
+  on: true,
+  false: false,
+  "0": false,
+  no: false,
+  off: false
+};
 function parseNumber2(key, spec, raw, path, report) {
   const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
   if (!Number.isFinite(parsed)) {
@@ -1896,7 +2339,8 @@ function parseNumber2(key, spec, raw, path, report) {
   }
   const value = spec.kind === "int" ? Math.floor(parsed) : parsed;
   const clamped = Math.min(spec.max ?? value, Math.max(spec.min ?? value, value));
-  if (clamped !== value) report.warnings.push(`${path}: clamped '${key}' from ${value} to ${clamped} (allowed ${spec.min}..${spec.max})`);
+  if (clamped !== value)
+    report.warnings.push(`${path}: clamped '${key}' from ${value} to ${clamped} (allowed ${spec.min}..${spec.max})`);
   return clamped;
 }
 function connectionKeysIn(value, prefix) {
@@ -1954,18 +2398,25 @@ function applyWorkspace(settings, config) {
   const cannot = (field, why) => ignored.push(`ignored ${originText(config, field)}: ${why}`);
   for (const name of PROJECT_SWITCHES) {
     if (values[name] === false) next[name] = false;
-    else if (values[name] === true && !settings[name]) cannot(name, "a workspace file never turns on what your settings turn off");
+    else if (values[name] === true && !settings[name])
+      cannot(name, "a workspace file never turns on what your settings turn off");
   }
   if (values.recallLimit !== void 0) {
     if (values.recallLimit < settings.recallLimit) next.recallLimit = values.recallLimit;
-    else if (values.recallLimit > settings.recallLimit) cannot("recallLimit", `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
+    else if (values.recallLimit > settings.recallLimit)
+      cannot("recallLimit", `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
   }
   if (values.scoreThreshold !== void 0) {
     if (values.scoreThreshold > settings.scoreThreshold) next.scoreThreshold = values.scoreThreshold;
-    else if (values.scoreThreshold < settings.scoreThreshold) cannot("scoreThreshold", `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`);
+    else if (values.scoreThreshold < settings.scoreThreshold)
+      cannot(
+        "scoreThreshold",
+        `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`
+      );
   }
   if (values.recallPeerScope === "actor") next.recallPeerScope = "actor";
-  else if (values.recallPeerScope === "all" && settings.recallPeerScope.trim().toLowerCase() === "actor") cannot("recallPeerScope", "a workspace file may only narrow the peer scope to actor (yours: actor)");
+  else if (values.recallPeerScope === "all" && settings.recallPeerScope.trim().toLowerCase() === "actor")
+    cannot("recallPeerScope", "a workspace file may only narrow the peer scope to actor (yours: actor)");
   if (values.recallDedupTurns !== void 0) next.recallDedupTurns = values.recallDedupTurns;
   return { settings: next, ignored };
 }
@@ -1975,7 +2426,14 @@ var MAX_CACHE_AGE_MS = 6e4;
 var MAX_CACHE_ENTRIES = 64;
 var cache = /* @__PURE__ */ new Map();
 function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
-  const input = { workspace, homeDir, credentials: config.credentials, settings: config.settings, ...originOf(config), now };
+  const input = {
+    workspace,
+    homeDir,
+    credentials: config.credentials,
+    settings: config.settings,
+    ...originOf(config),
+    now
+  };
   const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
   const applied = applyWorkspace(config.settings, project.config);
   const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
@@ -1996,7 +2454,14 @@ function resolveProject(input) {
     scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
   }
   const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
-  const base = { peerSource: "", earlierPeerIds: [], off: switchesOff(scan.config), warnings, ...scan.root ? { root: scan.root.root } : {}, ...scan.config ? { config: scan.config } : {} };
+  const base = {
+    peerSource: "",
+    earlierPeerIds: [],
+    off: switchesOff(scan.config),
+    warnings,
+    ...scan.root ? { root: scan.root.root } : {},
+    ...scan.config ? { config: scan.config } : {}
+  };
   const explicit = explicitPeer(input.credentials, warnings);
   const named = scan.config?.values.peerId;
   const namedBy = scan.config === void 0 ? "" : originText(scan.config, "peerId");
@@ -2013,10 +2478,20 @@ function derivedPeer(input, scan, base) {
   if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
   const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
   const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (rendered === void 0) return { ...base, peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)` };
-  const peer = { ...base, peerId: rendered.id, peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})` };
+  if (rendered === void 0)
+    return {
+      ...base,
+      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
+    };
+  const peer = {
+    ...base,
+    peerId: rendered.id,
+    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
+  };
   if (input.earlierIds !== true) return peer;
-  const earlier = [earlierGitIdOf(scan), variables.cwd].filter((id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id));
+  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
+    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
+  );
   return { ...peer, earlierPeerIds: [...new Set(earlier)] };
 }
 function peerSourceOf(input, config) {
@@ -2024,13 +2499,15 @@ function peerSourceOf(input, config) {
   const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
   const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
   if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
-  if (config?.values.peerSource !== void 0) return { value: config.values.peerSource, from: originText(config, "peerSource") };
+  if (config?.values.peerSource !== void 0)
+    return { value: config.values.peerSource, from: originText(config, "peerSource") };
   if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
   return { value: void 0, from: "default git" };
 }
 function describeVariable(template, scan) {
   if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
-  if (template.includes("{git_root}")) return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
+  if (template.includes("{git_root}"))
+    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
   if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
   return template.includes("{cwd}") ? "the working folder" : "the template itself";
 }
@@ -2047,7 +2524,8 @@ function explicitPeer(credentials, warnings) {
 var NO_VARIABLES = { git_remote: "", git_root: "", dir: "", git_port: "" };
 function cachedScan(workspace, homeDir, now) {
   const hit = cache.get(workspace);
-  if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
+  if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature))
+    return hit.scan;
   const notes = { touched: [], ignored: [] };
   const scan = scanWorkspace(workspace, homeDir, notes);
   if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value);
@@ -2059,12 +2537,23 @@ function scanWorkspace(workspace, homeDir, notes) {
   if (root === void 0) return { variables: NO_VARIABLES, remote: "", ignored: notes.ignored };
   const config = root.hasFiles ? readWorkspaceConfig(root.root, notes.touched) : void 0;
   const dir = sanitizePeerId(root.root.split(/[/\\]/).filter(Boolean).pop() ?? "");
-  const scan = { root, variables: { ...NO_VARIABLES, dir }, remote: "", ignored: notes.ignored, ...config ? { config } : {} };
+  const scan = {
+    root,
+    variables: { ...NO_VARIABLES, dir },
+    remote: "",
+    ignored: notes.ignored,
+    ...config ? { config } : {}
+  };
   if (root.git === void 0) return scan;
   const gitConfig = readGitConfig(root.git.commonDir, notes);
   const origin = originUrl(gitConfig);
   const parts = origin === void 0 ? void 0 : parseRemote(origin);
-  scan.variables = { dir, git_remote: gitRemoteVariable(origin), git_root: legacyPeerForm(mainCheckout(root.git)), git_port: remotePort(parts) };
+  scan.variables = {
+    dir,
+    git_remote: gitRemoteVariable(origin),
+    git_root: legacyPeerForm(mainCheckout(root.git)),
+    git_port: remotePort(parts)
+  };
   scan.remote = normalizeRemote(parts);
   scan.commonDir = root.git.commonDir;
   return scan;
@@ -2094,7 +2583,10 @@ async function settle($, purpose, rule) {
   for (let round = 1; ; round++) {
     const run = files.attempt(purpose, rule);
     if (run.complete) return run.value;
-    if (round >= MAX_ROUNDS) throw new Error(`the file snapshot still misses ${run.needs.length} paths after ${MAX_ROUNDS} runs (${run.needs[0]?.path ?? ""})`);
+    if (round >= MAX_ROUNDS)
+      throw new Error(
+        `the file snapshot still misses ${run.needs.length} paths after ${MAX_ROUNDS} runs (${run.needs[0]?.path ?? ""})`
+      );
     await fetchNeeds($, run.needs);
   }
 }
@@ -2112,7 +2604,8 @@ async function revalidate($, purpose, only = () => true) {
     files.pathsOf(purpose).filter(only).map(async (path) => {
       const seen = await statOf($, path);
       const dropped = files.learnStat(path, seen);
-      if (dropped?.op === "read") await readText($, { ...dropped, maxBytes: Math.min(dropped.maxBytes, MAX_READ_BYTES - 1) }, seen);
+      if (dropped?.op === "read")
+        await readText($, { ...dropped, maxBytes: Math.min(dropped.maxBytes, MAX_READ_BYTES - 1) }, seen);
     })
   );
 }
@@ -2132,7 +2625,13 @@ async function fetchNeeds($, needs) {
   await Promise.all(
     needs.map(async (need) => {
       if (need.op === "list") {
-        const [seen2, names] = await Promise.all([statOf($, need.path), $.fs.list(need.path).then((entries) => entries.map((entry) => entry.name), () => [])]);
+        const [seen2, names] = await Promise.all([
+          statOf($, need.path),
+          $.fs.list(need.path).then(
+            (entries) => entries.map((entry) => entry.name),
+            () => []
+          )
+        ]);
         files.learnStat(need.path, seen2);
         files.learnNames(need.path, names);
         return;
@@ -2146,7 +2645,11 @@ async function fetchNeeds($, needs) {
 async function readText($, need, seen) {
   if (seen.state !== "found" || seen.facts.kind !== "file" || seen.facts.size > need.maxBytes) return;
   try {
-    sessionFiles().learnText(need.path, await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }), need.maxBytes);
+    sessionFiles().learnText(
+      need.path,
+      await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }),
+      need.maxBytes
+    );
   } catch (error) {
     sessionFiles().learnStat(need.path, failedLook(error));
   }
@@ -2154,7 +2657,15 @@ async function readText($, need, seen) {
 async function statOf($, path) {
   try {
     const stat = await $.fs.stat(path, { resolve: true });
-    return { state: "found", facts: { kind: stat.kind, size: stat.size, mtimeMs: stat.mtimeMs, ...stat.realPath !== void 0 ? { realPath: stat.realPath } : {} } };
+    return {
+      state: "found",
+      facts: {
+        kind: stat.kind,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        ...stat.realPath !== void 0 ? { realPath: stat.realPath } : {}
+      }
+    };
   } catch (error) {
     return failedLook(error);
   }
@@ -2233,15 +2744,23 @@ async function guardToolCall($, e, next) {
   if (!await moduleIsOn($)) return next(e);
   const host = await hostProfile($);
   const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
-  if (reason !== void 0) return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($, host.kind)) ?? reason };
+  if (reason !== void 0)
+    return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($, host.kind)) ?? reason };
   return (await withHandoff($, "guard", host.processId, () => next(e))).value;
 }
 async function configuredTools($, host) {
   try {
     const view = await sessionEnv($);
-    return await decide($, view.homeDir, () => toolNamesFor(host, loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings));
+    return await decide(
+      $,
+      view.homeDir,
+      () => toolNamesFor(host, loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings)
+    );
   } catch (error) {
-    debugNote($, `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`);
+    debugNote(
+      $,
+      `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`
+    );
     return toolNamesFor(host);
   }
 }
@@ -2374,7 +2893,8 @@ function renderRecallBlock(items, budgetTokens, tools = "codebuddy", maxUnits) {
     lines.push(bare);
   }
   if (lines.length === 0) return "";
-  if (maxUnits !== void 0 && lines.length < items.length) lines.push(notShownLine(items.length - lines.length, names));
+  if (maxUnits !== void 0 && lines.length < items.length)
+    lines.push(notShownLine(items.length - lines.length, names));
   return [OPEN_TAG, toolsLine, STORED_DATA_LINE, ...lines, CLOSE_TAG].join("\n");
 }
 function clippedElement(item, room, share, reserve) {
@@ -2398,12 +2918,18 @@ function recalledInBlock(text2) {
     const end = text2.indexOf(CLOSE_TAG, from);
     const block = text2.slice(from, end === -1 ? void 0 : end);
     for (const opening of block.matchAll(MEMORY_OPENING)) {
-      const attributes = new Map([...(opening[1] ?? "").matchAll(ATTRIBUTE)].map((m) => [m[1] ?? "", unescapeAttribute(m[2] ?? "")]));
+      const attributes = new Map(
+        [...(opening[1] ?? "").matchAll(ATTRIBUTE)].map((m) => [m[1] ?? "", unescapeAttribute(m[2] ?? "")])
+      );
       const uri = attributes.get("uri");
       if (uri === void 0 || uri === "") continue;
       const score = Number(attributes.get("score"));
       const category = attributes.get("type");
-      found.push({ uri, ...category ? { category } : {}, ...attributes.has("score") && Number.isFinite(score) ? { score } : {} });
+      found.push({
+        uri,
+        ...category ? { category } : {},
+        ...attributes.has("score") && Number.isFinite(score) ? { score } : {}
+      });
     }
     from = end === -1 ? -1 : text2.indexOf(OPEN_TAG, end);
   }
@@ -2457,12 +2983,19 @@ function lookupToolOf(toolName) {
   }
   return void 0;
 }
-var LOOKUP_TOOLS = new RegExp(`^(?:${["claude-code", "codebuddy"].map((host) => mcpToolName(host, "")).join("|")})`);
+var LOOKUP_TOOLS = new RegExp(
+  `^(?:${["claude-code", "codebuddy"].map((host) => mcpToolName(host, "")).join("|")})`
+);
 function lookupOf(tool, args, answer) {
   const asked2 = ["query", "uris", "uri", "pattern"].map((key) => args[key]).find((value) => typeof value === "string" || Array.isArray(value));
   const query = (Array.isArray(asked2) ? asked2.join(", ") : String(asked2 ?? "")).slice(0, MAX_QUERY_CHARS);
   const text2 = typeof answer.text === "string" ? answer.text : "";
-  return { tool, query, hits: (text2.match(/viking:\/\/[^\s"'<>)\]]+/g) ?? []).length, isError: answer.deny !== void 0 || answer.isError === true };
+  return {
+    tool,
+    query,
+    hits: (text2.match(/viking:\/\/[^\s"'<>)\]]+/g) ?? []).length,
+    isError: answer.deny !== void 0 || answer.isError === true
+  };
 }
 function setExpanded(expanded, turns, which, isOpen) {
   const ns = which === "all" ? turns.map((turn) => turn.n) : [which];
@@ -2503,10 +3036,17 @@ async function snapshotKey($) {
 async function saveSnapshot($) {
   const key = await snapshotKey($);
   if (key === void 0) return;
-  const data = { turns: (await readTurns($)).value, replies: await readReplies($), expanded: await readExpanded($) };
+  const data = {
+    turns: (await readTurns($)).value,
+    replies: await readReplies($),
+    expanded: await readExpanded($)
+  };
   await $.store.set(key, data);
   const listed = await $.store.get(SESSIONS_KEY);
-  const sessions = [...Array.isArray(listed) ? listed.filter((entry) => typeof entry === "string" && entry !== key) : [], key];
+  const sessions = [
+    ...Array.isArray(listed) ? listed.filter((entry) => typeof entry === "string" && entry !== key) : [],
+    key
+  ];
   for (const old of sessions.slice(0, -MAX_SESSIONS)) await $.store.delete(old);
   await $.store.set(SESSIONS_KEY, sessions.slice(-MAX_SESSIONS));
 }
@@ -2531,17 +3071,38 @@ function cardSummary(turn) {
 }
 function cardRows(turn) {
   return [
-    ...turn.recalled.map((memory) => ({ key: `r-${memory.uri}`, text: `  \u2605 ${memory.uri} `, detail: memory.score === void 0 ? "" : memory.score.toFixed(2) })),
-    ...turn.lookups.map((lookup, index) => ({ key: `l-${index}`, text: `  \u2315 ${lookup.tool} \u201C${lookup.query}\u201D `, detail: lookup.isError ? "failed" : `${lookup.hits} URIs` }))
+    ...turn.recalled.map((memory) => ({
+      key: `r-${memory.uri}`,
+      text: `  \u2605 ${memory.uri} `,
+      detail: memory.score === void 0 ? "" : memory.score.toFixed(2)
+    })),
+    ...turn.lookups.map((lookup, index) => ({
+      key: `l-${index}`,
+      text: `  \u2315 ${lookup.tool} \u201C${lookup.query}\u201D `,
+      detail: lookup.isError ? "failed" : `${lookup.hits} URIs`
+    }))
   ];
 }
 function cardTree(elements, turn, isOpen, onToggle) {
   const { Box, Text, Button } = elements;
-  const rows = isOpen ? cardRows(turn).map((row) => h(Text, { key: row.key, wrap: "truncate-end" }, row.text, h(Text, { dimColor: true }, row.detail))) : [];
+  const rows = isOpen ? cardRows(turn).map(
+    (row) => h(Text, { key: row.key, wrap: "truncate-end" }, row.text, h(Text, { dimColor: true }, row.detail))
+  ) : [];
   return h(
     Box,
     { flexDirection: "column", marginLeft: 2 },
-    h(Box, { flexDirection: "row", gap: 1 }, h(Text, { color: "cyan" }, cardSummary(turn)), h(Button, { key: `openviking-card-${turn.n}`, label: isOpen ? "collapse" : "expand", plain: true, dimColor: true, onPress: onToggle })),
+    h(
+      Box,
+      { flexDirection: "row", gap: 1 },
+      h(Text, { color: "cyan" }, cardSummary(turn)),
+      h(Button, {
+        key: `openviking-card-${turn.n}`,
+        label: isOpen ? "collapse" : "expand",
+        plain: true,
+        dimColor: true,
+        onPress: onToggle
+      })
+    ),
     ...rows
   );
 }
@@ -2563,7 +3124,11 @@ async function cardOnSessionStart($, e, next) {
   if (await moduleIsOn($)) {
     try {
       await restoreSnapshot($);
-      await $.command.register({ name: CARD_COMMAND, description: "Expand or collapse the OpenViking memory cards", argumentHint: "expand | collapse" });
+      await $.command.register({
+        name: CARD_COMMAND,
+        description: "Expand or collapse the OpenViking memory cards",
+        argumentHint: "expand | collapse"
+      });
     } catch (error) {
       await noteFailure($, "session start", error);
     }
@@ -2598,8 +3163,10 @@ async function cardOnLookup($, e, next) {
 }
 async function cardOnAppend($, e, next) {
   const stored = await next(e);
-  if (e.door !== "response" || e.agentId !== void 0 || stored?.deny !== void 0 || typeof stored?.uuid !== "string") return stored;
-  if (!(stored.message?.content ?? []).some((block) => block?.type === "text")) return stored;
+  if (e.door !== "response" || e.agentId !== void 0 || stored?.deny !== void 0 || typeof stored?.uuid !== "string")
+    return stored;
+  if (!(stored.message?.content ?? []).some((block) => block?.type === "text"))
+    return stored;
   try {
     if (!await moduleIsOn($)) return stored;
     const turns = (await readTurns($)).value;
@@ -2697,7 +3264,10 @@ async function takeOver($, kind, e, next, work) {
   return { result: ours.text === "" ? result : withContext(result, ours.text), ours };
 }
 async function failed($, kind, error) {
-  debugNote($, `${kind} in the module failed; the hook command does it for the rest of the session: ${errorMessage(error)}`);
+  debugNote(
+    $,
+    `${kind} in the module failed; the hook command does it for the rest of the session: ${errorMessage(error)}`
+  );
   await giveUp($, kind);
 }
 function contextEntries(result) {
@@ -2800,7 +3370,9 @@ async function writeCached(file, key, value, expiresAt, now) {
   const live = Object.entries(entries).filter(
     ([name, entry]) => name !== key && isRecord(entry) && typeof entry["expiresAt"] === "number" && entry["expiresAt"] > now
   );
-  live.sort(([, a], [, b]) => Number(b["expiresAt"]) - Number(a["expiresAt"]));
+  live.sort(
+    ([, a], [, b]) => Number(b["expiresAt"]) - Number(a["expiresAt"])
+  );
   const next = Object.fromEntries([[key, { value, expiresAt }], ...live.slice(0, MAX_KEYS - 1)]);
   await writeJsonAtomic(file, next, { fsync: false }).catch(() => void 0);
 }
@@ -2833,7 +3405,10 @@ function lastKnownUserSpace(ref) {
 async function resolveUserSpace(client, ref) {
   const cached = await cachedUserSpace(ref);
   if (cached !== void 0) return cached;
-  const [status, listing] = await Promise.all([client.systemStatus(), client.ls("viking://user", { output: "original" })]);
+  const [status, listing] = await Promise.all([
+    client.systemStatus(),
+    client.ls("viking://user", { output: "original" })
+  ]);
   if (!status.ok && !listing.ok) return void 0;
   const fallback = status.ok && isSpace(status.result.user) ? status.result.user : "default";
   const names = listing.ok ? listing.result.filter((entry) => entry.isDir !== false).map((entry) => entry.name ?? lastSegment2(entry.uri)) : [];
@@ -2912,7 +3487,12 @@ function toRecalled(item, maxContentChars) {
   const abstract = (item.abstract ?? "").replace(/\s+/g, " ").trim();
   const text2 = abstract.length > maxContentChars ? `${abstract.slice(0, maxContentChars)}...` : abstract;
   const category = categoryOf(item.uri);
-  return { uri: item.uri, text: text2, ...category ? { category } : {}, ...item.score !== void 0 ? { score: item.score } : {} };
+  return {
+    uri: item.uri,
+    text: text2,
+    ...category ? { category } : {},
+    ...item.score !== void 0 ? { score: item.score } : {}
+  };
 }
 function categoryOf(uri) {
   const memory = /\/memories\/([a-z]+)\//.exec(uri)?.[1];
@@ -2920,7 +3500,9 @@ function categoryOf(uri) {
   return /\/skills\//.test(uri) ? "skills" : void 0;
 }
 function termsOf(text2) {
-  return new Set(text2.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((term) => term.length >= 3));
+  return new Set(
+    text2.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((term) => term.length >= 3)
+  );
 }
 
 // src/recall/cascade.ts
@@ -2940,7 +3522,12 @@ async function recallByTier(request) {
     if (!result.ok && isUnsupported(result)) {
       tier = "recall";
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return mergeOutcomes(fromContextResult("context", result, request.settings.recallLimit), others.map((other) => fromContextResult("context", other, request.settings.recallLimit)), request.settings.recallLimit);
+    } else
+      return mergeOutcomes(
+        fromContextResult("context", result, request.settings.recallLimit),
+        others.map((other) => fromContextResult("context", other, request.settings.recallLimit)),
+        request.settings.recallLimit
+      );
   }
   if (tier === "recall") {
     const body = recallBody(request);
@@ -2948,9 +3535,17 @@ async function recallByTier(request) {
     if (!result.ok && isUnsupported(result)) {
       tier = "find";
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return mergeOutcomes(fromContextResult("recall", result, request.settings.recallLimit), others.map((other) => fromContextResult("recall", other, request.settings.recallLimit)), request.settings.recallLimit);
+    } else
+      return mergeOutcomes(
+        fromContextResult("recall", result, request.settings.recallLimit),
+        others.map((other) => fromContextResult("recall", other, request.settings.recallLimit)),
+        request.settings.recallLimit
+      );
   }
-  return findTier(request, earlier.map((entry) => entry.peer));
+  return findTier(
+    request,
+    earlier.map((entry) => entry.peer)
+  );
 }
 async function askEveryPeer(own, earlier, call) {
   const [ownResult, ...others] = await Promise.all([own, ...earlier.map((entry) => entry.client)].map(call));
@@ -2960,14 +3555,17 @@ function asksEarlierPeers(request) {
   return request.earlierPeers !== void 0 && request.earlierPeers.length > 0 && peerFields(request).peer_scope === "actor";
 }
 function mergeOutcomes(own, earlier, limit) {
-  const withHits = [own, ...earlier].filter((outcome) => outcome.status === "hits");
+  const withHits = [own, ...earlier].filter(
+    (outcome) => outcome.status === "hits"
+  );
   if (withHits.length === 0 || withHits.length === 1 && withHits[0] === own) return own;
   const best = /* @__PURE__ */ new Map();
   let order = 0;
   for (const item of withHits.flatMap((outcome) => outcome.items)) {
     const seen = best.get(item.uri);
     if (seen === void 0) best.set(item.uri, { item, order: order++ });
-    else if ((item.score ?? -Infinity) > (seen.item.score ?? -Infinity)) best.set(item.uri, { item, order: seen.order });
+    else if ((item.score ?? -Infinity) > (seen.item.score ?? -Infinity))
+      best.set(item.uri, { item, order: seen.order });
   }
   const items = [...best.values()].sort((a, b) => (b.item.score ?? -Infinity) - (a.item.score ?? -Infinity) || a.order - b.order).slice(0, limit).map((entry) => entry.item);
   return { status: "hits", tier: own.tier, items };
@@ -2979,7 +3577,13 @@ function withoutExcluded(outcome, excluded) {
 }
 function contextBody(request) {
   const { settings, ovSessionId: ovSessionId2, query } = request;
-  const body = { query, mode: "context", purpose: "coding", score_threshold: settings.scoreThreshold, max_tokens: settings.recallMaxTokens };
+  const body = {
+    query,
+    mode: "context",
+    purpose: "coding",
+    score_threshold: settings.scoreThreshold,
+    max_tokens: settings.recallMaxTokens
+  };
   if (ovSessionId2 !== "") {
     body.session_id = ovSessionId2;
     if (settings.recallDedupTurns > 0) body.dedup_turns = settings.recallDedupTurns;
@@ -3034,16 +3638,41 @@ function fromEntry(entry) {
 }
 async function findTier(request, earlierPeers) {
   const { client, settings, query } = request;
-  const space = await resolveUserSpace(client, { dataDir: request.dataDir, credentials: request.credentials, now: request.now() });
-  if (space === void 0) return { status: "failed", tier: "find", failure: { ok: false, status: 0, code: "NO_USER_SPACE", message: "user space could not be resolved", retryable: true } };
+  const space = await resolveUserSpace(client, {
+    dataDir: request.dataDir,
+    credentials: request.credentials,
+    now: request.now()
+  });
+  if (space === void 0)
+    return {
+      status: "failed",
+      tier: "find",
+      failure: {
+        ok: false,
+        status: 0,
+        code: "NO_USER_SPACE",
+        message: "user space could not be resolved",
+        retryable: true
+      }
+    };
   const limit = Math.max(2 * settings.recallLimit, 8);
   const find = (folder) => client.find({ query, target_uri: `viking://user/${space}/${folder}`, limit, score_threshold: 0 });
   const ownPeers = request.actorPeer ? [request.actorPeer, ...earlierPeers] : [];
   const folders = ["memories", "skills", ...ownPeers.map((peer) => `peers/${peer}/memories`)];
   const results = await Promise.all(folders.map(find));
   const answered = results.flatMap((result) => result.ok ? [result.result] : []);
-  if (answered.length === 0) return { status: "failed", tier: "find", failure: results.find((result) => !result.ok) };
-  const items = rankFindItems(answered, { query, scoreThreshold: settings.scoreThreshold, limit: settings.recallLimit, maxContentChars: settings.recallMaxContentChars });
+  if (answered.length === 0)
+    return {
+      status: "failed",
+      tier: "find",
+      failure: results.find((result) => !result.ok)
+    };
+  const items = rankFindItems(answered, {
+    query,
+    scoreThreshold: settings.scoreThreshold,
+    limit: settings.recallLimit,
+    maxContentChars: settings.recallMaxContentChars
+  });
   return items.length === 0 ? { status: "empty", tier: "find" } : { status: "hits", tier: "find", items };
 }
 
@@ -3057,7 +3686,8 @@ function bypassMatch(settings, sessionId, cwd) {
     const pattern = raw.trim();
     if (pattern === "") continue;
     const regex = globToRegExp(pattern);
-    if (typeof sessionId === "string" && sessionId !== "" && regex.test(sessionId)) return { by: "pattern", pattern, subject: "session" };
+    if (typeof sessionId === "string" && sessionId !== "" && regex.test(sessionId))
+      return { by: "pattern", pattern, subject: "session" };
     if (typeof cwd === "string" && cwd !== "" && regex.test(cwd)) return { by: "pattern", pattern, subject: "folder" };
   }
   return void 0;
@@ -3221,11 +3851,27 @@ var TOKEN_RULES = [
   { kind: "replicate-token", keywords: ["r8_"], source: String.raw`${B}r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])` },
   { kind: "huggingface-token", keywords: ["hf_"], source: String.raw`${B}hf_[A-Za-z0-9]{30}[A-Za-z0-9]*` },
   // Payments.
-  { kind: "stripe-key", keywords: ["_live_", "_test_", "_prod_"], source: String.raw`${B}[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10}[A-Za-z0-9]*` },
-  { kind: "stripe-webhook-secret", keywords: ["whsec_"], source: String.raw`${B}whsec_[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*` },
-  { kind: "square-token", keywords: ["sq0atp-", "sq0csp-"], source: String.raw`${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{22}[A-Za-z0-9_-]*` },
+  {
+    kind: "stripe-key",
+    keywords: ["_live_", "_test_", "_prod_"],
+    source: String.raw`${B}[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10}[A-Za-z0-9]*`
+  },
+  {
+    kind: "stripe-webhook-secret",
+    keywords: ["whsec_"],
+    source: String.raw`${B}whsec_[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*`
+  },
+  {
+    kind: "square-token",
+    keywords: ["sq0atp-", "sq0csp-"],
+    source: String.raw`${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{22}[A-Za-z0-9_-]*`
+  },
   // Clouds.
-  { kind: "aws-access-key", keywords: ["akia", "asia", "abia", "acca", "a3t"], source: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])` },
+  {
+    kind: "aws-access-key",
+    keywords: ["akia", "asia", "abia", "acca", "a3t"],
+    source: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`
+  },
   {
     kind: "aws-session-token",
     keywords: ["iqojb3jpz2lu", "fwogzxivyxdz", "aqodyxdz"],
@@ -3239,15 +3885,31 @@ var TOKEN_RULES = [
     keepPrefix: true
   },
   { kind: "google-api-key", keywords: ["aiza"], source: String.raw`${B}AIza[A-Za-z0-9_-]{35}` },
-  { kind: "google-oauth-secret", keywords: ["gocspx-"], source: String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  {
+    kind: "google-oauth-secret",
+    keywords: ["gocspx-"],
+    source: String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
   { kind: "google-oauth-token", keywords: ["ya29."], source: String.raw`${B}ya29\.[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
-  { kind: "google-refresh-token", keywords: ["1//0"], source: String.raw`(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{30}[A-Za-z0-9_-]*` },
-  { kind: "azure-client-secret", keywords: ["q~"], source: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])` },
+  {
+    kind: "google-refresh-token",
+    keywords: ["1//0"],
+    source: String.raw`(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{30}[A-Za-z0-9_-]*`
+  },
+  {
+    kind: "azure-client-secret",
+    keywords: ["q~"],
+    source: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`
+  },
   { kind: "digitalocean-token", keywords: ["_v1_"], source: String.raw`${B}do[por]_v1_[a-f0-9]{64}` },
   { kind: "databricks-token", keywords: ["dapi"], source: String.raw`${B}dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])` },
   { kind: "supabase-token", keywords: ["sbp_"], source: String.raw`${B}sbp_[a-f0-9]{40}` },
   // Code hosting and registries.
-  { kind: "github-token", keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], source: String.raw`${B}gh[pousr]_[A-Za-z0-9]{36}[A-Za-z0-9]*` },
+  {
+    kind: "github-token",
+    keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+    source: String.raw`${B}gh[pousr]_[A-Za-z0-9]{36}[A-Za-z0-9]*`
+  },
   { kind: "github-token", keywords: ["github_pat_"], source: String.raw`${B}github_pat_[A-Za-z0-9_]{22}[A-Za-z0-9_]*` },
   {
     kind: "gitlab-token",
@@ -3255,16 +3917,36 @@ var TOKEN_RULES = [
     source: String.raw`${B}gl(?:pat|ptt|dt|rt|soat|cbt|ft|imt|oas|agent)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
   },
   { kind: "npm-token", keywords: ["npm_"], source: String.raw`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])` },
-  { kind: "pypi-token", keywords: ["pypi-ageicHlwaS5vcmc".toLowerCase()], source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
-  { kind: "shopify-token", keywords: ["shpat_", "shpca_", "shppa_", "shpss_"], source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])` },
+  {
+    kind: "pypi-token",
+    keywords: ["pypi-ageicHlwaS5vcmc".toLowerCase()],
+    source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
+  {
+    kind: "shopify-token",
+    keywords: ["shpat_", "shpca_", "shppa_", "shpss_"],
+    source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])`
+  },
   { kind: "docker-token", keywords: ["dckr_pat_"], source: String.raw`dckr_pat_[A-Za-z0-9_-]{27}[A-Za-z0-9_-]*` },
   { kind: "atlassian-token", keywords: ["atatt3"], source: String.raw`ATATT3[A-Za-z0-9_=-]{60}[A-Za-z0-9_=-]*` },
   { kind: "linear-key", keywords: ["lin_api_"], source: String.raw`lin_api_[A-Za-z0-9]{40}` },
   { kind: "postman-key", keywords: ["pmak-"], source: String.raw`PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}` },
-  { kind: "terraform-token", keywords: [".atlasv1."], source: String.raw`${B}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}` },
+  {
+    kind: "terraform-token",
+    keywords: [".atlasv1."],
+    source: String.raw`${B}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`
+  },
   // Chat, mail, monitoring, secrets managers.
-  { kind: "slack-token", keywords: ["xox"], source: String.raw`(?<![A-Za-z0-9-])xox[abposre]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*` },
-  { kind: "slack-token", keywords: ["xapp-"], source: String.raw`(?<![A-Za-z0-9-])xapp-[0-9]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*` },
+  {
+    kind: "slack-token",
+    keywords: ["xox"],
+    source: String.raw`(?<![A-Za-z0-9-])xox[abposre]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`
+  },
+  {
+    kind: "slack-token",
+    keywords: ["xapp-"],
+    source: String.raw`(?<![A-Za-z0-9-])xapp-[0-9]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`
+  },
   {
     kind: "slack-webhook",
     keywords: ["hooks.slack.com"],
@@ -3279,15 +3961,39 @@ var TOKEN_RULES = [
     flags: "i",
     keepPrefix: true
   },
-  { kind: "telegram-bot-token", keywords: [":aa"], source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])` },
-  { kind: "sendgrid-key", keywords: ["sg."], source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}` },
+  {
+    kind: "telegram-bot-token",
+    keywords: [":aa"],
+    source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`
+  },
+  {
+    kind: "sendgrid-key",
+    keywords: ["sg."],
+    source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}`
+  },
   { kind: "mailgun-key", keywords: ["key-"], source: String.raw`${B}key-[a-f0-9]{32}(?![A-Za-z0-9])` },
-  { kind: "mailchimp-key", keywords: ["-us"], source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])` },
+  {
+    kind: "mailchimp-key",
+    keywords: ["-us"],
+    source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])`
+  },
   { kind: "twilio-key", keywords: ["sk"], source: String.raw`(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])` },
-  { kind: "sentry-token", keywords: ["sntrys_", "sntryu_", "sntrus_"], source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*` },
-  { kind: "grafana-token", keywords: ["glsa_", "glc_"], source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})` },
+  {
+    kind: "sentry-token",
+    keywords: ["sntrys_", "sntryu_", "sntrus_"],
+    source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*`
+  },
+  {
+    kind: "grafana-token",
+    keywords: ["glsa_", "glc_"],
+    source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})`
+  },
   { kind: "newrelic-key", keywords: ["nrak-"], source: String.raw`NRAK-[A-Z0-9]{27}` },
-  { kind: "vault-token", keywords: ["hvs.", "hvb."], source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*` },
+  {
+    kind: "vault-token",
+    keywords: ["hvs.", "hvb."],
+    source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*`
+  },
   {
     // Vault's legacy service tokens: `s.` and 24 base62 characters (mixed case and a digit: not a word after `s.`).
     kind: "vault-token",
@@ -3295,7 +4001,12 @@ var TOKEN_RULES = [
     source: String.raw`(?<![A-Za-z0-9_.-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])`,
     keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match.slice(2)) && /[0-9]/.test(match))
   },
-  { kind: "doppler-token", keywords: ["dp."], source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`, flags: "i" },
+  {
+    kind: "doppler-token",
+    keywords: ["dp."],
+    source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`,
+    flags: "i"
+  },
   { kind: "1password-token", keywords: ["ops_eyj"], source: String.raw`ops_eyJ[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3}` },
   { kind: "age-secret-key", keywords: ["age-secret-key-1"], source: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{58}` },
   // Generic shapes.
@@ -3304,7 +4015,13 @@ var TOKEN_RULES = [
     keywords: ["eyj"],
     source: String.raw`${B}eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*`
   },
-  { kind: "bearer-token", keywords: ["bearer"], source: String.raw`\b(Bearer[ \t]{1,8})[A-Za-z0-9._~+/-]{16}[A-Za-z0-9._~+/-]*=*`, flags: "i", keepPrefix: true },
+  {
+    kind: "bearer-token",
+    keywords: ["bearer"],
+    source: String.raw`\b(Bearer[ \t]{1,8})[A-Za-z0-9._~+/-]{16}[A-Za-z0-9._~+/-]*=*`,
+    flags: "i",
+    keepPrefix: true
+  },
   {
     kind: "authorization",
     keywords: ["authorization"],
@@ -3337,9 +4054,19 @@ var TOKEN_RULES = [
     source: String.raw`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-p)[^\s-][^\s]*`,
     keepPrefix: true
   },
-  { kind: "password", keywords: ["sshpass"], source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`, keepPrefix: true },
+  {
+    kind: "password",
+    keywords: ["sshpass"],
+    source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`,
+    keepPrefix: true
+  },
   // `redis-cli -h cache -a S3cret` (`-a` takes the password; `--pass` is the flag rule below).
-  { kind: "password", keywords: ["redis-cli"], source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`, keepPrefix: true },
+  {
+    kind: "password",
+    keywords: ["redis-cli"],
+    source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`,
+    keepPrefix: true
+  },
   {
     // `.netrc`: `machine host login alice password s3cret`, on one line or several.
     kind: "password",
@@ -3500,7 +4227,16 @@ function kindOfWords(qualifier, last) {
   if (last === "privatekey") return "private-key";
   return "secret";
 }
-var CREDENTIAL_WORDS = ["pass", "pwd", "secret", "token", "key", "auth", "credential", "connectionstring"];
+var CREDENTIAL_WORDS = [
+  "pass",
+  "pwd",
+  "secret",
+  "token",
+  "key",
+  "auth",
+  "credential",
+  "connectionstring"
+];
 var CANDIDATE_SOURCE = String.raw`(${CREDENTIAL_WORDS.join("|")})([A-Za-z0-9_.-]{0,40})(["']?)([ \t]{0,3})((?::=|=>|[:=])[ \t]{0,3})(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"'\x60&;,<>()[\]{}|]{1,512}))`;
 function isNameChar(code) {
   return code >= 97 && code <= 122 || code >= 65 && code <= 90 || code >= 48 && code <= 57 || code === 95 || code === 46 || code === 45;
@@ -3536,7 +4272,8 @@ function yamlValueLength(text2, start, lineEnd, upper) {
   if (lineEnd - start > MAX_YAML_VALUE) return 0;
   const line = text2.slice(start, lineEnd).replace(/[ \t]+#.*$/, "").trimEnd();
   if (line === "" || PLACEHOLDER.test(line)) return 0;
-  if (!upper && (TYPE_LINE.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
+  if (!upper && (TYPE_LINE.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line)))
+    return 0;
   return line.length;
 }
 function valueIsPlaceholder(value) {
@@ -3559,8 +4296,10 @@ function redactNamedSecrets(text2, marker) {
   for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
     const [whole, word = "", rest = "", quote2 = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
     let nameStart = match.index;
-    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1))) nameStart--;
-    if (text2.charAt(nameStart - 1) === "$" || text2.charAt(nameStart - 1) === "{" && text2.charAt(nameStart - 2) === "$") continue;
+    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1)))
+      nameStart--;
+    if (text2.charAt(nameStart - 1) === "$" || text2.charAt(nameStart - 1) === "{" && text2.charAt(nameStart - 2) === "$")
+      continue;
     const name = text2.slice(nameStart, match.index) + word + rest;
     const bareName = name.replace(/^[-.]+/, "");
     const kind = credentialNameKind(bareName);
@@ -3570,7 +4309,8 @@ function redactNamedSecrets(text2, marker) {
     let valueLength = value.length + (bare === void 0 ? 2 : 0);
     if (bare !== void 0) {
       const end = match.index + whole.length;
-      if (separator.trim() === ":" && !HEADER_NAME.test(bareName)) valueLength = yamlValueLength(text2, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
+      if (separator.trim() === ":" && !HEADER_NAME.test(bareName))
+        valueLength = yamlValueLength(text2, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
       else if (!bareIsSecret(bareName, spaceBefore, separator, value, text2.charAt(end))) valueLength = 0;
       if (valueLength === 0) continue;
     }
@@ -3822,7 +4562,10 @@ function readHealth(value) {
 }
 function readSystemStatus(value) {
   const body = record(value, "result");
-  return compact({ initialized: optionalBoolean(body, "initialized", "result"), user: optionalString(body, "user", "result") });
+  return compact({
+    initialized: optionalBoolean(body, "initialized", "result"),
+    user: optionalString(body, "user", "result")
+  });
 }
 function readLsEntries(value) {
   return arrayOf(value, "result", (item, path) => {
@@ -3910,7 +4653,13 @@ function readSessionInfo(value, sessionId) {
     auto_commit_policy: readPolicyField(body)
   });
 }
-var POLICY_KEYS = ["pending_token_threshold", "message_count_threshold", "idle_timeout_seconds", "keep_recent_count", "min_commit_interval_seconds"];
+var POLICY_KEYS = [
+  "pending_token_threshold",
+  "message_count_threshold",
+  "idle_timeout_seconds",
+  "keep_recent_count",
+  "min_commit_interval_seconds"
+];
 function readPolicyField(body) {
   const value = body["auto_commit_policy"];
   if (value === null) return null;
@@ -3982,15 +4731,27 @@ function createOpenVikingClient(options2) {
     recall: (body) => call({ method: "POST", path: `${API}/search/recall`, body, read: readContextSearch }),
     find: (body) => call({ method: "POST", path: `${API}/search/find`, body, read: readFind }),
     getSession: (sessionId) => sessionCall(sessionId, "", { method: "GET", read: (v) => readSessionInfo(v, sessionId) }),
-    addMessage: (sessionId, message) => sessionCall(sessionId, "/messages", { method: "POST", body: message, read: (v) => readAddMessages(v, sessionId) }),
+    addMessage: (sessionId, message) => sessionCall(sessionId, "/messages", {
+      method: "POST",
+      body: message,
+      read: (v) => readAddMessages(v, sessionId)
+    }),
     addMessages: (sessionId, messages) => sessionCall(sessionId, "/messages/batch", {
       method: "POST",
       body: { messages },
       read: (v) => readAddMessages(v, sessionId)
     }),
     commit: (sessionId, body = {}) => sessionCall(sessionId, "/commit", { method: "POST", body, read: (v) => readCommit(v, sessionId) }),
-    setCommitPolicy: (sessionId, policy) => sessionCall(sessionId, "/config", { method: "PATCH", body: { auto_commit_policy: policy }, read: readCommitPolicy }),
-    sessionContext: (sessionId, tokenBudget) => sessionCall(sessionId, "/context", { method: "GET", query: { token_budget: tokenBudget }, read: readSessionContext })
+    setCommitPolicy: (sessionId, policy) => sessionCall(sessionId, "/config", {
+      method: "PATCH",
+      body: { auto_commit_policy: policy },
+      read: readCommitPolicy
+    }),
+    sessionContext: (sessionId, tokenBudget) => sessionCall(sessionId, "/context", {
+      method: "GET",
+      query: { token_budget: tokenBudget },
+      read: readSessionContext
+    })
   };
 }
 async function performCall(options2, baseUrl, spec) {
@@ -4073,13 +4834,7 @@ var plugin_default = {
     name: "openviking-codebuddy contributors"
   },
   license: "Apache-2.0",
-  keywords: [
-    "memory",
-    "openviking",
-    "context",
-    "recall",
-    "mcp"
-  ],
+  keywords: ["memory", "openviking", "context", "recall", "mcp"],
   userConfig: {
     server_url: {
       description: "OpenViking server URL, e.g. http://127.0.0.1:1933 (empty: use env or ~/.openviking/ovcli.conf)",
@@ -4134,7 +4889,10 @@ function recallPeers(ctx, deps) {
   if (ctx.project.peerId === void 0) return {};
   const actorScope = ctx.settings.recallPeerScope.trim().toLowerCase() === "actor";
   if (!actorScope || ctx.project.earlierPeerIds.length === 0) return { actorPeer: ctx.project.peerId };
-  const earlierPeers = ctx.project.earlierPeerIds.map((peer) => ({ peer, client: clientFor(ctx.config, deps, ctx.settings.timeoutMs, ctx.deadlineAt, peer) }));
+  const earlierPeers = ctx.project.earlierPeerIds.map((peer) => ({
+    peer,
+    client: clientFor(ctx.config, deps, ctx.settings.timeoutMs, ctx.deadlineAt, peer)
+  }));
   return { actorPeer: ctx.project.peerId, earlierPeers };
 }
 function loadStageConfig(deps, options2 = {}) {
@@ -4206,7 +4964,11 @@ function urisIn(text2) {
   return [...new Set(text2.match(/viking:\/\/[^\s"'`<>)\]]+/g) ?? [])].map((uri) => ({ uri }));
 }
 function entryLine(entry) {
-  const items = entry.items.slice(0, MAX_ITEMS).map((item) => ({ ...item, uri: item.uri.slice(0, MAX_URI_CHARS), ...item.category !== void 0 ? { category: item.category.slice(0, 64) } : {} }));
+  const items = entry.items.slice(0, MAX_ITEMS).map((item) => ({
+    ...item,
+    uri: item.uri.slice(0, MAX_URI_CHARS),
+    ...item.category !== void 0 ? { category: item.category.slice(0, 64) } : {}
+  }));
   const more = entry.items.length - items.length + (entry.moreItems ?? 0);
   const bounded2 = {
     session: entry.session.slice(0, 200),
@@ -4222,7 +4984,13 @@ function entryLine(entry) {
   const line = `${JSON.stringify(bounded2)}
 `;
   if (utf8Length(line) <= MAX_LINE_BYTES) return line;
-  const head = { ...bounded2, detail: bounded2.detail.slice(0, 100), items: items.slice(0, 10), moreItems: entry.items.length - Math.min(items.length, 10) + (entry.moreItems ?? 0), text: bounded2.text.slice(0, 1e3) };
+  const head = {
+    ...bounded2,
+    detail: bounded2.detail.slice(0, 100),
+    items: items.slice(0, 10),
+    moreItems: entry.items.length - Math.min(items.length, 10) + (entry.moreItems ?? 0),
+    text: bounded2.text.slice(0, 1e3)
+  };
   return `${JSON.stringify(head)}
 `;
 }
@@ -4262,15 +5030,39 @@ async function recallFor(ctx, query, deps, cap) {
   const at = deps.now();
   deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));
   if (outcome.status === "failed") {
-    deps.log.warn("recall failed; no memories for this prompt", { tier: outcome.tier, code: outcome.failure.code, status: outcome.failure.status });
+    deps.log.warn("recall failed; no memories for this prompt", {
+      tier: outcome.tier,
+      code: outcome.failure.code,
+      status: outcome.failure.status
+    });
     return void 0;
   }
   deps.log.debug("recall done", { tier: outcome.tier, hits: outcome.status === "hits" ? outcome.items.length : 0 });
   if (outcome.status === "empty") return void 0;
-  const text2 = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, toolNamesFor(hostFromEnv(deps.env), ctx.settings), cap);
+  const text2 = renderRecallBlock(
+    outcome.items,
+    ctx.settings.recallTokenBudget,
+    toolNamesFor(hostFromEnv(deps.env), ctx.settings),
+    cap
+  );
   if (text2 === "") return void 0;
-  const items = outcome.items.map(({ uri, score, category }) => ({ uri, ...score !== void 0 ? { score } : {}, ...category !== void 0 ? { category } : {} }));
-  deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: "recall", detail: query, workspace: ctx.workspace, ...ctx.project.peerId ? { peer: ctx.project.peerId } : {}, items, text: text2 }));
+  const items = outcome.items.map(({ uri, score, category }) => ({
+    uri,
+    ...score !== void 0 ? { score } : {},
+    ...category !== void 0 ? { category } : {}
+  }));
+  deps.afterAnswer(
+    () => recordInjection(ctx.dataDir, {
+      session: ctx.ovSessionId,
+      at,
+      kind: "recall",
+      detail: query,
+      workspace: ctx.workspace,
+      ...ctx.project.peerId ? { peer: ctx.project.peerId } : {},
+      items,
+      text: text2
+    })
+  );
   return { text: text2, items };
 }
 
@@ -4301,8 +5093,16 @@ var NEVER_SENT = /failed: (?:ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN)\b/;
 function fetchTransport($) {
   return async (request) => {
     const origin = originOf2(request.url);
-    if (hanging.has(origin)) throw transportError("timeout", `an earlier request to ${origin} is still without an answer; not asking again until it ends`);
-    const answered = $.http.fetch(request.url, { method: request.method, headers: request.headers, ...request.body !== void 0 ? { body: request.body } : {} }).then(
+    if (hanging.has(origin))
+      throw transportError(
+        "timeout",
+        `an earlier request to ${origin} is still without an answer; not asking again until it ends`
+      );
+    const answered = $.http.fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...request.body !== void 0 ? { body: request.body } : {}
+    }).then(
       (answer2) => ({ answer: answer2 }),
       (error) => ({ error })
     );
@@ -4316,7 +5116,10 @@ function fetchTransport($) {
     }
     if ("error" in first) {
       const message = first.error instanceof Error ? first.error.message : String(first.error);
-      throw transportError(NEVER_SENT.test(message) ? "unsent" : message.includes("aborted") ? "timeout" : "network", message);
+      throw transportError(
+        NEVER_SENT.test(message) ? "unsent" : message.includes("aborted") ? "timeout" : "network",
+        message
+      );
     }
     const answer = first.answer;
     if ("deny" in answer) throw transportError("unsent", `the host refused the request: ${answer.deny}`);
@@ -4375,7 +5178,8 @@ function switchFiles(view) {
 var SETTLE_GRACE_MS = 150;
 function promptOf(e) {
   const input = hookInputFromJson(e);
-  if (input?.hook_event_name !== "UserPromptSubmit" || typeof input.cwd !== "string" || !isAbsolute(input.cwd)) return void 0;
+  if (input?.hook_event_name !== "UserPromptSubmit" || typeof input.cwd !== "string" || !isAbsolute(input.cwd))
+    return void 0;
   return input;
 }
 async function prepareRecall($, input) {
@@ -4388,7 +5192,11 @@ async function prepareRecall($, input) {
   const { ctx } = plan;
   const query = plan.decision.query;
   return async () => {
-    const answer = await within($, recallFor(ctx, query, deps, void 0), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
+    const answer = await within(
+      $,
+      recallFor(ctx, query, deps, void 0),
+      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS
+    );
     if (answer === LATE) throw new Error("recall ran past its deadline");
     return { text: answer?.text ?? "", items: answer?.items ?? [], afterAnswer };
   };
@@ -4438,7 +5246,8 @@ function readStartState(fields) {
   const valid = {};
   for (const [source, answer] of Object.entries(answers)) {
     if (source === "__proto__" || !isRecord(answer)) continue;
-    if (typeof answer["text"] === "string" && typeof answer["at"] === "number") valid[source] = { text: answer["text"], at: answer["at"] };
+    if (typeof answer["text"] === "string" && typeof answer["at"] === "number")
+      valid[source] = { text: answer["text"], at: answer["at"] };
   }
   return { answers: valid };
 }
@@ -4469,7 +5278,10 @@ function observeResults(client, observe) {
   for (const [name, value] of Object.entries(client)) {
     if (typeof value !== "function") continue;
     observed[name] = async (...args) => {
-      const result = await value.apply(client, args);
+      const result = await value.apply(
+        client,
+        args
+      );
       observe(result);
       return result;
     };
@@ -4527,8 +5339,14 @@ function noticeFor({ dataDir, credentials, failure: failure2 }) {
   if (credentials.rootKeyOnly || reason === "forbidden") {
     return { text: `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}` };
   }
-  if (reason === "refused") return { text: `OpenViking memory is off: the server at ${displayUrl(credentials.baseUrl, true)} refused the API key. ${DOCTOR}` };
-  if (reason === "unreachable") return { text: `OpenViking memory is off: no server answers at ${displayUrl(credentials.baseUrl, true)}. ${DOCTOR}` };
+  if (reason === "refused")
+    return {
+      text: `OpenViking memory is off: the server at ${displayUrl(credentials.baseUrl, true)} refused the API key. ${DOCTOR}`
+    };
+  if (reason === "unreachable")
+    return {
+      text: `OpenViking memory is off: no server answers at ${displayUrl(credentials.baseUrl, true)}. ${DOCTOR}`
+    };
   const dead = newDeadLetters(dataDir);
   if (dead === void 0) return void 0;
   return {
@@ -4573,8 +5391,17 @@ function memoriesRoot(space) {
 }
 async function fetchProfileSources(client, space) {
   const root = memoriesRoot(space);
-  const listing = (folder) => client.ls(`${root}/${folder}`, { output: "agent", recursive: true, absLimit: LISTING_LIMIT, nodeLimit: LISTING_LIMIT });
-  const [profile, preferences, entities] = await Promise.all([client.read(`${root}/profile.md`), listing("preferences"), listing("entities")]);
+  const listing = (folder) => client.ls(`${root}/${folder}`, {
+    output: "agent",
+    recursive: true,
+    absLimit: LISTING_LIMIT,
+    nodeLimit: LISTING_LIMIT
+  });
+  const [profile, preferences, entities] = await Promise.all([
+    client.read(`${root}/profile.md`),
+    listing("preferences"),
+    listing("entities")
+  ]);
   const text2 = profile.ok ? profile.result.trim() : "";
   return {
     space,
@@ -4585,7 +5412,10 @@ async function fetchProfileSources(client, space) {
   };
 }
 function memoryFiles(entries, folderUri) {
-  const files = entries.filter((entry) => entry.isDir !== true).map((entry) => ({ entry, name: entry.rel_path ?? (entry.uri.startsWith(folderUri) ? entry.uri.slice(folderUri.length) : entry.uri) })).filter(({ name }) => name.endsWith(".md") && !name.split("/").some((part) => part.startsWith("."))).map(({ entry, name }) => {
+  const files = entries.filter((entry) => entry.isDir !== true).map((entry) => ({
+    entry,
+    name: entry.rel_path ?? (entry.uri.startsWith(folderUri) ? entry.uri.slice(folderUri.length) : entry.uri)
+  })).filter(({ name }) => name.endsWith(".md") && !name.split("/").some((part) => part.startsWith("."))).map(({ entry, name }) => {
     const abstract = entry.abstract?.replace(/\s+/g, " ").trim();
     return abstract ? { name, abstract } : { name };
   });
@@ -4624,13 +5454,22 @@ var ARCHIVE_CUT_MARK = "\n... [archive overview truncated]";
 var ARCHIVE_SHARE = 1 / 3;
 function renderStartBlock(input, budgets) {
   const tools = asToolNames(input.tools ?? "codebuddy");
-  const frame = [`<openviking-context source="${escapeAttribute(input.source)}">`, startToolsLine(tools), STORED_DATA_LINE];
+  const frame = [
+    `<openviking-context source="${escapeAttribute(input.source)}">`,
+    startToolsLine(tools),
+    STORED_DATA_LINE
+  ];
   const close = "</openviking-context>";
   let room = budgets.maxUnits === void 0 ? Infinity : budgets.maxUnits - [...frame, close].reduce((sum, line) => sum + line.length + 1, 0);
-  const archive = archiveSection(input.archiveOverview, budgets.archiveTokens, input.profile === void 0 ? room : Math.floor(room * ARCHIVE_SHARE));
+  const archive = archiveSection(
+    input.archiveOverview,
+    budgets.archiveTokens,
+    input.profile === void 0 ? room : Math.floor(room * ARCHIVE_SHARE)
+  );
   room -= archive.reduce((sum, section2) => sum + section2.length + 1, 0);
   const sections = [...profileSections(input.profile, budgets.profileTokens, tools.name("list"), room), ...archive];
-  while (sections.length > 0 && budgets.maxUnits !== void 0 && [...frame, ...sections, close].join("\n").length > budgets.maxUnits) sections.pop();
+  while (sections.length > 0 && budgets.maxUnits !== void 0 && [...frame, ...sections, close].join("\n").length > budgets.maxUnits)
+    sections.pop();
   if (sections.length === 0) return "";
   return [...frame, ...sections, close].join("\n");
 }
@@ -4667,8 +5506,20 @@ function listingSection(sources, budget, listTool, maxUnits) {
   const close = "</available-memories>";
   const room = maxUnits - open.length - close.length - 3;
   const share = sources.entities.length > 0 ? 2 : 1;
-  const preferences = renderListing(`${root}/preferences/`, sources.preferences, Math.floor(budget / share), listTool, Math.floor(room / share));
-  const entities = renderListing(`${root}/entities/`, sources.entities, budget - preferences.tokens, listTool, room - preferences.units);
+  const preferences = renderListing(
+    `${root}/preferences/`,
+    sources.preferences,
+    Math.floor(budget / share),
+    listTool,
+    Math.floor(room / share)
+  );
+  const entities = renderListing(
+    `${root}/entities/`,
+    sources.entities,
+    budget - preferences.tokens,
+    listTool,
+    room - preferences.units
+  );
   const body = [preferences.text, entities.text].filter((text3) => text3 !== "");
   if (body.length === 0) return { text: "", units: 0 };
   const text2 = [open, ...body, close].join("\n");
@@ -4719,7 +5570,9 @@ function renderListing(folderUri, items, budgetTokens, listTool = asToolNames("c
     return tokens <= budgetTokens && stub.length + 1 <= maxUnits ? { text: stub, tokens, units: stub.length + 1 } : NO_LISTING;
   }
   room.take(header);
-  const entries = items.map((item) => `  - ${escapeBlockText(item.name)}${item.abstract ? ` \u2014 ${escapeBlockText(item.abstract.slice(0, 200))}` : ""}`);
+  const entries = items.map(
+    (item) => `  - ${escapeBlockText(item.name)}${item.abstract ? ` \u2014 ${escapeBlockText(item.abstract.slice(0, 200))}` : ""}`
+  );
   const restTokens = suffixSums(entries.map((line) => estimateTokens(line) + 1));
   const restUnits = suffixSums(entries.map((line) => line.length + 1));
   const lines = [header];
@@ -4743,7 +5596,8 @@ function overflowLine(folderUri, hidden, listTool) {
 }
 function suffixSums(values) {
   const sums = new Array(values.length + 1).fill(0);
-  for (let index = values.length - 1; index >= 0; index--) sums[index] = sums[index + 1] + values[index];
+  for (let index = values.length - 1; index >= 0; index--)
+    sums[index] = sums[index + 1] + values[index];
   return sums;
 }
 
@@ -4781,7 +5635,12 @@ function fileOf(source) {
 var ARCHIVE_SOURCES = /* @__PURE__ */ new Set(["resume", "compact"]);
 function planStart(input, deps) {
   const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
-  const off = memoryOffReason2({ config: ctx.config, project: ctx.project, sessionId: ctx.hostSessionId, workspace: ctx.workspace });
+  const off = memoryOffReason2({
+    config: ctx.config,
+    project: ctx.project,
+    sessionId: ctx.hostSessionId,
+    workspace: ctx.workspace
+  });
   const source = typeof input.source === "string" && input.source.trim() !== "" ? input.source.trim() : "startup";
   return { ctx, source, ...off !== void 0 ? { off } : {} };
 }
@@ -4796,12 +5655,33 @@ async function readStartBlock(ctx, source, deps, cap, whileReading) {
   await whileReading?.();
   const [profile, archiveOverview] = await fetched;
   return renderStartBlock(
-    { source, tools: toolNamesFor(hostFromEnv(deps.env), ctx.settings), ...profile ? { profile } : {}, ...archiveOverview ? { archiveOverview } : {} },
-    { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget, ...cap !== void 0 ? { maxUnits: cap } : {} }
+    {
+      source,
+      tools: toolNamesFor(hostFromEnv(deps.env), ctx.settings),
+      ...profile ? { profile } : {},
+      ...archiveOverview ? { archiveOverview } : {}
+    },
+    {
+      profileTokens: ctx.settings.profileTokenBudget,
+      archiveTokens: ctx.settings.resumeContextBudget,
+      ...cap !== void 0 ? { maxUnits: cap } : {}
+    }
   );
 }
 function recordStart(ctx, deps, source, text2, seen) {
-  if (text2 !== "") deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: "start", detail: source, workspace: ctx.workspace, ...ctx.project.peerId ? { peer: ctx.project.peerId } : {}, items: urisIn(text2), text: text2 }));
+  if (text2 !== "")
+    deps.afterAnswer(
+      () => recordInjection(ctx.dataDir, {
+        session: ctx.ovSessionId,
+        at: deps.now(),
+        kind: "start",
+        detail: source,
+        workspace: ctx.workspace,
+        ...ctx.project.peerId ? { peer: ctx.project.peerId } : {},
+        items: urisIn(text2),
+        text: text2
+      })
+    );
   if (seen !== void 0) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
 }
 function fetchProfile(ctx, deps) {
@@ -4818,7 +5698,8 @@ async function onSessionStart($, e, next) {
 }
 function startOf(e) {
   const input = hookInputFromJson(e);
-  if (input?.hook_event_name !== "SessionStart" || typeof input.cwd !== "string" || !isAbsolute(input.cwd)) return void 0;
+  if (input?.hook_event_name !== "SessionStart" || typeof input.cwd !== "string" || !isAbsolute(input.cwd))
+    return void 0;
   return input;
 }
 async function startInModule($, input) {
@@ -4841,13 +5722,18 @@ async function planInModule($, input) {
   const cwd = input.cwd;
   const view = await sessionEnv($);
   const { deps, afterAnswer } = moduleDeps($, view, cwd);
-  const planned = await decide($, cwd, () => {
-    const plan2 = planStart(input, deps);
-    if (plan2.off !== void 0) return { plan: plan2, stored: void 0 };
-    readRecallCaches(plan2.ctx.dataDir);
-    const stored = plan2.ctx.ovSessionId === "" ? void 0 : loadStartState(startStateFile(plan2.ctx));
-    return { plan: plan2, stored };
-  }, switchFiles(view));
+  const planned = await decide(
+    $,
+    cwd,
+    () => {
+      const plan2 = planStart(input, deps);
+      if (plan2.off !== void 0) return { plan: plan2, stored: void 0 };
+      readRecallCaches(plan2.ctx.dataDir);
+      const stored = plan2.ctx.ovSessionId === "" ? void 0 : loadStartState(startStateFile(plan2.ctx));
+      return { plan: plan2, stored };
+    },
+    switchFiles(view)
+  );
   const { plan } = planned;
   if (plan.off !== void 0) {
     deps.log.debug("memory is off here; nothing sent", { reason: plan.off });
@@ -4861,9 +5747,19 @@ async function planInModule($, input) {
   return async () => {
     const { ctx, source } = plan;
     const watched = watchFailures(ctx.client, deps.now);
-    const text2 = await within($, readStartBlock({ ...ctx, client: watched.client }, source, deps, void 0), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS2);
+    const text2 = await within(
+      $,
+      readStartBlock({ ...ctx, client: watched.client }, source, deps, void 0),
+      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS2
+    );
     if (text2 === LATE) throw new Error("the start block ran past its deadline");
-    if (ctx.ovSessionId !== "") deps.afterAnswer(() => void saveStartState(startStateFile(ctx), withAnswer(loadStartState(startStateFile(ctx)), source, { text: text2, at: deps.now() })));
+    if (ctx.ovSessionId !== "")
+      deps.afterAnswer(
+        () => void saveStartState(
+          startStateFile(ctx),
+          withAnswer(loadStartState(startStateFile(ctx)), source, { text: text2, at: deps.now() })
+        )
+      );
     recordStart(ctx, deps, source, text2, watched.serverSeen());
     await tellIfOff($, plan, watched.failure(), deps.now());
     return { text: text2, afterAnswer };
@@ -4871,7 +5767,17 @@ async function planInModule($, input) {
 }
 async function tellIfOff($, plan, failure2, now) {
   const { ctx } = plan;
-  const notice = await settle($, "record", () => memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: failure2, now }));
+  const notice = await settle(
+    $,
+    "record",
+    () => memoryOffNotice({
+      dataDir: ctx.dataDir,
+      sessionId: ctx.ovSessionId,
+      credentials: ctx.config.credentials,
+      failure: failure2,
+      now
+    })
+  );
   if (notice === void 0) return;
   await flushWrites($);
   $.ui.log(notice);

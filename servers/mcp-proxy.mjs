@@ -14,7 +14,7 @@ import {
   notificationLine,
   parseMessage,
   resultLine
-} from "./chunks/chunk-TILOECMN.mjs";
+} from "./chunks/chunk-ILR7R2JX.mjs";
 import "./chunks/chunk-CEFMPCQX.mjs";
 
 // src/mcp/main.ts
@@ -112,7 +112,11 @@ function loadConfigFile(path, shownAs, readFile) {
   try {
     text2 = readFile(path);
   } catch (error) {
-    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`);
+    return refused(
+      path,
+      shownAs,
+      error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`
+    );
   }
   if (text2 === void 0) return { path, exists: false };
   if (text2.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);
@@ -240,7 +244,10 @@ function storedUserConfig({ env, homeDir, readFile }) {
   const secretsOf = (id) => section(section(secrets.value, "pluginSecrets"), id);
   const ids = /* @__PURE__ */ new Set([
     ...PREFERRED_INSTALL_IDS,
-    ...[...Object.keys(section(settings.value, "pluginConfigs") ?? {}), ...Object.keys(section(secrets.value, "pluginSecrets") ?? {})].filter((id) => id.startsWith(`${PLUGIN_NAME}@`)).sort()
+    ...[
+      ...Object.keys(section(settings.value, "pluginConfigs") ?? {}),
+      ...Object.keys(section(secrets.value, "pluginSecrets") ?? {})
+    ].filter((id) => id.startsWith(`${PLUGIN_NAME}@`)).sort()
   ]);
   for (const id of ids) {
     const values = {};
@@ -283,11 +290,20 @@ function resolveCredentials(input) {
   const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
   const ovServer = ov.section("server");
   const ovHarness = ov.section("codebuddy");
-  const options = resolveUserConfig({ env, homeDir, readFile: input.readFile, ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {} });
+  const options = resolveUserConfig({
+    env,
+    homeDir,
+    readFile: input.readFile,
+    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
+  });
   warnings.push(...options.warnings);
   const cliOnly = credentialMode(env) === "cli";
   const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
-  const fromUser = (key) => ({ source: options.sources[key] ?? `userConfig:${key}`, value: options.values[key], layer: "options" });
+  const fromUser = (key) => ({
+    source: options.sources[key] ?? `userConfig:${key}`,
+    value: options.values[key],
+    layer: "options"
+  });
   const sources = {};
   const skipped = [];
   const servers = {};
@@ -301,10 +317,14 @@ function resolveCredentials(input) {
         if (kind === "cli-mode") warnings.push(`${candidate.source}: ${reason}; ignoring it`);
       };
       const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== "ovcli") skip("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
+      if (cliOnly && candidate.layer !== "ovcli")
+        skip("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
       else if (chosen !== void 0) skip("shadowed", `${chosen.source} comes first`);
       else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, baseUrl)) {
-        skip("other-server", `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`);
+        skip(
+          "other-server",
+          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`
+        );
       } else chosen = candidate;
     }
     if (chosen !== void 0) sources[field] = chosen.source;
@@ -316,13 +336,42 @@ function resolveCredentials(input) {
   const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
   servers.options = optionsUrl.find((candidate) => candidate.value !== void 0);
   servers.ovcli = cliUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? { source: `default server of ${displayPath(ovFile.path, homeDir)}`, value: DEFAULT_BASE_URL, layer: "ovconf" };
+  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? {
+    source: `default server of ${displayPath(ovFile.path, homeDir)}`,
+    value: DEFAULT_BASE_URL,
+    layer: "ovconf"
+  };
   baseUrl = pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
   sources.baseUrl ??= "default";
-  const apiKey = pick("apiKey", [fromEnv("OPENVIKING_BEARER_TOKEN"), fromEnv("OPENVIKING_API_KEY"), fromUser("api_key"), cli.get("api_key"), ovHarness.get("apiKey"), ovServer.get("root_api_key")]);
-  const account = pick("account", [fromEnv("OPENVIKING_ACCOUNT"), fromUser("account"), cli.get("account"), cli.get("account_id"), ovHarness.get("accountId")]);
-  const user = pick("user", [fromEnv("OPENVIKING_USER"), fromUser("user"), cli.get("user"), cli.get("user_id"), ovHarness.get("userId")]);
-  const peerId = pick("peerId", [fromEnv("OPENVIKING_PEER_ID"), cli.get("actor_peer_id"), cli.get("peer_id"), ovHarness.get("peerId"), ovHarness.get("peer_id")]);
+  const apiKey = pick("apiKey", [
+    fromEnv("OPENVIKING_BEARER_TOKEN"),
+    fromEnv("OPENVIKING_API_KEY"),
+    fromUser("api_key"),
+    cli.get("api_key"),
+    ovHarness.get("apiKey"),
+    ovServer.get("root_api_key")
+  ]);
+  const account = pick("account", [
+    fromEnv("OPENVIKING_ACCOUNT"),
+    fromUser("account"),
+    cli.get("account"),
+    cli.get("account_id"),
+    ovHarness.get("accountId")
+  ]);
+  const user = pick("user", [
+    fromEnv("OPENVIKING_USER"),
+    fromUser("user"),
+    cli.get("user"),
+    cli.get("user_id"),
+    ovHarness.get("userId")
+  ]);
+  const peerId = pick("peerId", [
+    fromEnv("OPENVIKING_PEER_ID"),
+    cli.get("actor_peer_id"),
+    cli.get("peer_id"),
+    ovHarness.get("peerId"),
+    ovHarness.get("peer_id")
+  ]);
   const mcpUrl = pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
   sources.mcpUrl ??= "derived:baseUrl";
   const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
@@ -359,11 +408,16 @@ function loadCredentialFiles({ env, homeDir, readFile }) {
 }
 function credentialFilePaths(env, homeDir) {
   const at = (override, fallbackName) => expandHome(override ?? join4("~", ".openviking", fallbackName), homeDir);
-  return { cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"), ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf") };
+  return {
+    cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"),
+    ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
+  };
 }
 function looksLikeOvcli(value) {
   if (!value || isRecord(value["server"])) return false;
-  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some((key) => typeof value[key] === "string");
+  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
+    (key) => typeof value[key] === "string"
+  );
 }
 var FileFields = class _FileFields {
   constructor(file, homeDir, warnings, value, prefix, layer) {
@@ -386,7 +440,11 @@ var FileFields = class _FileFields {
   }
   get(key) {
     const entry = this.value?.[key];
-    const candidate = (value) => ({ source: this.sourceOf(key), value, layer: this.layer });
+    const candidate = (value) => ({
+      source: this.sourceOf(key),
+      value,
+      layer: this.layer
+    });
     if (entry === void 0 || entry === null) return candidate(void 0);
     if (typeof entry === "number" && Number.isFinite(entry)) return candidate(String(entry));
     if (typeof entry !== "string") {
@@ -400,7 +458,14 @@ var FileFields = class _FileFields {
     if (entry !== void 0 && entry !== null && !isRecord(entry)) {
       this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
     }
-    return new _FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : void 0, `${this.prefix}${key}.`, this.layer);
+    return new _FileFields(
+      this.file,
+      this.homeDir,
+      this.warnings,
+      isRecord(entry) ? entry : void 0,
+      `${this.prefix}${key}.`,
+      this.layer
+    );
   }
   sourceOf(key) {
     return `file:${this.shown()}#${this.prefix}${key}`;
@@ -427,11 +492,15 @@ function validUrls(candidates, warnings) {
       return { ...candidate, value: void 0 };
     }
     if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
-      warnings.push(`${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`);
+      warnings.push(
+        `${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`
+      );
       return { ...candidate, value: void 0 };
     }
     if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
-    warnings.push(`${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`);
+    warnings.push(
+      `${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`
+    );
     url.username = "";
     url.password = "";
     return { ...candidate, value: url.href.replace(/\/+$/, "") };
@@ -472,52 +541,336 @@ var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
 // src/config/knobs.ts
 var SECOND = 1e3;
 var KNOB_TABLE = {
-  enabled: { env: "OPENVIKING_MEMORY_ENABLED", type: "bool", default: true, description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)." },
-  autoRecall: { env: "OPENVIKING_AUTO_RECALL", type: "bool", default: true, description: "Inject relevant memories before each prompt." },
-  autoCapture: { env: "OPENVIKING_AUTO_CAPTURE", type: "bool", default: true, description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`." },
-  autoProfile: { env: "OPENVIKING_AUTO_PROFILE", type: "bool", default: true, description: "Inject the user profile and memory listing at session start." },
-  mcpEnabled: { env: "OPENVIKING_MCP_ENABLED", type: "bool", default: true, description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead." },
-  mcpServer: { env: "OPENVIKING_MCP_SERVER", type: "string", default: "openviking", description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)." },
-  recallLimit: { env: "OPENVIKING_RECALL_LIMIT", type: "int", default: 10, min: 1, max: 100, description: "Most memories injected per prompt." },
-  scoreThreshold: { env: "OPENVIKING_SCORE_THRESHOLD", type: "float", default: 0.35, min: 0, max: 1, description: "Lowest relevance score a recalled memory may have." },
-  minQueryLength: { env: "OPENVIKING_MIN_QUERY_LENGTH", type: "int", default: 3, min: 1, max: 1e3, description: "Prompts shorter than this (characters, once private parts are removed) skip recall." },
-  recallMaxTokens: { env: "OPENVIKING_RECALL_MAX_TOKENS", type: "int", default: 1600, min: 64, max: 32e3, description: "Server-side token budget of the recall block (context search `max_tokens`)." },
-  recallDedupTurns: { env: "OPENVIKING_RECALL_DEDUP_TURNS", type: "int", default: 5, min: 0, max: 100, description: "Turns during which the server does not repeat a memory it already injected (0: off)." },
-  recallTokenBudget: { env: "OPENVIKING_RECALL_TOKEN_BUDGET", type: "int", default: 2e3, min: 200, max: 32e3, description: "Token budget of the client-side fallback recall block." },
-  recallMaxContentChars: { env: "OPENVIKING_RECALL_MAX_CONTENT_CHARS", type: "int", default: 500, min: 50, max: 2e4, description: "Characters kept per memory in the fallback recall block." },
-  workspacePeer: { env: "OPENVIKING_WORKSPACE_PEER", type: "bool", default: true, description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects." },
-  peerSource: { env: "OPENVIKING_PEER_SOURCE", type: "csv", default: [], description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf." },
-  recallPeerScope: { env: "OPENVIKING_RECALL_PEER_SCOPE", type: "string", default: "all", description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project." },
-  recallOtherPeerPenalty: { env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY", type: "float", default: 0.3, min: 0, max: 1, description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant." },
-  recallExcludeUris: { env: "OPENVIKING_RECALL_EXCLUDE_URIS", type: "csv", default: [], description: "Comma-separated URIs (a folder URI covers everything below it) that recall never injects." },
-  recallPrefix: { env: "OPENVIKING_RECALL_PREFIX", type: "string", default: "", description: "Opt-in recall: only prompts starting with this (e.g. `?ov`) are recalled for, without it; empty: every prompt." },
-  profileTokenBudget: { env: "OPENVIKING_PROFILE_TOKEN_BUDGET", type: "int", default: 6e3, min: 500, max: 64e3, description: "Token budget of the session-start profile block." },
-  resumeContextBudget: { env: "OPENVIKING_RESUME_CONTEXT_BUDGET", type: "int", default: 32e3, min: 1024, max: 128e3, description: "Token budget asked of the server for the archive overview on resume and compact." },
-  promptDeadlineMs: { env: "OPENVIKING_PROMPT_DEADLINE_MS", type: "int", default: 2 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of recall; past it the prompt goes on without memories." },
-  startDeadlineMs: { env: "OPENVIKING_START_DEADLINE_MS", type: "int", default: 3 * SECOND, min: 200, max: 30 * SECOND, description: "Whole-stage deadline of the session-start profile injection." },
-  syncCaptureDeadlineMs: { env: "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS", type: "int", default: 20 * SECOND, min: SECOND, max: 120 * SECOND, description: "Deadline of the synchronous capture before compaction." },
-  timeoutMs: { env: "OPENVIKING_TIMEOUT_MS", type: "int", default: 15 * SECOND, min: SECOND, max: 300 * SECOND, description: "Per-request timeout of background work (capture worker, replay) and of each MCP tool call." },
-  commitTokenThreshold: { env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD", type: "int", default: 2e4, min: 1e3, max: 1e7, description: "Pending server tokens that trigger a commit after a turn." },
-  commitKeepRecentCount: { env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT", type: "int", default: 10, min: 0, max: 1e4, description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)." },
-  staleCommitIdleMs: { env: "OPENVIKING_STALE_COMMIT_IDLE_MS", type: "int", default: 30 * 60 * SECOND, min: 0, max: 7 * 24 * 3600 * SECOND, description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)." },
-  serverCommitPolicy: { env: "OPENVIKING_SERVER_COMMIT_POLICY", type: "bool", default: true, description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules." },
-  serverCommitMessageThreshold: { env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD", type: "int", default: 200, min: 0, max: 1e3, description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)." },
-  captureRetentionDays: { env: "OPENVIKING_CAPTURE_RETENTION_DAYS", type: "int", default: 90, min: 1, max: 3650, description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is." },
-  serverCommitIdleSeconds: { env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS", type: "int", default: 1800, min: 0, max: 604800, description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)." },
-  captureAssistantTurns: { env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS", type: "bool", default: true, description: "Capture the assistant's turns too, not only the user's." },
-  captureToolMaxChars: { env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS", type: "int", default: 1e6, min: 1e3, max: 1e6, description: "Characters of a tool output kept when capturing (the server externalises big ones)." },
-  bypassSession: { env: "OPENVIKING_BYPASS_SESSION", type: "bool", default: false, description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off." },
-  bypassPatterns: { env: "OPENVIKING_BYPASS_SESSION_PATTERNS", type: "csv", default: [], description: "Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session)." },
-  pendingReplayLimit: { env: "OPENVIKING_PENDING_REPLAY_LIMIT", type: "int", default: 50, min: 0, max: 1e3, description: "Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100." },
-  pendingReplayBudgetMs: { env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS", type: "int", default: 1500, min: 0, max: 60 * SECOND, description: "Time a session start's replay may spend (inside the start deadline) before it stops." },
-  pendingMaxRetries: { env: "OPENVIKING_PENDING_MAX_RETRIES", type: "int", default: 3, min: 1, max: 100, description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts." },
-  pendingTtlDays: { env: "OPENVIKING_PENDING_TTL_DAYS", type: "int", default: 7, min: 1, max: 365, description: "Age (days) after which a queued write moves to the dead-letter folder." },
-  lockTimeoutMs: { env: "OPENVIKING_LOCK_TIMEOUT_MS", type: "int", default: SECOND, min: 0, max: 60 * SECOND, description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)." },
-  resident: { env: "OPENVIKING_RESIDENT", type: "bool", default: true, description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)." },
-  residentIdleMs: { env: "OPENVIKING_RESIDENT_IDLE_MS", type: "int", default: 15 * 60 * SECOND, min: 100, max: 12 * 3600 * SECOND, description: "The resident helper leaves after this long without a prompt." },
-  module: { env: "OPENVIKING_MODULE", type: "bool", default: true, description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf." },
-  debug: { env: "OPENVIKING_DEBUG", type: "bool", default: false, description: "Write a JSON-lines debug log (hooks, workers, resident, doctor; the MCP tools log to the host's MCP log)." },
-  debugLogPath: { env: "OPENVIKING_DEBUG_LOG", type: "path", default: DEFAULT_DEBUG_LOG_PATH, description: "Where the debug log goes; `~` is your home directory, and a relative path is taken from it." }
+  enabled: {
+    env: "OPENVIKING_MEMORY_ENABLED",
+    type: "bool",
+    default: true,
+    description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)."
+  },
+  autoRecall: {
+    env: "OPENVIKING_AUTO_RECALL",
+    type: "bool",
+    default: true,
+    description: "Inject relevant memories before each prompt."
+  },
+  autoCapture: {
+    env: "OPENVIKING_AUTO_CAPTURE",
+    type: "bool",
+    default: true,
+    description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`."
+  },
+  autoProfile: {
+    env: "OPENVIKING_AUTO_PROFILE",
+    type: "bool",
+    default: true,
+    description: "Inject the user profile and memory listing at session start."
+  },
+  mcpEnabled: {
+    env: "OPENVIKING_MCP_ENABLED",
+    type: "bool",
+    default: true,
+    description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead."
+  },
+  mcpServer: {
+    env: "OPENVIKING_MCP_SERVER",
+    type: "string",
+    default: "openviking",
+    description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)."
+  },
+  recallLimit: {
+    env: "OPENVIKING_RECALL_LIMIT",
+    type: "int",
+    default: 10,
+    min: 1,
+    max: 100,
+    description: "Most memories injected per prompt."
+  },
+  scoreThreshold: {
+    env: "OPENVIKING_SCORE_THRESHOLD",
+    type: "float",
+    default: 0.35,
+    min: 0,
+    max: 1,
+    description: "Lowest relevance score a recalled memory may have."
+  },
+  minQueryLength: {
+    env: "OPENVIKING_MIN_QUERY_LENGTH",
+    type: "int",
+    default: 3,
+    min: 1,
+    max: 1e3,
+    description: "Prompts shorter than this (characters, once private parts are removed) skip recall."
+  },
+  recallMaxTokens: {
+    env: "OPENVIKING_RECALL_MAX_TOKENS",
+    type: "int",
+    default: 1600,
+    min: 64,
+    max: 32e3,
+    description: "Server-side token budget of the recall block (context search `max_tokens`)."
+  },
+  recallDedupTurns: {
+    env: "OPENVIKING_RECALL_DEDUP_TURNS",
+    type: "int",
+    default: 5,
+    min: 0,
+    max: 100,
+    description: "Turns during which the server does not repeat a memory it already injected (0: off)."
+  },
+  recallTokenBudget: {
+    env: "OPENVIKING_RECALL_TOKEN_BUDGET",
+    type: "int",
+    default: 2e3,
+    min: 200,
+    max: 32e3,
+    description: "Token budget of the client-side fallback recall block."
+  },
+  recallMaxContentChars: {
+    env: "OPENVIKING_RECALL_MAX_CONTENT_CHARS",
+    type: "int",
+    default: 500,
+    min: 50,
+    max: 2e4,
+    description: "Characters kept per memory in the fallback recall block."
+  },
+  workspacePeer: {
+    env: "OPENVIKING_WORKSPACE_PEER",
+    type: "bool",
+    default: true,
+    description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects."
+  },
+  peerSource: {
+    env: "OPENVIKING_PEER_SOURCE",
+    type: "csv",
+    default: [],
+    description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf."
+  },
+  recallPeerScope: {
+    env: "OPENVIKING_RECALL_PEER_SCOPE",
+    type: "string",
+    default: "all",
+    description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project."
+  },
+  recallOtherPeerPenalty: {
+    env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY",
+    type: "float",
+    default: 0.3,
+    min: 0,
+    max: 1,
+    description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant."
+  },
+  recallExcludeUris: {
+    env: "OPENVIKING_RECALL_EXCLUDE_URIS",
+    type: "csv",
+    default: [],
+    description: "Comma-separated URIs (a folder URI covers everything below it) that recall never injects."
+  },
+  recallPrefix: {
+    env: "OPENVIKING_RECALL_PREFIX",
+    type: "string",
+    default: "",
+    description: "Opt-in recall: only prompts starting with this (e.g. `?ov`) are recalled for, without it; empty: every prompt."
+  },
+  profileTokenBudget: {
+    env: "OPENVIKING_PROFILE_TOKEN_BUDGET",
+    type: "int",
+    default: 6e3,
+    min: 500,
+    max: 64e3,
+    description: "Token budget of the session-start profile block."
+  },
+  resumeContextBudget: {
+    env: "OPENVIKING_RESUME_CONTEXT_BUDGET",
+    type: "int",
+    default: 32e3,
+    min: 1024,
+    max: 128e3,
+    description: "Token budget asked of the server for the archive overview on resume and compact."
+  },
+  promptDeadlineMs: {
+    env: "OPENVIKING_PROMPT_DEADLINE_MS",
+    type: "int",
+    default: 2 * SECOND,
+    min: 200,
+    max: 30 * SECOND,
+    description: "Whole-stage deadline of recall; past it the prompt goes on without memories."
+  },
+  startDeadlineMs: {
+    env: "OPENVIKING_START_DEADLINE_MS",
+    type: "int",
+    default: 3 * SECOND,
+    min: 200,
+    max: 30 * SECOND,
+    description: "Whole-stage deadline of the session-start profile injection."
+  },
+  syncCaptureDeadlineMs: {
+    env: "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS",
+    type: "int",
+    default: 20 * SECOND,
+    min: SECOND,
+    max: 120 * SECOND,
+    description: "Deadline of the synchronous capture before compaction."
+  },
+  timeoutMs: {
+    env: "OPENVIKING_TIMEOUT_MS",
+    type: "int",
+    default: 15 * SECOND,
+    min: SECOND,
+    max: 300 * SECOND,
+    description: "Per-request timeout of background work (capture worker, replay) and of each MCP tool call."
+  },
+  commitTokenThreshold: {
+    env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD",
+    type: "int",
+    default: 2e4,
+    min: 1e3,
+    max: 1e7,
+    description: "Pending server tokens that trigger a commit after a turn."
+  },
+  commitKeepRecentCount: {
+    env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT",
+    type: "int",
+    default: 10,
+    min: 0,
+    max: 1e4,
+    description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)."
+  },
+  staleCommitIdleMs: {
+    env: "OPENVIKING_STALE_COMMIT_IDLE_MS",
+    type: "int",
+    default: 30 * 60 * SECOND,
+    min: 0,
+    max: 7 * 24 * 3600 * SECOND,
+    description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)."
+  },
+  serverCommitPolicy: {
+    env: "OPENVIKING_SERVER_COMMIT_POLICY",
+    type: "bool",
+    default: true,
+    description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules."
+  },
+  serverCommitMessageThreshold: {
+    env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD",
+    type: "int",
+    default: 200,
+    min: 0,
+    max: 1e3,
+    description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)."
+  },
+  captureRetentionDays: {
+    env: "OPENVIKING_CAPTURE_RETENTION_DAYS",
+    type: "int",
+    default: 90,
+    min: 1,
+    max: 3650,
+    description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is."
+  },
+  serverCommitIdleSeconds: {
+    env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS",
+    type: "int",
+    default: 1800,
+    min: 0,
+    max: 604800,
+    description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)."
+  },
+  captureAssistantTurns: {
+    env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
+    type: "bool",
+    default: true,
+    description: "Capture the assistant's turns too, not only the user's."
+  },
+  captureToolMaxChars: {
+    env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS",
+    type: "int",
+    default: 1e6,
+    min: 1e3,
+    max: 1e6,
+    description: "Characters of a tool output kept when capturing (the server externalises big ones)."
+  },
+  bypassSession: {
+    env: "OPENVIKING_BYPASS_SESSION",
+    type: "bool",
+    default: false,
+    description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off."
+  },
+  bypassPatterns: {
+    env: "OPENVIKING_BYPASS_SESSION_PATTERNS",
+    type: "csv",
+    default: [],
+    description: "Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session)."
+  },
+  pendingReplayLimit: {
+    env: "OPENVIKING_PENDING_REPLAY_LIMIT",
+    type: "int",
+    default: 50,
+    min: 0,
+    max: 1e3,
+    description: "Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100."
+  },
+  pendingReplayBudgetMs: {
+    env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS",
+    type: "int",
+    default: 1500,
+    min: 0,
+    max: 60 * SECOND,
+    description: "Time a session start's replay may spend (inside the start deadline) before it stops."
+  },
+  pendingMaxRetries: {
+    env: "OPENVIKING_PENDING_MAX_RETRIES",
+    type: "int",
+    default: 3,
+    min: 1,
+    max: 100,
+    description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts."
+  },
+  pendingTtlDays: {
+    env: "OPENVIKING_PENDING_TTL_DAYS",
+    type: "int",
+    default: 7,
+    min: 1,
+    max: 365,
+    description: "Age (days) after which a queued write moves to the dead-letter folder."
+  },
+  lockTimeoutMs: {
+    env: "OPENVIKING_LOCK_TIMEOUT_MS",
+    type: "int",
+    default: SECOND,
+    min: 0,
+    max: 60 * SECOND,
+    description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)."
+  },
+  resident: {
+    env: "OPENVIKING_RESIDENT",
+    type: "bool",
+    default: true,
+    description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)."
+  },
+  residentIdleMs: {
+    env: "OPENVIKING_RESIDENT_IDLE_MS",
+    type: "int",
+    default: 15 * 60 * SECOND,
+    min: 100,
+    max: 12 * 3600 * SECOND,
+    description: "The resident helper leaves after this long without a prompt."
+  },
+  module: {
+    env: "OPENVIKING_MODULE",
+    type: "bool",
+    default: true,
+    description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf."
+  },
+  debug: {
+    env: "OPENVIKING_DEBUG",
+    type: "bool",
+    default: false,
+    description: "Write a JSON-lines debug log (hooks, workers, resident, doctor; the MCP tools log to the host's MCP log)."
+  },
+  debugLogPath: {
+    env: "OPENVIKING_DEBUG_LOG",
+    type: "path",
+    default: DEFAULT_DEBUG_LOG_PATH,
+    description: "Where the debug log goes; `~` is your home directory, and a relative path is taken from it."
+  }
 };
 function listKnobs() {
   return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }));
@@ -533,7 +886,11 @@ function resolveSettings(input) {
     settings[knob.key] = resolved.value;
     sources[knob.key] = resolved.source;
   }
-  return { settings, sources, warnings };
+  return {
+    settings,
+    sources,
+    warnings
+  };
 }
 function defaultValue(knob, homeDir) {
   if (knob.type === "path") return expandHome(knob.default, homeDir);
@@ -542,7 +899,8 @@ function defaultValue(knob, homeDir) {
 }
 function resolveKnob(knob, input, warnings) {
   const candidates = [[`env:${knob.env}`, input.env[knob.env]]];
-  if (input.file) candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
+  if (input.file)
+    candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
   for (const [source, raw] of candidates) {
     if (raw === void 0 || raw === null || typeof raw === "string" && !raw.trim()) continue;
     const parsed = parseKnobValue(knob, raw, input.homeDir);
@@ -566,14 +924,19 @@ function parseKnobValue(knob, raw, homeDir) {
       return { ok: true, value: knob.type === "path" ? expandHome(raw.trim(), homeDir) : raw.trim() };
     case "csv":
       if (typeof raw === "string") return { ok: true, value: splitList(raw) };
-      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
-      return { ok: false, problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}` };
+      if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
+        return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
+      return {
+        ok: false,
+        problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}`
+      };
   }
 }
 function parseNumber(knob, raw) {
   const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() ? Number(raw.trim()) : NaN;
   if (!Number.isFinite(value)) return { ok: false, problem: `expected a number, got ${JSON.stringify(raw)}` };
-  if (knob.type === "int" && !Number.isInteger(value)) return { ok: false, problem: `expected a whole number, got ${JSON.stringify(raw)}` };
+  if (knob.type === "int" && !Number.isInteger(value))
+    return { ok: false, problem: `expected a whole number, got ${JSON.stringify(raw)}` };
   return { ok: true, value };
 }
 function clamp(knob, value, source, warnings) {
@@ -598,7 +961,9 @@ function unknownFields(file) {
 function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {
   const plain = (name) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
   const wanted = plain(field);
-  const byEnv = listKnobs().find((knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted);
+  const byEnv = listKnobs().find(
+    (knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted
+  );
   if (byEnv !== void 0) return byEnv.key;
   let best;
   for (const key of keys) {
@@ -612,7 +977,11 @@ function editDistance(a, b) {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
+      );
     }
     previous = current;
   }
@@ -643,8 +1012,18 @@ function loadPluginConfig(input) {
     };
   }
 }
-function resolveConfig({ env, homeDir, readFile = readSmallTextFile, readStoredOptions }) {
-  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile, ...readStoredOptions !== void 0 ? { readStoredOptions } : {} });
+function resolveConfig({
+  env,
+  homeDir,
+  readFile = readSmallTextFile,
+  readStoredOptions
+}) {
+  const { credentials, warnings, cliFile } = resolveCredentials({
+    env,
+    homeDir,
+    readFile,
+    ...readStoredOptions !== void 0 ? { readStoredOptions } : {}
+  });
   const plugin = cliFile.value?.["plugin"];
   const section2 = isRecord(plugin) ? plugin["codebuddy"] : void 0;
   if (section2 !== void 0 && !isRecord(section2)) {
@@ -669,13 +1048,7 @@ var plugin_default = {
     name: "openviking-codebuddy contributors"
   },
   license: "Apache-2.0",
-  keywords: [
-    "memory",
-    "openviking",
-    "context",
-    "recall",
-    "mcp"
-  ],
+  keywords: ["memory", "openviking", "context", "recall", "mcp"],
   userConfig: {
     server_url: {
       description: "OpenViking server URL, e.g. http://127.0.0.1:1933 (empty: use env or ~/.openviking/ovcli.conf)",
@@ -809,9 +1182,12 @@ function createDiscovery(options) {
         if (signal.aborted) throw error;
         const remembered = isTools ? (await snapshots.load(url))?.tools ?? [] : [];
         const unsupported = isUpstreamError(error) && error.failure.kind === "rpc";
-        (unsupported ? log.debug : log.warn)(`${request.method} failed upstream; serving ${remembered.length ? "the remembered list" : "an empty list"}`, {
-          error: describeError(error)
-        });
+        (unsupported ? log.debug : log.warn)(
+          `${request.method} failed upstream; serving ${remembered.length ? "the remembered list" : "an empty list"}`,
+          {
+            error: describeError(error)
+          }
+        );
         if (isTools) served = { json: JSON.stringify(remembered), fallback: true };
         return fallbackListing(field, remembered);
       }
@@ -829,7 +1205,13 @@ function createDiscovery(options) {
 }
 
 // src/mcp/initialize.ts
-var SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+var SUPPORTED_PROTOCOL_VERSIONS = [
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+  "2024-10-07"
+];
 var DEFAULT_UPSTREAM_CAPABILITIES = Object.freeze({
   tools: {},
   resources: {},
@@ -866,9 +1248,20 @@ function createStderrLog(options) {
   const emit = (level, message, fields) => {
     let line;
     try {
-      line = JSON.stringify({ ts: new Date(options.now()).toISOString(), level, source: "openviking-mcp-proxy", message, ...fields });
+      line = JSON.stringify({
+        ts: new Date(options.now()).toISOString(),
+        level,
+        source: "openviking-mcp-proxy",
+        message,
+        ...fields
+      });
     } catch {
-      line = JSON.stringify({ ts: new Date(options.now()).toISOString(), level, source: "openviking-mcp-proxy", message });
+      line = JSON.stringify({
+        ts: new Date(options.now()).toISOString(),
+        level,
+        source: "openviking-mcp-proxy",
+        message
+      });
     }
     options.write(`${redact(line, options.secrets())}
 `);
@@ -972,11 +1365,27 @@ var TOKEN_RULES = [
   { kind: "replicate-token", keywords: ["r8_"], source: String.raw`${B}r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])` },
   { kind: "huggingface-token", keywords: ["hf_"], source: String.raw`${B}hf_[A-Za-z0-9]{30}[A-Za-z0-9]*` },
   // Payments.
-  { kind: "stripe-key", keywords: ["_live_", "_test_", "_prod_"], source: String.raw`${B}[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10}[A-Za-z0-9]*` },
-  { kind: "stripe-webhook-secret", keywords: ["whsec_"], source: String.raw`${B}whsec_[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*` },
-  { kind: "square-token", keywords: ["sq0atp-", "sq0csp-"], source: String.raw`${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{22}[A-Za-z0-9_-]*` },
+  {
+    kind: "stripe-key",
+    keywords: ["_live_", "_test_", "_prod_"],
+    source: String.raw`${B}[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10}[A-Za-z0-9]*`
+  },
+  {
+    kind: "stripe-webhook-secret",
+    keywords: ["whsec_"],
+    source: String.raw`${B}whsec_[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*`
+  },
+  {
+    kind: "square-token",
+    keywords: ["sq0atp-", "sq0csp-"],
+    source: String.raw`${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{22}[A-Za-z0-9_-]*`
+  },
   // Clouds.
-  { kind: "aws-access-key", keywords: ["akia", "asia", "abia", "acca", "a3t"], source: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])` },
+  {
+    kind: "aws-access-key",
+    keywords: ["akia", "asia", "abia", "acca", "a3t"],
+    source: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`
+  },
   {
     kind: "aws-session-token",
     keywords: ["iqojb3jpz2lu", "fwogzxivyxdz", "aqodyxdz"],
@@ -990,15 +1399,31 @@ var TOKEN_RULES = [
     keepPrefix: true
   },
   { kind: "google-api-key", keywords: ["aiza"], source: String.raw`${B}AIza[A-Za-z0-9_-]{35}` },
-  { kind: "google-oauth-secret", keywords: ["gocspx-"], source: String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  {
+    kind: "google-oauth-secret",
+    keywords: ["gocspx-"],
+    source: String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
   { kind: "google-oauth-token", keywords: ["ya29."], source: String.raw`${B}ya29\.[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
-  { kind: "google-refresh-token", keywords: ["1//0"], source: String.raw`(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{30}[A-Za-z0-9_-]*` },
-  { kind: "azure-client-secret", keywords: ["q~"], source: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])` },
+  {
+    kind: "google-refresh-token",
+    keywords: ["1//0"],
+    source: String.raw`(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{30}[A-Za-z0-9_-]*`
+  },
+  {
+    kind: "azure-client-secret",
+    keywords: ["q~"],
+    source: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`
+  },
   { kind: "digitalocean-token", keywords: ["_v1_"], source: String.raw`${B}do[por]_v1_[a-f0-9]{64}` },
   { kind: "databricks-token", keywords: ["dapi"], source: String.raw`${B}dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])` },
   { kind: "supabase-token", keywords: ["sbp_"], source: String.raw`${B}sbp_[a-f0-9]{40}` },
   // Code hosting and registries.
-  { kind: "github-token", keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], source: String.raw`${B}gh[pousr]_[A-Za-z0-9]{36}[A-Za-z0-9]*` },
+  {
+    kind: "github-token",
+    keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+    source: String.raw`${B}gh[pousr]_[A-Za-z0-9]{36}[A-Za-z0-9]*`
+  },
   { kind: "github-token", keywords: ["github_pat_"], source: String.raw`${B}github_pat_[A-Za-z0-9_]{22}[A-Za-z0-9_]*` },
   {
     kind: "gitlab-token",
@@ -1006,16 +1431,36 @@ var TOKEN_RULES = [
     source: String.raw`${B}gl(?:pat|ptt|dt|rt|soat|cbt|ft|imt|oas|agent)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
   },
   { kind: "npm-token", keywords: ["npm_"], source: String.raw`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])` },
-  { kind: "pypi-token", keywords: ["pypi-ageicHlwaS5vcmc".toLowerCase()], source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
-  { kind: "shopify-token", keywords: ["shpat_", "shpca_", "shppa_", "shpss_"], source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])` },
+  {
+    kind: "pypi-token",
+    keywords: ["pypi-ageicHlwaS5vcmc".toLowerCase()],
+    source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
+  {
+    kind: "shopify-token",
+    keywords: ["shpat_", "shpca_", "shppa_", "shpss_"],
+    source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])`
+  },
   { kind: "docker-token", keywords: ["dckr_pat_"], source: String.raw`dckr_pat_[A-Za-z0-9_-]{27}[A-Za-z0-9_-]*` },
   { kind: "atlassian-token", keywords: ["atatt3"], source: String.raw`ATATT3[A-Za-z0-9_=-]{60}[A-Za-z0-9_=-]*` },
   { kind: "linear-key", keywords: ["lin_api_"], source: String.raw`lin_api_[A-Za-z0-9]{40}` },
   { kind: "postman-key", keywords: ["pmak-"], source: String.raw`PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}` },
-  { kind: "terraform-token", keywords: [".atlasv1."], source: String.raw`${B}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}` },
+  {
+    kind: "terraform-token",
+    keywords: [".atlasv1."],
+    source: String.raw`${B}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`
+  },
   // Chat, mail, monitoring, secrets managers.
-  { kind: "slack-token", keywords: ["xox"], source: String.raw`(?<![A-Za-z0-9-])xox[abposre]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*` },
-  { kind: "slack-token", keywords: ["xapp-"], source: String.raw`(?<![A-Za-z0-9-])xapp-[0-9]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*` },
+  {
+    kind: "slack-token",
+    keywords: ["xox"],
+    source: String.raw`(?<![A-Za-z0-9-])xox[abposre]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`
+  },
+  {
+    kind: "slack-token",
+    keywords: ["xapp-"],
+    source: String.raw`(?<![A-Za-z0-9-])xapp-[0-9]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`
+  },
   {
     kind: "slack-webhook",
     keywords: ["hooks.slack.com"],
@@ -1030,15 +1475,39 @@ var TOKEN_RULES = [
     flags: "i",
     keepPrefix: true
   },
-  { kind: "telegram-bot-token", keywords: [":aa"], source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])` },
-  { kind: "sendgrid-key", keywords: ["sg."], source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}` },
+  {
+    kind: "telegram-bot-token",
+    keywords: [":aa"],
+    source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`
+  },
+  {
+    kind: "sendgrid-key",
+    keywords: ["sg."],
+    source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}`
+  },
   { kind: "mailgun-key", keywords: ["key-"], source: String.raw`${B}key-[a-f0-9]{32}(?![A-Za-z0-9])` },
-  { kind: "mailchimp-key", keywords: ["-us"], source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])` },
+  {
+    kind: "mailchimp-key",
+    keywords: ["-us"],
+    source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])`
+  },
   { kind: "twilio-key", keywords: ["sk"], source: String.raw`(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])` },
-  { kind: "sentry-token", keywords: ["sntrys_", "sntryu_", "sntrus_"], source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*` },
-  { kind: "grafana-token", keywords: ["glsa_", "glc_"], source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})` },
+  {
+    kind: "sentry-token",
+    keywords: ["sntrys_", "sntryu_", "sntrus_"],
+    source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*`
+  },
+  {
+    kind: "grafana-token",
+    keywords: ["glsa_", "glc_"],
+    source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})`
+  },
   { kind: "newrelic-key", keywords: ["nrak-"], source: String.raw`NRAK-[A-Z0-9]{27}` },
-  { kind: "vault-token", keywords: ["hvs.", "hvb."], source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*` },
+  {
+    kind: "vault-token",
+    keywords: ["hvs.", "hvb."],
+    source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*`
+  },
   {
     // Vault's legacy service tokens: `s.` and 24 base62 characters (mixed case and a digit: not a word after `s.`).
     kind: "vault-token",
@@ -1046,7 +1515,12 @@ var TOKEN_RULES = [
     source: String.raw`(?<![A-Za-z0-9_.-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])`,
     keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match.slice(2)) && /[0-9]/.test(match))
   },
-  { kind: "doppler-token", keywords: ["dp."], source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`, flags: "i" },
+  {
+    kind: "doppler-token",
+    keywords: ["dp."],
+    source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`,
+    flags: "i"
+  },
   { kind: "1password-token", keywords: ["ops_eyj"], source: String.raw`ops_eyJ[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3}` },
   { kind: "age-secret-key", keywords: ["age-secret-key-1"], source: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{58}` },
   // Generic shapes.
@@ -1055,7 +1529,13 @@ var TOKEN_RULES = [
     keywords: ["eyj"],
     source: String.raw`${B}eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*`
   },
-  { kind: "bearer-token", keywords: ["bearer"], source: String.raw`\b(Bearer[ \t]{1,8})[A-Za-z0-9._~+/-]{16}[A-Za-z0-9._~+/-]*=*`, flags: "i", keepPrefix: true },
+  {
+    kind: "bearer-token",
+    keywords: ["bearer"],
+    source: String.raw`\b(Bearer[ \t]{1,8})[A-Za-z0-9._~+/-]{16}[A-Za-z0-9._~+/-]*=*`,
+    flags: "i",
+    keepPrefix: true
+  },
   {
     kind: "authorization",
     keywords: ["authorization"],
@@ -1088,9 +1568,19 @@ var TOKEN_RULES = [
     source: String.raw`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-p)[^\s-][^\s]*`,
     keepPrefix: true
   },
-  { kind: "password", keywords: ["sshpass"], source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`, keepPrefix: true },
+  {
+    kind: "password",
+    keywords: ["sshpass"],
+    source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`,
+    keepPrefix: true
+  },
   // `redis-cli -h cache -a S3cret` (`-a` takes the password; `--pass` is the flag rule below).
-  { kind: "password", keywords: ["redis-cli"], source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`, keepPrefix: true },
+  {
+    kind: "password",
+    keywords: ["redis-cli"],
+    source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`,
+    keepPrefix: true
+  },
   {
     // `.netrc`: `machine host login alice password s3cret`, on one line or several.
     kind: "password",
@@ -1251,7 +1741,16 @@ function kindOfWords(qualifier, last) {
   if (last === "privatekey") return "private-key";
   return "secret";
 }
-var CREDENTIAL_WORDS = ["pass", "pwd", "secret", "token", "key", "auth", "credential", "connectionstring"];
+var CREDENTIAL_WORDS = [
+  "pass",
+  "pwd",
+  "secret",
+  "token",
+  "key",
+  "auth",
+  "credential",
+  "connectionstring"
+];
 var CANDIDATE_SOURCE = String.raw`(${CREDENTIAL_WORDS.join("|")})([A-Za-z0-9_.-]{0,40})(["']?)([ \t]{0,3})((?::=|=>|[:=])[ \t]{0,3})(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"'\x60&;,<>()[\]{}|]{1,512}))`;
 function isNameChar(code) {
   return code >= 97 && code <= 122 || code >= 65 && code <= 90 || code >= 48 && code <= 57 || code === 95 || code === 46 || code === 45;
@@ -1287,7 +1786,8 @@ function yamlValueLength(text2, start, lineEnd, upper) {
   if (lineEnd - start > MAX_YAML_VALUE) return 0;
   const line = text2.slice(start, lineEnd).replace(/[ \t]+#.*$/, "").trimEnd();
   if (line === "" || PLACEHOLDER.test(line)) return 0;
-  if (!upper && (TYPE_LINE.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
+  if (!upper && (TYPE_LINE.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line)))
+    return 0;
   return line.length;
 }
 function valueIsPlaceholder(value) {
@@ -1310,8 +1810,10 @@ function redactNamedSecrets(text2, marker) {
   for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
     const [whole, word = "", rest = "", quote = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
     let nameStart = match.index;
-    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1))) nameStart--;
-    if (text2.charAt(nameStart - 1) === "$" || text2.charAt(nameStart - 1) === "{" && text2.charAt(nameStart - 2) === "$") continue;
+    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1)))
+      nameStart--;
+    if (text2.charAt(nameStart - 1) === "$" || text2.charAt(nameStart - 1) === "{" && text2.charAt(nameStart - 2) === "$")
+      continue;
     const name = text2.slice(nameStart, match.index) + word + rest;
     const bareName = name.replace(/^[-.]+/, "");
     const kind = credentialNameKind(bareName);
@@ -1321,7 +1823,8 @@ function redactNamedSecrets(text2, marker) {
     let valueLength = value.length + (bare === void 0 ? 2 : 0);
     if (bare !== void 0) {
       const end = match.index + whole.length;
-      if (separator.trim() === ":" && !HEADER_NAME.test(bareName)) valueLength = yamlValueLength(text2, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
+      if (separator.trim() === ":" && !HEADER_NAME.test(bareName))
+        valueLength = yamlValueLength(text2, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
       else if (!bareIsSecret(bareName, spaceBefore, separator, value, text2.charAt(end))) valueLength = 0;
       if (valueLength === 0) continue;
     }
@@ -1424,7 +1927,15 @@ import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join6 } from "node:path";
 
 // src/store/fsUtil.ts
-import { appendFileSync, mkdirSync, readdirSync, realpathSync, statSync as statSync3, unlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  statSync as statSync3,
+  unlinkSync,
+  writeFileSync
+} from "node:fs";
 function statQuietly(path) {
   try {
     return statSync3(path, { throwIfNoEntry: false });
@@ -1532,7 +2043,9 @@ function createSnapshotStore(options) {
   const update = (mcpUrl, change) => {
     let changed = false;
     const merged = load(mcpUrl).then((previous) => {
-      changed = Object.entries(change).some(([field, value]) => JSON.stringify(previous?.[field]) !== JSON.stringify(value));
+      changed = Object.entries(change).some(
+        ([field, value]) => JSON.stringify(previous?.[field]) !== JSON.stringify(value)
+      );
       return changed ? { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() } : previous;
     });
     byUrl.set(mcpUrl, merged);
@@ -1635,7 +2148,8 @@ function originUrl(config) {
       continue;
     }
     const entry = inOrigin ? /^url\s*=\s*(.*)$/i.exec(line) : null;
-    if (entry) return entry[1].split(/[#;]/)[0]?.trim().replace(/^["']/, "").replace(/["']$/, "") || void 0;
+    if (entry)
+      return entry[1].split(/[#;]/)[0]?.trim().replace(/^["']/, "").replace(/["']$/, "") || void 0;
   }
   return void 0;
 }
@@ -1742,7 +2256,16 @@ function sha256Hex(text2) {
   const view = new DataView(padded.buffer);
   view.setUint32(length - 8, Math.floor(bytes.length * 8 / 4294967296));
   view.setUint32(length - 4, bytes.length * 8 >>> 0);
-  const h = new Uint32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
+  const h = new Uint32Array([
+    1779033703,
+    3144134277,
+    1013904242,
+    2773480762,
+    1359893119,
+    2600822924,
+    528734635,
+    1541459225
+  ]);
   const w = new Uint32Array(64);
   for (let block = 0; block < length; block += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
@@ -1850,7 +2373,13 @@ var PRESETS = Object.freeze({
   none: []
 });
 var MAX_ID_LENGTH = 100;
-var DEFAULT_PORTS = { ssh: "22", http: "80", https: "443", git: "9418", rsync: "873" };
+var DEFAULT_PORTS = {
+  ssh: "22",
+  http: "80",
+  https: "443",
+  git: "9418",
+  rsync: "873"
+};
 function parseRemote(url) {
   const raw = url.trim();
   if (raw === "" || /^[A-Za-z]:[\\/]/.test(raw)) return void 0;
@@ -1906,7 +2435,9 @@ function templatesOf(source, warn) {
   const preset = PRESETS[text2];
   if (preset !== void 0) return preset;
   if (text2.includes("{")) return [text2];
-  warn(`peer source "${text2.slice(0, 60)}" is neither a preset (git, cwd, none) nor a template such as "team-{dir}"; using git`);
+  warn(
+    `peer source "${text2.slice(0, 60)}" is neither a preset (git, cwd, none) nor a template such as "team-{dir}"; using git`
+  );
   return PRESETS.git;
 }
 function renderTemplate(template, variables) {
@@ -1923,7 +2454,9 @@ function firstRendered(templates, variables, warn) {
     const id = renderTemplate(template, variables);
     if (id === "") continue;
     if (isValidPeerId(id)) return { id, template };
-    warn(`peer source "${template}" renders "${id.slice(0, 60)}", which is not a valid peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters); trying the next`);
+    warn(
+      `peer source "${template}" renders "${id.slice(0, 60)}", which is not a valid peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters); trying the next`
+    );
   }
   return void 0;
 }
@@ -1998,7 +2531,9 @@ var NOT_APPLIED = {
   "bypass.session_patterns": 'use "enabled": false to leave this workspace alone'
 };
 var CONNECTION_KEYS = new Set(
-  "url base_url mcp_url api_key bearer_token root_api_key gateway_token oidc_token ldap_username ldap_password account account_id user user_id auth_mode extra_headers credential_source cli_config_file config_file baseUrl mcpUrl apiKey bearerToken rootApiKey gatewayToken accountId userId authMode extraHeaders credentialSource credentialPath configPath".split(" ")
+  "url base_url mcp_url api_key bearer_token root_api_key gateway_token oidc_token ldap_username ldap_password account account_id user user_id auth_mode extra_headers credential_source cli_config_file config_file baseUrl mcpUrl apiKey bearerToken rootApiKey gatewayToken accountId userId authMode extraHeaders credentialSource credentialPath configPath".split(
+    " "
+  )
 );
 var SILENT_KEYS = /* @__PURE__ */ new Set(["$schema", "version", "min_client_version", "labels"]);
 var MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
@@ -2014,10 +2549,15 @@ function readWorkspaceFile(path, root, report) {
   }
   const version = file.value["version"];
   if (version !== void 0 && version !== 1) {
-    report.warnings.push(`${path} declares version ${JSON.stringify(version)}; this plugin understands 1; ignoring the file`);
+    report.warnings.push(
+      `${path} declares version ${JSON.stringify(version)}; this plugin understands 1; ignoring the file`
+    );
     return layer;
   }
-  for (const key of connectionKeysIn(file.value, "")) report.warnings.push(`${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`);
+  for (const key of connectionKeysIn(file.value, ""))
+    report.warnings.push(
+      `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`
+    );
   let schemaKeys = 0;
   for (const [key, value] of Object.entries(file.value)) {
     if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
@@ -2039,7 +2579,8 @@ function readWorkspaceFile(path, root, report) {
       else report.notes.push(`${path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? "unknown key"}`);
     }
   }
-  if (version === void 0 && schemaKeys > 0) report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
+  if (version === void 0 && schemaKeys > 0)
+    report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
   return layer;
 }
 function take(layer, key, spec, raw, report) {
@@ -2074,12 +2615,22 @@ function parseValue(key, spec, raw, path, report) {
     }
     case "source":
       if (typeof raw === "string") return raw.trim();
-      if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) return raw.map((item) => item.trim()).filter(Boolean);
+      if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
+        return raw.map((item) => item.trim()).filter(Boolean);
       ignored("is not a preset, a template or a list of templates");
       return void 0;
   }
 }
-var BOOLEAN_WORDS = { true: true, "1": true, yes: true, on: true, false: false, "0": false, no: false, off: false };
+var BOOLEAN_WORDS = {
+  true: true,
+  "1": true,
+  yes: true,
+  on: true,
+  false: false,
+  "0": false,
+  no: false,
+  off: false
+};
 function parseNumber2(key, spec, raw, path, report) {
   const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
   if (!Number.isFinite(parsed)) {
@@ -2088,7 +2639,8 @@ function parseNumber2(key, spec, raw, path, report) {
   }
   const value = spec.kind === "int" ? Math.floor(parsed) : parsed;
   const clamped = Math.min(spec.max ?? value, Math.max(spec.min ?? value, value));
-  if (clamped !== value) report.warnings.push(`${path}: clamped '${key}' from ${value} to ${clamped} (allowed ${spec.min}..${spec.max})`);
+  if (clamped !== value)
+    report.warnings.push(`${path}: clamped '${key}' from ${value} to ${clamped} (allowed ${spec.min}..${spec.max})`);
   return clamped;
 }
 function connectionKeysIn(value, prefix) {
@@ -2146,18 +2698,25 @@ function applyWorkspace(settings, config) {
   const cannot = (field, why) => ignored.push(`ignored ${originText(config, field)}: ${why}`);
   for (const name of PROJECT_SWITCHES) {
     if (values[name] === false) next[name] = false;
-    else if (values[name] === true && !settings[name]) cannot(name, "a workspace file never turns on what your settings turn off");
+    else if (values[name] === true && !settings[name])
+      cannot(name, "a workspace file never turns on what your settings turn off");
   }
   if (values.recallLimit !== void 0) {
     if (values.recallLimit < settings.recallLimit) next.recallLimit = values.recallLimit;
-    else if (values.recallLimit > settings.recallLimit) cannot("recallLimit", `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
+    else if (values.recallLimit > settings.recallLimit)
+      cannot("recallLimit", `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
   }
   if (values.scoreThreshold !== void 0) {
     if (values.scoreThreshold > settings.scoreThreshold) next.scoreThreshold = values.scoreThreshold;
-    else if (values.scoreThreshold < settings.scoreThreshold) cannot("scoreThreshold", `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`);
+    else if (values.scoreThreshold < settings.scoreThreshold)
+      cannot(
+        "scoreThreshold",
+        `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`
+      );
   }
   if (values.recallPeerScope === "actor") next.recallPeerScope = "actor";
-  else if (values.recallPeerScope === "all" && settings.recallPeerScope.trim().toLowerCase() === "actor") cannot("recallPeerScope", "a workspace file may only narrow the peer scope to actor (yours: actor)");
+  else if (values.recallPeerScope === "all" && settings.recallPeerScope.trim().toLowerCase() === "actor")
+    cannot("recallPeerScope", "a workspace file may only narrow the peer scope to actor (yours: actor)");
   if (values.recallDedupTurns !== void 0) next.recallDedupTurns = values.recallDedupTurns;
   return { settings: next, ignored };
 }
@@ -2167,7 +2726,14 @@ var MAX_CACHE_AGE_MS = 6e4;
 var MAX_CACHE_ENTRIES = 64;
 var cache = /* @__PURE__ */ new Map();
 function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
-  const input = { workspace, homeDir, credentials: config.credentials, settings: config.settings, ...originOf(config), now };
+  const input = {
+    workspace,
+    homeDir,
+    credentials: config.credentials,
+    settings: config.settings,
+    ...originOf(config),
+    now
+  };
   const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
   const applied = applyWorkspace(config.settings, project.config);
   const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
@@ -2188,7 +2754,14 @@ function resolveProject(input) {
     scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
   }
   const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
-  const base = { peerSource: "", earlierPeerIds: [], off: switchesOff(scan.config), warnings, ...scan.root ? { root: scan.root.root } : {}, ...scan.config ? { config: scan.config } : {} };
+  const base = {
+    peerSource: "",
+    earlierPeerIds: [],
+    off: switchesOff(scan.config),
+    warnings,
+    ...scan.root ? { root: scan.root.root } : {},
+    ...scan.config ? { config: scan.config } : {}
+  };
   const explicit = explicitPeer(input.credentials, warnings);
   const named = scan.config?.values.peerId;
   const namedBy = scan.config === void 0 ? "" : originText(scan.config, "peerId");
@@ -2205,10 +2778,20 @@ function derivedPeer(input, scan, base) {
   if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
   const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
   const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (rendered === void 0) return { ...base, peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)` };
-  const peer = { ...base, peerId: rendered.id, peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})` };
+  if (rendered === void 0)
+    return {
+      ...base,
+      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
+    };
+  const peer = {
+    ...base,
+    peerId: rendered.id,
+    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
+  };
   if (input.earlierIds !== true) return peer;
-  const earlier = [earlierGitIdOf(scan), variables.cwd].filter((id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id));
+  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
+    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
+  );
   return { ...peer, earlierPeerIds: [...new Set(earlier)] };
 }
 function peerSourceOf(input, config) {
@@ -2216,13 +2799,15 @@ function peerSourceOf(input, config) {
   const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
   const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
   if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
-  if (config?.values.peerSource !== void 0) return { value: config.values.peerSource, from: originText(config, "peerSource") };
+  if (config?.values.peerSource !== void 0)
+    return { value: config.values.peerSource, from: originText(config, "peerSource") };
   if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
   return { value: void 0, from: "default git" };
 }
 function describeVariable(template, scan) {
   if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
-  if (template.includes("{git_root}")) return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
+  if (template.includes("{git_root}"))
+    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
   if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
   return template.includes("{cwd}") ? "the working folder" : "the template itself";
 }
@@ -2239,7 +2824,8 @@ function explicitPeer(credentials, warnings) {
 var NO_VARIABLES = { git_remote: "", git_root: "", dir: "", git_port: "" };
 function cachedScan(workspace, homeDir, now) {
   const hit = cache.get(workspace);
-  if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
+  if (hit !== void 0 && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature))
+    return hit.scan;
   const notes = { touched: [], ignored: [] };
   const scan = scanWorkspace(workspace, homeDir, notes);
   if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value);
@@ -2251,12 +2837,23 @@ function scanWorkspace(workspace, homeDir, notes) {
   if (root === void 0) return { variables: NO_VARIABLES, remote: "", ignored: notes.ignored };
   const config = root.hasFiles ? readWorkspaceConfig(root.root, notes.touched) : void 0;
   const dir = sanitizePeerId(root.root.split(/[/\\]/).filter(Boolean).pop() ?? "");
-  const scan = { root, variables: { ...NO_VARIABLES, dir }, remote: "", ignored: notes.ignored, ...config ? { config } : {} };
+  const scan = {
+    root,
+    variables: { ...NO_VARIABLES, dir },
+    remote: "",
+    ignored: notes.ignored,
+    ...config ? { config } : {}
+  };
   if (root.git === void 0) return scan;
   const gitConfig = readGitConfig(root.git.commonDir, notes);
   const origin = originUrl(gitConfig);
   const parts = origin === void 0 ? void 0 : parseRemote(origin);
-  scan.variables = { dir, git_remote: gitRemoteVariable(origin), git_root: legacyPeerForm(mainCheckout(root.git)), git_port: remotePort(parts) };
+  scan.variables = {
+    dir,
+    git_remote: gitRemoteVariable(origin),
+    git_root: legacyPeerForm(mainCheckout(root.git)),
+    git_port: remotePort(parts)
+  };
   scan.remote = normalizeRemote(parts);
   scan.commonDir = root.git.commonDir;
   return scan;
@@ -2275,7 +2872,7 @@ function signatureOf(path) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-CBNLRLXL.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-O7GA3KAN.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -2310,7 +2907,11 @@ function createUpstream(options) {
     return options.fetch(url, { ...init, headers, ...signal ? { signal } : {} });
   };
   const closeIfIdle = (target) => {
-    if (target.retired && target.inFlight === 0) void target.session.then((session) => session.close(), () => void 0);
+    if (target.retired && target.inFlight === 0)
+      void target.session.then(
+        (session) => session.close(),
+        () => void 0
+      );
   };
   const retire = (target) => {
     if (!target || target.retired) return;
@@ -2381,7 +2982,10 @@ function createUpstream(options) {
           } catch (error) {
             const failure = failureOf(error);
             if (!shouldRetry(failure, refreshConfig)) throw error;
-            log.debug("retrying upstream call once", { method, reason: failure.kind === "http" ? failure.status : failure.kind });
+            log.debug("retrying upstream call once", {
+              method,
+              reason: failure.kind === "http" ? failure.status : failure.kind
+            });
             return await attempt(method, params, deadline, callOptions.signal);
           }
         } catch (error) {
@@ -2402,7 +3006,10 @@ function createUpstream(options) {
       const last = link;
       link = void 0;
       if (!last) return;
-      const closing = last.session.then((session) => session.close(), () => void 0);
+      const closing = last.session.then(
+        (session) => session.close(),
+        () => void 0
+      );
       await Promise.race([closing, new Promise((resolve5) => setTimeout(resolve5, CLOSE_BUDGET_MS).unref())]);
     }
   };
@@ -2427,7 +3034,8 @@ function bypassMatch(settings, sessionId, cwd) {
     const pattern = raw.trim();
     if (pattern === "") continue;
     const regex = globToRegExp(pattern);
-    if (typeof sessionId === "string" && sessionId !== "" && regex.test(sessionId)) return { by: "pattern", pattern, subject: "session" };
+    if (typeof sessionId === "string" && sessionId !== "" && regex.test(sessionId))
+      return { by: "pattern", pattern, subject: "session" };
     if (typeof cwd === "string" && cwd !== "" && regex.test(cwd)) return { by: "pattern", pattern, subject: "folder" };
   }
   return void 0;
@@ -2522,7 +3130,8 @@ function mcpToolName(host, tool) {
   return host === "claude-code" ? `mcp__plugin_${PLUGIN}_${PLUGIN}__${tool}` : `mcp__${PLUGIN}__${tool}`;
 }
 function toolNamesFor(host, choice) {
-  if (choice === void 0 || choice.mcpEnabled) return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
+  if (choice === void 0 || choice.mcpEnabled)
+    return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
   const prefix = userToolPrefix(choice.mcpServer);
   return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
 }
@@ -2626,7 +3235,8 @@ function createProxy(options) {
         if (off !== void 0) {
           log.debug("memory is off here; answered locally", { method: request.method, reason: off });
           if (field !== void 0) return discovery.answerLocally(request, field);
-          if (request.method === "tools/call") return { content: [{ type: "text", text: memoryOffText(off) }], isError: true };
+          if (request.method === "tools/call")
+            return { content: [{ type: "text", text: memoryOffText(off) }], isError: true };
           throw new MemoryOffError(off);
         }
         if (field !== void 0) return discovery.answer(request, field, signal);
@@ -2635,11 +3245,16 @@ function createProxy(options) {
     }
   };
   const toRpcError = (error) => {
-    if (error instanceof MemoryOffError) return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
+    if (error instanceof MemoryOffError)
+      return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
     if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
-    if (isUpstreamError(error)) return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
+    if (isUpstreamError(error))
+      return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
     log.warn("internal error while handling a request", { error: describeError(error) });
-    return { code: RpcErrorCode.internalError, message: `OpenViking MCP proxy internal error: ${describeError(error)}` };
+    return {
+      code: RpcErrorCode.internalError,
+      message: `OpenViking MCP proxy internal error: ${describeError(error)}`
+    };
   };
   const handleRequest = (request) => {
     const handling = answerRequest(request);
@@ -2836,8 +3451,10 @@ function parseProxyUrl(text2) {
   } catch {
     throw unusable("invalid proxy URL");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw unusable(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`);
-  if (`${url.pathname}${url.search}${url.hash}`.includes("@")) throw unusable('invalid proxy URL: its user or password holds an unencoded "/", "?" or "#" (percent-encode them)');
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw unusable(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`);
+  if (`${url.pathname}${url.search}${url.hash}`.includes("@"))
+    throw unusable('invalid proxy URL: its user or password holds an unencoded "/", "?" or "#" (percent-encode them)');
   return url;
 }
 

@@ -50,7 +50,8 @@ export function recordCommit(state: CaptureState, now: number, body: CommitBody)
 /** The acknowledged-record fingerprints as a set, for planning. */
 export function ackedSet(state: Pick<CaptureState, 'acked'>): Set<string> {
   const set = new Set<string>();
-  for (let at = 0; at < state.acked.length; at += RECORD_FINGERPRINT_CHARS) set.add(state.acked.slice(at, at + RECORD_FINGERPRINT_CHARS));
+  for (let at = 0; at < state.acked.length; at += RECORD_FINGERPRINT_CHARS)
+    set.add(state.acked.slice(at, at + RECORD_FINGERPRINT_CHARS));
   return set;
 }
 

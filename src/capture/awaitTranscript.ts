@@ -45,7 +45,12 @@ async function signature(path: string): Promise<string | undefined> {
  * appear within the wait (a file that keeps growing past the wait is read as
  * it is then). Never throws.
  */
-export async function awaitTranscriptFile(path: string, clock: AwaitClock, waitMs = SUBAGENT_TRANSCRIPT_WAIT_MS, quietMs = TRANSCRIPT_QUIET_MS): Promise<boolean> {
+export async function awaitTranscriptFile(
+  path: string,
+  clock: AwaitClock,
+  waitMs = SUBAGENT_TRANSCRIPT_WAIT_MS,
+  quietMs = TRANSCRIPT_QUIET_MS,
+): Promise<boolean> {
   const until = Math.min(clock.now() + waitMs, clock.deadlineAt);
   let last: string | undefined;
   let stillSince = 0;

@@ -30,7 +30,9 @@ export async function commitSession(writer: SessionWriter, body: CommitBody): Pr
   if (result.status === 404) return 'absent';
   writer.state.lastError = `commit: ${result.code} ${result.message}`;
   if (result.retryable) return queueCommit(writer, body);
-  return (await deadLetterWrite(writer, 'commit', body, `${result.code}: ${result.message}`)) ? 'dead-lettered' : 'lost';
+  return (await deadLetterWrite(writer, 'commit', body, `${result.code}: ${result.message}`))
+    ? 'dead-lettered'
+    : 'lost';
 }
 
 async function queueCommit(writer: SessionWriter, body: CommitBody): Promise<CommitOutcome> {

@@ -130,7 +130,12 @@ function readEntry(path: string): ListedEntry | undefined {
     if (!isRecord(value)) return undefined;
     const { ovSessionId, hostSessionId, workspace, agentId, transcriptPath, serverIdleSeconds } = value;
     if (typeof ovSessionId !== 'string' || ovSessionId === '' || typeof workspace !== 'string') return undefined;
-    const entry: ListedEntry = { ovSessionId, hostSessionId: typeof hostSessionId === 'string' ? hostSessionId : '', workspace, markedAt: statSync(path).mtimeMs };
+    const entry: ListedEntry = {
+      ovSessionId,
+      hostSessionId: typeof hostSessionId === 'string' ? hostSessionId : '',
+      workspace,
+      markedAt: statSync(path).mtimeMs,
+    };
     if (typeof agentId === 'string') entry.agentId = agentId;
     if (typeof transcriptPath === 'string') entry.transcriptPath = transcriptPath;
     if (typeof serverIdleSeconds === 'number' && serverIdleSeconds >= 0) entry.serverIdleSeconds = serverIdleSeconds;
@@ -191,10 +196,19 @@ export function isIdle(entry: ListedEntry, staleCommitIdleMs: number, now: numbe
  * `exceptSessionId` (a host or OpenViking session id) and its sub-agents:
  * what a new session's start may commit once they are idle.
  */
-export function otherSessionsOf(entries: readonly ListedEntry[], workspace: string, exceptSessionId: string): ListedEntry[] {
+export function otherSessionsOf(
+  entries: readonly ListedEntry[],
+  workspace: string,
+  exceptSessionId: string,
+): ListedEntry[] {
   const except = exceptSessionId.trim();
   const spared = except === '' ? [] : except.startsWith(OV_SESSION_PREFIX) ? [except] : [except, ovSessionId(except)];
   const isSpared = (entry: ListedEntry) =>
-    spared.some((id) => entry.hostSessionId === id || entry.ovSessionId === id || entry.ovSessionId.startsWith(`${id}${SUBAGENT_SEPARATOR}`));
+    spared.some(
+      (id) =>
+        entry.hostSessionId === id ||
+        entry.ovSessionId === id ||
+        entry.ovSessionId.startsWith(`${id}${SUBAGENT_SEPARATOR}`),
+    );
   return entries.filter((entry) => entry.workspace === workspace && !isSpared(entry));
 }

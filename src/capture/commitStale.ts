@@ -21,7 +21,15 @@
 import { stat } from 'node:fs/promises';
 import type { PluginConfig } from '../config/types.js';
 import type { StageDeps } from '../protocol/stage.js';
-import { clearUncommitted, entryOf, initUncommittedIndex, isIdle, listUncommitted, markUncommitted, otherSessionsOf } from './commitIndex.js';
+import {
+  clearUncommitted,
+  entryOf,
+  initUncommittedIndex,
+  isIdle,
+  listUncommitted,
+  markUncommitted,
+  otherSessionsOf,
+} from './commitIndex.js';
 import type { ListedEntry } from './commitIndex.js';
 import { drainRequests } from './drain.js';
 import type { DrainStatus } from './drain.js';
@@ -53,7 +61,12 @@ export const COMMIT_STALE_DEADLINE_MS = 60_000;
  * `exceptSessionId` (a host or OpenViking session id; its sub-agents are
  * spared too). Never throws.
  */
-export async function commitStale(workspace: string, exceptSessionId: string, deps: StageDeps, config: PluginConfig): Promise<CommitStaleSummary> {
+export async function commitStale(
+  workspace: string,
+  exceptSessionId: string,
+  deps: StageDeps,
+  config: PluginConfig,
+): Promise<CommitStaleSummary> {
   const summary: CommitStaleSummary = { considered: 0, drained: 0, busy: 0, incomplete: 0, live: 0 };
   // The workspace's project (DESIGN D24): its switches hold here too, and what is still uncaptured goes out under its peer.
   const { project } = projectFor(config, workspace, deps.homeDir, deps.now());
@@ -95,7 +108,8 @@ async function indexEntries(dataDir: string): Promise<ListedEntry[]> {
   const listed = listUncommitted(dataDir);
   if (listed !== 'missing') return listed;
   for (const state of await listCaptureStates(dataDir)) {
-    if (state.transcriptPath !== undefined && (await needsCommit(state))) markUncommitted(dataDir, entryOf(state), state.lastCaptureAt ?? 0);
+    if (state.transcriptPath !== undefined && (await needsCommit(state)))
+      markUncommitted(dataDir, entryOf(state), state.lastCaptureAt ?? 0);
   }
   initUncommittedIndex(dataDir);
   const built = listUncommitted(dataDir);

@@ -31,7 +31,8 @@ export async function drainRequests(env: CaptureEnv, ovSessionId: string, waitMs
     if (env.now() >= env.deadlineAt) return 'incomplete';
     const outcome = await withSessionWriter(env, job.identity, wait, (writer) => drainLocked(writer));
     if (!outcome.ok) {
-      if (outcome.reason === 'error') env.log.warn('capture lock failed', { session: ovSessionId, error: outcome.message });
+      if (outcome.reason === 'error')
+        env.log.warn('capture lock failed', { session: ovSessionId, error: outcome.message });
       return outcome.reason;
     }
     if (outcome.value !== 'drained') return outcome.value;

@@ -36,7 +36,11 @@ export function captureEnvFor(
     deadlineAt,
     // Queued turns of a session or folder that is now off or bypassed stay here (DESIGN D25).
     holdReason: ({ hostSessionId, workspace }) =>
-      captureOffReason(workspace === '' ? { config, project: { off: {} }, sessionId: hostSessionId } : scopeOf(config, workspace, deps.homeDir, deps.now(), hostSessionId)),
+      captureOffReason(
+        workspace === ''
+          ? { config, project: { off: {} }, sessionId: hostSessionId }
+          : scopeOf(config, workspace, deps.homeDir, deps.now(), hostSessionId),
+      ),
   };
   if (crashPoint !== undefined) env.crashPoint = crashPoint;
   return env;

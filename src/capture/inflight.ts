@@ -84,13 +84,23 @@ export async function resolveInflight(writer: SessionWriter): Promise<Resolution
     const settleAt = inflight.startedAt + 2 * writer.env.settings.timeoutMs;
     if (writer.env.now() >= settleAt) return { kind: 'not-applied', snapshot: now.result };
     // Room for the wait, the check and a send before the deadline: wait once; else leave it to a later run.
-    if (waited || settleAt + writer.env.settings.timeoutMs > writer.env.deadlineAt) return { kind: 'unknown', failure: STILL_LANDING };
-    writer.env.log.debug('inflight batch may still be landing; waiting', { session: writer.ovSessionId, ms: settleAt - writer.env.now() });
+    if (waited || settleAt + writer.env.settings.timeoutMs > writer.env.deadlineAt)
+      return { kind: 'unknown', failure: STILL_LANDING };
+    writer.env.log.debug('inflight batch may still be landing; waiting', {
+      session: writer.ovSessionId,
+      ms: settleAt - writer.env.now(),
+    });
     await sleep(settleAt - writer.env.now());
   }
 }
 
-const STILL_LANDING: OvFailure = { ok: false, status: 0, code: 'IN_FLIGHT', message: 'an unanswered batch may still be landing', retryable: true };
+const STILL_LANDING: OvFailure = {
+  ok: false,
+  status: 0,
+  code: 'IN_FLIGHT',
+  message: 'an unanswered batch may still be landing',
+  retryable: true,
+};
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

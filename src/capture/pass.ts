@@ -87,7 +87,10 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
   }
   const rescanned = read.rescanned || (state.cursor !== undefined && state.cursor.path !== job.transcriptPath);
   state.transcriptPath = job.transcriptPath;
-  const decoded = decodeTranscriptRecords(read.records, { ...(state.format ? { format: state.format } : {}), includeSidechain: job.subagent });
+  const decoded = decodeTranscriptRecords(read.records, {
+    ...(state.format ? { format: state.format } : {}),
+    includeSidechain: job.subagent,
+  });
   if (decoded.format !== undefined) state.format = decoded.format;
   const items = planItems(decoded.messages, {
     captureAssistantTurns: env.settings.captureAssistantTurns,
@@ -103,7 +106,7 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
     state.cursor = cursorAfterRecords(read, resumeRecordIndex(items, ackedEnd, recordIds, decoded.consumed));
   };
   let pendingTokens: number | undefined;
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const batch = nextBatch(items, from, state.serialOnly ? 1 : MAX_BATCH);
     if (batch === undefined) {
       moveCursor(items.length);
@@ -113,7 +116,9 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
       result.status = 'partial';
       break;
     }
-    const step = queueMode ? await queueBatch(writer, batch, batchFingerprint(writer.ovSessionId, { messages: batch.messages })) : await sendBatch(writer, batch);
+    const step = queueMode
+      ? await queueBatch(writer, batch, batchFingerprint(writer.ovSessionId, { messages: batch.messages }))
+      : await sendBatch(writer, batch);
     if (step.kind === 'retry-serial') continue;
     if (step.kind === 'stop') {
       result.status = 'partial';
@@ -153,24 +158,32 @@ async function drainOwnBacklog(writer: SessionWriter): Promise<boolean> {
     limit: Math.max(env.settings.pendingReplayLimit, MAX_BATCH),
     held: new Map([[writer.ovSessionId, writer]]),
   });
-  env.log.debug('capture replayed the queue', { session: writer.ovSessionId, replayed: summary.replayed, remaining: summary.remaining });
+  env.log.debug('capture replayed the queue', {
+    session: writer.ovSessionId,
+    replayed: summary.replayed,
+    remaining: summary.remaining,
+  });
   return (await hasQueuedWrites(writer)) || writer.state.inflight?.queued === true;
 }
 
 type Step =
-  | { kind: 'sent' | 'queued' | 'deadLettered'; pendingTokens?: number }
-  | { kind: 'retry-serial' }
-  | { kind: 'stop' };
+  { kind: 'sent' | 'queued' | 'deadLettered'; pendingTokens?: number } | { kind: 'retry-serial' } | { kind: 'stop' };
 
 async function sendBatch(writer: SessionWriter, batch: Batch): Promise<Step> {
   const payload = { messages: batch.messages };
   const fingerprint = batchFingerprint(writer.ovSessionId, payload);
   const now = writer.env.now;
-  const delivery = await deliverBatch(writer, batch.messages, { fingerprint, recordIds: batch.recordIds, queued: false });
+  const delivery = await deliverBatch(writer, batch.messages, {
+    fingerprint,
+    recordIds: batch.recordIds,
+    queued: false,
+  });
   switch (delivery.kind) {
     case 'applied':
       acknowledge(writer.state, batch.recordIds, 'sent', now());
-      return delivery.pendingTokens === undefined ? { kind: 'sent' } : { kind: 'sent', pendingTokens: delivery.pendingTokens };
+      return delivery.pendingTokens === undefined
+        ? { kind: 'sent' }
+        : { kind: 'sent', pendingTokens: delivery.pendingTokens };
     case 'route-missing':
       writer.state.serialOnly = true;
       return { kind: 'retry-serial' };
@@ -206,11 +219,16 @@ async function queueBatch(writer: SessionWriter, batch: Batch, fingerprint: stri
   return { kind: 'queued' };
 }
 
-async function commitIfDue(writer: SessionWriter, job: CaptureJob, pendingTokens: number | undefined): Promise<CommitOutcome | undefined> {
+async function commitIfDue(
+  writer: SessionWriter,
+  job: CaptureJob,
+  pendingTokens: number | undefined,
+): Promise<CommitOutcome | undefined> {
   const { settings } = writer.env;
   let body: CommitBody | undefined;
   if (job.commit && hasWorkLeft(writer.state)) body = {};
-  else if (job.serverCommits !== true && pendingTokens !== undefined && pendingTokens >= settings.commitTokenThreshold) body = { keep_recent_count: settings.commitKeepRecentCount };
+  else if (job.serverCommits !== true && pendingTokens !== undefined && pendingTokens >= settings.commitTokenThreshold)
+    body = { keep_recent_count: settings.commitKeepRecentCount };
   if (body === undefined) return undefined;
   const outcome = await commitSession(writer, body);
   writer.env.log.debug('capture commit', { session: writer.ovSessionId, outcome, full: job.commit });

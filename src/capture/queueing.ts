@@ -13,7 +13,15 @@ import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeJsonAtomic } from '../store/atomic.js';
 import { enqueue } from '../store/queue.js';
-import { CLAIMED_SUFFIX, deadLetterName, dedupKeyOf, entryBaseName, PENDING_SUFFIX, queuePaths, redactError } from '../store/queueFiles.js';
+import {
+  CLAIMED_SUFFIX,
+  deadLetterName,
+  dedupKeyOf,
+  entryBaseName,
+  PENDING_SUFFIX,
+  queuePaths,
+  redactError,
+} from '../store/queueFiles.js';
 import type { DeadLetter, QueueEntry, QueueEntryType } from '../store/queueFiles.js';
 import { storeLayout } from '../store/paths.js';
 import type { SessionWriter } from './writer.js';
@@ -45,12 +53,31 @@ export async function queueWrite(writer: SessionWriter, type: QueueEntryType, pa
 }
 
 /** Writes a dead letter for a write the server refused; true when it is on disk. */
-export async function deadLetterWrite(writer: SessionWriter, type: QueueEntryType, payload: unknown, error: string): Promise<boolean> {
+export async function deadLetterWrite(
+  writer: SessionWriter,
+  type: QueueEntryType,
+  payload: unknown,
+  error: string,
+): Promise<boolean> {
   const { env } = writer;
   const now = env.now();
-  const entry: QueueEntry = { type, sessionId: writer.ovSessionId, payload, createdAt: now, seq: 0, attempts: 1, dedupKey: dedupKeyOf(type, writer.ovSessionId, payload) };
+  const entry: QueueEntry = {
+    type,
+    sessionId: writer.ovSessionId,
+    payload,
+    createdAt: now,
+    seq: 0,
+    attempts: 1,
+    dedupKey: dedupKeyOf(type, writer.ovSessionId, payload),
+  };
   const base = entryBaseName(entry);
-  const letter: DeadLetter = { reason: 'fatal', deadAt: now, file: `${base}${PENDING_SUFFIX}`, error: redactError(error), entry: { ...entry, lastError: redactError(error) } };
+  const letter: DeadLetter = {
+    reason: 'fatal',
+    deadAt: now,
+    file: `${base}${PENDING_SUFFIX}`,
+    error: redactError(error),
+    entry: { ...entry, lastError: redactError(error) },
+  };
   try {
     await writeJsonAtomic(join(queuePaths(queueDirOf(env.dataDir)).deadDir, deadLetterName(now, base)), letter);
     return true;
@@ -65,7 +92,11 @@ export async function hasQueuedWrites(writer: SessionWriter): Promise<boolean> {
   const { pendingDir } = queuePaths(queueDirOf(writer.env.dataDir));
   const waiting: string[] = [];
   for (const base of writer.state.queued) {
-    if ((await exists(join(pendingDir, base + PENDING_SUFFIX))) || (await exists(join(pendingDir, base + CLAIMED_SUFFIX)))) waiting.push(base);
+    if (
+      (await exists(join(pendingDir, base + PENDING_SUFFIX))) ||
+      (await exists(join(pendingDir, base + CLAIMED_SUFFIX)))
+    )
+      waiting.push(base);
   }
   writer.state.queued = waiting;
   return waiting.length > 0;

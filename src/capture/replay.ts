@@ -59,7 +59,10 @@ async function executeEntry(env: CaptureEnv, run: ReplayRun, entry: QueueEntry):
   const identity = { ovSessionId: entry.sessionId, hostSessionId: '', workspace: '' };
   const outcome = await withSessionWriter(env, identity, run.lockWaitMs ?? 2_000, (writer) => executeAs(writer, entry));
   if (outcome.ok) return outcome.value;
-  return { verdict: 'wait', error: outcome.reason === 'busy' ? 'session writer busy' : (outcome.message ?? 'lock error') };
+  return {
+    verdict: 'wait',
+    error: outcome.reason === 'busy' ? 'session writer busy' : (outcome.message ?? 'lock error'),
+  };
 }
 
 async function executeAs(writer: SessionWriter, entry: QueueEntry): Promise<ReplayVerdict> {
@@ -107,7 +110,9 @@ async function replayMessages(writer: SessionWriter, entry: QueueEntry): Promise
     case 'route-missing':
       writer.state.serialOnly = true;
       // A single message can go the serial way on the next attempt; a batch cannot be split safely.
-      return messages.length === 1 ? 'retry' : { verdict: 'fatal', error: 'the server has no batch route; resend these messages one by one' };
+      return messages.length === 1
+        ? 'retry'
+        : { verdict: 'fatal', error: 'the server has no batch route; resend these messages one by one' };
     case 'local-error':
       return HALT('capture state not writable (or the capture lock was lost)');
     case 'failed':
@@ -147,5 +152,7 @@ async function earlierBatchBlocks(writer: SessionWriter): Promise<ReplayVerdict 
 function messagesOf(payload: unknown): SessionMessage[] | undefined {
   if (!isRecord(payload) || !Array.isArray(payload.messages) || payload.messages.length === 0) return undefined;
   if (!payload.messages.every((message) => isRecord(message) && Array.isArray(message.parts))) return undefined;
-  return (payload.messages as SessionMessage[]).map((message) => sanitizeMessage(message) ?? { ...message, parts: [{ type: 'text', text: '[removed]' }] });
+  return (payload.messages as SessionMessage[]).map(
+    (message) => sanitizeMessage(message) ?? { ...message, parts: [{ type: 'text', text: '[removed]' }] },
+  );
 }

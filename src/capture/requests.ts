@@ -108,7 +108,13 @@ async function readRequest(path: string): Promise<CaptureRequest | undefined> {
   const value = parseJson(await readFile(path, 'utf8').catch(() => ''));
   if (!isRecord(value)) return undefined;
   const { event, ovSessionId, hostSessionId, workspace, agentId, transcriptPath, subagent, commit, at, peerId } = value;
-  if (typeof ovSessionId !== 'string' || ovSessionId === '' || typeof transcriptPath !== 'string' || transcriptPath === '') return undefined;
+  if (
+    typeof ovSessionId !== 'string' ||
+    ovSessionId === '' ||
+    typeof transcriptPath !== 'string' ||
+    transcriptPath === ''
+  )
+    return undefined;
   const request: CaptureRequest = {
     event: typeof event === 'string' ? event : '',
     ovSessionId,

@@ -58,7 +58,11 @@ function markerFile(dataDir: string): string {
 }
 
 /** Runs the sweep when the last one is older than a day (or never ran). Never throws. */
-export async function sweepIfDue(dataDir: string, rules: RetentionRules, now: number): Promise<SweepSummary | undefined> {
+export async function sweepIfDue(
+  dataDir: string,
+  rules: RetentionRules,
+  now: number,
+): Promise<SweepSummary | undefined> {
   let last = 0;
   try {
     last = statSync(markerFile(dataDir)).mtimeMs;
@@ -86,7 +90,14 @@ export async function sweepCaptureStates(dataDir: string, rules: RetentionRules,
     const path = join(captureDir(dataDir), name);
     const raw = readJsonSync(path);
     const state = isRecord(raw) ? narrowCaptureState(raw) : undefined;
-    if (!isRecord(raw) || state === undefined || waiting.has(state.ovSessionId) || hasWorkLeft(state) || inboxWaiting(dataDir, state.ovSessionId)) continue;
+    if (
+      !isRecord(raw) ||
+      state === undefined ||
+      waiting.has(state.ovSessionId) ||
+      hasWorkLeft(state) ||
+      inboxWaiting(dataDir, state.ovSessionId)
+    )
+      continue;
     const activeAt = Math.max(state.lastCaptureAt ?? 0, state.lastCommitAt ?? 0, mtimeOf(path));
     if (now - activeAt < rules.staleCommitIdleMs) continue;
     const gone = state.transcriptPath === undefined || !exists(state.transcriptPath);
@@ -100,8 +111,16 @@ export async function sweepCaptureStates(dataDir: string, rules: RetentionRules,
   return summary;
 }
 
-async function underLock(dataDir: string, ovSessionId: string, now: number, work: () => Promise<boolean>): Promise<boolean> {
-  const locked = await tryLock(captureLockPath(dataDir, ovSessionId), { now: () => now, staleMs: CAPTURE_LOCK_STALE_MS });
+async function underLock(
+  dataDir: string,
+  ovSessionId: string,
+  now: number,
+  work: () => Promise<boolean>,
+): Promise<boolean> {
+  const locked = await tryLock(captureLockPath(dataDir, ovSessionId), {
+    now: () => now,
+    staleMs: CAPTURE_LOCK_STALE_MS,
+  });
   if (!locked.ok) return false; // a writer is on it: not idle after all
   try {
     return await work();

@@ -38,13 +38,24 @@ export interface BatchMeta {
 }
 
 /** One request: `messages/batch`, or `messages` for a single message in serial mode. */
-export async function deliverBatch(writer: SessionWriter, messages: SessionMessage[], meta: BatchMeta): Promise<Delivery> {
+export async function deliverBatch(
+  writer: SessionWriter,
+  messages: SessionMessage[],
+  meta: BatchMeta,
+): Promise<Delivery> {
   const serial = writer.state.serialOnly === true;
   if (serial && messages.length !== 1) return { kind: 'route-missing' };
   const before = await countBeforeSend(writer);
   if (!before.ok) return { kind: 'failed', failure: before, ambiguous: false };
   // Unanswered until an answer says otherwise: if this process dies, the request may still land (inflight.ts).
-  writer.state.inflight = { fingerprint: meta.fingerprint, recordIds: meta.recordIds, before: before.result, queued: meta.queued, startedAt: writer.env.now(), unanswered: true };
+  writer.state.inflight = {
+    fingerprint: meta.fingerprint,
+    recordIds: meta.recordIds,
+    before: before.result,
+    queued: meta.queued,
+    startedAt: writer.env.now(),
+    unanswered: true,
+  };
   if (!(await writer.save())) {
     writer.state.inflight = undefined;
     return { kind: 'local-error' };
@@ -52,17 +63,26 @@ export async function deliverBatch(writer: SessionWriter, messages: SessionMessa
   writer.count = undefined;
   writer.env.crashPoint?.('before-send');
   const client = writer.env.client;
-  const sent = serial ? await client.addMessage(writer.ovSessionId, messages[0] as SessionMessage) : await client.addMessages(writer.ovSessionId, messages);
+  const sent = serial
+    ? await client.addMessage(writer.ovSessionId, messages[0] as SessionMessage)
+    : await client.addMessages(writer.ovSessionId, messages);
   writer.env.crashPoint?.('after-send');
   if (sent.ok) {
     writer.state.inflight = undefined;
     writer.count = countAfter(before.result, sent.result.message_count, sent.result.added);
-    return sent.result.pending_tokens === undefined ? { kind: 'applied' } : { kind: 'applied', pendingTokens: sent.result.pending_tokens };
+    return sent.result.pending_tokens === undefined
+      ? { kind: 'applied' }
+      : { kind: 'applied', pendingTokens: sent.result.pending_tokens };
   }
   return settleFailure(writer, before.result, sent, serial);
 }
 
-async function settleFailure(writer: SessionWriter, before: ServerCount, failure: OvFailure, serial: boolean): Promise<Delivery> {
+async function settleFailure(
+  writer: SessionWriter,
+  before: ServerCount,
+  failure: OvFailure,
+  serial: boolean,
+): Promise<Delivery> {
   if (failure.status >= 400 && failure.status < 500) {
     // The server refused the request: nothing was stored.
     writer.state.inflight = undefined;
@@ -79,7 +99,9 @@ async function settleFailure(writer: SessionWriter, before: ServerCount, failure
   writer.count = now.result.count;
   if (countMoved(before, now.result.count)) {
     writer.state.inflight = undefined;
-    return now.result.pendingTokens === undefined ? { kind: 'applied' } : { kind: 'applied', pendingTokens: now.result.pendingTokens };
+    return now.result.pendingTokens === undefined
+      ? { kind: 'applied' }
+      : { kind: 'applied', pendingTokens: now.result.pendingTokens };
   }
   if (inflight?.unanswered === true) return { kind: 'failed', failure, ambiguous: true };
   writer.state.inflight = undefined;

@@ -27,11 +27,15 @@ export async function settleInflight(writer: SessionWriter): Promise<Settlement>
   const resolution = await resolveInflight(writer);
   if (resolution === undefined) return 'clear';
   if (resolution.kind === 'unknown') {
-    writer.env.log.debug('inflight batch unresolved', { session: writer.ovSessionId, error: resolution.failure.message });
+    writer.env.log.debug('inflight batch unresolved', {
+      session: writer.ovSessionId,
+      error: resolution.failure.message,
+    });
     return 'blocked';
   }
   // A queued batch was acknowledged when it was queued; only a direct send is acknowledged here.
-  if (resolution.kind === 'applied' && !inflight.queued) acknowledge(writer.state, inflight.recordIds, 'sent', writer.env.now());
+  if (resolution.kind === 'applied' && !inflight.queued)
+    acknowledge(writer.state, inflight.recordIds, 'sent', writer.env.now());
   writer.state.inflight = undefined;
   writer.env.log.debug('inflight batch resolved', { session: writer.ovSessionId, outcome: resolution.kind });
   return (await writer.save()) ? 'clear' : 'blocked';

@@ -114,7 +114,9 @@ const COUNT_KEYS = ['sent', 'queued', 'deadLettered', 'skipped', 'commits'] as c
 /** The identity fields of `from`, nothing else (`agentId` only when set). */
 export function sessionIdentityOf(from: SessionIdentity): SessionIdentity {
   const { ovSessionId, hostSessionId, workspace, agentId } = from;
-  return agentId === undefined ? { ovSessionId, hostSessionId, workspace } : { ovSessionId, hostSessionId, workspace, agentId };
+  return agentId === undefined
+    ? { ovSessionId, hostSessionId, workspace }
+    : { ovSessionId, hostSessionId, workspace, agentId };
 }
 
 /**
@@ -125,7 +127,10 @@ export function sessionIdentityOf(from: SessionIdentity): SessionIdentity {
  * - `uncommitted`: the server acknowledged messages since the last commit it took;
  * - `inTransit`: messages are queued, in flight, or being queued.
  */
-export function workLeft(state: Pick<CaptureState, 'capturedSinceCommit' | 'queued' | 'inflight' | 'enqueueIntent'>): { uncommitted: boolean; inTransit: boolean } {
+export function workLeft(state: Pick<CaptureState, 'capturedSinceCommit' | 'queued' | 'inflight' | 'enqueueIntent'>): {
+  uncommitted: boolean;
+  inTransit: boolean;
+} {
   return {
     uncommitted: state.capturedSinceCommit > 0,
     inTransit: state.queued.length > 0 || state.inflight !== undefined || state.enqueueIntent !== undefined,
@@ -199,7 +204,10 @@ export function narrowCaptureState(fields: Readonly<Record<string, unknown>>): C
   const inflight = narrowInflight(fields.inflight);
   if (inflight !== undefined) state.inflight = inflight;
   if (isRecord(fields.enqueueIntent) && typeof fields.enqueueIntent.fingerprint === 'string') {
-    state.enqueueIntent = { fingerprint: fields.enqueueIntent.fingerprint, recordIds: stringList(fields.enqueueIntent.recordIds) };
+    state.enqueueIntent = {
+      fingerprint: fields.enqueueIntent.fingerprint,
+      recordIds: stringList(fields.enqueueIntent.recordIds),
+    };
   }
   return state;
 }
@@ -207,7 +215,8 @@ export function narrowCaptureState(fields: Readonly<Record<string, unknown>>): C
 /** The stored fingerprints, or those of a state from before them (`recentIds`: the newest 1,000 record ids). */
 function ackedFrom(fields: Readonly<Record<string, unknown>>): string {
   const { acked } = fields;
-  if (typeof acked === 'string' && acked.length % RECORD_FINGERPRINT_CHARS === 0) return acked.slice(-ACKED_LIMIT * RECORD_FINGERPRINT_CHARS);
+  if (typeof acked === 'string' && acked.length % RECORD_FINGERPRINT_CHARS === 0)
+    return acked.slice(-ACKED_LIMIT * RECORD_FINGERPRINT_CHARS);
   return stringList(fields.recentIds).map(recordFingerprint).join('');
 }
 

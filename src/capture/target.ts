@@ -18,11 +18,22 @@ import type { CaptureRequest } from './requests.js';
 const COMMITTING_EVENTS = new Set(['SubagentStop', 'PreCompact', 'SessionEnd']);
 
 /** The request a hook event stands for, or undefined when it names no session or transcript. */
-export function requestForEvent(input: HookInput, ctx: Pick<StageContext, 'hostSessionId' | 'ovSessionId' | 'workspace' | 'project'>, now: number): CaptureRequest | undefined {
+export function requestForEvent(
+  input: HookInput,
+  ctx: Pick<StageContext, 'hostSessionId' | 'ovSessionId' | 'workspace' | 'project'>,
+  now: number,
+): CaptureRequest | undefined {
   const { hostSessionId, workspace } = ctx;
   if (hostSessionId === '') return undefined;
   const event = input.hook_event_name;
-  const common = { event, hostSessionId, workspace, commit: COMMITTING_EVENTS.has(event), at: now, ...(ctx.project.peerId !== undefined ? { peerId: ctx.project.peerId } : {}) };
+  const common = {
+    event,
+    hostSessionId,
+    workspace,
+    commit: COMMITTING_EVENTS.has(event),
+    at: now,
+    ...(ctx.project.peerId !== undefined ? { peerId: ctx.project.peerId } : {}),
+  };
   if (event === 'SubagentStop') {
     const agentId = stringOf(input.agent_id);
     const transcriptPath = stringOf(input.agent_transcript_path) || stringOf(input.transcript_path);

@@ -16,7 +16,11 @@ import { applyServerPolicy } from './serverPolicy.js';
 import type { SessionWriter } from './writer.js';
 
 /** Runs one pass of `job` with the bookkeeping above. */
-export async function trackedPass(writer: SessionWriter, job: CaptureJob, pass: (job: CaptureJob) => Promise<PassResult>): Promise<PassResult> {
+export async function trackedPass(
+  writer: SessionWriter,
+  job: CaptureJob,
+  pass: (job: CaptureJob) => Promise<PassResult>,
+): Promise<PassResult> {
   const { dataDir } = writer.env;
   const policyIdle = readUncommitted(dataDir, writer.ovSessionId)?.serverIdleSeconds;
   const entry = (serverIdleSeconds: number | undefined): UncommittedEntry => ({
@@ -29,6 +33,7 @@ export async function trackedPass(writer: SessionWriter, job: CaptureJob, pass: 
   if (policyIdle === undefined && result.sent > 0 && (await applyServerPolicy(writer)) === 'set') {
     markUncommitted(dataDir, entry(writer.env.settings.serverCommitIdleSeconds));
   }
-  if (result.status === 'complete' && job.commit && nothingLeftToCommit(writer.state, result.commit)) clearUncommitted(dataDir, writer.ovSessionId);
+  if (result.status === 'complete' && job.commit && nothingLeftToCommit(writer.state, result.commit))
+    clearUncommitted(dataDir, writer.ovSessionId);
   return result;
 }

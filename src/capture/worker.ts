@@ -94,7 +94,13 @@ export async function captureJob(ovSessionId: string, deps: StageDeps, config: P
 }
 
 /** A bounded capture in the calling process (PreCompact, or Stop when no worker could be spawned). */
-export async function drainInProcess(ovSessionId: string, deps: StageDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<DrainStatus> {
+export async function drainInProcess(
+  ovSessionId: string,
+  deps: StageDeps,
+  config: PluginConfig,
+  deadlineMs: number,
+  lockWaitMs: number,
+): Promise<DrainStatus> {
   return drainRequests(captureEnvFor(deps, config, deadlineMs), ovSessionId, lockWaitMs);
 }
 
@@ -117,7 +123,10 @@ async function runReplay(deps: StageDeps): Promise<number> {
   // Queued turns are conversation: none leaves while memory or auto-capture is off (DESIGN D25).
   if (!config.settings.enabled || !config.settings.autoCapture) return 0;
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
-  const summary = await replayPendingWrites(env, { budgetMs: WORKER_DEADLINE_MS / 2, limit: Math.max(config.settings.pendingReplayLimit, 100) });
+  const summary = await replayPendingWrites(env, {
+    budgetMs: WORKER_DEADLINE_MS / 2,
+    limit: Math.max(config.settings.pendingReplayLimit, 100),
+  });
   deps.log.debug('worker replay', { replayed: summary.replayed, remaining: summary.remaining, busy: summary.busy });
   return 0;
 }
@@ -127,27 +136,49 @@ async function runReplay(deps: StageDeps): Promise<number> {
  * queue (store/queueDead.ts), then one replay pass, so a fixed server gets
  * them now. Returns the exit code and the text main prints.
  */
-export async function runRequeueDead(argv: readonly string[], deps: StageDeps): Promise<{ code: number; text: string }> {
-  if (argv.length > 0) return { code: 2, text: `unknown argument: ${argv.join(' ')}\nusage: node scripts/hook.mjs requeue-dead\n` };
+export async function runRequeueDead(
+  argv: readonly string[],
+  deps: StageDeps,
+): Promise<{ code: number; text: string }> {
+  if (argv.length > 0)
+    return { code: 2, text: `unknown argument: ${argv.join(' ')}\nusage: node scripts/hook.mjs requeue-dead\n` };
   const config = loadStageConfig(deps);
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
-  const back = await requeueDeadLetters(queueDirOf(env.dataDir), { now: deps.now, lockTimeoutMs: config.settings.lockTimeoutMs });
-  const lines = [`requeued ${back.requeued} dead letters (${back.alreadyQueued} were already queued, ${back.kept} kept: no request inside)`];
+  const back = await requeueDeadLetters(queueDirOf(env.dataDir), {
+    now: deps.now,
+    lockTimeoutMs: config.settings.lockTimeoutMs,
+  });
+  const lines = [
+    `requeued ${back.requeued} dead letters (${back.alreadyQueued} were already queued, ${back.kept} kept: no request inside)`,
+  ];
   if (!config.settings.enabled || !config.settings.autoCapture) {
-    lines.push('not replayed: memory or auto-capture is off (OPENVIKING_MEMORY_ENABLED / OPENVIKING_AUTO_CAPTURE); they wait in the queue');
+    lines.push(
+      'not replayed: memory or auto-capture is off (OPENVIKING_MEMORY_ENABLED / OPENVIKING_AUTO_CAPTURE); they wait in the queue',
+    );
   } else if (back.requeued + back.alreadyQueued > 0) {
-    const replayed = await replayPendingWrites(env, { budgetMs: WORKER_DEADLINE_MS / 2, limit: Math.max(config.settings.pendingReplayLimit, 100) });
-    lines.push(`replayed ${replayed.replayed} now; ${replayed.remaining} wait for the server (sent at the next session start)`);
+    const replayed = await replayPendingWrites(env, {
+      budgetMs: WORKER_DEADLINE_MS / 2,
+      limit: Math.max(config.settings.pendingReplayLimit, 100),
+    });
+    lines.push(
+      `replayed ${replayed.replayed} now; ${replayed.remaining} wait for the server (sent at the next session start)`,
+    );
   }
   for (const problem of back.problems) lines.push(`problem: ${problem}`);
   return { code: back.problems.length > 0 ? 1 : 0, text: `${lines.join('\n')}\n` };
 }
 
-function commitStaleJob(stdinText: string, deps: StageDeps): { workspace: string; exceptSessionId: string } | undefined {
+function commitStaleJob(
+  stdinText: string,
+  deps: StageDeps,
+): { workspace: string; exceptSessionId: string } | undefined {
   const value = parseJson(stdinText);
   if (!isRecord(value)) return undefined;
   if (typeof value.workspace === 'string' && value.workspace !== '') {
-    return { workspace: value.workspace, exceptSessionId: typeof value.exceptSessionId === 'string' ? value.exceptSessionId : '' };
+    return {
+      workspace: value.workspace,
+      exceptSessionId: typeof value.exceptSessionId === 'string' ? value.exceptSessionId : '',
+    };
   }
   const input = parseHookInput(stdinText);
   if (input === null) return undefined;

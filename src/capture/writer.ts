@@ -77,7 +77,8 @@ export async function withSessionWriter<T>(
 ): Promise<WriterOutcome<T>> {
   const lockPath = captureLockPath(env.dataDir, identity.ovSessionId);
   const lockOptions = { now: env.now, staleMs: CAPTURE_LOCK_STALE_MS };
-  const locked = waitMs > 0 ? await acquire(lockPath, { ...lockOptions, timeoutMs: waitMs }) : await tryLock(lockPath, lockOptions);
+  const locked =
+    waitMs > 0 ? await acquire(lockPath, { ...lockOptions, timeoutMs: waitMs }) : await tryLock(lockPath, lockOptions);
   if (!locked.ok) {
     if (locked.reason === 'error') return { ok: false, reason: 'error', message: locked.message };
     return { ok: false, reason: 'busy' };

@@ -59,7 +59,11 @@ export function loadConfigFile(path: string, shownAs: string, readFile: ReadText
   try {
     text = readFile(path);
   } catch (error) {
-    return refused(path, shownAs, error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`);
+    return refused(
+      path,
+      shownAs,
+      error instanceof RefusedFile ? error.message : `cannot be read (${errorMessage(error)})`,
+    );
   }
   if (text === undefined) return { path, exists: false };
   if (text.length > MAX_CONFIG_BYTES) return refused(path, shownAs, `is larger than ${MAX_CONFIG_BYTES} bytes`);

@@ -89,11 +89,20 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
   const ov = FileFields.of(ovFile, homeDir, warnings, 'ovconf');
   const ovServer = ov.section('server');
   const ovHarness = ov.section('codebuddy');
-  const options = resolveUserConfig({ env, homeDir, readFile: input.readFile, ...(input.readStoredOptions !== undefined ? { readStored: input.readStoredOptions } : {}) });
+  const options = resolveUserConfig({
+    env,
+    homeDir,
+    readFile: input.readFile,
+    ...(input.readStoredOptions !== undefined ? { readStored: input.readStoredOptions } : {}),
+  });
   warnings.push(...options.warnings);
   const cliOnly = credentialMode(env) === 'cli';
   const fromEnv = (name: string): Candidate => ({ source: `env:${name}`, value: text(env[name]), layer: 'env' });
-  const fromUser = (key: UserConfigKey): Candidate => ({ source: options.sources[key] ?? `userConfig:${key}`, value: options.values[key], layer: 'options' });
+  const fromUser = (key: UserConfigKey): Candidate => ({
+    source: options.sources[key] ?? `userConfig:${key}`,
+    value: options.values[key],
+    layer: 'options',
+  });
 
   const sources: Credentials['sources'] = {};
   const skipped: SkippedValue[] = [];
@@ -109,10 +118,14 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
         if (kind === 'cli-mode') warnings.push(`${candidate.source}: ${reason}; ignoring it`);
       };
       const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== 'ovcli') skip('cli-mode', 'OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only');
+      if (cliOnly && candidate.layer !== 'ovcli')
+        skip('cli-mode', 'OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only');
       else if (chosen !== undefined) skip('shadowed', `${chosen.source} comes first`);
       else if (IDENTITY_FIELDS.has(field) && own?.value !== undefined && !sameServer(own.value, baseUrl)) {
-        skip('other-server', `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`);
+        skip(
+          'other-server',
+          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`,
+        );
       } else chosen = candidate;
     }
     if (chosen !== undefined) sources[field] = chosen.source;
@@ -126,14 +139,43 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
   servers.options = optionsUrl.find((candidate) => candidate.value !== undefined);
   servers.ovcli = cliUrl.find((candidate) => candidate.value !== undefined);
   // ov.conf configures a server even when it names none: the default one.
-  servers.ovconf = ovUrl.find((candidate) => candidate.value !== undefined) ?? { source: `default server of ${displayPath(ovFile.path, homeDir)}`, value: DEFAULT_BASE_URL, layer: 'ovconf' };
+  servers.ovconf = ovUrl.find((candidate) => candidate.value !== undefined) ?? {
+    source: `default server of ${displayPath(ovFile.path, homeDir)}`,
+    value: DEFAULT_BASE_URL,
+    layer: 'ovconf',
+  };
   baseUrl = pick('baseUrl', [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
   sources.baseUrl ??= 'default';
 
-  const apiKey = pick('apiKey', [fromEnv('OPENVIKING_BEARER_TOKEN'), fromEnv('OPENVIKING_API_KEY'), fromUser('api_key'), cli.get('api_key'), ovHarness.get('apiKey'), ovServer.get('root_api_key')]);
-  const account = pick('account', [fromEnv('OPENVIKING_ACCOUNT'), fromUser('account'), cli.get('account'), cli.get('account_id'), ovHarness.get('accountId')]);
-  const user = pick('user', [fromEnv('OPENVIKING_USER'), fromUser('user'), cli.get('user'), cli.get('user_id'), ovHarness.get('userId')]);
-  const peerId = pick('peerId', [fromEnv('OPENVIKING_PEER_ID'), cli.get('actor_peer_id'), cli.get('peer_id'), ovHarness.get('peerId'), ovHarness.get('peer_id')]);
+  const apiKey = pick('apiKey', [
+    fromEnv('OPENVIKING_BEARER_TOKEN'),
+    fromEnv('OPENVIKING_API_KEY'),
+    fromUser('api_key'),
+    cli.get('api_key'),
+    ovHarness.get('apiKey'),
+    ovServer.get('root_api_key'),
+  ]);
+  const account = pick('account', [
+    fromEnv('OPENVIKING_ACCOUNT'),
+    fromUser('account'),
+    cli.get('account'),
+    cli.get('account_id'),
+    ovHarness.get('accountId'),
+  ]);
+  const user = pick('user', [
+    fromEnv('OPENVIKING_USER'),
+    fromUser('user'),
+    cli.get('user'),
+    cli.get('user_id'),
+    ovHarness.get('userId'),
+  ]);
+  const peerId = pick('peerId', [
+    fromEnv('OPENVIKING_PEER_ID'),
+    cli.get('actor_peer_id'),
+    cli.get('peer_id'),
+    ovHarness.get('peerId'),
+    ovHarness.get('peer_id'),
+  ]);
   const mcpUrl = pick('mcpUrl', validUrls([fromEnv('OPENVIKING_MCP_URL')], warnings)) ?? `${baseUrl}/mcp`;
   sources.mcpUrl ??= 'derived:baseUrl';
 
@@ -159,7 +201,11 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
 
 /** `OPENVIKING_CREDENTIAL_SOURCE` (or its plural alias) as a mode. */
 export function credentialMode(env: Env): CredentialMode {
-  const raw = (text(env['OPENVIKING_CREDENTIAL_SOURCE']) ?? text(env['OPENVIKING_CREDENTIALS_SOURCE']) ?? 'auto').toLowerCase();
+  const raw = (
+    text(env['OPENVIKING_CREDENTIAL_SOURCE']) ??
+    text(env['OPENVIKING_CREDENTIALS_SOURCE']) ??
+    'auto'
+  ).toLowerCase();
   if (raw === 'env' || raw === 'environment') return 'env';
   if (raw === 'cli' || raw === 'ovcli' || raw === 'file' || raw === 'config') return 'cli';
   return 'auto';
@@ -171,11 +217,18 @@ export function credentialMode(env: Env): CredentialMode {
  * credential fields, no `server` object), it is the ovcli file and there is no
  * ov.conf; the default ovcli.conf is then not read at all.
  */
-function loadCredentialFiles({ env, homeDir, readFile }: CredentialInput): { cliFile: LoadedConfigFile; ovFile: LoadedConfigFile } {
+function loadCredentialFiles({ env, homeDir, readFile }: CredentialInput): {
+  cliFile: LoadedConfigFile;
+  ovFile: LoadedConfigFile;
+} {
   const paths = credentialFilePaths(env, homeDir);
   const load = (path: string) => loadConfigFile(path, displayPath(path, homeDir), readFile);
   const ovFile = load(paths.ov);
-  if (text(env['OPENVIKING_CONFIG_FILE']) !== undefined && text(env['OPENVIKING_CLI_CONFIG_FILE']) === undefined && looksLikeOvcli(ovFile.value)) {
+  if (
+    text(env['OPENVIKING_CONFIG_FILE']) !== undefined &&
+    text(env['OPENVIKING_CLI_CONFIG_FILE']) === undefined &&
+    looksLikeOvcli(ovFile.value)
+  ) {
     return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
   }
   return { cliFile: load(paths.cli), ovFile };
@@ -183,13 +236,19 @@ function loadCredentialFiles({ env, homeDir, readFile }: CredentialInput): { cli
 
 /** Where ovcli.conf and ov.conf are looked for: the variables' files, else `~/.openviking/`. */
 export function credentialFilePaths(env: Env, homeDir: string): { cli: string; ov: string } {
-  const at = (override: string | undefined, fallbackName: string) => expandHome(override ?? join('~', '.openviking', fallbackName), homeDir);
-  return { cli: at(text(env['OPENVIKING_CLI_CONFIG_FILE']), 'ovcli.conf'), ov: at(text(env['OPENVIKING_CONFIG_FILE']), 'ov.conf') };
+  const at = (override: string | undefined, fallbackName: string) =>
+    expandHome(override ?? join('~', '.openviking', fallbackName), homeDir);
+  return {
+    cli: at(text(env['OPENVIKING_CLI_CONFIG_FILE']), 'ovcli.conf'),
+    ov: at(text(env['OPENVIKING_CONFIG_FILE']), 'ov.conf'),
+  };
 }
 
 function looksLikeOvcli(value: JsonRecord | undefined): boolean {
   if (!value || isRecord(value['server'])) return false;
-  return ['url', 'api_key', 'account', 'account_id', 'user', 'user_id', 'actor_peer_id'].some((key) => typeof value[key] === 'string');
+  return ['url', 'api_key', 'account', 'account_id', 'user', 'user_id', 'actor_peer_id'].some(
+    (key) => typeof value[key] === 'string',
+  );
 }
 
 /**
@@ -214,7 +273,11 @@ class FileFields {
 
   get(key: string): Candidate {
     const entry = this.value?.[key];
-    const candidate = (value: string | undefined): Candidate => ({ source: this.sourceOf(key), value, layer: this.layer });
+    const candidate = (value: string | undefined): Candidate => ({
+      source: this.sourceOf(key),
+      value,
+      layer: this.layer,
+    });
     if (entry === undefined || entry === null) return candidate(undefined);
     if (typeof entry === 'number' && Number.isFinite(entry)) return candidate(String(entry));
     if (typeof entry !== 'string') {
@@ -229,7 +292,14 @@ class FileFields {
     if (entry !== undefined && entry !== null && !isRecord(entry)) {
       this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
     }
-    return new FileFields(this.file, this.homeDir, this.warnings, isRecord(entry) ? entry : undefined, `${this.prefix}${key}.`, this.layer);
+    return new FileFields(
+      this.file,
+      this.homeDir,
+      this.warnings,
+      isRecord(entry) ? entry : undefined,
+      `${this.prefix}${key}.`,
+      this.layer,
+    );
   }
 
   sourceOf(key: string): ValueSource {
@@ -268,11 +338,15 @@ function validUrls(candidates: Candidate[], warnings: string[]): Candidate[] {
     }
     if (`${url.pathname}${url.search}${url.hash}`.includes('@')) {
       // `https://u:12/34@host` parses as host `u`, port 12: the user's words would be looked up and shown as the host.
-      warnings.push(`${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`);
+      warnings.push(
+        `${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`,
+      );
       return { ...candidate, value: undefined };
     }
     if (url.username === '' && url.password === '') return { ...candidate, value: value.replace(/\/+$/, '') };
-    warnings.push(`${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`);
+    warnings.push(
+      `${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`,
+    );
     url.username = '';
     url.password = '';
     return { ...candidate, value: url.href.replace(/\/+$/, '') };
@@ -297,13 +371,17 @@ export function sameServer(a: string, b: string): boolean {
   if (x === undefined || y === undefined) return a === b;
   const host = (url: URL) => (LOOPBACK_NAMES.has(url.hostname) ? 'loopback' : url.hostname);
   const path = (url: URL) => url.pathname.replace(/\/+$/, '');
-  return x.protocol === y.protocol && host(x) === host(y) && (x.port || defaultPort(x)) === (y.port || defaultPort(y)) && path(x) === path(y);
+  return (
+    x.protocol === y.protocol &&
+    host(x) === host(y) &&
+    (x.port || defaultPort(x)) === (y.port || defaultPort(y)) &&
+    path(x) === path(y)
+  );
 }
 
 function defaultPort(url: URL): string {
   return url.protocol === 'https:' ? '443' : '80';
 }
-
 
 function definedOnly<T extends Record<string, string | undefined>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;

@@ -13,8 +13,15 @@ import { listKnobs, type Knob } from './knobs.js';
  * knob in table order.
  */
 export function renderKnobTable(): string {
-  const rows = listKnobs().map((knob) => `| \`${knob.env}\` | \`${knob.key}\` | ${formatDefault(knob)} | ${formatBounds(knob)} | ${escapeCell(knob.description)} |`);
-  return ['| Variable | `plugin.codebuddy.` field | Default | Bounds | Description |', '|---|---|---|---|---|', ...rows].join('\n');
+  const rows = listKnobs().map(
+    (knob) =>
+      `| \`${knob.env}\` | \`${knob.key}\` | ${formatDefault(knob)} | ${formatBounds(knob)} | ${escapeCell(knob.description)} |`,
+  );
+  return [
+    '| Variable | `plugin.codebuddy.` field | Default | Bounds | Description |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 function formatDefault(knob: Knob): string {

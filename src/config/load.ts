@@ -49,8 +49,18 @@ export function loadPluginConfig(input: LoadConfigInput): PluginConfig {
   }
 }
 
-function resolveConfig({ env, homeDir, readFile = readSmallTextFile, readStoredOptions }: LoadConfigInput): PluginConfig {
-  const { credentials, warnings, cliFile } = resolveCredentials({ env, homeDir, readFile, ...(readStoredOptions !== undefined ? { readStoredOptions } : {}) });
+function resolveConfig({
+  env,
+  homeDir,
+  readFile = readSmallTextFile,
+  readStoredOptions,
+}: LoadConfigInput): PluginConfig {
+  const { credentials, warnings, cliFile } = resolveCredentials({
+    env,
+    homeDir,
+    readFile,
+    ...(readStoredOptions !== undefined ? { readStoredOptions } : {}),
+  });
   const plugin = cliFile.value?.['plugin'];
   const section = isRecord(plugin) ? plugin['codebuddy'] : undefined;
   if (section !== undefined && !isRecord(section)) {

@@ -104,7 +104,10 @@ function storedUserConfig({ env, homeDir, readFile }: UserConfigInput): UserConf
   const secretsOf = (id: string) => section(section(secrets.value, 'pluginSecrets'), id);
   const ids = new Set([
     ...PREFERRED_INSTALL_IDS,
-    ...[...Object.keys(section(settings.value, 'pluginConfigs') ?? {}), ...Object.keys(section(secrets.value, 'pluginSecrets') ?? {})]
+    ...[
+      ...Object.keys(section(settings.value, 'pluginConfigs') ?? {}),
+      ...Object.keys(section(secrets.value, 'pluginSecrets') ?? {}),
+    ]
       .filter((id) => id.startsWith(`${PLUGIN_NAME}@`))
       .sort(),
   ]);

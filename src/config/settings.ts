@@ -44,7 +44,11 @@ export function resolveSettings(input: SettingsInput): SettingsResolution {
     settings[knob.key] = resolved.value;
     sources[knob.key] = resolved.source;
   }
-  return { settings: settings as unknown as Settings, sources: sources as Record<keyof Settings, ValueSource>, warnings };
+  return {
+    settings: settings as unknown as Settings,
+    sources: sources as Record<keyof Settings, ValueSource>,
+    warnings,
+  };
 }
 
 /** The default of a knob as a typed value (`path` defaults expanded). */
@@ -54,9 +58,14 @@ export function defaultValue(knob: Knob, homeDir: string): Settings[keyof Settin
   return knob.default;
 }
 
-function resolveKnob(knob: Knob, input: SettingsInput, warnings: string[]): { value: Settings[keyof Settings]; source: ValueSource } {
+function resolveKnob(
+  knob: Knob,
+  input: SettingsInput,
+  warnings: string[],
+): { value: Settings[keyof Settings]; source: ValueSource } {
   const candidates: Array<[ValueSource, unknown]> = [[`env:${knob.env}`, input.env[knob.env]]];
-  if (input.file) candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
+  if (input.file)
+    candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
   for (const [source, raw] of candidates) {
     if (raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim())) continue;
     const parsed = parseKnobValue(knob, raw, input.homeDir);
@@ -82,19 +91,29 @@ export function parseKnobValue(knob: Knob, raw: unknown, homeDir: string): Parse
       return { ok: true, value: knob.type === 'path' ? expandHome(raw.trim(), homeDir) : raw.trim() };
     case 'csv':
       if (typeof raw === 'string') return { ok: true, value: splitList(raw) };
-      if (Array.isArray(raw) && raw.every((item) => typeof item === 'string')) return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
-      return { ok: false, problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}` };
+      if (Array.isArray(raw) && raw.every((item) => typeof item === 'string'))
+        return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
+      return {
+        ok: false,
+        problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}`,
+      };
   }
 }
 
 function parseNumber(knob: NumberKnob, raw: unknown): Parsed {
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() ? Number(raw.trim()) : NaN;
   if (!Number.isFinite(value)) return { ok: false, problem: `expected a number, got ${JSON.stringify(raw)}` };
-  if (knob.type === 'int' && !Number.isInteger(value)) return { ok: false, problem: `expected a whole number, got ${JSON.stringify(raw)}` };
+  if (knob.type === 'int' && !Number.isInteger(value))
+    return { ok: false, problem: `expected a whole number, got ${JSON.stringify(raw)}` };
   return { ok: true, value };
 }
 
-function clamp(knob: Knob, value: Settings[keyof Settings], source: ValueSource, warnings: string[]): Settings[keyof Settings] {
+function clamp(
+  knob: Knob,
+  value: Settings[keyof Settings],
+  source: ValueSource,
+  warnings: string[],
+): Settings[keyof Settings] {
   if ((knob.type !== 'int' && knob.type !== 'float') || typeof value !== 'number') return value;
   if (value < knob.min) {
     warnings.push(`${source}: ${value} is below the minimum ${knob.min}; using ${knob.min}`);
@@ -119,10 +138,15 @@ function unknownFields(file: NonNullable<SettingsInput['file']>): string[] {
 }
 
 /** The knob a misspelt field most likely meant: the same name in another spelling (`recall_limit`, `OPENVIKING_RECALL_LIMIT`), else one within a few edits. */
-export function nearestKnob(field: string, keys: readonly string[] = listKnobs().map((knob) => knob.key)): string | undefined {
+export function nearestKnob(
+  field: string,
+  keys: readonly string[] = listKnobs().map((knob) => knob.key),
+): string | undefined {
   const plain = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
   const wanted = plain(field);
-  const byEnv = listKnobs().find((knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, '')) === wanted);
+  const byEnv = listKnobs().find(
+    (knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, '')) === wanted,
+  );
   if (byEnv !== undefined) return byEnv.key;
   let best: { key: string; distance: number } | undefined;
   for (const key of keys) {
@@ -138,7 +162,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = current;
   }

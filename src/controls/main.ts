@@ -39,7 +39,12 @@ const PREVIEW_TIMEOUT_MS = 8_000;
 
 /** Runs a control; its text may land in a slash command, so it holds no template tag (protocol/commandOutput.ts). */
 export async function runControl(command: string, argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
-  const result = command === 'why' ? whyReport(argv, deps) : command === 'recall-preview' ? await recallPreviewCommand(argv, deps) : { text: `unknown command ${command}\n`, code: 2 };
+  const result =
+    command === 'why'
+      ? whyReport(argv, deps)
+      : command === 'recall-preview'
+        ? await recallPreviewCommand(argv, deps)
+        : { text: `unknown command ${command}\n`, code: 2 };
   return { ...result, text: inertForCommand(result.text) };
 }
 
@@ -52,22 +57,32 @@ async function recallPreviewCommand(argv: readonly string[], deps: StageDeps): P
   if (argv[0] === '--query-id') {
     const taken = takeQueryFile(dataDir, argv[1] ?? '');
     if ('problem' in taken) return { text: `recall-preview: ${taken.problem}\n`, code: 2 };
-    if (taken.query.trim() === '') return { text: 'recall-preview: the query file was empty; nothing is sent.\n', code: 2 };
+    if (taken.query.trim() === '')
+      return { text: 'recall-preview: the query file was empty; nothing is sent.\n', code: 2 };
     return recallPreview(taken.query.trim(), deps);
   }
   return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
 }
 
 async function recallPreview(asked: string, deps: StageDeps): Promise<ControlResult> {
-  if (asked === '') return { text: 'usage: recall-preview <query>  |  recall-preview --new-query-file  |  recall-preview --query-id <id>\n', code: 2 };
+  if (asked === '')
+    return {
+      text: 'usage: recall-preview <query>  |  recall-preview --new-query-file  |  recall-preview --query-id <id>\n',
+      code: 2,
+    };
   // The same outbound filter as the prompt's recall: no <private> section and no secret leaves.
   const query = outboundQuery(asked);
-  if (query === '') return { text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n', code: 0 };
+  if (query === '')
+    return {
+      text: 'Recall preview: nothing is left of the query once private sections and secrets are removed, so nothing is sent.\n',
+      code: 0,
+    };
   // As the prompt stage sees this directory (configuration, project, switches, peer), with no session.
   const ctx = openStageContext({ hook_event_name: 'UserPromptSubmit' }, deps, () => PREVIEW_TIMEOUT_MS);
   const { config, project, settings, client, dataDir, workspace } = ctx;
   const off = memoryOffReason({ config, project, workspace });
-  if (off !== undefined) return { text: `Recall preview: OpenViking memory is off here (${off}), so nothing is sent.\n`, code: 0 };
+  if (off !== undefined)
+    return { text: `Recall preview: OpenViking memory is off here (${off}), so nothing is sent.\n`, code: 0 };
   const outcome = await recallMemories({
     client,
     settings,
@@ -78,18 +93,28 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
     now: deps.now,
     ...recallPeers(ctx, deps),
   });
-  const lines = [`Recall preview for: ${query}`, `project peer: ${project.peerId ?? '(none)'}  [${project.peerSource}]`];
-  if (!settings.autoRecall) lines.push('note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.');
+  const lines = [
+    `Recall preview for: ${query}`,
+    `project peer: ${project.peerId ?? '(none)'}  [${project.peerSource}]`,
+  ];
+  if (!settings.autoRecall)
+    lines.push(
+      'note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.',
+    );
   if (outcome.status === 'failed') {
     lines.push(`recall failed (${outcome.tier}): ${outcome.failure.code} ${outcome.failure.message}`);
     return { text: `${lines.join('\n')}\n`, code: 1 };
   }
-  if (outcome.status === 'empty') lines.push(`nothing above the score threshold ${settings.scoreThreshold} (tier: ${outcome.tier})`);
+  if (outcome.status === 'empty')
+    lines.push(`nothing above the score threshold ${settings.scoreThreshold} (tier: ${outcome.tier})`);
   else {
     lines.push(`${outcome.items.length} memories (tier: ${outcome.tier}, threshold ${settings.scoreThreshold}):`);
     for (const item of outcome.items) {
       const gist = item.text.replace(/\s+/g, ' ').trim().slice(0, 160);
-      lines.push(`- ${item.score === undefined ? '  -  ' : item.score.toFixed(2)}  ${item.uri}${item.category ? `  (${item.category})` : ''}`, ...(gist ? [`        ${gist}`] : []));
+      lines.push(
+        `- ${item.score === undefined ? '  -  ' : item.score.toFixed(2)}  ${item.uri}${item.category ? `  (${item.category})` : ''}`,
+        ...(gist ? [`        ${gist}`] : []),
+      );
     }
   }
   return { text: `${lines.join('\n')}\n`, code: 0 };
@@ -98,10 +123,17 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
 function whyReport(argv: readonly string[], deps: StageDeps): ControlResult {
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
   const { session, how } = whichSession(argv, deps, dataDir);
-  if (session === undefined || session === '') return { text: `No injection recorded yet for ${how} (the plugin records what it injects from the next session start on).\n`, code: 0 };
+  if (session === undefined || session === '')
+    return {
+      text: `No injection recorded yet for ${how} (the plugin records what it injects from the next session start on).\n`,
+      code: 0,
+    };
   const entries = readWhy(dataDir, session);
   if (entries.length === 0) return { text: `Nothing recorded for session ${session}.\n`, code: 0 };
-  const lines = [`What OpenViking injected into session ${session} (${how}; ${entries.length} time${entries.length === 1 ? '' : 's'}):`, ''];
+  const lines = [
+    `What OpenViking injected into session ${session} (${how}; ${entries.length} time${entries.length === 1 ? '' : 's'}):`,
+    '',
+  ];
   for (const entry of entries) lines.push(...describe(entry), '');
   return { text: `${lines.join('\n')}`, code: 0 };
 }
@@ -113,12 +145,23 @@ function whyReport(argv: readonly string[], deps: StageDeps): ControlResult {
  * command whose shell knows no session, the newest session of this folder;
  * `how` says which, for the reader.
  */
-function whichSession(argv: readonly string[], deps: StageDeps, dataDir: string): { session: string | undefined; how: string } {
+function whichSession(
+  argv: readonly string[],
+  deps: StageDeps,
+  dataDir: string,
+): { session: string | undefined; how: string } {
   const asked = argv.includes('--session') ? argv[argv.indexOf('--session') + 1] : undefined;
-  const named = asked ?? [deps.env.CLAUDE_CODE_SESSION_ID, deps.env.CODEBUDDY_SESSION_ID].find((id) => id !== undefined && id.trim() !== '' && !id.includes('${'));
+  const named =
+    asked ??
+    [deps.env.CLAUDE_CODE_SESSION_ID, deps.env.CODEBUDDY_SESSION_ID].find(
+      (id) => id !== undefined && id.trim() !== '' && !id.includes('${'),
+    );
   if (named !== undefined && named.trim() !== '') {
     const id = named.trim();
-    return { session: id.startsWith(OV_SESSION_PREFIX) ? id : ovSessionId(id), how: asked !== undefined ? 'as asked' : 'this session' };
+    return {
+      session: id.startsWith(OV_SESSION_PREFIX) ? id : ovSessionId(id),
+      how: asked !== undefined ? 'as asked' : 'this session',
+    };
   }
   const folder = resolveWorkspace({}, deps.env, deps.cwd);
   return { session: newestWhySession(dataDir, folder), how: `the newest session of ${folder}` };
@@ -126,9 +169,20 @@ function whichSession(argv: readonly string[], deps: StageDeps, dataDir: string)
 
 function describe(entry: WhyEntry): string[] {
   const when = new Date(entry.at).toISOString();
-  const head = entry.kind === 'start' ? `${when}  session start (${entry.detail}): profile block` : `${when}  recall for: ${entry.detail}`;
+  const head =
+    entry.kind === 'start'
+      ? `${when}  session start (${entry.detail}): profile block`
+      : `${when}  recall for: ${entry.detail}`;
   const peer = entry.peer ? `  [project ${entry.peer}]` : '';
-  const items = entry.items.map((item) => `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${item.uri}${item.category ? `  (${item.category})` : ''}`);
+  const items = entry.items.map(
+    (item) =>
+      `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${item.uri}${item.category ? `  (${item.category})` : ''}`,
+  );
   const more = typeof entry.moreItems === 'number' && entry.moreItems > 0 ? [`    … and ${entry.moreItems} more`] : [];
-  return [`${head}${peer}`, ...(items.length > 0 ? items : ['    (no URI in the block)']), ...more, `    ${entry.text.length} characters injected`];
+  return [
+    `${head}${peer}`,
+    ...(items.length > 0 ? items : ['    (no URI in the block)']),
+    ...more,
+    `    ${entry.text.length} characters injected`,
+  ];
 }

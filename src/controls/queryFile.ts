@@ -50,10 +50,12 @@ export function newQueryFile(dataDir: string, now: number): { id: string; path: 
 
 /** The query written for `id`, and the file removed; a reason when there is none. */
 export function takeQueryFile(dataDir: string, id: string): { query: string } | { problem: string } {
-  if (!QUERY_ID.test(id)) return { problem: `--query-id takes the 16 hex digits printed by --new-query-file, not "${id.slice(0, 40)}"` };
+  if (!QUERY_ID.test(id))
+    return { problem: `--query-id takes the 16 hex digits printed by --new-query-file, not "${id.slice(0, 40)}"` };
   const path = queryPath(dataDir, id);
   const file = readSmallFile(path, MAX_QUERY_FILE_BYTES);
   removeFileQuietly(path);
-  if (file.text === undefined) return { problem: `the query file ${path} ${file.why}; write the query there with the Write tool first` };
+  if (file.text === undefined)
+    return { problem: `the query file ${path} ${file.why}; write the query there with the Write tool first` };
   return { query: file.text };
 }

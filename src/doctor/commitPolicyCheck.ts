@@ -15,17 +15,44 @@ import type { Check } from './types.js';
 
 const TITLE = 'Commit policy';
 
-export async function checkCommitPolicy(dataDir: string, client: OpenVikingClient, settings: Settings, serverUp: boolean): Promise<Check> {
+export async function checkCommitPolicy(
+  dataDir: string,
+  client: OpenVikingClient,
+  settings: Settings,
+  serverUp: boolean,
+): Promise<Check> {
   const clientSide = `client side: commit at ${settings.commitTokenThreshold} pending tokens, before compaction and at SessionEnd; a session idle for ${Math.round(settings.staleCommitIdleMs / 60_000)} min is committed by the next session start of its workspace`;
   const listed = listUncommitted(dataDir);
   const latest = listed === 'missing' ? undefined : [...listed].sort((a, b) => b.markedAt - a.markedAt)[0];
-  if (latest === undefined) return { id: 'commit-policy', title: TITLE, status: 'info', lines: ['no captured session is waiting for a commit', clientSide] };
-  if (!serverUp) return { id: 'commit-policy', title: TITLE, status: 'info', lines: [`latest session ${latest.ovSessionId}: not checked (the server is unreachable)`, clientSide] };
+  if (latest === undefined)
+    return {
+      id: 'commit-policy',
+      title: TITLE,
+      status: 'info',
+      lines: ['no captured session is waiting for a commit', clientSide],
+    };
+  if (!serverUp)
+    return {
+      id: 'commit-policy',
+      title: TITLE,
+      status: 'info',
+      lines: [`latest session ${latest.ovSessionId}: not checked (the server is unreachable)`, clientSide],
+    };
   const got = await client.getSession(latest.ovSessionId);
   const policy = got.ok ? got.result.auto_commit_policy : undefined;
-  const lines = [`latest session ${latest.ovSessionId}: ${got.ok ? describePolicy(policy) : `not readable (${got.code}: ${got.message})`}`, clientSide];
-  if (!settings.serverCommitPolicy) lines.push('OPENVIKING_SERVER_COMMIT_POLICY=false: the plugin gives sessions no server-side policy');
-  return { id: 'commit-policy', title: TITLE, status: 'info', lines, data: { sessionId: latest.ovSessionId, autoCommitPolicy: policy ?? null } };
+  const lines = [
+    `latest session ${latest.ovSessionId}: ${got.ok ? describePolicy(policy) : `not readable (${got.code}: ${got.message})`}`,
+    clientSide,
+  ];
+  if (!settings.serverCommitPolicy)
+    lines.push('OPENVIKING_SERVER_COMMIT_POLICY=false: the plugin gives sessions no server-side policy');
+  return {
+    id: 'commit-policy',
+    title: TITLE,
+    status: 'info',
+    lines,
+    data: { sessionId: latest.ovSessionId, autoCommitPolicy: policy ?? null },
+  };
 }
 
 function describePolicy(policy: AutoCommitPolicy | null | undefined): string {

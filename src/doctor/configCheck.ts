@@ -41,9 +41,15 @@ export function checkConfig(config: PluginConfig, homeDir: string): Check {
   if (credentials.user) lines.push(`user: ${credentials.user}  (${from('user')})`);
   if (credentials.peerId) lines.push(`peer: ${credentials.peerId}  (${from('peerId')})`);
   // Why another source's value is not the one in use (one ignored because of `cli` mode is a warning below).
-  for (const skip of credentials.skipped ?? []) if (skip.kind !== 'cli-mode') lines.push(`also set: ${FIELD_NAMES[skip.field]} in ${skip.source}, not used: ${skip.reason}`);
+  for (const skip of credentials.skipped ?? [])
+    if (skip.kind !== 'cli-mode')
+      lines.push(`also set: ${FIELD_NAMES[skip.field]} in ${skip.source}, not used: ${skip.reason}`);
   const changed = changedSettings(config);
-  lines.push(changed.length > 0 ? `settings changed from default: ${changed.map((s) => s.text).join(', ')}` : 'settings: all defaults');
+  lines.push(
+    changed.length > 0
+      ? `settings changed from default: ${changed.map((s) => s.text).join(', ')}`
+      : 'settings: all defaults',
+  );
   lines.push(...warnings.map((warning) => `warning: ${warning}`));
 
   const data = {
@@ -57,12 +63,27 @@ export function checkConfig(config: PluginConfig, homeDir: string): Check {
     changedSettings: Object.fromEntries(changed.map((s) => [s.env, s.source])),
     warnings,
   };
-  if (credentials.rootKeyOnly) return { id: 'config', title: 'Configuration', status: 'fail', lines, fix: ROOT_KEY_FIX, data };
+  if (credentials.rootKeyOnly)
+    return { id: 'config', title: 'Configuration', status: 'fail', lines, fix: ROOT_KEY_FIX, data };
   if (!config.settings.enabled) {
-    return { id: 'config', title: 'Configuration', status: 'warn', lines, fix: 'Memory is switched off: unset OPENVIKING_MEMORY_ENABLED (or set it to true).', data };
+    return {
+      id: 'config',
+      title: 'Configuration',
+      status: 'warn',
+      lines,
+      fix: 'Memory is switched off: unset OPENVIKING_MEMORY_ENABLED (or set it to true).',
+      data,
+    };
   }
   if (warnings.length > 0) {
-    return { id: 'config', title: 'Configuration', status: 'warn', lines, fix: 'Correct the values named in the warnings above; they are ignored until then.', data };
+    return {
+      id: 'config',
+      title: 'Configuration',
+      status: 'warn',
+      lines,
+      fix: 'Correct the values named in the warnings above; they are ignored until then.',
+      data,
+    };
   }
   return { id: 'config', title: 'Configuration', status: 'pass', lines, data };
 }

@@ -38,7 +38,12 @@ export interface McpSetting {
   mcpServer: string;
 }
 
-export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string, mcp: McpSetting = { mcpEnabled: true, mcpServer: 'openviking' }): Check {
+export function checkDuplicates(
+  env: Env,
+  homeDir: string,
+  pluginRoot: string,
+  mcp: McpSetting = { mcpEnabled: true, mcpServer: 'openviking' },
+): Check {
   const codebuddyDir = codebuddyConfigDir(env, homeDir);
   const claudeDir = env.CLAUDE_CONFIG_DIR?.trim() || join(homeDir, '.claude');
   const hookFiles = [join(codebuddyDir, 'settings.json'), join(claudeDir, 'settings.json')];
@@ -49,7 +54,10 @@ export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string, m
   for (const file of hookFiles) {
     const hooks = readJson(file)?.['hooks'];
     for (const { event, command } of hookCommands(hooks)) {
-      if (namesOpenVikingHook(command, pluginRoot)) warnings.push(`${file}: ${event} hook "${command.slice(0, 120)}" runs OpenViking beside the plugin (it fires twice)`);
+      if (namesOpenVikingHook(command, pluginRoot))
+        warnings.push(
+          `${file}: ${event} hook "${command.slice(0, 120)}" runs OpenViking beside the plugin (it fires twice)`,
+        );
     }
   }
   const ownServer: string[] = [];
@@ -59,12 +67,27 @@ export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string, m
     for (const [name, server] of Object.entries(servers)) {
       if (!mcp.mcpEnabled) {
         if (name === mcp.mcpServer.trim()) ownServer.push(file);
-      } else if (isOpenVikingServer(name, server)) warnings.push(`${file}: user-scope MCP server "${name}" duplicates the plugin's openviking server (two sets of the same tools)`);
+      } else if (isOpenVikingServer(name, server))
+        warnings.push(
+          `${file}: user-scope MCP server "${name}" duplicates the plugin's openviking server (two sets of the same tools)`,
+        );
     }
   }
-  const own = mcp.mcpEnabled || mcp.mcpServer.trim().startsWith('mcp__') ? [] : [ownMcpLine(mcp.mcpServer.trim(), ownServer, mcpFiles)];
+  const own =
+    mcp.mcpEnabled || mcp.mcpServer.trim().startsWith('mcp__')
+      ? []
+      : [ownMcpLine(mcp.mcpServer.trim(), ownServer, mcpFiles)];
   const base = { id: 'duplicates', title: 'Duplicate registrations' };
-  if (warnings.length === 0) return { ...base, status: 'pass', lines: [`no OpenViking hook${mcp.mcpEnabled ? ' or MCP server' : ''} registered outside the plugin`, ...own, ...skipped] };
+  if (warnings.length === 0)
+    return {
+      ...base,
+      status: 'pass',
+      lines: [
+        `no OpenViking hook${mcp.mcpEnabled ? ' or MCP server' : ''} registered outside the plugin`,
+        ...own,
+        ...skipped,
+      ],
+    };
   return {
     ...base,
     status: 'warn',
@@ -76,7 +99,8 @@ export function checkDuplicates(env: Env, homeDir: string, pluginRoot: string, m
 
 /** Whether the user's own server, which the hints name with the plugin's tools off, is registered at user scope. */
 function ownMcpLine(key: string, foundIn: readonly string[], looked: readonly string[]): string {
-  if (foundIn.length > 0) return `this plugin's MCP tools are off (mcpEnabled); the hints name your server "${key}", registered in ${foundIn.join(', ')}`;
+  if (foundIn.length > 0)
+    return `this plugin's MCP tools are off (mcpEnabled); the hints name your server "${key}", registered in ${foundIn.join(', ')}`;
   return `this plugin's MCP tools are off (mcpEnabled); the hints name your server "${key}", which is not in ${looked.join(', ')} (a project-scope or plugin server is not looked for)`;
 }
 
@@ -87,7 +111,8 @@ function hookCommands(hooks: unknown): Array<{ event: string; command: string }>
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
       const entries = isRecord(group) && Array.isArray(group['hooks']) ? group['hooks'] : [];
-      for (const entry of entries) if (isRecord(entry) && typeof entry['command'] === 'string') found.push({ event, command: entry['command'] });
+      for (const entry of entries)
+        if (isRecord(entry) && typeof entry['command'] === 'string') found.push({ event, command: entry['command'] });
     }
   }
   return found;
@@ -95,12 +120,18 @@ function hookCommands(hooks: unknown): Array<{ event: string; command: string }>
 
 function namesOpenVikingHook(command: string, pluginRoot: string): boolean {
   const lower = command.toLowerCase();
-  return (lower.includes('openviking') && /hook\.mjs|guard-prefilter\.sh|detach\.sh/.test(lower)) || (pluginRoot !== '' && command.includes(pluginRoot));
+  return (
+    (lower.includes('openviking') && /hook\.mjs|guard-prefilter\.sh|detach\.sh/.test(lower)) ||
+    (pluginRoot !== '' && command.includes(pluginRoot))
+  );
 }
 
 function isOpenVikingServer(name: string, server: unknown): boolean {
   if (name.toLowerCase() === 'openviking') return true;
-  const args = isRecord(server) && Array.isArray(server['args']) ? server['args'].filter((arg): arg is string => typeof arg === 'string') : [];
+  const args =
+    isRecord(server) && Array.isArray(server['args'])
+      ? server['args'].filter((arg): arg is string => typeof arg === 'string')
+      : [];
   return args.some((arg) => arg.toLowerCase().includes('openviking') && arg.endsWith('mcp-proxy.mjs'));
 }
 

@@ -27,7 +27,12 @@ import type { Check } from './types.js';
 import { errorMessage } from '../util/errors.js';
 
 /** Runs `file args` with `stdin`; the doctor's only process spawn. */
-export type RunProgram = (file: string, args: readonly string[], stdin: string, timeoutMs: number) => Promise<{ code: number | null; stdout: string }>;
+export type RunProgram = (
+  file: string,
+  args: readonly string[],
+  stdin: string,
+  timeoutMs: number,
+) => Promise<{ code: number | null; stdout: string }>;
 
 const PREFILTER = join('hooks', 'guard-prefilter.sh');
 const DETACHER = join('hooks', 'detach.sh');
@@ -36,7 +41,11 @@ const PREFILTER_TIMEOUT_MS = 2_000;
 /** hooks.json is ~2 KB. */
 const MAX_HOOKS_JSON_BYTES = 1024 * 1024;
 /** A payload the prefilter must pass without starting node. */
-const ORDINARY_READ = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/etc/hostname' } });
+const ORDINARY_READ = JSON.stringify({
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Read',
+  tool_input: { file_path: '/etc/hostname' },
+});
 
 interface CommandEntry {
   event: string;
@@ -53,21 +62,41 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
     commands = commandsOf(JSON.parse(read.text) as unknown);
   } catch (error) {
     const reason = errorMessage(error);
-    return { ...base, status: 'fail', lines: [`${file} cannot be read: ${reason}`], fix: 'Reinstall the plugin: its hooks/hooks.json is missing or broken.' };
+    return {
+      ...base,
+      status: 'fail',
+      lines: [`${file} cannot be read: ${reason}`],
+      fix: 'Reinstall the plugin: its hooks/hooks.json is missing or broken.',
+    };
   }
   const problems: string[] = [];
   const warnings: string[] = [];
   const registered = new Set(commands.map((entry) => entry.event));
-  for (const event of HOOK_EVENTS) if (eventBudgetMs(event) !== undefined && !registered.has(event)) problems.push(`${event} is not registered`);
+  for (const event of HOOK_EVENTS)
+    if (eventBudgetMs(event) !== undefined && !registered.has(event)) problems.push(`${event} is not registered`);
   for (const { event, command } of commands) {
-    const target = command.includes('guard-prefilter.sh') ? PREFILTER : command.includes('detach.sh') ? DETACHER : command.includes('scripts/hook.mjs') ? DISPATCHER : undefined;
+    const target = command.includes('guard-prefilter.sh')
+      ? PREFILTER
+      : command.includes('detach.sh')
+        ? DETACHER
+        : command.includes('scripts/hook.mjs')
+          ? DISPATCHER
+          : undefined;
     if (!target) problems.push(`${event}: "${command}" does not run scripts/hook.mjs`);
-    if (!/\$\{(CODEBUDDY|CLAUDE)_PLUGIN_ROOT(:-[^}]*\})?\}/.test(command)) problems.push(`${event}: "${command}" does not use a plugin-root placeholder`);
-    else if (!command.includes('${CLAUDE_PLUGIN_ROOT}')) warnings.push(`${event}: uses \${CODEBUDDY_PLUGIN_ROOT}, which Claude Code does not substitute`);
+    if (!/\$\{(CODEBUDDY|CLAUDE)_PLUGIN_ROOT(:-[^}]*\})?\}/.test(command))
+      problems.push(`${event}: "${command}" does not use a plugin-root placeholder`);
+    else if (!command.includes('${CLAUDE_PLUGIN_ROOT}'))
+      warnings.push(`${event}: uses \${CODEBUDDY_PLUGIN_ROOT}, which Claude Code does not substitute`);
   }
-  const referenced = [DISPATCHER, ...[PREFILTER, DETACHER].filter((script) => commands.some((entry) => entry.command.includes(script.split('/').pop() ?? script)))];
+  const referenced = [
+    DISPATCHER,
+    ...[PREFILTER, DETACHER].filter((script) =>
+      commands.some((entry) => entry.command.includes(script.split('/').pop() ?? script)),
+    ),
+  ];
   for (const target of referenced) {
-    if (!(await readable(join(pluginRoot, target)))) problems.push(`${target} is missing (run \`npm run build\` in a checkout)`);
+    if (!(await readable(join(pluginRoot, target))))
+      problems.push(`${target} is missing (run \`npm run build\` in a checkout)`);
   }
   const prefilter = await runPrefilter(pluginRoot, runProgram);
   if (prefilter) problems.push(prefilter);
@@ -77,9 +106,22 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   if (!prefilter) lines.push('prefilter runs under sh and passes an ordinary Read silently');
   lines.push(...problems, ...uniqueWarnings(warnings));
   const data = { file, events, problems, warnings };
-  if (problems.length > 0) return { ...base, status: 'fail', lines, fix: 'Reinstall the plugin, or restore hooks/hooks.json from the release.', data };
+  if (problems.length > 0)
+    return {
+      ...base,
+      status: 'fail',
+      lines,
+      fix: 'Reinstall the plugin, or restore hooks/hooks.json from the release.',
+      data,
+    };
   if (warnings.length > 0) {
-    return { ...base, status: 'warn', lines, fix: 'Only matters on Claude Code: write ${CLAUDE_PLUGIN_ROOT} in hooks/hooks.json (CodeBuddy substitutes it too).', data };
+    return {
+      ...base,
+      status: 'warn',
+      lines,
+      fix: 'Only matters on Claude Code: write ${CLAUDE_PLUGIN_ROOT} in hooks/hooks.json (CodeBuddy substitutes it too).',
+      data,
+    };
   }
   return { ...base, status: 'pass', lines, data };
 }
@@ -91,7 +133,8 @@ function commandsOf(config: unknown): CommandEntry[] {
   for (const [event, groups] of Object.entries(hooks)) {
     for (const group of Array.isArray(groups) ? groups : []) {
       const list = isRecord(group) && Array.isArray(group['hooks']) ? group['hooks'] : [];
-      for (const hook of list) if (isRecord(hook) && typeof hook['command'] === 'string') entries.push({ event, command: hook['command'] });
+      for (const hook of list)
+        if (isRecord(hook) && typeof hook['command'] === 'string') entries.push({ event, command: hook['command'] });
     }
   }
   return entries;
@@ -119,5 +162,7 @@ async function runPrefilter(pluginRoot: string, runProgram: RunProgram): Promise
 }
 
 function uniqueWarnings(warnings: string[]): string[] {
-  return warnings.length <= 1 ? warnings : [`${warnings.length} commands use \${CODEBUDDY_PLUGIN_ROOT}, which Claude Code does not substitute`];
+  return warnings.length <= 1
+    ? warnings
+    : [`${warnings.length} commands use \${CODEBUDDY_PLUGIN_ROOT}, which Claude Code does not substitute`];
 }

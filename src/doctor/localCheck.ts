@@ -28,18 +28,43 @@ export async function checkDataDir(env: Env, homeDir: string): Promise<Check> {
   let mode: number;
   try {
     const stats = await lstat(dir);
-    if (!stats.isDirectory()) return { ...base, status: 'fail', lines: [`${where} is not a directory`], fix: `Remove ${dir} or point OPENVIKING_CODEBUDDY_DATA_DIR elsewhere.`, data: { dir, source } };
+    if (!stats.isDirectory())
+      return {
+        ...base,
+        status: 'fail',
+        lines: [`${where} is not a directory`],
+        fix: `Remove ${dir} or point OPENVIKING_CODEBUDDY_DATA_DIR elsewhere.`,
+        data: { dir, source },
+      };
     mode = stats.mode & 0o777;
   } catch (error) {
     if (errorCode(error) === 'ENOENT') {
-      return { ...base, status: 'info', lines: [`${where}: not created yet (the first hook event creates it)`], data: { dir, source, exists: false } };
+      return {
+        ...base,
+        status: 'info',
+        lines: [`${where}: not created yet (the first hook event creates it)`],
+        data: { dir, source, exists: false },
+      };
     }
-    return { ...base, status: 'fail', lines: [`${where} cannot be read: ${errorMessage(error)}`], fix: `Make ${dir} readable by you (chmod 700).`, data: { dir, source } };
+    return {
+      ...base,
+      status: 'fail',
+      lines: [`${where} cannot be read: ${errorMessage(error)}`],
+      fix: `Make ${dir} readable by you (chmod 700).`,
+      data: { dir, source },
+    };
   }
   const loose = await looseEntries(dir);
   if (mode !== 0o700) loose.unshift({ path: dir, mode, want: 0o700 });
-  const lines = [where, `mode ${octal(mode)}; ${loose.length === 0 ? 'every file 0600 and directory 0700' : `${loose.length} entries too open`}`];
-  lines.push(...loose.slice(0, MAX_NAMED).map((entry) => `  ${entry.path} is ${octal(entry.mode)}, should be ${octal(entry.want)}`));
+  const lines = [
+    where,
+    `mode ${octal(mode)}; ${loose.length === 0 ? 'every file 0600 and directory 0700' : `${loose.length} entries too open`}`,
+  ];
+  lines.push(
+    ...loose
+      .slice(0, MAX_NAMED)
+      .map((entry) => `  ${entry.path} is ${octal(entry.mode)}, should be ${octal(entry.want)}`),
+  );
   const data = { dir, source, exists: true, mode: octal(mode), looseEntries: loose.length };
   if (loose.length === 0) return { ...base, status: 'pass', lines, data };
   return {
@@ -89,7 +114,12 @@ export async function checkQueue(env: Env, homeDir: string, now: number, serverU
   try {
     stats = await queueStats(queueDir, now);
   } catch (error) {
-    return { ...base, status: 'fail', lines: [`${queueDir} cannot be read: ${errorMessage(error)}`], fix: `Make ${queueDir} readable by you (chmod 700).` };
+    return {
+      ...base,
+      status: 'fail',
+      lines: [`${queueDir} cannot be read: ${errorMessage(error)}`],
+      fix: `Make ${queueDir} readable by you (chmod 700).`,
+    };
   }
   const age = (oldest: number | undefined) => (oldest === undefined ? '' : `, oldest ${formatAge(oldest)}`);
   const lines = [
@@ -108,7 +138,9 @@ export async function checkQueue(env: Env, homeDir: string, now: number, serverU
     };
   }
   if (stats.pending.count > 0) {
-    const when = serverUp ? 'the next session start replays them' : 'they are replayed once the server is reachable again';
+    const when = serverUp
+      ? 'the next session start replays them'
+      : 'they are replayed once the server is reachable again';
     return { ...base, status: 'warn', lines, fix: `${stats.pending.count} writes wait for the server: ${when}.`, data };
   }
   return { ...base, status: 'pass', lines, data };

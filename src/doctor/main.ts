@@ -50,7 +50,11 @@ const USAGE = 'usage: node scripts/hook.mjs doctor [--json]\n';
  * @param io - stdout and the one child process; the real ones by default.
  * @returns the process exit code.
  */
-export async function runDoctor(argv: readonly string[], deps: StageDeps, io: DoctorIo = createNodeDoctorIo()): Promise<number> {
+export async function runDoctor(
+  argv: readonly string[],
+  deps: StageDeps,
+  io: DoctorIo = createNodeDoctorIo(),
+): Promise<number> {
   const unknown = argv.filter((arg) => arg !== '--json');
   if (unknown.length > 0) {
     await io.write(`unknown argument: ${unknown.join(' ')}\n${USAGE}`);
@@ -63,7 +67,13 @@ export async function runDoctor(argv: readonly string[], deps: StageDeps, io: Do
 
 /** Every check, in reading order. Never rejects. */
 export async function buildDoctorReport(deps: StageDeps, runProgram: RunProgram): Promise<DoctorReport> {
-  const timedOut: Check = { id: 'doctor', title: 'Doctor', status: 'fail', lines: [`the checks did not finish within ${DOCTOR_TOTAL_BUDGET_MS} ms`], fix: 'Run doctor again with OPENVIKING_DEBUG=1 and read the debug log.' };
+  const timedOut: Check = {
+    id: 'doctor',
+    title: 'Doctor',
+    status: 'fail',
+    lines: [`the checks did not finish within ${DOCTOR_TOTAL_BUDGET_MS} ms`],
+    fix: 'Run doctor again with OPENVIKING_DEBUG=1 and read the debug log.',
+  };
   let checks: Check[];
   try {
     checks = await withTimeout(runChecks(deps, runProgram), DOCTOR_TOTAL_BUDGET_MS, [timedOut]);
@@ -87,9 +97,24 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     const left = deadlineAt - deps.now();
     const mcp: Check =
       server.health && left > 0
-        ? await checkMcp({ credentials: config.credentials, http: deps.http, userAgent: USER_AGENT, timeoutMs: Math.min(DOCTOR_REQUEST_TIMEOUT_MS, left) })
-        : { id: 'mcp', title: 'MCP endpoint', status: 'info', lines: [`not checked: ${server.health ? 'out of time' : 'the server is unreachable'}`] };
-    const commitPolicy = await checkCommitPolicy(dataDir, client, config.settings, server.health !== undefined && deadlineAt - deps.now() > 0);
+        ? await checkMcp({
+            credentials: config.credentials,
+            http: deps.http,
+            userAgent: USER_AGENT,
+            timeoutMs: Math.min(DOCTOR_REQUEST_TIMEOUT_MS, left),
+          })
+        : {
+            id: 'mcp',
+            title: 'MCP endpoint',
+            status: 'info',
+            lines: [`not checked: ${server.health ? 'out of time' : 'the server is unreachable'}`],
+          };
+    const commitPolicy = await checkCommitPolicy(
+      dataDir,
+      client,
+      config.settings,
+      server.health !== undefined && deadlineAt - deps.now() > 0,
+    );
     return { server, mcp, commitPolicy };
   })();
   const [{ server, mcp, commitPolicy }, dataDirCheck, activity, hooks] = await Promise.all([
@@ -99,7 +124,10 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     checkHooks(deps.pluginRoot, runProgram),
   ]);
   const adopted = adoptStrandedWrites(dataDir, deps.env, deps.homeDir, startedAt);
-  const queue = withAdoption(await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass'), adopted);
+  const queue = withAdoption(
+    await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass'),
+    adopted,
+  );
   return [
     checkConfig(config, deps.homeDir),
     checkProject(config, resolveWorkspace({}, deps.env, deps.cwd), deps.homeDir, startedAt),
@@ -119,5 +147,11 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
 /** The queue check, saying where writes an earlier install left elsewhere came from (DESIGN D21). */
 function withAdoption(queue: Check, adopted: AdoptResult): Check {
   if (adopted.moved === 0) return queue;
-  return { ...queue, lines: [...queue.lines, `moved ${adopted.moved} queued writes here from ${adopted.from.join(', ')} (an earlier install's data directory)`] };
+  return {
+    ...queue,
+    lines: [
+      ...queue.lines,
+      `moved ${adopted.moved} queued writes here from ${adopted.from.join(', ')} (an earlier install's data directory)`,
+    ],
+  };
 }

@@ -52,30 +52,45 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'openviking-doctor', version: '1' } },
+      params: {
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'openviking-doctor', version: '1' },
+      },
     });
     const initResult = rpcResult(init, 1);
-    if (typeof initResult === 'string') return failed(`${shownUrl} initialize: ${initResult}`, fixFor(init.status), { status: init.status });
-    const version = typeof initResult['protocolVersion'] === 'string' ? initResult['protocolVersion'] : PROTOCOL_VERSION;
+    if (typeof initResult === 'string')
+      return failed(`${shownUrl} initialize: ${initResult}`, fixFor(init.status), { status: init.status });
+    const version =
+      typeof initResult['protocolVersion'] === 'string' ? initResult['protocolVersion'] : PROTOCOL_VERSION;
     const session = init.headers['mcp-session-id'];
     const follow = { 'MCP-Protocol-Version': version, ...(session ? { 'Mcp-Session-Id': session } : {}) };
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, follow);
     const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, follow);
     const listResult = rpcResult(list, 2);
-    if (typeof listResult === 'string') return failed(`${shownUrl} tools/list: ${listResult}`, fixFor(list.status), { status: list.status });
+    if (typeof listResult === 'string')
+      return failed(`${shownUrl} tools/list: ${listResult}`, fixFor(list.status), { status: list.status });
     const tools = Array.isArray(listResult['tools']) ? listResult['tools'].filter(isRecord) : [];
     const names = tools.map((tool) => tool['name']).filter((name): name is string => typeof name === 'string');
     return {
       id: 'mcp',
       title: 'MCP endpoint',
       status: names.length > 0 ? 'pass' : 'warn',
-      lines: [`${shownUrl}: ${names.length} tools (protocol ${version})`, ...(names.length > 0 ? [`tools: ${names.join(', ')}`] : [])],
-      ...(names.length > 0 ? {} : { fix: 'The endpoint lists no tools: check that the server is an OpenViking server with MCP enabled.' }),
+      lines: [
+        `${shownUrl}: ${names.length} tools (protocol ${version})`,
+        ...(names.length > 0 ? [`tools: ${names.join(', ')}`] : []),
+      ],
+      ...(names.length > 0
+        ? {}
+        : { fix: 'The endpoint lists no tools: check that the server is an OpenViking server with MCP enabled.' }),
       data: { url: shownUrl, toolCount: names.length, tools: names, protocolVersion: version },
     };
   } catch (error) {
     const reason = errorMessage(error);
-    return failed(`${shownUrl} did not answer (${reason})`, `Check that the OpenViking server is running; the MCP URL comes from ${credentials.sources.mcpUrl ?? 'the server URL'}.`);
+    return failed(
+      `${shownUrl} did not answer (${reason})`,
+      `Check that the OpenViking server is running; the MCP URL comes from ${credentials.sources.mcpUrl ?? 'the server URL'}.`,
+    );
   }
 }
 
@@ -96,16 +111,19 @@ function mcpHeaders(credentials: Credentials, userAgent: string): Record<string,
 }
 
 function fixFor(status: number): string {
-  if (status === 401 || status === 403) return 'The MCP endpoint refused the credentials: see the Identity check; the same key is used for MCP.';
+  if (status === 401 || status === 403)
+    return 'The MCP endpoint refused the credentials: see the Identity check; the same key is used for MCP.';
   return 'Check that the server is an OpenViking server with its /mcp endpoint enabled.';
 }
 
 /** The JSON-RPC result with `id`, or a one-line reason why there is none. */
 export function rpcResult(response: HttpResponse, id: number): Record<string, unknown> | string {
-  if (response.status < 200 || response.status >= 300) return `HTTP ${response.status}${errorText(parseMessages(response))}`;
+  if (response.status < 200 || response.status >= 300)
+    return `HTTP ${response.status}${errorText(parseMessages(response))}`;
   const message = parseMessages(response).find((entry) => entry['id'] === id);
   if (!message) return 'no JSON-RPC reply in the response';
-  if (isRecord(message['error'])) return `JSON-RPC error ${String(message['error']['code'])}: ${String(message['error']['message'])}`;
+  if (isRecord(message['error']))
+    return `JSON-RPC error ${String(message['error']['code'])}: ${String(message['error']['message'])}`;
   return isRecord(message['result']) ? message['result'] : 'the reply has no result';
 }
 

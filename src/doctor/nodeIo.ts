@@ -20,7 +20,12 @@ export function createNodeDoctorIo(): DoctorIo {
   };
 }
 
-function runBounded(file: string, args: readonly string[], stdin: string, timeoutMs: number): Promise<{ code: number | null; stdout: string }> {
+function runBounded(
+  file: string,
+  args: readonly string[],
+  stdin: string,
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'ignore'] });
     let stdout = '';

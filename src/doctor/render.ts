@@ -22,8 +22,12 @@ export function renderText(report: DoctorReport): string {
   const failed = report.checks.filter((check) => check.status === 'fail');
   const warned = report.checks.filter((check) => check.status === 'warn');
   out.push('');
-  if (failed.length > 0) out.push(`${failed.length} problem(s) to fix: ${failed.map((check) => check.title).join(', ')}. Start with the first FAIL above.`);
-  else if (warned.length > 0) out.push(`Working, with ${warned.length} warning(s): ${warned.map((check) => check.title).join(', ')}.`);
+  if (failed.length > 0)
+    out.push(
+      `${failed.length} problem(s) to fix: ${failed.map((check) => check.title).join(', ')}. Start with the first FAIL above.`,
+    );
+  else if (warned.length > 0)
+    out.push(`Working, with ${warned.length} warning(s): ${warned.map((check) => check.title).join(', ')}.`);
   else out.push('All checks passed.');
   return inertForCommand(`${out.join('\n')}\n`);
 }

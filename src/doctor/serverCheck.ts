@@ -23,7 +23,7 @@ import { displayUrl } from '../openviking/displayUrl.js';
 export const CONNECT_FIX =
   'No server yet? Run one here: `pip install openviking` (Python 3.10+), put your embedding and VLM model keys in ~/.openviking/ov.conf ' +
   '("embedding": {"dense": {provider, api_base, api_key, model, dimension}} and "vlm": {provider, api_base, api_key, model}), then run `openviking-server` ' +
-  '(it listens on http://127.0.0.1:1933, the plugin\'s default). Or point the plugin at yours: ' +
+  "(it listens on http://127.0.0.1:1933, the plugin's default). Or point the plugin at yours: " +
   'set OPENVIKING_URL (plus OPENVIKING_API_KEY with a user key for a remote server), or the plugin options server_url / api_key ' +
   '(asked when the plugin is enabled; kept in ~/.codebuddy/settings.json and credentials.json), or write ~/.openviking/ovcli.conf as {"url": "https://…", "api_key": "…"}.';
 
@@ -34,7 +34,11 @@ export interface ServerChecks {
   health?: HealthInfo;
 }
 
-export async function checkServer(config: PluginConfig, client: OpenVikingClient, now: () => number): Promise<ServerChecks> {
+export async function checkServer(
+  config: PluginConfig,
+  client: OpenVikingClient,
+  now: () => number,
+): Promise<ServerChecks> {
   const started = now();
   const health = await client.health();
   const elapsedMs = now() - started;
@@ -48,7 +52,12 @@ export async function checkServer(config: PluginConfig, client: OpenVikingClient
       `${displayUrl(config.credentials.baseUrl, true)} answered /health in ${elapsedMs} ms`,
       `version: ${info.version ?? 'unknown'}, auth mode: ${info.auth_mode ?? 'unknown'}`,
     ],
-    data: { url: displayUrl(config.credentials.baseUrl, true), version: info.version ?? null, authMode: info.auth_mode ?? null, elapsedMs },
+    data: {
+      url: displayUrl(config.credentials.baseUrl, true),
+      version: info.version ?? null,
+      authMode: info.auth_mode ?? null,
+      elapsedMs,
+    },
   };
   return { server, identity: await checkIdentity(config, client, info), health: info };
 }
@@ -59,13 +68,25 @@ function unreachable(config: PluginConfig, failure: OvFailure): Check {
   const why = maskIn(`${failure.code}: ${failure.message}`, apiKey);
   const answered = failure.status > 0;
   const lines = [
-    answered ? `${baseUrl}/health answered HTTP ${failure.status} (${why}): is this an OpenViking server?` : `nothing answers at ${baseUrl} (${why})`,
+    answered
+      ? `${baseUrl}/health answered HTTP ${failure.status} (${why}): is this an OpenViking server?`
+      : `nothing answers at ${baseUrl} (${why})`,
     sources.baseUrl === 'default'
       ? 'no server URL is configured, so the plugin tried the default'
       : `the URL comes from ${sources.baseUrl}`,
   ];
-  const fix = sources.baseUrl === 'default' ? CONNECT_FIX : `Check that the OpenViking server at ${baseUrl} is running and reachable from this machine, or correct ${sources.baseUrl}. ${CONNECT_FIX}`;
-  return { id: 'server', title: 'Server', status: 'fail', lines, fix, data: { url: baseUrl, code: failure.code, status: failure.status } };
+  const fix =
+    sources.baseUrl === 'default'
+      ? CONNECT_FIX
+      : `Check that the OpenViking server at ${baseUrl} is running and reachable from this machine, or correct ${sources.baseUrl}. ${CONNECT_FIX}`;
+  return {
+    id: 'server',
+    title: 'Server',
+    status: 'fail',
+    lines,
+    fix,
+    data: { url: baseUrl, code: failure.code, status: failure.status },
+  };
 }
 
 async function checkIdentity(config: PluginConfig, client: OpenVikingClient, health: HealthInfo): Promise<Check> {
@@ -89,25 +110,55 @@ async function checkIdentity(config: PluginConfig, client: OpenVikingClient, hea
     memoryApi: search.ok,
     homeAlias: home.ok,
   };
-  const fail = (text: string, fix: string): Check => ({ id: 'identity', title: 'Identity', status: 'fail', lines: [...lines, text], fix, data });
+  const fail = (text: string, fix: string): Check => ({
+    id: 'identity',
+    title: 'Identity',
+    status: 'fail',
+    lines: [...lines, text],
+    fix,
+    data,
+  });
 
-  if (rootKey) return fail('the API key is a ROOT key: OpenViking refuses it on memory APIs (403 PERMISSION_DENIED)', ROOT_KEY_FIX);
+  if (rootKey)
+    return fail(
+      'the API key is a ROOT key: OpenViking refuses it on memory APIs (403 PERMISSION_DENIED)',
+      ROOT_KEY_FIX,
+    );
   if (!search.ok) {
     const failure = describeFailure(search, config.credentials.apiKey);
     if (search.status === 401) return fail(`the server rejected the credentials (${failure})`, authFix(config));
     if (search.status === 400 && authMode === 'trusted') {
-      return fail(`trusted mode needs an account and a user (${failure})`, 'Set OPENVIKING_ACCOUNT and OPENVIKING_USER, or the plugin options account / user.');
+      return fail(
+        `trusted mode needs an account and a user (${failure})`,
+        'Set OPENVIKING_ACCOUNT and OPENVIKING_USER, or the plugin options account / user.',
+      );
     }
-    return { id: 'identity', title: 'Identity', status: 'warn', lines: [...lines, `memory search failed (${failure})`], fix: 'Run doctor again; if it persists, check the server log.', data };
+    return {
+      id: 'identity',
+      title: 'Identity',
+      status: 'warn',
+      lines: [...lines, `memory search failed (${failure})`],
+      fix: 'Run doctor again; if it persists, check the server log.',
+      data,
+    };
   }
   lines.push('memory APIs: usable');
   if (home.ok) {
     lines.push(`viking://~ works${user ? ` (→ viking://user/${user})` : ''}`);
   } else if (home.status === 400 && (authMode === 'dev' || health.role === 'root')) {
-    lines.push('viking://~ is unavailable to ROOT (every request in dev mode is ROOT); expected: the plugin uses viking://user/<id> itself');
+    lines.push(
+      'viking://~ is unavailable to ROOT (every request in dev mode is ROOT); expected: the plugin uses viking://user/<id> itself',
+    );
   } else {
     lines.push(`viking://~ failed (${describeFailure(home, config.credentials.apiKey)})`);
-    return { id: 'identity', title: 'Identity', status: 'warn', lines, fix: 'The MCP tools that take viking://~ paths will fail for this identity; use a user key.', data };
+    return {
+      id: 'identity',
+      title: 'Identity',
+      status: 'warn',
+      lines,
+      fix: 'The MCP tools that take viking://~ paths will fail for this identity; use a user key.',
+      data,
+    };
   }
   return { id: 'identity', title: 'Identity', status: 'pass', lines, data };
 }

@@ -53,12 +53,18 @@ export async function dispatchHook(text: string, options: DispatchOptions): Prom
     }
     const result = await withTimeout(Promise.resolve(answer), route.safetyMs - options.elapsedMs(), 'timeout' as const);
     if (result === 'timeout') {
-      deps.log.warn('stage exceeded its budget; answering pass-through', { event: input.hook_event_name, budgetMs: route.safetyMs });
+      deps.log.warn('stage exceeded its budget; answering pass-through', {
+        event: input.hook_event_name,
+        budgetMs: route.safetyMs,
+      });
       return '';
     }
     return encodeStageResult(input.hook_event_name, result);
   } catch (error: unknown) {
-    deps?.log.warn('stage failed; answering pass-through', { event: input.hook_event_name, error: describeError(error) });
+    deps?.log.warn('stage failed; answering pass-through', {
+      event: input.hook_event_name,
+      error: describeError(error),
+    });
     return '';
   }
 }

@@ -49,7 +49,10 @@ const MAX_HELD_LINES = 500;
 /** The two knobs as the environment alone sets them (the `debug` and `debugLogPath` knobs' own parsing). */
 export function envLogSettings(env: Readonly<Record<string, string | undefined>>, homeDir: string): LogSettings {
   const path = env.OPENVIKING_DEBUG_LOG?.trim();
-  return { debug: parseSwitch(env.OPENVIKING_DEBUG) ?? false, debugLogPath: expandHome(path ? path : DEFAULT_DEBUG_LOG_PATH, homeDir) };
+  return {
+    debug: parseSwitch(env.OPENVIKING_DEBUG) ?? false,
+    debugLogPath: expandHome(path ? path : DEFAULT_DEBUG_LOG_PATH, homeDir),
+  };
 }
 
 export function createLogger(host: LoggerHost): HookLogger {
@@ -60,7 +63,13 @@ export function createLogger(host: LoggerHost): HookLogger {
   };
   const append = (level: 'debug' | 'warn', message: string, fields?: Record<string, unknown>): void => {
     if (settings !== undefined && !settings.debug) return;
-    const line = JSON.stringify({ ts: new Date(host.now()).toISOString(), pid: host.pid, level, message, ...redactFields(fields) });
+    const line = JSON.stringify({
+      ts: new Date(host.now()).toISOString(),
+      pid: host.pid,
+      level,
+      message,
+      ...redactFields(fields),
+    });
     if (settings !== undefined) return write([line]);
     held.push(line);
     if (held.length > MAX_HELD_LINES) held.shift();

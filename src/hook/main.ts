@@ -77,7 +77,13 @@ function homeDir(): string {
 const unconfigured = new Set<HookLogger>();
 
 function buildLogger(): HookLogger {
-  const logger = createLogger({ env: process.env, homeDir: homeDir(), now: Date.now, pid: process.pid, writeStderr: (line) => process.stderr.write(line) });
+  const logger = createLogger({
+    env: process.env,
+    homeDir: homeDir(),
+    now: Date.now,
+    pid: process.pid,
+    writeStderr: (line) => process.stderr.write(line),
+  });
   if (unconfigured.size === 0) process.once('exit', () => unconfigured.forEach((held) => held.flush()));
   unconfigured.add(logger);
   return logger;
@@ -103,17 +109,25 @@ function lazyLogger(): Logger {
     logger.configure(next);
     unconfigured.delete(logger);
   };
-  return { debug: (message, fields) => get().debug(message, fields), warn: (message, fields) => get().warn(message, fields), configure };
+  return {
+    debug: (message, fields) => get().debug(message, fields),
+    warn: (message, fields) => get().warn(message, fields),
+    configure,
+  };
 }
 
 /**
  * `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd.
  * `offHostClock`: `hook.mjs detached` (StageDeps.offHostClock).
  */
-function buildDeps(stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }, offHostClock = false): NodeDeps {
+function buildDeps(
+  stage?: { env: Record<string, string>; cwd: string; http: HttpTransport },
+  offHostClock = false,
+): NodeDeps {
   const env = stage?.env ?? process.env;
   const log = lazyLogger();
-  const pluginRoot = env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || fileURLToPath(new URL('..', import.meta.url));
+  const pluginRoot =
+    env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || fileURLToPath(new URL('..', import.meta.url));
   return createNodeDeps({
     env,
     cwd: stage?.cwd ?? process.cwd(),
@@ -169,7 +183,8 @@ function writeStdout(text: string, done: () => void): void {
   try {
     while (written < bytes.length) written += writeSync(1, bytes, written);
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'EAGAIN') return void process.stdout.write(bytes.subarray(written), done);
+    if ((error as { code?: unknown }).code === 'EAGAIN')
+      return void process.stdout.write(bytes.subarray(written), done);
   }
   done();
 }
@@ -267,11 +282,17 @@ async function runResidentCommand(): Promise<void> {
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'resident') return runResidentCommand();
-  if (command === 'doctor') return runShellCommand(async (deps) => ({ text: '', code: await (await import('../doctor/main.js')).runDoctor(rest, deps) }));
+  if (command === 'doctor')
+    return runShellCommand(async (deps) => ({
+      text: '',
+      code: await (await import('../doctor/main.js')).runDoctor(rest, deps),
+    }));
   if (command === 'worker') return runWorkerCommand(rest);
-  if (command === 'why' || command === 'recall-preview') return runShellCommand(async (deps) => (await import('../controls/main.js')).runControl(command, rest, deps));
+  if (command === 'why' || command === 'recall-preview')
+    return runShellCommand(async (deps) => (await import('../controls/main.js')).runControl(command, rest, deps));
   // Dead letters back into the queue, then a replay (capture/worker.ts).
-  if (command === 'requeue-dead') return runShellCommand(async (deps) => (await import('../capture/worker.js')).runRequeueDead(rest, deps));
+  if (command === 'requeue-dead')
+    return runShellCommand(async (deps) => (await import('../capture/worker.js')).runRequeueDead(rest, deps));
   if (command === 'detached') return runDetachedHookEvent();
   return runHookEvent();
 }

@@ -25,7 +25,10 @@ import type { StageDeps } from '../protocol/stage.js';
 import { errorMessage } from '../util/errors.js';
 
 /** What main.ts reads off `process`; the fields StageDeps shares mean what they mean there. */
-export interface NodeHost extends Pick<StageDeps, 'env' | 'cwd' | 'homeDir' | 'pluginRoot' | 'pid' | 'log' | 'offHostClock' | 'killNow'> {
+export interface NodeHost extends Pick<
+  StageDeps,
+  'env' | 'cwd' | 'homeDir' | 'pluginRoot' | 'pid' | 'log' | 'offHostClock' | 'killNow'
+> {
   /** The running node binary (process.execPath), so workers use the same runtime. */
   execPath: string;
   /** process.platform. */
@@ -95,7 +98,12 @@ export function pipeAtomicBytes(platform: string): number {
 }
 
 /** @returns a promise settled when stdin is flushed, or undefined when the spawn failed. */
-function spawnHookProcess(host: NodeHost, args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): Promise<void> | undefined {
+function spawnHookProcess(
+  host: NodeHost,
+  args: readonly string[],
+  stdin: string,
+  env?: Readonly<Record<string, string>>,
+): Promise<void> | undefined {
   try {
     const child = host.loadSpawn()(host.execPath, [join(host.pluginRoot, 'scripts', 'hook.mjs'), ...args], {
       cwd: host.cwd,

@@ -54,7 +54,8 @@ export async function runResident(proc: ResidentProcess): Promise<void> {
 
 function makeFifo(path: string): void {
   const made = spawnSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
-  if (made.status !== 0) throw new Error(`mkfifo ${path} failed (${made.error?.message ?? `exit ${String(made.status)}`})`);
+  if (made.status !== 0)
+    throw new Error(`mkfifo ${path} failed (${made.error?.message ?? `exit ${String(made.status)}`})`);
 }
 
 /**
@@ -63,7 +64,11 @@ function makeFifo(path: string): void {
  * hooks; non-blocking, so node's pipe handle can poll it.
  */
 function listenOnFifo(path: string, onChunk: (text: string) => void, log: Logger): { close(): void } {
-  const socket = new Socket({ fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
+  const socket = new Socket({
+    fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK),
+    readable: true,
+    writable: false,
+  });
   socket.setEncoding('utf8');
   socket.on('data', (text: string) => onChunk(text));
   socket.on('error', (error) => log.warn('resident: FIFO read failed', { error: error.message }));

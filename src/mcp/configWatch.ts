@@ -35,7 +35,8 @@ export interface ConfigWatchOptions {
 
 /** The config files the credential chain may read, whether or not they exist now (openviking-api.md §5.1). */
 export function standardConfigPaths(env: Env, homeDir: string): string[] {
-  const pick = (name: string, fallback: string) => expandHome(env[name]?.trim() || join('~', '.openviking', fallback), homeDir);
+  const pick = (name: string, fallback: string) =>
+    expandHome(env[name]?.trim() || join('~', '.openviking', fallback), homeDir);
   return [pick('OPENVIKING_CLI_CONFIG_FILE', 'ovcli.conf'), pick('OPENVIKING_CONFIG_FILE', 'ov.conf')];
 }
 

@@ -47,7 +47,11 @@ export function fallbackListing(field: string, items: readonly unknown[] = []): 
 
 export interface DiscoveryOptions {
   /** Forwards one request upstream (upstream.ts `request`). */
-  request: (method: string, params: Record<string, unknown> | undefined, options: CallOptions) => Promise<Record<string, unknown>>;
+  request: (
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+  ) => Promise<Record<string, unknown>>;
   snapshots: SnapshotStore;
   mcpUrl: () => string;
   /** Per-call timeout of the configuration; listings use the smaller of it and `LISTING_BUDGET_MS`. */
@@ -116,9 +120,12 @@ export function createDiscovery(options: DiscoveryOptions): Discovery {
         const remembered = isTools ? ((await snapshots.load(url))?.tools ?? []) : [];
         // An upstream that simply lacks the method (no resources, say) is normal; anything else is worth a warning.
         const unsupported = isUpstreamError(error) && error.failure.kind === 'rpc';
-        (unsupported ? log.debug : log.warn)(`${request.method} failed upstream; serving ${remembered.length ? 'the remembered list' : 'an empty list'}`, {
-          error: describeError(error),
-        });
+        (unsupported ? log.debug : log.warn)(
+          `${request.method} failed upstream; serving ${remembered.length ? 'the remembered list' : 'an empty list'}`,
+          {
+            error: describeError(error),
+          },
+        );
         if (isTools) served = { json: JSON.stringify(remembered), fallback: true };
         return fallbackListing(field, remembered);
       }

@@ -44,7 +44,8 @@ export function isUpstreamError(error: unknown): error is UpstreamError {
 
 /** A short, key-free description of an error for the log. */
 export function describeError(error: unknown): string {
-  if (isUpstreamError(error)) return error.failure.kind === 'http' ? `http ${error.failure.status}` : error.failure.kind;
+  if (isUpstreamError(error))
+    return error.failure.kind === 'http' ? `http ${error.failure.status}` : error.failure.kind;
   return errorMessage(error);
 }
 
@@ -69,7 +70,10 @@ function shorten(text: string): string {
 }
 
 /** How to fix a rejected key, depending on where it came from. */
-export function credentialFix(credentials: Pick<Credentials, 'apiKey' | 'sources' | 'rootKeyOnly'>, status: number): string {
+export function credentialFix(
+  credentials: Pick<Credentials, 'apiKey' | 'sources' | 'rootKeyOnly'>,
+  status: number,
+): string {
   const source = credentials.sources.apiKey;
   if (credentials.apiKey === undefined || source === undefined) {
     return 'No API key is configured. Put "api_key" in ~/.openviking/ovcli.conf (read again on the next call, no restart needed) or set OPENVIKING_API_KEY and restart CodeBuddy.';
@@ -130,7 +134,10 @@ export function failureToRpcError(failure: UpstreamFailure, context: FailureCont
         data: { cause: 'timeout', timeoutMs: failure.timeoutMs },
       };
     case 'protocol':
-      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} gave an unusable answer: ${failure.message}` };
+      return {
+        code: RpcErrorCode.upstreamEmpty,
+        message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} gave an unusable answer: ${failure.message}`,
+      };
     case 'cancelled':
       return { code: RpcErrorCode.internalError, message: 'Request cancelled' };
   }

@@ -15,7 +15,13 @@
  */
 
 /** Protocol revisions this proxy can speak to the host, newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'] as const;
+export const SUPPORTED_PROTOCOL_VERSIONS = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+] as const;
 
 /** What FastMCP advertises (it registers tool, resource and prompt handlers). */
 export const DEFAULT_UPSTREAM_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({

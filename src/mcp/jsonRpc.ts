@@ -64,21 +64,38 @@ function isId(value: unknown): value is JsonRpcId {
 export function parseMessage(line: string): IncomingMessage {
   const value = parseJson(line);
   // Not JSON at all: JSON-RPC's parse error, with a null id.
-  if (value === undefined) return { kind: 'invalid', id: null, error: { code: RpcErrorCode.parseError, message: 'Parse error: the line is not JSON' } };
+  if (value === undefined)
+    return {
+      kind: 'invalid',
+      id: null,
+      error: { code: RpcErrorCode.parseError, message: 'Parse error: the line is not JSON' },
+    };
   if (!isRecord(value) || value.jsonrpc !== '2.0') {
     const id = isRecord(value) && isId(value.id) ? value.id : null;
-    return { kind: 'invalid', id, error: { code: RpcErrorCode.invalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 object' } };
+    return {
+      kind: 'invalid',
+      id,
+      error: { code: RpcErrorCode.invalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 object' },
+    };
   }
   const params = value.params;
   if (params !== undefined && !isRecord(params)) {
     const id = isId(value.id) ? value.id : null;
-    return { kind: 'invalid', id, error: { code: RpcErrorCode.invalidRequest, message: 'Invalid Request: params must be an object' } };
+    return {
+      kind: 'invalid',
+      id,
+      error: { code: RpcErrorCode.invalidRequest, message: 'Invalid Request: params must be an object' },
+    };
   }
   if (typeof value.method === 'string') {
     const body = params === undefined ? { method: value.method } : { method: value.method, params };
     if (value.id === undefined) return { kind: 'notification', notification: body };
     if (isId(value.id)) return { kind: 'request', request: { id: value.id, ...body } };
-    return { kind: 'invalid', id: null, error: { code: RpcErrorCode.invalidRequest, message: 'Invalid Request: bad id' } };
+    return {
+      kind: 'invalid',
+      id: null,
+      error: { code: RpcErrorCode.invalidRequest, message: 'Invalid Request: bad id' },
+    };
   }
   if ('result' in value || 'error' in value) return { kind: 'response' };
   const id = isId(value.id) ? value.id : null;

@@ -36,10 +36,21 @@ export function createStderrLog(options: StderrLogOptions): ProxyLog {
   const emit = (level: 'debug' | 'warn', message: string, fields?: Record<string, unknown>) => {
     let line: string;
     try {
-      line = JSON.stringify({ ts: new Date(options.now()).toISOString(), level, source: 'openviking-mcp-proxy', message, ...fields });
+      line = JSON.stringify({
+        ts: new Date(options.now()).toISOString(),
+        level,
+        source: 'openviking-mcp-proxy',
+        message,
+        ...fields,
+      });
     } catch {
       // Unserialisable fields: keep the message alone.
-      line = JSON.stringify({ ts: new Date(options.now()).toISOString(), level, source: 'openviking-mcp-proxy', message });
+      line = JSON.stringify({
+        ts: new Date(options.now()).toISOString(),
+        level,
+        source: 'openviking-mcp-proxy',
+        message,
+      });
     }
     options.write(`${redact(line, options.secrets())}\n`);
   };

@@ -38,7 +38,10 @@ function filterAt(value: unknown, path: readonly string[], filter: Filter): unkn
 }
 
 /** The params to forward upstream for `method`: a `tools/call` of a storing or searching tool gets its user text filtered. */
-export function filterOutboundParams(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function filterOutboundParams(
+  method: string,
+  params: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
   if (method !== 'tools/call' || params === undefined) return params;
   const fields = typeof params['name'] === 'string' ? TOOL_FIELDS[params['name']] : undefined;
   if (fields === undefined || !isRecord(params['arguments'])) return params;

@@ -117,7 +117,10 @@ export function createProxy(options: ProxyOptions): Proxy {
   });
   watch = config;
 
-  const cacheDir = options.cacheDir === null ? undefined : (options.cacheDir ?? join(resolveDataDir(options.env, options.homeDir), 'cache'));
+  const cacheDir =
+    options.cacheDir === null
+      ? undefined
+      : (options.cacheDir ?? join(resolveDataDir(options.env, options.homeDir), 'cache'));
   const snapshots = createSnapshotStore({ cacheDir, now: options.now, warn: (message) => log.warn(message) });
   const mcpUrl = () => config.current().credentials.mcpUrl;
   void snapshots.load(mcpUrl()); // prefetch for `initialize`
@@ -166,7 +169,10 @@ export function createProxy(options: ProxyOptions): Proxy {
   const memoryOffHere = (): string | undefined => {
     upstream.syncConfig();
     const current = config.current();
-    const scope = options.workspace === undefined ? { config: current, project: { off: {} } } : scopeOf(current, options.workspace, options.homeDir, options.now());
+    const scope =
+      options.workspace === undefined
+        ? { config: current, project: { off: {} } }
+        : scopeOf(current, options.workspace, options.homeDir, options.now());
     const off = memoryOffReason(scope);
     // Back on: open the session, whose handshake re-lists and tells the host if the tools changed.
     if (off === undefined && wasOff) setImmediate(() => upstream.warmUp());
@@ -206,7 +212,8 @@ export function createProxy(options: ProxyOptions): Proxy {
         if (off !== undefined) {
           log.debug('memory is off here; answered locally', { method: request.method, reason: off });
           if (field !== undefined) return discovery.answerLocally(request, field);
-          if (request.method === 'tools/call') return { content: [{ type: 'text', text: memoryOffText(off) }], isError: true };
+          if (request.method === 'tools/call')
+            return { content: [{ type: 'text', text: memoryOffText(off) }], isError: true };
           throw new MemoryOffError(off);
         }
         if (field !== undefined) return discovery.answer(request, field, signal);
@@ -217,11 +224,16 @@ export function createProxy(options: ProxyOptions): Proxy {
   };
 
   const toRpcError = (error: unknown): JsonRpcErrorObject => {
-    if (error instanceof MemoryOffError) return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
+    if (error instanceof MemoryOffError)
+      return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
     if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
-    if (isUpstreamError(error)) return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
+    if (isUpstreamError(error))
+      return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
     log.warn('internal error while handling a request', { error: describeError(error) });
-    return { code: RpcErrorCode.internalError, message: `OpenViking MCP proxy internal error: ${describeError(error)}` };
+    return {
+      code: RpcErrorCode.internalError,
+      message: `OpenViking MCP proxy internal error: ${describeError(error)}`,
+    };
   };
 
   const handleRequest = (request: JsonRpcRequest) => {
@@ -276,7 +288,9 @@ export function createProxy(options: ProxyOptions): Proxy {
     closing = true;
     for (const controller of inFlight.values()) controller.abort();
     inFlight.clear();
-    await upstream.close().catch((error: unknown) => log.debug('upstream close failed', { error: describeError(error) }));
+    await upstream
+      .close()
+      .catch((error: unknown) => log.debug('upstream close failed', { error: describeError(error) }));
     resolveClosed();
     return closed;
   };

@@ -37,7 +37,9 @@ export function proxyAwareFetch(env: Env, direct: FetchLike): FetchLike {
       agents.set(key, agent);
     }
     // undici's Response is a WHATWG Response like the global one; the SDK reads only its standard surface.
-    return (await undici.fetch(url, { ...(init as object), dispatcher: agent } as Parameters<typeof undici.fetch>[1])) as unknown as Response;
+    return (await undici.fetch(url, { ...(init as object), dispatcher: agent } as Parameters<
+      typeof undici.fetch
+    >[1])) as unknown as Response;
   };
 }
 

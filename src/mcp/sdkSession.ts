@@ -49,7 +49,11 @@ export interface RequestOptions {
 export interface SdkSession {
   readonly profile: UpstreamProfile;
   /** Sends one request; rejects only with `UpstreamError`. */
-  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<Record<string, unknown>>;
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions,
+  ): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -67,11 +71,14 @@ const passThroughValidator: jsonSchemaValidator = {
 export async function openSdkSession(options: SdkSessionOptions): Promise<SdkSession> {
   const transport = new StreamableHTTPClientTransport(new URL(options.mcpUrl), { fetch: options.fetch });
   const client = new Client(options.clientInfo, { capabilities: {}, jsonSchemaValidator: passThroughValidator });
-  client.fallbackNotificationHandler = async (notification) => options.onNotification(notification as JsonRpcNotification);
+  client.fallbackNotificationHandler = async (notification) =>
+    options.onNotification(notification as JsonRpcNotification);
   client.onclose = options.onClosed;
   client.onerror = (error) => options.onError(error.message);
 
-  await withTimeout(options.timeoutMs, undefined, (signal) => client.connect(transport, { signal, timeout: options.timeoutMs + SDK_TIMER_SLACK_MS }));
+  await withTimeout(options.timeoutMs, undefined, (signal) =>
+    client.connect(transport, { signal, timeout: options.timeoutMs + SDK_TIMER_SLACK_MS }),
+  );
 
   const capabilities = client.getServerCapabilities();
   const instructions = client.getInstructions();
@@ -83,7 +90,10 @@ export async function openSdkSession(options: SdkSessionOptions): Promise<SdkSes
     request: (method, params, { timeoutMs, signal }) =>
       withTimeout(timeoutMs, signal, (combined) => {
         const request = (params === undefined ? { method } : { method, params }) as ClientRequest;
-        return client.request(request, ResultSchema, { signal: combined, timeout: timeoutMs + SDK_TIMER_SLACK_MS }) as Promise<Record<string, unknown>>;
+        return client.request(request, ResultSchema, {
+          signal: combined,
+          timeout: timeoutMs + SDK_TIMER_SLACK_MS,
+        }) as Promise<Record<string, unknown>>;
       }),
     async close() {
       // DELETE only when the server issued a session id (a stateless OpenViking does not).
@@ -98,7 +108,11 @@ export async function openSdkSession(options: SdkSessionOptions): Promise<SdkSes
  * timeout failure) or when `outer` aborts (reason: cancelled), and converts
  * every rejection into an `UpstreamError`.
  */
-async function withTimeout<T>(timeoutMs: number, outer: AbortSignal | undefined, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withTimeout<T>(
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+  operation: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new UpstreamError({ kind: 'timeout', timeoutMs })), timeoutMs);
   const onOuterAbort = () => controller.abort(new UpstreamError({ kind: 'cancelled' }));
@@ -125,12 +139,16 @@ export function toUpstreamFailure(error: unknown, timeoutMs: number): UpstreamFa
     return { kind: 'protocol', message: error.message };
   }
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout && isRecord(error.data) && 'timeout' in error.data) return { kind: 'timeout', timeoutMs };
+    if (error.code === ErrorCode.RequestTimeout && isRecord(error.data) && 'timeout' in error.data)
+      return { kind: 'timeout', timeoutMs };
     if (error.code === ErrorCode.ConnectionClosed) return { kind: 'network', cause: 'connection closed' };
     const message = error.message.replace(/^MCP error -?\d+: /, '');
-    return error.data === undefined ? { kind: 'rpc', code: error.code, message } : { kind: 'rpc', code: error.code, message, data: error.data };
+    return error.data === undefined
+      ? { kind: 'rpc', code: error.code, message }
+      : { kind: 'rpc', code: error.code, message, data: error.data };
   }
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return { kind: 'timeout', timeoutMs };
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return { kind: 'timeout', timeoutMs };
   if (error instanceof Error && error.cause !== undefined) return { kind: 'network', cause: causeOf(error.cause) };
   return { kind: 'protocol', message: errorMessage(error) };
 }

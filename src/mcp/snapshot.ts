@@ -74,7 +74,10 @@ export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStor
     let loaded = byUrl.get(mcpUrl);
     if (!loaded) {
       const { cacheDir } = options;
-      loaded = cacheDir === undefined ? Promise.resolve(undefined) : readJson(snapshotPath(cacheDir, mcpUrl)).then((value) => narrowSnapshot(value, mcpUrl));
+      loaded =
+        cacheDir === undefined
+          ? Promise.resolve(undefined)
+          : readJson(snapshotPath(cacheDir, mcpUrl)).then((value) => narrowSnapshot(value, mcpUrl));
       byUrl.set(mcpUrl, loaded);
     }
     return loaded;
@@ -91,7 +94,9 @@ export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStor
   const update: SnapshotStore['update'] = (mcpUrl, change) => {
     let changed = false;
     const merged = load(mcpUrl).then((previous): UpstreamSnapshot | undefined => {
-      changed = Object.entries(change).some(([field, value]) => JSON.stringify(previous?.[field as keyof UpstreamSnapshot]) !== JSON.stringify(value));
+      changed = Object.entries(change).some(
+        ([field, value]) => JSON.stringify(previous?.[field as keyof UpstreamSnapshot]) !== JSON.stringify(value),
+      );
       return changed ? { ...previous, ...change, version: SNAPSHOT_VERSION, mcpUrl, savedAt: options.now() } : previous;
     });
     byUrl.set(mcpUrl, merged);

@@ -66,7 +66,11 @@ export interface CallOptions {
 
 export interface Upstream {
   /** Forwards one request; rejects only with `UpstreamError`. */
-  request(method: string, params: Record<string, unknown> | undefined, options?: CallOptions): Promise<Record<string, unknown>>;
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>>;
   /** Opens the session in the background; failures are only logged. */
   warmUp(): void;
   /** Re-reads the configuration when a config file changed (a changed MCP URL retires the session); true when it did. */
@@ -87,7 +91,12 @@ interface Link {
 const loadSdkSession: OpenSession = async (options) => (await import('./sdkSession.js')).openSdkSession(options);
 
 /** Sets the OpenViking identity headers (openviking-api.md §1.2) on a request's headers. */
-export function applyIdentityHeaders(headers: Headers, credentials: Credentials, userAgent: string, actorPeer = credentials.peerId): void {
+export function applyIdentityHeaders(
+  headers: Headers,
+  credentials: Credentials,
+  userAgent: string,
+  actorPeer = credentials.peerId,
+): void {
   const values: Array<[string, string | undefined]> = [
     ['authorization', credentials.apiKey ? `Bearer ${credentials.apiKey}` : undefined],
     ['x-openviking-account', credentials.account],
@@ -116,7 +125,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     const { credentials } = current;
     const project = options.project;
     // Cached per workspace and re-checked with a few stats (project/identity.ts): cheap on every POST.
-    const peer = project ? projectFor(current, project.workspace, project.homeDir, options.now()).project.peerId : credentials.peerId;
+    const peer = project
+      ? projectFor(current, project.workspace, project.homeDir, options.now()).project.peerId
+      : credentials.peerId;
     applyIdentityHeaders(headers, credentials, options.userAgent, peer);
     // POSTs end; the optional GET event stream is meant to stay open.
     const isPost = (init?.method ?? 'GET').toUpperCase() === 'POST';
@@ -127,7 +138,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 
   /** A retired link is closed once its last call has settled. */
   const closeIfIdle = (target: Link) => {
-    if (target.retired && target.inFlight === 0) void target.session.then((session) => session.close(), () => undefined); // a failed handshake left nothing to close
+    if (target.retired && target.inFlight === 0)
+      void target.session.then(
+        (session) => session.close(),
+        () => undefined,
+      ); // a failed handshake left nothing to close
   };
 
   const retire = (target: Link | undefined) => {
@@ -162,7 +177,12 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     return fresh;
   };
 
-  const attempt = async (method: string, params: Record<string, unknown> | undefined, deadline: number, signal: AbortSignal | undefined) => {
+  const attempt = async (
+    method: string,
+    params: Record<string, unknown> | undefined,
+    deadline: number,
+    signal: AbortSignal | undefined,
+  ) => {
     const remaining = () => deadline - options.now();
     if (remaining() <= 0) throw new UpstreamError({ kind: 'timeout', timeoutMs: defaultTimeout() });
     const target = currentLink(remaining());
@@ -173,7 +193,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       return await session.request(method, params, { timeoutMs: remaining(), ...(signal ? { signal } : {}) });
     } catch (error) {
       const failure = failureOf(error);
-      if (failure.kind === 'network' || failure.kind === 'protocol' || (failure.kind === 'http' && (failure.status === 400 || failure.status === 404))) {
+      if (
+        failure.kind === 'network' ||
+        failure.kind === 'protocol' ||
+        (failure.kind === 'http' && (failure.status === 400 || failure.status === 404))
+      ) {
         retire(target);
       }
       throw error;
@@ -203,7 +227,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           } catch (error) {
             const failure = failureOf(error);
             if (!shouldRetry(failure, refreshConfig)) throw error;
-            log.debug('retrying upstream call once', { method, reason: failure.kind === 'http' ? failure.status : failure.kind });
+            log.debug('retrying upstream call once', {
+              method,
+              reason: failure.kind === 'http' ? failure.status : failure.kind,
+            });
             return await attempt(method, params, deadline, callOptions.signal);
           }
         } catch (error) {
@@ -224,7 +251,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const last = link;
       link = undefined;
       if (!last) return;
-      const closing = last.session.then((session) => session.close(), () => undefined); // a failed handshake left nothing to close
+      const closing = last.session.then(
+        (session) => session.close(),
+        () => undefined,
+      ); // a failed handshake left nothing to close
       await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_BUDGET_MS).unref())]);
     },
   };

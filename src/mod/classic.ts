@@ -43,7 +43,13 @@ export type ModuleWork<W extends ModuleOutcome> = () => Promise<() => Promise<W>
  * Runs `work` (undefined: the module does not take this event) and `next`
  * handed off; `ours` is the module's outcome when it stands.
  */
-export async function takeOver<W extends ModuleOutcome>($: Engine, kind: HandoffKind, e: ClassicInput, next: Next<ClassicInput, ClassicResult>, work: ModuleWork<W> | undefined): Promise<{ result: ClassicResult; ours?: W }> {
+export async function takeOver<W extends ModuleOutcome>(
+  $: Engine,
+  kind: HandoffKind,
+  e: ClassicInput,
+  next: Next<ClassicInput, ClassicResult>,
+  work: ModuleWork<W> | undefined,
+): Promise<{ result: ClassicResult; ours?: W }> {
   const host = await hostProfile($);
   if (work === undefined || !mayHandOff(kind, host.processId)) return { result: await next(e) };
   const opening = openHandoff($, kind, host.processId);
@@ -76,7 +82,10 @@ export async function takeOver<W extends ModuleOutcome>($: Engine, kind: Handoff
 
 /** The module's work for `kind` failed: the hook command keeps it for the rest of the session. */
 async function failed($: Engine, kind: HandoffKind, error: unknown): Promise<void> {
-  debugNote($, `${kind} in the module failed; the hook command does it for the rest of the session: ${errorMessage(error)}`);
+  debugNote(
+    $,
+    `${kind} in the module failed; the hook command does it for the rest of the session: ${errorMessage(error)}`,
+  );
   await giveUp($, kind);
 }
 

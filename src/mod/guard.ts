@@ -36,20 +36,30 @@ export function toolArguments(e: ToolCallInput): Readonly<Record<string, unknown
 }
 
 /** `tool.call` hook for the guarded file tools (GUARDED_TOOLS). */
-export async function guardToolCall($: Engine, e: ToolCallInput, next: Next<ToolCallInput, ToolCallResult>): Promise<ToolCallResult> {
+export async function guardToolCall(
+  $: Engine,
+  e: ToolCallInput,
+  next: Next<ToolCallInput, ToolCallResult>,
+): Promise<ToolCallResult> {
   if (!(await moduleIsOn($))) return next(e);
   const host = await hostProfile($);
   const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
-  if (reason !== undefined) return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($, host.kind)) ?? reason };
+  if (reason !== undefined)
+    return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($, host.kind)) ?? reason };
   return (await withHandoff($, 'guard', host.processId, () => next(e))).value;
 }
 
 async function configuredTools($: Engine, host: HostKind): Promise<ToolNames> {
   try {
     const view = await sessionEnv($);
-    return await decide($, view.homeDir, () => toolNamesFor(host, loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings));
+    return await decide($, view.homeDir, () =>
+      toolNamesFor(host, loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings),
+    );
   } catch (error) {
-    debugNote($, `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`);
+    debugNote(
+      $,
+      `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return toolNamesFor(host);
   }
 }

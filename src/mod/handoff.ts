@@ -39,7 +39,12 @@ const kinds: Record<HandoffKind, KindState> = {
  * whether our hook command stepped aside (else it ran, and did the kind's
  * work itself).
  */
-export async function withHandoff<R>($: Engine, kind: HandoffKind, processId: string | undefined, next: () => Promise<R>): Promise<{ value: R; handedOff: boolean }> {
+export async function withHandoff<R>(
+  $: Engine,
+  kind: HandoffKind,
+  processId: string | undefined,
+  next: () => Promise<R>,
+): Promise<{ value: R; handedOff: boolean }> {
   if (!(await openHandoff($, kind, processId))) return { value: await next(), handedOff: false };
   try {
     return { value: await next(), handedOff: true };

@@ -82,7 +82,8 @@ export interface ToolCallInput {
 }
 
 /** `{ deny }` refuses the call (the model reads the text as the tool's error); from core, `{ result, text, isError? }`. */
-export type ToolCallResult = { deny: string } | { result?: unknown; text?: string; isError?: boolean; [key: string]: unknown };
+export type ToolCallResult =
+  { deny: string } | { result?: unknown; text?: string; isError?: boolean; [key: string]: unknown };
 
 /** A row the conversation keeps; `door: 'response'` is an answer row, whose `uuid` a render's `requestId` names. */
 export interface SessionAppendInput {
@@ -149,9 +150,16 @@ export interface Engine {
     read(path: string, options?: { offset?: number; length?: number }): Promise<string>;
     /** Replaces the whole file, making missing folders (files 0600, folders 0700). */
     write(path: string, text: string): Promise<void>;
-    list(path: string): Promise<ReadonlyArray<{ name: string; kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; isLink: boolean }>>;
+    list(
+      path: string,
+    ): Promise<
+      ReadonlyArray<{ name: string; kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; isLink: boolean }>
+    >;
     /** What the path leads to (links followed); `realPath` with `resolve`, absent when it leads nowhere. */
-    stat(path: string, options?: { resolve: boolean }): Promise<{ kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; isLink: boolean; realPath?: string }>;
+    stat(
+      path: string,
+      options?: { resolve: boolean },
+    ): Promise<{ kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; isLink: boolean; realPath?: string }>;
   };
   clock: {
     /** Resolves after `ms`; rejects at once when `signal` aborts. The hooks module has no timers of its own. */
@@ -176,7 +184,10 @@ export interface Engine {
   };
   http: {
     /** Claude Code; CodeBuddy answers `{ deny }` (seed 003). No timeout option: a dead server holds it 30 s. */
-    fetch(url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; ok: boolean; headers: Record<string, string>; text: string } | { deny: string }>;
+    fetch(
+      url: string,
+      init?: { method?: string; headers?: Record<string, string>; body?: string },
+    ): Promise<{ status: number; ok: boolean; headers: Record<string, string>; text: string } | { deny: string }>;
   };
 }
 

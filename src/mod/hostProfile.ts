@@ -33,8 +33,14 @@ async function detectHost($: Engine): Promise<HostProfile> {
   try {
     const env = await $.process.hookEnv!();
     const processId = typeof env?.CLAUDE_PID === 'string' && env.CLAUDE_PID !== '' ? env.CLAUDE_PID : undefined;
-    const hookEnv = Object.fromEntries(Object.entries(env ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-    return { kind: processId !== undefined || env?.CLAUDECODE === '1' ? 'claude-code' : 'codebuddy', processId, hookEnv };
+    const hookEnv = Object.fromEntries(
+      Object.entries(env ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+    return {
+      kind: processId !== undefined || env?.CLAUDECODE === '1' ? 'claude-code' : 'codebuddy',
+      processId,
+      hookEnv,
+    };
   } catch {
     return { kind: 'codebuddy', processId: undefined, hookEnv: {} };
   }

@@ -34,11 +34,21 @@ const NEVER_SENT = /failed: (?:ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN)\b/
 export function fetchTransport($: Engine): HttpTransport {
   return async (request) => {
     const origin = originOf(request.url);
-    if (hanging.has(origin)) throw transportError('timeout', `an earlier request to ${origin} is still without an answer; not asking again until it ends`);
-    const answered = $.http.fetch(request.url, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}) }).then(
-      (answer) => ({ answer }),
-      (error: unknown) => ({ error }),
-    );
+    if (hanging.has(origin))
+      throw transportError(
+        'timeout',
+        `an earlier request to ${origin} is still without an answer; not asking again until it ends`,
+      );
+    const answered = $.http
+      .fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
+      })
+      .then(
+        (answer) => ({ answer }),
+        (error: unknown) => ({ error }),
+      );
     const first = await within($, answered, request.timeoutMs);
     if (first === LATE) {
       hanging.set(origin, answered);
@@ -49,7 +59,10 @@ export function fetchTransport($: Engine): HttpTransport {
     }
     if ('error' in first) {
       const message = first.error instanceof Error ? first.error.message : String(first.error);
-      throw transportError(NEVER_SENT.test(message) ? 'unsent' : message.includes('aborted') ? 'timeout' : 'network', message);
+      throw transportError(
+        NEVER_SENT.test(message) ? 'unsent' : message.includes('aborted') ? 'timeout' : 'network',
+        message,
+      );
     }
     const answer = first.answer;
     if ('deny' in answer) throw transportError('unsent', `the host refused the request: ${answer.deny}`);

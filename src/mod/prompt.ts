@@ -14,7 +14,11 @@ import type { ClassicInput, ClassicResult, Engine, Next } from './host.js';
 import { moduleIsOn } from './moduleSwitch.js';
 import { prepareRecall, promptOf, type ModuleRecall } from './recall.js';
 
-export async function onPrompt($: Engine, e: ClassicInput, next: Next<ClassicInput, ClassicResult>): Promise<ClassicResult> {
+export async function onPrompt(
+  $: Engine,
+  e: ClassicInput,
+  next: Next<ClassicInput, ClassicResult>,
+): Promise<ClassicResult> {
   if (!(await moduleIsOn($))) return next(e);
   const input = promptOf(e);
   // The preparation before next(e) (a failure leaves the prompt to the hook command); the search and the card beside it.

@@ -53,7 +53,8 @@ export interface ModuleRecall {
 /** The payload, when it is a prompt the module can recall for: a session folder the POSIX port can walk (posixPath.ts). */
 export function promptOf(e: ClassicInput): UserPromptSubmitInput | undefined {
   const input = hookInputFromJson(e);
-  if (input?.hook_event_name !== 'UserPromptSubmit' || typeof input.cwd !== 'string' || !isAbsolute(input.cwd)) return undefined;
+  if (input?.hook_event_name !== 'UserPromptSubmit' || typeof input.cwd !== 'string' || !isAbsolute(input.cwd))
+    return undefined;
   return input;
 }
 
@@ -73,7 +74,11 @@ export async function prepareRecall($: Engine, input: UserPromptSubmitInput): Pr
   const { ctx } = plan;
   const query = plan.decision.query;
   return async () => {
-    const answer = await within($, recallFor(ctx, query, deps, undefined), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
+    const answer = await within(
+      $,
+      recallFor(ctx, query, deps, undefined),
+      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+    );
     if (answer === LATE) throw new Error('recall ran past its deadline');
     return { text: answer?.text ?? '', items: answer?.items ?? [], afterAnswer };
   };

@@ -20,7 +20,15 @@
  *
  * @module
  */
-import { cardOnAppend, cardOnCommand, cardOnLookup, cardOnRender, cardOnSessionStart, cardOnTurnComplete, CARD_COMMAND } from './card/hooks.js';
+import {
+  cardOnAppend,
+  cardOnCommand,
+  cardOnLookup,
+  cardOnRender,
+  cardOnSessionStart,
+  cardOnTurnComplete,
+  CARD_COMMAND,
+} from './card/hooks.js';
 import { LOOKUP_TOOLS } from './card/turns.js';
 import { GUARDED_TOOLS, guardToolCall } from './guard.js';
 import type { On, PluginOptions } from './host.js';

@@ -54,7 +54,11 @@ export interface ModuleStart {
 const answering = new Map<string, Promise<() => Promise<ModuleStart>>>();
 
 /** `classic.SessionStart`: the start block taken over from the hook command where the module may (classic.ts). */
-export async function onSessionStart($: Engine, e: ClassicInput, next: Next<ClassicInput, ClassicResult>): Promise<ClassicResult> {
+export async function onSessionStart(
+  $: Engine,
+  e: ClassicInput,
+  next: Next<ClassicInput, ClassicResult>,
+): Promise<ClassicResult> {
   if (!(await moduleIsOn($))) return next(e);
   const input = startOf(e);
   return (await takeOver($, 'start', e, next, input === undefined ? undefined : () => startInModule($, input))).result;
@@ -63,7 +67,8 @@ export async function onSessionStart($: Engine, e: ClassicInput, next: Next<Clas
 /** The payload, when it is a start the module can answer: a POSIX session folder. */
 export function startOf(e: ClassicInput): SessionStartInput | undefined {
   const input = hookInputFromJson(e);
-  if (input?.hook_event_name !== 'SessionStart' || typeof input.cwd !== 'string' || !isAbsolute(input.cwd)) return undefined;
+  if (input?.hook_event_name !== 'SessionStart' || typeof input.cwd !== 'string' || !isAbsolute(input.cwd))
+    return undefined;
   return input;
 }
 
@@ -93,14 +98,19 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
   const cwd = input.cwd as string;
   const view = await sessionEnv($);
   const { deps, afterAnswer } = moduleDeps($, view, cwd);
-  const planned = await decide($, cwd, () => {
-    const plan = planStart(input, deps);
-    if (plan.off !== undefined) return { plan, stored: undefined };
-    // The user-space cache for the start's reads, and the tier cache with it: the first prompt's recall then needs no round for them.
-    readRecallCaches(plan.ctx.dataDir);
-    const stored = plan.ctx.ovSessionId === '' ? undefined : loadStartState(startStateFile(plan.ctx));
-    return { plan, stored };
-  }, switchFiles(view));
+  const planned = await decide(
+    $,
+    cwd,
+    () => {
+      const plan = planStart(input, deps);
+      if (plan.off !== undefined) return { plan, stored: undefined };
+      // The user-space cache for the start's reads, and the tier cache with it: the first prompt's recall then needs no round for them.
+      readRecallCaches(plan.ctx.dataDir);
+      const stored = plan.ctx.ovSessionId === '' ? undefined : loadStartState(startStateFile(plan.ctx));
+      return { plan, stored };
+    },
+    switchFiles(view),
+  );
   const { plan } = planned;
   if (plan.off !== undefined) {
     deps.log.debug('memory is off here; nothing sent', { reason: plan.off });
@@ -114,9 +124,20 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
   return async () => {
     const { ctx, source } = plan;
     const watched = watchFailures(ctx.client, deps.now);
-    const text = await within($, readStartBlock({ ...ctx, client: watched.client }, source, deps, undefined), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS);
+    const text = await within(
+      $,
+      readStartBlock({ ...ctx, client: watched.client }, source, deps, undefined),
+      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+    );
     if (text === LATE) throw new Error('the start block ran past its deadline');
-    if (ctx.ovSessionId !== '') deps.afterAnswer(() => void saveStartState(startStateFile(ctx), withAnswer(loadStartState(startStateFile(ctx)), source, { text, at: deps.now() })));
+    if (ctx.ovSessionId !== '')
+      deps.afterAnswer(
+        () =>
+          void saveStartState(
+            startStateFile(ctx),
+            withAnswer(loadStartState(startStateFile(ctx)), source, { text, at: deps.now() }),
+          ),
+      );
     recordStart(ctx, deps, source, text, watched.serverSeen());
     await tellIfOff($, plan, watched.failure(), deps.now());
     return { text, afterAnswer };
@@ -124,9 +145,22 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
 }
 
 /** The memory-off line (the hook command, handed off, says none), once per session: its mark is claimed first. */
-async function tellIfOff($: Engine, plan: StartPlan, failure: ReturnType<ReturnType<typeof watchFailures>['failure']>, now: number): Promise<void> {
+async function tellIfOff(
+  $: Engine,
+  plan: StartPlan,
+  failure: ReturnType<ReturnType<typeof watchFailures>['failure']>,
+  now: number,
+): Promise<void> {
   const { ctx } = plan;
-  const notice = await settle($, 'record', () => memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure, now }));
+  const notice = await settle($, 'record', () =>
+    memoryOffNotice({
+      dataDir: ctx.dataDir,
+      sessionId: ctx.ovSessionId,
+      credentials: ctx.config.credentials,
+      failure,
+      now,
+    }),
+  );
   if (notice === undefined) return;
   await flushWrites($);
   $.ui.log(notice);

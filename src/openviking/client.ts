@@ -98,7 +98,11 @@ export function createOpenVikingClient(options: ClientOptions): OpenVikingClient
     getSession: (sessionId: string) =>
       sessionCall(sessionId, '', { method: 'GET', read: (v) => readSessionInfo(v, sessionId) }),
     addMessage: (sessionId: string, message: SessionMessage) =>
-      sessionCall(sessionId, '/messages', { method: 'POST', body: message, read: (v) => readAddMessages(v, sessionId) }),
+      sessionCall(sessionId, '/messages', {
+        method: 'POST',
+        body: message,
+        read: (v) => readAddMessages(v, sessionId),
+      }),
     addMessages: (sessionId: string, messages: SessionMessage[]) =>
       sessionCall(sessionId, '/messages/batch', {
         method: 'POST',
@@ -108,9 +112,17 @@ export function createOpenVikingClient(options: ClientOptions): OpenVikingClient
     commit: (sessionId: string, body: CommitBody = {}) =>
       sessionCall(sessionId, '/commit', { method: 'POST', body, read: (v) => readCommit(v, sessionId) }),
     setCommitPolicy: (sessionId: string, policy: AutoCommitPolicy) =>
-      sessionCall(sessionId, '/config', { method: 'PATCH', body: { auto_commit_policy: policy }, read: readCommitPolicy }),
+      sessionCall(sessionId, '/config', {
+        method: 'PATCH',
+        body: { auto_commit_policy: policy },
+        read: readCommitPolicy,
+      }),
     sessionContext: (sessionId: string, tokenBudget: number) =>
-      sessionCall(sessionId, '/context', { method: 'GET', query: { token_budget: tokenBudget }, read: readSessionContext }),
+      sessionCall(sessionId, '/context', {
+        method: 'GET',
+        query: { token_budget: tokenBudget },
+        read: readSessionContext,
+      }),
   };
 }
 

@@ -29,6 +29,7 @@ export function displayUrl(text: string, withPath = false): string {
   const hostEnd = afterUser.search(/[/?#\\]/);
   const host = hostEnd === -1 ? afterUser : afterUser.slice(0, hostEnd);
   if (host === '' || /\s/.test(host)) return '(not a URL)';
-  const path = withPath && hostEnd !== -1 && afterUser[hostEnd] === '/' ? afterUser.slice(hostEnd).split(/[?#]/)[0] ?? '' : '';
+  const path =
+    withPath && hostEnd !== -1 && afterUser[hostEnd] === '/' ? (afterUser.slice(hostEnd).split(/[?#]/)[0] ?? '') : '';
   return `${scheme === null ? '' : `${(scheme[1] as string).toLowerCase()}://`}${host}${path.replace(/\/+$/, '')}`;
 }

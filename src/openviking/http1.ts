@@ -37,14 +37,28 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * so its target is in absolute form (`GET http://host:port/path`, RFC 9112
  * §3.2.2) and the proxy's credentials, if any, ride in `Proxy-Authorization`.
  */
-export function serializeRequest(url: URL, request: HttpRequest, keepAlive = false, viaProxy?: { authorization?: string }): string {
-  const target = viaProxy === undefined ? `${url.pathname}${url.search}` : `${url.protocol}//${url.host}${url.pathname}${url.search}`;
-  const lines = [`${request.method} ${target} HTTP/1.1`, `Host: ${url.host}`, `Connection: ${keepAlive ? 'keep-alive' : 'close'}`];
+export function serializeRequest(
+  url: URL,
+  request: HttpRequest,
+  keepAlive = false,
+  viaProxy?: { authorization?: string },
+): string {
+  const target =
+    viaProxy === undefined
+      ? `${url.pathname}${url.search}`
+      : `${url.protocol}//${url.host}${url.pathname}${url.search}`;
+  const lines = [
+    `${request.method} ${target} HTTP/1.1`,
+    `Host: ${url.host}`,
+    `Connection: ${keepAlive ? 'keep-alive' : 'close'}`,
+  ];
   if (viaProxy?.authorization !== undefined) lines.push(`Proxy-Authorization: ${viaProxy.authorization}`);
   for (const [name, value] of Object.entries(request.headers)) {
-    if (!TOKEN.test(name) || LINE_BREAK.test(value)) throw transportError('network', `invalid request header ${JSON.stringify(name)}`);
+    if (!TOKEN.test(name) || LINE_BREAK.test(value))
+      throw transportError('network', `invalid request header ${JSON.stringify(name)}`);
     const lower = name.toLowerCase();
-    if (lower === 'host' || lower === 'connection' || lower === 'content-length' || lower === 'proxy-authorization') continue;
+    if (lower === 'host' || lower === 'connection' || lower === 'content-length' || lower === 'proxy-authorization')
+      continue;
     lines.push(`${name}: ${value}`);
   }
   if (request.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(request.body)}`);
@@ -87,7 +101,8 @@ export class ResponseParser {
   /** The connection ended: the response, if it is complete now. */
   end(): HttpResponse {
     if (this.response === undefined && this.head !== undefined && this.framing?.kind === 'until-close') this.complete();
-    if (this.response === undefined) throw transportError('network', 'connection closed before the response was complete');
+    if (this.response === undefined)
+      throw transportError('network', 'connection closed before the response was complete');
     return this.response;
   }
 
@@ -100,7 +115,14 @@ export class ResponseParser {
    */
   reuseWindowMs(ourLimitMs: number): number | undefined {
     const head = this.head;
-    if (this.response === undefined || head === undefined || !head.http11 || this.framing?.kind === 'until-close' || this.pending.length > 0) return undefined;
+    if (
+      this.response === undefined ||
+      head === undefined ||
+      !head.http11 ||
+      this.framing?.kind === 'until-close' ||
+      this.pending.length > 0
+    )
+      return undefined;
     if (/(?:^|,)\s*close\s*(?:,|$)/i.test(head.headers.connection ?? '')) return undefined;
     const serverTimeout = /(?:^|[,;\s])timeout=(\d{1,6})/i.exec(head.headers['keep-alive'] ?? '');
     // Leave the server a second: a connection it is about to close must not be reused.
@@ -113,12 +135,14 @@ export class ResponseParser {
     const endAt = this.pending.indexOf(HEAD_END);
     // The limit is on the whole head, blank line included, however its bytes were split (a head
     // still without its end is at least one byte longer than what has arrived).
-    if ((endAt === -1 ? this.pending.length + 1 : endAt + HEAD_END.length) > MAX_HEAD_BYTES) throw transportError('network', 'response head too large');
+    if ((endAt === -1 ? this.pending.length + 1 : endAt + HEAD_END.length) > MAX_HEAD_BYTES)
+      throw transportError('network', 'response head too large');
     if (endAt === -1) return false;
     const lines = this.pending.toString('latin1', 0, endAt).split('\r\n');
     this.pending = this.pending.subarray(endAt + HEAD_END.length);
     const status = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0] ?? '');
-    if (status === null) throw transportError('network', `not an HTTP/1.x response: ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
+    if (status === null)
+      throw transportError('network', `not an HTTP/1.x response: ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
     const code = Number(status[2]);
     if (code >= 100 && code < 200) return true; // informational (100 Continue, 103 Early Hints): the real head follows
     const headers = parseHeaderLines(lines.slice(1));
@@ -153,7 +177,8 @@ export class ResponseParser {
       return true;
     }
     const lineEnd = this.pending.indexOf(CRLF);
-    if ((lineEnd === -1 ? this.pending.length + 1 : lineEnd + CRLF.length) > MAX_HEAD_BYTES) throw transportError('network', 'chunk framing line too long');
+    if ((lineEnd === -1 ? this.pending.length + 1 : lineEnd + CRLF.length) > MAX_HEAD_BYTES)
+      throw transportError('network', 'chunk framing line too long');
     if (lineEnd === -1) return false;
     const line = this.pending.toString('latin1', 0, lineEnd);
     this.pending = this.pending.subarray(lineEnd + CRLF.length);
@@ -174,7 +199,8 @@ export class ResponseParser {
   private take(count: number): number {
     if (count === 0) return 0;
     this.bodyBytes += count;
-    if (this.bodyBytes > this.maxBodyBytes) throw transportError('too_large', `response exceeds the ${this.maxBodyBytes}-byte cap`);
+    if (this.bodyBytes > this.maxBodyBytes)
+      throw transportError('too_large', `response exceeds the ${this.maxBodyBytes}-byte cap`);
     this.body.push(this.pending.subarray(0, count));
     this.pending = this.pending.subarray(count);
     return count;
@@ -212,8 +238,10 @@ function framingOf(status: number, headers: Record<string, string>, maxBodyBytes
   if (declared === undefined) return { kind: 'until-close' };
   const lengths = new Set(declared.split(',').map((part) => part.trim()));
   const [only] = lengths;
-  if (lengths.size !== 1 || only === undefined || !/^\d{1,15}$/.test(only)) throw transportError('network', `invalid Content-Length ${JSON.stringify(declared)}`);
+  if (lengths.size !== 1 || only === undefined || !/^\d{1,15}$/.test(only))
+    throw transportError('network', `invalid Content-Length ${JSON.stringify(declared)}`);
   const length = Number(only);
-  if (length > maxBodyBytes) throw transportError('too_large', `response of ${length} bytes exceeds the ${maxBodyBytes}-byte cap`);
+  if (length > maxBodyBytes)
+    throw transportError('too_large', `response of ${length} bytes exceeds the ${maxBodyBytes}-byte cap`);
   return length === 0 ? { kind: 'none' } : { kind: 'length', remaining: length };
 }

@@ -10,12 +10,18 @@
 import type { OpenVikingClient, OvResult } from './types.js';
 
 /** `client` with `observe` called on each result (after the call, before the caller sees it). */
-export function observeResults(client: OpenVikingClient, observe: (result: OvResult<unknown>) => void): OpenVikingClient {
+export function observeResults(
+  client: OpenVikingClient,
+  observe: (result: OvResult<unknown>) => void,
+): OpenVikingClient {
   const observed = { ...client } as Record<string, unknown>;
   for (const [name, value] of Object.entries(client)) {
     if (typeof value !== 'function') continue;
     observed[name] = async (...args: unknown[]) => {
-      const result = (await (value as (...a: unknown[]) => Promise<OvResult<unknown>>).apply(client, args)) as OvResult<unknown>;
+      const result = (await (value as (...a: unknown[]) => Promise<OvResult<unknown>>).apply(
+        client,
+        args,
+      )) as OvResult<unknown>;
       observe(result);
       return result;
     };

@@ -142,14 +142,17 @@ export function proxyRoute(target: URL, settings: ProxySettings | undefined): Pr
 }
 
 function parseProxyUrl(text: string): URL {
-  const unusable = (why: string) => Object.assign(new Error(`${why} (proxy ${displayUrl(text)} in the environment)`), { unsupported: true });
+  const unusable = (why: string) =>
+    Object.assign(new Error(`${why} (proxy ${displayUrl(text)} in the environment)`), { unsupported: true });
   let url: URL;
   try {
     url = new URL(text.includes('://') ? text : `http://${text}`);
   } catch {
     throw unusable('invalid proxy URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw unusable(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`);
-  if (`${url.pathname}${url.search}${url.hash}`.includes('@')) throw unusable('invalid proxy URL: its user or password holds an unencoded "/", "?" or "#" (percent-encode them)');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw unusable(`unsupported proxy scheme ${url.protocol} (only http:// and https:// proxies)`);
+  if (`${url.pathname}${url.search}${url.hash}`.includes('@'))
+    throw unusable('invalid proxy URL: its user or password holds an unencoded "/", "?" or "#" (percent-encode them)');
   return url;
 }

@@ -42,7 +42,11 @@ function bare(host: string): string {
  * address), and the check itself pinned to `host`, whatever socket the TLS
  * runs over.
  */
-function serverIdentity(host: string, tls: typeof import('node:tls'), net: typeof import('node:net')): Pick<import('node:tls').ConnectionOptions, 'servername' | 'checkServerIdentity'> {
+function serverIdentity(
+  host: string,
+  tls: typeof import('node:tls'),
+  net: typeof import('node:net'),
+): Pick<import('node:tls').ConnectionOptions, 'servername' | 'checkServerIdentity'> {
   return {
     ...(net.isIP(host) === 0 ? { servername: host } : {}),
     checkServerIdentity: (_name, certificate) => tls.checkServerIdentity(host, certificate),
@@ -58,7 +62,12 @@ export async function openConnection(url: URL, alpn: boolean): Promise<Socket> {
   const host = bare(url.hostname);
   if (url.protocol === 'https:') {
     const [tls, net] = await Promise.all([import('node:tls'), import('node:net')]);
-    return tls.connect({ host, port: Number(url.port || 443), ...serverIdentity(host, tls, net), ...(alpn ? { ALPNProtocols: ['http/1.1'] } : {}) });
+    return tls.connect({
+      host,
+      port: Number(url.port || 443),
+      ...serverIdentity(host, tls, net),
+      ...(alpn ? { ALPNProtocols: ['http/1.1'] } : {}),
+    });
   }
   const net = await import('node:net');
   return net.connect({ host, port: Number(url.port || 80) });
@@ -83,7 +92,10 @@ export async function tunnelTls(target: URL, route: ProxyRoute, timeoutMs: numbe
   return new Promise<Socket>((resolve, reject) => {
     let head = Buffer.alloc(0);
     let secured: Socket | undefined;
-    const timer = setTimeout(() => fail(transportError('timeout', `proxy tunnel not established within ${timeoutMs} ms`)), Math.max(1, timeoutMs));
+    const timer = setTimeout(
+      () => fail(transportError('timeout', `proxy tunnel not established within ${timeoutMs} ms`)),
+      Math.max(1, timeoutMs),
+    );
     function fail(error: Error): void {
       clearTimeout(timer);
       proxySocket.off('data', onData);
@@ -92,7 +104,8 @@ export async function tunnelTls(target: URL, route: ProxyRoute, timeoutMs: numbe
       reject(error);
     }
     const onError = (error: Error): void => fail(socketError(error, `proxy ${route.proxy.host}: `));
-    const onClose = (): void => fail(transportError('network', `proxy ${route.proxy.host} closed the connection before the tunnel was up`));
+    const onClose = (): void =>
+      fail(transportError('network', `proxy ${route.proxy.host} closed the connection before the tunnel was up`));
     function onData(chunk: Buffer): void {
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
@@ -103,11 +116,21 @@ export async function tunnelTls(target: URL, route: ProxyRoute, timeoutMs: numbe
       proxySocket.off('data', onData);
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1', 0, end));
       if (status === null || !(status[1] ?? '').startsWith('2')) {
-        return fail(transportError('network', `proxy ${route.proxy.host} refused CONNECT ${authority}: ${status === null ? 'not an HTTP answer' : `status ${status[1]}`}`));
+        return fail(
+          transportError(
+            'network',
+            `proxy ${route.proxy.host} refused CONNECT ${authority}: ${status === null ? 'not an HTTP answer' : `status ${status[1]}`}`,
+          ),
+        );
       }
       if (head.length > end + 4) return fail(transportError('network', 'proxy sent bytes before the TLS handshake'));
       proxySocket.off('error', onError).off('close', onClose);
-      secured = tls.connect({ socket: proxySocket, host, ...serverIdentity(host, tls, net), ALPNProtocols: ['http/1.1'] });
+      secured = tls.connect({
+        socket: proxySocket,
+        host,
+        ...serverIdentity(host, tls, net),
+        ALPNProtocols: ['http/1.1'],
+      });
       secured.once('secureConnect', () => {
         clearTimeout(timer);
         secured?.off('error', onSecureError);

@@ -51,7 +51,10 @@ export function readHealth(value: unknown): HealthInfo {
 
 export function readSystemStatus(value: unknown): SystemStatus {
   const body = record(value, 'result');
-  return compact({ initialized: optionalBoolean(body, 'initialized', 'result'), user: optionalString(body, 'user', 'result') });
+  return compact({
+    initialized: optionalBoolean(body, 'initialized', 'result'),
+    user: optionalString(body, 'user', 'result'),
+  });
 }
 
 /** `simple=true` listings are bare URI strings; they become entries with only `uri`. */
@@ -151,7 +154,13 @@ export function readSessionInfo(value: unknown, sessionId: string): SessionInfo 
   });
 }
 
-const POLICY_KEYS = ['pending_token_threshold', 'message_count_threshold', 'idle_timeout_seconds', 'keep_recent_count', 'min_commit_interval_seconds'] as const;
+const POLICY_KEYS = [
+  'pending_token_threshold',
+  'message_count_threshold',
+  'idle_timeout_seconds',
+  'keep_recent_count',
+  'min_commit_interval_seconds',
+] as const;
 
 /** `auto_commit_policy` of a session or config answer: null when none, undefined when the server does not say. */
 function readPolicyField(body: Record<string, unknown>): AutoCommitPolicy | null | undefined {

@@ -80,7 +80,9 @@ export function createSocketHttpTransport(options: SocketHttpOptions = {}): Http
     const startedAt = Date.now();
     const reused = parked?.take(url.origin);
     if (reused !== undefined) {
-      const outcome = await exchange(reused, text, request.timeoutMs, maxBytes, keepAliveMs).catch((error: unknown) => error as ExchangeError);
+      const outcome = await exchange(reused, text, request.timeoutMs, maxBytes, keepAliveMs).catch(
+        (error: unknown) => error as ExchangeError,
+      );
       if (!(outcome instanceof Error)) return settleExchange(outcome, url.origin, parked);
       if (!outcome.beforeAnswer) throw outcome;
     }
@@ -101,7 +103,10 @@ function settleExchange(done: Exchanged, origin: string, parked: ParkedSockets |
 export const socketHttpTransport: HttpTransport = createSocketHttpTransport();
 
 /** The transport for a process with environment `env`: the shared default unless a proxy variable is set. */
-export function socketHttpTransportFor(env: Readonly<Record<string, string | undefined>>, options: Omit<SocketHttpOptions, 'proxy'> = {}): HttpTransport {
+export function socketHttpTransportFor(
+  env: Readonly<Record<string, string | undefined>>,
+  options: Omit<SocketHttpOptions, 'proxy'> = {},
+): HttpTransport {
   const proxy = proxySettings(env);
   if (proxy === undefined && Object.keys(options).length === 0) return socketHttpTransport;
   return createSocketHttpTransport({ ...options, ...(proxy === undefined ? {} : { proxy }) });
@@ -136,12 +141,21 @@ type ExchangeError = Error & { kind?: unknown; beforeAnswer?: boolean };
  * listeners are removed and it is handed back (the caller releases or
  * parks it); on failure it is destroyed.
  */
-function exchange(socket: Socket, requestText: string, timeoutMs: number, maxBytes: number, keepAliveMs: number): Promise<Exchanged> {
+function exchange(
+  socket: Socket,
+  requestText: string,
+  timeoutMs: number,
+  maxBytes: number,
+  keepAliveMs: number,
+): Promise<Exchanged> {
   return new Promise<Exchanged>((resolve, reject) => {
     const parser = new ResponseParser(maxBytes);
     let settled = false;
     let answered = false;
-    const timer = setTimeout(() => fail(transportError('timeout', `no complete response within ${timeoutMs} ms`)), Math.max(1, timeoutMs));
+    const timer = setTimeout(
+      () => fail(transportError('timeout', `no complete response within ${timeoutMs} ms`)),
+      Math.max(1, timeoutMs),
+    );
 
     function settle(outcome: () => HttpResponse | undefined, byFraming: boolean): void {
       if (settled) return;

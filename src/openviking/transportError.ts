@@ -44,5 +44,8 @@ const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH']);
 /** A socket's error as a rejection: `unsent` when the connection never opened, else `network`. `prefix` says whose socket. */
 export function socketError(error: unknown, prefix = ''): TransportError {
   const code = errorCode(error);
-  return transportError(code !== undefined && NEVER_CONNECTED.has(code) ? 'unsent' : 'network', `${prefix}${errorMessage(error)}`);
+  return transportError(
+    code !== undefined && NEVER_CONNECTED.has(code) ? 'unsent' : 'network',
+    `${prefix}${errorMessage(error)}`,
+  );
 }

@@ -61,10 +61,15 @@ export function lastKnownUserSpace(ref: UserSpaceCacheRef): Promise<string | und
 export async function resolveUserSpace(client: OpenVikingClient, ref: UserSpaceCacheRef): Promise<string | undefined> {
   const cached = await cachedUserSpace(ref);
   if (cached !== undefined) return cached;
-  const [status, listing] = await Promise.all([client.systemStatus(), client.ls('viking://user', { output: 'original' })]);
+  const [status, listing] = await Promise.all([
+    client.systemStatus(),
+    client.ls('viking://user', { output: 'original' }),
+  ]);
   if (!status.ok && !listing.ok) return undefined;
   const fallback = status.ok && isSpace(status.result.user) ? status.result.user : 'default';
-  const names = listing.ok ? listing.result.filter((entry) => entry.isDir !== false).map((entry) => entry.name ?? lastSegment(entry.uri)) : [];
+  const names = listing.ok
+    ? listing.result.filter((entry) => entry.isDir !== false).map((entry) => entry.name ?? lastSegment(entry.uri))
+    : [];
   const space = chooseSpace(names, fallback);
   if (space === undefined) return undefined;
   const file = userSpaceCacheFile(ref.dataDir);

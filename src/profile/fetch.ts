@@ -34,8 +34,18 @@ export function memoriesRoot(space: string): string {
 
 export async function fetchProfileSources(client: OpenVikingClient, space: string): Promise<ProfileSources> {
   const root = memoriesRoot(space);
-  const listing = (folder: string) => client.ls(`${root}/${folder}`, { output: 'agent', recursive: true, absLimit: LISTING_LIMIT, nodeLimit: LISTING_LIMIT });
-  const [profile, preferences, entities] = await Promise.all([client.read(`${root}/profile.md`), listing('preferences'), listing('entities')]);
+  const listing = (folder: string) =>
+    client.ls(`${root}/${folder}`, {
+      output: 'agent',
+      recursive: true,
+      absLimit: LISTING_LIMIT,
+      nodeLimit: LISTING_LIMIT,
+    });
+  const [profile, preferences, entities] = await Promise.all([
+    client.read(`${root}/profile.md`),
+    listing('preferences'),
+    listing('entities'),
+  ]);
   const text = profile.ok ? profile.result.trim() : '';
   return {
     space,
@@ -50,7 +60,10 @@ export async function fetchProfileSources(client: OpenVikingClient, space: strin
 export function memoryFiles(entries: readonly LsEntry[], folderUri: string): ListedMemory[] {
   const files = entries
     .filter((entry) => entry.isDir !== true)
-    .map((entry) => ({ entry, name: entry.rel_path ?? (entry.uri.startsWith(folderUri) ? entry.uri.slice(folderUri.length) : entry.uri) }))
+    .map((entry) => ({
+      entry,
+      name: entry.rel_path ?? (entry.uri.startsWith(folderUri) ? entry.uri.slice(folderUri.length) : entry.uri),
+    }))
     .filter(({ name }) => name.endsWith('.md') && !name.split('/').some((part) => part.startsWith('.')))
     .map(({ entry, name }) => {
       const abstract = entry.abstract?.replace(/\s+/g, ' ').trim();
@@ -60,7 +73,11 @@ export function memoryFiles(entries: readonly LsEntry[], folderUri: string): Lis
 }
 
 /** The latest archive overview of `ovSessionId`, or undefined (no archive yet, or the server failed). */
-export async function fetchArchiveOverview(client: OpenVikingClient, ovSessionId: string, tokenBudget: number): Promise<string | undefined> {
+export async function fetchArchiveOverview(
+  client: OpenVikingClient,
+  ovSessionId: string,
+  tokenBudget: number,
+): Promise<string | undefined> {
   if (ovSessionId === '') return undefined;
   const context = await client.sessionContext(ovSessionId, tokenBudget);
   const overview = context.ok ? context.result.latest_archive_overview?.trim() : undefined;
@@ -73,7 +90,10 @@ export async function fetchArchiveOverview(client: OpenVikingClient, ovSessionId
  * the space is resolved again in parallel (a changed answer reads again);
  * none at all resolves first.
  */
-export async function fetchProfileFor(client: OpenVikingClient, ref: UserSpaceCacheRef): Promise<ProfileSources | undefined> {
+export async function fetchProfileFor(
+  client: OpenVikingClient,
+  ref: UserSpaceCacheRef,
+): Promise<ProfileSources | undefined> {
   const cached = await cachedUserSpace(ref);
   if (cached !== undefined) return fetchProfileSources(client, cached);
   const guess = await lastKnownUserSpace(ref);

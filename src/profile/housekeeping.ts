@@ -29,22 +29,35 @@ export const COMMIT_STALE_WORKER = 'commit-stale';
 /** True when the pending queue holds an entry (waiting or claimed). One synchronous readdir (DESIGN D14). */
 export function hasPendingWrites(dataDir: string): boolean {
   try {
-    return readdirSync(queuePaths(storeLayout(dataDir).queueDir).pendingDir).some((name) => name.endsWith('.json') || name.endsWith('.processing'));
+    return readdirSync(queuePaths(storeLayout(dataDir).queueDir).pendingDir).some(
+      (name) => name.endsWith('.json') || name.endsWith('.processing'),
+    );
   } catch {
     return false; // no queue directory: nothing was ever queued
   }
 }
 
 /** Replays the queue within `budgetMs` when it is not empty; returns the summary for the log. */
-export async function replayQueue(deps: StageDeps, config: PluginConfig, dataDir: string, budgetMs: number): Promise<Record<string, unknown> | undefined> {
+export async function replayQueue(
+  deps: StageDeps,
+  config: PluginConfig,
+  dataDir: string,
+  budgetMs: number,
+): Promise<Record<string, unknown> | undefined> {
   const { settings } = config;
   if (settings.pendingReplayLimit <= 0 || budgetMs <= 0 || !hasPendingWrites(dataDir)) return undefined;
-  const [{ captureEnvFor }, { replayPendingWrites }] = await Promise.all([import('../capture/env.js'), import('../capture/replay.js')]);
-  const summary = await replayPendingWrites({ ...captureEnvFor(deps, config, budgetMs), dataDir }, {
-    budgetMs,
-    limit: settings.pendingReplayLimit,
-    lockWaitMs: Math.min(settings.lockTimeoutMs, budgetMs),
-  });
+  const [{ captureEnvFor }, { replayPendingWrites }] = await Promise.all([
+    import('../capture/env.js'),
+    import('../capture/replay.js'),
+  ]);
+  const summary = await replayPendingWrites(
+    { ...captureEnvFor(deps, config, budgetMs), dataDir },
+    {
+      budgetMs,
+      limit: settings.pendingReplayLimit,
+      lockWaitMs: Math.min(settings.lockTimeoutMs, budgetMs),
+    },
+  );
   return { ...summary };
 }
 
@@ -54,7 +67,13 @@ export async function replayQueue(deps: StageDeps, config: PluginConfig, dataDir
  * sub-agents), idle past the threshold (a live session is never cut: DESIGN
  * D19). The worker applies the same rules again.
  */
-export function staleCandidates(entries: readonly ListedEntry[], workspace: string, exceptSessionId: string, idleMs: number, now: number): ListedEntry[] {
+export function staleCandidates(
+  entries: readonly ListedEntry[],
+  workspace: string,
+  exceptSessionId: string,
+  idleMs: number,
+  now: number,
+): ListedEntry[] {
   return otherSessionsOf(entries, workspace, exceptSessionId).filter((entry) => isIdle(entry, idleMs, now));
 }
 
@@ -64,11 +83,29 @@ export function staleCandidates(entries: readonly ListedEntry[], workspace: stri
  * it; returns how many sessions wait. Reads only the small index, never the
  * capture states: a start costs the same after 50,000 past sessions.
  */
-export function commitStaleInBackground(deps: StageDeps, dataDir: string, workspace: string, hostSessionId: string, idleMs: number): number {
+export function commitStaleInBackground(
+  deps: StageDeps,
+  dataDir: string,
+  workspace: string,
+  hostSessionId: string,
+  idleMs: number,
+): number {
   const listed = listUncommitted(dataDir);
-  const waiting = listed === 'missing' ? (existsSync(captureDir(dataDir)) ? 1 : 0) : staleCandidates(listed, workspace, hostSessionId, idleMs, deps.now()).length;
+  const waiting =
+    listed === 'missing'
+      ? existsSync(captureDir(dataDir))
+        ? 1
+        : 0
+      : staleCandidates(listed, workspace, hostSessionId, idleMs, deps.now()).length;
   if (waiting === 0) return 0;
-  const started = deps.spawnDetached(['worker', COMMIT_STALE_WORKER], JSON.stringify({ workspace, exceptSessionId: hostSessionId }));
-  deps.log.debug('stale sessions handed to the commit-stale worker', { count: waiting, indexed: listed !== 'missing', started });
+  const started = deps.spawnDetached(
+    ['worker', COMMIT_STALE_WORKER],
+    JSON.stringify({ workspace, exceptSessionId: hostSessionId }),
+  );
+  deps.log.debug('stale sessions handed to the commit-stale worker', {
+    count: waiting,
+    indexed: listed !== 'missing',
+    started,
+  });
   return waiting;
 }

@@ -65,14 +65,30 @@ const ARCHIVE_SHARE = 1 / 3;
  */
 export function renderStartBlock(input: StartBlockInput, budgets: StartBlockBudgets): string {
   const tools = asToolNames(input.tools ?? 'codebuddy');
-  const frame = [`<openviking-context source="${escapeAttribute(input.source)}">`, startToolsLine(tools), STORED_DATA_LINE];
+  const frame = [
+    `<openviking-context source="${escapeAttribute(input.source)}">`,
+    startToolsLine(tools),
+    STORED_DATA_LINE,
+  ];
   const close = '</openviking-context>';
-  let room = budgets.maxUnits === undefined ? Infinity : budgets.maxUnits - [...frame, close].reduce((sum, line) => sum + line.length + 1, 0);
-  const archive = archiveSection(input.archiveOverview, budgets.archiveTokens, input.profile === undefined ? room : Math.floor(room * ARCHIVE_SHARE));
+  let room =
+    budgets.maxUnits === undefined
+      ? Infinity
+      : budgets.maxUnits - [...frame, close].reduce((sum, line) => sum + line.length + 1, 0);
+  const archive = archiveSection(
+    input.archiveOverview,
+    budgets.archiveTokens,
+    input.profile === undefined ? room : Math.floor(room * ARCHIVE_SHARE),
+  );
   room -= archive.reduce((sum, section) => sum + section.length + 1, 0);
   const sections = [...profileSections(input.profile, budgets.profileTokens, tools.name('list'), room), ...archive];
   // The shares above are computed to fit; should a part still overflow, the last sections go rather than the frame.
-  while (sections.length > 0 && budgets.maxUnits !== undefined && [...frame, ...sections, close].join('\n').length > budgets.maxUnits) sections.pop();
+  while (
+    sections.length > 0 &&
+    budgets.maxUnits !== undefined &&
+    [...frame, ...sections, close].join('\n').length > budgets.maxUnits
+  )
+    sections.pop();
   if (sections.length === 0) return '';
   return [...frame, ...sections, close].join('\n');
 }
@@ -83,7 +99,12 @@ export function renderStartBlock(input: StartBlockInput, budgets: StartBlockBudg
  * leave of the larger half they may take (the listings are measured first,
  * within half the room), then the listings what the profile left.
  */
-function profileSections(sources: ProfileSources | undefined, budget: number, listTool: string, maxUnits: number): string[] {
+function profileSections(
+  sources: ProfileSources | undefined,
+  budget: number,
+  listTool: string,
+  maxUnits: number,
+): string[] {
   if (sources === undefined) return [];
   const hasListings = sources.preferences.length + sources.entities.length > 0;
   const sections: string[] = [];
@@ -93,7 +114,11 @@ function profileSections(sources: ProfileSources | undefined, budget: number, li
     const uri = `${memoriesRoot(sources.space)}/profile.md`;
     const open = `<user-profile uri="${escapeAttribute(uri)}">`;
     const close = '</user-profile>';
-    const listingUnits = !hasListings ? 0 : maxUnits === Infinity ? Infinity : listingSection(sources, Math.floor(budget / 2), listTool, Math.floor(maxUnits / 2)).units;
+    const listingUnits = !hasListings
+      ? 0
+      : maxUnits === Infinity
+        ? Infinity
+        : listingSection(sources, Math.floor(budget / 2), listTool, Math.floor(maxUnits / 2)).units;
     const units = maxUnits === Infinity ? Infinity : maxUnits - listingUnits - open.length - close.length - 3;
     if (units >= MIN_TAIL_CHARS) {
       const text = elideProfile(escapeBlockText(sources.profile), hasListings ? Math.floor(budget / 2) : budget, units);
@@ -110,15 +135,32 @@ function profileSections(sources: ProfileSources | undefined, budget: number, li
 }
 
 /** `<available-memories>` with the preferences and entities folders, within `budget` tokens and `maxUnits` (its joining newline included). */
-function listingSection(sources: ProfileSources, budget: number, listTool: string, maxUnits: number): { text: string; units: number } {
+function listingSection(
+  sources: ProfileSources,
+  budget: number,
+  listTool: string,
+  maxUnits: number,
+): { text: string; units: number } {
   const root = memoriesRoot(sources.space);
   const open = '<available-memories>';
   const close = '</available-memories>';
   const room = maxUnits - open.length - close.length - 3;
   // Preferences get half the room, entities the rest; one folder alone gets all of it.
   const share = sources.entities.length > 0 ? 2 : 1;
-  const preferences = renderListing(`${root}/preferences/`, sources.preferences, Math.floor(budget / share), listTool, Math.floor(room / share));
-  const entities = renderListing(`${root}/entities/`, sources.entities, budget - preferences.tokens, listTool, room - preferences.units);
+  const preferences = renderListing(
+    `${root}/preferences/`,
+    sources.preferences,
+    Math.floor(budget / share),
+    listTool,
+    Math.floor(room / share),
+  );
+  const entities = renderListing(
+    `${root}/entities/`,
+    sources.entities,
+    budget - preferences.tokens,
+    listTool,
+    room - preferences.units,
+  );
   const body = [preferences.text, entities.text].filter((text) => text !== '');
   if (body.length === 0) return { text: '', units: 0 };
   const text = [open, ...body, close].join('\n');
@@ -132,7 +174,10 @@ function archiveSection(overview: string | undefined, budget: number, maxUnits: 
   const room = maxUnits - open.length - close.length - 2;
   if (room < MIN_TAIL_CHARS) return [];
   const clipped = clipToTokens(escapeBlockText(overview.trim()), budget);
-  const text = clipped.length <= room ? clipped : `${clipToUnits(clipped, room - ARCHIVE_CUT_MARK.length).trimEnd()}${ARCHIVE_CUT_MARK}`;
+  const text =
+    clipped.length <= room
+      ? clipped
+      : `${clipToUnits(clipped, room - ARCHIVE_CUT_MARK.length).trimEnd()}${ARCHIVE_CUT_MARK}`;
   return [`${open}\n${text}\n${close}`];
 }
 
@@ -150,7 +195,8 @@ export function elideProfile(text: string, budgetTokens: number, maxUnits = Infi
   const head = lines.slice(0, HEAD_LINES).join('\n');
   const tailBudget = charBudget - head.length - ELIDED_MARK.length;
   if (lines.length <= SHORT_PROFILE_LINES || tailBudget < MIN_TAIL_CHARS) {
-    const kept = maxUnits === Infinity ? text.slice(0, charBudget) : clipToUnits(text, charBudget - TRUNCATED_MARK.length);
+    const kept =
+      maxUnits === Infinity ? text.slice(0, charBudget) : clipToUnits(text, charBudget - TRUNCATED_MARK.length);
     return `${kept.trimEnd()}${TRUNCATED_MARK}`;
   }
   const tail: string[] = [];
@@ -178,17 +224,28 @@ const NO_LISTING: RenderedListing = { text: '', tokens: 0, units: 0 };
  * `maxUnits`; an overflow line names the list tool (`listTool`, as the
  * host or the user's own server names it) and the folder to list.
  */
-export function renderListing(folderUri: string, items: readonly ListedMemory[], budgetTokens: number, listTool = asToolNames('codebuddy').name('list'), maxUnits = Infinity): RenderedListing {
+export function renderListing(
+  folderUri: string,
+  items: readonly ListedMemory[],
+  budgetTokens: number,
+  listTool = asToolNames('codebuddy').name('list'),
+  maxUnits = Infinity,
+): RenderedListing {
   if (items.length === 0) return NO_LISTING;
   const header = escapeBlockText(folderUri);
   const room = new Room(budgetTokens, maxUnits);
   if (estimateTokens(header) > budgetTokens || header.length + 1 > maxUnits) {
     const stub = `${header} (${items.length} entries; list them with ${listTool})`;
     const tokens = estimateTokens(stub);
-    return tokens <= budgetTokens && stub.length + 1 <= maxUnits ? { text: stub, tokens, units: stub.length + 1 } : NO_LISTING;
+    return tokens <= budgetTokens && stub.length + 1 <= maxUnits
+      ? { text: stub, tokens, units: stub.length + 1 }
+      : NO_LISTING;
   }
   room.take(header);
-  const entries = items.map((item) => `  - ${escapeBlockText(item.name)}${item.abstract ? ` — ${escapeBlockText(item.abstract.slice(0, 200))}` : ''}`);
+  const entries = items.map(
+    (item) =>
+      `  - ${escapeBlockText(item.name)}${item.abstract ? ` — ${escapeBlockText(item.abstract.slice(0, 200))}` : ''}`,
+  );
   // What the entries from each index on cost: once all the rest fit, no room is kept for the overflow line.
   const restTokens = suffixSums(entries.map((line) => estimateTokens(line) + 1));
   const restUnits = suffixSums(entries.map((line) => line.length + 1));
@@ -196,7 +253,8 @@ export function renderListing(folderUri: string, items: readonly ListedMemory[],
   let shown = 0;
   for (const line of entries) {
     const restFits = room.hasRoomFor(restTokens[shown] as number, restUnits[shown] as number);
-    const reserve = restFits || shown + 1 === items.length ? undefined : overflowLine(folderUri, items.length, listTool);
+    const reserve =
+      restFits || shown + 1 === items.length ? undefined : overflowLine(folderUri, items.length, listTool);
     if (!room.tryTake(line, reserve)) break;
     lines.push(line);
     shown++;
@@ -215,6 +273,7 @@ function overflowLine(folderUri: string, hidden: number, listTool: string): stri
 /** `sums[i]` = values[i] + … + values[last]. */
 function suffixSums(values: readonly number[]): number[] {
   const sums = new Array<number>(values.length + 1).fill(0);
-  for (let index = values.length - 1; index >= 0; index--) sums[index] = (sums[index + 1] as number) + (values[index] as number);
+  for (let index = values.length - 1; index >= 0; index--)
+    sums[index] = (sums[index + 1] as number) + (values[index] as number);
   return sums;
 }

@@ -35,7 +35,8 @@ export function readStartState(fields: Readonly<Record<string, unknown>>): Start
   const valid: Record<string, StartAnswer> = {};
   for (const [source, answer] of Object.entries(answers)) {
     if (source === '__proto__' || !isRecord(answer)) continue;
-    if (typeof answer['text'] === 'string' && typeof answer['at'] === 'number') valid[source] = { text: answer['text'], at: answer['at'] };
+    if (typeof answer['text'] === 'string' && typeof answer['at'] === 'number')
+      valid[source] = { text: answer['text'], at: answer['at'] };
   }
   return { answers: valid };
 }

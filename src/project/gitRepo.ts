@@ -104,7 +104,8 @@ export function originUrl(config: string): string | undefined {
       continue;
     }
     const entry = inOrigin ? /^url\s*=\s*(.*)$/i.exec(line) : null;
-    if (entry) return (entry[1] as string).split(/[#;]/)[0]?.trim().replace(/^["']/, '').replace(/["']$/, '') || undefined;
+    if (entry)
+      return (entry[1] as string).split(/[#;]/)[0]?.trim().replace(/^["']/, '').replace(/["']$/, '') || undefined;
   }
   return undefined;
 }

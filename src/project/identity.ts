@@ -30,9 +30,26 @@ import { resolve } from 'node:path';
 import type { Credentials, PluginConfig, Settings } from '../config/types.js';
 import { realPathNative, statQuietly } from '../store/fsUtil.js';
 import { mainCheckout, originUrl, pickRemoteUrl, readGitConfig, type ScanNotes } from './gitRepo.js';
-import { firstRendered, gitRemoteVariable, legacyPeerForm, normalizeRemote, parseRemote, remotePort, sanitizePeerId, templatesOf, type TemplateVariables } from './peerTemplate.js';
+import {
+  firstRendered,
+  gitRemoteVariable,
+  legacyPeerForm,
+  normalizeRemote,
+  parseRemote,
+  remotePort,
+  sanitizePeerId,
+  templatesOf,
+  type TemplateVariables,
+} from './peerTemplate.js';
 import { canonicalRemote, isValidPeerId, localPeerId, peerIdForRemote } from './remote.js';
-import { applyWorkspace, readWorkspaceConfig, switchesOff, originText, type ProjectSwitch, type WorkspaceConfig } from './workspaceConfig.js';
+import {
+  applyWorkspace,
+  readWorkspaceConfig,
+  switchesOff,
+  originText,
+  type ProjectSwitch,
+  type WorkspaceConfig,
+} from './workspaceConfig.js';
 import { findWorkspaceRoot, type WorkspaceRoot } from './workspaceRoot.js';
 import { errorMessage } from '../util/errors.js';
 
@@ -94,12 +111,28 @@ const cache = new Map<string, CacheEntry>();
  * will ask for them (`peer_scope: actor`, perhaps set by the workspace), or
  * `always` (doctor).
  */
-export function projectFor(config: PluginConfig, workspace: string, homeDir: string, now: number, earlierIds: 'for-recall' | 'always' = 'for-recall'): { project: Project; settings: Settings; ignored: string[] } {
-  const input: ProjectInput = { workspace, homeDir, credentials: config.credentials, settings: config.settings, ...originOf(config), now };
+export function projectFor(
+  config: PluginConfig,
+  workspace: string,
+  homeDir: string,
+  now: number,
+  earlierIds: 'for-recall' | 'always' = 'for-recall',
+): { project: Project; settings: Settings; ignored: string[] } {
+  const input: ProjectInput = {
+    workspace,
+    homeDir,
+    credentials: config.credentials,
+    settings: config.settings,
+    ...originOf(config),
+    now,
+  };
   const project = resolveProject({ ...input, earlierIds: earlierIds === 'always' || isActorScope(config.settings) });
   const applied = applyWorkspace(config.settings, project.config);
   // The workspace narrowed the scope to actor: the scan is cached, naming the earlier ids costs one read.
-  const named = earlierIds === 'for-recall' && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
+  const named =
+    earlierIds === 'for-recall' && !isActorScope(config.settings) && isActorScope(applied.settings)
+      ? resolveProject({ ...input, earlierIds: true })
+      : project;
   return { project: named, settings: applied.settings, ignored: applied.ignored };
 }
 
@@ -120,7 +153,14 @@ export function resolveProject(input: ProjectInput): Project {
     scan = { variables: NO_VARIABLES, remote: '', ignored: [`project not resolved (${errorMessage(error)})`] };
   }
   const warnings = [...scan.ignored, ...(scan.config?.warnings ?? [])];
-  const base: Project = { peerSource: '', earlierPeerIds: [], off: switchesOff(scan.config), warnings, ...(scan.root ? { root: scan.root.root } : {}), ...(scan.config ? { config: scan.config } : {}) };
+  const base: Project = {
+    peerSource: '',
+    earlierPeerIds: [],
+    off: switchesOff(scan.config),
+    warnings,
+    ...(scan.root ? { root: scan.root.root } : {}),
+    ...(scan.config ? { config: scan.config } : {}),
+  };
   const explicit = explicitPeer(input.credentials, warnings);
   const named = scan.config?.values.peerId;
   const namedBy = scan.config === undefined ? '' : originText(scan.config, 'peerId');
@@ -139,20 +179,37 @@ function derivedPeer(input: ProjectInput, scan: Scan, base: Project): Project {
   if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
   const variables: TemplateVariables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
   const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (rendered === undefined) return { ...base, peerSource: scan.root?.git === undefined ? 'none (not in a git repository)' : `none (no template of ${source.from} resolved)` };
-  const peer = { ...base, peerId: rendered.id, peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})` };
+  if (rendered === undefined)
+    return {
+      ...base,
+      peerSource:
+        scan.root?.git === undefined
+          ? 'none (not in a git repository)'
+          : `none (no template of ${source.from} resolved)`,
+    };
+  const peer = {
+    ...base,
+    peerId: rendered.id,
+    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`,
+  };
   if (input.earlierIds !== true) return peer;
-  const earlier = [earlierGitIdOf(scan), variables.cwd].filter((id): id is string => id !== undefined && id !== '' && id !== rendered.id && isValidPeerId(id));
+  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
+    (id): id is string => id !== undefined && id !== '' && id !== rendered.id && isValidPeerId(id),
+  );
   return { ...peer, earlierPeerIds: [...new Set(earlier)] };
 }
 
 /** The peer source that applies: the environment's, else the workspace files', else ovcli.conf's, else `git`. */
-function peerSourceOf(input: ProjectInput, config: WorkspaceConfig | undefined): { value: string | readonly string[] | undefined; from: string } {
+function peerSourceOf(
+  input: ProjectInput,
+  config: WorkspaceConfig | undefined,
+): { value: string | readonly string[] | undefined; from: string } {
   const knob = input.settings.peerSource;
   const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? undefined : knob;
   const origin = input.peerSourceOrigin ?? (knob.length > 0 ? 'env:OPENVIKING_PEER_SOURCE' : 'default');
   if (origin.startsWith('env:')) return { value: knobValue, from: 'OPENVIKING_PEER_SOURCE' };
-  if (config?.values.peerSource !== undefined) return { value: config.values.peerSource, from: originText(config, 'peerSource') };
+  if (config?.values.peerSource !== undefined)
+    return { value: config.values.peerSource, from: originText(config, 'peerSource') };
   if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, '') };
   return { value: undefined, from: 'default git' };
 }
@@ -160,12 +217,16 @@ function peerSourceOf(input: ProjectInput, config: WorkspaceConfig | undefined):
 /** What a template's first variable was read from, for doctor (no credentials: the remote is `host/path`). */
 function describeVariable(template: string, scan: Scan): string {
   if (template.includes('{git_remote}')) return `origin ${scan.remote}`;
-  if (template.includes('{git_root}')) return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : '?'} (no usable origin)`;
+  if (template.includes('{git_root}'))
+    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : '?'} (no usable origin)`;
   if (template.includes('{dir}')) return `the workspace folder ${scan.root?.root ?? '?'}`;
   return template.includes('{cwd}') ? 'the working folder' : 'the template itself';
 }
 
-function explicitPeer(credentials: ProjectInput['credentials'], warnings: string[]): { peerId: string; source: string; fromEnv: boolean } | undefined {
+function explicitPeer(
+  credentials: ProjectInput['credentials'],
+  warnings: string[],
+): { peerId: string; source: string; fromEnv: boolean } | undefined {
   const peerId = credentials.peerId?.trim();
   if (!peerId) return undefined;
   const source = credentials.sources.peerId ?? 'configuration';
@@ -180,7 +241,12 @@ const NO_VARIABLES: Scan['variables'] = { git_remote: '', git_root: '', dir: '',
 
 function cachedScan(workspace: string, homeDir: string, now: number): Scan {
   const hit = cache.get(workspace);
-  if (hit !== undefined && now - hit.at < MAX_CACHE_AGE_MS && hit.signatures.every(([path, signature]) => signatureOf(path) === signature)) return hit.scan;
+  if (
+    hit !== undefined &&
+    now - hit.at < MAX_CACHE_AGE_MS &&
+    hit.signatures.every(([path, signature]) => signatureOf(path) === signature)
+  )
+    return hit.scan;
   const notes: ScanNotes = { touched: [], ignored: [] };
   const scan = scanWorkspace(workspace, homeDir, notes);
   if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
@@ -193,12 +259,23 @@ function scanWorkspace(workspace: string, homeDir: string, notes: ScanNotes): Sc
   if (root === undefined) return { variables: NO_VARIABLES, remote: '', ignored: notes.ignored };
   const config = root.hasFiles ? readWorkspaceConfig(root.root, notes.touched) : undefined;
   const dir = sanitizePeerId(root.root.split(/[/\\]/).filter(Boolean).pop() ?? '');
-  const scan: Scan = { root, variables: { ...NO_VARIABLES, dir }, remote: '', ignored: notes.ignored, ...(config ? { config } : {}) };
+  const scan: Scan = {
+    root,
+    variables: { ...NO_VARIABLES, dir },
+    remote: '',
+    ignored: notes.ignored,
+    ...(config ? { config } : {}),
+  };
   if (root.git === undefined) return scan;
   const gitConfig = readGitConfig(root.git.commonDir, notes);
   const origin = originUrl(gitConfig);
   const parts = origin === undefined ? undefined : parseRemote(origin);
-  scan.variables = { dir, git_remote: gitRemoteVariable(origin), git_root: legacyPeerForm(mainCheckout(root.git)), git_port: remotePort(parts) };
+  scan.variables = {
+    dir,
+    git_remote: gitRemoteVariable(origin),
+    git_root: legacyPeerForm(mainCheckout(root.git)),
+    git_port: remotePort(parts),
+  };
   scan.remote = normalizeRemote(parts);
   scan.commonDir = root.git.commonDir;
   return scan;
@@ -213,7 +290,10 @@ function earlierGitIdOf(scan: Scan): string | undefined {
   if (scan.commonDir === undefined || scan.earlierGitId !== undefined) return scan.earlierGitId;
   const remoteUrl = pickRemoteUrl(readGitConfig(scan.commonDir, { touched: [], ignored: [] }));
   const canonical = remoteUrl === undefined ? undefined : canonicalRemote(remoteUrl);
-  scan.earlierGitId = canonical !== undefined ? peerIdForRemote(canonical) : localPeerId(remoteUrl === undefined ? (realPathNative(scan.commonDir) ?? scan.commonDir) : scan.commonDir);
+  scan.earlierGitId =
+    canonical !== undefined
+      ? peerIdForRemote(canonical)
+      : localPeerId(remoteUrl === undefined ? (realPathNative(scan.commonDir) ?? scan.commonDir) : scan.commonDir);
   return scan.earlierGitId;
 }
 

@@ -45,7 +45,13 @@ export const PRESETS: Readonly<Record<string, readonly string[]>> = Object.freez
 });
 
 const MAX_ID_LENGTH = 100;
-const DEFAULT_PORTS: Readonly<Record<string, string>> = { ssh: '22', http: '80', https: '443', git: '9418', rsync: '873' };
+const DEFAULT_PORTS: Readonly<Record<string, string>> = {
+  ssh: '22',
+  http: '80',
+  https: '443',
+  git: '9418',
+  rsync: '873',
+};
 
 interface RemoteParts {
   scheme: string;
@@ -63,8 +69,11 @@ export function parseRemote(url: string): RemoteParts | undefined {
     // git's scp form `[user@]host:path`: a colon before any slash; the user runs to the last `@` before the host.
     const colon = raw.indexOf(':');
     const slash = raw.search(/[/\\]/);
-    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/\\@\s]+):(?!\/)(.+)$/s.exec(raw) : null;
-    return scp === null ? undefined : { scheme: 'ssh', host: scp[1] as string, path: withoutQuery(scp[2] as string), port: '' };
+    const scp =
+      colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/\\@\s]+):(?!\/)(.+)$/s.exec(raw) : null;
+    return scp === null
+      ? undefined
+      : { scheme: 'ssh', host: scp[1] as string, path: withoutQuery(scp[2] as string), port: '' };
   }
   const rest = raw.slice((scheme[0] as string).length);
   let parsed: URL;
@@ -81,7 +90,11 @@ export function parseRemote(url: string): RemoteParts | undefined {
 export function normalizeRemote(parts: RemoteParts | undefined): string {
   if (parts === undefined) return '';
   const host = parts.host.toLowerCase().replace(/^\[/, '').replace(/\]$/, '');
-  const path = parts.path.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/i, '').toLowerCase();
+  const path = parts.path
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .toLowerCase();
   return host === '' || path === '' ? '' : `${host}/${path}`;
 }
 
@@ -127,14 +140,19 @@ export function legacyPeerForm(value: string): string {
  * list (from a JSON file; items taken as written). Anything else is a typo:
  * `warn` says so and the default applies.
  */
-export function templatesOf(source: string | readonly string[] | undefined, warn: (message: string) => void): readonly string[] {
+export function templatesOf(
+  source: string | readonly string[] | undefined,
+  warn: (message: string) => void,
+): readonly string[] {
   if (Array.isArray(source)) return source.map((item) => String(item)).filter((item) => item !== '');
   const text = typeof source === 'string' ? source.trim() : '';
   if (text === '') return PRESETS.git as readonly string[];
   const preset = PRESETS[text];
   if (preset !== undefined) return preset;
   if (text.includes('{')) return [text];
-  warn(`peer source "${text.slice(0, 60)}" is neither a preset (git, cwd, none) nor a template such as "team-{dir}"; using git`);
+  warn(
+    `peer source "${text.slice(0, 60)}" is neither a preset (git, cwd, none) nor a template such as "team-{dir}"; using git`,
+  );
   return PRESETS.git as readonly string[];
 }
 
@@ -150,12 +168,18 @@ export function renderTemplate(template: string, variables: TemplateVariables): 
 }
 
 /** The first template that renders a valid id, and which one; undefined when none does. `warn` hears of ids the server would refuse. */
-export function firstRendered(templates: readonly string[], variables: TemplateVariables, warn: (message: string) => void): { id: string; template: string } | undefined {
+export function firstRendered(
+  templates: readonly string[],
+  variables: TemplateVariables,
+  warn: (message: string) => void,
+): { id: string; template: string } | undefined {
   for (const template of templates) {
     const id = renderTemplate(template, variables);
     if (id === '') continue;
     if (isValidPeerId(id)) return { id, template };
-    warn(`peer source "${template}" renders "${id.slice(0, 60)}", which is not a valid peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters); trying the next`);
+    warn(
+      `peer source "${template}" renders "${id.slice(0, 60)}", which is not a valid peer id (^[a-zA-Z0-9_.@-]+$, one @, 128 characters); trying the next`,
+    );
   }
   return undefined;
 }

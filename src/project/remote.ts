@@ -39,7 +39,13 @@ export const MAX_PEER_ID_LENGTH = 128;
 
 /** True when the server would accept `value` as a peer id. */
 export function isValidPeerId(value: string): boolean {
-  return value.length <= MAX_PEER_ID_LENGTH && PEER_ID_PATTERN.test(value) && value !== '.' && value !== '..' && value.split('@').length <= 2;
+  return (
+    value.length <= MAX_PEER_ID_LENGTH &&
+    PEER_ID_PATTERN.test(value) &&
+    value !== '.' &&
+    value !== '..' &&
+    value.split('@').length <= 2
+  );
 }
 
 /** `host/owner/repo` for a remote URL (no credentials, no port, no `.git`, no query), or undefined when it names nothing. */
@@ -61,7 +67,8 @@ export function canonicalRemote(url: string): string | undefined {
     // scp-like `[user@]host:path` (git's rule: a colon before any slash; not a Windows drive letter); the user runs to the last `@` before the host.
     const colon = text.indexOf(':');
     const slash = text.indexOf('/');
-    const scp = colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/@\s]+):(?!\/\/)(.*)$/s.exec(text) : null;
+    const scp =
+      colon !== -1 && (slash === -1 || colon < slash) ? /^(?:.*@)?([^:/@\s]+):(?!\/\/)(.*)$/s.exec(text) : null;
     if (!scp || /^[a-z]$/i.test(scp[1] as string)) return `local${normalisePath(withoutQuery(text))}`;
     host = (scp[1] as string).toLowerCase();
     path = withoutQuery(scp[2] as string);
@@ -99,7 +106,12 @@ export function peerIdForRemote(canonical: string): string {
 
 /** The peer id of a repository without a remote, from its common git directory's path. */
 export function localPeerId(commonDir: string): string {
-  const name = commonDir.replace(/\/+$/, '').replace(/\/\.git$/, '').split('/').pop() ?? '';
+  const name =
+    commonDir
+      .replace(/\/+$/, '')
+      .replace(/\/\.git$/, '')
+      .split('/')
+      .pop() ?? '';
   return `git-local-${readable(name) || 'repo'}-${hash64Hex(commonDir).slice(0, 8)}`;
 }
 
@@ -111,9 +123,7 @@ function hostOf(hostPort: string): string {
 
 /** `/owner/repo`: leading `/` added, `~user` kept, duplicate and trailing slashes and `.git` dropped, lower-cased. */
 function normalisePath(path: string): string {
-  const segments = path
-    .split(/[/\\]+/)
-    .filter((segment) => segment !== '' && segment !== '.');
+  const segments = path.split(/[/\\]+/).filter((segment) => segment !== '' && segment !== '.');
   if (segments.length === 0) return '';
   const last = segments.length - 1;
   segments[last] = (segments[last] as string).replace(/\.git$/i, '');

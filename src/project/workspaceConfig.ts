@@ -27,7 +27,14 @@
 import { join } from 'node:path';
 import type { Settings } from '../config/types.js';
 import { WORKSPACE_DIR, WORKSPACE_FILES } from './workspaceRoot.js';
-import { readWorkspaceFile, type FileReport, type ValueOrigin, type WorkspaceField, type WorkspaceLayer, type WorkspaceValues } from './workspaceFile.js';
+import {
+  readWorkspaceFile,
+  type FileReport,
+  type ValueOrigin,
+  type WorkspaceField,
+  type WorkspaceLayer,
+  type WorkspaceValues,
+} from './workspaceFile.js';
 
 /** The settings a workspace file may switch off. */
 export const PROJECT_SWITCHES = ['enabled', 'autoRecall', 'autoCapture', 'autoProfile'] as const;
@@ -45,12 +52,15 @@ export function readWorkspaceConfig(root: string, touched: string[]): WorkspaceC
   const report: FileReport = { warnings: [], notes: [] };
   const paths = WORKSPACE_FILES.map((name) => join(root, WORKSPACE_DIR, name));
   touched.push(...paths);
-  const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer): layer is WorkspaceLayer => layer !== undefined);
+  const layers = paths
+    .map((path) => readWorkspaceFile(path, root, report))
+    .filter((layer): layer is WorkspaceLayer => layer !== undefined);
   if (layers.length === 0) return undefined;
   const merged: WorkspaceConfig = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
   for (const layer of layers) {
     for (const field of Object.keys(layer.values) as WorkspaceField[]) {
-      const value = field === 'peerSource' ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
+      const value =
+        field === 'peerSource' ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
       (merged.values as Record<string, unknown>)[field] = value;
       merged.origins[field] = layer.origins[field] as ValueOrigin;
     }
@@ -59,7 +69,10 @@ export function readWorkspaceConfig(root: string, touched: string[]): WorkspaceC
 }
 
 /** A later list joins an earlier one (unless it starts with `"!reset"`); a string replaces. */
-function mergeSources(earlier: string | string[] | undefined, later: string | string[] | undefined): string | string[] | undefined {
+function mergeSources(
+  earlier: string | string[] | undefined,
+  later: string | string[] | undefined,
+): string | string[] | undefined {
   if (!Array.isArray(later)) return later;
   if (later[0] === '!reset') return later.slice(1);
   return Array.isArray(earlier) ? [...new Set([...earlier, ...later])] : later;
@@ -84,10 +97,16 @@ export interface AppliedWorkspace<S> {
   ignored: string[];
 }
 
-type WorkspaceSettings = Pick<Settings, ProjectSwitch | 'recallLimit' | 'scoreThreshold' | 'recallPeerScope' | 'recallDedupTurns'>;
+type WorkspaceSettings = Pick<
+  Settings,
+  ProjectSwitch | 'recallLimit' | 'scoreThreshold' | 'recallPeerScope' | 'recallDedupTurns'
+>;
 
 /** `settings` with what the workspace may change changed (a copy when there is a workspace file). */
-export function applyWorkspace<S extends WorkspaceSettings>(settings: S, config: WorkspaceConfig | undefined): AppliedWorkspace<S> {
+export function applyWorkspace<S extends WorkspaceSettings>(
+  settings: S,
+  config: WorkspaceConfig | undefined,
+): AppliedWorkspace<S> {
   if (config === undefined) return { settings, ignored: [] };
   const next = { ...settings };
   const ignored: string[] = [];
@@ -95,18 +114,25 @@ export function applyWorkspace<S extends WorkspaceSettings>(settings: S, config:
   const cannot = (field: WorkspaceField, why: string) => ignored.push(`ignored ${originText(config, field)}: ${why}`);
   for (const name of PROJECT_SWITCHES) {
     if (values[name] === false) next[name] = false;
-    else if (values[name] === true && !settings[name]) cannot(name, 'a workspace file never turns on what your settings turn off');
+    else if (values[name] === true && !settings[name])
+      cannot(name, 'a workspace file never turns on what your settings turn off');
   }
   if (values.recallLimit !== undefined) {
     if (values.recallLimit < settings.recallLimit) next.recallLimit = values.recallLimit;
-    else if (values.recallLimit > settings.recallLimit) cannot('recallLimit', `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
+    else if (values.recallLimit > settings.recallLimit)
+      cannot('recallLimit', `a workspace file may only lower the recall limit (yours: ${settings.recallLimit})`);
   }
   if (values.scoreThreshold !== undefined) {
     if (values.scoreThreshold > settings.scoreThreshold) next.scoreThreshold = values.scoreThreshold;
-    else if (values.scoreThreshold < settings.scoreThreshold) cannot('scoreThreshold', `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`);
+    else if (values.scoreThreshold < settings.scoreThreshold)
+      cannot(
+        'scoreThreshold',
+        `a workspace file may only raise the score threshold (yours: ${settings.scoreThreshold})`,
+      );
   }
   if (values.recallPeerScope === 'actor') next.recallPeerScope = 'actor';
-  else if (values.recallPeerScope === 'all' && settings.recallPeerScope.trim().toLowerCase() === 'actor') cannot('recallPeerScope', 'a workspace file may only narrow the peer scope to actor (yours: actor)');
+  else if (values.recallPeerScope === 'all' && settings.recallPeerScope.trim().toLowerCase() === 'actor')
+    cannot('recallPeerScope', 'a workspace file may only narrow the peer scope to actor (yours: actor)');
   if (values.recallDedupTurns !== undefined) next.recallDedupTurns = values.recallDedupTurns;
   return { settings: next, ignored };
 }

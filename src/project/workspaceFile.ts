@@ -107,7 +107,9 @@ const NOT_APPLIED: Readonly<Record<string, string>> = {
 
 /** Settings that name a server, a key or an account: never from a file inside a repository (OpenViking's list). */
 const CONNECTION_KEYS = new Set(
-  'url base_url mcp_url api_key bearer_token root_api_key gateway_token oidc_token ldap_username ldap_password account account_id user user_id auth_mode extra_headers credential_source cli_config_file config_file baseUrl mcpUrl apiKey bearerToken rootApiKey gatewayToken accountId userId authMode extraHeaders credentialSource credentialPath configPath'.split(' '),
+  'url base_url mcp_url api_key bearer_token root_api_key gateway_token oidc_token ldap_username ldap_password account account_id user user_id auth_mode extra_headers credential_source cli_config_file config_file baseUrl mcpUrl apiKey bearerToken rootApiKey gatewayToken accountId userId authMode extraHeaders credentialSource credentialPath configPath'.split(
+    ' ',
+  ),
 );
 
 /** Read and dropped without a word. */
@@ -129,10 +131,15 @@ export function readWorkspaceFile(path: string, root: string, report: FileReport
   }
   const version = file.value['version'];
   if (version !== undefined && version !== 1) {
-    report.warnings.push(`${path} declares version ${JSON.stringify(version)}; this plugin understands 1; ignoring the file`);
+    report.warnings.push(
+      `${path} declares version ${JSON.stringify(version)}; this plugin understands 1; ignoring the file`,
+    );
     return layer;
   }
-  for (const key of connectionKeysIn(file.value, '')) report.warnings.push(`${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`);
+  for (const key of connectionKeysIn(file.value, ''))
+    report.warnings.push(
+      `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`,
+    );
   let schemaKeys = 0;
   for (const [key, value] of Object.entries(file.value)) {
     if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
@@ -154,7 +161,8 @@ export function readWorkspaceFile(path: string, root: string, report: FileReport
       else report.notes.push(`${path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? 'unknown key'}`);
     }
   }
-  if (version === undefined && schemaKeys > 0) report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
+  if (version === undefined && schemaKeys > 0)
+    report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
   return layer;
 }
 
@@ -168,11 +176,19 @@ function take(layer: WorkspaceLayer, key: string, spec: KeySpec, raw: unknown, r
   layer.origins[spec.field] = { key, path: layer.path };
 }
 
-function parseValue(key: string, spec: KeySpec, raw: unknown, path: string, report: FileReport): WorkspaceValues[WorkspaceField] | undefined {
-  const ignored = (why: string) => void report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} ${why}`);
+function parseValue(
+  key: string,
+  spec: KeySpec,
+  raw: unknown,
+  path: string,
+  report: FileReport,
+): WorkspaceValues[WorkspaceField] | undefined {
+  const ignored = (why: string) =>
+    void report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} ${why}`);
   switch (spec.kind) {
     case 'bool': {
-      const value = typeof raw === 'boolean' ? raw : typeof raw === 'string' ? BOOLEAN_WORDS[raw.trim().toLowerCase()] : undefined;
+      const value =
+        typeof raw === 'boolean' ? raw : typeof raw === 'string' ? BOOLEAN_WORDS[raw.trim().toLowerCase()] : undefined;
       if (value === undefined) ignored('is not true or false');
       return value;
     }
@@ -192,13 +208,23 @@ function parseValue(key: string, spec: KeySpec, raw: unknown, path: string, repo
     }
     case 'source':
       if (typeof raw === 'string') return raw.trim();
-      if (Array.isArray(raw) && raw.every((item) => typeof item === 'string')) return raw.map((item) => item.trim()).filter(Boolean);
+      if (Array.isArray(raw) && raw.every((item) => typeof item === 'string'))
+        return raw.map((item) => item.trim()).filter(Boolean);
       ignored('is not a preset, a template or a list of templates');
       return undefined;
   }
 }
 
-const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false };
+const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
+  true: true,
+  '1': true,
+  yes: true,
+  on: true,
+  false: false,
+  '0': false,
+  no: false,
+  off: false,
+};
 
 function parseNumber(key: string, spec: KeySpec, raw: unknown, path: string, report: FileReport): number | undefined {
   const parsed = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
@@ -208,7 +234,8 @@ function parseNumber(key: string, spec: KeySpec, raw: unknown, path: string, rep
   }
   const value = spec.kind === 'int' ? Math.floor(parsed) : parsed;
   const clamped = Math.min(spec.max ?? value, Math.max(spec.min ?? value, value));
-  if (clamped !== value) report.warnings.push(`${path}: clamped '${key}' from ${value} to ${clamped} (allowed ${spec.min}..${spec.max})`);
+  if (clamped !== value)
+    report.warnings.push(`${path}: clamped '${key}' from ${value} to ${clamped} (allowed ${spec.min}..${spec.max})`);
   return clamped;
 }
 

@@ -40,7 +40,11 @@ export function encodeStageResult(event: HookEventName, result: StageResult): st
   if (result.kind === 'deny') {
     if (event !== 'PreToolUse') return '';
     return JSON.stringify({
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: result.reason },
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: result.reason,
+      },
     });
   }
   if (!acceptsContext(event)) return '';

@@ -96,7 +96,8 @@ export interface McpChoice {
 
 /** The tools of `host`: the bundled server's, or with `mcpEnabled` off the user's `mcpServer`. */
 export function toolNamesFor(host: HostKind, choice?: McpChoice): ToolNames {
-  if (choice === undefined || choice.mcpEnabled) return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
+  if (choice === undefined || choice.mcpEnabled)
+    return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
   const prefix = userToolPrefix(choice.mcpServer);
   return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
 }

@@ -75,7 +75,12 @@ function isEndOfInput(error: unknown): boolean {
  * @param fd - fd 0, read synchronously first.
  * @param openStream - the stream over the same fd (`() => process.stdin`), created only when needed.
  */
-export function readHookStdin(fd: StdinFd, openStream: () => StdinSource, maxBytes: number, timeoutMs: number): Promise<StdinResult> {
+export function readHookStdin(
+  fd: StdinFd,
+  openStream: () => StdinSource,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<StdinResult> {
   let isTerminal = false;
   try {
     isTerminal = fd.isCharacterDevice();
@@ -105,7 +110,12 @@ export function readHookStdin(fd: StdinFd, openStream: () => StdinSource, maxByt
  * @param timeoutMs - a stream still open after this reads as `timeout`.
  * @param alreadyRead - bytes of the same input read before the stream was opened.
  */
-export function readBoundedStdin(source: StdinSource, maxBytes: number, timeoutMs: number, alreadyRead?: Buffer): Promise<StdinResult> {
+export function readBoundedStdin(
+  source: StdinSource,
+  maxBytes: number,
+  timeoutMs: number,
+  alreadyRead?: Buffer,
+): Promise<StdinResult> {
   if (source.isTTY) return Promise.resolve({ status: 'tty', text: '' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = alreadyRead ? [alreadyRead] : [];

@@ -43,7 +43,12 @@ const CLOSE_TAG = '</openviking-context>';
  * dropped from the end (the lowest ranked) and one line says how many, and
  * how to search for them.
  */
-export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: number, tools: HostKind | ToolNames = 'codebuddy', maxUnits?: number): string {
+export function renderRecallBlock(
+  items: readonly RecalledItem[],
+  budgetTokens: number,
+  tools: HostKind | ToolNames = 'codebuddy',
+  maxUnits?: number,
+): string {
   if (items.length === 0) return '';
   const names = asToolNames(tools);
   const toolsLine = recallToolsLine(names);
@@ -71,7 +76,8 @@ export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: 
     lines.push(bare);
   }
   if (lines.length === 0) return '';
-  if (maxUnits !== undefined && lines.length < items.length) lines.push(notShownLine(items.length - lines.length, names));
+  if (maxUnits !== undefined && lines.length < items.length)
+    lines.push(notShownLine(items.length - lines.length, names));
   return [OPEN_TAG, toolsLine, STORED_DATA_LINE, ...lines, CLOSE_TAG].join('\n');
 }
 
@@ -79,7 +85,12 @@ export function renderRecallBlock(items: readonly RecalledItem[], budgetTokens: 
  * The first memory cut to fit: half the room when more memories follow, so
  * their URIs still fit. Undefined when not even its opening fits the units.
  */
-function clippedElement(item: RecalledItem, room: Room, share: number, reserve: string | undefined): string | undefined {
+function clippedElement(
+  item: RecalledItem,
+  room: Room,
+  share: number,
+  reserve: string | undefined,
+): string | undefined {
   const opening = memoryElement(item, '');
   const tokens = Math.max(0, Math.floor((room.tokensLeft - estimateTokens(opening) - 8) / share));
   const reserved = reserve === undefined ? 0 : reserve.length + 1;
@@ -116,12 +127,18 @@ export function recalledInBlock(text: string): BlockMemory[] {
     const end = text.indexOf(CLOSE_TAG, from);
     const block = text.slice(from, end === -1 ? undefined : end);
     for (const opening of block.matchAll(MEMORY_OPENING)) {
-      const attributes = new Map([...(opening[1] ?? '').matchAll(ATTRIBUTE)].map((m) => [m[1] ?? '', unescapeAttribute(m[2] ?? '')]));
+      const attributes = new Map(
+        [...(opening[1] ?? '').matchAll(ATTRIBUTE)].map((m) => [m[1] ?? '', unescapeAttribute(m[2] ?? '')]),
+      );
       const uri = attributes.get('uri');
       if (uri === undefined || uri === '') continue;
       const score = Number(attributes.get('score'));
       const category = attributes.get('type');
-      found.push({ uri, ...(category ? { category } : {}), ...(attributes.has('score') && Number.isFinite(score) ? { score } : {}) });
+      found.push({
+        uri,
+        ...(category ? { category } : {}),
+        ...(attributes.has('score') && Number.isFinite(score) ? { score } : {}),
+      });
     }
     from = end === -1 ? -1 : text.indexOf(OPEN_TAG, end);
   }

@@ -23,7 +23,14 @@
  * @module
  */
 import type { Credentials, Settings } from '../config/types.js';
-import type { ContextEntry, ContextSearchBody, OpenVikingClient, OvFailure, OvResult, ContextSearchResult } from '../openviking/types.js';
+import type {
+  ContextEntry,
+  ContextSearchBody,
+  OpenVikingClient,
+  OvFailure,
+  OvResult,
+  ContextSearchResult,
+} from '../openviking/types.js';
 import { resolveUserSpace } from '../openviking/userSpace.js';
 import { rankFindItems } from './rank.js';
 import { rememberFallbackTier, startingTier } from './tierCache.js';
@@ -32,7 +39,17 @@ import type { RecallOutcome, RecalledItem } from './types.js';
 
 export interface RecallRequest {
   client: OpenVikingClient;
-  settings: Pick<Settings, 'scoreThreshold' | 'recallMaxTokens' | 'recallDedupTurns' | 'recallLimit' | 'recallMaxContentChars' | 'recallPeerScope' | 'recallOtherPeerPenalty' | 'recallExcludeUris'>;
+  settings: Pick<
+    Settings,
+    | 'scoreThreshold'
+    | 'recallMaxTokens'
+    | 'recallDedupTurns'
+    | 'recallLimit'
+    | 'recallMaxContentChars'
+    | 'recallPeerScope'
+    | 'recallOtherPeerPenalty'
+    | 'recallExcludeUris'
+  >;
   credentials: Pick<Credentials, 'baseUrl' | 'apiKey' | 'account' | 'user'>;
   dataDir: string;
   /** `cb-…`, or '' when unknown (then no session-aware features). */
@@ -67,7 +84,12 @@ async function recallByTier(request: RecallRequest): Promise<RecallOutcome> {
     if (!result.ok && isUnsupported(result)) {
       tier = 'recall';
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return mergeOutcomes(fromContextResult('context', result, request.settings.recallLimit), others.map((other) => fromContextResult('context', other, request.settings.recallLimit)), request.settings.recallLimit);
+    } else
+      return mergeOutcomes(
+        fromContextResult('context', result, request.settings.recallLimit),
+        others.map((other) => fromContextResult('context', other, request.settings.recallLimit)),
+        request.settings.recallLimit,
+      );
   }
   if (tier === 'recall') {
     const body = recallBody(request);
@@ -75,32 +97,49 @@ async function recallByTier(request: RecallRequest): Promise<RecallOutcome> {
     if (!result.ok && isUnsupported(result)) {
       tier = 'find';
       await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else return mergeOutcomes(fromContextResult('recall', result, request.settings.recallLimit), others.map((other) => fromContextResult('recall', other, request.settings.recallLimit)), request.settings.recallLimit);
+    } else
+      return mergeOutcomes(
+        fromContextResult('recall', result, request.settings.recallLimit),
+        others.map((other) => fromContextResult('recall', other, request.settings.recallLimit)),
+        request.settings.recallLimit,
+      );
   }
-  return findTier(request, earlier.map((entry) => entry.peer));
+  return findTier(
+    request,
+    earlier.map((entry) => entry.peer),
+  );
 }
 
 /** `call` with the project's client and, in parallel, each earlier id's. */
-async function askEveryPeer<T>(own: OpenVikingClient, earlier: NonNullable<RecallRequest['earlierPeers']>, call: (client: OpenVikingClient) => Promise<T>): Promise<{ own: T; others: T[] }> {
+async function askEveryPeer<T>(
+  own: OpenVikingClient,
+  earlier: NonNullable<RecallRequest['earlierPeers']>,
+  call: (client: OpenVikingClient) => Promise<T>,
+): Promise<{ own: T; others: T[] }> {
   const [ownResult, ...others] = await Promise.all([own, ...earlier.map((entry) => entry.client)].map(call));
   return { own: ownResult as T, others };
 }
 
 /** Whether this recall also asks for the project's earlier ids: only under actor scope (under `all` the server's sweep reaches them). */
 function asksEarlierPeers(request: RecallRequest): boolean {
-  return request.earlierPeers !== undefined && request.earlierPeers.length > 0 && peerFields(request).peer_scope === 'actor';
+  return (
+    request.earlierPeers !== undefined && request.earlierPeers.length > 0 && peerFields(request).peer_scope === 'actor'
+  );
 }
 
 /** The project's own outcome, joined by the hits of its earlier ids (see the module comment). */
 export function mergeOutcomes(own: RecallOutcome, earlier: readonly RecallOutcome[], limit: number): RecallOutcome {
-  const withHits = [own, ...earlier].filter((outcome): outcome is Extract<RecallOutcome, { status: 'hits' }> => outcome.status === 'hits');
+  const withHits = [own, ...earlier].filter(
+    (outcome): outcome is Extract<RecallOutcome, { status: 'hits' }> => outcome.status === 'hits',
+  );
   if (withHits.length === 0 || (withHits.length === 1 && withHits[0] === own)) return own;
   const best = new Map<string, { item: RecalledItem; order: number }>();
   let order = 0;
   for (const item of withHits.flatMap((outcome) => outcome.items)) {
     const seen = best.get(item.uri);
     if (seen === undefined) best.set(item.uri, { item, order: order++ });
-    else if ((item.score ?? -Infinity) > (seen.item.score ?? -Infinity)) best.set(item.uri, { item, order: seen.order });
+    else if ((item.score ?? -Infinity) > (seen.item.score ?? -Infinity))
+      best.set(item.uri, { item, order: seen.order });
   }
   const items = [...best.values()]
     .sort((a, b) => (b.item.score ?? -Infinity) - (a.item.score ?? -Infinity) || a.order - b.order)
@@ -116,9 +155,17 @@ function withoutExcluded(outcome: RecallOutcome, excluded: readonly string[]): R
 }
 
 /** The context-face body; optional fields only when they mean something. */
-export function contextBody(request: Pick<RecallRequest, 'settings' | 'ovSessionId' | 'query' | 'actorPeer'>): ContextSearchBody {
+export function contextBody(
+  request: Pick<RecallRequest, 'settings' | 'ovSessionId' | 'query' | 'actorPeer'>,
+): ContextSearchBody {
   const { settings, ovSessionId, query } = request;
-  const body: ContextSearchBody = { query, mode: 'context', purpose: 'coding', score_threshold: settings.scoreThreshold, max_tokens: settings.recallMaxTokens };
+  const body: ContextSearchBody = {
+    query,
+    mode: 'context',
+    purpose: 'coding',
+    score_threshold: settings.scoreThreshold,
+    max_tokens: settings.recallMaxTokens,
+  };
   if (ovSessionId !== '') {
     body.session_id = ovSessionId;
     if (settings.recallDedupTurns > 0) body.dedup_turns = settings.recallDedupTurns;
@@ -127,7 +174,10 @@ export function contextBody(request: Pick<RecallRequest, 'settings' | 'ovSession
 }
 
 /** `peer_scope` / `other_peer_penalty` when the request speaks for a project (openviking-api.md §2.2). */
-export function peerFields(request: Pick<RecallRequest, 'settings' | 'actorPeer'>): { peer_scope?: 'actor' | 'all'; other_peer_penalty?: number } {
+export function peerFields(request: Pick<RecallRequest, 'settings' | 'actorPeer'>): {
+  peer_scope?: 'actor' | 'all';
+  other_peer_penalty?: number;
+} {
   if (request.actorPeer === undefined || request.actorPeer === '') return {};
   if (request.settings.recallPeerScope.trim().toLowerCase() === 'actor') return { peer_scope: 'actor' };
   return { peer_scope: 'all', other_peer_penalty: request.settings.recallOtherPeerPenalty };
@@ -185,16 +235,42 @@ function fromEntry(entry: ContextEntry): RecalledItem {
 
 async function findTier(request: RecallRequest, earlierPeers: readonly string[]): Promise<RecallOutcome> {
   const { client, settings, query } = request;
-  const space = await resolveUserSpace(client, { dataDir: request.dataDir, credentials: request.credentials, now: request.now() });
-  if (space === undefined) return { status: 'failed', tier: 'find', failure: { ok: false, status: 0, code: 'NO_USER_SPACE', message: 'user space could not be resolved', retryable: true } };
+  const space = await resolveUserSpace(client, {
+    dataDir: request.dataDir,
+    credentials: request.credentials,
+    now: request.now(),
+  });
+  if (space === undefined)
+    return {
+      status: 'failed',
+      tier: 'find',
+      failure: {
+        ok: false,
+        status: 0,
+        code: 'NO_USER_SPACE',
+        message: 'user space could not be resolved',
+        retryable: true,
+      },
+    };
   const limit = Math.max(2 * settings.recallLimit, 8);
-  const find = (folder: string) => client.find({ query, target_uri: `viking://user/${space}/${folder}`, limit, score_threshold: 0 });
+  const find = (folder: string) =>
+    client.find({ query, target_uri: `viking://user/${space}/${folder}`, limit, score_threshold: 0 });
   // The project's own memories too, under its earlier ids as well (DESIGN D24); another project's are not searched at all on this tier.
   const ownPeers = request.actorPeer ? [request.actorPeer, ...earlierPeers] : [];
   const folders = ['memories', 'skills', ...ownPeers.map((peer) => `peers/${peer}/memories`)];
   const results = await Promise.all(folders.map(find));
   const answered = results.flatMap((result) => (result.ok ? [result.result] : []));
-  if (answered.length === 0) return { status: 'failed', tier: 'find', failure: results.find((result): result is OvFailure => !result.ok) as OvFailure };
-  const items = rankFindItems(answered, { query, scoreThreshold: settings.scoreThreshold, limit: settings.recallLimit, maxContentChars: settings.recallMaxContentChars });
+  if (answered.length === 0)
+    return {
+      status: 'failed',
+      tier: 'find',
+      failure: results.find((result): result is OvFailure => !result.ok) as OvFailure,
+    };
+  const items = rankFindItems(answered, {
+    query,
+    scoreThreshold: settings.scoreThreshold,
+    limit: settings.recallLimit,
+    maxContentChars: settings.recallMaxContentChars,
+  });
   return items.length === 0 ? { status: 'empty', tier: 'find' } : { status: 'hits', tier: 'find', items };
 }

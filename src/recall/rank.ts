@@ -9,7 +9,8 @@
 import type { FindItem, FindResult } from '../openviking/types.js';
 import type { RecalledItem } from './types.js';
 
-const TEMPORAL = /\b(?:when|yesterday|today|last|ago|recent(?:ly)?|before|after|date|week|month)\b|昨天|今天|上次|之前|最近/i;
+const TEMPORAL =
+  /\b(?:when|yesterday|today|last|ago|recent(?:ly)?|before|after|date|week|month)\b|昨天|今天|上次|之前|最近/i;
 const PREFERENCE = /\b(?:prefer(?:s|red|ence)?|like|favou?rite|style|usually|always|never)\b|喜欢|偏好|习惯/i;
 
 export interface RankOptions {
@@ -65,7 +66,12 @@ function toRecalled(item: FindItem, maxContentChars: number): RecalledItem {
   const abstract = (item.abstract ?? '').replace(/\s+/g, ' ').trim();
   const text = abstract.length > maxContentChars ? `${abstract.slice(0, maxContentChars)}...` : abstract;
   const category = categoryOf(item.uri);
-  return { uri: item.uri, text, ...(category ? { category } : {}), ...(item.score !== undefined ? { score: item.score } : {}) };
+  return {
+    uri: item.uri,
+    text,
+    ...(category ? { category } : {}),
+    ...(item.score !== undefined ? { score: item.score } : {}),
+  };
 }
 
 /** `events`, `preferences`, … from `…/memories/<category>/…`; `skills` for skill URIs. */
@@ -76,5 +82,10 @@ export function categoryOf(uri: string): string | undefined {
 }
 
 function termsOf(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((term) => term.length >= 3));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((term) => term.length >= 3),
+  );
 }

@@ -22,7 +22,8 @@ export class Room {
 
   /** Whether `line` (and `reserve`, a line that must still fit after it) fits. */
   fits(line: string, reserve?: string): boolean {
-    const tokens = this.usedTokens + estimateTokens(line) + 1 + (reserve === undefined ? 0 : estimateTokens(reserve) + 1);
+    const tokens =
+      this.usedTokens + estimateTokens(line) + 1 + (reserve === undefined ? 0 : estimateTokens(reserve) + 1);
     const units = this.usedUnits + line.length + 1 + (reserve === undefined ? 0 : reserve.length + 1);
     return tokens <= this.tokens && units <= this.units;
   }

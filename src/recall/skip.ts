@@ -61,7 +61,10 @@ const SLASH_COMMAND = /^\/[A-Za-z][\w:.-]*(?=\s|$)/;
 
 export function decideRecall(
   input: UserPromptSubmitInput,
-  settings: Pick<Settings, 'enabled' | 'autoRecall' | 'bypassSession' | 'bypassPatterns' | 'minQueryLength' | 'recallPrefix'>,
+  settings: Pick<
+    Settings,
+    'enabled' | 'autoRecall' | 'bypassSession' | 'bypassPatterns' | 'minQueryLength' | 'recallPrefix'
+  >,
   workspace: string,
 ): RecallDecision {
   if (!settings.enabled) return skip('disabled');

@@ -14,7 +14,12 @@ export function serverAnswered(outcome: RecallOutcome): boolean {
   return outcome.status !== 'failed' || (outcome.failure.status > 0 && outcome.failure.status < 500);
 }
 
-export async function recordRecall(dataDir: string, ovSessionId: string, outcome: RecallOutcome, at: number): Promise<void> {
+export async function recordRecall(
+  dataDir: string,
+  ovSessionId: string,
+  outcome: RecallOutcome,
+  at: number,
+): Promise<void> {
   const up = serverAnswered(outcome);
   const detail = outcome.status === 'failed' ? outcome.failure.code : undefined;
   await Promise.all([

@@ -31,6 +31,11 @@ export async function startingTier(dataDir: string, baseUrl: string, now: number
 }
 
 /** Records that `baseUrl` needs `tier` for the next hour. */
-export async function rememberFallbackTier(dataDir: string, baseUrl: string, tier: Exclude<RecallTier, 'context'>, now: number): Promise<void> {
+export async function rememberFallbackTier(
+  dataDir: string,
+  baseUrl: string,
+  tier: Exclude<RecallTier, 'context'>,
+  now: number,
+): Promise<void> {
   await writeCached(tierCacheFile(dataDir), cacheKey(baseUrl), tier, now + TIER_DECISION_TTL_MS, now);
 }

@@ -26,7 +26,17 @@
  *
  * @module
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import type { StageResult } from '../protocol/stage.js';
 import { PRIVATE_FILE_MODE } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
@@ -155,4 +165,3 @@ function closeQuietly(fd: number): void {
     // Nothing left to release.
   }
 }
-

@@ -27,7 +27,6 @@ export const LEFTOVER_MS = 60_000;
 /** Most residents (of all keys) serving one data directory at once. */
 export const MAX_RESIDENTS = 3;
 
-
 /** True when a resident has the FIFO open for reading right now (opening it writes nothing). */
 export function residentListening(paths: ResidentPaths): boolean {
   try {

@@ -42,7 +42,12 @@ type Env = Readonly<Record<string, string | undefined>>;
  * spelling (userConfig, e.g. `CODEBUDDY_PLUGIN_OPTION_SERVER_URL`,
  * `CLAUDE_PLUGIN_OPTION_…`, `PLUGIN_OPT_…`; config/pluginOptions.ts).
  */
-const CONFIGURATION_PREFIXES = ['OPENVIKING_', 'CODEBUDDY_PLUGIN_OPTION_', 'CLAUDE_PLUGIN_OPTION_', 'PLUGIN_OPT_'] as const;
+const CONFIGURATION_PREFIXES = [
+  'OPENVIKING_',
+  'CODEBUDDY_PLUGIN_OPTION_',
+  'CLAUDE_PLUGIN_OPTION_',
+  'PLUGIN_OPT_',
+] as const;
 
 /** Host variables that choose the configuration: HOME, the data and config directories, the plugin root. */
 export const CONFIGURATION_VARIABLES = [
@@ -120,7 +125,10 @@ export function requestEnvironment(env: Env): Record<string, string> {
  * resident's configuration variables plus the request's per-session ones
  * (only those names are taken from the request).
  */
-export function stageEnvironment(residentEnv: Env, requestEnv: Readonly<Record<string, unknown>>): Record<string, string> {
+export function stageEnvironment(
+  residentEnv: Env,
+  requestEnv: Readonly<Record<string, unknown>>,
+): Record<string, string> {
   const env = configurationEnvironment(residentEnv);
   for (const name of PER_REQUEST_VARIABLES) {
     const value = requestEnv[name];

@@ -41,7 +41,6 @@ export function residentWanted(deps: Pick<StageDeps, 'env' | 'pipeAtomicBytes'>)
   return deps.pipeAtomicBytes > 0 && parseSwitch(deps.env.OPENVIKING_RESIDENT) !== false;
 }
 
-
 /**
  * SessionStart's part: make sure this configuration's resident runs before
  * the session's first prompt, and remove any key's leftover exchange files

@@ -95,7 +95,17 @@ export interface ResidentHost {
   stopRequested?: Promise<void>;
 }
 
-export type ResidentExit = 'busy' | 'no-fifo' | 'idle' | 'lifetime' | 'code-changed' | 'fifo-gone' | 'lock-lost' | 'stopped' | 'switched-off' | 'failed';
+export type ResidentExit =
+  | 'busy'
+  | 'no-fifo'
+  | 'idle'
+  | 'lifetime'
+  | 'code-changed'
+  | 'fifo-gone'
+  | 'lock-lost'
+  | 'stopped'
+  | 'switched-off'
+  | 'failed';
 
 /** The resident's own knobs, from its configuration (the environment it was started with and the files it names). */
 type ResidentSettings = Pick<Settings, 'resident' | 'residentIdleMs'>;
@@ -111,7 +121,8 @@ export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
 }
 
 async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
-  const settings = (): ResidentSettings => loadStageConfig({ env: host.env, homeDir: host.homeDir, log: host.log }).settings;
+  const settings = (): ResidentSettings =>
+    loadStageConfig({ env: host.env, homeDir: host.homeDir, log: host.log }).settings;
   if (!settings().resident) return 'switched-off';
   const dataDir = resolveDataDir(host.env, host.homeDir);
   const key = residentKey(host.env, host.pluginRoot);
@@ -126,7 +137,10 @@ async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
     const fifo = makeOwnFifo(host, paths);
     if (fifo === undefined) return 'no-fifo';
     const retired = retireIdlestBeyondCap(dataDir, key);
-    host.log.debug('resident: listening', { fifo: paths.fifo, ...(retired.length > 0 ? { retiredIdlest: retired } : {}) });
+    host.log.debug('resident: listening', {
+      fifo: paths.fifo,
+      ...(retired.length > 0 ? { retiredIdlest: retired } : {}),
+    });
     return await new Residency(host, paths, fifo, lock.handle.refresh, settings).run();
   } finally {
     await lock.handle.release();
@@ -231,7 +245,9 @@ class Residency {
       const id = space === -1 ? line : line.slice(0, space);
       if (!REQUEST_ID.test(id)) continue;
       this.lastRequestAt = this.host.now();
-      const served = this.serve(id, space === -1 ? undefined : line.slice(space + 1)).finally(() => this.inflight.delete(served));
+      const served = this.serve(id, space === -1 ? undefined : line.slice(space + 1)).finally(() =>
+        this.inflight.delete(served),
+      );
       this.inflight.add(served);
     }
   }
@@ -261,7 +277,10 @@ class Residency {
     try {
       writeFileAtomicSync(this.paths.reply(id), encodeReply(result));
     } catch (error) {
-      this.host.log.warn('resident: cannot write a reply; telling the hook it failed', { id, error: errorMessage(error) });
+      this.host.log.warn('resident: cannot write a reply; telling the hook it failed', {
+        id,
+        error: errorMessage(error),
+      });
       try {
         closeSync(openSync(this.paths.reply(id), 'wx', PRIVATE_FILE_MODE));
       } catch {

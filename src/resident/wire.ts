@@ -34,7 +34,13 @@ export function encodeRequest(request: ResidentRequest): string {
 /** @returns the request, or undefined for anything a hook would not have written. */
 export function decodeRequest(text: string): ResidentRequest | undefined {
   const value = parseJson(text);
-  if (!isRecord(value) || value.v !== RESIDENT_PROTOCOL_VERSION || typeof value.cwd !== 'string' || !isRecord(value.env)) return undefined;
+  if (
+    !isRecord(value) ||
+    value.v !== RESIDENT_PROTOCOL_VERSION ||
+    typeof value.cwd !== 'string' ||
+    !isRecord(value.env)
+  )
+    return undefined;
   const input = hookInputFromJson(value.input);
   if (input === null) return undefined;
   const env: Record<string, string> = {};

@@ -29,13 +29,18 @@ export function isBypassed(settings: BypassSettings, sessionId: string | undefin
 }
 
 /** What bypasses the session, or undefined when nothing does. */
-export function bypassMatch(settings: BypassSettings, sessionId: string | undefined, cwd: string | undefined): BypassMatch | undefined {
+export function bypassMatch(
+  settings: BypassSettings,
+  sessionId: string | undefined,
+  cwd: string | undefined,
+): BypassMatch | undefined {
   if (settings.bypassSession) return { by: 'switch' };
   for (const raw of settings.bypassPatterns) {
     const pattern = raw.trim();
     if (pattern === '') continue;
     const regex = globToRegExp(pattern);
-    if (typeof sessionId === 'string' && sessionId !== '' && regex.test(sessionId)) return { by: 'pattern', pattern, subject: 'session' };
+    if (typeof sessionId === 'string' && sessionId !== '' && regex.test(sessionId))
+      return { by: 'pattern', pattern, subject: 'session' };
     if (typeof cwd === 'string' && cwd !== '' && regex.test(cwd)) return { by: 'pattern', pattern, subject: 'folder' };
   }
   return undefined;

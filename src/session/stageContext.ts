@@ -45,11 +45,17 @@ export interface StageContext {
  * `peer_scope: actor` the ids its memories had before, each with a client
  * of the stage's identity and deadline speaking as it.
  */
-export function recallPeers(ctx: StageContext, deps: StageDeps): { actorPeer?: string; earlierPeers?: Array<{ peer: string; client: OpenVikingClient }> } {
+export function recallPeers(
+  ctx: StageContext,
+  deps: StageDeps,
+): { actorPeer?: string; earlierPeers?: Array<{ peer: string; client: OpenVikingClient }> } {
   if (ctx.project.peerId === undefined) return {};
   const actorScope = ctx.settings.recallPeerScope.trim().toLowerCase() === 'actor';
   if (!actorScope || ctx.project.earlierPeerIds.length === 0) return { actorPeer: ctx.project.peerId };
-  const earlierPeers = ctx.project.earlierPeerIds.map((peer) => ({ peer, client: clientFor(ctx.config, deps, ctx.settings.timeoutMs, ctx.deadlineAt, peer) }));
+  const earlierPeers = ctx.project.earlierPeerIds.map((peer) => ({
+    peer,
+    client: clientFor(ctx.config, deps, ctx.settings.timeoutMs, ctx.deadlineAt, peer),
+  }));
   return { actorPeer: ctx.project.peerId, earlierPeers };
 }
 
@@ -58,19 +64,31 @@ export function recallPeers(ctx: StageContext, deps: StageDeps): { actorPeer?: s
  * learns the debug knobs from it (hook/log.ts), so `debug` and
  * `debugLogPath` work from ovcli.conf as from the environment.
  */
-export function loadStageConfig(deps: Pick<StageDeps, 'env' | 'homeDir' | 'log'>, options: Pick<LoadConfigInput, 'readStoredOptions'> = {}): PluginConfig {
+export function loadStageConfig(
+  deps: Pick<StageDeps, 'env' | 'homeDir' | 'log'>,
+  options: Pick<LoadConfigInput, 'readStoredOptions'> = {},
+): PluginConfig {
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, ...options });
   deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });
   return config;
 }
 
 /** @param deadlineMs - picks the stage's whole budget (from now) out of the settings. */
-export function openStageContext(input: HookInput, deps: StageDeps, deadlineMs: (settings: Settings) => number): StageContext {
+export function openStageContext(
+  input: HookInput,
+  deps: StageDeps,
+  deadlineMs: (settings: Settings) => number,
+): StageContext {
   return stageContextFor(input, deps, loadStageConfig(deps), deadlineMs);
 }
 
 /** The same, for a configuration already loaded (the capture stage reads its global switches first). */
-export function stageContextFor(input: HookInput, deps: StageDeps, config: PluginConfig, deadlineMs: (settings: Settings) => number): StageContext {
+export function stageContextFor(
+  input: HookInput,
+  deps: StageDeps,
+  config: PluginConfig,
+  deadlineMs: (settings: Settings) => number,
+): StageContext {
   const workspace = resolveWorkspace(input, deps.env, deps.cwd);
   const { project, settings } = projectFor(config, workspace, deps.homeDir, deps.now());
   const deadlineAt = deps.now() + deadlineMs(settings);
@@ -93,7 +111,13 @@ export function stageContextFor(input: HookInput, deps: StageDeps, config: Plugi
  * background work. `actorPeer` is the project's peer (DESIGN D24): callers
  * without a workspace keep the configured one.
  */
-export function clientFor(config: PluginConfig, deps: StageDeps, timeoutMs: number, deadlineAt?: number, actorPeer = config.credentials.peerId): OpenVikingClient {
+export function clientFor(
+  config: PluginConfig,
+  deps: StageDeps,
+  timeoutMs: number,
+  deadlineAt?: number,
+  actorPeer = config.credentials.peerId,
+): OpenVikingClient {
   const { credentials } = config;
   return createOpenVikingClient({
     baseUrl: credentials.baseUrl,

@@ -40,7 +40,13 @@ export interface SwitchScope {
 }
 
 /** The scope of `workspace` under `config` (reads the workspace file through the project cache). */
-export function scopeOf(config: PluginConfig, workspace: string, homeDir: string, now: number, sessionId?: string): SwitchScope {
+export function scopeOf(
+  config: PluginConfig,
+  workspace: string,
+  homeDir: string,
+  now: number,
+  sessionId?: string,
+): SwitchScope {
   const { project } = projectFor(config, workspace, homeDir, now);
   return { config, project, workspace, ...(sessionId !== undefined ? { sessionId } : {}) };
 }

@@ -51,7 +51,12 @@ export async function runCapture(input: HookInput, deps: StageDeps): Promise<Sta
   const ctx = stageContextFor(input, deps, config, (settings) => deadlineMs(input.hook_event_name, settings));
   const request = requestForEvent(input, ctx, deps.now());
   if (request === undefined) return PASS;
-  const off = captureOffReason({ config, project: ctx.project, sessionId: ctx.hostSessionId, workspace: ctx.workspace });
+  const off = captureOffReason({
+    config,
+    project: ctx.project,
+    sessionId: ctx.hostSessionId,
+    workspace: ctx.workspace,
+  });
   if (off !== undefined) {
     deps.log.debug('capture is off here; nothing stored', { reason: off });
     return PASS;
@@ -83,7 +88,14 @@ function deadlineMs(event: HookEventName, settings: Settings): number {
  * to `lockWaitMs` for a running writer. Goes through the worker module (a
  * lazy module of its own), so the hook's stage stays small.
  */
-async function captureNow(ovSessionId: string, event: string, deps: StageDeps, config: PluginConfig, deadlineMs: number, lockWaitMs: number): Promise<void> {
+async function captureNow(
+  ovSessionId: string,
+  event: string,
+  deps: StageDeps,
+  config: PluginConfig,
+  deadlineMs: number,
+  lockWaitMs: number,
+): Promise<void> {
   const { drainInProcess } = await import('../capture/worker.js');
   const status = await drainInProcess(ovSessionId, deps, config, deadlineMs, lockWaitMs);
   deps.log.debug('synchronous capture', { session: ovSessionId, event, status });

@@ -27,4 +27,3 @@ export function runGuard(input: HookInput, deps: StageDeps): StageResult | Promi
     .catch(() => toolNamesFor(hostFromEnv(deps.env)))
     .then((tools) => guardDecision(input, tools));
 }
-

@@ -114,7 +114,10 @@ interface FoundUri {
  * @param toolInput - the tool's arguments.
  * @param patternIsPath - Glob's `pattern` is a path pattern; Grep's is a content regex and is not searched.
  */
-export function findVikingPath(toolInput: Readonly<Record<string, unknown>>, patternIsPath: boolean): FoundUri | undefined {
+export function findVikingPath(
+  toolInput: Readonly<Record<string, unknown>>,
+  patternIsPath: boolean,
+): FoundUri | undefined {
   const keys: readonly string[] = patternIsPath ? ['pattern', ...PATH_KEYS] : PATH_KEYS;
   for (const key of keys) {
     if (!Object.hasOwn(toolInput, key)) continue;
@@ -153,7 +156,13 @@ function canonicalUri(afterScheme: string): string {
 }
 
 /** The three-line deny reason the model reads as the tool's error, naming only tools of `tools`' host. */
-export function guardReason(toolName: string, family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>, tools: HostKind | ToolNames): string {
+export function guardReason(
+  toolName: string,
+  family: ToolFamily,
+  found: FoundUri,
+  toolInput: Readonly<Record<string, unknown>>,
+  tools: HostKind | ToolNames,
+): string {
   const names = asToolNames(tools);
   const host = names.host;
   const uri = clip(found.uri);
@@ -180,7 +189,12 @@ interface SuggestedCall {
   params: Record<string, string>;
 }
 
-function suggestedCall(family: ToolFamily, found: FoundUri, toolInput: Readonly<Record<string, unknown>>, mcp: (tool: string) => string): SuggestedCall {
+function suggestedCall(
+  family: ToolFamily,
+  found: FoundUri,
+  toolInput: Readonly<Record<string, unknown>>,
+  mcp: (tool: string) => string,
+): SuggestedCall {
   const uri = clip(found.uri);
   switch (family) {
     case 'read':
@@ -188,7 +202,11 @@ function suggestedCall(family: ToolFamily, found: FoundUri, toolInput: Readonly<
     case 'list':
       return { tool: mcp('list'), alternatives: mcp('list'), params: { uri } };
     case 'glob':
-      return { tool: mcp('glob'), alternatives: `${mcp('glob')} (or ${mcp('list')} for one folder)`, params: globParams(found, toolInput) };
+      return {
+        tool: mcp('glob'),
+        alternatives: `${mcp('glob')} (or ${mcp('list')} for one folder)`,
+        params: globParams(found, toolInput),
+      };
     case 'grep':
       return {
         tool: mcp('grep'),
@@ -198,7 +216,11 @@ function suggestedCall(family: ToolFamily, found: FoundUri, toolInput: Readonly<
     case 'write':
       return { tool: mcp('write'), alternatives: mcp('write'), params: { uri, content: '<the text>' } };
     case 'edit':
-      return { tool: mcp('edit'), alternatives: mcp('edit'), params: { uri, old_string: '<exact old text>', new_string: '<new text>' } };
+      return {
+        tool: mcp('edit'),
+        alternatives: mcp('edit'),
+        params: { uri, old_string: '<exact old text>', new_string: '<new text>' },
+      };
   }
 }
 

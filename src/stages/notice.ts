@@ -89,8 +89,14 @@ function noticeFor({ dataDir, credentials, failure }: NoticeInput): Notice | und
   if (credentials.rootKeyOnly || reason === 'forbidden') {
     return { text: `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}` };
   }
-  if (reason === 'refused') return { text: `OpenViking memory is off: the server at ${displayUrl(credentials.baseUrl, true)} refused the API key. ${DOCTOR}` };
-  if (reason === 'unreachable') return { text: `OpenViking memory is off: no server answers at ${displayUrl(credentials.baseUrl, true)}. ${DOCTOR}` };
+  if (reason === 'refused')
+    return {
+      text: `OpenViking memory is off: the server at ${displayUrl(credentials.baseUrl, true)} refused the API key. ${DOCTOR}`,
+    };
+  if (reason === 'unreachable')
+    return {
+      text: `OpenViking memory is off: no server answers at ${displayUrl(credentials.baseUrl, true)}. ${DOCTOR}`,
+    };
   const dead = newDeadLetters(dataDir);
   if (dead === undefined) return undefined;
   return {

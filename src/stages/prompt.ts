@@ -53,12 +53,17 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
   if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
   try {
     const { ctx, decision } = planRecall(input, deps);
-    if (startResident !== undefined && ctx.settings.resident && ctx.settings.enabled && ctx.settings.autoRecall) startResident();
+    if (startResident !== undefined && ctx.settings.resident && ctx.settings.enabled && ctx.settings.autoRecall)
+      startResident();
     if (!decision.recall) {
       deps.log.debug('recall skipped', { reason: decision.reason });
       return PASS;
     }
-    const answer = await withTimeout(recallFor(ctx, decision.query, deps, hookContextCap(hostFromEnv(deps.env))), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, undefined);
+    const answer = await withTimeout(
+      recallFor(ctx, decision.query, deps, hookContextCap(hostFromEnv(deps.env))),
+      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+      undefined,
+    );
     return answer === undefined ? PASS : { kind: 'context', text: answer.text };
   } catch (error: unknown) {
     deps.log.warn('recall failed; passing the prompt through', { error: errorMessage(error) });
@@ -71,7 +76,12 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
  * answer), and the block within `cap` UTF-16 units (undefined: the token
  * budget alone); undefined when nothing is to be injected.
  */
-export async function recallFor(ctx: StageContext, query: string, deps: StageDeps, cap: number | undefined): Promise<RecallAnswer | undefined> {
+export async function recallFor(
+  ctx: StageContext,
+  query: string,
+  deps: StageDeps,
+  cap: number | undefined,
+): Promise<RecallAnswer | undefined> {
   const outcome = await recallMemories({
     client: ctx.client,
     settings: ctx.settings,
@@ -85,14 +95,38 @@ export async function recallFor(ctx: StageContext, query: string, deps: StageDep
   const at = deps.now();
   deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));
   if (outcome.status === 'failed') {
-    deps.log.warn('recall failed; no memories for this prompt', { tier: outcome.tier, code: outcome.failure.code, status: outcome.failure.status });
+    deps.log.warn('recall failed; no memories for this prompt', {
+      tier: outcome.tier,
+      code: outcome.failure.code,
+      status: outcome.failure.status,
+    });
     return undefined;
   }
   deps.log.debug('recall done', { tier: outcome.tier, hits: outcome.status === 'hits' ? outcome.items.length : 0 });
   if (outcome.status === 'empty') return undefined;
-  const text = renderRecallBlock(outcome.items, ctx.settings.recallTokenBudget, toolNamesFor(hostFromEnv(deps.env), ctx.settings), cap);
+  const text = renderRecallBlock(
+    outcome.items,
+    ctx.settings.recallTokenBudget,
+    toolNamesFor(hostFromEnv(deps.env), ctx.settings),
+    cap,
+  );
   if (text === '') return undefined;
-  const items = outcome.items.map(({ uri, score, category }) => ({ uri, ...(score !== undefined ? { score } : {}), ...(category !== undefined ? { category } : {}) }));
-  deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at, kind: 'recall', detail: query, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items, text }));
+  const items = outcome.items.map(({ uri, score, category }) => ({
+    uri,
+    ...(score !== undefined ? { score } : {}),
+    ...(category !== undefined ? { category } : {}),
+  }));
+  deps.afterAnswer(() =>
+    recordInjection(ctx.dataDir, {
+      session: ctx.ovSessionId,
+      at,
+      kind: 'recall',
+      detail: query,
+      workspace: ctx.workspace,
+      ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}),
+      items,
+      text,
+    }),
+  );
   return { text, items };
 }

@@ -60,11 +60,23 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
     const watched = watchFailures(ctx.client, deps.now);
     const moduleAnswers = handedOff(deps.env, 'start');
     if (moduleAnswers) deps.log.debug('the hooks module answers this session start; housekeeping only');
-    const text = await withTimeout(answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers), Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS, '');
+    const text = await withTimeout(
+      answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers),
+      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+      '',
+    );
     if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers) ensureResident(deps);
     recordStart(ctx, deps, source, text, watched.serverSeen());
     // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21); the module's own when it answers.
-    const notice = moduleAnswers ? undefined : memoryOffNotice({ dataDir: ctx.dataDir, sessionId: ctx.ovSessionId, credentials: ctx.config.credentials, failure: watched.failure(), now: deps.now() });
+    const notice = moduleAnswers
+      ? undefined
+      : memoryOffNotice({
+          dataDir: ctx.dataDir,
+          sessionId: ctx.ovSessionId,
+          credentials: ctx.config.credentials,
+          failure: watched.failure(),
+          now: deps.now(),
+        });
     const told = notice === undefined ? {} : { notice };
     return text === '' ? (notice === undefined ? PASS : { kind: 'pass', ...told }) : { kind: 'context', text, ...told };
   } catch (error: unknown) {
@@ -78,11 +90,20 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
  * freshly built and stored. `housekeepingOnly`: the module answers; replay and
  * commit-stale still run once (under the same lock), nothing is read or stored.
  */
-async function answerOnce(ctx: StageContext, source: string, deps: StageDeps, housekeepingOnly: boolean): Promise<string> {
+async function answerOnce(
+  ctx: StageContext,
+  source: string,
+  deps: StageDeps,
+  housekeepingOnly: boolean,
+): Promise<string> {
   if (housekeepingOnly) return housekeepingAlone(ctx, deps);
   if (ctx.ovSessionId === '') return buildAnswer(ctx, source, deps);
   const file = startStateFile(ctx);
-  const lock = { now: deps.now, timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()), staleMs: ctx.settings.startDeadlineMs + 5_000 };
+  const lock = {
+    now: deps.now,
+    timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()),
+    staleMs: ctx.settings.startDeadlineMs + 5_000,
+  };
   const locked = await withLock(startLockPath(ctx.dataDir, ctx.ovSessionId), lock, async () => {
     const state = loadStartState(file);
     const reused = reusableAnswer(state, source, deps.now());
@@ -91,7 +112,8 @@ async function answerOnce(ctx: StageContext, source: string, deps: StageDeps, ho
       return reused.text;
     }
     const text = await buildAnswer(ctx, source, deps);
-    if (!saveStartState(file, withAnswer(state, source, { text, at: deps.now() }))) deps.log.warn('session start answer not saved', { file });
+    if (!saveStartState(file, withAnswer(state, source, { text, at: deps.now() })))
+      deps.log.warn('session start answer not saved', { file });
     return text;
   });
   if (!locked.ok) deps.log.warn('session start lock not acquired; passing through', { reason: locked.reason });
@@ -112,7 +134,11 @@ async function housekeepingAlone(ctx: StageContext, deps: StageDeps): Promise<st
     return '';
   };
   if (ctx.ovSessionId === '') return work();
-  const lock = { now: deps.now, timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()), staleMs: ctx.settings.startDeadlineMs + 5_000 };
+  const lock = {
+    now: deps.now,
+    timeoutMs: Math.max(0, ctx.deadlineAt - deps.now()),
+    staleMs: ctx.settings.startDeadlineMs + 5_000,
+  };
   const locked = await withLock(startLockPath(ctx.dataDir, ctx.ovSessionId), lock, work);
   if (!locked.ok) deps.log.warn('session start lock not acquired; no housekeeping', { reason: locked.reason });
   return '';
@@ -132,7 +158,10 @@ async function beforeReads(ctx: StageContext, deps: StageDeps): Promise<void> {
 
 /** What goes once the reads are on the wire: earlier sessions left uncommitted handed to a worker. */
 async function afterReadsSent(ctx: StageContext, deps: StageDeps): Promise<void> {
-  if (ctx.settings.autoCapture) await onNextTurn(deps, () => commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId, ctx.settings.staleCommitIdleMs));
+  if (ctx.settings.autoCapture)
+    await onNextTurn(deps, () =>
+      commitStaleInBackground(deps, ctx.dataDir, ctx.workspace, ctx.hostSessionId, ctx.settings.staleCommitIdleMs),
+    );
 }
 
 /** Runs `work` on the event loop's next turn (after pending requests were written); never rejects. */

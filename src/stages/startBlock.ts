@@ -33,7 +33,12 @@ export interface StartPlan {
 /** The synchronous part: configuration, project, switches; no network. */
 export function planStart(input: SessionStartInput, deps: StageDeps): StartPlan {
   const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
-  const off = memoryOffReason({ config: ctx.config, project: ctx.project, sessionId: ctx.hostSessionId, workspace: ctx.workspace });
+  const off = memoryOffReason({
+    config: ctx.config,
+    project: ctx.project,
+    sessionId: ctx.hostSessionId,
+    workspace: ctx.workspace,
+  });
   const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
   return { ctx, source, ...(off !== undefined ? { off } : {}) };
 }
@@ -50,22 +55,57 @@ export function startStateFile(ctx: Pick<StageContext, 'dataDir' | 'ovSessionId'
  * are on the wire. The hooks module calls this alone (D30): the
  * housekeeping stays with the hook command.
  */
-export async function readStartBlock(ctx: StageContext, source: string, deps: StageDeps, cap: number | undefined, whileReading?: () => Promise<void>): Promise<string> {
+export async function readStartBlock(
+  ctx: StageContext,
+  source: string,
+  deps: StageDeps,
+  cap: number | undefined,
+  whileReading?: () => Promise<void>,
+): Promise<string> {
   const fetched = Promise.all([
     ctx.settings.autoProfile ? fetchProfile(ctx, deps) : undefined,
-    ARCHIVE_SOURCES.has(source) ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget) : undefined,
+    ARCHIVE_SOURCES.has(source)
+      ? fetchArchiveOverview(ctx.client, ctx.ovSessionId, ctx.settings.resumeContextBudget)
+      : undefined,
   ]);
   await whileReading?.();
   const [profile, archiveOverview] = await fetched;
   return renderStartBlock(
-    { source, tools: toolNamesFor(hostFromEnv(deps.env), ctx.settings), ...(profile ? { profile } : {}), ...(archiveOverview ? { archiveOverview } : {}) },
-    { profileTokens: ctx.settings.profileTokenBudget, archiveTokens: ctx.settings.resumeContextBudget, ...(cap !== undefined ? { maxUnits: cap } : {}) },
+    {
+      source,
+      tools: toolNamesFor(hostFromEnv(deps.env), ctx.settings),
+      ...(profile ? { profile } : {}),
+      ...(archiveOverview ? { archiveOverview } : {}),
+    },
+    {
+      profileTokens: ctx.settings.profileTokenBudget,
+      archiveTokens: ctx.settings.resumeContextBudget,
+      ...(cap !== undefined ? { maxUnits: cap } : {}),
+    },
   );
 }
 
 /** After the answer: the why record of the block, and whether the server answered (a headless run never recalls, so start says it). */
-export function recordStart(ctx: StageContext, deps: StageDeps, source: string, text: string, seen: ServerStatus | undefined): void {
-  if (text !== '') deps.afterAnswer(() => recordInjection(ctx.dataDir, { session: ctx.ovSessionId, at: deps.now(), kind: 'start', detail: source, workspace: ctx.workspace, ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}), items: urisIn(text), text }));
+export function recordStart(
+  ctx: StageContext,
+  deps: StageDeps,
+  source: string,
+  text: string,
+  seen: ServerStatus | undefined,
+): void {
+  if (text !== '')
+    deps.afterAnswer(() =>
+      recordInjection(ctx.dataDir, {
+        session: ctx.ovSessionId,
+        at: deps.now(),
+        kind: 'start',
+        detail: source,
+        workspace: ctx.workspace,
+        ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}),
+        items: urisIn(text),
+        text,
+      }),
+    );
   if (seen !== undefined) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
 }
 

@@ -43,7 +43,9 @@ export function adoptStrandedWrites(dataDir: string, env: Env, homeDir: string, 
   const target = queuePaths(storeLayout(dataDir).queueDir);
   for (const dir of candidateDirs(dataDir, env, homeDir)) {
     const source = queuePaths(storeLayout(dir).queueDir);
-    const moved = moveEntries(source.pendingDir, target.pendingDir, now, true) + moveEntries(source.deadDir, target.deadDir, now, false);
+    const moved =
+      moveEntries(source.pendingDir, target.pendingDir, now, true) +
+      moveEntries(source.deadDir, target.deadDir, now, false);
     if (moved === 0) continue;
     result.moved += moved;
     result.from.push(dir);
@@ -78,7 +80,8 @@ function moveEntries(fromDir: string, toDir: string, now: number, pending: boole
 function pendingNameToAdopt(path: string, name: string, now: number): string | undefined {
   const parsed = parseEntryName(name);
   if (parsed === undefined) return undefined;
-  if (parsed.claimed && now - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now) < ABANDONED_CLAIM_MS) return undefined;
+  if (parsed.claimed && now - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now) < ABANDONED_CLAIM_MS)
+    return undefined;
   const entry = toQueueEntry(readJsonSync(path));
   if (entry === undefined || keyPrefixOf(entry.dedupKey) !== parsed.keyPrefix) return undefined;
   return name.endsWith(CLAIMED_SUFFIX) ? `${parsed.base}.json` : name;
@@ -87,7 +90,9 @@ function pendingNameToAdopt(path: string, name: string, now: number): string | u
 function deadNameToAdopt(path: string, name: string): string | undefined {
   if (parseDeadAt(name) === undefined) return undefined;
   const value = readJsonSync(path);
-  return typeof value === 'object' && value !== null && typeof (value as { reason?: unknown }).reason === 'string' ? name : undefined;
+  return typeof value === 'object' && value !== null && typeof (value as { reason?: unknown }).reason === 'string'
+    ? name
+    : undefined;
 }
 
 /** Link + unlink (never overwrites); a copy across file systems. True when the file now lives only at `to`. */

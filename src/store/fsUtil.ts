@@ -13,7 +13,16 @@
  *
  * @module
  */
-import { appendFileSync, mkdirSync, readdirSync, realpathSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorCode } from '../util/errors.js';

@@ -31,19 +31,34 @@ export function cacheKey(...parts: ReadonlyArray<string | undefined>): string {
 }
 
 /** The live value under `key`, if `accept` narrows it. */
-export async function readCached<T>(file: string, key: string, now: number, accept: (value: unknown) => value is T): Promise<T | undefined> {
+export async function readCached<T>(
+  file: string,
+  key: string,
+  now: number,
+  accept: (value: unknown) => value is T,
+): Promise<T | undefined> {
   const entry = readEntries(file)[key];
   if (!isRecord(entry) || typeof entry['expiresAt'] !== 'number' || entry['expiresAt'] <= now) return undefined;
   return accept(entry['value']) ? entry['value'] : undefined;
 }
 
 /** Stores `value` under `key` until `expiresAt`, dropping expired keys; failures are ignored. */
-export async function writeCached(file: string, key: string, value: unknown, expiresAt: number, now: number): Promise<void> {
+export async function writeCached(
+  file: string,
+  key: string,
+  value: unknown,
+  expiresAt: number,
+  now: number,
+): Promise<void> {
   const entries = readEntries(file);
   const live = Object.entries(entries).filter(
-    ([name, entry]) => name !== key && isRecord(entry) && typeof entry['expiresAt'] === 'number' && entry['expiresAt'] > now,
+    ([name, entry]) =>
+      name !== key && isRecord(entry) && typeof entry['expiresAt'] === 'number' && entry['expiresAt'] > now,
   );
-  live.sort(([, a], [, b]) => Number((b as Record<string, unknown>)['expiresAt']) - Number((a as Record<string, unknown>)['expiresAt']));
+  live.sort(
+    ([, a], [, b]) =>
+      Number((b as Record<string, unknown>)['expiresAt']) - Number((a as Record<string, unknown>)['expiresAt']),
+  );
   const next = Object.fromEntries([[key, { value, expiresAt }], ...live.slice(0, MAX_KEYS - 1)]);
   await writeJsonAtomic(file, next, { fsync: false }).catch(() => undefined); // a cache that cannot be written is just a miss next time
 }

@@ -107,7 +107,11 @@ export async function tryLock(lockPath: string, options: TryLockOptions): Promis
  * released in `finally`. Lock I/O failures come back as `reason:'error'`;
  * an exception thrown by `fn` itself propagates after the release.
  */
-export async function withLock<T>(lockPath: string, options: LockOptions, fn: () => Promise<T> | T): Promise<LockOutcome<T>> {
+export async function withLock<T>(
+  lockPath: string,
+  options: LockOptions,
+  fn: () => Promise<T> | T,
+): Promise<LockOutcome<T>> {
   const acquired = await acquire(lockPath, options);
   if (!acquired.ok) return acquired;
   try {
@@ -295,4 +299,3 @@ function isStale(holder: LockHolder, options: TryLockOptions): boolean {
   if (holder.pid === undefined || !sameHost) return false;
   return !(options.isProcessAlive ?? defaultIsProcessAlive)(holder.pid);
 }
-

@@ -87,7 +87,9 @@ export function resolveDataDir(env: Env, homeDir: string): string {
  */
 export function hostDataDirs(env: Env, homeDir: string): string[] {
   const own = resolveDataDir(env, homeDir);
-  const dirs = HOST_DATA_VARIABLES.map((name) => usablePath(env[name], homeDir)).filter((dir): dir is string => dir !== undefined && dir !== own);
+  const dirs = HOST_DATA_VARIABLES.map((name) => usablePath(env[name], homeDir)).filter(
+    (dir): dir is string => dir !== undefined && dir !== own,
+  );
   return [...new Set(dirs)];
 }
 

@@ -55,9 +55,7 @@ export interface EnqueueOptions {
   lockTimeoutMs: number;
 }
 
-export type EnqueueResult =
-  | { ok: true; deduped: boolean; file: string }
-  | { ok: false; message: string };
+export type EnqueueResult = { ok: true; deduped: boolean; file: string } | { ok: false; message: string };
 
 /** Upper bound on how long an enqueuer may sit in the dedupe lock. */
 export const ENQUEUE_LOCK_STALE_MS = 30_000;
@@ -65,13 +63,27 @@ export const ENQUEUE_LOCK_STALE_MS = 30_000;
 /** Adds one entry; never throws. `deduped` means an identical entry was already waiting. */
 export async function enqueue(queueDir: string, input: NewQueueEntry, options: EnqueueOptions): Promise<EnqueueResult> {
   const seq = input.seq ?? 0;
-  if (!Number.isSafeInteger(input.createdAt) || input.createdAt < 0 || !Number.isInteger(seq) || seq < 0 || seq > MAX_SEQ) {
+  if (
+    !Number.isSafeInteger(input.createdAt) ||
+    input.createdAt < 0 ||
+    !Number.isInteger(seq) ||
+    seq < 0 ||
+    seq > MAX_SEQ
+  ) {
     return { ok: false, message: `invalid createdAt/seq: ${input.createdAt}/${seq}` };
   }
   let entry: QueueEntry;
   try {
     const dedupKey = dedupKeyOf(input.type, input.sessionId, input.payload);
-    entry = { type: input.type, sessionId: input.sessionId, payload: input.payload, createdAt: input.createdAt, seq, attempts: 0, dedupKey };
+    entry = {
+      type: input.type,
+      sessionId: input.sessionId,
+      payload: input.payload,
+      createdAt: input.createdAt,
+      seq,
+      attempts: 0,
+      dedupKey,
+    };
   } catch (error) {
     return { ok: false, message: `payload is not JSON: ${errorMessage(error)}` };
   }

@@ -50,7 +50,9 @@ export async function requeueDeadLetters(queueDir: string, options: RequeueOptio
       }
       const requeued: QueueEntry = { ...entry, attempts: 0, requeuedAt: options.now() };
       delete requeued.lastError;
-      const locked = await withLock(paths.enqueueLock, lockOptions, () => writeUnlessQueued(paths.pendingDir, requeued));
+      const locked = await withLock(paths.enqueueLock, lockOptions, () =>
+        writeUnlessQueued(paths.pendingDir, requeued),
+      );
       if (!locked.ok) {
         summary.problems.push(`${name}: queue lock ${locked.reason}`);
         summary.kept++;

@@ -87,13 +87,19 @@ export function stableStringify(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
     const record = item as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]]));
+    return Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, record[key]]),
+    );
   });
 }
 
 /** sha256 hex of type, session and payload. Throws on payloads JSON cannot encode. */
 export function dedupKeyOf(type: QueueEntryType, sessionId: string, payload: unknown): string {
-  return createHash('sha256').update(`${type}\n${sessionId}\n${stableStringify(payload)}`, 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(`${type}\n${sessionId}\n${stableStringify(payload)}`, 'utf8')
+    .digest('hex');
 }
 
 /** The part of the dedupe key that appears in file names. */
@@ -115,7 +121,9 @@ function pad(value: number, digits: number): string {
 }
 
 /** Parsed pieces of a pending/claimed file name, or undefined for foreign files. */
-export function parseEntryName(name: string): { base: string; createdAt: number; keyPrefix: string; claimed: boolean } | undefined {
+export function parseEntryName(
+  name: string,
+): { base: string; createdAt: number; keyPrefix: string; claimed: boolean } | undefined {
   const claimed = name.endsWith(CLAIMED_SUFFIX);
   if (!claimed && !name.endsWith(PENDING_SUFFIX)) return undefined;
   const base = name.slice(0, -(claimed ? CLAIMED_SUFFIX : PENDING_SUFFIX).length);
@@ -135,7 +143,8 @@ export function toQueueEntry(value: unknown): QueueEntry | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const validType = typeof v.type === 'string' && (QUEUE_ENTRY_TYPES as readonly string[]).includes(v.type);
-  if (!validType || typeof v.sessionId !== 'string' || typeof v.dedupKey !== 'string' || !('payload' in v)) return undefined;
+  if (!validType || typeof v.sessionId !== 'string' || typeof v.dedupKey !== 'string' || !('payload' in v))
+    return undefined;
   if (!isCount(v.createdAt) || !isCount(v.seq) || !isCount(v.attempts)) return undefined;
   if (v.lastError !== undefined && typeof v.lastError !== 'string') return undefined;
   if (v.requeuedAt !== undefined && !isCount(v.requeuedAt)) return undefined;

@@ -53,11 +53,7 @@ import { parseJson } from '../util/json.js';
  * unreachable, so every further send would fail as well).
  */
 export type ReplayVerdict =
-  | 'done'
-  | 'retry'
-  | 'wait'
-  | 'fatal'
-  | { verdict: 'retry' | 'wait' | 'fatal'; error?: string; haltRun?: boolean };
+  'done' | 'retry' | 'wait' | 'fatal' | { verdict: 'retry' | 'wait' | 'fatal'; error?: string; haltRun?: boolean };
 
 export interface ReplayOptions {
   /** Re-sends one entry. A rejection counts as a retryable failure. */
@@ -102,7 +98,17 @@ export const DEFAULT_CLAIM_TTL_MS = 5 * 60_000;
 export async function replay(queueDir: string, options: ReplayOptions): Promise<ReplaySummary> {
   const paths = queuePaths(queueDir);
   const claimTtlMs = options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
-  const summary: ReplaySummary = { replayed: 0, retried: 0, waiting: 0, deadLettered: 0, deferred: 0, remaining: 0, reclaimed: 0, busy: false, problems: [] };
+  const summary: ReplaySummary = {
+    replayed: 0,
+    retried: 0,
+    waiting: 0,
+    deadLettered: 0,
+    deferred: 0,
+    remaining: 0,
+    reclaimed: 0,
+    busy: false,
+    problems: [],
+  };
   const lock = await tryLock(paths.replayLock, { now: options.now, staleMs: claimTtlMs });
   if (lock.ok) {
     try {
@@ -136,7 +142,12 @@ interface PassState {
   blocked: Set<string>;
 }
 
-async function runPass(paths: QueuePaths, options: PassOptions, summary: ReplaySummary, lock: LockHandle): Promise<void> {
+async function runPass(
+  paths: QueuePaths,
+  options: PassOptions,
+  summary: ReplaySummary,
+  lock: LockHandle,
+): Promise<void> {
   const started = options.now();
   const pass: PassState = { paths, lock, options, summary, blocked: new Set() };
   await returnAbandonedClaims(pass);
@@ -166,7 +177,8 @@ async function returnAbandonedClaims(pass: PassState): Promise<void> {
     if ((await mtimeOf(claimedPath)) === undefined) continue; // gone meanwhile
     const pendingPath = join(pendingDir, `${parsed.base}${PENDING_SUFFIX}`);
     // A pending copy beside the claim is the newer one (a retry rewrote it before dying).
-    if ((await mtimeOf(pendingPath)) !== undefined) await unlink(claimedPath).catch(() => undefined); // gone already: fine
+    if ((await mtimeOf(pendingPath)) !== undefined)
+      await unlink(claimedPath).catch(() => undefined); // gone already: fine
     else await rename(claimedPath, pendingPath);
     pass.summary.reclaimed++;
   }
@@ -194,8 +206,10 @@ async function replayEntry(pass: PassState, base: string): Promise<Step> {
     summary.deferred++;
     return 'skipped';
   }
-  if (options.now() - (entry.requeuedAt ?? entry.createdAt) > options.ttlMs) return deadLetter(claim, { reason: 'expired', entry }).then(() => 'skipped');
-  if (entry.attempts >= options.maxAttempts) return deadLetter(claim, { reason: 'max-attempts', entry }).then(() => 'skipped');
+  if (options.now() - (entry.requeuedAt ?? entry.createdAt) > options.ttlMs)
+    return deadLetter(claim, { reason: 'expired', entry }).then(() => 'skipped');
+  if (entry.attempts >= options.maxAttempts)
+    return deadLetter(claim, { reason: 'max-attempts', entry }).then(() => 'skipped');
   const outcome = await runExecute(options, entry);
   // Reclaimed while we were stopped: the new replayer owns the entry now (capture's inflight record says what landed).
   if (!(await pass.lock.refresh())) return 'halt';
@@ -231,16 +245,34 @@ async function runExecute(options: PassOptions, entry: QueueEntry): Promise<Outc
   } catch (error) {
     return { verdict: 'retry', error: redactError(errorMessage(error)), haltRun: false };
   }
-  if (verdict === 'done' || verdict === 'retry' || verdict === 'wait' || verdict === 'fatal') return { verdict, haltRun: false };
-  if (typeof verdict === 'object' && verdict !== null && (verdict.verdict === 'retry' || verdict.verdict === 'wait' || verdict.verdict === 'fatal')) {
-    return { verdict: verdict.verdict, haltRun: verdict.haltRun === true, ...(verdict.error ? { error: redactError(verdict.error) } : {}) };
+  if (verdict === 'done' || verdict === 'retry' || verdict === 'wait' || verdict === 'fatal')
+    return { verdict, haltRun: false };
+  if (
+    typeof verdict === 'object' &&
+    verdict !== null &&
+    (verdict.verdict === 'retry' || verdict.verdict === 'wait' || verdict.verdict === 'fatal')
+  ) {
+    return {
+      verdict: verdict.verdict,
+      haltRun: verdict.haltRun === true,
+      ...(verdict.error ? { error: redactError(verdict.error) } : {}),
+    };
   }
   return { verdict: 'retry', error: `execute returned ${JSON.stringify(verdict)}`, haltRun: false };
 }
 
 /** Back to the queue; `counted` (a refusal) adds an attempt and may dead-letter it. */
-async function keepForRetry(claim: Claim, entry: QueueEntry, counted: boolean, error: string | undefined): Promise<void> {
-  const updated: QueueEntry = { ...entry, attempts: entry.attempts + (counted ? 1 : 0), ...(error ? { lastError: error } : {}) };
+async function keepForRetry(
+  claim: Claim,
+  entry: QueueEntry,
+  counted: boolean,
+  error: string | undefined,
+): Promise<void> {
+  const updated: QueueEntry = {
+    ...entry,
+    attempts: entry.attempts + (counted ? 1 : 0),
+    ...(error ? { lastError: error } : {}),
+  };
   if (counted && updated.attempts >= claim.pass.options.maxAttempts) {
     await deadLetter(claim, { reason: 'max-attempts', entry: updated, ...(error ? { error } : {}) });
     return;

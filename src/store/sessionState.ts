@@ -47,10 +47,13 @@ export async function loadSessionState<S>(file: string, validate: StateValidator
   if (read.status === 'missing') return { status: 'absent' };
   if (read.status !== 'ok') return absent(`${read.status} state file ${file}: ${read.reason}`);
   const value = read.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return absent(`state file ${file} is not an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return absent(`state file ${file} is not an object`);
   const { version, ...fields } = value as Record<string, unknown>;
   if (version !== SESSION_STATE_VERSION) {
-    return absent(`state file ${file} has version ${JSON.stringify(version)}; this plugin reads ${SESSION_STATE_VERSION}`);
+    return absent(
+      `state file ${file} has version ${JSON.stringify(version)}; this plugin reads ${SESSION_STATE_VERSION}`,
+    );
   }
   let state: S | undefined;
   try {

@@ -96,7 +96,12 @@ export async function recordServerStatus(dataDir: string, status: ServerStatus):
  * Records a session's recall (`count` = memories injected) or capture
  * (`count` = messages sent); keeps the newest `MAX_STATUS_SESSIONS`. Never throws.
  */
-export async function recordActivity(dataDir: string, kind: ActivityKind, sessionId: string, mark: ActivityMark): Promise<void> {
+export async function recordActivity(
+  dataDir: string,
+  kind: ActivityKind,
+  sessionId: string,
+  mark: ActivityMark,
+): Promise<void> {
   if (!sessionId) return;
   const file = statusFile(dataDir, kind);
   const current = readMarks(readJsonSync(file));
@@ -121,9 +126,12 @@ export async function readStatus(dataDir: string): Promise<StatusSnapshot> {
 }
 
 /** The most recent mark of a map, with its session id. */
-export function latestMark(marks: Readonly<Record<string, ActivityMark>>): { sessionId: string; mark: ActivityMark } | undefined {
+export function latestMark(
+  marks: Readonly<Record<string, ActivityMark>>,
+): { sessionId: string; mark: ActivityMark } | undefined {
   let best: { sessionId: string; mark: ActivityMark } | undefined;
-  for (const [sessionId, mark] of Object.entries(marks)) if (!best || mark.at > best.mark.at) best = { sessionId, mark };
+  for (const [sessionId, mark] of Object.entries(marks))
+    if (!best || mark.at > best.mark.at) best = { sessionId, mark };
   return best;
 }
 

@@ -147,7 +147,7 @@ class Assembler {
 function holdIndex(drafts: readonly Draft[], recordCount: number): number {
   let hold = recordCount;
   for (const draft of drafts) if (draft.pending.size > 0 && draft.firstIndex < hold) hold = draft.firstIndex;
-  for (let changed = hold < recordCount; changed; ) {
+  for (let changed = hold < recordCount; changed;) {
     changed = false;
     for (const draft of drafts) {
       if (draft.firstIndex < hold && draft.lastIndex >= hold) {

@@ -39,7 +39,8 @@ function blocksOf(content: unknown): unknown[] {
 const HOST_ORIGINS = new Set(['task-notification']);
 
 function isHostWritten(record: JsonRecord): boolean {
-  if (record.isMeta === true || record.isCompactSummary === true || record.isVisibleInTranscriptOnly === true) return true;
+  if (record.isMeta === true || record.isCompactSummary === true || record.isVisibleInTranscriptOnly === true)
+    return true;
   const kind = objectField(record, 'origin')?.kind;
   return typeof kind === 'string' && HOST_ORIGINS.has(kind);
 }

@@ -41,7 +41,8 @@ function contentTexts(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
   const texts: string[] = [];
   for (const part of content) {
-    if (isRecord(part) && TEXT_PART_TYPES.has(String(part.type)) && typeof part.text === 'string') texts.push(part.text);
+    if (isRecord(part) && TEXT_PART_TYPES.has(String(part.type)) && typeof part.text === 'string')
+      texts.push(part.text);
   }
   return texts;
 }
@@ -80,13 +81,21 @@ function callEvent(record: JsonRecord, base: EventBase): TranscriptEvent {
     name = input.toolName;
     input = isRecord(input.params) ? input.params : null;
   }
-  return { ...base, kind: 'tool-call', stepKey: stepKeyOf(record, base.id), callId: stringField(record, 'callId') ?? '', name, input };
+  return {
+    ...base,
+    kind: 'tool-call',
+    stepKey: stepKeyOf(record, base.id),
+    callId: stringField(record, 'callId') ?? '',
+    name,
+    input,
+  };
 }
 
 function resultEvent(record: JsonRecord, base: EventBase): TranscriptEvent {
   const toolResult = objectField(objectField(record, 'providerData') ?? {}, 'toolResult');
   const status = stringField(record, 'status');
-  const failed = (status !== undefined && status !== 'completed' && status !== 'success') || toolResult?.error !== undefined;
+  const failed =
+    (status !== undefined && status !== 'completed' && status !== 'success') || toolResult?.error !== undefined;
   const event: TranscriptEvent = {
     ...base,
     kind: 'tool-result',

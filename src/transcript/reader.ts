@@ -83,7 +83,12 @@ function freshCursor(path: string, fileId: string, size: number): TranscriptCurs
   return { path, fileId, size, offset: 0, lastLineStart: 0, lastLineHash: '' };
 }
 
-async function readAt(file: ReadableFile, position: number, length: number, counter: { bytes: number }): Promise<Buffer> {
+async function readAt(
+  file: ReadableFile,
+  position: number,
+  length: number,
+  counter: { bytes: number },
+): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
@@ -96,12 +101,18 @@ async function readAt(file: ReadableFile, position: number, length: number, coun
 }
 
 /** Does the file still hold, right before `cursor.offset`, the line the cursor ended on? */
-async function boundaryHolds(file: ReadableFile, cursor: TranscriptCursor, counter: { bytes: number }): Promise<boolean> {
+async function boundaryHolds(
+  file: ReadableFile,
+  cursor: TranscriptCursor,
+  counter: { bytes: number },
+): Promise<boolean> {
   const length = cursor.offset - cursor.lastLineStart;
   if (length <= 0) return false;
   const head = await readAt(file, cursor.lastLineStart, Math.min(length, HEAD_BYTES), counter);
   const last = length <= HEAD_BYTES ? head.subarray(length - 1) : await readAt(file, cursor.offset - 1, 1, counter);
-  return last[0] === NEWLINE && lineHash(head.subarray(0, Math.min(length, HEAD_BYTES)), length) === cursor.lastLineHash;
+  return (
+    last[0] === NEWLINE && lineHash(head.subarray(0, Math.min(length, HEAD_BYTES)), length) === cursor.lastLineHash
+  );
 }
 
 /** Where to start: the cursor when it still fits the file, else byte 0 and why. */

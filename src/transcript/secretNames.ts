@@ -23,16 +23,54 @@ import { isRedacted } from './redactionMarker.js';
 
 /** Last words that make a name a credential on their own. */
 const STRONG_WORDS = new Set([
-  'password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'secrets', 'token', 'apikey', 'credential', 'credentials',
-  'accesskey', 'secretkey', 'privatekey', 'authtoken', 'accesstoken', 'refreshtoken', 'sessiontoken', 'clientsecret', 'connectionstring',
+  'password',
+  'passwd',
+  'passphrase',
+  'pass',
+  'pwd',
+  'secret',
+  'secrets',
+  'token',
+  'apikey',
+  'credential',
+  'credentials',
+  'accesskey',
+  'secretkey',
+  'privatekey',
+  'authtoken',
+  'accesstoken',
+  'refreshtoken',
+  'sessiontoken',
+  'clientsecret',
+  'connectionstring',
 ]);
 
 const GLUED_SUFFIX = /(?:password|passwd|passphrase|secret|token|apikey)$/;
 
 /** Words that make a trailing `key` a credential (`api key`, `account key`, not `sort key`). */
 const KEY_QUALIFIERS = new Set([
-  'api', 'access', 'secret', 'private', 'account', 'auth', 'client', 'encryption', 'signing', 'master', 'shared', 'app',
-  'service', 'license', 'subscription', 'storage', 'admin', 'session', 'consumer', 'webhook', 'hmac', 'jwt',
+  'api',
+  'access',
+  'secret',
+  'private',
+  'account',
+  'auth',
+  'client',
+  'encryption',
+  'signing',
+  'master',
+  'shared',
+  'app',
+  'service',
+  'license',
+  'subscription',
+  'storage',
+  'admin',
+  'session',
+  'consumer',
+  'webhook',
+  'hmac',
+  'jwt',
 ]);
 
 /** Names repeat (in code, and in hostile input); their verdicts are kept, a bounded number. */
@@ -84,11 +122,27 @@ function kindOfWords(qualifier: string, last: string): string {
  * Groups: 1 word, 2 rest of the name, 3 closing quote of the name, 4 space
  * before the separator, 5 separator (with the spaces after it), 6/7/8 value.
  */
-export const CREDENTIAL_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'credential', 'connectionstring'] as const;
+export const CREDENTIAL_WORDS = [
+  'pass',
+  'pwd',
+  'secret',
+  'token',
+  'key',
+  'auth',
+  'credential',
+  'connectionstring',
+] as const;
 const CANDIDATE_SOURCE = String.raw`(${CREDENTIAL_WORDS.join('|')})([A-Za-z0-9_.-]{0,40})(["']?)([ \t]{0,3})((?::=|=>|[:=])[ \t]{0,3})(?:"([^"\n]{1,512})"|'([^'\n]{1,512})'|([^\s"'\x60&;,<>()[\]{}|]{1,512}))`;
 /** `[A-Za-z0-9_.-]`, without a regex call per character. */
 function isNameChar(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 45;
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46 ||
+    code === 45
+  );
 }
 /** Longest name looked at. */
 const MAX_NAME = 64;
@@ -97,7 +151,8 @@ const MAX_YAML_VALUE = 512;
 let candidatePattern: RegExp | undefined;
 
 /** A value that stands for a secret rather than being one. */
-const PLACEHOLDER = /^(?:[$%{<@]|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
+const PLACEHOLDER =
+  /^(?:[$%{<@]|\*{3,}$|x{3,}$|\.\.\.|…|null$|none$|nil$|undefined$|true$|false$|your[_-])|\{\{|\$\{|process\.env|os\.environ|getenv/i;
 /** An env var name in quotes (`API_KEY_ENV = "OPENVIKING_API_KEY"`). */
 const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 /** `self.token`, `config.apiKey`: a member chain in code. */
@@ -143,9 +198,13 @@ function bareIsSecret(name: string, spaceBefore: string, separator: string, valu
  */
 function yamlValueLength(text: string, start: number, lineEnd: number, upper: boolean): number {
   if (lineEnd - start > MAX_YAML_VALUE) return 0; // bounded, so many candidates on one long line stay linear
-  const line = text.slice(start, lineEnd).replace(/[ \t]+#.*$/, '').trimEnd();
+  const line = text
+    .slice(start, lineEnd)
+    .replace(/[ \t]+#.*$/, '')
+    .trimEnd();
   if (line === '' || PLACEHOLDER.test(line)) return 0;
-  if (!upper && (TYPE_LINE.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line))) return 0;
+  if (!upper && (TYPE_LINE.test(line) || /[,;{(]$|=>| \| |</.test(line) || MEMBER_CHAIN.test(line) || PROSE.test(line)))
+    return 0;
   return line.length;
 }
 
@@ -171,9 +230,14 @@ export function redactNamedSecrets(text: string, marker: (kind: string) => strin
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     const [whole, word = '', rest = '', quote = '', spaceBefore = '', separator = '', dq, sq, bare] = match;
     let nameStart = match.index;
-    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text.charCodeAt(nameStart - 1))) nameStart--;
+    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text.charCodeAt(nameStart - 1)))
+      nameStart--;
     // `$PWD:/app`, `${API_TOKEN}`: a variable's value is read there, not written.
-    if (text.charAt(nameStart - 1) === '$' || (text.charAt(nameStart - 1) === '{' && text.charAt(nameStart - 2) === '$')) continue;
+    if (
+      text.charAt(nameStart - 1) === '$' ||
+      (text.charAt(nameStart - 1) === '{' && text.charAt(nameStart - 2) === '$')
+    )
+      continue;
     const name = text.slice(nameStart, match.index) + word + rest;
     const bareName = name.replace(/^[-.]+/, '');
     const kind = credentialNameKind(bareName);
@@ -183,11 +247,15 @@ export function redactNamedSecrets(text: string, marker: (kind: string) => strin
     let valueLength = value.length + (bare === undefined ? 2 : 0);
     if (bare !== undefined) {
       const end = match.index + whole.length;
-      if (separator.trim() === ':' && !HEADER_NAME.test(bareName)) valueLength = yamlValueLength(text, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
+      if (separator.trim() === ':' && !HEADER_NAME.test(bareName))
+        valueLength = yamlValueLength(text, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
       else if (!bareIsSecret(bareName, spaceBefore, separator, value, text.charAt(end))) valueLength = 0;
       if (valueLength === 0) continue;
     }
-    const redacted = bare === undefined ? `${whole.charAt(valueStart - match.index)}${marker(kind)}${whole.charAt(whole.length - 1)}` : marker(kind);
+    const redacted =
+      bare === undefined
+        ? `${whole.charAt(valueStart - match.index)}${marker(kind)}${whole.charAt(whole.length - 1)}`
+        : marker(kind);
     result += text.slice(position, valueStart) + redacted;
     position = valueStart + valueLength;
     pattern.lastIndex = Math.max(pattern.lastIndex, position);

@@ -49,11 +49,27 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
   { kind: 'replicate-token', keywords: ['r8_'], source: String.raw`${B}r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])` },
   { kind: 'huggingface-token', keywords: ['hf_'], source: String.raw`${B}hf_[A-Za-z0-9]{30}[A-Za-z0-9]*` },
   // Payments.
-  { kind: 'stripe-key', keywords: ['_live_', '_test_', '_prod_'], source: String.raw`${B}[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10}[A-Za-z0-9]*` },
-  { kind: 'stripe-webhook-secret', keywords: ['whsec_'], source: String.raw`${B}whsec_[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*` },
-  { kind: 'square-token', keywords: ['sq0atp-', 'sq0csp-'], source: String.raw`${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{22}[A-Za-z0-9_-]*` },
+  {
+    kind: 'stripe-key',
+    keywords: ['_live_', '_test_', '_prod_'],
+    source: String.raw`${B}[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10}[A-Za-z0-9]*`,
+  },
+  {
+    kind: 'stripe-webhook-secret',
+    keywords: ['whsec_'],
+    source: String.raw`${B}whsec_[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*`,
+  },
+  {
+    kind: 'square-token',
+    keywords: ['sq0atp-', 'sq0csp-'],
+    source: String.raw`${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{22}[A-Za-z0-9_-]*`,
+  },
   // Clouds.
-  { kind: 'aws-access-key', keywords: ['akia', 'asia', 'abia', 'acca', 'a3t'], source: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])` },
+  {
+    kind: 'aws-access-key',
+    keywords: ['akia', 'asia', 'abia', 'acca', 'a3t'],
+    source: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`,
+  },
   {
     kind: 'aws-session-token',
     keywords: ['iqojb3jpz2lu', 'fwogzxivyxdz', 'aqodyxdz'],
@@ -67,15 +83,31 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     keepPrefix: true,
   },
   { kind: 'google-api-key', keywords: ['aiza'], source: String.raw`${B}AIza[A-Za-z0-9_-]{35}` },
-  { kind: 'google-oauth-secret', keywords: ['gocspx-'], source: String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+  {
+    kind: 'google-oauth-secret',
+    keywords: ['gocspx-'],
+    source: String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`,
+  },
   { kind: 'google-oauth-token', keywords: ['ya29.'], source: String.raw`${B}ya29\.[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
-  { kind: 'google-refresh-token', keywords: ['1//0'], source: String.raw`(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{30}[A-Za-z0-9_-]*` },
-  { kind: 'azure-client-secret', keywords: ['q~'], source: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])` },
+  {
+    kind: 'google-refresh-token',
+    keywords: ['1//0'],
+    source: String.raw`(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{30}[A-Za-z0-9_-]*`,
+  },
+  {
+    kind: 'azure-client-secret',
+    keywords: ['q~'],
+    source: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
+  },
   { kind: 'digitalocean-token', keywords: ['_v1_'], source: String.raw`${B}do[por]_v1_[a-f0-9]{64}` },
   { kind: 'databricks-token', keywords: ['dapi'], source: String.raw`${B}dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])` },
   { kind: 'supabase-token', keywords: ['sbp_'], source: String.raw`${B}sbp_[a-f0-9]{40}` },
   // Code hosting and registries.
-  { kind: 'github-token', keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], source: String.raw`${B}gh[pousr]_[A-Za-z0-9]{36}[A-Za-z0-9]*` },
+  {
+    kind: 'github-token',
+    keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
+    source: String.raw`${B}gh[pousr]_[A-Za-z0-9]{36}[A-Za-z0-9]*`,
+  },
   { kind: 'github-token', keywords: ['github_pat_'], source: String.raw`${B}github_pat_[A-Za-z0-9_]{22}[A-Za-z0-9_]*` },
   {
     kind: 'gitlab-token',
@@ -83,16 +115,36 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     source: String.raw`${B}gl(?:pat|ptt|dt|rt|soat|cbt|ft|imt|oas|agent)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`,
   },
   { kind: 'npm-token', keywords: ['npm_'], source: String.raw`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])` },
-  { kind: 'pypi-token', keywords: ['pypi-ageicHlwaS5vcmc'.toLowerCase()], source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
-  { kind: 'shopify-token', keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])` },
+  {
+    kind: 'pypi-token',
+    keywords: ['pypi-ageicHlwaS5vcmc'.toLowerCase()],
+    source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`,
+  },
+  {
+    kind: 'shopify-token',
+    keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
+    source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])`,
+  },
   { kind: 'docker-token', keywords: ['dckr_pat_'], source: String.raw`dckr_pat_[A-Za-z0-9_-]{27}[A-Za-z0-9_-]*` },
   { kind: 'atlassian-token', keywords: ['atatt3'], source: String.raw`ATATT3[A-Za-z0-9_=-]{60}[A-Za-z0-9_=-]*` },
   { kind: 'linear-key', keywords: ['lin_api_'], source: String.raw`lin_api_[A-Za-z0-9]{40}` },
   { kind: 'postman-key', keywords: ['pmak-'], source: String.raw`PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}` },
-  { kind: 'terraform-token', keywords: ['.atlasv1.'], source: String.raw`${B}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}` },
+  {
+    kind: 'terraform-token',
+    keywords: ['.atlasv1.'],
+    source: String.raw`${B}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`,
+  },
   // Chat, mail, monitoring, secrets managers.
-  { kind: 'slack-token', keywords: ['xox'], source: String.raw`(?<![A-Za-z0-9-])xox[abposre]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*` },
-  { kind: 'slack-token', keywords: ['xapp-'], source: String.raw`(?<![A-Za-z0-9-])xapp-[0-9]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*` },
+  {
+    kind: 'slack-token',
+    keywords: ['xox'],
+    source: String.raw`(?<![A-Za-z0-9-])xox[abposre]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`,
+  },
+  {
+    kind: 'slack-token',
+    keywords: ['xapp-'],
+    source: String.raw`(?<![A-Za-z0-9-])xapp-[0-9]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`,
+  },
   {
     kind: 'slack-webhook',
     keywords: ['hooks.slack.com'],
@@ -107,15 +159,39 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     flags: 'i',
     keepPrefix: true,
   },
-  { kind: 'telegram-bot-token', keywords: [':aa'], source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])` },
-  { kind: 'sendgrid-key', keywords: ['sg.'], source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}` },
+  {
+    kind: 'telegram-bot-token',
+    keywords: [':aa'],
+    source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`,
+  },
+  {
+    kind: 'sendgrid-key',
+    keywords: ['sg.'],
+    source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}`,
+  },
   { kind: 'mailgun-key', keywords: ['key-'], source: String.raw`${B}key-[a-f0-9]{32}(?![A-Za-z0-9])` },
-  { kind: 'mailchimp-key', keywords: ['-us'], source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])` },
+  {
+    kind: 'mailchimp-key',
+    keywords: ['-us'],
+    source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])`,
+  },
   { kind: 'twilio-key', keywords: ['sk'], source: String.raw`(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])` },
-  { kind: 'sentry-token', keywords: ['sntrys_', 'sntryu_', 'sntrus_'], source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*` },
-  { kind: 'grafana-token', keywords: ['glsa_', 'glc_'], source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})` },
+  {
+    kind: 'sentry-token',
+    keywords: ['sntrys_', 'sntryu_', 'sntrus_'],
+    source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*`,
+  },
+  {
+    kind: 'grafana-token',
+    keywords: ['glsa_', 'glc_'],
+    source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})`,
+  },
   { kind: 'newrelic-key', keywords: ['nrak-'], source: String.raw`NRAK-[A-Z0-9]{27}` },
-  { kind: 'vault-token', keywords: ['hvs.', 'hvb.'], source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*` },
+  {
+    kind: 'vault-token',
+    keywords: ['hvs.', 'hvb.'],
+    source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*`,
+  },
   {
     // Vault's legacy service tokens: `s.` and 24 base62 characters (mixed case and a digit: not a word after `s.`).
     kind: 'vault-token',
@@ -123,7 +199,12 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     source: String.raw`(?<![A-Za-z0-9_.-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])`,
     keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match.slice(2)) && /[0-9]/.test(match)),
   },
-  { kind: 'doppler-token', keywords: ['dp.'], source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`, flags: 'i' },
+  {
+    kind: 'doppler-token',
+    keywords: ['dp.'],
+    source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`,
+    flags: 'i',
+  },
   { kind: '1password-token', keywords: ['ops_eyj'], source: String.raw`ops_eyJ[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3}` },
   { kind: 'age-secret-key', keywords: ['age-secret-key-1'], source: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{58}` },
   // Generic shapes.
@@ -132,7 +213,13 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     keywords: ['eyj'],
     source: String.raw`${B}eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*`,
   },
-  { kind: 'bearer-token', keywords: ['bearer'], source: String.raw`\b(Bearer[ \t]{1,8})[A-Za-z0-9._~+/-]{16}[A-Za-z0-9._~+/-]*=*`, flags: 'i', keepPrefix: true },
+  {
+    kind: 'bearer-token',
+    keywords: ['bearer'],
+    source: String.raw`\b(Bearer[ \t]{1,8})[A-Za-z0-9._~+/-]{16}[A-Za-z0-9._~+/-]*=*`,
+    flags: 'i',
+    keepPrefix: true,
+  },
   {
     kind: 'authorization',
     keywords: ['authorization'],
@@ -165,9 +252,19 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     source: String.raw`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-p)[^\s-][^\s]*`,
     keepPrefix: true,
   },
-  { kind: 'password', keywords: ['sshpass'], source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`, keepPrefix: true },
+  {
+    kind: 'password',
+    keywords: ['sshpass'],
+    source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`,
+    keepPrefix: true,
+  },
   // `redis-cli -h cache -a S3cret` (`-a` takes the password; `--pass` is the flag rule below).
-  { kind: 'password', keywords: ['redis-cli'], source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`, keepPrefix: true },
+  {
+    kind: 'password',
+    keywords: ['redis-cli'],
+    source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`,
+    keepPrefix: true,
+  },
   {
     // `.netrc`: `machine host login alice password s3cret`, on one line or several.
     kind: 'password',

@@ -69,7 +69,12 @@ export function optionalBoolean(source: JsonRecord, key: string, path: string): 
 }
 
 /** `null` and absence both read as `[]`; anything else must be an array whose items pass `item`. */
-export function listOf<T>(source: JsonRecord, key: string, path: string, item: (value: unknown, path: string) => T): T[] {
+export function listOf<T>(
+  source: JsonRecord,
+  key: string,
+  path: string,
+  item: (value: unknown, path: string) => T,
+): T[] {
   const value = source[key];
   if (value === undefined || value === null) return [];
   return arrayOf(value, `${path}.${key}`, item);
@@ -80,7 +85,13 @@ export function arrayOf<T>(value: unknown, path: string, item: (value: unknown, 
   return value.map((entry, index) => item(entry, `${path}[${index}]`));
 }
 
-function optional<T>(source: JsonRecord, key: string, path: string, expected: string, test: (v: unknown) => v is T): T | undefined {
+function optional<T>(
+  source: JsonRecord,
+  key: string,
+  path: string,
+  expected: string,
+  test: (v: unknown) => v is T,
+): T | undefined {
   const value = source[key];
   if (value === undefined || value === null) return undefined;
   if (!test(value)) throw new ShapeError(`${path}.${key}`, expected, value);

@@ -82,7 +82,6 @@ export function recordInjection(dataDir: string, entry: WhyEntry): void {
     const size = statQuietly(file)?.size ?? 0;
     if (size + utf8Length(line) > MAX_FILE_BYTES) return rewriteWithNewest(file, line);
     appendPrivateFileSync(file, line); // the first record of this data dir also makes sessions/
-
   } catch {
     // The record is a convenience; the injection already happened.
   }
@@ -95,7 +94,11 @@ export function urisIn(text: string): InjectedItem[] {
 
 /** The entry as one JSON line of at most MAX_LINE_BYTES, every field cut to its bound. */
 function entryLine(entry: WhyEntry): string {
-  const items = entry.items.slice(0, MAX_ITEMS).map((item) => ({ ...item, uri: item.uri.slice(0, MAX_URI_CHARS), ...(item.category !== undefined ? { category: item.category.slice(0, 64) } : {}) }));
+  const items = entry.items.slice(0, MAX_ITEMS).map((item) => ({
+    ...item,
+    uri: item.uri.slice(0, MAX_URI_CHARS),
+    ...(item.category !== undefined ? { category: item.category.slice(0, 64) } : {}),
+  }));
   const more = entry.items.length - items.length + (entry.moreItems ?? 0);
   const bounded: WhyEntry = {
     session: entry.session.slice(0, 200),
@@ -111,7 +114,13 @@ function entryLine(entry: WhyEntry): string {
   const line = `${JSON.stringify(bounded)}\n`;
   if (utf8Length(line) <= MAX_LINE_BYTES) return line;
   // Only text made mostly of escaped characters gets here: keep the head of everything.
-  const head: WhyEntry = { ...bounded, detail: bounded.detail.slice(0, 100), items: items.slice(0, 10), moreItems: entry.items.length - Math.min(items.length, 10) + (entry.moreItems ?? 0), text: bounded.text.slice(0, 1_000) };
+  const head: WhyEntry = {
+    ...bounded,
+    detail: bounded.detail.slice(0, 100),
+    items: items.slice(0, 10),
+    moreItems: entry.items.length - Math.min(items.length, 10) + (entry.moreItems ?? 0),
+    text: bounded.text.slice(0, 1_000),
+  };
   return `${JSON.stringify(head)}\n`;
 }
 
@@ -163,7 +172,13 @@ function readEntries(file: string): WhyEntry[] {
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     const value = parseJson(line); // a torn last line: skipped
-    if (isRecord(value) && typeof value.session === 'string' && typeof value.at === 'number' && Array.isArray(value.items)) entries.push(value as unknown as WhyEntry);
+    if (
+      isRecord(value) &&
+      typeof value.session === 'string' &&
+      typeof value.at === 'number' &&
+      Array.isArray(value.items)
+    )
+      entries.push(value as unknown as WhyEntry);
   }
   return entries;
 }

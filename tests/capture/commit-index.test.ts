@@ -9,7 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initUncommittedIndex, listUncommitted, markUncommitted, nothingLeftToCommit } from '../../src/capture/commitIndex.js';
+import {
+  initUncommittedIndex,
+  listUncommitted,
+  markUncommitted,
+  nothingLeftToCommit,
+} from '../../src/capture/commitIndex.js';
 import { emptyCaptureState, hasWorkLeft, saveCaptureState, workLeft } from '../../src/capture/state.js';
 
 const dirs: string[] = [];
@@ -33,7 +38,7 @@ describe('uncommitted index', () => {
     expect(listed === 'missing' ? listed : listed.map((item) => item.ovSessionId)).toEqual(['cb-first']);
   });
 
-  it('a data dir with states from before the index: a writer\'s entry does not make it the index until the scan is done', async () => {
+  it("a data dir with states from before the index: a writer's entry does not make it the index until the scan is done", async () => {
     const dir = dataDir();
     const old = emptyCaptureState({ ovSessionId: 'cb-old', hostSessionId: 'old', workspace: '/ws' });
     expect((await saveCaptureState(dir, old)).ok).toBe(true);
@@ -56,7 +61,10 @@ describe('work left: one model for the pass, the index, commit-stale and retenti
     expect(workLeft(base)).toEqual({ uncommitted: false, inTransit: false });
     expect(workLeft({ ...base, capturedSinceCommit: 3 })).toEqual({ uncommitted: true, inTransit: false });
     for (const transit of [{ queued: ['q'] }, { inflight }, { enqueueIntent: intent }]) {
-      expect(workLeft({ ...base, ...transit }), JSON.stringify(transit)).toEqual({ uncommitted: false, inTransit: true });
+      expect(workLeft({ ...base, ...transit }), JSON.stringify(transit)).toEqual({
+        uncommitted: false,
+        inTransit: true,
+      });
       expect(hasWorkLeft({ ...base, ...transit })).toBe(true);
     }
   });

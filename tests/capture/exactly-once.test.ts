@@ -38,7 +38,9 @@ function lockHolderPid(w: CaptureWorld): number | undefined {
   const lock = captureLockPath(w.dataDir, w.ovId);
   try {
     const owner = readdirSync(lock).find((name) => name.endsWith('.owner'));
-    return owner === undefined ? undefined : (JSON.parse(readFileSync(join(lock, owner), 'utf8')) as { pid: number }).pid;
+    return owner === undefined
+      ? undefined
+      : (JSON.parse(readFileSync(join(lock, owner), 'utf8')) as { pid: number }).pid;
   } catch {
     return undefined;
   }
@@ -147,25 +149,38 @@ describe('exactly once', () => {
     expect(w.storedTexts()).toEqual(turnTexts(1, 2));
   }, 90_000);
 
-  it.each(['before-send', 'after-send'])('a worker killed %s: the rerun sends what is missing, once', async (point) => {
-    world = await createWorld({ testSeams: true });
-    const w = world;
-    await stopAfterTurn(w, 1, { OPENVIKING_TEST_CRASH_AT: point });
-    await until(() => captureStateOf(w)?.inflight !== undefined && !isAlive(lockHolderPid(w)), 30_000, 'the worker to crash with its batch in flight');
-    expect(w.storedTexts().length).toBe(point === 'after-send' ? 2 : 0);
-    await stopAfterTurn(w, 2, { OPENVIKING_TEST_CRASH_AT: '' });
-    await until(() => w.storedTexts().length >= 4, 30_000, 'turn 2');
-    await workersIdle(w);
-    expect(w.storedTexts()).toEqual(turnTexts(1, 2));
-    expect(captureStateOf(w)?.inflight).toBeUndefined();
-  }, 90_000);
+  it.each(['before-send', 'after-send'])(
+    'a worker killed %s: the rerun sends what is missing, once',
+    async (point) => {
+      world = await createWorld({ testSeams: true });
+      const w = world;
+      await stopAfterTurn(w, 1, { OPENVIKING_TEST_CRASH_AT: point });
+      await until(
+        () => captureStateOf(w)?.inflight !== undefined && !isAlive(lockHolderPid(w)),
+        30_000,
+        'the worker to crash with its batch in flight',
+      );
+      expect(w.storedTexts().length).toBe(point === 'after-send' ? 2 : 0);
+      await stopAfterTurn(w, 2, { OPENVIKING_TEST_CRASH_AT: '' });
+      await until(() => w.storedTexts().length >= 4, 30_000, 'turn 2');
+      await workersIdle(w);
+      expect(w.storedTexts()).toEqual(turnTexts(1, 2));
+      expect(captureStateOf(w)?.inflight).toBeUndefined();
+    },
+    90_000,
+  );
 
   it('a worker killed between queueing a batch and recording it: queued once, delivered once', async () => {
     world = await createWorld({ testSeams: true });
     const w = world;
     await w.server.stop();
     await stopAfterTurn(w, 1, { OPENVIKING_TEST_CRASH_AT: 'after-enqueue' });
-    await until(() => w.pendingEntries().length === 1 && captureStateOf(w)?.enqueueIntent !== undefined && !isAlive(lockHolderPid(w)), 30_000, 'the crash after enqueue');
+    await until(
+      () =>
+        w.pendingEntries().length === 1 && captureStateOf(w)?.enqueueIntent !== undefined && !isAlive(lockHolderPid(w)),
+      30_000,
+      'the crash after enqueue',
+    );
     await w.server.start();
     await stopAfterTurn(w, 2, { OPENVIKING_TEST_CRASH_AT: '' });
     await until(() => w.storedTexts().length >= 4 && w.pendingEntries().length === 0, 30_000, 'backlog and turn 2');
@@ -191,7 +206,10 @@ describe('exactly once', () => {
   it('a reset while the server cannot be asked: queued with its inflight record, replay resolves it without resending', async () => {
     let sessionGets = 0;
     // The 2nd GET of the session is the check after the failed batch: make the server unreachable for it.
-    world = await createWorld({ proxyRule: (method, path) => (method === 'GET' && /\/sessions\/[^/?]+$/.test(path) && ++sessionGets === 2 ? 'reset' : 'forward') });
+    world = await createWorld({
+      proxyRule: (method, path) =>
+        method === 'GET' && /\/sessions\/[^/?]+$/.test(path) && ++sessionGets === 2 ? 'reset' : 'forward',
+    });
     const w = world;
     w.server.faults.resetMidResponse(BATCH, 1);
     await stopAfterTurn(w, 1);

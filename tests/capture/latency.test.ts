@@ -30,16 +30,31 @@ const MB = 1024 * 1024;
 function writeTranscript(p: Payloads, workspace: string, bytes: number): void {
   mkdirSync(dirname(p.transcriptPath), { recursive: true });
   writeFileSync(p.transcriptPath, '');
-  const filler = JSON.stringify({ id: 'snap', type: 'file-history-snapshot', snapshot: { blob: 'x'.repeat(Math.min(bytes, 256 * 1024) - 80) } }) + '\n';
+  const filler =
+    JSON.stringify({
+      id: 'snap',
+      type: 'file-history-snapshot',
+      snapshot: { blob: 'x'.repeat(Math.min(bytes, 256 * 1024) - 80) },
+    }) + '\n';
   const chunk = filler.repeat(Math.max(1, Math.floor(Math.min(bytes, 8 * MB) / filler.length)));
   for (let written = 0; written < bytes; written += chunk.length) appendFileSync(p.transcriptPath, chunk);
-  appendFileSync(p.transcriptPath, turnRecords(p.sessionId, workspace, 'first question', 'first answer').map((r) => `${JSON.stringify(r)}\n`).join(''));
+  appendFileSync(
+    p.transcriptPath,
+    turnRecords(p.sessionId, workspace, 'first question', 'first answer')
+      .map((r) => `${JSON.stringify(r)}\n`)
+      .join(''),
+  );
 }
 
 async function timeNewTurn(w: CaptureWorld, p: Payloads, turn: number): Promise<{ stopMs: number; landedMs: number }> {
   const id = ovSessionId(p.sessionId);
   const before = w.storedTexts(id).length;
-  appendFileSync(p.transcriptPath, turnRecords(p.sessionId, w.workspace, `question ${turn}`, `answer ${turn}`).map((r) => `${JSON.stringify(r)}\n`).join(''));
+  appendFileSync(
+    p.transcriptPath,
+    turnRecords(p.sessionId, w.workspace, `question ${turn}`, `answer ${turn}`)
+      .map((r) => `${JSON.stringify(r)}\n`)
+      .join(''),
+  );
   const started = performance.now();
   const stop = await w.sim.fire('Stop', p.stop());
   expect(stop.timedOut).toBe(false);
@@ -69,39 +84,50 @@ describe('Stop latency', () => {
     expect(w.storedTexts()).toEqual(['first question', 'first answer', 'question 2', 'answer 2']);
   }, 120_000);
 
-  it.runIf(process.env.CAPTURE_MEASURE === '1')('measurements for the report', async () => {
-    world = await createWorld();
-    const w = world;
-    const small = createPayloads({ workspace: w.workspace, configDir: join(w.home, '.codebuddy') });
-    const large = createPayloads({ workspace: w.workspace, configDir: join(w.home, '.codebuddy') });
-    writeTranscript(small, w.workspace, 50 * 1024);
-    writeTranscript(large, w.workspace, 50 * MB);
-    for (const p of [small, large]) {
-      await w.sim.fire('Stop', p.stop());
-      await until(() => w.storedTexts(ovSessionId(p.sessionId)).length === 2, 60_000);
-      await workersIdle(w, ovSessionId(p.sessionId));
-    }
-    const bare: number[] = [];
-    const stops: Record<'small' | 'large', number[]> = { small: [], large: [] };
-    const landed: Record<'small' | 'large', number[]> = { small: [], large: [] };
-    for (let round = 0; round < 7; round++) {
-      const node = await runProcess('/bin/bash', ['-c', 'node -e 0'], { env: w.sim.env, cwd: w.workspace, timeoutMs: 10_000 });
-      bare.push(node.durationMs);
-      for (const [name, p] of [['small', small], ['large', large]] as const) {
-        const timing = await timeNewTurn(w, p, 100 + round);
-        stops[name].push(timing.stopMs);
-        landed[name].push(timing.landedMs);
+  it.runIf(process.env.CAPTURE_MEASURE === '1')(
+    'measurements for the report',
+    async () => {
+      world = await createWorld();
+      const w = world;
+      const small = createPayloads({ workspace: w.workspace, configDir: join(w.home, '.codebuddy') });
+      const large = createPayloads({ workspace: w.workspace, configDir: join(w.home, '.codebuddy') });
+      writeTranscript(small, w.workspace, 50 * 1024);
+      writeTranscript(large, w.workspace, 50 * MB);
+      for (const p of [small, large]) {
+        await w.sim.fire('Stop', p.stop());
+        await until(() => w.storedTexts(ovSessionId(p.sessionId)).length === 2, 60_000);
+        await workersIdle(w, ovSessionId(p.sessionId));
       }
-    }
-    const report = {
-      bareNodeMs: median(bare),
-      stopSmallMs: median(stops.small),
-      stopLargeMs: median(stops.large),
-      stopVsBare: median(stops.large) / median(bare),
-      landed50KBMs: median(landed.small),
-      landed50MBMs: median(landed.large),
-      landedRatio: median(landed.large) / median(landed.small),
-    };
-    process.stdout.write(`CAPTURE-MEASURE ${JSON.stringify(report)}\n`);
-  }, 600_000);
+      const bare: number[] = [];
+      const stops: Record<'small' | 'large', number[]> = { small: [], large: [] };
+      const landed: Record<'small' | 'large', number[]> = { small: [], large: [] };
+      for (let round = 0; round < 7; round++) {
+        const node = await runProcess('/bin/bash', ['-c', 'node -e 0'], {
+          env: w.sim.env,
+          cwd: w.workspace,
+          timeoutMs: 10_000,
+        });
+        bare.push(node.durationMs);
+        for (const [name, p] of [
+          ['small', small],
+          ['large', large],
+        ] as const) {
+          const timing = await timeNewTurn(w, p, 100 + round);
+          stops[name].push(timing.stopMs);
+          landed[name].push(timing.landedMs);
+        }
+      }
+      const report = {
+        bareNodeMs: median(bare),
+        stopSmallMs: median(stops.small),
+        stopLargeMs: median(stops.large),
+        stopVsBare: median(stops.large) / median(bare),
+        landed50KBMs: median(landed.small),
+        landed50MBMs: median(landed.large),
+        landedRatio: median(landed.large) / median(landed.small),
+      };
+      process.stdout.write(`CAPTURE-MEASURE ${JSON.stringify(report)}\n`);
+    },
+    600_000,
+  );
 });

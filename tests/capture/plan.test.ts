@@ -10,8 +10,18 @@ import { recordFingerprint } from '../../src/transcript/fingerprint.js';
 import type { PlanOptions } from '../../src/capture/plan.js';
 import type { DecodedMessage } from '../../src/transcript/index.js';
 
-function decoded(index: number, role: 'user' | 'assistant' = index % 2 === 0 ? 'user' : 'assistant', text = `message ${index}`): DecodedMessage {
-  return { role, parts: [{ type: 'text', text }], recordId: `r${index}@t`, sourceIds: [`r${index}`], created_at: '2026-11-30T00:00:00.000Z' };
+function decoded(
+  index: number,
+  role: 'user' | 'assistant' = index % 2 === 0 ? 'user' : 'assistant',
+  text = `message ${index}`,
+): DecodedMessage {
+  return {
+    role,
+    parts: [{ type: 'text', text }],
+    recordId: `r${index}@t`,
+    sourceIds: [`r${index}`],
+    created_at: '2026-11-30T00:00:00.000Z',
+  };
 }
 
 const base: PlanOptions = { captureAssistantTurns: true, privacy: {}, acked: new Set() };
@@ -19,13 +29,22 @@ const base: PlanOptions = { captureAssistantTurns: true, privacy: {}, acked: new
 describe('planItems', () => {
   it('sends wire messages without the decoder bookkeeping', () => {
     const [item] = planItems([decoded(0)], base);
-    expect(item?.message).toEqual({ role: 'user', parts: [{ type: 'text', text: 'message 0' }], created_at: '2026-11-30T00:00:00.000Z' });
+    expect(item?.message).toEqual({
+      role: 'user',
+      parts: [{ type: 'text', text: 'message 0' }],
+      created_at: '2026-11-30T00:00:00.000Z',
+    });
     expect(item?.firstSourceId).toBe('r0');
   });
 
   it('skips acknowledged ids, assistant turns when off, and messages the privacy filter empties', () => {
     const items = planItems(
-      [decoded(0), decoded(1), decoded(2, 'user', '<private>only this</private>'), decoded(3, 'assistant', 'sk-abcdefghijklmnopqrstuvwxyz012345')],
+      [
+        decoded(0),
+        decoded(1),
+        decoded(2, 'user', '<private>only this</private>'),
+        decoded(3, 'assistant', 'sk-abcdefghijklmnopqrstuvwxyz012345'),
+      ],
       { ...base, captureAssistantTurns: false, acked: new Set([recordFingerprint('r0@t')]) },
     );
     expect(items.map((item) => item.skip)).toEqual(['acknowledged', 'assistant-off', 'empty', 'assistant-off']);
@@ -44,9 +63,17 @@ describe('planItems', () => {
 
 describe('nextBatch', () => {
   it('cuts 250 messages into 100 + 100 + 50, covering skips in between', () => {
-    const items = planItems(Array.from({ length: 250 }, (_, i) => decoded(i)), { ...base, acked: new Set([recordFingerprint('r5@t')]) });
+    const items = planItems(
+      Array.from({ length: 250 }, (_, i) => decoded(i)),
+      { ...base, acked: new Set([recordFingerprint('r5@t')]) },
+    );
     const sizes: number[] = [];
-    for (let batch = nextBatch(items, 0, MAX_BATCH); batch !== undefined; batch = nextBatch(items, batch.end, MAX_BATCH)) sizes.push(batch.messages.length);
+    for (
+      let batch = nextBatch(items, 0, MAX_BATCH);
+      batch !== undefined;
+      batch = nextBatch(items, batch.end, MAX_BATCH)
+    )
+      sizes.push(batch.messages.length);
     expect(sizes).toEqual([100, 100, 49]);
   });
 
@@ -86,14 +113,23 @@ describe('acknowledged-record fingerprints', () => {
   });
 
   it('a state from before them keeps its acknowledged ids, as fingerprints', () => {
-    const state = narrowCaptureState({ ovSessionId: 'cb-x', hostSessionId: 'x', workspace: '/w', recentIds: ['r0@t', 'r1@t'] });
+    const state = narrowCaptureState({
+      ovSessionId: 'cb-x',
+      hostSessionId: 'x',
+      workspace: '/w',
+      recentIds: ['r0@t', 'r1@t'],
+    });
     expect(state?.acked).toBe(recordFingerprint('r0@t') + recordFingerprint('r1@t'));
   });
 
   it('20,000 acknowledged messages stay apart from 20,000 new ones (no fingerprint collision)', () => {
-    const acked = ackedSet({ acked: Array.from({ length: 20_000 }, (_, i) => recordFingerprint(`u-${i}@1796000000000`)).join('') });
+    const acked = ackedSet({
+      acked: Array.from({ length: 20_000 }, (_, i) => recordFingerprint(`u-${i}@1796000000000`)).join(''),
+    });
     expect(acked.size).toBe(20_000);
-    const clashes = Array.from({ length: 20_000 }, (_, i) => recordFingerprint(`chatcmpl-${i}@1796000000001`)).filter((fp) => acked.has(fp));
+    const clashes = Array.from({ length: 20_000 }, (_, i) => recordFingerprint(`chatcmpl-${i}@1796000000001`)).filter(
+      (fp) => acked.has(fp),
+    );
     expect(clashes).toEqual([]);
   });
 });

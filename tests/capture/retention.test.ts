@@ -48,7 +48,13 @@ function sandbox(): { dataDir: string; transcripts: string } {
 
 /** Writes a capture state as the writer leaves it; the file's mtime is its last write. */
 function pastSession(dataDir: string, id: string, fields: Record<string, unknown>, activeAt: number): string {
-  const state = { version: 1, ...emptyCaptureState({ ovSessionId: id, hostSessionId: id.slice(3), workspace: '/ws' }), lastCaptureAt: activeAt, lastCommitAt: activeAt, ...fields };
+  const state = {
+    version: 1,
+    ...emptyCaptureState({ ovSessionId: id, hostSessionId: id.slice(3), workspace: '/ws' }),
+    lastCaptureAt: activeAt,
+    lastCommitAt: activeAt,
+    ...fields,
+  };
   const file = captureStateFile(dataDir, id);
   writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
   utimesSync(file, activeAt / 1000, activeAt / 1000);
@@ -66,17 +72,52 @@ describe('capture state retention', () => {
   it('removes committed idle sessions whose transcript is gone or that passed the retention days; keeps the rest', async () => {
     const { dataDir, transcripts } = sandbox();
     initUncommittedIndex(dataDir);
-    const gone = pastSession(dataDir, 'cb-gone', { transcriptPath: join(transcripts, 'deleted.jsonl') }, NOW - 2 * 3_600_000);
+    const gone = pastSession(
+      dataDir,
+      'cb-gone',
+      { transcriptPath: join(transcripts, 'deleted.jsonl') },
+      NOW - 2 * 3_600_000,
+    );
     const why = join(storeLayout(dataDir).sessionsDir, `${safeFileKey('cb-gone#why')}.why.jsonl`);
     mkdirSync(storeLayout(dataDir).sessionsDir, { recursive: true });
     writeFileSync(why, '{}\n');
-    const ancient = pastSession(dataDir, 'cb-ancient', { transcriptPath: transcript(transcripts, 'ancient') }, NOW - 91 * DAY);
-    const idle = pastSession(dataDir, 'cb-idle', { transcriptPath: transcript(transcripts, 'idle') }, NOW - 2 * 3_600_000);
-    const active = pastSession(dataDir, 'cb-active', { transcriptPath: join(transcripts, 'deleted-too.jsonl') }, NOW - 60_000);
-    const uncommitted = pastSession(dataDir, 'cb-uncommitted', { transcriptPath: join(transcripts, 'x.jsonl'), capturedSinceCommit: 2 }, NOW - 91 * DAY);
-    const indexed = pastSession(dataDir, 'cb-indexed', { transcriptPath: join(transcripts, 'y.jsonl') }, NOW - 91 * DAY);
+    const ancient = pastSession(
+      dataDir,
+      'cb-ancient',
+      { transcriptPath: transcript(transcripts, 'ancient') },
+      NOW - 91 * DAY,
+    );
+    const idle = pastSession(
+      dataDir,
+      'cb-idle',
+      { transcriptPath: transcript(transcripts, 'idle') },
+      NOW - 2 * 3_600_000,
+    );
+    const active = pastSession(
+      dataDir,
+      'cb-active',
+      { transcriptPath: join(transcripts, 'deleted-too.jsonl') },
+      NOW - 60_000,
+    );
+    const uncommitted = pastSession(
+      dataDir,
+      'cb-uncommitted',
+      { transcriptPath: join(transcripts, 'x.jsonl'), capturedSinceCommit: 2 },
+      NOW - 91 * DAY,
+    );
+    const indexed = pastSession(
+      dataDir,
+      'cb-indexed',
+      { transcriptPath: join(transcripts, 'y.jsonl') },
+      NOW - 91 * DAY,
+    );
     markUncommitted(dataDir, { ovSessionId: 'cb-indexed', hostSessionId: 'indexed', workspace: '/ws' }, NOW - 91 * DAY);
-    const pending = pastSession(dataDir, 'cb-pending', { transcriptPath: join(transcripts, 'z.jsonl') }, NOW - 91 * DAY);
+    const pending = pastSession(
+      dataDir,
+      'cb-pending',
+      { transcriptPath: join(transcripts, 'z.jsonl') },
+      NOW - 91 * DAY,
+    );
     writeFileSync(join(requestDir(dataDir, 'cb-pending'), '000000000000001-a.json'), '{}');
     const oldAnswer = join(storeLayout(dataDir).sessionsDir, 'cb-old_start-0123.json');
     const newAnswer = join(storeLayout(dataDir).sessionsDir, 'cb-new_start-4567.json');
@@ -89,12 +130,18 @@ describe('capture state retention', () => {
     expect(summary).toMatchObject({ removed: 2, startAnswersRemoved: 1 });
     for (const file of [gone, ancient, why, oldAnswer]) expect(existsSync(file), file).toBe(false);
     expect(existsSync(requestDir(dataDir, 'cb-gone'))).toBe(false);
-    for (const file of [idle, active, uncommitted, indexed, pending, newAnswer]) expect(existsSync(file), file).toBe(true);
+    for (const file of [idle, active, uncommitted, indexed, pending, newAnswer])
+      expect(existsSync(file), file).toBe(true);
   });
 
   it('removes nothing before the uncommitted index exists, and runs at most once a day', async () => {
     const { dataDir, transcripts } = sandbox();
-    const gone = pastSession(dataDir, 'cb-gone', { transcriptPath: join(transcripts, 'deleted.jsonl') }, NOW - 2 * 3_600_000);
+    const gone = pastSession(
+      dataDir,
+      'cb-gone',
+      { transcriptPath: join(transcripts, 'deleted.jsonl') },
+      NOW - 2 * 3_600_000,
+    );
     expect((await sweepCaptureStates(dataDir, RULES, NOW)).removed).toBe(0);
     initUncommittedIndex(dataDir);
     expect((await sweepIfDue(dataDir, RULES, NOW))?.removed).toBe(1);
@@ -115,7 +162,13 @@ describe('a session start is independent of history', () => {
     mkdirSync(workspace);
     const shared = transcript(transcripts, 'grown');
     writeFileSync(shared, '{}\n'.repeat(1000));
-    for (let n = 0; n < 1_000; n++) pastSession(dataDir, `cb-past-${n}`, { transcriptPath: shared, capturedSinceCommit: 3, workspace }, NOW - 2 * 3_600_000);
+    for (let n = 0; n < 1_000; n++)
+      pastSession(
+        dataDir,
+        `cb-past-${n}`,
+        { transcriptPath: shared, capturedSinceCommit: 3, workspace },
+        NOW - 2 * 3_600_000,
+      );
     initUncommittedIndex(dataDir);
     const sim = createHostSim({
       pluginRoot: process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT,

@@ -27,18 +27,29 @@ afterEach(async () => {
 
 /** role + parts as the decoder and privacy filter produce them for `file`. */
 function expectedMessages(file: string, subagent = false): Array<{ role: string; parts: unknown[] }> {
-  const records = readFileSync(join(FIXTURES, file), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
-  return sanitizeMessages(decodeTranscriptRecords(records, { includeSidechain: subagent }).messages).map((m) => ({ role: m.role, parts: m.parts }));
+  const records = readFileSync(join(FIXTURES, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as unknown);
+  return sanitizeMessages(decodeTranscriptRecords(records, { includeSidechain: subagent }).messages).map((m) => ({
+    role: m.role,
+    parts: m.parts,
+  }));
 }
 
 function stored(w: CaptureWorld, sessionId: string): Array<{ role: string; parts: unknown[] }> {
-  return (w.server.session(sessionId)?.allMessages ?? []).map((m) => ({ role: m.role, parts: m.parts.map(stripServerFields) }));
+  return (w.server.session(sessionId)?.allMessages ?? []).map((m) => ({
+    role: m.role,
+    parts: m.parts.map(stripServerFields),
+  }));
 }
 
 /** The server fills defaults into tool parts; keep only what the plugin sent. */
 function stripServerFields(part: Record<string, unknown>): Record<string, unknown> {
   const keys = ['type', 'text', 'tool_id', 'tool_name', 'tool_input', 'tool_output', 'tool_status'];
-  return Object.fromEntries(Object.entries(part).filter(([key, value]) => keys.includes(key) && value !== '' && value !== undefined));
+  return Object.fromEntries(
+    Object.entries(part).filter(([key, value]) => keys.includes(key) && value !== '' && value !== undefined),
+  );
 }
 
 function placeTranscript(file: string, path: string): void {
@@ -56,7 +67,12 @@ describe('capture of the real transcript samples', () => {
     await w.sim.fire('Stop', w.p.stop());
     await until(() => stored(w, w.ovId).length >= expected.length, 15_000, `sample ${sample}`);
     await workersIdle(w);
-    expect(stored(w, w.ovId)).toEqual(expected.map((m) => ({ role: m.role, parts: m.parts.map((p) => stripServerFields(p as Record<string, unknown>)) })));
+    expect(stored(w, w.ovId)).toEqual(
+      expected.map((m) => ({
+        role: m.role,
+        parts: m.parts.map((p) => stripServerFields(p as Record<string, unknown>)),
+      })),
+    );
     const texts = w.storedTexts().join('\n');
     expect(texts).not.toContain('conversation_history_summary');
     expect(texts).not.toContain('<system-reminder');
@@ -68,7 +84,9 @@ describe('capture of the real transcript samples', () => {
     placeTranscript('codebuddy/B.jsonl', w.p.transcriptPath);
     await w.sim.fire('Stop', w.p.stop());
     await until(() => w.storedTexts().length >= 9);
-    const tools = (w.server.session(w.ovId)?.allMessages ?? []).flatMap((m) => m.parts).filter((p) => p.type === 'tool');
+    const tools = (w.server.session(w.ovId)?.allMessages ?? [])
+      .flatMap((m) => m.parts)
+      .filter((p) => p.type === 'tool');
     expect(tools.map((t) => t.tool_name)).toEqual(['Read', 'mcp__probe__probe_echo', 'Agent']);
     expect(String(tools[0]?.tool_output)).toContain('PROBE-DENY');
   });
@@ -96,16 +114,29 @@ describe('capture of the real transcript samples', () => {
     await w.sim.fire('Stop', w.p.stop());
     await until(() => stored(w, w.ovId).length >= expected.length);
     await workersIdle(w);
-    expect(stored(w, w.ovId)).toEqual(expected.map((m) => ({ role: m.role, parts: m.parts.map((p) => stripServerFields(p as Record<string, unknown>)) })));
+    expect(stored(w, w.ovId)).toEqual(
+      expected.map((m) => ({
+        role: m.role,
+        parts: m.parts.map((p) => stripServerFields(p as Record<string, unknown>)),
+      })),
+    );
 
     const agentExpected = expectedMessages('claude-code/agent-a1b2c3.jsonl', true);
     expect(agentExpected.length).toBeGreaterThan(0);
     const agentPath = join(dirname(w.p.transcriptPath), 'agent-a1b2c3.jsonl');
     placeTranscript('claude-code/agent-a1b2c3.jsonl', agentPath);
     // Claude Code sends the MAIN transcript as transcript_path and the agent's as agent_transcript_path.
-    await w.sim.fire('SubagentStop', w.p.subagentStop('a1b2c3', { transcript_path: w.p.transcriptPath, agent_transcript_path: agentPath }));
+    await w.sim.fire(
+      'SubagentStop',
+      w.p.subagentStop('a1b2c3', { transcript_path: w.p.transcriptPath, agent_transcript_path: agentPath }),
+    );
     const subId = ovSubagentSessionId(w.p.sessionId, 'a1b2c3');
     await until(() => (w.server.session(subId)?.commits.length ?? 0) > 0, 15_000, 'claude sub-agent commit');
-    expect(stored(w, subId)).toEqual(agentExpected.map((m) => ({ role: m.role, parts: m.parts.map((p) => stripServerFields(p as Record<string, unknown>)) })));
+    expect(stored(w, subId)).toEqual(
+      agentExpected.map((m) => ({
+        role: m.role,
+        parts: m.parts.map((p) => stripServerFields(p as Record<string, unknown>)),
+      })),
+    );
   });
 });

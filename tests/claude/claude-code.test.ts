@@ -27,7 +27,14 @@ function claudeTranscript(sessionId: string, cwd: string): string {
   const base = { isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.0', gitBranch: 'main' };
   const records = [
     { type: 'summary', summary: 'Parser work', leafUuid: 'x' },
-    { ...base, parentUuid: null, uuid: 'u1', timestamp: '2026-05-01T10:00:00.000Z', type: 'user', message: { role: 'user', content: 'Which test runner does this repo use?' } },
+    {
+      ...base,
+      parentUuid: null,
+      uuid: 'u1',
+      timestamp: '2026-05-01T10:00:00.000Z',
+      type: 'user',
+      message: { role: 'user', content: 'Which test runner does this repo use?' },
+    },
     {
       ...base,
       parentUuid: 'u1',
@@ -35,9 +42,22 @@ function claudeTranscript(sessionId: string, cwd: string): string {
       timestamp: '2026-05-01T10:00:02.000Z',
       type: 'assistant',
       requestId: 'req_1',
-      message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'It uses vitest 4, run with npx vitest run.' }] },
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'It uses vitest 4, run with npx vitest run.' }],
+      },
     },
-    { ...base, parentUuid: 'a1', uuid: 'u2', timestamp: '2026-05-01T10:01:00.000Z', type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'Remember that I prefer tabs over spaces.' }] } },
+    {
+      ...base,
+      parentUuid: 'a1',
+      uuid: 'u2',
+      timestamp: '2026-05-01T10:01:00.000Z',
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'text', text: 'Remember that I prefer tabs over spaces.' }] },
+    },
     {
       ...base,
       parentUuid: 'u2',
@@ -45,7 +65,13 @@ function claudeTranscript(sessionId: string, cwd: string): string {
       timestamp: '2026-05-01T10:01:02.000Z',
       type: 'assistant',
       requestId: 'req_2',
-      message: { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Noted: tabs over spaces.' }] },
+      message: {
+        id: 'msg_2',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'Noted: tabs over spaces.' }],
+      },
     },
   ];
   return `${records.map((record) => JSON.stringify(record)).join('\n')}\n`;
@@ -83,18 +109,23 @@ describe('hooks.json under Claude Code', () => {
   it('every command resolves with only ${CLAUDE_PLUGIN_ROOT} substituted and no CODEBUDDY_* variable set', () => {
     const { home, workspace } = sandbox();
     const host = createClaudeHost({ pluginRoot: REPO_ROOT, home, workspace });
-    const commands = Object.keys(host.config).flatMap((event) => host.commandsFor(event, { hook_event_name: event, tool_name: 'Read' }).map((entry) => entry.command));
+    const commands = Object.keys(host.config).flatMap((event) =>
+      host.commandsFor(event, { hook_event_name: event, tool_name: 'Read' }).map((entry) => entry.command),
+    );
     expect(commands.length).toBeGreaterThan(0);
     for (const command of commands) {
-      expect(command, 'Claude Code leaves ${CODEBUDDY_PLUGIN_ROOT} to bash, which expands it to ""').not.toContain('${CODEBUDDY_PLUGIN_ROOT}');
+      expect(command, 'Claude Code leaves ${CODEBUDDY_PLUGIN_ROOT} to bash, which expands it to ""').not.toContain(
+        '${CODEBUDDY_PLUGIN_ROOT}',
+      );
       expect(command).toContain(REPO_ROOT);
     }
   });
 
-  it('the PreToolUse matcher selects the file tools in Claude Code\'s reading too', () => {
+  it("the PreToolUse matcher selects the file tools in Claude Code's reading too", () => {
     const { home, workspace } = sandbox();
     const host = createClaudeHost({ pluginRoot: REPO_ROOT, home, workspace });
-    for (const tool of ['Read', 'Write', 'Edit', 'Grep', 'Glob']) expect(host.commandsFor('PreToolUse', { tool_name: tool })).toHaveLength(1);
+    for (const tool of ['Read', 'Write', 'Edit', 'Grep', 'Glob'])
+      expect(host.commandsFor('PreToolUse', { tool_name: tool })).toHaveLength(1);
     expect(host.commandsFor('PreToolUse', { tool_name: 'Bash' })).toHaveLength(0);
   });
 });
@@ -123,6 +154,12 @@ describe('capture from Claude Code', () => {
     }, 10_000);
     const text = JSON.stringify(messages);
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
-    for (const said of ['Which test runner does this repo use?', 'It uses vitest 4', 'tabs over spaces', 'Noted: tabs over spaces.']) expect(text).toContain(said);
+    for (const said of [
+      'Which test runner does this repo use?',
+      'It uses vitest 4',
+      'tabs over spaces',
+      'Noted: tabs over spaces.',
+    ])
+      expect(text).toContain(said);
   }, 20_000);
 });

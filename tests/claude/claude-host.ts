@@ -35,7 +35,9 @@ export function substituteClaudePluginRoot(command: string, pluginRoot: string):
 }
 
 export function createClaudeHost(options: ClaudeHostOptions) {
-  const config = (JSON.parse(readFileSync(join(options.pluginRoot, 'hooks', 'hooks.json'), 'utf8')) as { hooks: HooksConfig }).hooks;
+  const config = (
+    JSON.parse(readFileSync(join(options.pluginRoot, 'hooks', 'hooks.json'), 'utf8')) as { hooks: HooksConfig }
+  ).hooks;
   const env: Record<string, string> = {
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: options.home,
@@ -58,10 +60,19 @@ export function createClaudeHost(options: ClaudeHostOptions) {
       commandsFor(event, payload).map(async ({ hook, command }) => {
         let raw: ProcessRun | undefined;
         const executor: ShellExecutor = async (request) => {
-          raw = await runProcess('/bin/bash', ['-c', request.command], { stdin: request.stdin, env, cwd: options.workspace, timeoutMs: request.timeoutMs });
+          raw = await runProcess('/bin/bash', ['-c', request.command], {
+            stdin: request.stdin,
+            env,
+            cwd: options.workspace,
+            timeoutMs: request.timeoutMs,
+          });
           return raw;
         };
-        const run = await runHook(executor, { ...hook, command }, { stdin: JSON.stringify(payload), now: () => performance.now() });
+        const run = await runHook(
+          executor,
+          { ...hook, command },
+          { stdin: JSON.stringify(payload), now: () => performance.now() },
+        );
         return { command, output: run.output, process: raw };
       }),
     );
@@ -79,7 +90,13 @@ export function claudePayloads(sessionId: string, transcriptPath: string, cwd: s
   return {
     sessionStart: (source = 'startup') => ({ ...common, hook_event_name: 'SessionStart', source }),
     userPromptSubmit: (prompt: string) => ({ ...common, hook_event_name: 'UserPromptSubmit', prompt }),
-    preToolUse: (toolName: string, toolInput: unknown) => ({ ...common, hook_event_name: 'PreToolUse', tool_name: toolName, tool_input: toolInput, tool_use_id: 'toolu_01' }),
+    preToolUse: (toolName: string, toolInput: unknown) => ({
+      ...common,
+      hook_event_name: 'PreToolUse',
+      tool_name: toolName,
+      tool_input: toolInput,
+      tool_use_id: 'toolu_01',
+    }),
     stop: () => ({ ...common, hook_event_name: 'Stop', stop_hook_active: false }),
   };
 }

@@ -17,7 +17,8 @@ afterEach(() => rmSync(home, { recursive: true, force: true }));
 const ovcliPath = () => join(home, '.openviking', 'ovcli.conf');
 const ovconfPath = () => join(home, '.openviking', 'ov.conf');
 const writeJson = (path: string, value: unknown) => writeFileSync(path, JSON.stringify(value));
-const resolve = (env: Record<string, string | undefined> = {}) => resolveCredentials({ env, homeDir: home, readFile: readSmallTextFile });
+const resolve = (env: Record<string, string | undefined> = {}) =>
+  resolveCredentials({ env, homeDir: home, readFile: readSmallTextFile });
 
 describe('credential chain: single sources', () => {
   it('defaults to http://127.0.0.1:1933 with no files and no env', () => {
@@ -72,9 +73,21 @@ describe('credential chain: single sources', () => {
   });
 
   it('reads ovcli.conf, including the account_id/user_id/peer_id spellings', () => {
-    writeJson(ovcliPath(), { url: 'http://cli:1933/', api_key: 'k-cli', account_id: 'acc', user_id: 'usr', peer_id: 'p1' });
+    writeJson(ovcliPath(), {
+      url: 'http://cli:1933/',
+      api_key: 'k-cli',
+      account_id: 'acc',
+      user_id: 'usr',
+      peer_id: 'p1',
+    });
     const { credentials } = resolve();
-    expect(credentials).toMatchObject({ baseUrl: 'http://cli:1933', apiKey: 'k-cli', account: 'acc', user: 'usr', peerId: 'p1' });
+    expect(credentials).toMatchObject({
+      baseUrl: 'http://cli:1933',
+      apiKey: 'k-cli',
+      account: 'acc',
+      user: 'usr',
+      peerId: 'p1',
+    });
     expect(credentials.sources.apiKey).toBe('file:~/.openviking/ovcli.conf#api_key');
     expect(credentials.sources.account).toBe('file:~/.openviking/ovcli.conf#account_id');
     expect(credentials.files).toEqual([ovcliPath()]);
@@ -94,7 +107,14 @@ describe('credential chain: single sources', () => {
       codebuddy: { apiKey: 'k-harness', accountId: 'a', userId: 'u', peerId: 'p' },
     });
     const { credentials } = resolve();
-    expect(credentials).toMatchObject({ baseUrl: 'http://srv:1', apiKey: 'k-harness', account: 'a', user: 'u', peerId: 'p', rootKeyOnly: false });
+    expect(credentials).toMatchObject({
+      baseUrl: 'http://srv:1',
+      apiKey: 'k-harness',
+      account: 'a',
+      user: 'u',
+      peerId: 'p',
+      rootKeyOnly: false,
+    });
     expect(credentials.sources.apiKey).toBe('file:~/.openviking/ov.conf#codebuddy.apiKey');
   });
 
@@ -105,7 +125,12 @@ describe('credential chain: single sources', () => {
       CODEBUDDY_PLUGIN_OPTION_ACCOUNT: 'uc-acc',
       CODEBUDDY_PLUGIN_OPTION_user: 'uc-user',
     });
-    expect(credentials).toMatchObject({ baseUrl: 'http://uc:1933', apiKey: 'k-uc', account: 'uc-acc', user: 'uc-user' });
+    expect(credentials).toMatchObject({
+      baseUrl: 'http://uc:1933',
+      apiKey: 'k-uc',
+      account: 'uc-acc',
+      user: 'uc-user',
+    });
     expect(credentials.sources).toMatchObject({
       baseUrl: 'userConfig:server_url',
       apiKey: 'userConfig:api_key',
@@ -129,7 +154,13 @@ describe('credential chain: single sources', () => {
 // with the one exception it names: "a key, account or user is only used with the server named next to it".
 describe('credential chain: precedence', () => {
   it('env > plugin options > ovcli.conf > ov.conf, per field; each skipped value says why', () => {
-    writeJson(ovcliPath(), { url: 'http://cli:1', api_key: 'k-cli', account: 'cli-acc', user: 'cli-user', actor_peer_id: 'cli-peer' });
+    writeJson(ovcliPath(), {
+      url: 'http://cli:1',
+      api_key: 'k-cli',
+      account: 'cli-acc',
+      user: 'cli-user',
+      actor_peer_id: 'cli-peer',
+    });
     writeJson(ovconfPath(), { server: { url: 'http://ov:1', root_api_key: 'root' }, codebuddy: { peerId: 'ov-peer' } });
     const { credentials } = resolve({
       OPENVIKING_API_KEY: 'k-env',
@@ -137,27 +168,43 @@ describe('credential chain: precedence', () => {
       CODEBUDDY_PLUGIN_OPTION_SERVER_URL: 'http://uc:1',
       CODEBUDDY_PLUGIN_OPTION_USER: 'uc-user',
     });
-    expect(credentials).toMatchObject({ apiKey: 'k-env', baseUrl: 'http://uc:1', user: 'uc-user', peerId: 'cli-peer', rootKeyOnly: false });
+    expect(credentials).toMatchObject({
+      apiKey: 'k-env',
+      baseUrl: 'http://uc:1',
+      user: 'uc-user',
+      peerId: 'cli-peer',
+      rootKeyOnly: false,
+    });
     // ovcli.conf names another server (http://cli:1): its account is not sent to http://uc:1.
     expect(credentials.account).toBeUndefined();
     expect(credentials.files).toEqual([ovcliPath(), ovconfPath()]);
     const why = (source: string) => credentials.skipped?.find((skip) => skip.source === source)?.reason;
     expect(why('file:~/.openviking/ovcli.conf#url')).toBe('userConfig:server_url comes first');
     expect(why('userConfig:api_key')).toBe('env:OPENVIKING_API_KEY comes first');
-    expect(why('file:~/.openviking/ovcli.conf#account')).toBe('it belongs to the server http://cli:1 (file:~/.openviking/ovcli.conf#url), not to the one in use, http://uc:1 (userConfig:server_url)');
-    expect(why('file:~/.openviking/ov.conf#codebuddy.peerId')).toBe('file:~/.openviking/ovcli.conf#actor_peer_id comes first');
+    expect(why('file:~/.openviking/ovcli.conf#account')).toBe(
+      'it belongs to the server http://cli:1 (file:~/.openviking/ovcli.conf#url), not to the one in use, http://uc:1 (userConfig:server_url)',
+    );
+    expect(why('file:~/.openviking/ov.conf#codebuddy.peerId')).toBe(
+      'file:~/.openviking/ovcli.conf#actor_peer_id comes first',
+    );
   });
 
   it('field by field: ov.conf fills what ovcli.conf leaves out when both name the same server (failed on 8e37669: ov.conf was ignored whole)', () => {
     writeJson(ovcliPath(), { url: 'http://localhost:1933' });
-    writeJson(ovconfPath(), { server: { host: '0.0.0.0', port: 1933 }, codebuddy: { apiKey: 'k-ov', userId: 'ov-user' } });
+    writeJson(ovconfPath(), {
+      server: { host: '0.0.0.0', port: 1933 },
+      codebuddy: { apiKey: 'k-ov', userId: 'ov-user' },
+    });
     const { credentials, warnings } = resolve();
     expect(credentials).toMatchObject({ baseUrl: 'http://localhost:1933', apiKey: 'k-ov', user: 'ov-user' });
-    expect(credentials.sources).toMatchObject({ baseUrl: 'file:~/.openviking/ovcli.conf#url', apiKey: 'file:~/.openviking/ov.conf#codebuddy.apiKey' });
+    expect(credentials.sources).toMatchObject({
+      baseUrl: 'file:~/.openviking/ovcli.conf#url',
+      apiKey: 'file:~/.openviking/ov.conf#codebuddy.apiKey',
+    });
     expect(warnings).toEqual([]);
   });
 
-  it('a key stays with its server: ov.conf\'s root key and codebuddy identity never go to the server ovcli.conf names', () => {
+  it("a key stays with its server: ov.conf's root key and codebuddy identity never go to the server ovcli.conf names", () => {
     writeJson(ovcliPath(), { url: 'https://remote.example' });
     writeJson(ovconfPath(), { server: { root_api_key: 'root' }, codebuddy: { apiKey: 'k-local', userId: 'ov-user' } });
     const { credentials, warnings } = resolve();
@@ -170,12 +217,13 @@ describe('credential chain: precedence', () => {
       field: 'apiKey',
       source: 'file:~/.openviking/ov.conf#codebuddy.apiKey',
       kind: 'other-server',
-      reason: 'it belongs to the server http://127.0.0.1:1933 (default server of ~/.openviking/ov.conf), not to the one in use, https://remote.example (file:~/.openviking/ovcli.conf#url)',
+      reason:
+        'it belongs to the server http://127.0.0.1:1933 (default server of ~/.openviking/ov.conf), not to the one in use, https://remote.example (file:~/.openviking/ovcli.conf#url)',
     });
     expect(JSON.stringify(credentials.skipped)).not.toMatch(/k-local|"root"/);
   });
 
-  it('ovcli.conf\'s key does not follow OPENVIKING_URL to another server; an env key goes anywhere', () => {
+  it("ovcli.conf's key does not follow OPENVIKING_URL to another server; an env key goes anywhere", () => {
     writeJson(ovcliPath(), { url: 'http://cli:1', api_key: 'k-cli' });
     expect(resolve({ OPENVIKING_URL: 'http://other:1' }).credentials.apiKey).toBeUndefined();
     expect(resolve({ OPENVIKING_URL: 'http://cli:1/' }).credentials.apiKey).toBe('k-cli');
@@ -201,8 +249,18 @@ describe('credential chain: precedence', () => {
       OPENVIKING_API_KEY: 'k-env',
       CODEBUDDY_PLUGIN_OPTION_API_KEY: 'k-uc',
     });
-    expect(credentials).toMatchObject({ baseUrl: 'http://127.0.0.1:1933', mcpUrl: 'http://127.0.0.1:1933/mcp', apiKey: 'k-cli' });
-    for (const source of ['env:OPENVIKING_URL', 'env:OPENVIKING_MCP_URL', 'env:OPENVIKING_API_KEY', 'userConfig:api_key', 'file:~/.openviking/ov.conf#server.url']) {
+    expect(credentials).toMatchObject({
+      baseUrl: 'http://127.0.0.1:1933',
+      mcpUrl: 'http://127.0.0.1:1933/mcp',
+      apiKey: 'k-cli',
+    });
+    for (const source of [
+      'env:OPENVIKING_URL',
+      'env:OPENVIKING_MCP_URL',
+      'env:OPENVIKING_API_KEY',
+      'userConfig:api_key',
+      'file:~/.openviking/ov.conf#server.url',
+    ]) {
       expect(warnings).toContain(`${source}: OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only; ignoring it`);
     }
   });
@@ -251,15 +309,21 @@ describe('config file locations', () => {
   it('back-compat does not apply to an ov.conf-shaped file or when OPENVIKING_CLI_CONFIG_FILE is also set', () => {
     writeJson(join(home, 'server.json'), { url: 'http://x:1', server: { port: 7000 } });
     writeJson(ovcliPath(), { api_key: 'k-cli' });
-    expect(resolve({ OPENVIKING_CONFIG_FILE: join(home, 'server.json') }).credentials).toMatchObject({ apiKey: 'k-cli', baseUrl: 'http://127.0.0.1:7000' });
+    expect(resolve({ OPENVIKING_CONFIG_FILE: join(home, 'server.json') }).credentials).toMatchObject({
+      apiKey: 'k-cli',
+      baseUrl: 'http://127.0.0.1:7000',
+    });
 
     writeJson(join(home, 'legacy.json'), { url: 'http://legacy:1' });
-    const both = resolve({ OPENVIKING_CONFIG_FILE: join(home, 'legacy.json'), OPENVIKING_CLI_CONFIG_FILE: ovcliPath() }).credentials;
+    const both = resolve({
+      OPENVIKING_CONFIG_FILE: join(home, 'legacy.json'),
+      OPENVIKING_CLI_CONFIG_FILE: ovcliPath(),
+    }).credentials;
     expect(both.baseUrl).toBe('http://127.0.0.1:1933');
     expect(both.apiKey).toBe('k-cli');
   });
 
-  it('reads at most two files in a hook, four outside one (plus the CLI\'s stored plugin options)', () => {
+  it("reads at most two files in a hook, four outside one (plus the CLI's stored plugin options)", () => {
     writeJson(ovcliPath(), { url: 'http://cli:1' });
     writeJson(ovconfPath(), {});
     const read: string[] = [];
@@ -268,7 +332,14 @@ describe('config file locations', () => {
     expect(read.sort()).toEqual([ovcliPath(), ovconfPath()].sort());
     read.length = 0;
     resolveCredentials({ env: {}, homeDir: home, readFile });
-    expect(read.sort()).toEqual([ovcliPath(), ovconfPath(), join(home, '.codebuddy', 'settings.json'), join(home, '.codebuddy', 'credentials.json')].sort());
+    expect(read.sort()).toEqual(
+      [
+        ovcliPath(),
+        ovconfPath(),
+        join(home, '.codebuddy', 'settings.json'),
+        join(home, '.codebuddy', 'credentials.json'),
+      ].sort(),
+    );
   });
 });
 
@@ -299,7 +370,11 @@ describe('malformed config files', () => {
     ['an array', '["http://x"]', /is not a JSON object/],
     ['empty', '  \n', /is empty/],
     ['__proto__ key', '{"url":"http://evil:1","__proto__":{"polluted":true}}', /forbidden key "__proto__"/],
-    ['nested constructor key', '{"url":"http://evil:1","plugin":{"constructor":{"prototype":{"x":1}}}}', /forbidden key "(constructor|prototype)"/],
+    [
+      'nested constructor key',
+      '{"url":"http://evil:1","plugin":{"constructor":{"prototype":{"x":1}}}}',
+      /forbidden key "(constructor|prototype)"/,
+    ],
   ];
   it.each(malformed)('%s → one warning naming the file, then fallback', (_name, text, pattern) => {
     writeFileSync(ovcliPath(), text);
@@ -322,7 +397,11 @@ describe('malformed config files', () => {
   });
 
   it('refuses an over-long text from an injected reader too', () => {
-    const { warnings } = resolveCredentials({ env: {}, homeDir: home, readFile: () => `{"a":"${'x'.repeat(MAX_CONFIG_BYTES)}"}` });
+    const { warnings } = resolveCredentials({
+      env: {},
+      homeDir: home,
+      readFile: () => `{"a":"${'x'.repeat(MAX_CONFIG_BYTES)}"}`,
+    });
     expect(warnings.some((warning) => /larger than 1048576 bytes/.test(warning))).toBe(true);
   });
 

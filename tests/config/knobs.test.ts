@@ -20,18 +20,21 @@ describe('knob table', () => {
     expect(KNOB_TABLE.debugLogPath.env).toBe('OPENVIKING_DEBUG_LOG');
   });
 
-  it.each(listKnobs().map((knob) => [knob.key, knob] as const))('%s: its default parses back to itself and lies within bounds', (_key, knob) => {
-    const fallback = defaultValue(knob, home);
-    const asEnv = Array.isArray(fallback) ? fallback.join(',') : String(fallback);
-    if (asEnv === '') return; // an empty env value means "unset"; nothing to round-trip
-    const parsed = parseKnobValue(knob, asEnv, home);
-    expect(parsed).toEqual({ ok: true, value: fallback });
-    if (knob.type === 'int' || knob.type === 'float') {
-      expect(knob.min).toBeLessThanOrEqual(knob.default);
-      expect(knob.default).toBeLessThanOrEqual(knob.max);
-    }
-    expect(knob.description.length).toBeGreaterThan(10);
-  });
+  it.each(listKnobs().map((knob) => [knob.key, knob] as const))(
+    '%s: its default parses back to itself and lies within bounds',
+    (_key, knob) => {
+      const fallback = defaultValue(knob, home);
+      const asEnv = Array.isArray(fallback) ? fallback.join(',') : String(fallback);
+      if (asEnv === '') return; // an empty env value means "unset"; nothing to round-trip
+      const parsed = parseKnobValue(knob, asEnv, home);
+      expect(parsed).toEqual({ ok: true, value: fallback });
+      if (knob.type === 'int' || knob.type === 'float') {
+        expect(knob.min).toBeLessThanOrEqual(knob.default);
+        expect(knob.default).toBeLessThanOrEqual(knob.max);
+      }
+      expect(knob.description.length).toBeGreaterThan(10);
+    },
+  );
 
   it('resolves to the documented defaults with an empty environment', () => {
     const { settings, warnings, sources } = resolveSettings({ env: {}, homeDir: home });
@@ -70,7 +73,10 @@ describe('env parsing', () => {
   });
 
   it('an empty env value counts as unset', () => {
-    const { settings, sources } = resolveSettings({ env: { OPENVIKING_AUTO_RECALL: '', OPENVIKING_RECALL_LIMIT: '  ' }, homeDir: home });
+    const { settings, sources } = resolveSettings({
+      env: { OPENVIKING_AUTO_RECALL: '', OPENVIKING_RECALL_LIMIT: '  ' },
+      homeDir: home,
+    });
     expect(settings.autoRecall).toBe(true);
     expect(settings.recallLimit).toBe(10);
     expect(sources.recallLimit).toBe('default');
@@ -110,7 +116,10 @@ describe('env parsing', () => {
   });
 
   it('ignores unparseable numbers with a warning and keeps the default', () => {
-    const { settings, warnings } = resolveSettings({ env: { OPENVIKING_RECALL_LIMIT: 'ten', OPENVIKING_PENDING_TTL_DAYS: '2.5' }, homeDir: home });
+    const { settings, warnings } = resolveSettings({
+      env: { OPENVIKING_RECALL_LIMIT: 'ten', OPENVIKING_PENDING_TTL_DAYS: '2.5' },
+      homeDir: home,
+    });
     expect(settings.recallLimit).toBe(10);
     expect(settings.pendingTtlDays).toBe(7);
     expect(warnings).toEqual([
@@ -159,7 +168,11 @@ describe('ovcli.conf plugin.codebuddy values', () => {
 describe('unknown plugin.codebuddy fields', () => {
   const file = (values: Record<string, unknown>) => ({ values, shownAs: '~/.openviking/ovcli.conf' });
   it('each one is a warning naming the nearest knob', () => {
-    const { warnings } = resolveSettings({ env: {}, homeDir: home, file: file({ recalLimit: 8, recall_limit: 8, OPENVIKING_DEBUG: true, frobnicate: 1 }) });
+    const { warnings } = resolveSettings({
+      env: {},
+      homeDir: home,
+      file: file({ recalLimit: 8, recall_limit: 8, OPENVIKING_DEBUG: true, frobnicate: 1 }),
+    });
     expect(warnings).toEqual([
       "~/.openviking/ovcli.conf: plugin.codebuddy.recalLimit is not a setting; did you mean recallLimit? Ignoring it (the fields are listed in the README's settings table)",
       "~/.openviking/ovcli.conf: plugin.codebuddy.recall_limit is not a setting; did you mean recallLimit? Ignoring it (the fields are listed in the README's settings table)",
@@ -184,14 +197,24 @@ describe('every knob from every source', () => {
         return knob.key === 'recallPeerScope' ? 'actor' : '/tmp/elsewhere';
     }
   };
-  it.each(listKnobs().map((knob) => [knob.key, knob] as const))('%s: the same value from the environment and from ovcli.conf', (key, knob) => {
-    const value = sample(knob);
-    const fromFile = resolveSettings({ env: {}, homeDir: home, file: { values: { [key]: value }, shownAs: 'ovcli.conf' } });
-    const fromEnv = resolveSettings({ env: { [knob.env]: Array.isArray(value) ? value.join(',') : String(value) }, homeDir: home });
-    expect(fromFile.warnings).toEqual([]);
-    expect(fromFile.settings[key]).toEqual(fromEnv.settings[key]);
-    expect(fromFile.settings[key]).not.toEqual(defaultValue(knob, home));
-  });
+  it.each(listKnobs().map((knob) => [knob.key, knob] as const))(
+    '%s: the same value from the environment and from ovcli.conf',
+    (key, knob) => {
+      const value = sample(knob);
+      const fromFile = resolveSettings({
+        env: {},
+        homeDir: home,
+        file: { values: { [key]: value }, shownAs: 'ovcli.conf' },
+      });
+      const fromEnv = resolveSettings({
+        env: { [knob.env]: Array.isArray(value) ? value.join(',') : String(value) },
+        homeDir: home,
+      });
+      expect(fromFile.warnings).toEqual([]);
+      expect(fromFile.settings[key]).toEqual(fromEnv.settings[key]);
+      expect(fromFile.settings[key]).not.toEqual(defaultValue(knob, home));
+    },
+  );
 
   it('the resident and its idle time are knobs too (OPENVIKING_RESIDENT, OPENVIKING_RESIDENT_IDLE_MS)', () => {
     expect(KNOB_TABLE.resident).toMatchObject({ env: 'OPENVIKING_RESIDENT', default: true });
@@ -201,7 +224,10 @@ describe('every knob from every source', () => {
   // Outside src/config, a knob's variable is read straight from the environment only on the two paths that cannot afford
   // the configuration (hook/log.ts's fallback for a process that never reads it, resident/launch.ts's prompt-path check).
   it('no other code reads a knob from the environment (it would miss ovcli.conf)', () => {
-    const allowed = new Map([['src/hook/log.ts', ['OPENVIKING_DEBUG', 'OPENVIKING_DEBUG_LOG']], ['src/resident/launch.ts', ['OPENVIKING_RESIDENT']]]);
+    const allowed = new Map([
+      ['src/hook/log.ts', ['OPENVIKING_DEBUG', 'OPENVIKING_DEBUG_LOG']],
+      ['src/resident/launch.ts', ['OPENVIKING_RESIDENT']],
+    ]);
     const offenders: string[] = [];
     for (const file of sourceFiles('src')) {
       if (file.startsWith('src/config/')) continue;
@@ -218,7 +244,10 @@ describe('every knob from every source', () => {
   it('a bound of 1 where 0 would act as 1, with the usual warning', () => {
     expect(KNOB_TABLE.minQueryLength.min).toBe(1);
     expect(KNOB_TABLE.pendingMaxRetries.min).toBe(1);
-    const { settings, warnings } = resolveSettings({ env: { OPENVIKING_MIN_QUERY_LENGTH: '0', OPENVIKING_PENDING_MAX_RETRIES: '0' }, homeDir: home });
+    const { settings, warnings } = resolveSettings({
+      env: { OPENVIKING_MIN_QUERY_LENGTH: '0', OPENVIKING_PENDING_MAX_RETRIES: '0' },
+      homeDir: home,
+    });
     expect(settings).toMatchObject({ minQueryLength: 1, pendingMaxRetries: 1 });
     expect(warnings).toContain('env:OPENVIKING_MIN_QUERY_LENGTH: 0 is below the minimum 1; using 1');
   });
@@ -236,7 +265,9 @@ function sourceFiles(dir: string): string[] {
 // The behaviour on both sides is pinned in tests/stages/capture-events.test.ts (keep 1 without the policy, 0 with it).
 describe('OPENVIKING_COMMIT_KEEP_RECENT_COUNT', () => {
   it('says when it applies; the policy the server gets always keeps 0', () => {
-    expect(KNOB_TABLE.commitKeepRecentCount.description).toContain("Applies only where the server's commit policy is not used");
+    expect(KNOB_TABLE.commitKeepRecentCount.description).toContain(
+      "Applies only where the server's commit policy is not used",
+    );
     const { settings } = resolveSettings({ env: { OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '7' }, homeDir: home });
     expect(policyFor(settings)?.keep_recent_count).toBe(0);
   });

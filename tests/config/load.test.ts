@@ -15,7 +15,11 @@ describe('loadPluginConfig', () => {
   it('combines credentials, settings and all warnings', () => {
     writeFileSync(
       join(home, '.openviking', 'ovcli.conf'),
-      JSON.stringify({ url: 'http://cli:1933', api_key: 'k', plugin: { codebuddy: { recallLimit: 3, commitKeepRecentCount: 'many' } } }),
+      JSON.stringify({
+        url: 'http://cli:1933',
+        api_key: 'k',
+        plugin: { codebuddy: { recallLimit: 3, commitKeepRecentCount: 'many' } },
+      }),
     );
     writeFileSync(join(home, '.openviking', 'ov.conf'), '{oops');
     const config = loadPluginConfig({ env: { OPENVIKING_DEBUG: '1' }, homeDir: home });
@@ -50,7 +54,14 @@ describe('loadPluginConfig', () => {
   });
 
   it('falls back to defaults when resolution itself fails', () => {
-    const env = new Proxy({}, { get: () => { throw new Error('env exploded'); } });
+    const env = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('env exploded');
+        },
+      },
+    );
     const config = loadPluginConfig({ env, homeDir: home });
     expect(config.credentials.baseUrl).toBe('http://127.0.0.1:1933');
     expect(config.settings.recallLimit).toBe(10);

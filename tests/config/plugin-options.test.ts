@@ -32,21 +32,42 @@ function freshHome(): string {
 function storeOptions(configDir: string, installId: string, options: { server_url?: string; api_key?: string }): void {
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
   const { api_key: apiKey, ...plain } = options;
-  writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ enabledPlugins: { [installId]: true }, pluginConfigs: { [installId]: { options: plain } } }, null, 2));
-  if (apiKey !== undefined) writeFileSync(join(configDir, 'credentials.json'), JSON.stringify({ pluginSecrets: { [installId]: { api_key: apiKey } } }, null, 2), { mode: 0o600 });
+  writeFileSync(
+    join(configDir, 'settings.json'),
+    JSON.stringify(
+      { enabledPlugins: { [installId]: true }, pluginConfigs: { [installId]: { options: plain } } },
+      null,
+      2,
+    ),
+  );
+  if (apiKey !== undefined)
+    writeFileSync(
+      join(configDir, 'credentials.json'),
+      JSON.stringify({ pluginSecrets: { [installId]: { api_key: apiKey } } }, null, 2),
+      { mode: 0o600 },
+    );
 }
 
 describe('option variables of every host process', () => {
   it('the MCP server spelling PLUGIN_OPT_<KEY> and the Claude spelling CLAUDE_PLUGIN_OPTION_<KEY> are read', () => {
-    const proxy = loadPluginConfig({ env: { PLUGIN_OPT_SERVER_URL: 'http://proxy-opt:1933', PLUGIN_OPT_API_KEY: 'k-opt' }, homeDir: freshHome() });
+    const proxy = loadPluginConfig({
+      env: { PLUGIN_OPT_SERVER_URL: 'http://proxy-opt:1933', PLUGIN_OPT_API_KEY: 'k-opt' },
+      homeDir: freshHome(),
+    });
     expect(proxy.credentials).toMatchObject({ baseUrl: 'http://proxy-opt:1933', apiKey: 'k-opt' });
     expect(proxy.credentials.sources).toMatchObject({ baseUrl: 'userConfig:server_url', apiKey: 'userConfig:api_key' });
-    const claude = loadPluginConfig({ env: { CLAUDE_PLUGIN_OPTION_SERVER_URL: 'http://claude-opt:1933' }, homeDir: freshHome() });
+    const claude = loadPluginConfig({
+      env: { CLAUDE_PLUGIN_OPTION_SERVER_URL: 'http://claude-opt:1933' },
+      homeDir: freshHome(),
+    });
     expect(claude.credentials.baseUrl).toBe('http://claude-opt:1933');
   });
 
   it('an unsubstituted ${PLUGIN_OPT:key} placeholder counts as unset', () => {
-    const config = loadPluginConfig({ env: { PLUGIN_OPT_SERVER_URL: '${PLUGIN_OPT:server_url}', CODEBUDDY_PLUGIN_ROOT: '/p' }, homeDir: freshHome() });
+    const config = loadPluginConfig({
+      env: { PLUGIN_OPT_SERVER_URL: '${PLUGIN_OPT:server_url}', CODEBUDDY_PLUGIN_ROOT: '/p' },
+      homeDir: freshHome(),
+    });
     expect(config.credentials.sources.baseUrl).toBe('default');
   });
 });
@@ -54,7 +75,10 @@ describe('option variables of every host process', () => {
 describe('options stored by the CLI, read when the environment has none', () => {
   it('outside a host-started process: settings.json pluginConfigs and credentials.json pluginSecrets, with their sources', () => {
     const home = freshHome();
-    storeOptions(join(home, '.codebuddy'), 'openviking@openviking-codebuddy', { server_url: 'http://stored:1933', api_key: 'k-stored' });
+    storeOptions(join(home, '.codebuddy'), 'openviking@openviking-codebuddy', {
+      server_url: 'http://stored:1933',
+      api_key: 'k-stored',
+    });
     const config = loadPluginConfig({ env: {}, homeDir: home });
     expect(config.credentials).toMatchObject({ baseUrl: 'http://stored:1933', apiKey: 'k-stored' });
     expect(config.credentials.sources).toEqual(
@@ -63,14 +87,18 @@ describe('options stored by the CLI, read when the environment has none', () => 
         apiKey: 'file:~/.codebuddy/credentials.json#pluginSecrets.openviking@openviking-codebuddy.api_key',
       }),
     );
-    expect(config.credentials.files).toEqual(expect.arrayContaining([join(home, '.codebuddy', 'settings.json'), join(home, '.codebuddy', 'credentials.json')]));
+    expect(config.credentials.files).toEqual(
+      expect.arrayContaining([join(home, '.codebuddy', 'settings.json'), join(home, '.codebuddy', 'credentials.json')]),
+    );
   });
 
   it('follows CODEBUDDY_CONFIG_DIR and the --plugin-dir install id (openviking@inline)', () => {
     const home = freshHome();
     const configDir = join(home, 'cfg');
     storeOptions(configDir, 'openviking@inline', { server_url: 'http://inline:1933' });
-    expect(loadPluginConfig({ env: { CODEBUDDY_CONFIG_DIR: configDir }, homeDir: home }).credentials.baseUrl).toBe('http://inline:1933');
+    expect(loadPluginConfig({ env: { CODEBUDDY_CONFIG_DIR: configDir }, homeDir: home }).credentials.baseUrl).toBe(
+      'http://inline:1933',
+    );
   });
 
   it('a hook (plugin root set) trusts its environment and reads no CLI file; the proxy does when asked', () => {
@@ -83,14 +111,21 @@ describe('options stored by the CLI, read when the environment has none', () => 
     };
     loadPluginConfig({ env: { CODEBUDDY_PLUGIN_ROOT: '/plugin' }, homeDir: home, readFile });
     expect(read.filter((path) => path.includes('.codebuddy'))).toEqual([]);
-    expect(loadPluginConfig({ env: { CODEBUDDY_PLUGIN_ROOT: '/plugin' }, homeDir: home, readStoredOptions: true }).credentials.baseUrl).toBe('http://stored:1933');
+    expect(
+      loadPluginConfig({ env: { CODEBUDDY_PLUGIN_ROOT: '/plugin' }, homeDir: home, readStoredOptions: true })
+        .credentials.baseUrl,
+    ).toBe('http://stored:1933');
   });
 
   it('options in the environment win over the stored ones, and OPENVIKING_* over both', () => {
     const home = freshHome();
     storeOptions(join(home, '.codebuddy'), 'openviking@inline', { server_url: 'http://stored:1933' });
-    expect(loadPluginConfig({ env: { PLUGIN_OPT_SERVER_URL: 'http://env-opt:1933' }, homeDir: home }).credentials.baseUrl).toBe('http://env-opt:1933');
-    expect(loadPluginConfig({ env: { OPENVIKING_URL: 'http://explicit:1933' }, homeDir: home }).credentials.baseUrl).toBe('http://explicit:1933');
+    expect(
+      loadPluginConfig({ env: { PLUGIN_OPT_SERVER_URL: 'http://env-opt:1933' }, homeDir: home }).credentials.baseUrl,
+    ).toBe('http://env-opt:1933');
+    expect(
+      loadPluginConfig({ env: { OPENVIKING_URL: 'http://explicit:1933' }, homeDir: home }).credentials.baseUrl,
+    ).toBe('http://explicit:1933');
   });
 });
 
@@ -98,8 +133,20 @@ describe('real processes against a server that requires a user key', () => {
   let server: OvTestServer;
   beforeAll(async () => {
     server = await startOvServer({
-      auth: { mode: 'api_key', rootKey: 'root-secret', keys: { [USER_KEY]: { account: 'default', user: 'alice', role: 'user' } } },
-      seed: { user: 'alice', files: { 'memories/entities/alice/kestrel.md': { content: 'Kestrel deploys with helm (OPTIONS-MARKER-5).', abstract: 'kestrel deploy (OPTIONS-MARKER-5)' } } },
+      auth: {
+        mode: 'api_key',
+        rootKey: 'root-secret',
+        keys: { [USER_KEY]: { account: 'default', user: 'alice', role: 'user' } },
+      },
+      seed: {
+        user: 'alice',
+        files: {
+          'memories/entities/alice/kestrel.md': {
+            content: 'Kestrel deploys with helm (OPTIONS-MARKER-5).',
+            abstract: 'kestrel deploy (OPTIONS-MARKER-5)',
+          },
+        },
+      },
     });
   });
   afterAll(async () => {
@@ -120,7 +167,12 @@ describe('real processes against a server that requires a user key', () => {
       expect(JSON.stringify(result), proxy.stderr()).toContain('OPTIONS-MARKER-5');
       const calls = server.requests({ method: 'POST', path: '/mcp' });
       expect(calls.length).toBeGreaterThan(0);
-      expect(calls.every((request) => request.headers['x-api-key'] === USER_KEY || request.headers.authorization === `Bearer ${USER_KEY}`)).toBe(true);
+      expect(
+        calls.every(
+          (request) =>
+            request.headers['x-api-key'] === USER_KEY || request.headers.authorization === `Bearer ${USER_KEY}`,
+        ),
+      ).toBe(true);
     } finally {
       await proxy.close();
     }

@@ -4,7 +4,13 @@ import { HOST_DATA_VARIABLES } from '../../src/store/paths.js';
 import { describe, expect, it } from 'vitest';
 import { renderKnobTable } from '../../src/config/knobTable.js';
 import { listKnobs } from '../../src/config/knobs.js';
-import { KNOBS_END, KNOBS_START, REGENERATE_HINT, extractKnobSection, replaceKnobSection } from '../support/readme-knobs.js';
+import {
+  KNOBS_END,
+  KNOBS_START,
+  REGENERATE_HINT,
+  extractKnobSection,
+  replaceKnobSection,
+} from '../support/readme-knobs.js';
 
 describe('README knob table', () => {
   it('matches renderKnobTable()', () => {
@@ -17,10 +23,11 @@ describe('README knob table', () => {
   });
 
   // README: "Every knob is an environment variable (or `plugin.codebuddy.<field>` in ovcli.conf)": the table names each field (on 8e37669 it had no field column).
-  it('names each knob\'s plugin.codebuddy field', () => {
+  it("names each knob's plugin.codebuddy field", () => {
     const rows = renderKnobTable().split('\n');
     expect(rows[0]).toBe('| Variable | `plugin.codebuddy.` field | Default | Bounds | Description |');
-    for (const knob of listKnobs()) expect(rows.some((row) => row.startsWith(`| \`${knob.env}\` | \`${knob.key}\` |`))).toBe(true);
+    for (const knob of listKnobs())
+      expect(rows.some((row) => row.startsWith(`| \`${knob.env}\` | \`${knob.key}\` |`))).toBe(true);
   });
 
   it('has one row per knob', () => {
@@ -43,15 +50,26 @@ describe('README knob table', () => {
 describe('README names every variable the code reads', () => {
   it('every env read in src/ and every variable that keys the resident', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const read = new Set<string>([...NETWORK_VARIABLES, ...CONFIGURATION_VARIABLES, ...PER_REQUEST_VARIABLES, ...HOST_DATA_VARIABLES]);
-    const patterns = [/\benv(?:\.|\[['"`])([A-Z][A-Z0-9_]+)/g, /fromEnv\('([A-Z][A-Z0-9_]+)'\)/g, /'(OPENVIKING_[A-Z0-9_]+)'/g];
+    const read = new Set<string>([
+      ...NETWORK_VARIABLES,
+      ...CONFIGURATION_VARIABLES,
+      ...PER_REQUEST_VARIABLES,
+      ...HOST_DATA_VARIABLES,
+    ]);
+    const patterns = [
+      /\benv(?:\.|\[['"`])([A-Z][A-Z0-9_]+)/g,
+      /fromEnv\('([A-Z][A-Z0-9_]+)'\)/g,
+      /'(OPENVIKING_[A-Z0-9_]+)'/g,
+    ];
     for (const file of sourceFiles('src')) {
       const text = readFileSync(file, 'utf8');
       for (const pattern of patterns) for (const match of text.matchAll(pattern)) read.add(match[1] as string);
     }
     read.delete('OPENVIKING_'); // the resident key's prefix, not a variable
     // Test seams are compiled out of every shipped bundle (tests/faults/test-seams.test.ts); the README names proxy variables in upper case ("either case").
-    const missing = [...read].filter((name) => !name.startsWith('OPENVIKING_TEST_') && !new RegExp(`\\b${name.toUpperCase()}\\b`).test(readme));
+    const missing = [...read].filter(
+      (name) => !name.startsWith('OPENVIKING_TEST_') && !new RegExp(`\\b${name.toUpperCase()}\\b`).test(readme),
+    );
     expect(missing).toEqual([]);
     expect(read.has('OPENVIKING_BEARER_TOKEN') && read.has('OPENSSL_CONF') && read.has('CLAUDE_CONFIG_DIR')).toBe(true);
   });

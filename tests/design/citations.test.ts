@@ -36,7 +36,8 @@ describe('the DESIGN index', () => {
     expect(numbers).toEqual(numbers.map((_, index) => index + 1));
     for (const name of decisionFiles) {
       const text = read(join('docs/decisions', name));
-      for (const part of ['**Problem.**', '**Decision', '**Alternatives considered.**', '**Consequences.**']) expect(text, `${name}: ${part}`).toContain(part);
+      for (const part of ['**Problem.**', '**Decision', '**Alternatives considered.**', '**Consequences.**'])
+        expect(text, `${name}: ${part}`).toContain(part);
       expect(text.startsWith(`# ${name.split('-')[0]}. `), name).toBe(true);
     }
   });
@@ -50,8 +51,10 @@ describe('the DESIGN index', () => {
     const missing: string[] = [];
     for (const file of citingFiles()) {
       const text = read(file);
-      for (const match of text.matchAll(/\bD([1-9]\d?)\b/g)) if (!decisionNumbers.has(Number(match[1]))) missing.push(`${file}: D${match[1]}`);
-      for (const match of text.matchAll(/\b(FC?[1-9]\d?)\b/g)) if (!factIds.has(match[1] ?? '')) missing.push(`${file}: ${match[1]}`);
+      for (const match of text.matchAll(/\bD([1-9]\d?)\b/g))
+        if (!decisionNumbers.has(Number(match[1]))) missing.push(`${file}: D${match[1]}`);
+      for (const match of text.matchAll(/\b(FC?[1-9]\d?)\b/g))
+        if (!factIds.has(match[1] ?? '')) missing.push(`${file}: ${match[1]}`);
     }
     expect(missing).toEqual([]);
   });

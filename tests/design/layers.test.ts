@@ -16,10 +16,14 @@ const SRC = join(ROOT, 'src');
 /** `folder/` or `file.ts` (a top-level file of src/) → its layer, from the table under "## The house". */
 function layers(): Map<string, number> {
   const design = readFileSync(join(ROOT, 'DESIGN.md'), 'utf8');
-  const house = design.slice(design.indexOf('## The house'), design.indexOf('\n## ', design.indexOf('## The house') + 1));
+  const house = design.slice(
+    design.indexOf('## The house'),
+    design.indexOf('\n## ', design.indexOf('## The house') + 1),
+  );
   const table = new Map<string, number>();
   for (const row of house.matchAll(/^\| (\d+) \| ([^|]+) \|/gm)) {
-    for (const name of row[2]?.matchAll(/`([^`]+)`/g) ?? []) table.set((name[1] ?? '').replace(/\/$/, ''), Number(row[1]));
+    for (const name of row[2]?.matchAll(/`([^`]+)`/g) ?? [])
+      table.set((name[1] ?? '').replace(/\/$/, ''), Number(row[1]));
   }
   return table;
 }
@@ -54,7 +58,10 @@ describe('the layers of DESIGN.md', () => {
         const from = roomOf(file);
         const to = roomOf(target);
         if (from === to) continue;
-        if ((table.get(to) ?? Infinity) >= (table.get(from) ?? -Infinity)) upward.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)} (layer ${table.get(from)} -> ${table.get(to)})`);
+        if ((table.get(to) ?? Infinity) >= (table.get(from) ?? -Infinity))
+          upward.push(
+            `${relative(ROOT, file)} -> ${relative(ROOT, target)} (layer ${table.get(from)} -> ${table.get(to)})`,
+          );
       }
     }
     expect(upward).toEqual([]);

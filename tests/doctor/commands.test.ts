@@ -20,7 +20,13 @@ function frontmatter(text: string): Record<string, string> {
   return Object.fromEntries(
     (match[1] as string).split('\n').map((line) => {
       const colon = line.indexOf(':');
-      return [line.slice(0, colon).trim(), line.slice(colon + 1).trim().replace(/^"(.*)"$/, '$1')];
+      return [
+        line.slice(0, colon).trim(),
+        line
+          .slice(colon + 1)
+          .trim()
+          .replace(/^"(.*)"$/, '$1'),
+      ];
     }),
   );
 }
@@ -30,7 +36,9 @@ const inlineCommands = (text: string) => [...text.matchAll(/!`([^`]+)`/g)].map((
 
 describe('slash commands', () => {
   it('ships doctor, forget, recall, remember, status and why, each with a description', () => {
-    const names = readdirSync(COMMANDS_DIR).filter((name) => name.endsWith('.md')).sort();
+    const names = readdirSync(COMMANDS_DIR)
+      .filter((name) => name.endsWith('.md'))
+      .sort();
     expect(names).toEqual(['doctor.md', 'forget.md', 'recall.md', 'remember.md', 'status.md', 'why.md']);
     for (const name of names) expect(frontmatter(read(name))['description']?.length).toBeGreaterThan(10);
   });
@@ -63,7 +71,7 @@ describe('slash commands', () => {
     expect(outputs[2]).toMatch(/^OpenViking doctor/);
   }, 40_000);
 
-  it('never pastes the user\'s words into an inline shell line (the host substitutes $ARGUMENTS as text before running it)', () => {
+  it("never pastes the user's words into an inline shell line (the host substitutes $ARGUMENTS as text before running it)", () => {
     for (const name of readdirSync(COMMANDS_DIR).filter((entry) => entry.endsWith('.md'))) {
       for (const command of inlineCommands(read(name))) expect(command, name).not.toMatch(/\$ARGUMENTS|\$\d/);
     }
@@ -78,26 +86,47 @@ describe('slash commands', () => {
     expect(prepare).toBe('node "${CLAUDE_PLUGIN_ROOT}/scripts/hook.mjs" recall-preview --new-query-file');
     const template = /```sh\n\s*(.+)\n\s*```/.exec(text)?.[1] as string;
     expect(template).toBe('node "${CLAUDE_PLUGIN_ROOT}/scripts/hook.mjs" recall-preview --query-id <query id>');
-    const prepared = await runProcess('/bin/sh', ['-c', (prepare as string).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT)], { env, cwd: home, timeoutMs: 15_000 });
+    const prepared = await runProcess(
+      '/bin/sh',
+      ['-c', (prepare as string).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT)],
+      { env, cwd: home, timeoutMs: 15_000 },
+    );
     const file = /query file: (.+)/.exec(prepared.stdout)?.[1] as string;
     const id = /query id: ([0-9a-f]{16})/.exec(prepared.stdout)?.[1] as string;
     const hostile = `what's "deployed" $(touch pwned) \`touch pwned2\` $HOME`;
     writeFileSync(file, hostile);
-    const recall = await runProcess('/bin/sh', ['-c', template.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT).replace('<query id>', id)], { env, cwd: home, timeoutMs: 15_000 });
+    const recall = await runProcess(
+      '/bin/sh',
+      ['-c', template.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT).replace('<query id>', id)],
+      { env, cwd: home, timeoutMs: 15_000 },
+    );
     expect(recall.stdout).toMatch(/^Recall preview for: what's "deployed" \$\(touch pwned\) `touch pwned2` \$HOME\n/);
     expect(recall.stdout).toContain('recall failed');
     expect(readdirSync(home)).not.toContain('pwned');
     expect(readdirSync(home)).not.toContain('pwned2');
 
     const [why] = inlineCommands(read('why.md'));
-    const whyRun = await runProcess('/bin/sh', ['-c', (why as string).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT)], { env, cwd: home, timeoutMs: 15_000 });
+    const whyRun = await runProcess(
+      '/bin/sh',
+      ['-c', (why as string).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT)],
+      { env, cwd: home, timeoutMs: 15_000 },
+    );
     expect(whyRun.stdout).toMatch(/^No injection recorded yet/);
   }, 40_000);
 
   it('recall-preview sends nothing private: a query that is only private text or a secret makes no request', async () => {
     const home = freshHome();
     const env = { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9' };
-    const run = await runProcess(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs'), 'recall-preview', '--', '<private>the launch code is 0000</private> sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'], { env, cwd: home, timeoutMs: 15_000 });
+    const run = await runProcess(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'scripts', 'hook.mjs'),
+        'recall-preview',
+        '--',
+        '<private>the launch code is 0000</private> sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      ],
+      { env, cwd: home, timeoutMs: 15_000 },
+    );
     expect(run.stdout).toMatch(/nothing is left of the query/);
     expect(run.stdout).not.toContain('launch code');
     expect(run.stdout).not.toContain('recall failed');
@@ -112,8 +141,11 @@ describe('slash commands', () => {
     expect(frontmatter(text)['allowed-tools']).toBeUndefined();
   });
 
-  it('remember names the MCP tool the plugin\'s own server key yields', () => {
-    const servers = Object.keys((JSON.parse(readFileSync(join(REPO_ROOT, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers);
+  it("remember names the MCP tool the plugin's own server key yields", () => {
+    const servers = Object.keys(
+      (JSON.parse(readFileSync(join(REPO_ROOT, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> })
+        .mcpServers,
+    );
     const text = read('remember.md');
     expect(servers).toContain('openviking');
     expect(text).toContain('"toolName": "mcp__openviking__remember"');

@@ -16,11 +16,21 @@ import { spawnHook } from '../support/spawn-hook.js';
 import { checkOf, freshHome } from './support.js';
 
 async function doctor(home: string, cwd = home, env: Record<string, string> = {}): Promise<DoctorReport> {
-  const run = await spawnHook({ args: ['doctor', '--json'], cwd, env: { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9', ...env }, timeoutMs: 20_000 });
+  const run = await spawnHook({
+    args: ['doctor', '--json'],
+    cwd,
+    env: { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9', ...env },
+    timeoutMs: 20_000,
+  });
   return JSON.parse(run.stdout) as DoctorReport;
 }
 
-const hooksWith = (command: string) => ({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command }] }], Stop: [{ matcher: '', hooks: [{ type: 'command', command: 'echo unrelated' }] }] } });
+const hooksWith = (command: string) => ({
+  hooks: {
+    UserPromptSubmit: [{ hooks: [{ type: 'command', command }] }],
+    Stop: [{ matcher: '', hooks: [{ type: 'command', command: 'echo unrelated' }] }],
+  },
+});
 
 describe('duplicate registrations', () => {
   it('pass on a clean HOME', async () => {
@@ -31,7 +41,10 @@ describe('duplicate registrations', () => {
     for (const dir of ['.codebuddy', '.claude']) {
       const home = freshHome();
       mkdirSync(join(home, dir));
-      writeFileSync(join(home, dir, 'settings.json'), JSON.stringify(hooksWith('node /opt/openviking-codebuddy/scripts/hook.mjs')));
+      writeFileSync(
+        join(home, dir, 'settings.json'),
+        JSON.stringify(hooksWith('node /opt/openviking-codebuddy/scripts/hook.mjs')),
+      );
       const check = checkOf(await doctor(home), 'duplicates');
       expect(check.status).toBe('warn');
       expect(check.lines.join('\n')).toContain(`${join(home, dir, 'settings.json')}: UserPromptSubmit hook`);
@@ -41,20 +54,40 @@ describe('duplicate registrations', () => {
 
   it('warn on a user-scope openviking MCP server', async () => {
     const home = freshHome();
-    writeFileSync(join(home, '.codebuddy.json'), JSON.stringify({ mcpServers: { openviking: { command: 'node', args: ['/x/servers/mcp-proxy.mjs'] }, other: { command: 'x' } } }));
+    writeFileSync(
+      join(home, '.codebuddy.json'),
+      JSON.stringify({
+        mcpServers: { openviking: { command: 'node', args: ['/x/servers/mcp-proxy.mjs'] }, other: { command: 'x' } },
+      }),
+    );
     const check = checkOf(await doctor(home), 'duplicates');
     expect(check.status).toBe('warn');
-    expect(check.lines).toEqual([`${join(home, '.codebuddy.json')}: user-scope MCP server "openviking" duplicates the plugin's openviking server (two sets of the same tools)`]);
+    expect(check.lines).toEqual([
+      `${join(home, '.codebuddy.json')}: user-scope MCP server "openviking" duplicates the plugin's openviking server (two sets of the same tools)`,
+    ]);
     expect(check.fix).toContain('mcp remove openviking');
   });
 
-  it('with the plugin\'s tools off (mcpEnabled), a user-scope server is the one the hints name: no duplicate, and said found or not (issue 22, DESIGN D29)', async () => {
+  it("with the plugin's tools off (mcpEnabled), a user-scope server is the one the hints name: no duplicate, and said found or not (issue 22, DESIGN D29)", async () => {
     const home = freshHome();
-    writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers: { 'corp-ov': { type: 'http', url: 'https://ov.corp/mcp' }, openviking: { command: 'x' } } }));
-    const found = checkOf(await doctor(home, home, { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'corp-ov' }), 'duplicates');
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({
+        mcpServers: { 'corp-ov': { type: 'http', url: 'https://ov.corp/mcp' }, openviking: { command: 'x' } },
+      }),
+    );
+    const found = checkOf(
+      await doctor(home, home, { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'corp-ov' }),
+      'duplicates',
+    );
     expect(found.status).toBe('pass');
-    expect(found.lines.join('\n')).toContain(`the hints name your server "corp-ov", registered in ${join(home, '.claude.json')}`);
-    const missing = checkOf(await doctor(home, home, { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'elsewhere' }), 'duplicates');
+    expect(found.lines.join('\n')).toContain(
+      `the hints name your server "corp-ov", registered in ${join(home, '.claude.json')}`,
+    );
+    const missing = checkOf(
+      await doctor(home, home, { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'elsewhere' }),
+      'duplicates',
+    );
     expect(missing.lines.join('\n')).toMatch(/the hints name your server "elsewhere", which is not in /);
   }, 60_000);
 });
@@ -68,7 +101,9 @@ describe('project', () => {
     execFileSync('git', ['remote', 'add', 'origin', 'https://u:secret@example.org/team/app.git'], { cwd: ws });
     writeFileSync(join(ws, '.openviking', 'config.json'), JSON.stringify({ autoCapture: false }));
     const check = checkOf(await doctor(home, ws), 'project');
-    expect(check.lines.join('\n')).toMatch(/peer: example\.org-team-app {2}\(\{git_remote\} of origin example\.org\/team\/app/);
+    expect(check.lines.join('\n')).toMatch(
+      /peer: example\.org-team-app {2}\(\{git_remote\} of origin example\.org\/team\/app/,
+    );
     expect(check.lines.join('\n')).toContain('off here: autoCapture');
     expect(JSON.stringify(check)).not.toContain('secret');
   });

@@ -20,18 +20,27 @@ describe('data-dir check', () => {
   it('is informational before the first event', async () => {
     const home = sandbox();
     const check = await checkDataDir({}, home);
-    expect(check).toMatchObject({ status: 'info', data: { exists: false, source: 'default', dir: join(home, '.codebuddy', 'openviking') } });
+    expect(check).toMatchObject({
+      status: 'info',
+      data: { exists: false, source: 'default', dir: join(home, '.codebuddy', 'openviking') },
+    });
   });
 
   it('passes on private state and names every entry that is too open', async () => {
     const dir = join(sandbox(), 'data');
     await writeJsonAtomic(join(dir, 'sessions', 'a.json'), { version: 1 });
-    expect(await checkDataDir(envFor(dir), '/nonexistent')).toMatchObject({ status: 'pass', data: { mode: '0700', looseEntries: 0 } });
+    expect(await checkDataDir(envFor(dir), '/nonexistent')).toMatchObject({
+      status: 'pass',
+      data: { mode: '0700', looseEntries: 0 },
+    });
 
     chmodSync(join(dir, 'sessions', 'a.json'), 0o644);
     chmodSync(dir, 0o755);
     const loose = await checkDataDir(envFor(dir), '/nonexistent');
-    expect(loose).toMatchObject({ status: 'warn', data: { looseEntries: 2, source: 'env:OPENVIKING_CODEBUDDY_DATA_DIR' } });
+    expect(loose).toMatchObject({
+      status: 'warn',
+      data: { looseEntries: 2, source: 'env:OPENVIKING_CODEBUDDY_DATA_DIR' },
+    });
     expect(loose.lines.join('\n')).toContain(`${join(dir, 'sessions', 'a.json')} is 0644, should be 0600`);
     expect(loose.fix).toContain('chmod 600');
   });
@@ -43,7 +52,11 @@ describe('queue check', () => {
     const queueDir = join(dir, 'queue');
     expect(await checkQueue(envFor(dir), '/nonexistent', NOW, true)).toMatchObject({ status: 'pass' });
     for (const n of [1, 2, 3]) {
-      await enqueue(queueDir, { type: 'commit', sessionId: `s${n}`, payload: {}, createdAt: NOW - n * 60_000 }, { now: () => NOW, lockTimeoutMs: 500 });
+      await enqueue(
+        queueDir,
+        { type: 'commit', sessionId: `s${n}`, payload: {}, createdAt: NOW - n * 60_000 },
+        { now: () => NOW, lockTimeoutMs: 500 },
+      );
     }
     const pending = await checkQueue(envFor(dir), '/nonexistent', NOW, false);
     expect(pending).toMatchObject({ status: 'warn', data: { pending: { count: 3, oldestAgeMs: 180_000 } } });
@@ -89,12 +102,19 @@ describe('hooks check', () => {
     writeFileSync(join(root, 'hooks', 'hooks.json'), JSON.stringify(hooks));
     return root;
   }
-  const command = (placeholder: string, file = 'scripts/hook.mjs') => ({ hooks: [{ type: 'command', command: `node "\${${placeholder}}/${file}"` }] });
+  const command = (placeholder: string, file = 'scripts/hook.mjs') => ({
+    hooks: [{ type: 'command', command: `node "\${${placeholder}}/${file}"` }],
+  });
   const allEvents = (placeholder: string) => ({
     hooks: Object.fromEntries(
-      ['SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionEnd'].map((event) => [event, [command(placeholder)]]).concat([
-        ['PreToolUse', [{ hooks: [{ type: 'command', command: `sh "\${${placeholder}}/hooks/guard-prefilter.sh"` }] }]],
-      ]),
+      ['SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionEnd']
+        .map((event) => [event, [command(placeholder)]])
+        .concat([
+          [
+            'PreToolUse',
+            [{ hooks: [{ type: 'command', command: `sh "\${${placeholder}}/hooks/guard-prefilter.sh"` }] }],
+          ],
+        ]),
     ),
   });
 

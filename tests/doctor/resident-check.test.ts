@@ -14,14 +14,25 @@ import { residentKey, residentPaths } from '../../src/resident/identity.js';
 
 const FAKE = new URL('../resident/support/fake-resident.mjs', import.meta.url).pathname;
 const home = mkdtempSync(join(tmpdir(), 'ov-doctor-resident-'));
-const deps = { env: { HOME: home, OPENVIKING_URL: 'http://127.0.0.1:1933' }, homeDir: home, pluginRoot: '/plugins/ov', pipeAtomicBytes: 4096 };
+const deps = {
+  env: { HOME: home, OPENVIKING_URL: 'http://127.0.0.1:1933' },
+  homeDir: home,
+  pluginRoot: '/plugins/ov',
+  pipeAtomicBytes: 4096,
+};
 
 afterEach(() => rmSync(join(home, '.codebuddy'), { recursive: true, force: true }));
 
 describe('doctor: resident helper', () => {
   it('says when it is off or unavailable, never as a failure', () => {
-    expect(checkResident({ ...deps, env: { ...deps.env, OPENVIKING_RESIDENT: 'off' } })).toMatchObject({ status: 'info', data: { state: 'off' } });
-    expect(checkResident({ ...deps, pipeAtomicBytes: 0 })).toMatchObject({ status: 'info', data: { state: 'unsupported' } });
+    expect(checkResident({ ...deps, env: { ...deps.env, OPENVIKING_RESIDENT: 'off' } })).toMatchObject({
+      status: 'info',
+      data: { state: 'off' },
+    });
+    expect(checkResident({ ...deps, pipeAtomicBytes: 0 })).toMatchObject({
+      status: 'info',
+      data: { state: 'unsupported' },
+    });
   });
 
   it('not running, then listening once a process reads its FIFO', async () => {
@@ -30,7 +41,9 @@ describe('doctor: resident helper', () => {
     mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
     expect(spawnSync('mkfifo', ['-m', '600', paths.fifo]).status).toBe(0);
     expect(checkResident(deps)).toMatchObject({ data: { state: 'not-running' } });
-    const reader = spawn(process.execPath, [FAKE, paths.fifo, paths.dir, 'k', 'silent', join(home, 'log')], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const reader = spawn(process.execPath, [FAKE, paths.fifo, paths.dir, 'k', 'silent', join(home, 'log')], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     try {
       await new Promise<void>((resolve) => reader.stdout.once('data', () => resolve()));
       expect(checkResident(deps)).toMatchObject({ status: 'info', data: { state: 'listening' } });

@@ -25,7 +25,12 @@ export function freshHome(): string {
   return mkdtempSync(join(tmpdir(), 'ov-doctor-home-'));
 }
 
-export async function runDoctorInProcess(args: string[], env: Record<string, string>, home: string, pluginRoot = REPO_ROOT): Promise<DoctorRun> {
+export async function runDoctorInProcess(
+  args: string[],
+  env: Record<string, string>,
+  home: string,
+  pluginRoot = REPO_ROOT,
+): Promise<DoctorRun> {
   const { deps } = createNodeDeps({
     env: { HOME: home, ...env },
     cwd: home,

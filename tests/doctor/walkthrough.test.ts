@@ -31,7 +31,17 @@ describe('doctor, as a new user', () => {
     expect(run.stdout).toContain('[FAIL] Server');
     expect(run.stdout).toContain('nothing answers at http://127.0.0.1:1933');
     expect(run.stdout).toContain('no server URL is configured');
-    for (const hint of ['pip install openviking', '~/.openviking/ov.conf', '"vlm"', 'openviking-server', 'OPENVIKING_URL', 'OPENVIKING_API_KEY', 'server_url', '~/.openviking/ovcli.conf']) expect(run.stdout).toContain(hint);
+    for (const hint of [
+      'pip install openviking',
+      '~/.openviking/ov.conf',
+      '"vlm"',
+      'openviking-server',
+      'OPENVIKING_URL',
+      'OPENVIKING_API_KEY',
+      'server_url',
+      '~/.openviking/ovcli.conf',
+    ])
+      expect(run.stdout).toContain(hint);
     expect(run.stdout).toContain('not checked: the server is unreachable');
     expect(run.stdout).toMatch(/1 problem\(s\) to fix: Server/);
   });
@@ -60,9 +70,15 @@ describe('doctor against a dev-mode server', () => {
     expect(run.code, run.stdout).toBe(0);
     expect(report.ok).toBe(true);
     expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
-    expect(checkOf(report, 'server')).toMatchObject({ status: 'pass', data: { version: '9.9.9-test', authMode: 'dev' } });
+    expect(checkOf(report, 'server')).toMatchObject({
+      status: 'pass',
+      data: { version: '9.9.9-test', authMode: 'dev' },
+    });
     const identity = checkOf(report, 'identity');
-    expect(identity).toMatchObject({ status: 'pass', data: { authMode: 'dev', memoryApi: true, homeAlias: false, rootKey: false } });
+    expect(identity).toMatchObject({
+      status: 'pass',
+      data: { authMode: 'dev', memoryApi: true, homeAlias: false, rootKey: false },
+    });
     expect(identity.lines.join('\n')).toContain('viking://~ is unavailable to ROOT');
     const mcp = checkOf(report, 'mcp');
     expect(mcp.status).toBe('pass');
@@ -86,7 +102,11 @@ describe('doctor against an api_key server', () => {
   let server: OvTestServer;
   beforeAll(async () => {
     server = await startOvServer({
-      auth: { mode: 'api_key', rootKey: ROOT_KEY, keys: { [USER_KEY]: { account: 'acme', user: 'alice', role: 'user' } } },
+      auth: {
+        mode: 'api_key',
+        rootKey: ROOT_KEY,
+        keys: { [USER_KEY]: { account: 'acme', user: 'alice', role: 'user' } },
+      },
     });
   });
   afterAll(() => server.close());
@@ -104,13 +124,20 @@ describe('doctor against an api_key server', () => {
 
     const report = parseReport(await runDoctorInProcess(['--json'], {}, home));
     expect(report.ok).toBe(true);
-    expect(checkOf(report, 'identity')).toMatchObject({ status: 'pass', data: { authMode: 'api_key', user: 'alice', homeAlias: true, rootKey: false } });
+    expect(checkOf(report, 'identity')).toMatchObject({
+      status: 'pass',
+      data: { authMode: 'api_key', user: 'alice', homeAlias: true, rootKey: false },
+    });
     expect(checkOf(report, 'mcp').status).toBe('pass');
     expect(JSON.stringify(report)).not.toContain(USER_KEY);
   });
 
   it('flags a root key, with the fix', async () => {
-    const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: ROOT_KEY }, freshHome());
+    const run = await runDoctorInProcess(
+      ['--json'],
+      { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: ROOT_KEY },
+      freshHome(),
+    );
     const report = parseReport(run);
     expect(run.code).toBe(1);
     const identity = checkOf(report, 'identity');
@@ -124,7 +151,13 @@ describe('doctor against an api_key server', () => {
     const missing = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome()));
     expect(checkOf(missing, 'identity')).toMatchObject({ status: 'fail' });
     expect(checkOf(missing, 'identity').fix).toContain('requires an API key');
-    const wrong = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: 'not-a-real-key-0000' }, freshHome()));
+    const wrong = parseReport(
+      await runDoctorInProcess(
+        ['--json'],
+        { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: 'not-a-real-key-0000' },
+        freshHome(),
+      ),
+    );
     expect(checkOf(wrong, 'identity').fix).toContain('****0000');
     expect(checkOf(wrong, 'identity').fix).toContain('env:OPENVIKING_API_KEY');
   });

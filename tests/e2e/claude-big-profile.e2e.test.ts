@@ -54,7 +54,10 @@ forEachClaudeVersion((version) => {
     world = await createClaudeWorld(version, 'big-profile', firstMatching([onPrompt('E2E-CC-BIG', { text: ANSWER })]));
     world.ov.seed(bigMemorySeed());
     for (const [mode, env] of Object.entries(MODES)) {
-      runs[mode as keyof typeof MODES] = await runClaude(world.sandbox, `${PROMPT} ${mode}`, { pluginDirs: [REPO_ROOT], env: { ...world.pluginEnv, ...env } });
+      runs[mode as keyof typeof MODES] = await runClaude(world.sandbox, `${PROMPT} ${mode}`, {
+        pluginDirs: [REPO_ROOT],
+        env: { ...world.pluginEnv, ...env },
+      });
     }
   });
 
@@ -67,7 +70,10 @@ forEachClaudeVersion((version) => {
     const call = world.model.calls('conversation').find((one) => JSON.stringify(one).includes(`E2E-CC-BIG) ${mode}`));
     const system = call === undefined ? '' : systemEntriesText(call);
     const start = hookContext(system, 'SessionStart');
-    const block = start.slice(start.indexOf('<openviking-context'), start.lastIndexOf('</openviking-context>') + '</openviking-context>'.length);
+    const block = start.slice(
+      start.indexOf('<openviking-context'),
+      start.lastIndexOf('</openviking-context>') + '</openviking-context>'.length,
+    );
     return { block, start, system };
   }
 
@@ -79,16 +85,24 @@ forEachClaudeVersion((version) => {
       }
     });
 
-    it('through the hooks module: one closed block past the hook commands\' cap, whole, all 120 files listed', () => {
+    it("through the hooks module: one closed block past the hook commands' cap, whole, all 120 files listed", () => {
       const { block, start } = startBlock('module');
       expect(start, world.evidence()).not.toContain('persisted-output');
       expect(block.match(/<openviking-context /g), start.slice(0, 3000)).toHaveLength(1);
       expect(block.length).toBeGreaterThan(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
-      for (const text of [BIG_PROFILE_FIRST, BIG_PROFILE_LAST, '</user-profile>', 'default/topic-000.md', 'default/topic-119.md', '</available-memories>']) expect(block, block.slice(-600)).toContain(text);
+      for (const text of [
+        BIG_PROFILE_FIRST,
+        BIG_PROFILE_LAST,
+        '</user-profile>',
+        'default/topic-000.md',
+        'default/topic-119.md',
+        '</available-memories>',
+      ])
+        expect(block, block.slice(-600)).toContain(text);
       expect(block).not.toMatch(/\+\d+ more/);
     });
 
-    it('through the hook command (module off): one closed block within the cap, the profile\'s first and last lines and the listing', () => {
+    it("through the hook command (module off): one closed block within the cap, the profile's first and last lines and the listing", () => {
       const { block, start } = startBlock('shell');
       expect(start, world.evidence()).not.toBe('');
       expect(start).not.toContain('persisted-output');

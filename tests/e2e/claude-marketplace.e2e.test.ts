@@ -50,7 +50,10 @@ forEachClaudeVersion((version) => {
     copyShippedPlugin(REPO_ROOT, clone);
     add = await runClaudePluginCommand(world.sandbox, ['marketplace', 'add', clone]);
     install = await runClaudePluginCommand(world.sandbox, ['install', `${plugin.name}@${manifest.name}`]);
-    run = await runClaude(world.sandbox, 'E2E-CC-FOUR hello from an installed plugin', { pluginDirs: [], env: world.pluginEnv });
+    run = await runClaude(world.sandbox, 'E2E-CC-FOUR hello from an installed plugin', {
+      pluginDirs: [],
+      env: world.pluginEnv,
+    });
   });
 
   afterAll(async () => {
@@ -59,7 +62,9 @@ forEachClaudeVersion((version) => {
 
   describe('Claude Code scenario 4: the repository as a local marketplace', () => {
     it('ships a Claude Code marketplace manifest listing this plugin at the repository root, like the CodeBuddy one', () => {
-      expect(manifest.plugins).toEqual([expect.objectContaining({ name: plugin.name, source: './', version: plugin.version })]);
+      expect(manifest.plugins).toEqual([
+        expect.objectContaining({ name: plugin.name, source: './', version: plugin.version }),
+      ]);
       const codebuddy = readJson<MarketplaceManifest>(join(REPO_ROOT, '.codebuddy-plugin', 'marketplace.json'));
       expect(manifest.name).toBe(codebuddy.name);
       expect(manifest.plugins).toEqual(codebuddy.plugins);
@@ -70,14 +75,18 @@ forEachClaudeVersion((version) => {
       expect(add.stdout).toContain(`Successfully added marketplace: ${manifest.name}`);
       expect(install.exit.code, install.stdout + install.stderr).toBe(0);
       expect(install.stdout).toContain(`Successfully installed plugin: ${plugin.name}@${manifest.name}`);
-      const settings = readJson<{ enabledPlugins?: Record<string, boolean> }>(join(world.sandbox.configDir, 'settings.json'));
+      const settings = readJson<{ enabledPlugins?: Record<string, boolean> }>(
+        join(world.sandbox.configDir, 'settings.json'),
+      );
       expect(settings.enabledPlugins?.[`${plugin.name}@${manifest.name}`]).toBe(true);
     });
 
     it('a run with no plugin flag fires the hooks and starts the MCP server from the marketplace directory, in place', () => {
       expectNormalExit(run);
       const log = world.sandbox.debugLogs();
-      expect(log, world.evidence()).toContain(`Hooks: UserPromptSubmit [${stepAsidePrefix('prompt')}node "${clone}/scripts/hook.mjs"] (plugin ${plugin.name}@${manifest.name}) finished with status 0`);
+      expect(log, world.evidence()).toContain(
+        `Hooks: UserPromptSubmit [${stepAsidePrefix('prompt')}node "${clone}/scripts/hook.mjs"] (plugin ${plugin.name}@${manifest.name}) finished with status 0`,
+      );
       expect(log).toContain(`hooks module ${plugin.name}@${manifest.name} loaded`);
       expect(log).toMatch(/MCP server "plugin:openviking:openviking": Successfully connected/);
       const context = systemEntriesText(world.model.calls('conversation')[0]);

@@ -35,7 +35,13 @@ import { onceEach, settledCounts } from './support/capture-counts.js';
 import { lastUserQuery, toolResults, type ModelCall } from './support/chat-types.js';
 import { runClaude } from './support/claude-cli.js';
 import type { CliRun } from './support/cli.js';
-import { claudeSessionIdOf, createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import {
+  claudeSessionIdOf,
+  createClaudeWorld,
+  forEachClaudeVersion,
+  requireClaudeCli,
+  type ClaudeWorld,
+} from './support/claude-world.js';
 import { createExecProbe, type ExecProbe } from './support/exec-probe.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { countMessages, mainSessionOf, SEED, type OvServer } from './support/openviking.js';
@@ -68,9 +74,18 @@ forEachClaudeVersion((version) => {
     if (mode === undefined) return undefined;
     const done = toolResults(call).length;
     if (done === 0) return { toolCalls: [{ name: 'Read', args: { file_path: SEED.profileUri } }] };
-    if (done === 1) return { toolCalls: [{ name: 'Read', args: { file_path: join(world.sandbox.workspace, 'notes.txt') } }] };
+    if (done === 1)
+      return { toolCalls: [{ name: 'Read', args: { file_path: join(world.sandbox.workspace, 'notes.txt') } }] };
     // A payload past the pipe's buffer: a hook that steps aside without reading its stdin must not fail the call.
-    if (done === 2) return { toolCalls: [{ name: 'Write', args: { file_path: join(world.sandbox.workspace, `big-${mode}.txt`), content: 'x'.repeat(200_000) } }] };
+    if (done === 2)
+      return {
+        toolCalls: [
+          {
+            name: 'Write',
+            args: { file_path: join(world.sandbox.workspace, `big-${mode}.txt`), content: 'x'.repeat(200_000) },
+          },
+        ],
+      };
     return { text: `E2E-MOD-ANSWER-${mode}` };
   }
 
@@ -89,12 +104,16 @@ forEachClaudeVersion((version) => {
       const settings = join(world.sandbox.configDir, 'settings.json');
       if (mode === 'OFF') writeFileSync(settings, `${JSON.stringify({ env: { OPENVIKING_MODULE: 'off' } })}\n`);
       world.ov.clearRequests();
-      const run = await runClaude(world.sandbox, `E2E-MOD-${mode} ${SEED.recallPrompt} Then read my profile and my notes.`, {
-        pluginDirs: [mode === 'THROW' ? throwing : REPO_ROOT, world.envProbeDir],
-        env,
-        allowedTools: ['Read', 'Write'],
-        args: ['--debug-file', logFile],
-      });
+      const run = await runClaude(
+        world.sandbox,
+        `E2E-MOD-${mode} ${SEED.recallPrompt} Then read my profile and my notes.`,
+        {
+          pluginDirs: [mode === 'THROW' ? throwing : REPO_ROOT, world.envProbeDir],
+          env,
+          allowedTools: ['Read', 'Write'],
+          args: ['--debug-file', logFile],
+        },
+      );
       if (mode === 'OFF') rmSync(settings);
       sessions[mode] = { run, log: readLog(logFile), exec, requests: world.ov.requests() };
     }
@@ -122,22 +141,41 @@ forEachClaudeVersion((version) => {
   }
 
   /** Our plugin's PreToolUse hook lines (of `tool`) in a debug log. */
-  const ourPreToolUse = (log: string, tool = 'Read') => log.split('\n').filter((line) => new RegExp(`Hooks: PreToolUse:${tool} \\[.*\\] \\(plugin openviking@inline\\) finished`).test(line));
-  const prefilterRuns = (exec: ExecProbe) => exec.lines().filter((line) => line.startsWith('sh ') && line.endsWith('hooks/guard-prefilter.sh'));
+  const ourPreToolUse = (log: string, tool = 'Read') =>
+    log
+      .split('\n')
+      .filter((line) =>
+        new RegExp(`Hooks: PreToolUse:${tool} \\[.*\\] \\(plugin openviking@inline\\) finished`).test(line),
+      );
+  const prefilterRuns = (exec: ExecProbe) =>
+    exec.lines().filter((line) => line.startsWith('sh ') && line.endsWith('hooks/guard-prefilter.sh'));
   /** Dispatcher starts other than the detached capture workers. */
   const dispatcherRuns = (exec: ExecProbe) => exec.lines().filter((line) => /^node \S*scripts\/hook\.mjs$/.test(line));
   /** The first model request's system entries: where Claude Code puts hook context (FC3). */
   const firstRequest = (mode: Mode) => JSON.stringify(callsOf(mode)[0] ?? {});
-  const searches = (mode: Mode) => sessions[mode].requests.filter((request) => request.method === 'POST' && request.path === '/api/v1/search/search');
-  const profileReads = (mode: Mode) => sessions[mode].requests.filter((request) => request.path === '/api/v1/content/read' && String(request.query.uri).endsWith('/profile.md'));
-  const ourPromptHook = (log: string) => log.split('\n').filter((line) => /Hooks: UserPromptSubmit \[.*\] \(plugin openviking@inline\) finished/.test(line));
-  const envProbePreToolUse = (sessionId: string) => world.envProbe().filter((record) => record.event === 'PreToolUse' && record.stdin.session_id === sessionId && record.stdin.tool_name === 'Read');
+  const searches = (mode: Mode) =>
+    sessions[mode].requests.filter((request) => request.method === 'POST' && request.path === '/api/v1/search/search');
+  const profileReads = (mode: Mode) =>
+    sessions[mode].requests.filter(
+      (request) => request.path === '/api/v1/content/read' && String(request.query.uri).endsWith('/profile.md'),
+    );
+  const ourPromptHook = (log: string) =>
+    log.split('\n').filter((line) => /Hooks: UserPromptSubmit \[.*\] \(plugin openviking@inline\) finished/.test(line));
+  const envProbePreToolUse = (sessionId: string) =>
+    world
+      .envProbe()
+      .filter(
+        (record) =>
+          record.event === 'PreToolUse' && record.stdin.session_id === sessionId && record.stdin.tool_name === 'Read',
+      );
 
   describe('module on (the default)', () => {
     it('the CLI finishes normally, the host loads the module, and the turn answers', () => {
       expectNormalExit(sessions.ON.run);
       expect(sessions.ON.run.stdout, world.evidence()).toContain('E2E-MOD-ANSWER-ON');
-      expect(sessions.ON.log).toMatch(/hooks module openviking@inline loaded \(worker, environment \d+, tier user\); events: tool\.call,session\.start,command\.run,classic\.SessionStart,classic\.UserPromptSubmit,session\.append,turn\.complete,ui\.render/);
+      expect(sessions.ON.log).toMatch(
+        /hooks module openviking@inline loaded \(worker, environment \d+, tier user\); events: tool\.call,session\.start,command\.run,classic\.SessionStart,classic\.UserPromptSubmit,session\.append,turn\.complete,ui\.render/,
+      );
     });
 
     it('the first model request carries the profile and the recalled memory: one profile read, one search', () => {
@@ -153,7 +191,7 @@ forEachClaudeVersion((version) => {
       expect(ourPromptHook(sessions.ON.log)).toHaveLength(1);
     });
 
-    it('the viking:// Read is refused in tool.call with the guard\'s reason: no PreToolUse hook of anyone ran for it', () => {
+    it("the viking:// Read is refused in tool.call with the guard's reason: no PreToolUse hook of anyone ran for it", () => {
       const [viking, local] = readResults('ON');
       expect(viking, world.evidence()).toBe(`<tool_use_error>${REASON}</tool_use_error>`);
       expect(local).toContain(LOCAL_TEXT);
@@ -161,7 +199,9 @@ forEachClaudeVersion((version) => {
       // One PreToolUse of ours (the local Read) and one of the other plugin, for the local Read only.
       expect(ourPreToolUse(sessions.ON.log)).toHaveLength(1);
       const sessionId = claudeSessionIdOf(callsOf('ON')[0]);
-      expect(envProbePreToolUse(sessionId).map((record) => (record.stdin.tool_input as { file_path?: string }).file_path)).toEqual([join(world.sandbox.workspace, 'notes.txt')]);
+      expect(
+        envProbePreToolUse(sessionId).map((record) => (record.stdin.tool_input as { file_path?: string }).file_path),
+      ).toEqual([join(world.sandbox.workspace, 'notes.txt')]);
     });
 
     it('a Write of 200 KB (past the pipe buffer): our hook steps aside without reading it, status 0, the file written', () => {
@@ -169,10 +209,12 @@ forEachClaudeVersion((version) => {
       expect(readFileSync(join(world.sandbox.workspace, 'big-ON.txt'), 'utf8')).toHaveLength(200_000);
     });
 
-    it('no process of the plugin on the host\'s clock: the prefilter never started, the dispatcher only detached (the start\'s housekeeping, the captures)', () => {
+    it("no process of the plugin on the host's clock: the prefilter never started, the dispatcher only detached (the start's housekeeping, the captures)", () => {
       expect(prefilterRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toEqual([]);
       expect(dispatcherRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toEqual([]);
-      expect(sessions.ON.exec.lines().filter((line) => /scripts\/hook\.mjs detached$/.test(line)).length).toBeGreaterThanOrEqual(2);
+      expect(
+        sessions.ON.exec.lines().filter((line) => /scripts\/hook\.mjs detached$/.test(line)).length,
+      ).toBeGreaterThanOrEqual(2);
       // The prefilter's own read of the payload (detach.sh reads with a larger cap).
       expect(sessions.ON.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toEqual([]);
       expect(sessions.OFF.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toHaveLength(3);
@@ -200,14 +242,17 @@ forEachClaudeVersion((version) => {
 
     it('PreToolUse receives the viking:// path made absolute against the workspace (host fact F11)', () => {
       const sessionId = claudeSessionIdOf(callsOf('OFF')[0]);
-      expect(envProbePreToolUse(sessionId).map((record) => (record.stdin.tool_input as { file_path?: string }).file_path)[0]).toBe(join(world.sandbox.workspace, 'viking:/user/default/memories/profile.md'));
+      expect(
+        envProbePreToolUse(sessionId).map((record) => (record.stdin.tool_input as { file_path?: string }).file_path)[0],
+      ).toBe(join(world.sandbox.workspace, 'viking:/user/default/memories/profile.md'));
     });
   });
 
   describe('a module whose start, recall and guard throw', () => {
     it('the host logs each failure and the hook commands start and recall in its place: the same first request, once', () => {
       expectNormalExit(sessions.THROW.run);
-      for (const event of ['classic\\.SessionStart', 'classic\\.UserPromptSubmit', 'tool\\.call']) expect(sessions.THROW.log).toMatch(new RegExp(`${event}; skipped; what is below it ran in its place`));
+      for (const event of ['classic\\.SessionStart', 'classic\\.UserPromptSubmit', 'tool\\.call'])
+        expect(sessions.THROW.log).toMatch(new RegExp(`${event}; skipped; what is below it ran in its place`));
       expect(firstRequest('THROW'), world.evidence()).toContain(SEED.profileMarker);
       expect(firstRequest('THROW')).toContain(SEED.recallMarker);
       expect(profileReads('THROW')).toHaveLength(1);
@@ -215,7 +260,7 @@ forEachClaudeVersion((version) => {
       expect(dispatcherRuns(sessions.THROW.exec), sessions.THROW.exec.lines().join('\n')).toHaveLength(3);
     });
 
-    it('the shell guard denies with the same reason in the guard\'s place', () => {
+    it("the shell guard denies with the same reason in the guard's place", () => {
       expect(sessions.THROW.log).toContain(MODULE_THROW_MARK);
       const [viking, local] = readResults('THROW');
       expect(viking, world.evidence()).toContain(REASON);
@@ -231,7 +276,8 @@ forEachClaudeVersion((version) => {
     for (const mode of MODES) {
       const sessionId = claudeSessionIdOf(callsOf(mode)[0]);
       probes[`${mode} prompt`] = () => countMessages(mainSessionOf(world.ov, sessionId), 'user', `E2E-MOD-${mode}`);
-      probes[`${mode} answer`] = () => countMessages(mainSessionOf(world.ov, sessionId), 'assistant', `E2E-MOD-ANSWER-${mode}`);
+      probes[`${mode} answer`] = () =>
+        countMessages(mainSessionOf(world.ov, sessionId), 'assistant', `E2E-MOD-ANSWER-${mode}`);
     }
     expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
   });

@@ -18,14 +18,24 @@ import { onceEach, settledCounts } from './support/capture-counts.js';
 import { lastUserQuery, isAfterToolResult } from './support/chat-types.js';
 import { runClaude, startClaudeStreamSession } from './support/claude-cli.js';
 import type { CliRun, StreamLine } from './support/cli.js';
-import { claudeSessionIdOf, createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import {
+  claudeSessionIdOf,
+  createClaudeWorld,
+  forEachClaudeVersion,
+  requireClaudeCli,
+  type ClaudeWorld,
+} from './support/claude-world.js';
 import { countMessages, countOutsideMain, mainSessionOf, messageText } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
 import { afterToolResultOf, callTool, firstMatching, forPurpose, onPrompt } from './support/script.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { requirePluginBuild } from './support/world.js';
 
-const TURNS = ['E2E-CC-T1 remember that the build uses esbuild', 'E2E-CC-T2 ask a helper agent about the linker', 'E2E-CC-T3 thanks, that is all'];
+const TURNS = [
+  'E2E-CC-T1 remember that the build uses esbuild',
+  'E2E-CC-T2 ask a helper agent about the linker',
+  'E2E-CC-T3 thanks, that is all',
+];
 const REPLIES = ['E2E-CC-R1 noted', 'E2E-CC-R2 the helper answered', 'E2E-CC-R3 you are welcome'];
 const SUBAGENT_PROMPT = 'E2E-CC-SUB-PROMPT explain the linker flags';
 const SUBAGENT_REPLY = 'E2E-CC-SUB-REPLY use -Wl,--gc-sections';
@@ -47,24 +57,50 @@ forEachClaudeVersion((version) => {
       'multi-turn',
       firstMatching([
         onPrompt('<task-notification>', { text: BACKGROUND_NOTIFIED }),
-        onPrompt('E2E-CC-BG', callTool('Agent', { description: 'cache helper', prompt: 'E2E-CC-BG-SUB warm the cache', subagent_type: 'general-purpose' })),
-        { when: (call) => isAfterToolResult(call) && lastUserQuery(call).includes('E2E-CC-BG'), reply: { text: 'E2E-CC-BG-R started' } },
+        onPrompt(
+          'E2E-CC-BG',
+          callTool('Agent', {
+            description: 'cache helper',
+            prompt: 'E2E-CC-BG-SUB warm the cache',
+            subagent_type: 'general-purpose',
+          }),
+        ),
+        {
+          when: (call) => isAfterToolResult(call) && lastUserQuery(call).includes('E2E-CC-BG'),
+          reply: { text: 'E2E-CC-BG-R started' },
+        },
         onPrompt('E2E-CC-BG-SUB', { text: BACKGROUND_SUB_REPLY }, 'subagent'),
         onPrompt('E2E-CC-T1', { text: REPLIES[0]! }),
-        onPrompt('E2E-CC-T2', callTool('Agent', { description: 'linker helper', prompt: SUBAGENT_PROMPT, subagent_type: 'general-purpose', run_in_background: false })),
+        onPrompt(
+          'E2E-CC-T2',
+          callTool('Agent', {
+            description: 'linker helper',
+            prompt: SUBAGENT_PROMPT,
+            subagent_type: 'general-purpose',
+            run_in_background: false,
+          }),
+        ),
         afterToolResultOf('Agent', { text: REPLIES[1]! }),
         onPrompt('E2E-CC-T3', { text: REPLIES[2]! }),
         forPurpose('subagent', { text: SUBAGENT_REPLY }),
       ]),
     );
-    const session = startClaudeStreamSession(world.sandbox, { pluginDirs: [REPO_ROOT], env: world.pluginEnv, allowedTools: ['Agent'] });
+    const session = startClaudeStreamSession(world.sandbox, {
+      pluginDirs: [REPO_ROOT],
+      env: world.pluginEnv,
+      allowedTools: ['Agent'],
+    });
     results = [];
     try {
       for (const turn of TURNS) results.push(await session.send(turn));
     } finally {
       run = await session.close();
     }
-    background = await runClaude(world.sandbox, BACKGROUND_PROMPT, { pluginDirs: [REPO_ROOT], env: world.pluginEnv, allowedTools: ['Agent'] });
+    background = await runClaude(world.sandbox, BACKGROUND_PROMPT, {
+      pluginDirs: [REPO_ROOT],
+      env: world.pluginEnv,
+      allowedTools: ['Agent'],
+    });
   });
 
   afterAll(async () => {
@@ -73,12 +109,18 @@ forEachClaudeVersion((version) => {
 
   describe('Claude Code scenario 2: stream-json, 3 turns and a sub-agent', () => {
     it('every turn gets a successful result in one CLI session, and the CLI exits cleanly', () => {
-      expect(results.map((result) => result.subtype), world.evidence()).toEqual(['success', 'success', 'success']);
+      expect(
+        results.map((result) => result.subtype),
+        world.evidence(),
+      ).toEqual(['success', 'success', 'success']);
       expect(results.map((result) => result.result)).toEqual(REPLIES);
       expect(new Set(results.map((result) => result.session_id)).size).toBe(1);
       expect(run.exit.code, run.stderr).toBe(0);
       const streamSession = results[0]?.session_id;
-      expect(world.model.calls('subagent').filter((call) => claudeSessionIdOf(call) === streamSession), world.evidence()).toHaveLength(1);
+      expect(
+        world.model.calls('subagent').filter((call) => claudeSessionIdOf(call) === streamSession),
+        world.evidence(),
+      ).toHaveLength(1);
     });
 
     it('every turn lands in the main session exactly once, in order', async () => {
@@ -99,20 +141,28 @@ forEachClaudeVersion((version) => {
 
     it("the sub-agent's turn lands in a session of its own, exactly once", async () => {
       const sessionId = claudeSessionIdOf(world.model.calls('conversation')[0]);
-      const probes = { 'sub-agent reply outside the main session': () => countOutsideMain(world.ov, sessionId, 'assistant', SUBAGENT_REPLY) };
+      const probes = {
+        'sub-agent reply outside the main session': () =>
+          countOutsideMain(world.ov, sessionId, 'assistant', SUBAGENT_REPLY),
+      };
       expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
     });
 
     it('a background sub-agent (the default): the host-written <task-notification> turn is not captured as the user, the sub-agent lands once in its own session', async () => {
       expectNormalExit(background);
-      const sessionId = claudeSessionIdOf(world.model.calls('conversation').find((call) => lastUserQuery(call).includes('E2E-CC-BG')));
-      const notified = world.model.calls('conversation').some((call) => lastUserQuery(call).includes('<task-notification>') && claudeSessionIdOf(call) === sessionId);
+      const sessionId = claudeSessionIdOf(
+        world.model.calls('conversation').find((call) => lastUserQuery(call).includes('E2E-CC-BG')),
+      );
+      const notified = world.model
+        .calls('conversation')
+        .some((call) => lastUserQuery(call).includes('<task-notification>') && claudeSessionIdOf(call) === sessionId);
       expect(notified, `the CLI did not deliver a task notification in this run\n${world.evidence()}`).toBe(true);
       const main = () => mainSessionOf(world.ov, sessionId);
       const probes = {
         'user prompt': () => countMessages(main(), 'user', 'E2E-CC-BG start'),
         'user <task-notification>': () => countMessages(main(), 'user', 'task-notification') + 1,
-        'background sub-agent reply in its own session': () => countOutsideMain(world.ov, sessionId, 'assistant', BACKGROUND_SUB_REPLY),
+        'background sub-agent reply in its own session': () =>
+          countOutsideMain(world.ov, sessionId, 'assistant', BACKGROUND_SUB_REPLY),
       };
       expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
     });

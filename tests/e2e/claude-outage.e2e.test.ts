@@ -12,7 +12,13 @@ import { lastUserQuery } from './support/chat-types.js';
 import { onceEach, settledCounts } from './support/capture-counts.js';
 import { runClaude } from './support/claude-cli.js';
 import type { CliRun } from './support/cli.js';
-import { claudeSessionIdOf, createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import {
+  claudeSessionIdOf,
+  createClaudeWorld,
+  forEachClaudeVersion,
+  requireClaudeCli,
+  type ClaudeWorld,
+} from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { countMessages, mainSessionOf } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
@@ -40,12 +46,20 @@ forEachClaudeVersion((version) => {
   beforeAll(async () => {
     requireClaudeCli(version);
     requirePluginBuild();
-    world = await createClaudeWorld(version, 'outage', (call) => ({ text: `ANSWER-${/E2E-CC-OUT-\d/.exec(lastUserQuery(call))?.[0] ?? 'other'}` }));
+    world = await createClaudeWorld(version, 'outage', (call) => ({
+      text: `ANSWER-${/E2E-CC-OUT-\d/.exec(lastUserQuery(call))?.[0] ?? 'other'}`,
+    }));
     await world.ov.stop();
-    down = await runClaude(world.sandbox, 'E2E-CC-OUT-1 the server is away', { pluginDirs: [REPO_ROOT], env: world.pluginEnv });
+    down = await runClaude(world.sandbox, 'E2E-CC-OUT-1 the server is away', {
+      pluginDirs: [REPO_ROOT],
+      env: world.pluginEnv,
+    });
     downLog = world.sandbox.debugLogs();
     await world.ov.start();
-    up = await runClaude(world.sandbox, 'E2E-CC-OUT-2 the server is back', { pluginDirs: [REPO_ROOT], env: world.pluginEnv });
+    up = await runClaude(world.sandbox, 'E2E-CC-OUT-2 the server is back', {
+      pluginDirs: [REPO_ROOT],
+      env: world.pluginEnv,
+    });
   });
 
   afterAll(async () => {

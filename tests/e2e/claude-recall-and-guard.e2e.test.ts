@@ -24,7 +24,13 @@ import { systemEntriesText } from './support/anthropic-model.js';
 import { onceEach, settledCounts } from './support/capture-counts.js';
 import { runClaude } from './support/claude-cli.js';
 import type { CliRun } from './support/cli.js';
-import { claudeSessionIdOf, createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import {
+  claudeSessionIdOf,
+  createClaudeWorld,
+  forEachClaudeVersion,
+  requireClaudeCli,
+  type ClaudeWorld,
+} from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { countMessages, mainSessionOf, SEED } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
@@ -66,8 +72,12 @@ forEachClaudeVersion((version) => {
 
   function toolResultAfter(toolName: string): { text: string; isError: boolean } | undefined {
     for (const call of world.model.calls('conversation')) {
-      const named = call.messages.flatMap((message) => message.tool_calls ?? []).filter((candidate) => candidate.function.name === toolName);
-      const result = call.messages.find((message) => message.role === 'tool' && named.some((candidate) => candidate.id === message.tool_call_id));
+      const named = call.messages
+        .flatMap((message) => message.tool_calls ?? [])
+        .filter((candidate) => candidate.function.name === toolName);
+      const result = call.messages.find(
+        (message) => message.role === 'tool' && named.some((candidate) => candidate.id === message.tool_call_id),
+      );
       if (result) return { text: String(result.content ?? ''), isError: result.is_error === true };
     }
     return undefined;
@@ -81,8 +91,12 @@ forEachClaudeVersion((version) => {
 
     it('the profile and the recalled memory reach the first model request as hook additional context', () => {
       const context = systemEntriesText(world.model.calls('conversation')[0]);
-      expect(context, world.evidence()).toMatch(/SessionStart hook additional context:[\s\S]*PROFILE-MARKER-ADA-LOVELACE/);
-      expect(context, world.evidence()).toMatch(/UserPromptSubmit hook additional context:[\s\S]*RECALL-MARKER-KESTREL-7/);
+      expect(context, world.evidence()).toMatch(
+        /SessionStart hook additional context:[\s\S]*PROFILE-MARKER-ADA-LOVELACE/,
+      );
+      expect(context, world.evidence()).toMatch(
+        /UserPromptSubmit hook additional context:[\s\S]*RECALL-MARKER-KESTREL-7/,
+      );
     });
 
     it('a Read of a viking:// URI is denied with a reason naming the MCP read tool by its Claude Code name', () => {
@@ -101,7 +115,10 @@ forEachClaudeVersion((version) => {
       const read = toolResultAfter(MCP_READ);
       expect(read?.isError, world.evidence()).toBe(false);
       expect(read?.text, world.evidence()).toContain(SEED.recallMarker);
-      expect(world.ov.requests().some((request) => request.path.startsWith('/mcp')), world.evidence()).toBe(true);
+      expect(
+        world.ov.requests().some((request) => request.path.startsWith('/mcp')),
+        world.evidence(),
+      ).toBe(true);
     });
 
     it('the turn lands in OpenViking exactly once', async () => {
@@ -127,7 +144,14 @@ forEachClaudeVersion((version) => {
       });
       expect(Object.keys(start?.env ?? {}).filter((key) => key.startsWith('CODEBUDDY'))).toEqual([]);
       expect(start?.cwd).toBe(world.sandbox.workspace);
-      expect(String(start?.stdin.transcript_path)).toBe(join(world.sandbox.configDir, 'projects', world.sandbox.workspace.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`));
+      expect(String(start?.stdin.transcript_path)).toBe(
+        join(
+          world.sandbox.configDir,
+          'projects',
+          world.sandbox.workspace.replace(/[^A-Za-z0-9]/g, '-'),
+          `${sessionId}.jsonl`,
+        ),
+      );
     });
 
     it("a plugin's MCP server gets the same CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA and CLAUDE_PROJECT_DIR as its hooks", () => {
@@ -141,13 +165,17 @@ forEachClaudeVersion((version) => {
     });
 
     it('the viking:// Read never reaches PreToolUse: the hooks module refused it in tool.call (the shell path: claude-module)', () => {
-      expect(world.envProbe().filter((record) => record.event === 'PreToolUse' && record.stdin.tool_name === 'Read'), world.evidence()).toEqual([]);
+      expect(
+        world.envProbe().filter((record) => record.event === 'PreToolUse' && record.stdin.tool_name === 'Read'),
+        world.evidence(),
+      ).toEqual([]);
       expect(world.sandbox.debugLogs()).toMatch(/tool\.call Read \S+: resolved by a hooks module \(deny/);
     });
 
     it('hooks, resident and workers keep one data directory (DESIGN D21), not split into CLAUDE_PLUGIN_DATA', () => {
       const dataDir = resolveDataDir({}, world.sandbox.home);
-      const sessionFiles = (dir: string): string[] => (existsSync(join(dir, 'sessions')) ? readdirSync(join(dir, 'sessions')) : []);
+      const sessionFiles = (dir: string): string[] =>
+        existsSync(join(dir, 'sessions')) ? readdirSync(join(dir, 'sessions')) : [];
       expect(sessionFiles(dataDir), world.evidence()).not.toEqual([]);
       expect(sessionFiles(join(world.sandbox.configDir, 'plugins', 'data', 'openviking-inline'))).toEqual([]);
     });
@@ -162,9 +190,16 @@ forEachClaudeVersion((version) => {
       const decoded = decodeTranscriptRecords(records);
       expect(decoded.format).toBe('claude-code');
       expect(decoded.consumed).toBe(records.length);
-      const flat = decoded.messages.map((message) => ({ role: message.role, parts: message.parts.map((part) => ('text' in part ? `text:${String(part.text)}` : `${part.type}:${JSON.stringify(part)}`)) }));
+      const flat = decoded.messages.map((message) => ({
+        role: message.role,
+        parts: message.parts.map((part) =>
+          'text' in part ? `text:${String(part.text)}` : `${part.type}:${JSON.stringify(part)}`,
+        ),
+      }));
       const users = flat.filter((message) => message.role === 'user');
-      expect(users.map((message) => message.parts.filter((part) => part.startsWith('text:')).join(' '))).toEqual([`text:${PROMPT}`]);
+      expect(users.map((message) => message.parts.filter((part) => part.startsWith('text:')).join(' '))).toEqual([
+        `text:${PROMPT}`,
+      ]);
       const all = JSON.stringify(flat);
       expect(all).not.toContain('hook additional context');
       expect(all).not.toContain('<system-reminder>');

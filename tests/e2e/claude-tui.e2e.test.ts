@@ -17,7 +17,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onceEach, settledCounts } from './support/capture-counts.js';
-import { claudeSessionIdOf, createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import {
+  claudeSessionIdOf,
+  createClaudeWorld,
+  forEachClaudeVersion,
+  requireClaudeCli,
+  type ClaudeWorld,
+} from './support/claude-world.js';
 import { prepareTuiHome, startTui, stopTuis } from './support/claude-tui.js';
 import { countMessages, mainSessionOf, messageText, SEED } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
@@ -37,20 +43,43 @@ forEachClaudeVersion((version) => {
 
   const mainSession = () => mainSessionOf(world.ov, claudeSessionIdOf(world.model.calls('conversation')[0]));
   /** Commits of the session's OpenViking session so far. */
-  const commits = () => world.ov.requests().filter((request) => request.method === 'POST' && request.path.endsWith(`/sessions/${mainSession()?.sessionId ?? 'none'}/commit`)).length;
+  const commits = () =>
+    world.ov
+      .requests()
+      .filter(
+        (request) =>
+          request.method === 'POST' && request.path.endsWith(`/sessions/${mainSession()?.sessionId ?? 'none'}/commit`),
+      ).length;
   const settledCommits = async () => (await settledCounts({ commits }, 20_000)).commits ?? -1;
 
   beforeAll(async () => {
     requireClaudeCli(version);
     requirePluginBuild();
-    world = await createClaudeWorld(version, 'tui', firstMatching([onPrompt('E2E-TUI', callTool(MCP_READ, { uris: SEED.recallUri })), afterToolResultOf(MCP_READ, { text: ANSWER })]));
+    world = await createClaudeWorld(
+      version,
+      'tui',
+      firstMatching([
+        onPrompt('E2E-TUI', callTool(MCP_READ, { uris: SEED.recallUri })),
+        afterToolResultOf(MCP_READ, { text: ANSWER }),
+      ]),
+    );
     prepareTuiHome(world.sandbox);
-    const options = (log: string, args: string[] = []) => ({ pluginDirs: [REPO_ROOT], env: world.pluginEnv, allowedTools: [MCP_READ], debugFile: join(world.sandbox.root, log), args });
+    const options = (log: string, args: string[] = []) => ({
+      pluginDirs: [REPO_ROOT],
+      env: world.pluginEnv,
+      allowedTools: [MCP_READ],
+      debugFile: join(world.sandbox.root, log),
+      args,
+    });
 
     const first = startTui(world.sandbox, 'first', options('debug-first.txt'));
     await first.waitForScreen(/❯/, 'the composer');
     first.submit(PROMPT);
-    screens.answered = await first.waitForScreen(new RegExp(`${ANSWER}[\\s\\S]*${CARD_LINE.source}`), 'the answer and its card', 60_000);
+    screens.answered = await first.waitForScreen(
+      new RegExp(`${ANSWER}[\\s\\S]*${CARD_LINE.source}`),
+      'the answer and its card',
+      60_000,
+    );
     first.submit('/openviking-card expand');
     await first.waitForScreen(/★ viking:\/\/\S*kestrel-deploy\.md \d\.\d\d/, 'the expanded card');
     screens.expanded = await first.waitForScreen(/OpenViking cards expanded\./, "the command's answer");
@@ -63,7 +92,13 @@ forEachClaudeVersion((version) => {
 
     const second = startTui(world.sandbox, 'second', options('debug-second.txt', ['--continue']));
     await second.waitForScreen(/❯/, 'the composer');
-    screens.continued = await second.waitForScreen(new RegExp(`${ANSWER}[\\s\\S]*${CARD_LINE.source}[\\s\\S]*★ viking://`), 'the restored answer with its open card', 30_000).catch(() => second.screen());
+    screens.continued = await second
+      .waitForScreen(
+        new RegExp(`${ANSWER}[\\s\\S]*${CARD_LINE.source}[\\s\\S]*★ viking://`),
+        'the restored answer with its open card',
+        30_000,
+      )
+      .catch(() => second.screen());
     second.submit('/exit');
     await second.waitForExit();
     logs.second = readFileSync(join(world.sandbox.root, 'debug-second.txt'), 'utf8');
@@ -86,10 +121,14 @@ forEachClaudeVersion((version) => {
       expect(screens.expanded).toMatch(/⌕ read “viking:\/\/\S*kestrel-deploy\.md” \d+ URIs/);
     });
 
-    it('is fed by the module\'s own recall: one search for the prompt, our UserPromptSubmit command stepped aside in its sh', () => {
+    it("is fed by the module's own recall: one search for the prompt, our UserPromptSubmit command stepped aside in its sh", () => {
       expect(logs.first).toMatch(/hooks module openviking@inline classic\.UserPromptSubmit settled in [\d.]+ms/);
-      expect(logs.first).toMatch(/Hooks: UserPromptSubmit \[\[ -n "\$OPENVIKING_MODULE_PROMPT" \][^\n]*\(plugin openviking@inline\) finished with status 0/);
-      expect(world.ov.requests().filter((request) => request.method === 'POST' && request.path === '/api/v1/search/search')).toHaveLength(1);
+      expect(logs.first).toMatch(
+        /Hooks: UserPromptSubmit \[\[ -n "\$OPENVIKING_MODULE_PROMPT" \][^\n]*\(plugin openviking@inline\) finished with status 0/,
+      );
+      expect(
+        world.ov.requests().filter((request) => request.method === 'POST' && request.path === '/api/v1/search/search'),
+      ).toHaveLength(1);
     });
 
     it('--continue draws the same card, open as it was left, before any new prompt', () => {
@@ -98,21 +137,27 @@ forEachClaudeVersion((version) => {
     });
   });
 
-  describe('the events only a person\'s session fires', () => {
+  describe("the events only a person's session fires", () => {
     it('/exit runs SessionEnd through the shell path, both times', () => {
       // The TUI logs a plugin hook with its command as written.
-      const ended = /SessionEnd:prompt_input_exit \[sh "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/detach\.sh"\] completed with status 0/;
+      const ended =
+        /SessionEnd:prompt_input_exit \[sh "\$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/detach\.sh"\] completed with status 0/;
       expect(logs.first).toMatch(ended);
       expect(logs.second).toMatch(ended);
     });
 
     it('/compact runs PreCompact (the synchronous capture) before the compaction', () => {
-      expect(logs.first).toMatch(/PreCompact:manual \[node "\$\{CLAUDE_PLUGIN_ROOT\}\/scripts\/hook\.mjs"\] completed with status 0[\s\S]*\[API REQUEST\] \/v1\/messages source=compact/);
+      expect(logs.first).toMatch(
+        /PreCompact:manual \[node "\$\{CLAUDE_PLUGIN_ROOT\}\/scripts\/hook\.mjs"\] completed with status 0[\s\S]*\[API REQUEST\] \/v1\/messages source=compact/,
+      );
       expect(screens.compacted).toContain('Compacted');
     });
 
     it('the turn lands once and is committed exactly once (by PreCompact); /exit commits only what came after it, --continue nothing', async () => {
-      const probes = { prompt: () => countMessages(mainSession(), 'user', 'E2E-TUI'), answer: () => countMessages(mainSession(), 'assistant', ANSWER) };
+      const probes = {
+        prompt: () => countMessages(mainSession(), 'user', 'E2E-TUI'),
+        answer: () => countMessages(mainSession(), 'assistant', ANSWER),
+      };
       expect(await settledCounts(probes, 20_000), world.evidence()).toEqual(onceEach(probes));
       const archived = (mainSession()?.archives ?? []).flatMap((archive) => archive.messages.map(messageText));
       // Every message in exactly one archive: the turn in PreCompact's, the `/compact` line (written after PreCompact ran) in SessionEnd's.

@@ -15,7 +15,10 @@ let model: FakeModel;
 
 beforeAll(async () => {
   model = await startFakeModel({
-    script: firstMatching([onPrompt('TOOL', callTool('Read', { file_path: '/x' })), forPurpose('subagent', { text: 'from the sub-agent' })]),
+    script: firstMatching([
+      onPrompt('TOOL', callTool('Read', { file_path: '/x' })),
+      forPurpose('subagent', { text: 'from the sub-agent' }),
+    ]),
   });
 });
 
@@ -24,11 +27,20 @@ afterAll(async () => {
 });
 
 async function post(body: unknown, purpose = 'conversation'): Promise<Response> {
-  return fetch(model.chatUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-agent-purpose': purpose }, body: JSON.stringify(body) });
+  return fetch(model.chatUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-agent-purpose': purpose },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Folds SSE chunks the way an OpenAI client does. */
-async function foldStream(response: Response): Promise<{ text: string; toolCalls: Array<{ id: string; name: string; arguments: string }>; finish: string; done: boolean }> {
+async function foldStream(response: Response): Promise<{
+  text: string;
+  toolCalls: Array<{ id: string; name: string; arguments: string }>;
+  finish: string;
+  done: boolean;
+}> {
   const raw = await response.text();
   const events = raw.split('\n\n').filter((event) => event.startsWith('data: '));
   let text = '';
@@ -37,7 +49,15 @@ async function foldStream(response: Response): Promise<{ text: string; toolCalls
   for (const event of events) {
     const data = event.slice('data: '.length);
     if (data === '[DONE]') continue;
-    const chunk = JSON.parse(data) as { choices: Array<{ delta: { content?: string | null; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> }; finish_reason: string | null }> };
+    const chunk = JSON.parse(data) as {
+      choices: Array<{
+        delta: {
+          content?: string | null;
+          tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }>;
+        };
+        finish_reason: string | null;
+      }>;
+    };
     for (const choice of chunk.choices) {
       text += choice.delta.content ?? '';
       for (const delta of choice.delta.tool_calls ?? []) {
@@ -54,7 +74,11 @@ async function foldStream(response: Response): Promise<{ text: string; toolCalls
 
 describe('fake model', () => {
   it('streams a scripted tool call whose split argument deltas reassemble exactly', async () => {
-    const response = await post({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: '<user_query>TOOL please</user_query>' }] });
+    const response = await post({
+      model: 'fake-model',
+      stream: true,
+      messages: [{ role: 'user', content: '<user_query>TOOL please</user_query>' }],
+    });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const folded = await foldStream(response);
     expect(folded.finish).toBe('tool_calls');
@@ -66,15 +90,23 @@ describe('fake model', () => {
   });
 
   it('answers array-of-parts user content and non-streamed requests', async () => {
-    const response = await post({ model: 'fake-model', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'TOOL as parts' }] }] });
-    const body = (await response.json()) as { choices: Array<{ message: { tool_calls: Array<{ function: { name: string } }> }; finish_reason: string }> };
+    const response = await post({
+      model: 'fake-model',
+      stream: false,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'TOOL as parts' }] }],
+    });
+    const body = (await response.json()) as {
+      choices: Array<{ message: { tool_calls: Array<{ function: { name: string } }> }; finish_reason: string }>;
+    };
     expect(body.choices[0]?.finish_reason).toBe('tool_calls');
     expect(body.choices[0]?.message.tool_calls[0]?.function.name).toBe('Read');
     expect(lastUserQuery(model.calls().at(-1)!)).toBe('TOOL as parts');
   });
 
   it('tells purposes apart and falls back to "done"', async () => {
-    const sub = await foldStream(await post({ stream: true, messages: [{ role: 'user', content: 'hi' }] }, 'subagent:general-purpose'));
+    const sub = await foldStream(
+      await post({ stream: true, messages: [{ role: 'user', content: 'hi' }] }, 'subagent:general-purpose'),
+    );
     const main = await foldStream(await post({ stream: true, messages: [{ role: 'user', content: 'hi' }] }));
     expect(sub.text).toBe('from the sub-agent');
     expect(main.text).toBe('done');

@@ -32,7 +32,13 @@ let run: CliRun;
 beforeAll(async () => {
   if (!existsSync(FISH)) throw new Error(`${FISH} is missing: apt-get install -y fish (.ci/run installs it)`);
   requirePluginBuild();
-  world = await createWorld('fish', firstMatching([onPrompt('E2E-FISH', callTool('Read', { file_path: SEED.profileUri })), afterToolResult({ text: ANSWER })]));
+  world = await createWorld(
+    'fish',
+    firstMatching([
+      onPrompt('E2E-FISH', callTool('Read', { file_path: SEED.profileUri })),
+      afterToolResult({ text: ANSWER }),
+    ]),
+  );
   run = await runPrompt(world.sandbox, PROMPT, { plugin: world.repoPlugin, env: { ...world.pluginEnv, SHELL: FISH } });
 });
 

@@ -31,7 +31,14 @@ beforeAll(async () => {
   model = await startFakeModel({
     script: firstMatching([
       onPrompt('HARNESS-READ', callTool('Read', { file_path: 'viking://user/default/memories/x.md' })),
-      onPrompt('HARNESS-AGENT', callTool('Agent', { description: 'probe sub-agent', prompt: 'SUB-HELLO say hi', subagent_type: 'general-purpose' })),
+      onPrompt(
+        'HARNESS-AGENT',
+        callTool('Agent', {
+          description: 'probe sub-agent',
+          prompt: 'SUB-HELLO say hi',
+          subagent_type: 'general-purpose',
+        }),
+      ),
       forPurpose('subagent', { text: 'subagent done' }),
       afterToolResult({ text: 'done' }),
     ]),
@@ -47,7 +54,10 @@ describe('e2e harness with a probe plugin', () => {
   it('-p with --plugin-dir: hook contexts reach the model, a deny comes back as the tool error', async () => {
     const { box, plugin, log } = sandbox('probe-text');
     const before = model.calls().length;
-    const run = await runPrompt(box, 'HARNESS-READ please', { plugin: { kind: 'plugin-dir', dir: plugin }, env: { PROBE_LOG: log } });
+    const run = await runPrompt(box, 'HARNESS-READ please', {
+      plugin: { kind: 'plugin-dir', dir: plugin },
+      env: { PROBE_LOG: log },
+    });
     expect(run.timedOut, run.stderr).toBe(false);
     expect(run.exit.code).toBe(0);
     expect(run.stdout).toContain('done');

@@ -24,8 +24,12 @@ interface MarketplaceManifest {
   plugins: Array<{ name: string; source: string }>;
 }
 
-const manifest = JSON.parse(readFileSync(join(REPO_ROOT, '.codebuddy-plugin', 'marketplace.json'), 'utf8')) as MarketplaceManifest;
-const pluginName = (JSON.parse(readFileSync(join(REPO_ROOT, '.codebuddy-plugin', 'plugin.json'), 'utf8')) as { name: string }).name;
+const manifest = JSON.parse(
+  readFileSync(join(REPO_ROOT, '.codebuddy-plugin', 'marketplace.json'), 'utf8'),
+) as MarketplaceManifest;
+const pluginName = (
+  JSON.parse(readFileSync(join(REPO_ROOT, '.codebuddy-plugin', 'plugin.json'), 'utf8')) as { name: string }
+).name;
 
 let world: E2eWorld;
 let clone: string;
@@ -40,7 +44,10 @@ beforeAll(async () => {
   copyShippedPlugin(REPO_ROOT, clone);
   add = await runPluginCommand(world.sandbox, ['marketplace', 'add', clone]);
   install = await runPluginCommand(world.sandbox, ['install', `${pluginName}@${manifest.name}`]);
-  run = await runPrompt(world.sandbox, 'E2E-FOUR hello from an installed plugin', { plugin: { kind: 'installed' }, env: world.pluginEnv });
+  run = await runPrompt(world.sandbox, 'E2E-FOUR hello from an installed plugin', {
+    plugin: { kind: 'installed' },
+    env: world.pluginEnv,
+  });
 });
 
 afterAll(async () => {
@@ -58,7 +65,9 @@ describe('scenario 4: the repository as a local marketplace', () => {
     expect(add.stdout).toContain(`Marketplace '${manifest.name}' added successfully`);
     expect(install.exit.code, install.stdout + install.stderr).toBe(0);
     expect(install.stdout).toContain(`Successfully installed plugin: ${pluginName}@${manifest.name}`);
-    const settings = JSON.parse(readFileSync(join(world.sandbox.configDir, 'settings.json'), 'utf8')) as { enabledPlugins?: Record<string, boolean> };
+    const settings = JSON.parse(readFileSync(join(world.sandbox.configDir, 'settings.json'), 'utf8')) as {
+      enabledPlugins?: Record<string, boolean>;
+    };
     expect(settings.enabledPlugins?.[`${pluginName}@${manifest.name}`]).toBe(true);
   });
 
@@ -68,8 +77,13 @@ describe('scenario 4: the repository as a local marketplace', () => {
     expect(hookCommands.length, 'hook commands in the CLI log').toBeGreaterThan(0);
     // The CLI rewrites the text ${CLAUDE_PLUGIN_ROOT} (DESIGN.md D10, D23), so the logged command
     // carries the installed copy's root.
-    for (const command of hookCommands) expect(command.replaceAll('//', '/')).toMatch(new RegExp(`"${escapeRegExp(clone.replace(/\/$/, ''))}/scripts/hook\\.mjs`));
-    expect(blocksInPrompt(world.model.calls('conversation')[0]).join('\n'), world.evidence()).toContain(SEED.profileMarker);
+    for (const command of hookCommands)
+      expect(command.replaceAll('//', '/')).toMatch(
+        new RegExp(`"${escapeRegExp(clone.replace(/\/$/, ''))}/scripts/hook\\.mjs`),
+      );
+    expect(blocksInPrompt(world.model.calls('conversation')[0]).join('\n'), world.evidence()).toContain(
+      SEED.profileMarker,
+    );
   });
 });
 

@@ -16,7 +16,9 @@ import { afterToolResult, callTool, firstMatching, onPrompt } from './support/sc
 import { createWorld, requirePluginBuild, type E2eWorld } from './support/world.js';
 
 /** Tools of the server's MCP surface (openviking-api.md §4.1) the model must be offered. */
-const EXPECTED_TOOLS = ['find', 'search', 'read', 'list', 'remember', 'grep', 'glob'].map((tool) => `mcp__openviking__${tool}`);
+const EXPECTED_TOOLS = ['find', 'search', 'read', 'list', 'remember', 'grep', 'glob'].map(
+  (tool) => `mcp__openviking__${tool}`,
+);
 
 let world: E2eWorld;
 let run: CliRun;
@@ -25,7 +27,10 @@ beforeAll(async () => {
   requirePluginBuild();
   world = await createWorld(
     'mcp',
-    firstMatching([onPrompt('E2E-MCP', callTool('mcp__openviking__read', { uris: SEED.profileUri })), afterToolResult({ text: 'E2E-MCP-ANSWER read it' })]),
+    firstMatching([
+      onPrompt('E2E-MCP', callTool('mcp__openviking__read', { uris: SEED.profileUri })),
+      afterToolResult({ text: 'E2E-MCP-ANSWER read it' }),
+    ]),
   );
   run = await runPrompt(world.sandbox, 'E2E-MCP read my profile through the memory tools', {
     plugin: world.repoPlugin,
@@ -51,7 +56,10 @@ describe('scenario 5: MCP tools through the proxy', () => {
     const toolCalls = world.ov
       .requests({ method: 'POST', path: '/mcp' })
       .filter((request) => (request.body as { method?: string } | undefined)?.method === 'tools/call');
-    expect(toolCalls.map((request) => (request.body as { params?: { name?: string } }).params?.name), world.evidence()).toEqual(['read']);
+    expect(
+      toolCalls.map((request) => (request.body as { params?: { name?: string } }).params?.name),
+      world.evidence(),
+    ).toEqual(['read']);
     const afterTool = world.model.calls('conversation')[1];
     const result = (afterTool ? toolResults(afterTool)[0]?.text : undefined) ?? '';
     expect(result, world.evidence()).toContain(SEED.profileMarker);

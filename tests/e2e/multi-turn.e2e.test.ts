@@ -14,7 +14,11 @@ import { hostSessionIdOf } from './support/observe.js';
 import { afterToolResult, callTool, firstMatching, forPurpose, onPrompt } from './support/script.js';
 import { createWorld, requirePluginBuild, type E2eWorld } from './support/world.js';
 
-const TURNS = ['E2E-T1 remember that the build uses esbuild', 'E2E-T2 ask a helper agent about the linker', 'E2E-T3 thanks, that is all'];
+const TURNS = [
+  'E2E-T1 remember that the build uses esbuild',
+  'E2E-T2 ask a helper agent about the linker',
+  'E2E-T3 thanks, that is all',
+];
 const REPLIES = ['E2E-R1 noted', 'E2E-R2 the helper answered', 'E2E-R3 you are welcome'];
 const SUBAGENT_PROMPT = 'E2E-SUB-PROMPT explain the linker flags';
 const SUBAGENT_REPLY = 'E2E-SUB-REPLY use -Wl,--gc-sections';
@@ -29,7 +33,10 @@ beforeAll(async () => {
     'multi-turn',
     firstMatching([
       onPrompt('E2E-T1', { text: REPLIES[0]! }),
-      onPrompt('E2E-T2', callTool('Agent', { description: 'linker helper', prompt: SUBAGENT_PROMPT, subagent_type: 'general-purpose' })),
+      onPrompt(
+        'E2E-T2',
+        callTool('Agent', { description: 'linker helper', prompt: SUBAGENT_PROMPT, subagent_type: 'general-purpose' }),
+      ),
       afterToolResult({ text: REPLIES[1]! }),
       onPrompt('E2E-T3', { text: REPLIES[2]! }),
       forPurpose('subagent', { text: SUBAGENT_REPLY }),
@@ -67,7 +74,9 @@ describe('scenario 2: stream-json, 3 turns and a sub-agent', () => {
     expect(resident, world.evidence()).toBeDefined();
     const recalls = lines.filter((line) => line.message === 'recall done' || line.message === 'recall skipped');
     expect(recalls.length, world.evidence()).toBeGreaterThanOrEqual(TURNS.length);
-    expect(recalls.filter((line) => line.pid === resident?.pid).length, world.evidence()).toBeGreaterThanOrEqual(TURNS.length - 1);
+    expect(recalls.filter((line) => line.pid === resident?.pid).length, world.evidence()).toBeGreaterThanOrEqual(
+      TURNS.length - 1,
+    );
   });
 
   it('every turn lands in the main session exactly once, in order', async () => {
@@ -89,7 +98,10 @@ describe('scenario 2: stream-json, 3 turns and a sub-agent', () => {
 
   it("the sub-agent's turn lands in a session other than the main one", async () => {
     const sessionId = hostSessionIdOf(world.model.calls('conversation')[0]);
-    const probes = { 'sub-agent reply outside the main session': () => countOutsideMain(world.ov, sessionId, 'assistant', SUBAGENT_REPLY) };
+    const probes = {
+      'sub-agent reply outside the main session': () =>
+        countOutsideMain(world.ov, sessionId, 'assistant', SUBAGENT_REPLY),
+    };
     expect(await settledCounts(probes), world.evidence()).toEqual(onceEach(probes));
   });
 });

@@ -28,12 +28,20 @@ function sessionOfPrompt(marker: string): string {
 
 beforeAll(async () => {
   requirePluginBuild();
-  world = await createWorld('outage', (call) => ({ text: `ANSWER-${/E2E-OUT-\d/.exec(lastUserQuery(call))?.[0] ?? 'other'}` }));
+  world = await createWorld('outage', (call) => ({
+    text: `ANSWER-${/E2E-OUT-\d/.exec(lastUserQuery(call))?.[0] ?? 'other'}`,
+  }));
   await world.ov.stop();
-  down = await runPrompt(world.sandbox, 'E2E-OUT-1 the server is away', { plugin: world.repoPlugin, env: world.pluginEnv });
+  down = await runPrompt(world.sandbox, 'E2E-OUT-1 the server is away', {
+    plugin: world.repoPlugin,
+    env: world.pluginEnv,
+  });
   downLog = world.sandbox.cliLogs();
   await world.ov.start();
-  up = await runPrompt(world.sandbox, 'E2E-OUT-2 the server is back', { plugin: world.repoPlugin, env: world.pluginEnv });
+  up = await runPrompt(world.sandbox, 'E2E-OUT-2 the server is back', {
+    plugin: world.repoPlugin,
+    env: world.pluginEnv,
+  });
 });
 
 afterAll(async () => {

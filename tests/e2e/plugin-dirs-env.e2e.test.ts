@@ -23,7 +23,10 @@ let run: CliRun;
 beforeAll(async () => {
   requirePluginBuild();
   world = await createWorld('plugin-dirs', () => ({ text: ANSWER }));
-  run = await runPrompt(world.sandbox, 'E2E-THREE what do you know about me?', { plugin: { kind: 'env-dirs', dirs: [REPO_ROOT] }, env: world.pluginEnv });
+  run = await runPrompt(world.sandbox, 'E2E-THREE what do you know about me?', {
+    plugin: { kind: 'env-dirs', dirs: [REPO_ROOT] },
+    env: world.pluginEnv,
+  });
 });
 
 afterAll(async () => {
@@ -37,7 +40,9 @@ describe('scenario 3: CODEBUDDY_PLUGIN_DIRS', () => {
   });
 
   it('the profile reaches the first model request', () => {
-    expect(blocksInPrompt(world.model.calls('conversation')[0]).join('\n'), world.evidence()).toContain(SEED.profileMarker);
+    expect(blocksInPrompt(world.model.calls('conversation')[0]).join('\n'), world.evidence()).toContain(
+      SEED.profileMarker,
+    );
   });
 
   it('the turn is captured exactly once', async () => {

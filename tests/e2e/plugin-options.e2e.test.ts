@@ -41,13 +41,20 @@ let downLog: string;
 
 /** The CLI's environment: no OPENVIKING_* server or key, only the debug log. */
 function env(): Record<string, string> {
-  return { OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: join(sandbox.root, 'openviking-debug.log'), CODEBUDDY_DEFER_TOOL_LOADING: '0' };
+  return {
+    OPENVIKING_DEBUG: '1',
+    OPENVIKING_DEBUG_LOG: join(sandbox.root, 'openviking-debug.log'),
+    CODEBUDDY_DEFER_TOOL_LOADING: '0',
+  };
 }
 
 function evidence(): string {
   return [
     `model calls: ${model.calls().length}`,
-    `openviking requests:\n${ov.requests().map((r) => `${r.method} ${r.path} → ${r.status} key=${String(r.headers['x-api-key'] ?? '')}`).join('\n')}`,
+    `openviking requests:\n${ov
+      .requests()
+      .map((r) => `${r.method} ${r.path} → ${r.status} key=${String(r.headers['x-api-key'] ?? '')}`)
+      .join('\n')}`,
     `cli log (tail):\n${sandbox.cliLogs().slice(-3000)}`,
   ].join('\n\n');
 }
@@ -62,7 +69,11 @@ beforeAll(async () => {
     ]),
   });
   ov = await startOvServer({
-    auth: { mode: 'api_key', rootKey: 'root-e2e-options', keys: { [USER_KEY]: { account: 'default', user: 'default', role: 'user' } } },
+    auth: {
+      mode: 'api_key',
+      rootKey: 'root-e2e-options',
+      keys: { [USER_KEY]: { account: 'default', user: 'default', role: 'user' } },
+    },
     seed: {
       files: {
         'memories/entities/default/osprey-release.md': {
@@ -74,12 +85,25 @@ beforeAll(async () => {
   });
   sandbox = createCliSandbox({ modelUrl: model.chatUrl, label: 'options' });
   mkdirSync(sandbox.configDir, { recursive: true });
-  writeFileSync(join(sandbox.configDir, 'settings.json'), JSON.stringify({ pluginConfigs: { [INSTALL_ID]: { options: { server_url: ov.url } } } }, null, 2));
-  writeFileSync(join(sandbox.configDir, 'credentials.json'), JSON.stringify({ pluginSecrets: { [INSTALL_ID]: { api_key: USER_KEY } } }, null, 2), { mode: 0o600 });
+  writeFileSync(
+    join(sandbox.configDir, 'settings.json'),
+    JSON.stringify({ pluginConfigs: { [INSTALL_ID]: { options: { server_url: ov.url } } } }, null, 2),
+  );
+  writeFileSync(
+    join(sandbox.configDir, 'credentials.json'),
+    JSON.stringify({ pluginSecrets: { [INSTALL_ID]: { api_key: USER_KEY } } }, null, 2),
+    { mode: 0o600 },
+  );
 
-  up = await runPrompt(sandbox, 'E2E-OPT-1 where is the osprey release checklist?', { plugin: { kind: 'plugin-dir', dir: REPO_ROOT }, env: env() });
+  up = await runPrompt(sandbox, 'E2E-OPT-1 where is the osprey release checklist?', {
+    plugin: { kind: 'plugin-dir', dir: REPO_ROOT },
+    env: env(),
+  });
   await ov.stop();
-  down = await runPrompt(sandbox, 'E2E-OPT-2 the osprey server is away now', { plugin: { kind: 'plugin-dir', dir: REPO_ROOT }, env: env() });
+  down = await runPrompt(sandbox, 'E2E-OPT-2 the osprey server is away now', {
+    plugin: { kind: 'plugin-dir', dir: REPO_ROOT },
+    env: env(),
+  });
   downLog = sandbox.cliLogs();
 }, 240_000);
 
@@ -104,7 +128,12 @@ describe('scenario 8: plugin options stored by the CLI, no OPENVIKING_* env', ()
     expect(toolResults(afterTool!)[0]?.text ?? '', evidence()).toContain(MARKER);
     const mcpCalls = ov.requests({ method: 'POST', path: '/mcp' });
     expect(mcpCalls.length, evidence()).toBeGreaterThan(0);
-    expect(mcpCalls.every((request) => request.headers['x-api-key'] === USER_KEY || request.headers.authorization === `Bearer ${USER_KEY}`)).toBe(true);
+    expect(
+      mcpCalls.every(
+        (request) =>
+          request.headers['x-api-key'] === USER_KEY || request.headers.authorization === `Bearer ${USER_KEY}`,
+      ),
+    ).toBe(true);
   });
 
   it('the CLI does not log the deprecated "decision" field for our answers', () => {
@@ -120,7 +149,9 @@ describe('scenario 8b: the server stops; the memory-off notice does not disturb 
   });
 
   it('the start produced its notice once, and the notice is not in the model request', () => {
-    const marks = readdirSync(join(sandbox.configDir, 'openviking', 'notices')).filter((name) => name.endsWith('.notified'));
+    const marks = readdirSync(join(sandbox.configDir, 'openviking', 'notices')).filter((name) =>
+      name.endsWith('.notified'),
+    );
     expect(marks, evidence()).toHaveLength(1);
     const call = model.calls('conversation').find((candidate) => lastUserText(candidate).includes('E2E-OPT-2'));
     expect(call).toBeDefined();

@@ -21,13 +21,19 @@ import { firstMatching, onPrompt } from './support/script.js';
 import { createWorld, requirePluginBuild, type E2eWorld } from './support/world.js';
 import { settledCounts } from './support/capture-counts.js';
 
-const REMOTES = { alpha: 'git@github.com:acme/alpha-service.git', beta: 'https://deploy:ghp_E2ETOKENSECRET000111@github.com/acme/beta-service' } as const;
+const REMOTES = {
+  alpha: 'git@github.com:acme/alpha-service.git',
+  beta: 'https://deploy:ghp_E2ETOKENSECRET000111@github.com/acme/beta-service',
+} as const;
 const MARKERS = { alpha: 'PROJECT-ALPHA-MARKER-TERRAFORM', beta: 'PROJECT-BETA-MARKER-PULUMI' } as const;
 const peerOf = (remote: string) => gitRemoteVariable(remote);
 const prompt = (tag: string) => `How is the kestrel service released to production? (${tag})`;
 
 /** `OV_E2E_PLUGIN_ROOT` runs another built copy of the plugin (used to see this scenario fail on a build without project identity). */
-const pluginSource = () => (process.env.OV_E2E_PLUGIN_ROOT ? { kind: 'plugin-dir' as const, dir: process.env.OV_E2E_PLUGIN_ROOT } : world.repoPlugin);
+const pluginSource = () =>
+  process.env.OV_E2E_PLUGIN_ROOT
+    ? { kind: 'plugin-dir' as const, dir: process.env.OV_E2E_PLUGIN_ROOT }
+    : world.repoPlugin;
 
 let world: E2eWorld;
 let betaSandbox: CliSandbox;
@@ -60,7 +66,8 @@ afterAll(async () => {
 });
 
 /** The conversation call of the run tagged `tag`. */
-const callOf = (tag: string) => world.model.calls('conversation').find((call) => JSON.stringify(call.messages).includes(tag));
+const callOf = (tag: string) =>
+  world.model.calls('conversation').find((call) => JSON.stringify(call.messages).includes(tag));
 
 describe('scenario 9: two projects, one server', () => {
   it('both CLI runs finish normally', () => {
@@ -68,7 +75,7 @@ describe('scenario 9: two projects, one server', () => {
     expectNormalExit(runs.beta as CliRun);
   });
 
-  it('each workspace recalls its own project memory and not the other\'s', () => {
+  it("each workspace recalls its own project memory and not the other's", () => {
     const alpha = blocksInPrompt(callOf('E2E-PROJ-ONE')).join('\n');
     const beta = blocksInPrompt(callOf('E2E-PROJ-TWO')).join('\n');
     expect(alpha, world.evidence()).toContain(MARKERS.alpha);
@@ -77,8 +84,11 @@ describe('scenario 9: two projects, one server', () => {
     expect(beta).not.toContain(MARKERS.alpha);
   });
 
-  it('each captured turn carries its project\'s peer_id; the remote\'s token reached nothing', async () => {
-    for (const [name, tag] of [['alpha', 'E2E-PROJ-ONE'], ['beta', 'E2E-PROJ-TWO']] as const) {
+  it("each captured turn carries its project's peer_id; the remote's token reached nothing", async () => {
+    for (const [name, tag] of [
+      ['alpha', 'E2E-PROJ-ONE'],
+      ['beta', 'E2E-PROJ-TWO'],
+    ] as const) {
       const sessionId = hostSessionIdOf(callOf(tag));
       expect(sessionId).not.toBe('');
       await settledCounts({ stored: () => mainSessionOf(world.ov, sessionId)?.allMessages.length ?? 0 });

@@ -25,7 +25,13 @@ let run: CliRun;
 
 beforeAll(async () => {
   requirePluginBuild();
-  world = await createWorld('recall', firstMatching([onPrompt('E2E-ONE', callTool('Read', { file_path: SEED.profileUri })), afterToolResult({ text: ANSWER })]));
+  world = await createWorld(
+    'recall',
+    firstMatching([
+      onPrompt('E2E-ONE', callTool('Read', { file_path: SEED.profileUri })),
+      afterToolResult({ text: ANSWER }),
+    ]),
+  );
   run = await runPrompt(world.sandbox, PROMPT, { plugin: world.repoPlugin, env: world.pluginEnv });
 });
 

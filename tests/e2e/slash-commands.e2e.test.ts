@@ -41,7 +41,10 @@ function renderedCommand(call: ModelCall): string {
 function followTheCommand(): (call: ModelCall) => ReturnType<typeof callTool> | { text: string } | undefined {
   return firstMatching([
     {
-      when: (call) => call.purpose === 'conversation' && toolResults(call).length === 0 && /query id: [0-9a-f]{16}/.test(renderedCommand(call)),
+      when: (call) =>
+        call.purpose === 'conversation' &&
+        toolResults(call).length === 0 &&
+        /query id: [0-9a-f]{16}/.test(renderedCommand(call)),
       reply: (call) => {
         const text = renderedCommand(call);
         const query = /<query>\n([\s\S]*?)\n<\/query>/.exec(text)?.[1] ?? '';
@@ -51,18 +54,28 @@ function followTheCommand(): (call: ModelCall) => ReturnType<typeof callTool> | 
     },
     {
       // The file before issue 20 (8e37669) said: the query as one single-quoted argument, each ' as '\''.
-      when: (call) => call.purpose === 'conversation' && toolResults(call).length === 0 && renderedCommand(call).includes("recall-preview -- '<query>'"),
+      when: (call) =>
+        call.purpose === 'conversation' &&
+        toolResults(call).length === 0 &&
+        renderedCommand(call).includes("recall-preview -- '<query>'"),
       reply: (call) => {
         const text = renderedCommand(call);
         const query = /<query>\n([\s\S]*?)\n<\/query>/.exec(text)?.[1] ?? '';
-        const command = (/```sh\n([\s\S]*?)\n\s*```/.exec(text)?.[1] ?? '').trim().replace("'<query>'", `'${query.replaceAll("'", "'\\''")}'`);
+        const command = (/```sh\n([\s\S]*?)\n\s*```/.exec(text)?.[1] ?? '')
+          .trim()
+          .replace("'<query>'", `'${query.replaceAll("'", "'\\''")}'`);
         return callTool('Bash', { command, description: 'recall preview' });
       },
     },
     {
-      when: (call) => call.purpose === 'conversation' && toolResults(call).length === 1 && /query id: [0-9a-f]{16}/.test(call.messages.map((message) => JSON.stringify(message.content ?? '')).join('\n')),
+      when: (call) =>
+        call.purpose === 'conversation' &&
+        toolResults(call).length === 1 &&
+        /query id: [0-9a-f]{16}/.test(call.messages.map((message) => JSON.stringify(message.content ?? '')).join('\n')),
       reply: (call) => {
-        const text = call.messages.map((message) => (message.role === 'user' ? lastUserText({ ...call, messages: [message] }) : '')).join('\n');
+        const text = call.messages
+          .map((message) => (message.role === 'user' ? lastUserText({ ...call, messages: [message] }) : ''))
+          .join('\n');
         const id = /query id: ([0-9a-f]{16})/.exec(text)?.[1] ?? '';
         const command = (/```sh\n([\s\S]*?)\n\s*```/.exec(text)?.[1] ?? '').trim().replace('<query id>', id);
         return callTool('Bash', { command, description: 'recall preview' });
@@ -90,7 +103,10 @@ describe.each([
     // The host's argument splitter drops quote characters, except inside the other kind: "a\'; …" reaches the model as a\'; ….
     const hostile = `kestrel helm $(touch ${markers}/m1) \`touch ${markers}/m2\` x; touch ${markers}/m3 (touch ${markers}/m4) "a\\'; touch ${markers}/m5 #"`;
     // Threshold 0: the noise around "kestrel helm" must not hide the seeded memory.
-    run = await runPrompt(world.sandbox, `/openviking:recall ${hostile}`, { plugin: world.repoPlugin, env: { ...world.pluginEnv, SHELL: shell, OPENVIKING_SCORE_THRESHOLD: '0' } });
+    run = await runPrompt(world.sandbox, `/openviking:recall ${hostile}`, {
+      plugin: world.repoPlugin,
+      env: { ...world.pluginEnv, SHELL: shell, OPENVIKING_SCORE_THRESHOLD: '0' },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -112,23 +128,27 @@ describe.each([
     const seen = (/<query>\n([\s\S]*?)\n<\/query>/.exec(first ? renderedCommand(first) : '')?.[1] ?? '').trim();
     expect(seen, world.evidence()).toContain('kestrel helm $(touch');
     expect(seen).toContain("a\\'; touch");
-    const searched = world.ov.requests({ path: '/api/v1/search/search' }).map((request) => (request.body as { query?: unknown }).query);
+    const searched = world.ov
+      .requests({ path: '/api/v1/search/search' })
+      .map((request) => (request.body as { query?: unknown }).query);
     expect(searched, world.evidence()).toContain(seen);
     const last = world.model.calls('conversation').at(-1);
-    const preview = toolResults(last!).map((result) => result.text).join('\n');
+    const preview = toolResults(last!)
+      .map((result) => result.text)
+      .join('\n');
     expect(preview, world.evidence()).toContain('Recall preview for: ');
     expect(preview, `${preview}\n${world.evidence()}`).toContain('kestrel');
     expect(preview).toMatch(/viking:\/\/\S+/);
   });
 
-  it('the tool list offered to the model names none of the plugin\'s commands (2.117 lists skills only)', () => {
+  it("the tool list offered to the model names none of the plugin's commands (2.117 lists skills only)", () => {
     const first = world.model.calls('conversation')[0];
     const tools = JSON.stringify(first?.body?.['tools'] ?? []);
     expect(tools).not.toMatch(/openviking:(recall|remember|forget|doctor|status|why)/);
   });
 });
 
-describe('host fact: a `!`…`` the user types in a command\'s arguments is run by the host', () => {
+describe("host fact: a `!`…`` the user types in a command's arguments is run by the host", () => {
   let world: E2eWorld;
   let markers: string;
   let run: CliRun;
@@ -139,7 +159,10 @@ describe('host fact: a `!`…`` the user types in a command\'s arguments is run 
     markers = join(world.sandbox.root, 'markers');
     mkdirSync(markers);
     // `/openviking:remember` has no `!` step of its own; the host still runs the one in the arguments.
-    run = await runPrompt(world.sandbox, `/openviking:remember deploy notes !\`touch ${markers}/typed-by-user\``, { plugin: world.repoPlugin, env: world.pluginEnv });
+    run = await runPrompt(world.sandbox, `/openviking:remember deploy notes !\`touch ${markers}/typed-by-user\``, {
+      plugin: world.repoPlugin,
+      env: world.pluginEnv,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -163,24 +186,32 @@ describe('the model cannot run a plugin command through the Skill tool (2.117 ig
     world = await createWorld(
       'recall-cmd-skill',
       firstMatching([
-        { when: (call) => call.purpose === 'conversation' && toolResults(call).length === 0, reply: () => callTool('Skill', { skill: 'openviking:remember', args: `notes !\`touch ${dir}/via-skill\`` }) },
+        {
+          when: (call) => call.purpose === 'conversation' && toolResults(call).length === 0,
+          reply: () => callTool('Skill', { skill: 'openviking:remember', args: `notes !\`touch ${dir}/via-skill\`` }),
+        },
         afterToolResult({ text: DONE }),
       ]),
     );
     markers = join(world.sandbox.root, 'markers');
     dir = markers;
     mkdirSync(markers);
-    run = await runPrompt(world.sandbox, 'please remember my notes (E2E-SKILL)', { plugin: world.repoPlugin, env: world.pluginEnv });
+    run = await runPrompt(world.sandbox, 'please remember my notes (E2E-SKILL)', {
+      plugin: world.repoPlugin,
+      env: world.pluginEnv,
+    });
   }, 120_000);
 
   afterAll(async () => {
     await world?.dispose();
   });
 
-  it('the guard denies the call: nothing of the model\'s arguments runs, and the model is told why', () => {
+  it("the guard denies the call: nothing of the model's arguments runs, and the model is told why", () => {
     expectNormalExit(run);
     expect(readdirSync(markers), world.evidence()).toEqual([]);
-    const result = toolResults(world.model.calls('conversation').at(-1)!).map((entry) => entry.text).join('\n');
+    const result = toolResults(world.model.calls('conversation').at(-1)!)
+      .map((entry) => entry.text)
+      .join('\n');
     expect(result, world.evidence()).toContain('is a command for the user to type');
   });
 });
@@ -193,14 +224,17 @@ describe('host fact: the expanded command is rendered as a nunjucks template, in
     requirePluginBuild();
     world = await createWorld('slash-template', firstMatching([forPurpose('conversation', { text: DONE })]));
     // The doctor prints the server URL; a URL (or a server's message, a memory, an earlier prompt) may hold a template tag.
-    run = await runPrompt(world.sandbox, '/openviking:doctor', { plugin: world.repoPlugin, env: { ...world.pluginEnv, OPENVIKING_URL: 'http://127.0.0.1:9/a{{ 7*7 }}b' } });
+    run = await runPrompt(world.sandbox, '/openviking:doctor', {
+      plugin: world.repoPlugin,
+      env: { ...world.pluginEnv, OPENVIKING_URL: 'http://127.0.0.1:9/a{{ 7*7 }}b' },
+    });
   }, 120_000);
 
   afterAll(async () => {
     await world?.dispose();
   });
 
-  it('the plugin\'s output reaches the model as text: the tag is not evaluated (8e37669: the model read a49b)', () => {
+  it("the plugin's output reaches the model as text: the tag is not evaluated (8e37669: the model read a49b)", () => {
     expectNormalExit(run);
     const rendered = lastUserText(world.model.calls('conversation')[0]!);
     expect(rendered, world.evidence()).toContain('server URL: http://127.0.0.1:9/a{\u200b{ 7*7 }}b');

@@ -23,7 +23,10 @@ beforeAll(async () => {
   requirePluginBuild();
   world = await createWorld('slow', () => ({ text: 'E2E-SLOW-ANSWER still here' }));
   world.ov.faults.latency(SEARCH_LATENCY_MS, { path: /\/api\/v1\/search\// });
-  run = await runPrompt(world.sandbox, 'E2E-SLOW how do I deploy the kestrel staging cluster?', { plugin: world.repoPlugin, env: world.pluginEnv });
+  run = await runPrompt(world.sandbox, 'E2E-SLOW how do I deploy the kestrel staging cluster?', {
+    plugin: world.repoPlugin,
+    env: world.pluginEnv,
+  });
 });
 
 afterAll(async () => {
@@ -35,7 +38,10 @@ describe('scenario 7: a slow server', () => {
     expectNormalExit(run);
     expect(run.stdout).not.toMatch(/hook error|timed out/i);
     const prompts = world.model.calls('conversation').map(lastUserQuery);
-    expect(prompts.some((prompt) => prompt.includes('E2E-SLOW')), world.evidence()).toBe(true);
+    expect(
+      prompts.some((prompt) => prompt.includes('E2E-SLOW')),
+      world.evidence(),
+    ).toBe(true);
     expect(run.stdout).toContain('E2E-SLOW-ANSWER');
   });
 

@@ -73,7 +73,9 @@ describe('durability across outages, replays and rewinds', () => {
       await otherSessionStarts(world, 'outage-start4');
       expect(world.server.sessions().flatMap((session) => session.allMessages)).toHaveLength(2);
       await end(world, s, 'server back');
-      await expectExactlyOnceWithinDeadlines(world, 'outage across several session starts', [s], [], { committed: true });
+      await expectExactlyOnceWithinDeadlines(world, 'outage across several session starts', [s], [], {
+        committed: true,
+      });
     });
   }, 90_000);
 
@@ -84,7 +86,11 @@ describe('durability across outages, replays and rewinds', () => {
       await turn(world, s, 'refused');
       expect(world.server.sessions().flatMap((session) => session.allMessages)).toHaveLength(0);
       // Asynchronously: the test server answers from this very process.
-      const run = await runProcess(process.execPath, [join(plugin.root, 'scripts', 'hook.mjs'), 'requeue-dead'], { env: { ...world.sim.env }, cwd: world.workspace, timeoutMs: 30_000 });
+      const run = await runProcess(process.execPath, [join(plugin.root, 'scripts', 'hook.mjs'), 'requeue-dead'], {
+        env: { ...world.sim.env },
+        cwd: world.workspace,
+        timeoutMs: 30_000,
+      });
       console.log(`[faults] requeue-dead said: ${run.stdout.trim()}`);
       expect(run.exitCode).toBe(0);
       expect(run.stdout).toMatch(/replayed 1 now/);
@@ -104,7 +110,9 @@ describe('durability across outages, replays and rewinds', () => {
       await turn(world, s, 'turn 2 after a resume, down');
       await world.server.start();
       await end(world, s, 'server back');
-      await expectExactlyOnceWithinDeadlines(world, 'replayed commit then more turns (SessionEnd)', [s], [], { committed: true });
+      await expectExactlyOnceWithinDeadlines(world, 'replayed commit then more turns (SessionEnd)', [s], [], {
+        committed: true,
+      });
     });
   }, 90_000);
 
@@ -117,7 +125,9 @@ describe('durability across outages, replays and rewinds', () => {
       await waitFor(() => world.server.sessions().flatMap((session) => session.allMessages).length === 2, 10_000); // it landed late
       await turn(world, s, 'next turn replays the queue');
       await end(world, s, 'end');
-      await expectExactlyOnceWithinDeadlines(world, 'batch stored after the worker gave up on it', [s], [], { committed: true });
+      await expectExactlyOnceWithinDeadlines(world, 'batch stored after the worker gave up on it', [s], [], {
+        committed: true,
+      });
     });
   }, 90_000);
 
@@ -134,7 +144,9 @@ describe('durability across outages, replays and rewinds', () => {
       await turn(world, s, 'right after the start'); // its worker finds the cut batch before the server stored it
       await new Promise((resolve) => setTimeout(resolve, 1_600)); // the cut request has landed by now, if it was going to
       await end(world, s, 'end');
-      await expectExactlyOnceWithinDeadlines(world, 'queued batch cut by the start deadline', [s], [], { committed: true });
+      await expectExactlyOnceWithinDeadlines(world, 'queued batch cut by the start deadline', [s], [], {
+        committed: true,
+      });
     });
   }, 90_000);
 
@@ -149,7 +161,9 @@ describe('durability across outages, replays and rewinds', () => {
       await turn(world, x, 'turn 2, down');
       await world.server.start();
       await otherSessionStarts(world, 'xyz-z');
-      await expectExactlyOnceWithinDeadlines(world, 'replayed commit then more turns (sessions X, Y, Z)', [x], [], { committed: true });
+      await expectExactlyOnceWithinDeadlines(world, 'replayed commit then more turns (sessions X, Y, Z)', [x], [], {
+        committed: true,
+      });
     });
   }, 90_000);
 });
@@ -164,7 +178,9 @@ const REWINDS: Record<string, (s: FaultSession) => void> = {
   'cut back in place (head -n 1000)': (s) => truncateSync(s.transcript.path, Buffer.byteLength(firstLines(s, 1000))),
   'rewritten in place, records re-serialized': (s) => {
     const lines = firstLines(s, 1000).trimEnd().split('\n');
-    const reserialized = lines.map((line) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(line) as object).reverse())));
+    const reserialized = lines.map((line) =>
+      JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(line) as object).reverse())),
+    );
     writeFileSync(s.transcript.path, `${reserialized.join('\n')}\n`);
   },
   'replaced by a new file (rename over it)': (s) => {

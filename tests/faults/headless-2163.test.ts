@@ -39,7 +39,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function headlessSession(world: FaultWorld, s: FaultSession): Promise<void> {
   await world.fire(`${s.tag} SessionStart`, 'SessionStart', s.p.sessionStart('startup'));
   for (let turn = 1; turn <= TURNS; turn++) {
-    const prompt = await world.fire(`${s.tag} prompt ${turn}`, 'UserPromptSubmit', s.p.userPromptSubmit(`remember fact ${turn}`, turn));
+    const prompt = await world.fire(
+      `${s.tag} prompt ${turn}`,
+      'UserPromptSubmit',
+      s.p.userPromptSubmit(`remember fact ${turn}`, turn),
+    );
     expect(prompt.result.notFired, 'UserPromptSubmit never fires headless on 2.163').toBe(true);
     s.transcript.append();
     await world.fire(`${s.tag} Stop ${turn}`, 'Stop', s.p.stop('done'));
@@ -56,13 +60,20 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 
 describe('CodeBuddy 2.163 headless: every turn still ends up committed', () => {
   it('the server commits each session by the policy the plugin gave it (idle scanner on)', async () => {
-    const world = await createFaultWorld(plugin.root, { OPENVIKING_SERVER_COMMIT_IDLE_SECONDS: '2' }, { autoCommit: { idleScanMs: 200 } }, { profile: '2.163-headless' });
+    const world = await createFaultWorld(
+      plugin.root,
+      { OPENVIKING_SERVER_COMMIT_IDLE_SECONDS: '2' },
+      { autoCommit: { idleScanMs: 200 } },
+      { profile: '2.163-headless' },
+    );
     try {
       const s = world.session('h163');
       await headlessSession(world, s);
       // The hooks ran with CODEBUDDY_PLUGIN_DATA as 2.163 sets it under --plugin-dir (where data goes is DESIGN D21's).
       expect(world.sim.env.CODEBUDDY_PLUGIN_DATA).toBe(inlinePluginDataDir(world.home));
-      const policy = (await (await fetch(`${world.server.url}/api/v1/sessions/${s.ovId}`)).json()) as { result: { auto_commit_policy: unknown } };
+      const policy = (await (await fetch(`${world.server.url}/api/v1/sessions/${s.ovId}`)).json()) as {
+        result: { auto_commit_policy: unknown };
+      };
       expect(policy.result.auto_commit_policy).toEqual({
         pending_token_threshold: 20000,
         message_count_threshold: 200,
@@ -71,14 +82,26 @@ describe('CodeBuddy 2.163 headless: every turn still ends up committed', () => {
         min_commit_interval_seconds: 0,
       });
       // Doctor shows the effective policy of the latest session.
-      const doctor = await spawnHook({ pluginRoot: plugin.root, args: ['doctor', '--json'], env: world.sim.env, cwd: world.workspace, timeoutMs: 30_000 });
-      const check = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; lines: string[]; data?: { sessionId?: string } }> }).checks.find((c) => c.id === 'commit-policy');
+      const doctor = await spawnHook({
+        pluginRoot: plugin.root,
+        args: ['doctor', '--json'],
+        env: world.sim.env,
+        cwd: world.workspace,
+        timeoutMs: 30_000,
+      });
+      const check = (
+        JSON.parse(doctor.stdout) as { checks: Array<{ id: string; lines: string[]; data?: { sessionId?: string } }> }
+      ).checks.find((c) => c.id === 'commit-policy');
       expect(check?.data?.sessionId).toBe(s.ovId);
-      expect(check?.lines[0]).toContain('the server commits it by itself at 20000 pending tokens, 200 messages, 2 s idle');
+      expect(check?.lines[0]).toContain(
+        'the server commits it by itself at 20000 pending tokens, 200 messages, 2 s idle',
+      );
       await until(() => ledger(world.server, s.expected()).uncommitted.length === 0, 10_000);
       const uncommitted = ledger(world.server, s.expected()).uncommitted;
       const auto = world.server.session(s.ovId)?.commits.filter((commit) => commit.auto === 'idle').length ?? 0;
-      console.log(`[faults] 2.163 headless, server policy: turns uncommitted = ${uncommitted.length}, server idle commits = ${auto}, config requests = ${world.server.requests({ path: CONFIG_ROUTE }).length}`);
+      console.log(
+        `[faults] 2.163 headless, server policy: turns uncommitted = ${uncommitted.length}, server idle commits = ${auto}, config requests = ${world.server.requests({ path: CONFIG_ROUTE }).length}`,
+      );
       expect(uncommitted).toEqual([]);
       expect(auto).toBeGreaterThanOrEqual(1);
       expect(world.server.requests({ path: CONFIG_ROUTE }), 'the policy is set once per session').toHaveLength(1);
@@ -90,7 +113,12 @@ describe('CodeBuddy 2.163 headless: every turn still ends up committed', () => {
 
   it('an older server refuses the policy: asked once, and each later start commits the session left idle', async () => {
     const env = { OPENVIKING_STALE_COMMIT_IDLE_MS: '2000' };
-    const world = await createFaultWorld(plugin.root, env, { autoCommit: { supported: false } }, { profile: '2.163-headless' });
+    const world = await createFaultWorld(
+      plugin.root,
+      env,
+      { autoCommit: { supported: false } },
+      { profile: '2.163-headless' },
+    );
     try {
       const a = world.session('old163a');
       await headlessSession(world, a);
@@ -103,7 +131,9 @@ describe('CodeBuddy 2.163 headless: every turn still ends up committed', () => {
       await world.settle();
       const uncommitted = ledger(world.server, [...a.expected(), ...b.expected()]).uncommitted;
       const configRequests = world.server.requests({ path: CONFIG_ROUTE });
-      console.log(`[faults] 2.163 headless, older server: turns uncommitted = ${uncommitted.length}, config requests = ${configRequests.length}`);
+      console.log(
+        `[faults] 2.163 headless, older server: turns uncommitted = ${uncommitted.length}, config requests = ${configRequests.length}`,
+      );
       expect(uncommitted).toEqual([]);
       expect(configRequests.map((request) => request.status)).toEqual([404]);
       await expectExactlyOnceWithinDeadlines(world, '2.163 headless, older server', [a, b], [], { committed: true });

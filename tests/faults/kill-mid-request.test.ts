@@ -37,7 +37,11 @@ interface Killed {
 }
 
 /** Starts a worker for the turns written so far and SIGKILLs it once its batch reached the server (and is held there). */
-async function killWhileServerHoldsBatch(world: FaultWorld, s: FaultSession, env: Record<string, string>): Promise<Killed> {
+async function killWhileServerHoldsBatch(
+  world: FaultWorld,
+  s: FaultSession,
+  env: Record<string, string>,
+): Promise<Killed> {
   const batchesBefore = world.server.requests(BATCH).length;
   world.server.faults.latency(LATENCY_MS, BATCH);
   const a = await stopThenSpawnWorker(world, s, plugin.root, env);
@@ -48,7 +52,11 @@ async function killWhileServerHoldsBatch(world: FaultWorld, s: FaultSession, env
   const held = (world.server.requests(BATCH)[batchesBefore] as { seq: number }).seq;
   const landed = async (): Promise<void> => {
     // The fault mark is set when the latency ends; the handler stores right after it.
-    await waitFor(() => world.server.requests(BATCH).some((request) => request.seq === held && request.fault === 'latency'), 20_000, 10);
+    await waitFor(
+      () => world.server.requests(BATCH).some((request) => request.seq === held && request.fault === 'latency'),
+      20_000,
+      10,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
   };
   return { at: Date.now(), landed };
@@ -56,8 +64,12 @@ async function killWhileServerHoldsBatch(world: FaultWorld, s: FaultSession, env
 
 /** How the next worker's first look compared with the late store (printed: the case only bites when it looked first). */
 function describeRace(world: FaultWorld, s: FaultSession, killedAt: number): string {
-  const looked = world.server.requests({ method: 'GET', path: new RegExp(`/sessions/${s.ovId}$`) }).find((request) => request.startedAt >= killedAt);
-  return looked === undefined ? 'the next worker never asked' : `the next worker asked ${looked.startedAt - killedAt} ms after the kill (the batch landed ~${LATENCY_MS} ms after it reached the server)`;
+  const looked = world.server
+    .requests({ method: 'GET', path: new RegExp(`/sessions/${s.ovId}$`) })
+    .find((request) => request.startedAt >= killedAt);
+  return looked === undefined
+    ? 'the next worker never asked'
+    : `the next worker asked ${looked.startedAt - killedAt} ms after the kill (the batch landed ~${LATENCY_MS} ms after it reached the server)`;
 }
 
 describe('a worker killed while the server still holds its batch', () => {
@@ -73,7 +85,11 @@ describe('a worker killed while the server still holds its batch', () => {
       await killed.landed();
       console.log(`[faults] kill mid-request (duplicate case): ${describeRace(world, s, killed.at)}`);
       await world.fire('late SessionEnd', 'SessionEnd', s.p.sessionEnd('prompt_input_exit'));
-      await expectExactlyOnceWithinDeadlines(world, 'worker killed while the server held its batch, next worker at once', [s]);
+      await expectExactlyOnceWithinDeadlines(
+        world,
+        'worker killed while the server held its batch, next worker at once',
+        [s],
+      );
     } finally {
       await world.close();
     }
@@ -92,7 +108,11 @@ describe('a worker killed while the server still holds its batch', () => {
       await killed.landed();
       console.log(`[faults] kill mid-request (loss case): ${describeRace(world, s, killed.at)}`);
       await world.recover([s]);
-      await expectExactlyOnceWithinDeadlines(world, 'worker killed while the server held its batch, next one killed before its send', [s]);
+      await expectExactlyOnceWithinDeadlines(
+        world,
+        'worker killed while the server held its batch, next one killed before its send',
+        [s],
+      );
     } finally {
       await world.close();
     }

@@ -39,7 +39,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('two live sessions plus a third start', () => {
   it('a third start commits neither live session; an idle one is committed once', async () => {
     // The test server's idle scanner is off (as on a default server), so the client-side rule is what commits.
-    const world = await createFaultWorld(plugin.root, { OPENVIKING_STALE_COMMIT_IDLE_MS: String(IDLE_MS), OPENVIKING_SERVER_COMMIT_IDLE_SECONDS: String(IDLE_MS / 1000) });
+    const world = await createFaultWorld(plugin.root, {
+      OPENVIKING_STALE_COMMIT_IDLE_MS: String(IDLE_MS),
+      OPENVIKING_SERVER_COMMIT_IDLE_SECONDS: String(IDLE_MS / 1000),
+    });
     try {
       const a = world.session('liveA');
       const b = world.session('liveB');
@@ -69,7 +72,9 @@ describe('two live sessions plus a third start', () => {
       await world.settle();
       const idleCommits = acceptedCommits(world.server, a.ovId);
       const liveCommits = commitRequests(world.server, b.ovId);
-      console.log(`[faults] two live sessions plus a third start: live sessions committed = ${liveCut}, idle session committed ${idleCommits} time(s), live one ${liveCommits}`);
+      console.log(
+        `[faults] two live sessions plus a third start: live sessions committed = ${liveCut}, idle session committed ${idleCommits} time(s), live one ${liveCommits}`,
+      );
       expect(idleCommits, 'the idle session is committed exactly once').toBe(1);
       expect(commitRequests(world.server, a.ovId), 'no second commit request for the idle session').toBe(1);
       expect(liveCommits, 'the session still taking turns is never committed by another start').toBe(0);
@@ -77,7 +82,9 @@ describe('two live sessions plus a third start', () => {
       // B ends the way the TUI ends it: everything is archived in the end.
       await world.fire('liveB SessionEnd', 'SessionEnd', b.p.sessionEnd('prompt_input_exit'));
       await world.settle();
-      await expectExactlyOnceWithinDeadlines(world, 'two live sessions plus a third start', [a, b], [], { committed: true });
+      await expectExactlyOnceWithinDeadlines(world, 'two live sessions plus a third start', [a, b], [], {
+        committed: true,
+      });
     } finally {
       await world.close();
     }

@@ -50,9 +50,17 @@ describe('a capture worker that lost its lock', () => {
       const afterB = world.server.requests(BATCH).length;
       a.kill('SIGCONT');
       expect(await exitOf(a)).toBeNull();
-      console.log(`[faults] lock loss: batches sent by A before its stop 1, by B ${afterB - 1}, by A after it resumed ${world.server.requests(BATCH).length - afterB}`);
+      console.log(
+        `[faults] lock loss: batches sent by A before its stop 1, by B ${afterB - 1}, by A after it resumed ${world.server.requests(BATCH).length - afterB}`,
+      );
       await world.fire('lockloss SessionEnd', 'SessionEnd', s.p.sessionEnd('prompt_input_exit'));
-      await expectExactlyOnceWithinDeadlines(world, 'lock loss (worker SIGSTOPped past the stale time, then resumed)', [s], [], { committed: true });
+      await expectExactlyOnceWithinDeadlines(
+        world,
+        'lock loss (worker SIGSTOPped past the stale time, then resumed)',
+        [s],
+        [],
+        { committed: true },
+      );
       expect(world.server.requests(BATCH).length, 'no batch after the resume').toBe(afterB);
     } finally {
       await world.close();

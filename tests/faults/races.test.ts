@@ -39,7 +39,10 @@ describe('racing host events', () => {
     await inWorld(async (world) => {
       const s = world.session('race');
       const agentId = 'agent-race';
-      const agent = createTranscript(s.p.subagentTranscriptPath(agentId), 'race-agent', { sessionId: s.p.sessionId, cwd: world.workspace });
+      const agent = createTranscript(s.p.subagentTranscriptPath(agentId), 'race-agent', {
+        sessionId: s.p.sessionId,
+        cwd: world.workspace,
+      });
       await world.fire('SessionStart', 'SessionStart', s.p.sessionStart('startup'));
       for (let round = 1; round <= 3; round++) {
         s.transcript.append(2);
@@ -52,7 +55,12 @@ describe('racing host events', () => {
         ]);
       }
       await world.recover([s]);
-      await expectExactlyOnceWithinDeadlines(world, 'Stop/SubagentStop/PreCompact/SessionEnd racing', [s], expectedMarkers('race-agent', agent.turns));
+      await expectExactlyOnceWithinDeadlines(
+        world,
+        'Stop/SubagentStop/PreCompact/SessionEnd racing',
+        [s],
+        expectedMarkers('race-agent', agent.turns),
+      );
     });
   }, 90_000);
 
@@ -81,7 +89,11 @@ describe('racing host events', () => {
       const run = async (s: FaultSession, offset: number): Promise<void> => {
         await world.fire(`${s.tag} SessionStart`, 'SessionStart', s.p.sessionStart('startup'));
         for (let turn = 1; turn <= 4; turn++) {
-          await world.fire(`${s.tag} prompt ${turn}`, 'UserPromptSubmit', s.p.userPromptSubmit(`turn ${turn + offset} question`, turn));
+          await world.fire(
+            `${s.tag} prompt ${turn}`,
+            'UserPromptSubmit',
+            s.p.userPromptSubmit(`turn ${turn + offset} question`, turn),
+          );
           s.transcript.append();
           await world.fire(`${s.tag} Stop ${turn}`, 'Stop', s.p.stop('done'));
         }

@@ -31,7 +31,11 @@ const TURNS = 3;
 async function runSession(world: FaultWorld, s: FaultSession, turns = TURNS): Promise<void> {
   await world.fire(`${s.tag} SessionStart`, 'SessionStart', s.p.sessionStart('startup'));
   for (let turn = 1; turn <= turns; turn++) {
-    await world.fire(`${s.tag} prompt ${turn}`, 'UserPromptSubmit', s.p.userPromptSubmit(`which editor do I use, turn ${turn}?`, turn));
+    await world.fire(
+      `${s.tag} prompt ${turn}`,
+      'UserPromptSubmit',
+      s.p.userPromptSubmit(`which editor do I use, turn ${turn}?`, turn),
+    );
     s.transcript.append();
     await world.fire(`${s.tag} Stop ${turn}`, 'Stop', s.p.stop('done'));
     await world.settle();

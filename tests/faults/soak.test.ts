@@ -56,7 +56,12 @@ async function chaos(world: FaultWorld, rng: Rng, stopped: () => boolean): Promi
       await sleep(rng.int(300, 1_200));
       server.faults.clear();
     } else {
-      server.faults.errorBurst({ status: Number(kind), count: rng.int(1, 6), match, ...(kind === '409' ? { retryable: true } : {}) });
+      server.faults.errorBurst({
+        status: Number(kind),
+        count: rng.int(1, 6),
+        match,
+        ...(kind === '409' ? { retryable: true } : {}),
+      });
     }
   }
   server.faults.clear();
@@ -85,10 +90,19 @@ async function finish(world: FaultWorld, sessions: readonly FaultSession[]): Pro
     await world.settle(30_000);
     for (const s of sessions) await world.fire(`${s.tag} Stop (final, round ${round})`, 'Stop', s.p.stop('done'));
     await world.settle(30_000);
-    await world.fire(`replay start (round ${round})`, 'SessionStart', world.session(`soak-final${round}`).p.sessionStart('startup'));
+    await world.fire(
+      `replay start (round ${round})`,
+      'SessionStart',
+      world.session(`soak-final${round}`).p.sessionStart('startup'),
+    );
     await world.settle(30_000);
-    for (const s of sessions) await world.fire(`${s.tag} SessionEnd (round ${round})`, 'SessionEnd', s.p.sessionEnd('prompt_input_exit'));
-    const report = await settledLedger(world.server, sessions.flatMap((s) => s.expected()), { timeoutMs: 2_000 });
+    for (const s of sessions)
+      await world.fire(`${s.tag} SessionEnd (round ${round})`, 'SessionEnd', s.p.sessionEnd('prompt_input_exit'));
+    const report = await settledLedger(
+      world.server,
+      sessions.flatMap((s) => s.expected()),
+      { timeoutMs: 2_000 },
+    );
     if ((report.lost.length === 0 && report.uncommitted.length === 0) || round === 3) return round;
   }
 }

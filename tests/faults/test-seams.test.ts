@@ -32,11 +32,15 @@ afterAll(async () => seamed?.dispose());
 
 describe('test seams', () => {
   it('no shipped bundle (scripts/, servers/) reads a test-only variable', () => {
-    const offenders = [...bundles(join(BUILT, 'scripts')), ...bundles(join(BUILT, 'servers'))].filter((file) => readFileSync(file, 'utf8').includes('OPENVIKING_TEST_'));
+    const offenders = [...bundles(join(BUILT, 'scripts')), ...bundles(join(BUILT, 'servers'))].filter((file) =>
+      readFileSync(file, 'utf8').includes('OPENVIKING_TEST_'),
+    );
     expect(offenders).toEqual([]);
   });
 
-  it('the fault tests\' private copy has a worker with the crash seam', () => {
-    expect(readFileSync(join(seamed.root, 'scripts', 'lazy', 'worker.mjs'), 'utf8')).toContain('OPENVIKING_TEST_CRASH_AT');
+  it("the fault tests' private copy has a worker with the crash seam", () => {
+    expect(readFileSync(join(seamed.root, 'scripts', 'lazy', 'worker.mjs'), 'utf8')).toContain(
+      'OPENVIKING_TEST_CRASH_AT',
+    );
   });
 });

@@ -40,7 +40,12 @@ interface WorkerRun {
 }
 
 /** Stop's stage in process (posts the request), then its worker as a real process, killed after `killAfterMs` (never when undefined). */
-async function stopAndRunWorker(world: FaultWorld, s: FaultSession, env: Record<string, string>, killAfterMs?: number): Promise<WorkerRun> {
+async function stopAndRunWorker(
+  world: FaultWorld,
+  s: FaultSession,
+  env: Record<string, string>,
+  killAfterMs?: number,
+): Promise<WorkerRun> {
   const child = await stopThenSpawnWorker(world, s, plugin.root, env);
   const started = performance.now();
   const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
@@ -51,7 +56,9 @@ async function stopAndRunWorker(world: FaultWorld, s: FaultSession, env: Record<
 
 describe('capture worker SIGKILLed at random points', () => {
   it(`${TRIALS} seeded kills, then a clean run: every turn exactly once`, async () => {
-    console.log(`[faults] worker-kill seed ${SEED} (replay: FUZZ_SEED=${SEED} npx vitest run tests/faults/worker-kill.test.ts)`);
+    console.log(
+      `[faults] worker-kill seed ${SEED} (replay: FUZZ_SEED=${SEED} npx vitest run tests/faults/worker-kill.test.ts)`,
+    );
     const world = await createFaultWorld(plugin.root);
     try {
       const s = world.session('kill');
@@ -77,7 +84,9 @@ describe('capture worker SIGKILLed at random points', () => {
       world.server.faults.clear();
       await world.fire('final Stop through the host', 'Stop', s.p.stop('done'));
       await world.recover([s]);
-      console.log(`[faults] worker-kill: calibration ${calibration.ms.toFixed(0)} ms; ${outcomes.killed} killed by timer, ${outcomes.finished} finished first, ${outcomes.seam} killed at the crash seam`);
+      console.log(
+        `[faults] worker-kill: calibration ${calibration.ms.toFixed(0)} ms; ${outcomes.killed} killed by timer, ${outcomes.finished} finished first, ${outcomes.seam} killed at the crash seam`,
+      );
       expect(outcomes.killed + outcomes.seam, 'most trials really killed a worker').toBeGreaterThanOrEqual(TRIALS / 2);
       await expectExactlyOnceWithinDeadlines(world, `worker SIGKILLed ×${TRIALS} (seed ${SEED})`, [s]);
     } finally {

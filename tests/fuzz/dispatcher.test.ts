@@ -43,7 +43,9 @@ let world: FuzzWorld;
 let plugin: PrivatePlugin;
 
 beforeAll(async () => {
-  console.log(`[fuzz] dispatcher seed ${SEED} (replay: FUZZ_SEED=${SEED} npx vitest run tests/fuzz/dispatcher.test.ts)`);
+  console.log(
+    `[fuzz] dispatcher seed ${SEED} (replay: FUZZ_SEED=${SEED} npx vitest run tests/fuzz/dispatcher.test.ts)`,
+  );
   [world, plugin] = await Promise.all([createFuzzWorld(), copyBuiltPlugin()]);
 });
 
@@ -60,17 +62,22 @@ const HOOKS = loadHooksConfig(REPO_ROOT);
 
 /** The event's hooks.json timeout (what the host kills at); the smallest one when the event is unknown. */
 function hostTimeoutMs(event: string | undefined): number {
-  const all = Object.values(HOOKS).flatMap((groups) => groups.flatMap((group) => group.hooks.map((hook) => hookTimeoutMs(hook))));
-  const own = event === undefined ? [] : (HOOKS[event] ?? []).flatMap((group) => group.hooks.map((hook) => hookTimeoutMs(hook)));
+  const all = Object.values(HOOKS).flatMap((groups) =>
+    groups.flatMap((group) => group.hooks.map((hook) => hookTimeoutMs(hook))),
+  );
+  const own =
+    event === undefined ? [] : (HOOKS[event] ?? []).flatMap((group) => group.hooks.map((hook) => hookTimeoutMs(hook)));
   return Math.min(...(own.length > 0 ? own : all));
 }
 
 /** Runs `work` over 0..count-1 with at most `limit` in flight. */
 async function pool(count: number, limit: number, work: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < count) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
 }
 
 /** The event as the dispatcher will read it (after the same UTF-8 decoding and size bound as main.ts). */
@@ -95,12 +102,22 @@ describe('dispatcher fuzz', () => {
       const testCase = generateCase(rng.fork(index), world);
       kinds.set(testCase.kind, (kinds.get(testCase.kind) ?? 0) + 1);
       const { text, event } = decode(testCase);
-      const deps = createTestDeps({ http: socketHttpTransport, env: world.env, homeDir: world.home, cwd: world.workspace, now: Date.now });
+      const deps = createTestDeps({
+        http: socketHttpTransport,
+        env: world.env,
+        homeDir: world.home,
+        cwd: world.workspace,
+        now: Date.now,
+      });
       const budgetMs = (event === undefined ? undefined : routeFor(event)?.safetyMs) ?? 1_000;
       const caseStart = performance.now();
       let stdout: string;
       try {
-        stdout = await dispatchHook(text, { routeFor, createDeps: () => deps, elapsedMs: () => performance.now() - caseStart });
+        stdout = await dispatchHook(text, {
+          routeFor,
+          createDeps: () => deps,
+          elapsedMs: () => performance.now() - caseStart,
+        });
       } catch (error) {
         problems.push(`${describeCase(index, testCase)}: dispatchHook threw ${String(error)}`);
         return;
@@ -109,7 +126,8 @@ describe('dispatcher fuzz', () => {
       if (ms > slowest.ms) slowest = { ms, label: describeCase(index, testCase) };
       const problem = outputProblem(stdout, event);
       if (problem !== undefined) problems.push(`${describeCase(index, testCase)}: ${problem}`);
-      if (ms > budgetMs) problems.push(`${describeCase(index, testCase)}: took ${ms.toFixed(0)} ms, budget ${budgetMs} ms`);
+      if (ms > budgetMs)
+        problems.push(`${describeCase(index, testCase)}: took ${ms.toFixed(0)} ms, budget ${budgetMs} ms`);
       for (const line of deps.logged) {
         if (line.message.startsWith('stage failed') || line.message.startsWith('stage exceeded')) {
           problems.push(`${describeCase(index, testCase)}: ${line.message} ${JSON.stringify(line.fields)}`);
@@ -130,13 +148,20 @@ describe('dispatcher fuzz', () => {
     await pool(BUNDLE_CASES, BUNDLE_CONCURRENCY, async (index) => {
       const testCase = generateCase(rng.fork(index), world);
       const { event } = decode(testCase);
-      const run = await runProcess(process.execPath, [`${plugin.root}/scripts/hook.mjs`], { stdin: testCase.bytes, env, cwd: world.workspace, timeoutMs: 20_000 });
+      const run = await runProcess(process.execPath, [`${plugin.root}/scripts/hook.mjs`], {
+        stdin: testCase.bytes,
+        env,
+        cwd: world.workspace,
+        timeoutMs: 20_000,
+      });
       const label = describeCase(index, testCase);
-      if (run.exitCode !== 0) problems.push(`${label}: exit ${String(run.exitCode)} ${String(run.signal)} ${run.stderr.slice(0, 200)}`);
+      if (run.exitCode !== 0)
+        problems.push(`${label}: exit ${String(run.exitCode)} ${String(run.signal)} ${run.stderr.slice(0, 200)}`);
       const problem = outputProblem(run.stdout, event);
       if (problem !== undefined) problems.push(`${label}: ${problem}`);
       const limitMs = hostTimeoutMs(event);
-      if (run.durationMs > limitMs) problems.push(`${label}: took ${run.durationMs.toFixed(0)} ms (limit ${limitMs} ms)`);
+      if (run.durationMs > limitMs)
+        problems.push(`${label}: took ${run.durationMs.toFixed(0)} ms (limit ${limitMs} ms)`);
     });
     expect(problems.slice(0, 20), `seed ${SEED}: ${problems.length} problem(s)`).toEqual([]);
   }, 240_000);

@@ -22,7 +22,12 @@ import { dispatchHook } from '../../src/hook/dispatch.js';
 import { routeFor } from '../../src/hook/routes.js';
 import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import { ovSessionId } from '../../src/session/ids.js';
-import { cursorAfterRecords, decodeTranscriptRecords, readTranscriptTail, sanitizeMessages } from '../../src/transcript/index.js';
+import {
+  cursorAfterRecords,
+  decodeTranscriptRecords,
+  readTranscriptTail,
+  sanitizeMessages,
+} from '../../src/transcript/index.js';
 import type { DecodedMessage } from '../../src/transcript/index.js';
 import { createPayloads } from '../support/host-sim/payloads.js';
 import { createTestDeps } from '../support/host-sim/test-deps.js';
@@ -46,7 +51,9 @@ let world: FuzzWorld;
 let plugin: PrivatePlugin;
 
 beforeAll(async () => {
-  console.log(`[fuzz] transcripts seed ${SEED} (replay: FUZZ_SEED=${SEED} npx vitest run tests/fuzz/transcripts.test.ts)`);
+  console.log(
+    `[fuzz] transcripts seed ${SEED} (replay: FUZZ_SEED=${SEED} npx vitest run tests/fuzz/transcripts.test.ts)`,
+  );
   [world, plugin] = await Promise.all([createFuzzWorld(), copyBuiltPlugin()]);
 });
 
@@ -56,7 +63,12 @@ afterAll(async () => {
 });
 
 function wellFormed(message: DecodedMessage): boolean {
-  return (message.role === 'user' || message.role === 'assistant') && Array.isArray(message.parts) && message.parts.length > 0 && typeof message.recordId === 'string';
+  return (
+    (message.role === 'user' || message.role === 'assistant') &&
+    Array.isArray(message.parts) &&
+    message.parts.length > 0 &&
+    typeof message.recordId === 'string'
+  );
 }
 
 /** Two incremental reads, decode and filter; returns the messages or throws what the code threw. */
@@ -66,7 +78,10 @@ async function decodeInTwoReads(path: string, bytes: Buffer, splitAt: number): P
   const firstDecoded = decodeTranscriptRecords(first.records);
   appendFileSync(path, bytes.subarray(splitAt));
   const second = await readTranscriptTail(path, cursorAfterRecords(first, firstDecoded.consumed));
-  const secondDecoded = decodeTranscriptRecords(second.records, firstDecoded.format === undefined ? {} : { format: firstDecoded.format });
+  const secondDecoded = decodeTranscriptRecords(
+    second.records,
+    firstDecoded.format === undefined ? {} : { format: firstDecoded.format },
+  );
   return [...sanitizeMessages(firstDecoded.messages), ...sanitizeMessages(secondDecoded.messages)];
 }
 
@@ -97,21 +112,42 @@ describe('transcript fuzz', () => {
       slowest = Math.max(slowest, ms);
       if (ms > DECODE_BOUND_MS) problems.push(`${label}: read+decode took ${ms.toFixed(0)} ms`);
       if (index % CAPTURE_EVERY !== 0) continue;
-      const p = createPayloads({ workspace: world.workspace, configDir: world.configDir, sessionId: sessionFor(index) });
-      const deps = createTestDeps({ http: socketHttpTransport, env: world.env, homeDir: world.home, cwd: world.workspace, now: Date.now });
-      const stdout = await dispatchHook(JSON.stringify(p.preCompact('auto', { transcript_path: path })), { routeFor, createDeps: () => deps, elapsedMs: () => 0 });
+      const p = createPayloads({
+        workspace: world.workspace,
+        configDir: world.configDir,
+        sessionId: sessionFor(index),
+      });
+      const deps = createTestDeps({
+        http: socketHttpTransport,
+        env: world.env,
+        homeDir: world.home,
+        cwd: world.workspace,
+        now: Date.now,
+      });
+      const stdout = await dispatchHook(JSON.stringify(p.preCompact('auto', { transcript_path: path })), {
+        routeFor,
+        createDeps: () => deps,
+        elapsedMs: () => 0,
+      });
       captured += 1;
       if (stdout !== '') problems.push(`${label}: PreCompact printed ${stdout.slice(0, 100)}`);
-      for (const line of deps.logged) if (line.message.startsWith('stage')) problems.push(`${label}: ${line.message} ${JSON.stringify(line.fields)}`);
+      for (const line of deps.logged)
+        if (line.message.startsWith('stage')) problems.push(`${label}: ${line.message} ${JSON.stringify(line.fields)}`);
     }
-    const stored = world.server.sessions().filter((session) => session.sessionId.startsWith(ovSessionId(`tfuzz-${SEED}-`)));
+    const stored = world.server
+      .sessions()
+      .filter((session) => session.sessionId.startsWith(ovSessionId(`tfuzz-${SEED}-`)));
     const storedMessages = stored.flatMap((session) => session.allMessages);
     for (const message of storedMessages) {
       const text = messageText(message);
-      if (/secret \d/.test(text) || /hunter\d/.test(text)) problems.push(`private or secret text reached the server: ${text.slice(0, 120)}`);
-      if (message.role !== 'user' && message.role !== 'assistant') problems.push(`stored message with role ${message.role}`);
+      if (/secret \d/.test(text) || /hunter\d/.test(text))
+        problems.push(`private or secret text reached the server: ${text.slice(0, 120)}`);
+      if (message.role !== 'user' && message.role !== 'assistant')
+        problems.push(`stored message with role ${message.role}`);
     }
-    console.log(`[fuzz] transcripts: ${CASES} files, slowest read+decode ${slowest.toFixed(0)} ms, ${captured} captured into ${stored.length} sessions (${storedMessages.length} messages)`);
+    console.log(
+      `[fuzz] transcripts: ${CASES} files, slowest read+decode ${slowest.toFixed(0)} ms, ${captured} captured into ${stored.length} sessions (${storedMessages.length} messages)`,
+    );
     expect(problems.slice(0, 20), `seed ${SEED}: ${problems.length} problem(s)`).toEqual([]);
     expect(storedMessages.length, 'some generated turns were captured').toBeGreaterThan(0);
   }, 240_000);
@@ -124,18 +160,36 @@ describe('transcript fuzz', () => {
       const testCase = generateTranscript(rng.fork(index));
       const path = join(world.root, 'transcripts', `worker-${index}.jsonl`);
       writeFileSync(path, testCase.bytes);
-      const p = createPayloads({ workspace: world.workspace, configDir: world.configDir, sessionId: `tworker-${SEED}-${index}` });
+      const p = createPayloads({
+        workspace: world.workspace,
+        configDir: world.configDir,
+        sessionId: `tworker-${SEED}-${index}`,
+      });
       const stop = JSON.stringify(p.stop('done', { transcript_path: path }));
       // The hook half (posts the request; the spawn is recorded), then the worker half as its own process.
-      const deps = createTestDeps({ http: socketHttpTransport, env, homeDir: world.home, cwd: world.workspace, now: Date.now });
+      const deps = createTestDeps({
+        http: socketHttpTransport,
+        env,
+        homeDir: world.home,
+        cwd: world.workspace,
+        now: Date.now,
+      });
       await dispatchHook(stop, { routeFor, createDeps: () => deps, elapsedMs: () => 0 });
       const spawned = deps.spawned[0];
       if (spawned === undefined) {
         problems.push(`case ${index}: Stop spawned no worker`);
         continue;
       }
-      const run = await runProcess(process.execPath, [join(plugin.root, 'scripts', 'hook.mjs'), ...spawned.args], { stdin: spawned.stdin, env, cwd: world.workspace, timeoutMs: 60_000 });
-      if (run.exitCode !== 0) problems.push(`case ${index} (seed ${SEED}): worker exit ${String(run.exitCode)} ${String(run.signal)} ${run.stderr.slice(0, 300)}`);
+      const run = await runProcess(process.execPath, [join(plugin.root, 'scripts', 'hook.mjs'), ...spawned.args], {
+        stdin: spawned.stdin,
+        env,
+        cwd: world.workspace,
+        timeoutMs: 60_000,
+      });
+      if (run.exitCode !== 0)
+        problems.push(
+          `case ${index} (seed ${SEED}): worker exit ${String(run.exitCode)} ${String(run.signal)} ${run.stderr.slice(0, 300)}`,
+        );
     }
     expect(problems, `seed ${SEED}`).toEqual([]);
   }, 120_000);

@@ -48,7 +48,11 @@ describe('guard through the host (matcher, prefilter, bundle)', () => {
       const results = [];
       for (let i = 0; i < DENY_CASES.length; i += 3) {
         const batch = DENY_CASES.slice(i, i + 3);
-        results.push(...(await Promise.all(batch.map((c) => hostSim.fire('PreToolUse', payloads.preToolUse(c.toolName, c.toolInput))))));
+        results.push(
+          ...(await Promise.all(
+            batch.map((c) => hostSim.fire('PreToolUse', payloads.preToolUse(c.toolName, c.toolInput))),
+          )),
+        );
       }
       results.forEach((result, i) => {
         const c = DENY_CASES[i];
@@ -64,7 +68,10 @@ describe('guard through the host (matcher, prefilter, bundle)', () => {
   it('passes every table case on both hosts: no output, and tools outside the matcher run no hook at all', async () => {
     const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
     for (const c of [...PASS_CASES, ...PASS_CASES.map((p) => ({ ...p, claude: true }))]) {
-      const result = await ('claude' in c ? claudeSim : sim).fire('PreToolUse', payloads.preToolUse(c.toolName, c.toolInput));
+      const result = await ('claude' in c ? claudeSim : sim).fire(
+        'PreToolUse',
+        payloads.preToolUse(c.toolName, c.toolInput),
+      );
       const guarded = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep'].includes(c.toolName);
       expect(result.hooks.length, c.name).toBe(guarded ? 1 : 0);
       expect(result.hooks[0]?.process?.stdout ?? '', c.name).toBe('');
@@ -76,7 +83,10 @@ describe('guard through the host (matcher, prefilter, bundle)', () => {
     const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
     rmSync(shim.marker, { force: true });
     for (const tool of ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'NotebookEdit', 'NotebookRead']) {
-      const result = await sim.fire('PreToolUse', payloads.preToolUse(tool, { file_path: '/ws/a.ts', content: 'x'.repeat(100_000) }));
+      const result = await sim.fire(
+        'PreToolUse',
+        payloads.preToolUse(tool, { file_path: '/ws/a.ts', content: 'x'.repeat(100_000) }),
+      );
       expect(result.hooks[0]?.process?.exitCode, tool).toBe(0);
       expect(result.hooks[0]?.process?.stdout, tool).toBe('');
     }
@@ -87,7 +97,10 @@ describe('guard through the host (matcher, prefilter, bundle)', () => {
 
   it('a viking: mention outside path arguments reaches node but still passes', async () => {
     const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
-    const result = await sim.fire('PreToolUse', payloads.preToolUse('Write', { file_path: '/ws/doc.md', content: 'VIKING://user is the root' }));
+    const result = await sim.fire(
+      'PreToolUse',
+      payloads.preToolUse('Write', { file_path: '/ws/doc.md', content: 'VIKING://user is the root' }),
+    );
     expect(result.hooks[0]?.process).toMatchObject({ exitCode: 0, stdout: '' });
   });
 });

@@ -11,12 +11,27 @@ import type { GuardHost } from './cases.js';
 
 /** The plugin variables each host exports to its hooks (codebuddy-host README §2, §9). */
 const HOST_ENV: Record<GuardHost, Record<string, string>> = {
-  codebuddy: { CODEBUDDY_PLUGIN_ROOT: '/p', CLAUDE_PLUGIN_ROOT: '/p', CODEBUDDY_PROJECT_DIR: '/ws', CLAUDE_PROJECT_DIR: '/ws' },
-  'claude-code': { CLAUDE_PLUGIN_ROOT: '/p', CLAUDE_PROJECT_DIR: '/ws', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'sdk-cli', CLAUDE_PLUGIN_DATA: '/d' },
+  codebuddy: {
+    CODEBUDDY_PLUGIN_ROOT: '/p',
+    CLAUDE_PLUGIN_ROOT: '/p',
+    CODEBUDDY_PROJECT_DIR: '/ws',
+    CLAUDE_PROJECT_DIR: '/ws',
+  },
+  'claude-code': {
+    CLAUDE_PLUGIN_ROOT: '/p',
+    CLAUDE_PROJECT_DIR: '/ws',
+    CLAUDECODE: '1',
+    CLAUDE_CODE_ENTRYPOINT: 'sdk-cli',
+    CLAUDE_PLUGIN_DATA: '/d',
+  },
 };
 
 function preToolUse(toolName: string, toolInput: unknown): HookInput {
-  return { hook_event_name: 'PreToolUse', tool_name: toolName, ...(toolInput === undefined ? {} : { tool_input: toolInput }) };
+  return {
+    hook_event_name: 'PreToolUse',
+    tool_name: toolName,
+    ...(toolInput === undefined ? {} : { tool_input: toolInput }),
+  };
 }
 
 describe('guard stage (in process)', () => {
@@ -41,8 +56,14 @@ describe('guard stage (in process)', () => {
 
   it("a reason names only the current host's tools", async () => {
     for (const c of DENY_CASES) {
-      const onCodeBuddy = await runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: HOST_ENV.codebuddy }));
-      const onClaude = await runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: HOST_ENV['claude-code'] }));
+      const onCodeBuddy = await runGuard(
+        preToolUse(c.toolName, c.toolInput),
+        createTestDeps({ env: HOST_ENV.codebuddy }),
+      );
+      const onClaude = await runGuard(
+        preToolUse(c.toolName, c.toolInput),
+        createTestDeps({ env: HOST_ENV['claude-code'] }),
+      );
       const text = (result: typeof onClaude): string => (result.kind === 'deny' ? result.reason : '');
       expect(text(onClaude), c.name).not.toMatch(/DeferExecuteTool|mcp__openviking__/);
       expect(text(onClaude), c.name).toContain('mcp__plugin_openviking_openviking__');
@@ -54,12 +75,17 @@ describe('guard stage (in process)', () => {
   it('a hook run with neither plugin variable (by hand) answers as on CodeBuddy', async () => {
     const c = DENY_CASES[0];
     if (!c) throw new Error('no deny case');
-    expect(await runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: {} }))).toEqual({ kind: 'deny', reason: expectedReason(c, 'codebuddy') });
+    expect(await runGuard(preToolUse(c.toolName, c.toolInput), createTestDeps({ env: {} }))).toEqual({
+      kind: 'deny',
+      reason: expectedReason(c, 'codebuddy'),
+    });
   });
 
   it('judges only PreToolUse and touches no deps', async () => {
     const deps = createTestDeps();
-    expect(guardDecision({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: 'viking://x/y' } })).toEqual(PASS);
+    expect(
+      guardDecision({ hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: 'viking://x/y' } }),
+    ).toEqual(PASS);
     await runGuard(preToolUse('Read', { file_path: 'viking://x/y' }), deps);
     expect(deps.logged).toEqual([]);
     expect(deps.spawned).toEqual([]);
@@ -83,7 +109,10 @@ describe('guard stage (in process)', () => {
       '{"session_id":"a3bb","transcript_path":"/t.jsonl","cwd":"/ws","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"viking://user/memories/x.md"},"call_id":"call_fake_1","tool_use_id":"call_fake_1","agent_type":"cli","permission_mode":"bypassPermissions","client":"CLI","version":"2.117.0","generation_id":"ef3d","model":"fake-model"}',
     );
     const c = DENY_CASES[0];
-    expect(input && c && guardDecision(input, 'codebuddy')).toEqual({ kind: 'deny', reason: c && expectedReason(c, 'codebuddy') });
+    expect(input && c && guardDecision(input, 'codebuddy')).toEqual({
+      kind: 'deny',
+      reason: c && expectedReason(c, 'codebuddy'),
+    });
   });
 
   it('works on the payload Claude Code 2.1.328 sent (the Read made absolute, codebuddy-host README §9)', async () => {

@@ -39,7 +39,8 @@ afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 const pluginRoot = join(sandbox, "John's plugins", 'openviking');
 mkdirSync(join(pluginRoot, 'hooks'), { recursive: true });
 mkdirSync(join(pluginRoot, 'scripts'), { recursive: true });
-for (const file of ['hooks.json', 'guard-prefilter.sh', 'detach.sh']) copyFileSync(join(REPO_ROOT, 'hooks', file), join(pluginRoot, 'hooks', file));
+for (const file of ['hooks.json', 'guard-prefilter.sh', 'detach.sh'])
+  copyFileSync(join(REPO_ROOT, 'hooks', file), join(pluginRoot, 'hooks', file));
 writeFileSync(
   join(pluginRoot, 'scripts', 'hook.mjs'),
   [
@@ -60,7 +61,7 @@ function payloadFor(event: string): Record<string, unknown> {
     case 'SessionStart':
       return p.sessionStart();
     case 'UserPromptSubmit':
-      return p.userPromptSubmit("it's \"quoted\" $HOME `id` ✓");
+      return p.userPromptSubmit('it\'s "quoted" $HOME `id` ✓');
     case 'PreToolUse':
       // Reaches node only with a viking: URI in it (the prefilter passes everything else).
       return p.preToolUse('Read', { file_path: 'viking://user/memories/x.md' });
@@ -87,7 +88,8 @@ interface Recorded {
 
 describe('every hooks.json command, every shell, both hosts', () => {
   it('the matrix shells are installed (CI: .ci/run installs zsh and fish)', () => {
-    for (const shell of SHELLS) expect(existsSync(shell), `${shell} is missing: apt-get install -y zsh fish`).toBe(true);
+    for (const shell of SHELLS)
+      expect(existsSync(shell), `${shell} is missing: apt-get install -y zsh fish`).toBe(true);
     expect(EVENTS.length).toBe(8);
   });
 
@@ -105,7 +107,10 @@ describe('every hooks.json command, every shell, both hosts', () => {
           expect(fired?.process?.exitCode, `${event}: ${fired?.process?.stderr}`).toBe(0);
           expect(fired?.process?.stderr, event).toBe('');
           const file = join(recordDir, `${event}.json`);
-          const recorded = await waitFor(() => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined), { timeoutMs: 10_000, what: `${event}'s record` });
+          const recorded = await waitFor(
+            () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined),
+            { timeoutMs: 10_000, what: `${event}'s record` },
+          );
           expect(recorded.script, event).toBe(join(pluginRoot, 'scripts', 'hook.mjs'));
           expect(recorded.args, event).toEqual(DETACHED.includes(event) ? ['detached'] : []);
           expect(JSON.parse(recorded.stdin), event).toEqual(payload);
@@ -121,13 +126,22 @@ describe('every hooks.json command, every shell, both hosts', () => {
     ['PreToolUse', 'guard'],
     ['SessionStart', 'start'],
   ];
-  const STEP_ASIDE_CASES: Array<{ name: string; env: (flag: string) => Record<string, string>; stepsAside: boolean }> = [
-    { name: 'flag = this host process', env: (flag) => ({ [flag]: '4242', [HOST_DISCRIMINATOR]: '4242' }), stepsAside: true },
-    { name: 'flag of another process', env: (flag) => ({ [flag]: '4242', [HOST_DISCRIMINATOR]: '77' }), stepsAside: false },
-    { name: 'flag, no host process id', env: (flag) => ({ [flag]: '4242' }), stepsAside: false },
-    { name: 'empty flag and id', env: (flag) => ({ [flag]: '', [HOST_DISCRIMINATOR]: '' }), stepsAside: false },
-    { name: 'no flag', env: () => ({ [HOST_DISCRIMINATOR]: '4242' }), stepsAside: false },
-  ];
+  const STEP_ASIDE_CASES: Array<{ name: string; env: (flag: string) => Record<string, string>; stepsAside: boolean }> =
+    [
+      {
+        name: 'flag = this host process',
+        env: (flag) => ({ [flag]: '4242', [HOST_DISCRIMINATOR]: '4242' }),
+        stepsAside: true,
+      },
+      {
+        name: 'flag of another process',
+        env: (flag) => ({ [flag]: '4242', [HOST_DISCRIMINATOR]: '77' }),
+        stepsAside: false,
+      },
+      { name: 'flag, no host process id', env: (flag) => ({ [flag]: '4242' }), stepsAside: false },
+      { name: 'empty flag and id', env: (flag) => ({ [flag]: '', [HOST_DISCRIMINATOR]: '' }), stepsAside: false },
+      { name: 'no flag', env: () => ({ [HOST_DISCRIMINATOR]: '4242' }), stepsAside: false },
+    ];
   for (const host of HOSTS) {
     for (const shell of SHELLS) {
       it(`${host}, SHELL=${shell}: the prompt, guard and start commands step aside only for this host process's flag`, async () => {
@@ -136,15 +150,21 @@ describe('every hooks.json command, every shell, both hosts', () => {
           for (const { name, env, stepsAside } of STEP_ASIDE_CASES) {
             const recordDir = mkdtempSync(join(sandbox, 'rec-'));
             const payload = payloadFor(event);
-            const result = await sim.fire(event, payload, { env: { RECORD_DIR: recordDir, ...env(HANDOFF_FLAGS[kind]) } });
+            const result = await sim.fire(event, payload, {
+              env: { RECORD_DIR: recordDir, ...env(HANDOFF_FLAGS[kind]) },
+            });
             const fired = result.hooks[0];
             expect(fired?.process?.exitCode, `${event}, ${name}: ${fired?.process?.stderr}`).toBe(0);
             expect(fired?.process?.stderr, `${event}, ${name}`).toBe('');
             const file = join(recordDir, `${event}.json`);
             const record = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined);
-            if (stepsAside && kind !== 'start') expect(existsSync(file), `${event}, ${name}: the dispatcher ran`).toBe(false);
+            if (stepsAside && kind !== 'start')
+              expect(existsSync(file), `${event}, ${name}: the dispatcher ran`).toBe(false);
             else {
-              const recorded = await waitFor(record, { timeoutMs: 10_000, what: `${event}, ${name}: the dispatcher's record` });
+              const recorded = await waitFor(record, {
+                timeoutMs: 10_000,
+                what: `${event}, ${name}: the dispatcher's record`,
+              });
               expect(recorded.args, `${event}, ${name}`).toEqual(stepsAside ? ['detached'] : []);
               expect(JSON.parse(recorded.stdin), `${event}, ${name}`).toEqual(payload);
             }
@@ -162,8 +182,16 @@ describe('every hooks.json command, every shell, both hosts', () => {
       for (const event of EVENTS) {
         const command = config[event]?.[0]?.hooks[0]?.command ?? '';
         const echoed = command.replace(/(^|; )(node|sh) "/, '$1printf %s "');
-        const run = await runProcess(shell, ['-c', echoed], { env: { PATH: '/usr/bin:/bin', CLAUDE_PLUGIN_ROOT: pluginRoot }, cwd: workspace, timeoutMs: 5_000 });
-        expect(run.stdout, event).toMatch(new RegExp(`^${pluginRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(scripts/hook\\.mjs|hooks/(guard-prefilter|detach)\\.sh)$`));
+        const run = await runProcess(shell, ['-c', echoed], {
+          env: { PATH: '/usr/bin:/bin', CLAUDE_PLUGIN_ROOT: pluginRoot },
+          cwd: workspace,
+          timeoutMs: 5_000,
+        });
+        expect(run.stdout, event).toMatch(
+          new RegExp(
+            `^${pluginRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(scripts/hook\\.mjs|hooks/(guard-prefilter|detach)\\.sh)$`,
+          ),
+        );
       }
     });
   }

@@ -25,7 +25,16 @@ afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 /** Generous on a loaded 2-core machine; a healthy run takes a fraction of it. */
 const FAST_MS = 1_000;
 const PRE_TOOL_USE_TIMEOUT_MS = (sim.config.PreToolUse?.[0]?.hooks[0]?.timeout ?? 0) * 1000;
-const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop', 'SubagentStop', 'SubagentStart', 'PreCompact', 'SessionEnd'];
+const EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'Stop',
+  'SubagentStop',
+  'SubagentStart',
+  'PreCompact',
+  'SessionEnd',
+];
 
 function expectHarmless(result: FireResult, label: string): void {
   expect(result.hooks.length, label).toBe(1);
@@ -61,7 +70,17 @@ describe('bad stdin through the simulator (built bundle)', () => {
   }
 
   it('wrong field types on every event: exit 0, empty output', async () => {
-    const wrong = { session_id: 42, transcript_path: ['x'], cwd: { a: 1 }, prompt: 7, source: false, tool_name: 9, tool_input: 'viking://x', stop_hook_active: 'yes', is_internal_continuation: 1 };
+    const wrong = {
+      session_id: 42,
+      transcript_path: ['x'],
+      cwd: { a: 1 },
+      prompt: 7,
+      source: false,
+      tool_name: 9,
+      tool_input: 'viking://x',
+      stop_hook_active: 'yes',
+      is_internal_continuation: 1,
+    };
     for (const event of EVENTS) {
       const result = await sim.fire(event, { hook_event_name: event, ...wrong }, { matchQuery: 'Read' });
       expectHarmless(result, event);
@@ -70,7 +89,9 @@ describe('bad stdin through the simulator (built bundle)', () => {
   });
 
   it('20 MB of stdin (with a viking: URI inside) is dropped past the bound, not buffered: exit 0, no output', async () => {
-    const huge = JSON.stringify(payloads.preToolUse('Write', { file_path: 'viking://user/x.md', content: 'x'.repeat(20 * 1024 * 1024) }));
+    const huge = JSON.stringify(
+      payloads.preToolUse('Write', { file_path: 'viking://user/x.md', content: 'x'.repeat(20 * 1024 * 1024) }),
+    );
     for (const event of ['PreToolUse', 'UserPromptSubmit']) {
       const result = await sim.fire(event, { tool_name: 'Write' }, { stdin: huge });
       expectHarmless(result, event);
@@ -86,7 +107,10 @@ describe('bad stdin through the simulator (built bundle)', () => {
   });
 
   it('a stdin that never closes: the process answers pass-through and exits 0 inside the PreToolUse budget', async () => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs')], { env: { PATH: process.env.PATH, HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs')], {
+      env: { PATH: process.env.PATH, HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child.stdin.write('{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"viking://x');
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -102,9 +126,14 @@ describe('bad stdin through the simulator (built bundle)', () => {
   it('a whole payload on a stdin that is never closed: the normal answer at once, not after the stdin timeout', async () => {
     const deny = DENY_CASES[0];
     const started = performance.now();
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs')], { env: { PATH: process.env.PATH, HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs')], {
+      env: { PATH: process.env.PATH, HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child.stdin.on('error', () => undefined);
-    child.stdin.write(JSON.stringify(payloads.preToolUse(deny?.toolName ?? '', deny?.toolInput as Record<string, unknown>)));
+    child.stdin.write(
+      JSON.stringify(payloads.preToolUse(deny?.toolName ?? '', deny?.toolInput as Record<string, unknown>)),
+    );
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

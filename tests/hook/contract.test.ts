@@ -23,18 +23,43 @@ import { START_INSTEAD, stepAsidePrefix } from '../../src/protocol/handoff.js';
 import { loadHooksConfig, substitutePluginRoot } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 
-const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(REPO_ROOT, path), 'utf8')) as Record<string, unknown>;
+const readJson = (path: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(REPO_ROOT, path), 'utf8')) as Record<string, unknown>;
 const hooksJson = readJson('hooks/hooks.json');
 const config = loadHooksConfig(REPO_ROOT);
-const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop', 'PreCompact', 'SessionEnd', 'SubagentStart', 'SubagentStop'];
+const EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'Stop',
+  'PreCompact',
+  'SessionEnd',
+  'SubagentStart',
+  'SubagentStop',
+];
 const FILE_TOOLS = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'NotebookEdit', 'NotebookRead'];
-const NOT_GUARDED = ['Bash', 'Agent', 'DeferExecuteTool', 'ToolSearch', 'WebFetch', 'ReadMcpResource', 'mcp__openviking__read', 'mcp__openviking__grep', 'read', 'TaskCreate', ''];
+const NOT_GUARDED = [
+  'Bash',
+  'Agent',
+  'DeferExecuteTool',
+  'ToolSearch',
+  'WebFetch',
+  'ReadMcpResource',
+  'mcp__openviking__read',
+  'mcp__openviking__grep',
+  'read',
+  'TaskCreate',
+  '',
+];
 const MODES: MatcherMode[] = ['codebuddy', 'claude'];
 
 /** The command after the hand-off test, if it has one. */
 /** The command without the hand-off's tests (their variables are quoted too), keeping what runs instead (the start's detacher). */
 function withoutStepAside(command: string): string {
-  return command.replace(/^\[ -n "\$OPENVIKING_MODULE_[A-Z]+" \] && \[ "\$OPENVIKING_MODULE_[A-Z]+" = "\$CLAUDE_PID" \] && (?:exit 0; )?/, '');
+  return command.replace(
+    /^\[ -n "\$OPENVIKING_MODULE_[A-Z]+" \] && \[ "\$OPENVIKING_MODULE_[A-Z]+" = "\$CLAUDE_PID" \] && (?:exit 0; )?/,
+    '',
+  );
 }
 
 function isInside(root: string, path: string): boolean {
@@ -71,8 +96,12 @@ describe('hooks/hooks.json', () => {
         expect(hook.command, event).toBe(expected);
       }
     }
-    expect(readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.sh'), 'utf8')).toContain('exec node "$here/../scripts/hook.mjs" <<EOF');
-    expect(readFileSync(join(REPO_ROOT, 'hooks/detach.sh'), 'utf8')).toContain('"$@" "$here/../scripts/hook.mjs" detached >/dev/null 2>&1 <<EOF &');
+    expect(readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.sh'), 'utf8')).toContain(
+      'exec node "$here/../scripts/hook.mjs" <<EOF',
+    );
+    expect(readFileSync(join(REPO_ROOT, 'hooks/detach.sh'), 'utf8')).toContain(
+      '"$@" "$here/../scripts/hook.mjs" detached >/dev/null 2>&1 <<EOF &',
+    );
   });
 
   it("the prefilter's stdin cap is the dispatcher's bound, counting the here-document's newline", () => {
@@ -101,7 +130,8 @@ describe('hooks/hooks.json', () => {
     const matcher = groups[0]?.matcher;
     for (const mode of MODES) {
       for (const tool of FILE_TOOLS) expect(matchesMatcher(matcher, tool, mode), `${mode} ${tool}`).toBe(true);
-      for (const tool of NOT_GUARDED.filter(Boolean)) expect(matchesMatcher(matcher, tool, mode), `${mode} ${tool}`).toBe(false);
+      for (const tool of NOT_GUARDED.filter(Boolean))
+        expect(matchesMatcher(matcher, tool, mode), `${mode} ${tool}`).toBe(false);
     }
   });
 

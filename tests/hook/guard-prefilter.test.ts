@@ -7,7 +7,17 @@
  * payload reaches node byte for byte (plus the one newline its here-document
  * ends with, which JSON ignores).
  */
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -32,7 +42,8 @@ const marker = join(sandbox, 'node-started');
 mkdirSync(binDir);
 writeFileSync(join(binDir, 'node'), `#!/bin/sh\necho started >> '${marker}'\nexec '${process.execPath}' "$@"\n`);
 chmodSync(join(binDir, 'node'), 0o755);
-const nodeStarts = (): number => (existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0);
+const nodeStarts = (): number =>
+  existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0;
 beforeEach(() => rmSync(marker, { force: true }));
 
 const PATH = `${binDir}:${dirname(process.execPath)}:/usr/bin:/bin`;
@@ -50,7 +61,8 @@ const CLAUDE_DENY_REASON = expectedReason(DENY, 'claude-code') ?? '';
 /** A plugin directory at `path`: hooks/ copied (hooks.json and the prefilter), scripts/ copied or given. */
 function pluginAt(path: string, hookMjs?: string): string {
   mkdirSync(join(path, 'hooks'), { recursive: true });
-  for (const file of ['hooks.json', 'guard-prefilter.sh']) copyFileSync(join(REPO_ROOT, 'hooks', file), join(path, 'hooks', file));
+  for (const file of ['hooks.json', 'guard-prefilter.sh'])
+    copyFileSync(join(REPO_ROOT, 'hooks', file), join(path, 'hooks', file));
   if (hookMjs === undefined) cpSync(join(REPO_ROOT, 'scripts'), join(path, 'scripts'), { recursive: true });
   else {
     mkdirSync(join(path, 'scripts'), { recursive: true });
@@ -71,7 +83,7 @@ function onlyHook(result: FireResult): { stdout: string; stderr: string } {
 describe('guard prefilter through the real hooks.json command', () => {
   const sim = simFor(REPO_ROOT);
 
-  it('runs sh on the prefilter file inside the plugin root (after the hooks module\'s hand-off test)', async () => {
+  it("runs sh on the prefilter file inside the plugin root (after the hooks module's hand-off test)", async () => {
     const result = await sim.fire('PreToolUse', payloads.preToolUse('Read', { file_path: '/ws/a.ts' }));
     expect(result.hooks[0]?.command).toBe(`${stepAsidePrefix('guard')}sh "${REPO_ROOT}/hooks/guard-prefilter.sh"`);
   });
@@ -95,14 +107,22 @@ describe('guard prefilter through the real hooks.json command', () => {
   });
 
   it('an empty stdin: exit 0, no output, node never started', async () => {
-    expect(onlyHook(await sim.fire('PreToolUse', {}, { stdin: '', matchQuery: 'Read' }))).toEqual({ stdout: '', stderr: '' });
+    expect(onlyHook(await sim.fire('PreToolUse', {}, { stdin: '', matchQuery: 'Read' }))).toEqual({
+      stdout: '',
+      stderr: '',
+    });
     expect(nodeStarts()).toBe(0);
   });
 
   it("the size bound is the dispatcher's: 4 MiB - 1 (plus the here-document's newline) reaches node and is denied; one byte more exits at once, node never started", async () => {
     const sized = (bytes: number): string => {
       const skeleton = JSON.stringify(payloads.preToolUse('Write', { file_path: 'viking://user/x.md', content: '' }));
-      const text = JSON.stringify(payloads.preToolUse('Write', { file_path: 'viking://user/x.md', content: 'x'.repeat(bytes - Buffer.byteLength(skeleton)) }));
+      const text = JSON.stringify(
+        payloads.preToolUse('Write', {
+          file_path: 'viking://user/x.md',
+          content: 'x'.repeat(bytes - Buffer.byteLength(skeleton)),
+        }),
+      );
       expect(Buffer.byteLength(text)).toBe(bytes);
       return text;
     };
@@ -122,7 +142,7 @@ describe('guard prefilter through the real hooks.json command', () => {
   it('quotes, backslashes, $, backticks and non-ASCII in the payload reach node unchanged: the deny reason echoes the URI', async () => {
     // The guard's URI ends at whitespace, quotes and backticks, so those ride in the content (the recorder test below checks those byte for byte).
     const uri = 'viking://user/a\\b\\\\c$HOME$(id)%s%d-ünï✓𝄞.md';
-    const input = payloads.preToolUse('Write', { file_path: uri, content: "it's `id` \"$HOME\" \\ \\n ü ✓ 𝄞" });
+    const input = payloads.preToolUse('Write', { file_path: uri, content: 'it\'s `id` "$HOME" \\ \\n ü ✓ 𝄞' });
     const expected = guardDecision(input as unknown as HookInput);
     expect(expected.kind).toBe('deny');
     const reason = expected.kind === 'deny' ? expected.reason : '';
@@ -141,7 +161,10 @@ describe('guard prefilter with an awkward plugin root', () => {
   for (const host of ['codebuddy', 'claude-code'] as const) {
     for (const shell of ['/bin/sh', '/bin/bash', '/usr/bin/zsh', '/usr/bin/fish']) {
       it(`still reaches the real dispatcher (${host}, SHELL=${shell})`, async () => {
-        const result = await createHostSim({ pluginRoot: awkward, home, workspace, env: { PATH }, shell, host }).fire('PreToolUse', denyPayload);
+        const result = await createHostSim({ pluginRoot: awkward, home, workspace, env: { PATH }, shell, host }).fire(
+          'PreToolUse',
+          denyPayload,
+        );
         expect(onlyHook(result).stdout).toBe(denyBytes(host === 'claude-code' ? CLAUDE_DENY_REASON : DENY_REASON));
         expect(nodeStarts()).toBe(1);
       });
@@ -156,7 +179,7 @@ describe('guard prefilter with an awkward plugin root', () => {
     );
     const payload = payloads.preToolUse('Write', {
       file_path: "viking://user/it's \\ $HOME `id` ünï ✓ 𝄞.md",
-      content: "a'b\\c$d`e`f \"q\" %s %d\\n ü\u00e9\u4e2d\ud83c\udf89 \u0001 end",
+      content: 'a\'b\\c$d`e`f "q" %s %d\\n ü\u00e9\u4e2d\ud83c\udf89 \u0001 end',
     });
     const stdin = Buffer.from(JSON.stringify(payload));
     rmSync(recorded, { force: true });

@@ -42,7 +42,11 @@ describe('host simulator', () => {
     const payload = { hook_event_name: 'UserPromptSubmit', prompt: 'hi' };
     const result = await sim.fire('UserPromptSubmit', payload);
     expect(result.hooks.map((h) => h.command)[1]).toBe(`cat "${pluginRoot}/hooks/ctx.json"`);
-    const seen = JSON.parse(result.merged.additionalContext[0] ?? '{}') as { cwd: string; stdin: string; env: Record<string, string> };
+    const seen = JSON.parse(result.merged.additionalContext[0] ?? '{}') as {
+      cwd: string;
+      stdin: string;
+      env: Record<string, string>;
+    };
     expect(seen.cwd).toBe(workspace);
     expect(seen.stdin).toBe(JSON.stringify(payload));
     expect(seen.env).toEqual({
@@ -60,12 +64,17 @@ describe('host simulator', () => {
   it('never exports the plugin data variables unless asked (2.117)', async () => {
     const sim = createHostSim({ pluginRoot, home, workspace });
     const result = await sim.fire('UserPromptSubmit', {});
-    expect(Object.keys((JSON.parse(result.merged.additionalContext[0] ?? '{}') as { env: object }).env)).not.toContain('CODEBUDDY_PLUGIN_DATA');
+    expect(Object.keys((JSON.parse(result.merged.additionalContext[0] ?? '{}') as { env: object }).env)).not.toContain(
+      'CODEBUDDY_PLUGIN_DATA',
+    );
   });
 
   it('matches tool names as unanchored regexes and reads exit 2 as a block', async () => {
     const sim = createHostSim({ pluginRoot, home, workspace });
-    expect((await sim.fire('PreToolUse', { tool_name: 'NotebookEdit' })).merged).toMatchObject({ decision: 'deny', reason: 'blocked' });
+    expect((await sim.fire('PreToolUse', { tool_name: 'NotebookEdit' })).merged).toMatchObject({
+      decision: 'deny',
+      reason: 'blocked',
+    });
     expect((await sim.fire('PreToolUse', { tool_name: 'Read' })).hooks).toHaveLength(0);
     const claude = createHostSim({ pluginRoot, home, workspace, matcherMode: 'claude' });
     expect((await claude.fire('PreToolUse', { tool_name: 'NotebookEdit' })).hooks).toHaveLength(0);
@@ -75,7 +84,11 @@ describe('host simulator', () => {
     const sim = createHostSim({ pluginRoot, home, workspace });
     const result = await sim.fire('Stop', {});
     expect(result.timedOut).toBe(true);
-    expect(result.outputs[0]).toMatchObject({ timedOut: true, decision: 'block', reason: 'Hook timed out after 300ms' });
+    expect(result.outputs[0]).toMatchObject({
+      timedOut: true,
+      decision: 'block',
+      reason: 'Hook timed out after 300ms',
+    });
     expect(result.outputs[1]).toMatchObject({ status: 'non-blocking', exitCode: 1 });
     expect(result.durationMs).toBeLessThan(2_500);
   });
@@ -86,7 +99,11 @@ describe('payload builders', () => {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const p = createPayloads({ workspace: '/home/dev/runs/B/ws', configDir: '/home/dev/runs/B/home/.codebuddy', sessionId: 'sid' });
+  const p = createPayloads({
+    workspace: '/home/dev/runs/B/ws',
+    configDir: '/home/dev/runs/B/home/.codebuddy',
+    sessionId: 'sid',
+  });
 
   it('2.117 shapes have the sampled keys in the sampled order', () => {
     const built: Record<string, unknown>[] = [
@@ -100,12 +117,15 @@ describe('payload builders', () => {
       p.subagentStop('agent-1'),
     ];
     const sampledKeySets = new Set(fixture.map((f) => Object.keys(f).join(',')));
-    for (const payload of built) expect(sampledKeySets.has(Object.keys(payload).join(',')), Object.keys(payload).join(',')).toBe(true);
+    for (const payload of built)
+      expect(sampledKeySets.has(Object.keys(payload).join(',')), Object.keys(payload).join(',')).toBe(true);
   });
 
   it('uses the host transcript layout and the 2.163 additions', () => {
     expect(p.transcriptPath).toBe('/home/dev/runs/B/home/.codebuddy/projects/home-dev-runs-B-ws/sid.jsonl');
-    expect(p.subagentStop('agent-9').agent_transcript_path).toBe('/home/dev/runs/B/home/.codebuddy/projects/home-dev-runs-B-ws/sid/subagents/agent-9.jsonl');
+    expect(p.subagentStop('agent-9').agent_transcript_path).toBe(
+      '/home/dev/runs/B/home/.codebuddy/projects/home-dev-runs-B-ws/sid/subagents/agent-9.jsonl',
+    );
     const v163 = createPayloads({ workspace: '/w', configDir: '/c', hostVersion: '2.163' });
     expect(v163.userPromptSubmit('x')).toMatchObject({ is_internal_continuation: false, version: '2.163.0' });
     expect(v163.sessionStart()).not.toHaveProperty('cwd');

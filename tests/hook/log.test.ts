@@ -9,8 +9,10 @@ afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 
 describe('hook logger', () => {
   it('the environment alone reads OPENVIKING_DEBUG as every boolean knob (off only for 0, false, no, off) and expands ~ in OPENVIKING_DEBUG_LOG', () => {
-    for (const v of ['1', 'true', 'YES', ' on ', 'debug']) expect(envLogSettings({ OPENVIKING_DEBUG: v }, '/h').debug).toBe(true);
-    for (const v of [undefined, '', '0', 'false', 'off', 'No']) expect(envLogSettings({ OPENVIKING_DEBUG: v }, '/h').debug).toBe(false);
+    for (const v of ['1', 'true', 'YES', ' on ', 'debug'])
+      expect(envLogSettings({ OPENVIKING_DEBUG: v }, '/h').debug).toBe(true);
+    for (const v of [undefined, '', '0', 'false', 'off', 'No'])
+      expect(envLogSettings({ OPENVIKING_DEBUG: v }, '/h').debug).toBe(false);
     // README: OPENVIKING_DEBUG_LOG "Where the debug log goes; `~` is your home directory" (on 8e37669 a hook wrote <cwd>/~/dbg.log).
     expect(envLogSettings({ OPENVIKING_DEBUG_LOG: '~/dbg.log' }, '/h').debugLogPath).toBe('/h/dbg.log');
     expect(envLogSettings({}, '/h').debugLogPath).toBe('/h/.openviking/logs/codebuddy-hooks.log');
@@ -23,8 +25,16 @@ describe('hook logger', () => {
     configured.debug('before the config');
     configured.configure({ debug: true, debugLogPath: path });
     configured.debug('after the config');
-    expect(readFileSync(path, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { message: string }).message)).toEqual(['before the config', 'after the config']);
-    const unconfigured = createLogger({ ...host, env: { OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: join(sandbox, 'env.log') } });
+    expect(
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { message: string }).message),
+    ).toEqual(['before the config', 'after the config']);
+    const unconfigured = createLogger({
+      ...host,
+      env: { OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: join(sandbox, 'env.log') },
+    });
     unconfigured.debug('never configured');
     unconfigured.flush();
     expect(readFileSync(join(sandbox, 'env.log'), 'utf8')).toContain('never configured');
@@ -42,9 +52,20 @@ describe('hook logger', () => {
     log.configure({ debug: true, debugLogPath: path });
     log.debug('hello', { apiKey: 'sk-secret', Authorization: 'Bearer x', session: 's1' });
     log.warn('careful', { token: 't' });
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toEqual([
-      { ts: '1970-01-01T00:00:00.000Z', pid: 7, level: 'debug', message: 'hello', apiKey: '[redacted]', Authorization: '[redacted]', session: 's1' },
+      {
+        ts: '1970-01-01T00:00:00.000Z',
+        pid: 7,
+        level: 'debug',
+        message: 'hello',
+        apiKey: '[redacted]',
+        Authorization: '[redacted]',
+        session: 's1',
+      },
       { ts: '1970-01-01T00:00:00.000Z', pid: 7, level: 'warn', message: 'careful', token: '[redacted]' },
     ]);
     expect(readFileSync(path, 'utf8')).not.toContain('sk-secret');

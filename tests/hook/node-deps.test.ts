@@ -19,7 +19,18 @@ async function waitFor(predicate: () => boolean, timeoutMs = 5_000): Promise<voi
 }
 
 function host(pluginRoot: string) {
-  return { env: { PATH: process.env.PATH }, cwd: sandbox, homeDir: sandbox, pluginRoot, execPath: process.execPath, pid: process.pid, platform: process.platform, loadSpawn: () => spawn, now: Date.now, log: createTestDeps().log };
+  return {
+    env: { PATH: process.env.PATH },
+    cwd: sandbox,
+    homeDir: sandbox,
+    pluginRoot,
+    execPath: process.execPath,
+    pid: process.pid,
+    platform: process.platform,
+    loadSpawn: () => spawn,
+    now: Date.now,
+    log: createTestDeps().log,
+  };
 }
 
 describe('createNodeDeps', () => {
@@ -69,7 +80,9 @@ describe('createNodeDeps', () => {
     expect(order).toEqual(['answer']);
     await settle(1_000);
     expect(order).toEqual(['answer', 'status written']);
-    expect(logged.logged).toMatchObject([{ level: 'warn', message: 'deferred work failed', fields: { error: 'disk full' } }]);
+    expect(logged.logged).toMatchObject([
+      { level: 'warn', message: 'deferred work failed', fields: { error: 'disk full' } },
+    ]);
   });
 
   it('spawnDetached reports false when the spawn fails synchronously', () => {
@@ -84,7 +97,12 @@ describe('createNodeDeps', () => {
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
       const { deps } = createNodeDeps(host(sandbox));
-      const response = await deps.http({ method: 'GET', url: `http://127.0.0.1:${port}/health`, headers: {}, timeoutMs: 2_000 });
+      const response = await deps.http({
+        method: 'GET',
+        url: `http://127.0.0.1:${port}/health`,
+        headers: {},
+        timeoutMs: 2_000,
+      });
       expect(response).toMatchObject({ status: 200, body: '{"status":"ok"}' });
     } finally {
       server.close();

@@ -44,7 +44,10 @@ describe('readBoundedStdin', () => {
 });
 
 /** A fake fd 0: each readSync hands out the next planned chunk (or throws it). */
-function fakeFd(plan: Array<Uint8Array | string | Error>, characterDevice: boolean | Error = false): StdinFd & { reads: number[] } {
+function fakeFd(
+  plan: Array<Uint8Array | string | Error>,
+  characterDevice: boolean | Error = false,
+): StdinFd & { reads: number[] } {
   const reads: number[] = [];
   return {
     reads,
@@ -57,7 +60,8 @@ function fakeFd(plan: Array<Uint8Array | string | Error>, characterDevice: boole
       const next = plan.shift() ?? new Uint8Array(0);
       if (next instanceof Error) throw next;
       const bytes = typeof next === 'string' ? Buffer.from(next) : next;
-      if (bytes.length > buffer.length) throw new Error(`test bug: chunk of ${bytes.length} bytes for a ${buffer.length}-byte buffer`);
+      if (bytes.length > buffer.length)
+        throw new Error(`test bug: chunk of ${bytes.length} bytes for a ${buffer.length}-byte buffer`);
       buffer.set(bytes);
       return bytes.length;
     },
@@ -86,23 +90,37 @@ describe('readHookStdin', () => {
   it('a whole JSON object in the first read is complete without waiting for end of input; the stream is never opened', async () => {
     const fd = fakeFd([PAYLOAD]);
     const source = fakeStream();
-    expect(await readHookStdin(fd, source.open, 1024, 1_000)).toEqual({ status: 'complete', text: PAYLOAD, json: JSON.parse(PAYLOAD) });
+    expect(await readHookStdin(fd, source.open, 1024, 1_000)).toEqual({
+      status: 'complete',
+      text: PAYLOAD,
+      json: JSON.parse(PAYLOAD),
+    });
     expect(fd.reads).toHaveLength(1);
     expect(source.opened()).toBe(0);
     // The same with the trailing newline a hand-written payload has.
-    expect(await readHookStdin(fakeFd([`${PAYLOAD}\n`]), source.open, 1024, 1_000)).toEqual({ status: 'complete', text: `${PAYLOAD}\n`, json: JSON.parse(PAYLOAD) });
+    expect(await readHookStdin(fakeFd([`${PAYLOAD}\n`]), source.open, 1024, 1_000)).toEqual({
+      status: 'complete',
+      text: `${PAYLOAD}\n`,
+      json: JSON.parse(PAYLOAD),
+    });
     expect(source.opened()).toBe(0);
   });
 
   it('a 0-byte read is end of input: complete and empty, no stream', async () => {
     const source = fakeStream();
-    expect(await readHookStdin(fakeFd([new Uint8Array(0)]), source.open, 1024, 1_000)).toEqual({ status: 'complete', text: '' });
+    expect(await readHookStdin(fakeFd([new Uint8Array(0)]), source.open, 1024, 1_000)).toEqual({
+      status: 'complete',
+      text: '',
+    });
     expect(source.opened()).toBe(0);
   });
 
   it("an EOF error (Windows' end of a pipe) is end of input: complete and empty, no stream", async () => {
     const source = fakeStream();
-    expect(await readHookStdin(fakeFd([errorWithCode('EOF')]), source.open, 1024, 1_000)).toEqual({ status: 'complete', text: '' });
+    expect(await readHookStdin(fakeFd([errorWithCode('EOF')]), source.open, 1024, 1_000)).toEqual({
+      status: 'complete',
+      text: '',
+    });
     expect(source.opened()).toBe(0);
   });
 
@@ -116,7 +134,11 @@ describe('readHookStdin', () => {
 
   it('an fd whose type cannot be read is still read', async () => {
     const source = fakeStream();
-    expect(await readHookStdin(fakeFd([PAYLOAD], errorWithCode('EBADF')), source.open, 1024, 1_000)).toEqual({ status: 'complete', text: PAYLOAD, json: JSON.parse(PAYLOAD) });
+    expect(await readHookStdin(fakeFd([PAYLOAD], errorWithCode('EBADF')), source.open, 1024, 1_000)).toEqual({
+      status: 'complete',
+      text: PAYLOAD,
+      json: JSON.parse(PAYLOAD),
+    });
   });
 
   it('EAGAIN (a non-blocking fd) or any other read error hands over to the stream reader', async () => {
@@ -165,7 +187,10 @@ describe('readHookStdin', () => {
     expect(over.stream.destroyed).toBe(true);
 
     const silent = fakeStream();
-    expect(await readHookStdin(fakeFd(['{"partial":']), silent.open, 1024, 30)).toEqual({ status: 'timeout', text: '' });
+    expect(await readHookStdin(fakeFd(['{"partial":']), silent.open, 1024, 30)).toEqual({
+      status: 'timeout',
+      text: '',
+    });
   });
 
   it('a first read larger than maxBytes is an overflow, without opening the stream; the read asks for at most maxBytes + 1', async () => {
@@ -175,6 +200,10 @@ describe('readHookStdin', () => {
     expect(fd.reads).toEqual([11]);
     expect(source.opened()).toBe(0);
     // Exactly maxBytes is still in bounds.
-    expect(await readHookStdin(fakeFd(['{"a":"xx"}']), source.open, 10, 1_000)).toEqual({ status: 'complete', text: '{"a":"xx"}', json: { a: 'xx' } });
+    expect(await readHookStdin(fakeFd(['{"a":"xx"}']), source.open, 10, 1_000)).toEqual({
+      status: 'complete',
+      text: '{"a":"xx"}',
+      json: { a: 'xx' },
+    });
   });
 });

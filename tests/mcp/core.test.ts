@@ -70,7 +70,10 @@ function startHost(server: OvTestServer, sandbox: Sandbox, options: HostOptions 
 async function fixtures(): Promise<{ server: OvTestServer; sandbox: Sandbox }> {
   const server = await startOvServer();
   const sandbox = await makeSandbox();
-  cleanups.push(() => server.close(), () => sandbox.dispose());
+  cleanups.push(
+    () => server.close(),
+    () => sandbox.dispose(),
+  );
   return { server, sandbox };
 }
 
@@ -107,7 +110,12 @@ describe('createProxy', () => {
     const live = (await first.answer(2)).result as { tools: Array<{ name: string }> };
     const file = snapshotPath(cacheDir, `${server.url}/mcp`);
     // The profile and the tool list are written as they arrive: wait for the list, not only the file.
-    await waitFor(() => readFile(file, 'utf8').then((text) => JSON.stringify((JSON.parse(text) as { tools?: unknown }).tools) === JSON.stringify(live.tools), () => false));
+    await waitFor(() =>
+      readFile(file, 'utf8').then(
+        (text) => JSON.stringify((JSON.parse(text) as { tools?: unknown }).tools) === JSON.stringify(live.tools),
+        () => false,
+      ),
+    );
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     await first.proxy.close();
 
@@ -126,7 +134,11 @@ describe('createProxy', () => {
     const { server, sandbox } = await fixtures();
     // Every read of this clock is 7 ms later, so the timer inside is always armed with less than the budget.
     let skew = 0;
-    const host = startHost(server, sandbox, { cacheDir: null, env: { OPENVIKING_TIMEOUT_MS: '1000' }, now: () => Date.now() + (skew += 7) });
+    const host = startHost(server, sandbox, {
+      cacheDir: null,
+      env: { OPENVIKING_TIMEOUT_MS: '1000' },
+      now: () => Date.now() + (skew += 7),
+    });
     host.send(INITIALIZE_REQUEST);
     await host.answer(1);
     host.send(call(2));

@@ -4,7 +4,14 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
-import { proxyUnderTest, INITIALIZE_REQUEST, makeSandbox, spawnProxy, type RawProxy, type Sandbox } from './support/harness.js';
+import {
+  proxyUnderTest,
+  INITIALIZE_REQUEST,
+  makeSandbox,
+  spawnProxy,
+  type RawProxy,
+  type Sandbox,
+} from './support/harness.js';
 
 let proxyPath: string;
 const cleanups: Array<() => Promise<unknown> | void> = [];
@@ -16,7 +23,6 @@ beforeAll(async () => {
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
-
 
 async function start(): Promise<{ server: OvTestServer; sandbox: Sandbox; proxy: RawProxy }> {
   const server = await startOvServer();
@@ -36,7 +42,9 @@ describe('mcp proxy: lifecycle', () => {
   it('answers initialize with the negotiated version, then exits 0 promptly when stdin closes', async () => {
     const { proxy } = await start();
     proxy.send(INITIALIZE_REQUEST);
-    const answer = JSON.parse(await proxy.waitForLine(hasId(1))) as { result: { protocolVersion: string; capabilities: Record<string, unknown> } };
+    const answer = JSON.parse(await proxy.waitForLine(hasId(1))) as {
+      result: { protocolVersion: string; capabilities: Record<string, unknown> };
+    };
     expect(answer.result.protocolVersion).toBe('2025-11-25');
     expect(answer.result.capabilities.tools).toEqual({ listChanged: true });
     proxy.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -89,7 +97,9 @@ describe('mcp proxy: lifecycle', () => {
     proxy.child.stdin.end();
     await proxy.exited;
 
-    const messages = proxy.lines.map((line) => JSON.parse(line) as { jsonrpc: string; id?: unknown; error?: { code: number } });
+    const messages = proxy.lines.map(
+      (line) => JSON.parse(line) as { jsonrpc: string; id?: unknown; error?: { code: number } },
+    );
     for (const message of messages) expect(message.jsonrpc).toBe('2.0');
     expect(messages.find((message) => message.id === null)?.error?.code).toBe(-32700);
     expect(messages.find((message) => message.id === 7)?.error?.code).toBe(-32600);

@@ -26,11 +26,24 @@ beforeAll(async () => {
   server = await startOvServer({ seed: { files: { 'memories/preferences/editor.md': 'Uses Helix.' } } });
   sandbox = await makeSandbox();
   // An earlier run with memory on leaves the tool list in the proxy's snapshot.
-  const earlier = await connectThroughProxy(await proxyUnderTest(), sandbox.env({ OPENVIKING_URL: server.url }), sandbox.home);
+  const earlier = await connectThroughProxy(
+    await proxyUnderTest(),
+    sandbox.env({ OPENVIKING_URL: server.url }),
+    sandbox.home,
+  );
   try {
     expect((await earlier.client.listTools()).tools.length).toBe(TOOL_NAMES.length);
     const cache = join(sandbox.home, '.codebuddy', 'openviking', 'cache');
-    await waitFor(() => existsSync(cache) && readdirSync(cache).some((name) => name.startsWith('mcp-upstream-') && name.endsWith('.json') && readFileSync(join(cache, name), 'utf8').includes('"tools":[')));
+    await waitFor(
+      () =>
+        existsSync(cache) &&
+        readdirSync(cache).some(
+          (name) =>
+            name.startsWith('mcp-upstream-') &&
+            name.endsWith('.json') &&
+            readFileSync(join(cache, name), 'utf8').includes('"tools":['),
+        ),
+    );
   } finally {
     await earlier.close();
   }
@@ -47,50 +60,81 @@ async function folder(name: string, config?: Record<string, unknown>): Promise<s
   return dir;
 }
 
-const textOf = (result: Record<string, unknown>) => (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('\n');
+const textOf = (result: Record<string, unknown>) =>
+  (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('\n');
 
-const CASES: Array<{ name: string; setup: () => Promise<{ cwd: string; env: Record<string, string> }>; why: string }> = [
-  { name: 'OPENVIKING_MEMORY_ENABLED=false', setup: async () => ({ cwd: await folder('a'), env: { OPENVIKING_MEMORY_ENABLED: 'false' } }), why: 'OPENVIKING_MEMORY_ENABLED=false' },
-  {
-    name: 'plugin.codebuddy.enabled false in ovcli.conf',
-    setup: async () => {
-      await sandbox.writeOvcli({ plugin: { codebuddy: { enabled: false } } });
-      return { cwd: await folder('from-file'), env: {} };
+const CASES: Array<{ name: string; setup: () => Promise<{ cwd: string; env: Record<string, string> }>; why: string }> =
+  [
+    {
+      name: 'OPENVIKING_MEMORY_ENABLED=false',
+      setup: async () => ({ cwd: await folder('a'), env: { OPENVIKING_MEMORY_ENABLED: 'false' } }),
+      why: 'OPENVIKING_MEMORY_ENABLED=false',
     },
-    why: 'plugin.codebuddy.enabled: false in ~/.openviking/ovcli.conf',
-  },
-  { name: '.openviking/config.json enabled: false', setup: async () => ({ cwd: await folder('b', { enabled: false }), env: {} }), why: 'enabled: false in' },
-  { name: 'OPENVIKING_BYPASS_SESSION=true', setup: async () => ({ cwd: await folder('c'), env: { OPENVIKING_BYPASS_SESSION: 'true' } }), why: 'OPENVIKING_BYPASS_SESSION=on' },
-  {
-    name: 'the folder itself matches <…>/secret-work/**',
-    setup: async () => {
-      const cwd = await folder('secret-work');
-      return { cwd, env: { OPENVIKING_BYPASS_SESSION_PATTERNS: `${cwd}/**` } };
+    {
+      name: 'plugin.codebuddy.enabled false in ovcli.conf',
+      setup: async () => {
+        await sandbox.writeOvcli({ plugin: { codebuddy: { enabled: false } } });
+        return { cwd: await folder('from-file'), env: {} };
+      },
+      why: 'plugin.codebuddy.enabled: false in ~/.openviking/ovcli.conf',
     },
-    why: 'this folder matches the bypass pattern',
-  },
-  {
-    name: 'a folder below matches <…>/secret-work/**',
-    setup: async () => ({ cwd: await folder('secret-work/app'), env: { OPENVIKING_BYPASS_SESSION_PATTERNS: `${join(sandbox.home, 'secret-work')}/**` } }),
-    why: 'this folder matches the bypass pattern',
-  },
-];
+    {
+      name: '.openviking/config.json enabled: false',
+      setup: async () => ({ cwd: await folder('b', { enabled: false }), env: {} }),
+      why: 'enabled: false in',
+    },
+    {
+      name: 'OPENVIKING_BYPASS_SESSION=true',
+      setup: async () => ({ cwd: await folder('c'), env: { OPENVIKING_BYPASS_SESSION: 'true' } }),
+      why: 'OPENVIKING_BYPASS_SESSION=on',
+    },
+    {
+      name: 'the folder itself matches <…>/secret-work/**',
+      setup: async () => {
+        const cwd = await folder('secret-work');
+        return { cwd, env: { OPENVIKING_BYPASS_SESSION_PATTERNS: `${cwd}/**` } };
+      },
+      why: 'this folder matches the bypass pattern',
+    },
+    {
+      name: 'a folder below matches <…>/secret-work/**',
+      setup: async () => ({
+        cwd: await folder('secret-work/app'),
+        env: { OPENVIKING_BYPASS_SESSION_PATTERNS: `${join(sandbox.home, 'secret-work')}/**` },
+      }),
+      why: 'this folder matches the bypass pattern',
+    },
+  ];
 
 describe('MCP proxy where memory is off: nothing is sent, each call says why', () => {
   it.each(CASES)('$name', async ({ setup, why }) => {
     const { cwd, env } = await setup();
     server.clearRequests();
-    const proxy = await connectThroughProxy(await proxyUnderTest(), sandbox.env({ OPENVIKING_URL: server.url, ...env }), cwd);
+    const proxy = await connectThroughProxy(
+      await proxyUnderTest(),
+      sandbox.env({ OPENVIKING_URL: server.url, ...env }),
+      cwd,
+    );
     try {
       const listed = await proxy.client.listTools();
       expect(listed.tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
       for (const name of ['remember', 'write', 'search', 'find', 'read', 'forget']) {
-        const result = await proxy.client.callTool({ name, arguments: { query: 'editor', uri: 'viking://user/default/memories', content: 'x', messages: [{ role: 'user', content: 'x' }] } });
+        const result = await proxy.client.callTool({
+          name,
+          arguments: {
+            query: 'editor',
+            uri: 'viking://user/default/memories',
+            content: 'x',
+            messages: [{ role: 'user', content: 'x' }],
+          },
+        });
         expect(result.isError).toBe(true);
         expect(textOf(result)).toMatch(/^OpenViking memory is off here \(/);
         expect(textOf(result)).toContain(why);
       }
-      await expect(proxy.client.readResource({ uri: 'viking://user/default/memories/profile.md' })).rejects.toThrow(/OpenViking memory is off here/);
+      await expect(proxy.client.readResource({ uri: 'viking://user/default/memories/profile.md' })).rejects.toThrow(
+        /OpenViking memory is off here/,
+      );
       await new Promise((resolve) => setTimeout(resolve, 300)); // a background handshake would have gone out by now
       expect(server.requests().map((request) => `${request.method} ${request.path}`)).toEqual([]);
     } finally {

@@ -42,11 +42,20 @@ afterAll(async () => {
 
 async function searchThroughProxy(extra: Record<string, string> = {}): Promise<{ text: string; peers: string[] }> {
   server.clearRequests();
-  const proxy = await connectThroughProxy(await proxyUnderTest(), sandbox.env({ OPENVIKING_URL: server.url, ...extra }), workspace);
+  const proxy = await connectThroughProxy(
+    await proxyUnderTest(),
+    sandbox.env({ OPENVIKING_URL: server.url, ...extra }),
+    workspace,
+  );
   try {
-    const result = await proxy.client.callTool({ name: 'search', arguments: { query: 'how does the kestrel service deploy', mode: 'context', purpose: 'coding' } });
+    const result = await proxy.client.callTool({
+      name: 'search',
+      arguments: { query: 'how does the kestrel service deploy', mode: 'context', purpose: 'coding' },
+    });
     const text = (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('\n');
-    const peers = server.requests({ path: '/mcp', method: 'POST' }).map((request) => request.headers['x-openviking-actor-peer'] ?? '');
+    const peers = server
+      .requests({ path: '/mcp', method: 'POST' })
+      .map((request) => request.headers['x-openviking-actor-peer'] ?? '');
     return { text, peers };
   } finally {
     await proxy.close();

@@ -6,7 +6,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startOvServer, TOOL_NAMES, type OvTestServer } from '../support/ov-server/index.js';
-import { proxyUnderTest, connectThroughProxy, makeSandbox, waitFor, type ProxyClient, type Sandbox } from './support/harness.js';
+import {
+  proxyUnderTest,
+  connectThroughProxy,
+  makeSandbox,
+  waitFor,
+  type ProxyClient,
+  type Sandbox,
+} from './support/harness.js';
 
 const USER_KEY = 'user-key-0123456789';
 const OTHER_USER_KEY = 'user-key-abcdefghij';
@@ -23,7 +30,9 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-async function setup(options: { auth?: boolean; mcpJsonResponse?: boolean } = {}): Promise<{ server: OvTestServer; sandbox: Sandbox }> {
+async function setup(
+  options: { auth?: boolean; mcpJsonResponse?: boolean } = {},
+): Promise<{ server: OvTestServer; sandbox: Sandbox }> {
   const server = await startOvServer({
     ...(options.auth
       ? {
@@ -38,10 +47,17 @@ async function setup(options: { auth?: boolean; mcpJsonResponse?: boolean } = {}
         }
       : {}),
     ...(options.mcpJsonResponse ? { mcpJsonResponse: true } : {}),
-    seed: { account: options.auth ? 'acme' : 'default', user: options.auth ? 'alice' : 'default', files: { 'memories/profile.md': 'Alice prefers tabs over spaces.' } },
+    seed: {
+      account: options.auth ? 'acme' : 'default',
+      user: options.auth ? 'alice' : 'default',
+      files: { 'memories/profile.md': 'Alice prefers tabs over spaces.' },
+    },
   });
   const sandbox = await makeSandbox();
-  cleanups.push(() => server.close(), () => sandbox.dispose());
+  cleanups.push(
+    () => server.close(),
+    () => sandbox.dispose(),
+  );
   return { server, sandbox };
 }
 
@@ -104,12 +120,16 @@ describe('mcp proxy: pass-through', () => {
     const { server, sandbox } = await setup();
     const proxy = await connect(sandbox, { OPENVIKING_URL: server.url });
     await proxy.client.callTool({ name: 'health', arguments: {} });
-    const initsBefore = server.requests({ method: 'POST', path: '/mcp' }).filter((request) => (request.body as { method?: string })?.method === 'initialize').length;
+    const initsBefore = server
+      .requests({ method: 'POST', path: '/mcp' })
+      .filter((request) => (request.body as { method?: string })?.method === 'initialize').length;
 
     server.faults.errorBurst({ status: 404, count: 1, match: { path: '/mcp' } });
     const result = await proxy.client.callTool({ name: 'health', arguments: {} });
     expect(JSON.stringify(result.content)).toContain('healthy');
-    const initsAfter = server.requests({ method: 'POST', path: '/mcp' }).filter((request) => (request.body as { method?: string })?.method === 'initialize').length;
+    const initsAfter = server
+      .requests({ method: 'POST', path: '/mcp' })
+      .filter((request) => (request.body as { method?: string })?.method === 'initialize').length;
     expect(initsAfter).toBe(initsBefore + 1);
   });
 });
@@ -128,7 +148,7 @@ describe('mcp proxy: credentials', () => {
     expect(proxy.stderr()).not.toContain('wrong-key-000000');
   });
 
-  it('maps a root key\'s 403 to an error naming the file it came from', async () => {
+  it("maps a root key's 403 to an error naming the file it came from", async () => {
     const { server, sandbox } = await setup({ auth: true });
     await sandbox.writeOvcli({ url: server.url, api_key: ROOT_KEY });
     const proxy = await connect(sandbox, {});
@@ -138,7 +158,9 @@ describe('mcp proxy: credentials', () => {
     expect(error.message).toContain('HTTP 403');
     expect(error.message).toContain('~/.openviking/ovcli.conf');
     expect(error.data).toMatchObject({ status: 403 });
-    expect(String((error.data as { credentialSource?: string }).credentialSource)).toMatch(/^file:~\/\.openviking\/ovcli\.conf/);
+    expect(String((error.data as { credentialSource?: string }).credentialSource)).toMatch(
+      /^file:~\/\.openviking\/ovcli\.conf/,
+    );
   });
 
   it('uses a key rewritten in ovcli.conf on the next call, without a restart', async () => {

@@ -34,12 +34,19 @@ describe('skills/openviking-memory/SKILL.md', () => {
   });
 
   it("gives Claude Code its own tool names and ToolSearch's select form, and says DeferExecuteTool is CodeBuddy's", () => {
-    const claudeNamed = new Set([...text.matchAll(/mcp__plugin_openviking_openviking__([a-z_]+)/g)].map((match) => match[1]));
+    const claudeNamed = new Set(
+      [...text.matchAll(/mcp__plugin_openviking_openviking__([a-z_]+)/g)].map((match) => match[1]),
+    );
     for (const core of ['search', 'read']) expect(claudeNamed).toContain(core);
     for (const name of claudeNamed) expect(TOOL_NAMES).toContain(name);
-    const blocks = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => JSON.parse(match[1] ?? '') as Record<string, unknown>);
+    const blocks = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map(
+      (match) => JSON.parse(match[1] ?? '') as Record<string, unknown>,
+    );
     const select = blocks.find((block) => typeof block.query === 'string' && block.query.startsWith('select:'));
-    expect(String(select?.query).slice('select:'.length).split(',')).toEqual(['mcp__plugin_openviking_openviking__search', 'mcp__plugin_openviking_openviking__read']);
+    expect(String(select?.query).slice('select:'.length).split(',')).toEqual([
+      'mcp__plugin_openviking_openviking__search',
+      'mcp__plugin_openviking_openviking__read',
+    ]);
     expect(text).toContain('Claude Code has no `DeferExecuteTool`');
   });
 
@@ -52,7 +59,9 @@ describe('skills/openviking-memory/SKILL.md', () => {
   });
 
   it('shows the deferred call form with valid JSON examples', () => {
-    const blocks = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => JSON.parse(match[1] ?? '') as Record<string, unknown>);
+    const blocks = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map(
+      (match) => JSON.parse(match[1] ?? '') as Record<string, unknown>,
+    );
     const calls = blocks.filter((block) => 'toolName' in block);
     expect(calls.length).toBeGreaterThanOrEqual(3);
     for (const call of calls) {
@@ -65,7 +74,9 @@ describe('skills/openviking-memory/SKILL.md', () => {
   it('/openviking:remember names the remember tool as each host does', () => {
     const remember = readFileSync(resolve(import.meta.dirname, '../../commands/remember.md'), 'utf8');
     expect(remember).toContain('In CodeBuddy the tool is `mcp__openviking__remember`');
-    expect(remember).toContain('In Claude Code the tool is `mcp__plugin_openviking_openviking__remember` (there is no `DeferExecuteTool`)');
+    expect(remember).toContain(
+      'In Claude Code the tool is `mcp__plugin_openviking_openviking__remember` (there is no `DeferExecuteTool`)',
+    );
     expect(remember).toContain('{"query": "select:mcp__plugin_openviking_openviking__remember"}');
   });
 

@@ -28,28 +28,50 @@ afterAll(async () => {
   await sandbox.dispose();
 });
 
-const textOf = (result: Record<string, unknown>) => (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('\n');
+const textOf = (result: Record<string, unknown>) =>
+  (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('\n');
 
 const CASES = [
-  { name: 'OPENVIKING_MCP_ENABLED=false, on CodeBuddy', env: { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'corp-ov', CODEBUDDY_PLUGIN_ROOT: '/plugin' }, ovcli: undefined, why: 'OPENVIKING_MCP_ENABLED=false', instead: 'mcp__corp-ov__<tool>' },
-  { name: 'plugin.codebuddy.mcpEnabled false in ovcli.conf, on Claude Code', env: { CLAUDE_PLUGIN_ROOT: '/plugin' }, ovcli: { plugin: { codebuddy: { mcpEnabled: false, mcpServer: 'corp ov' } } }, why: 'plugin.codebuddy.mcpEnabled: false in', instead: 'mcp__corp_ov__<tool>' },
+  {
+    name: 'OPENVIKING_MCP_ENABLED=false, on CodeBuddy',
+    env: { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'corp-ov', CODEBUDDY_PLUGIN_ROOT: '/plugin' },
+    ovcli: undefined,
+    why: 'OPENVIKING_MCP_ENABLED=false',
+    instead: 'mcp__corp-ov__<tool>',
+  },
+  {
+    name: 'plugin.codebuddy.mcpEnabled false in ovcli.conf, on Claude Code',
+    env: { CLAUDE_PLUGIN_ROOT: '/plugin' },
+    ovcli: { plugin: { codebuddy: { mcpEnabled: false, mcpServer: 'corp ov' } } },
+    why: 'plugin.codebuddy.mcpEnabled: false in',
+    instead: 'mcp__corp_ov__<tool>',
+  },
 ] as const;
 
-describe('MCP proxy with this plugin\'s tools off: offers nothing, sends nothing, names the user\'s own tool', () => {
+describe("MCP proxy with this plugin's tools off: offers nothing, sends nothing, names the user's own tool", () => {
   it.each(CASES)('$name', async ({ env, ovcli, why, instead }) => {
     if (ovcli) await sandbox.writeOvcli(ovcli);
     server.clearRequests();
-    const proxy = await connectThroughProxy(await proxyUnderTest(), sandbox.env({ OPENVIKING_URL: server.url, ...env }), sandbox.home);
+    const proxy = await connectThroughProxy(
+      await proxyUnderTest(),
+      sandbox.env({ OPENVIKING_URL: server.url, ...env }),
+      sandbox.home,
+    );
     try {
       expect((await proxy.client.listTools()).tools).toEqual([]);
       for (const name of ['search', 'read', 'remember']) {
-        const result = await proxy.client.callTool({ name, arguments: { query: 'editor', uris: 'viking://user/default/memories/preferences/editor.md' } });
+        const result = await proxy.client.callTool({
+          name,
+          arguments: { query: 'editor', uris: 'viking://user/default/memories/preferences/editor.md' },
+        });
         expect(result.isError).toBe(true);
         expect(textOf(result)).toMatch(/^This plugin's OpenViking MCP tools are off \(/);
         expect(textOf(result)).toContain(why);
         expect(textOf(result)).toContain(instead);
       }
-      await expect(proxy.client.readResource({ uri: 'viking://user/default/memories/profile.md' })).rejects.toThrow(/MCP tools are off/);
+      await expect(proxy.client.readResource({ uri: 'viking://user/default/memories/profile.md' })).rejects.toThrow(
+        /MCP tools are off/,
+      );
       await new Promise((resolve) => setTimeout(resolve, 300)); // a background handshake would have gone out by now
       expect(server.requests().map((request) => `${request.method} ${request.path}`)).toEqual([]);
     } finally {
@@ -58,8 +80,12 @@ describe('MCP proxy with this plugin\'s tools off: offers nothing, sends nothing
     }
   });
 
-  it('on by default: the server\'s tools, as before', async () => {
-    const proxy = await connectThroughProxy(await proxyUnderTest(), sandbox.env({ OPENVIKING_URL: server.url }), sandbox.home);
+  it("on by default: the server's tools, as before", async () => {
+    const proxy = await connectThroughProxy(
+      await proxyUnderTest(),
+      sandbox.env({ OPENVIKING_URL: server.url }),
+      sandbox.home,
+    );
     try {
       expect((await proxy.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
     } finally {

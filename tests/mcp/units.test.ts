@@ -16,7 +16,10 @@ import { createSnapshotStore, narrowSnapshot, snapshotPath } from '../../src/mcp
 
 describe('jsonRpc', () => {
   it('classifies lines', () => {
-    expect(parseMessage('{"jsonrpc":"2.0","id":3,"method":"tools/list"}')).toEqual({ kind: 'request', request: { id: 3, method: 'tools/list' } });
+    expect(parseMessage('{"jsonrpc":"2.0","id":3,"method":"tools/list"}')).toEqual({
+      kind: 'request',
+      request: { id: 3, method: 'tools/list' },
+    });
     expect(parseMessage('{"jsonrpc":"2.0","method":"notifications/initialized"}')).toEqual({
       kind: 'notification',
       notification: { method: 'notifications/initialized' },
@@ -24,7 +27,11 @@ describe('jsonRpc', () => {
     expect(parseMessage('{"jsonrpc":"2.0","id":"a","result":{}}')).toEqual({ kind: 'response' });
     expect(parseMessage('nope')).toMatchObject({ kind: 'invalid', id: null, error: { code: -32700 } });
     expect(parseMessage('{"id":4,"method":"x"}')).toMatchObject({ kind: 'invalid', id: 4, error: { code: -32600 } });
-    expect(parseMessage('{"jsonrpc":"2.0","id":5,"method":"x","params":"s"}')).toMatchObject({ kind: 'invalid', id: 5, error: { code: -32600 } });
+    expect(parseMessage('{"jsonrpc":"2.0","id":5,"method":"x","params":"s"}')).toMatchObject({
+      kind: 'invalid',
+      id: 5,
+      error: { code: -32600 },
+    });
     expect(parseMessage('{"jsonrpc":"2.0","id":{},"method":"x"}')).toMatchObject({ kind: 'invalid', id: null });
     expect(parseMessage('[1]')).toMatchObject({ kind: 'invalid', error: { code: -32600 } });
   });
@@ -47,10 +54,22 @@ describe('initialize', () => {
   });
 
   it('mirrors the upstream capabilities with tools.listChanged on', () => {
-    expect(advertisedCapabilities({ tools: { listChanged: false }, completions: {} })).toEqual({ tools: { listChanged: true }, completions: {} });
+    expect(advertisedCapabilities({ tools: { listChanged: false }, completions: {} })).toEqual({
+      tools: { listChanged: true },
+      completions: {},
+    });
     expect(advertisedCapabilities(undefined)).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {} });
-    const result = buildInitializeResult({ protocolVersion: '2025-03-26' }, { capabilities: { tools: {} }, instructions: 'hi' }, { name: 'openviking', version: '1' });
-    expect(result).toEqual({ protocolVersion: '2025-03-26', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'openviking', version: '1' }, instructions: 'hi' });
+    const result = buildInitializeResult(
+      { protocolVersion: '2025-03-26' },
+      { capabilities: { tools: {} }, instructions: 'hi' },
+      { name: 'openviking', version: '1' },
+    );
+    expect(result).toEqual({
+      protocolVersion: '2025-03-26',
+      capabilities: { tools: { listChanged: true } },
+      serverInfo: { name: 'openviking', version: '1' },
+      instructions: 'hi',
+    });
   });
 });
 
@@ -65,25 +84,46 @@ describe('failures', () => {
     expect(credentialFix(credentials(undefined, undefined), 401)).toContain('No API key is configured');
     expect(credentialFix(credentials('k', 'env:OPENVIKING_API_KEY'), 401)).toContain('OPENVIKING_API_KEY');
     expect(credentialFix(credentials('k', 'env:OPENVIKING_API_KEY'), 401)).toContain('restart');
-    expect(credentialFix(credentials('k', 'file:~/.openviking/ovcli.conf#api_key'), 401)).toContain('~/.openviking/ovcli.conf#api_key');
+    expect(credentialFix(credentials('k', 'file:~/.openviking/ovcli.conf#api_key'), 401)).toContain(
+      '~/.openviking/ovcli.conf#api_key',
+    );
     expect(credentialFix(credentials('k', 'userConfig:api_key'), 401)).toContain('"api_key" option');
-    expect(credentialFix(credentials('k', 'file:~/.openviking/ov.conf#server.root_api_key', true), 403)).toContain('ROOT key');
+    expect(credentialFix(credentials('k', 'file:~/.openviking/ov.conf#server.root_api_key', true), 403)).toContain(
+      'ROOT key',
+    );
   });
 
   it('maps every failure kind to a JSON-RPC error without leaking the key', () => {
-    const context = { mcpUrl: 'http://127.0.0.1:1/mcp', credentials: credentials('secret-key', 'env:OPENVIKING_API_KEY') };
+    const context = {
+      mcpUrl: 'http://127.0.0.1:1/mcp',
+      credentials: credentials('secret-key', 'env:OPENVIKING_API_KEY'),
+    };
     const auth = failureToRpcError({ kind: 'http', status: 401, serverMessage: 'Invalid API Key' }, context);
     expect(auth).toMatchObject({ code: -32001, data: { status: 401, credentialSource: 'env:OPENVIKING_API_KEY' } });
     expect(JSON.stringify(auth)).not.toContain('secret-key');
-    expect(failureToRpcError({ kind: 'http', status: 500, serverMessage: 'boom' }, context)).toMatchObject({ code: -32002, message: expect.stringContaining('HTTP 500: boom') });
-    expect(failureToRpcError({ kind: 'network', cause: 'ECONNREFUSED' }, context).message).toContain('cannot reach http://127.0.0.1:1/mcp (ECONNREFUSED)');
-    expect(failureToRpcError({ kind: 'timeout', timeoutMs: 1500 }, context)).toMatchObject({ code: -32001, data: { timeoutMs: 1500 } });
-    expect(failureToRpcError({ kind: 'rpc', code: -32602, message: 'bad args', data: { x: 1 } }, context)).toEqual({ code: -32602, message: 'bad args', data: { x: 1 } });
+    expect(failureToRpcError({ kind: 'http', status: 500, serverMessage: 'boom' }, context)).toMatchObject({
+      code: -32002,
+      message: expect.stringContaining('HTTP 500: boom'),
+    });
+    expect(failureToRpcError({ kind: 'network', cause: 'ECONNREFUSED' }, context).message).toContain(
+      'cannot reach http://127.0.0.1:1/mcp (ECONNREFUSED)',
+    );
+    expect(failureToRpcError({ kind: 'timeout', timeoutMs: 1500 }, context)).toMatchObject({
+      code: -32001,
+      data: { timeoutMs: 1500 },
+    });
+    expect(failureToRpcError({ kind: 'rpc', code: -32602, message: 'bad args', data: { x: 1 } }, context)).toEqual({
+      code: -32602,
+      message: 'bad args',
+      data: { x: 1 },
+    });
     expect(failureToRpcError({ kind: 'protocol', message: 'text/html' }, context).code).toBe(-32003);
   });
 
   it('quotes the server message from JSON-RPC, envelope or plain bodies', () => {
-    expect(serverMessageOf('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Missing API Key"}}')).toBe('Missing API Key');
+    expect(serverMessageOf('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Missing API Key"}}')).toBe(
+      'Missing API Key',
+    );
     expect(serverMessageOf('{"status":"error","error":{"code":"NOT_FOUND","message":"gone"}}')).toBe('gone');
     expect(serverMessageOf('Bad Gateway')).toBe('Bad Gateway');
     expect(serverMessageOf('x'.repeat(1000)).length).toBeLessThan(310);
@@ -131,11 +171,21 @@ describe('semaphore', () => {
 
 describe('snapshot', () => {
   it('accepts only its own version and URL', () => {
-    const value = { version: 1, mcpUrl: 'u', savedAt: 5, profile: { capabilities: { tools: {} } }, tools: [{ name: 'find' }] };
+    const value = {
+      version: 1,
+      mcpUrl: 'u',
+      savedAt: 5,
+      profile: { capabilities: { tools: {} } },
+      tools: [{ name: 'find' }],
+    };
     expect(narrowSnapshot(value, 'u')).toEqual(value);
     expect(narrowSnapshot(value, 'other')).toBeUndefined();
     expect(narrowSnapshot({ ...value, version: 2 }, 'u')).toBeUndefined();
-    expect(narrowSnapshot({ version: 1, mcpUrl: 'u', profile: 'x', tools: 'y' }, 'u')).toEqual({ version: 1, mcpUrl: 'u', savedAt: 0 });
+    expect(narrowSnapshot({ version: 1, mcpUrl: 'u', profile: 'x', tools: 'y' }, 'u')).toEqual({
+      version: 1,
+      mcpUrl: 'u',
+      savedAt: 0,
+    });
   });
 
   it('keeps both of two concurrent updates (the profile and the tool list arrive together), in memory and on disk', async () => {
@@ -149,7 +199,10 @@ describe('snapshot', () => {
       const onDisk = narrowSnapshot(JSON.parse(readFileSync(snapshotPath(cacheDir, 'u'), 'utf8')), 'u');
       expect(onDisk).toMatchObject({ profile, tools });
       // A later process reads both back.
-      expect(await createSnapshotStore({ cacheDir, now: () => 8, warn: () => undefined }).load('u')).toMatchObject({ profile, tools });
+      expect(await createSnapshotStore({ cacheDir, now: () => 8, warn: () => undefined }).load('u')).toMatchObject({
+        profile,
+        tools,
+      });
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }
@@ -163,7 +216,9 @@ describe('snapshot', () => {
       const written = store.update('u', { tools });
       expect(await store.load('u')).toMatchObject({ tools });
       await written;
-      expect(narrowSnapshot(JSON.parse(readFileSync(snapshotPath(cacheDir, 'u'), 'utf8')), 'u')).toMatchObject({ tools });
+      expect(narrowSnapshot(JSON.parse(readFileSync(snapshotPath(cacheDir, 'u'), 'utf8')), 'u')).toMatchObject({
+        tools,
+      });
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }

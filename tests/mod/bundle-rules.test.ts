@@ -28,7 +28,11 @@ export function register(on, options) {
 
 describe('the source checker refuses what the hosts refuse', () => {
   it('accepts a module written the way the hosts load', () => {
-    expect(checkModuleSource(GOOD)).toMatchObject({ problems: [], events: ['tool.call', 'classic.*'], envGets: ['HOME'] });
+    expect(checkModuleSource(GOOD)).toMatchObject({
+      problems: [],
+      events: ['tool.call', 'classic.*'],
+      envGets: ['HOME'],
+    });
   });
 
   const refused: Array<[string, string, RegExp]> = [
@@ -37,13 +41,33 @@ describe('the source checker refuses what the hosts refuse', () => {
     ['a dynamic import', GOOD.replace("await $.ui.log('x');", "await import('./lib.mjs');"), /dynamic import/],
     ['eval', GOOD.replace("await $.ui.log('x');", "eval('1');"), /calls eval/],
     ['new Function', GOOD.replace("await $.ui.log('x');", "new Function('return 1');"), /new Function/],
-    ['a computed event name', GOOD.replace("on('classic.*', hook);", "for (const ev of ['a']) on(ev, hook);"), /not a string literal/],
+    [
+      'a computed event name',
+      GOOD.replace("on('classic.*', hook);", "for (const ev of ['a']) on(ev, hook);"),
+      /not a string literal/,
+    ],
     ['"classic." as a pattern', GOOD.replace("'classic.*'", "'classic.'"), /not an event name or a pattern/],
-    ['a hook declared inside register', GOOD.replace("on('classic.*', hook);", "const local = ($, e, next) => next(e); on('classic.*', local);"), /not a function declared at the top/],
-    ['arguments in register', GOOD.replace("on('classic.*', hook);", "on('classic.*', hook); console.log(arguments.length);"), /reads arguments/],
+    [
+      'a hook declared inside register',
+      GOOD.replace("on('classic.*', hook);", "const local = ($, e, next) => next(e); on('classic.*', local);"),
+      /not a function declared at the top/,
+    ],
+    [
+      'arguments in register',
+      GOOD.replace("on('classic.*', hook);", "on('classic.*', hook); console.log(arguments.length);"),
+      /reads arguments/,
+    ],
     ['a computed $.env name', GOOD.replace('$.env.get("HOME")', '$.env.get(name)'), /computed name/],
-    ['$ handed to a local function', GOOD.replace("await $.ui.log('x');", "const log = (x) => x.ui.log('y'); log($);"), /\$ used as log\(\$\)/],
-    ['$ read without a call', GOOD.replace("await $.ui.log('x');", "if (typeof $.process.hookEnv === 'function') {}"), /not \$\.noun\.op/],
+    [
+      '$ handed to a local function',
+      GOOD.replace("await $.ui.log('x');", "const log = (x) => x.ui.log('y'); log($);"),
+      /\$ used as log\(\$\)/,
+    ],
+    [
+      '$ read without a call',
+      GOOD.replace("await $.ui.log('x');", "if (typeof $.process.hookEnv === 'function') {}"),
+      /not \$\.noun\.op/,
+    ],
     ['another export', `${GOOD}\nexport const extra = 1;`, /not register alone/],
   ];
   for (const [name, source, problem] of refused) {
@@ -61,7 +85,17 @@ describe('hooks/register.mjs (npm run build)', () => {
   });
 
   it('hooks the guard, the start block, recall and the card; nothing of capture', () => {
-    expect(report.events).toEqual(['tool.call', 'tool.call', 'session.start', 'command.run', 'classic.SessionStart', 'classic.UserPromptSubmit', 'session.append', 'turn.complete', 'ui.render']);
+    expect(report.events).toEqual([
+      'tool.call',
+      'tool.call',
+      'session.start',
+      'command.run',
+      'classic.SessionStart',
+      'classic.UserPromptSubmit',
+      'session.append',
+      'turn.complete',
+      'ui.render',
+    ]);
   });
 
   it('reads only the variables the shared rules read, and writes only the hand-off flags', () => {

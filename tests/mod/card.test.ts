@@ -14,7 +14,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderRecallBlock } from '../../src/recall/block.js';
-import { findElement, startModSession, textOf, type HostProfileName, type ModSession } from '../support/mods-harness/index.js';
+import {
+  findElement,
+  startModSession,
+  textOf,
+  type HostProfileName,
+  type ModSession,
+} from '../support/mods-harness/index.js';
 
 const PROFILES: HostProfileName[] = ['claude-code', 'codebuddy'];
 const MEMORIES = [
@@ -28,15 +34,34 @@ function mcpName(profile: HostProfileName, tool: string): string {
 }
 
 /** One turn: the prompt (its hooks injected `context`), optional MCP lookups, the answer row, the turn's end. */
-async function turn(session: ModSession, options: { context?: string[]; lookups?: Array<{ tool: string; args: Record<string, unknown>; text: string; isError?: boolean }>; row?: string } = {}): Promise<void> {
+async function turn(
+  session: ModSession,
+  options: {
+    context?: string[];
+    lookups?: Array<{ tool: string; args: Record<string, unknown>; text: string; isError?: boolean }>;
+    row?: string;
+  } = {},
+): Promise<void> {
   const prompt = { hook_event_name: 'UserPromptSubmit', prompt: 'how do I deploy?', session_id: 'session-1' };
-  await session.fire('classic.UserPromptSubmit', prompt, () => (options.context === undefined ? {} : { additionalContext: options.context }));
+  await session.fire('classic.UserPromptSubmit', prompt, () =>
+    options.context === undefined ? {} : { additionalContext: options.context },
+  );
   for (const lookup of options.lookups ?? []) {
     const name = mcpName(session.profile, lookup.tool);
-    const event = session.profile === 'claude-code' ? { ...lookup.args, tool: name, tool_use_id: 'toolu_9' } : { tool: name, input: lookup.args };
-    await session.fire('tool.call', event, () => ({ result: [], text: lookup.text, ...(lookup.isError ? { isError: true } : {}) }));
+    const event =
+      session.profile === 'claude-code'
+        ? { ...lookup.args, tool: name, tool_use_id: 'toolu_9' }
+        : { tool: name, input: lookup.args };
+    await session.fire('tool.call', event, () => ({
+      result: [],
+      text: lookup.text,
+      ...(lookup.isError ? { isError: true } : {}),
+    }));
   }
-  await session.fire('session.append', { door: 'response' }, () => ({ uuid: options.row ?? ROW, message: { content: [{ type: 'text', text: 'the answer' }] } }));
+  await session.fire('session.append', { door: 'response' }, () => ({
+    uuid: options.row ?? ROW,
+    message: { content: [{ type: 'text', text: 'the answer' }] },
+  }));
   await session.fire('turn.complete', { answer: 'the answer', turnId: 't1' });
 }
 
@@ -46,7 +71,13 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
     await session.fire('session.start', { cwd: '/ws' });
     await turn(session, {
       context: ['SessionStart text', renderRecallBlock(MEMORIES, 2000, profile)],
-      lookups: [{ tool: 'search', args: { query: 'tab width' }, text: 'Found 2:\nviking://user/default/memories/preferences/tabs.md\nviking://user/x.md' }],
+      lookups: [
+        {
+          tool: 'search',
+          args: { query: 'tab width' },
+          text: 'Found 2:\nviking://user/default/memories/preferences/tabs.md\nviking://user/x.md',
+        },
+      ],
     });
     const tree = await session.render(ROW);
     const text = textOf(tree);
@@ -61,8 +92,13 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
     const session = await startModSession({ profile });
     await session.fire('session.start', { cwd: '/ws' });
     expect(session.calls.find((c) => c.op === 'command.register')?.args[0]).toMatchObject({ name: 'openviking-card' });
-    await turn(session, { context: [renderRecallBlock(MEMORIES, 2000, profile)], lookups: [{ tool: 'read', args: { uris: 'viking://user/x.md' }, text: 'nope', isError: true }] });
-    const answer = await session.fire('command.run', { command: 'openviking-card', args: ' Expand ' }, () => ({ text: 'beneath' }));
+    await turn(session, {
+      context: [renderRecallBlock(MEMORIES, 2000, profile)],
+      lookups: [{ tool: 'read', args: { uris: 'viking://user/x.md' }, text: 'nope', isError: true }],
+    });
+    const answer = await session.fire('command.run', { command: 'openviking-card', args: ' Expand ' }, () => ({
+      text: 'beneath',
+    }));
     expect(answer).toEqual({ text: 'OpenViking cards expanded.', isTextDisplayOnly: true });
     const open = textOf(await session.render(ROW));
     expect(open).toContain('★ viking://user/default/memories/preferences/tabs.md 0.82');
@@ -71,10 +107,13 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
     expect(open).toContain('[collapse]');
     await session.fire('command.run', { command: 'openviking-card', args: 'collapse' });
     expect(textOf(await session.render(ROW))).not.toContain('★');
-    expect(await session.fire('command.run', { command: 'openviking-card', args: 'sideways' })).toEqual({ text: 'Usage: /openviking-card expand | collapse', isTextDisplayOnly: true });
+    expect(await session.fire('command.run', { command: 'openviking-card', args: 'sideways' })).toEqual({
+      text: 'Usage: /openviking-card expand | collapse',
+      isTextDisplayOnly: true,
+    });
   });
 
-  it("a Button press toggles that card alone", async () => {
+  it('a Button press toggles that card alone', async () => {
     const session = await startModSession({ profile });
     await turn(session, { context: [renderRecallBlock(MEMORIES.slice(0, 1), 2000, profile)], row: 'row-a' });
     await turn(session, { context: [renderRecallBlock(MEMORIES.slice(1), 2000, profile)], row: 'row-b' });
@@ -115,10 +154,14 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
     expect(textOf(tree)).not.toContain('OpenViking');
     expect(JSON.stringify(tree)).toContain('engine');
     expect(session.logs.join('\n')).toContain('memory card: render failed: state is away');
-    expect(session.calls.filter((c) => c.op === 'ui.log').every((c) => (c.args[1] as { to?: string } | undefined)?.to === 'debug')).toBe(true);
+    expect(
+      session.calls
+        .filter((c) => c.op === 'ui.log')
+        .every((c) => (c.args[1] as { to?: string } | undefined)?.to === 'debug'),
+    ).toBe(true);
   });
 
-  it('a prompt whose result the card cannot record still returns the hooks\' answer unchanged', async () => {
+  it("a prompt whose result the card cannot record still returns the hooks' answer unchanged", async () => {
     const session = await startModSession({ profile });
     session.stub('state.set', () => {
       throw new Error('no room');

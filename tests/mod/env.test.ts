@@ -26,7 +26,14 @@ import { moduleVariables, renderCliVariables } from '../support/mod-env.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 
 /** What the host adds to its command hooks, which the module reads with `$.process.hookEnv()`. */
-const HOST_VARIABLES = ['CLAUDE_PLUGIN_ROOT', 'CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_DATA', 'CODEBUDDY_PLUGIN_ROOT', 'CODEBUDDY_PROJECT_DIR', 'CODEBUDDY_PLUGIN_DATA'];
+const HOST_VARIABLES = [
+  'CLAUDE_PLUGIN_ROOT',
+  'CLAUDE_PROJECT_DIR',
+  'CLAUDE_PLUGIN_DATA',
+  'CODEBUDDY_PLUGIN_ROOT',
+  'CODEBUDDY_PROJECT_DIR',
+  'CODEBUDDY_PLUGIN_DATA',
+];
 /** The plugin's options, which the module takes from `register` under the hooks' spelling. */
 const OPTION_VARIABLE = /^(?:CODEBUDDY_PLUGIN_OPTION_|CLAUDE_PLUGIN_OPTION_|PLUGIN_OPT_)/;
 
@@ -35,7 +42,10 @@ const repo = join(home, 'code', 'app');
 mkdirSync(join(repo, '.git'), { recursive: true });
 writeFileSync(join(repo, '.git', 'config'), '[remote "origin"]\n\turl = https://example.com/acme/app.git\n');
 mkdirSync(join(home, '.openviking'), { recursive: true });
-writeFileSync(join(home, '.openviking', 'ovcli.conf'), JSON.stringify({ url: 'http://127.0.0.1:1933', plugin: { codebuddy: { recallLimit: 4 } } }));
+writeFileSync(
+  join(home, '.openviking', 'ovcli.conf'),
+  JSON.stringify({ url: 'http://127.0.0.1:1933', plugin: { codebuddy: { recallLimit: 4 } } }),
+);
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 /** An environment that records every name read. */
@@ -77,15 +87,38 @@ describe('src/mod/env/cliVariables.ts', () => {
     ['defaults, Claude Code', { CLAUDE_PLUGIN_ROOT: REPO_ROOT, CLAUDE_PROJECT_DIR: repo }],
     ['ovcli.conf only (credential source cli)', { OPENVIKING_CREDENTIAL_SOURCE: 'cli' }],
     ['an ovcli-shaped OPENVIKING_CONFIG_FILE', { OPENVIKING_CONFIG_FILE: join(home, '.openviking', 'ovcli.conf') }],
-    ['plugin options and a peer source', { CLAUDE_PLUGIN_OPTION_SERVER_URL: 'http://127.0.0.1:1933', CODEBUDDY_PLUGIN_OPTION_API_KEY: 'k', OPENVIKING_PEER_SOURCE: 'git,cwd', OPENVIKING_RECALL_PEER_SCOPE: 'actor' }],
-    ['a bypass pattern and the data directory moved', { OPENVIKING_BYPASS_SESSION_PATTERNS: '/nowhere/**', OPENVIKING_CODEBUDDY_DATA_DIR: join(home, 'data'), CODEBUDDY_CONFIG_DIR: join(home, 'cb') }],
+    [
+      'plugin options and a peer source',
+      {
+        CLAUDE_PLUGIN_OPTION_SERVER_URL: 'http://127.0.0.1:1933',
+        CODEBUDDY_PLUGIN_OPTION_API_KEY: 'k',
+        OPENVIKING_PEER_SOURCE: 'git,cwd',
+        OPENVIKING_RECALL_PEER_SCOPE: 'actor',
+      },
+    ],
+    [
+      'a bypass pattern and the data directory moved',
+      {
+        OPENVIKING_BYPASS_SESSION_PATTERNS: '/nowhere/**',
+        OPENVIKING_CODEBUDDY_DATA_DIR: join(home, 'data'),
+        CODEBUDDY_CONFIG_DIR: join(home, 'cb'),
+      },
+    ],
   ];
   for (const [name, values] of configurations) {
     it(`the shared rules read nothing else: ${name}`, () => {
       clearProjectCache();
       const { env, read } = recording(values);
       const deps = depsWith(env);
-      planRecall({ hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: repo, prompt: 'How do I deploy the osprey cluster?' }, deps);
+      planRecall(
+        {
+          hook_event_name: 'UserPromptSubmit',
+          session_id: 's',
+          cwd: repo,
+          prompt: 'How do I deploy the osprey cluster?',
+        },
+        deps,
+      );
       planStart({ hook_event_name: 'SessionStart', session_id: 's', cwd: repo, source: 'startup' }, deps);
       toolNamesFor(hostFromEnv(env), loadPluginConfig({ env, homeDir: home }).settings);
       const allowed = new Set([...moduleVariables(), ...HOST_VARIABLES]);

@@ -14,7 +14,10 @@ import { readSmallFile } from '../../src/mod/files/smallFile.js';
 import { FileSnapshot, sessionFiles } from '../../src/mod/files/snapshot.js';
 import { writeFileAtomicSync } from '../../src/mod/files/atomic.js';
 
-const file = (size: number) => ({ state: 'found' as const, facts: { kind: 'file' as const, size, mtimeMs: 1, realPath: '/x' } });
+const file = (size: number) => ({
+  state: 'found' as const,
+  facts: { kind: 'file' as const, size, mtimeMs: 1, realPath: '/x' },
+});
 
 describe('FileSnapshot', () => {
   it('a run that misses answers "not there yet", names what to fetch, and takes its writes back', () => {
@@ -50,11 +53,11 @@ describe('FileSnapshot', () => {
   });
 });
 
-describe('the store\'s leaves in the module', () => {
+describe("the store's leaves in the module", () => {
   const files = sessionFiles();
   const run = <T>(rule: () => T) => files.attempt('record', rule);
 
-  it('readSmallFile: a regular file within the cap, else absent with the same reasons as node\'s', () => {
+  it("readSmallFile: a regular file within the cap, else absent with the same reasons as node's", () => {
     files.learnStat('/r/ok', file(2));
     files.learnText('/r/ok', 'ok', 100);
     files.learnStat('/r/dir', { state: 'found', facts: { kind: 'dir', size: 0, mtimeMs: 1 } });
@@ -62,19 +65,29 @@ describe('the store\'s leaves in the module', () => {
     files.learnStat('/r/big', file(1_000));
     files.learnStat('/r/gone', { state: 'missing' });
     files.learnStat('/r/denied', { state: 'refused', why: 'EACCES' });
-    expect(run(() => ['ok', 'dir', 'fifo', 'big', 'gone', 'denied'].map((name) => readSmallFile(`/r/${name}`, 100).absent ?? 'text'))).toEqual({
+    expect(
+      run(() =>
+        ['ok', 'dir', 'fifo', 'big', 'gone', 'denied'].map((name) => readSmallFile(`/r/${name}`, 100).absent ?? 'text'),
+      ),
+    ).toEqual({
       complete: true,
       value: ['text', 'not-a-file', 'not-a-file', 'too-large', 'missing', 'unreadable'],
     });
   });
 
   it('an append reads the file back first and writes it whole; an exclusive create happens once', () => {
-    expect(run(() => appendPrivateFileSync('/w/log', 'b\n'))).toEqual({ complete: false, needs: [{ op: 'stat', path: '/w/log' }] });
+    expect(run(() => appendPrivateFileSync('/w/log', 'b\n'))).toEqual({
+      complete: false,
+      needs: [{ op: 'stat', path: '/w/log' }],
+    });
     files.learnStat('/w/log', file(2));
     files.learnText('/w/log', 'a\n', 4 * 1024 * 1024 - 1);
     expect(run(() => appendPrivateFileSync('/w/log', 'b\n')).complete).toBe(true);
     files.learnStat('/w/mark', { state: 'missing' });
-    expect(run(() => [createFileExclusive('/w/mark'), createFileExclusive('/w/mark')])).toEqual({ complete: true, value: [true, false] });
+    expect(run(() => [createFileExclusive('/w/mark'), createFileExclusive('/w/mark')])).toEqual({
+      complete: true,
+      value: [true, false],
+    });
     expect(run(() => writeFileAtomicSync('/w/state.json', '{}')).complete).toBe(true);
     expect(files.takeWrites()).toEqual([
       ['/w/log', 'a\nb\n'],

@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => world.dispose());
 
-describe('the module guard\'s deny names the configured tools', () => {
+describe("the module guard's deny names the configured tools", () => {
   it('from the environment', async () => {
     const session = await world.session({ env: { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'corp-ov' } });
     expect(await session.fire('tool.call', READ, beneath(session).run)).toEqual({ deny: OWN });
@@ -32,13 +32,18 @@ describe('the module guard\'s deny names the configured tools', () => {
 
   it('from ovcli.conf plugin.codebuddy, read through $.fs', async () => {
     mkdirSync(join(world.home, '.openviking'), { recursive: true });
-    writeFileSync(join(world.home, '.openviking', 'ovcli.conf'), JSON.stringify({ plugin: { codebuddy: { mcpEnabled: false, mcpServer: 'corp-ov' } } }));
+    writeFileSync(
+      join(world.home, '.openviking', 'ovcli.conf'),
+      JSON.stringify({ plugin: { codebuddy: { mcpEnabled: false, mcpServer: 'corp-ov' } } }),
+    );
     const session = await world.session();
     expect(await session.fire('tool.call', READ, beneath(session).run)).toEqual({ deny: OWN });
   });
 
   it('the bundled names when the configuration cannot be read (no HOME)', async () => {
     const session = await world.session({ env: { HOME: '' } });
-    expect(await session.fire('tool.call', READ, beneath(session).run)).toEqual({ deny: guardDenyReason('Read', READ, 'claude-code') });
+    expect(await session.fire('tool.call', READ, beneath(session).run)).toEqual({
+      deny: guardDenyReason('Read', READ, 'claude-code'),
+    });
   });
 });

@@ -24,7 +24,9 @@ const FLAG = HANDOFF_FLAGS.guard;
 /** The `tool.call` event as each host shapes it: Claude Code spreads the arguments, CodeBuddy's seed nests them. */
 function toolCall(profile: HostProfileName, c: GuardCase): Record<string, unknown> {
   const args = typeof c.toolInput === 'object' && c.toolInput !== null ? (c.toolInput as Record<string, unknown>) : {};
-  return profile === 'claude-code' ? { ...args, tool: c.toolName, tool_use_id: 'toolu_1' } : { tool: c.toolName, input: c.toolInput, tool_use_id: 'toolu_1' };
+  return profile === 'claude-code'
+    ? { ...args, tool: c.toolName, tool_use_id: 'toolu_1' }
+    : { tool: c.toolName, input: c.toolInput, tool_use_id: 'toolu_1' };
 }
 
 const RAN = { result: 'ran', text: 'ran' };
@@ -70,9 +72,14 @@ describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
 
   it("denies the model's run of the plugin's own slash command through Skill or SlashCommand (D27), passes any other", async () => {
     const session = await startModSession({ profile });
-    const skill = (args: Record<string, unknown>, tool = 'Skill') => (profile === 'claude-code' ? { ...args, tool } : { tool, input: args });
-    expect(await call(session, skill({ skill: 'openviking:remember', args: '!`touch x`' }))).toEqual({ deny: commandDenyReason('openviking:remember') });
-    expect(await call(session, skill({ command: '/openviking:recall deploy' }, 'SlashCommand'))).toEqual({ deny: commandDenyReason('openviking:recall') });
+    const skill = (args: Record<string, unknown>, tool = 'Skill') =>
+      profile === 'claude-code' ? { ...args, tool } : { tool, input: args };
+    expect(await call(session, skill({ skill: 'openviking:remember', args: '!`touch x`' }))).toEqual({
+      deny: commandDenyReason('openviking:remember'),
+    });
+    expect(await call(session, skill({ command: '/openviking:recall deploy' }, 'SlashCommand'))).toEqual({
+      deny: commandDenyReason('openviking:recall'),
+    });
     expect(await call(session, skill({ skill: 'openviking-memory' }))).toBe(RAN);
   });
 
@@ -101,14 +108,16 @@ describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
 
   it('the variable wins over the option: OPENVIKING_MODULE=on with the option off still guards', async () => {
     const session = await startModSession({ profile, env: { OPENVIKING_MODULE: 'on' }, options: { module: 'off' } });
-    expect(await call(session, toolCall(profile, DENY_CASES[0]!))).toEqual({ deny: expectedReason(DENY_CASES[0]!, host) });
+    expect(await call(session, toolCall(profile, DENY_CASES[0]!))).toEqual({
+      deny: expectedReason(DENY_CASES[0]!, host),
+    });
   });
 });
 
 describe('the guard hand-off (Claude Code)', () => {
   const allowed = (path: string) => ({ file_path: path, tool: 'Read', tool_use_id: `toolu_${path}` });
 
-  it("an allowed call runs its next with the flag = CLAUDE_PID (our prefilter steps aside), cleared after", async () => {
+  it('an allowed call runs its next with the flag = CLAUDE_PID (our prefilter steps aside), cleared after', async () => {
     const session = await startModSession({ profile: 'claude-code' });
     let during: string | undefined;
     await call(session, allowed('/ws/a.ts'), () => (during = session.env.get(FLAG)));

@@ -42,14 +42,22 @@ describe.each(KINDS)('kind %s', (kind) => {
     session.env.set(flag, CLAUDE_PID);
     await handoff.giveUp($, kind);
     expect(session.env.has(flag)).toBe(false);
-    expect(await handoff.withHandoff($, kind, CLAUDE_PID, async () => session.env.get(flag) ?? 'unset')).toEqual({ value: 'unset', handedOff: false });
+    expect(await handoff.withHandoff($, kind, CLAUDE_PID, async () => session.env.get(flag) ?? 'unset')).toEqual({
+      value: 'unset',
+      handedOff: false,
+    });
     for (const other of KINDS.filter((k) => k !== kind)) {
-      expect(await handoff.withHandoff($, other, CLAUDE_PID, async () => session.env.get(HANDOFF_FLAGS[other]))).toEqual({ value: CLAUDE_PID, handedOff: true });
+      expect(
+        await handoff.withHandoff($, other, CLAUDE_PID, async () => session.env.get(HANDOFF_FLAGS[other])),
+      ).toEqual({ value: CLAUDE_PID, handedOff: true });
     }
   });
 
   it('without a host process id (CodeBuddy) it only runs next', async () => {
-    expect(await handoff.withHandoff($, kind, undefined, async () => 'ran')).toEqual({ value: 'ran', handedOff: false });
+    expect(await handoff.withHandoff($, kind, undefined, async () => 'ran')).toEqual({
+      value: 'ran',
+      handedOff: false,
+    });
     expect(session.calls.filter((c) => c.op === 'env.set')).toEqual([]);
   });
 });
@@ -58,8 +66,17 @@ describe('a host without a process id (CodeBuddy 2.163+)', () => {
   it('through session start, prompts with and without recall, tool calls and a turn, no flag is ever written', async () => {
     const full = await startModSession({ profile: 'codebuddy' });
     await full.fire('session.start', { cwd: '/ws', surface: null, isInteractive: false });
-    await full.fire('classic.SessionStart', { hook_event_name: 'SessionStart', session_id: 's', cwd: '/ws', source: 'startup' });
-    await full.fire('classic.UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'hello' }, () => ({ additionalContext: ['<openviking-context source="recall">\n<memory uri="viking://user/x.md" score="0.50"/>\n</openviking-context>'] }));
+    await full.fire('classic.SessionStart', {
+      hook_event_name: 'SessionStart',
+      session_id: 's',
+      cwd: '/ws',
+      source: 'startup',
+    });
+    await full.fire('classic.UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'hello' }, () => ({
+      additionalContext: [
+        '<openviking-context source="recall">\n<memory uri="viking://user/x.md" score="0.50"/>\n</openviking-context>',
+      ],
+    }));
     await full.fire('tool.call', { tool: 'Read', file_path: '/ws/a.ts' }, () => ({ text: 'a' }));
     await full.fire('turn.complete', { answer: 'ok' });
     expect(full.calls.filter((c) => c.op === 'env.set')).toEqual([]);

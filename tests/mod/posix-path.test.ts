@@ -13,10 +13,12 @@ const SEGMENTS = ['', '.', '..', 'a', 'b.c', '.git', '..x', 'x..', '...', 'vikin
 /** Every path of up to three segments, absolute and relative, with and without a trailing slash, plus doubled slashes. */
 function corpus(): string[] {
   const paths = new Set<string>(['', '/', '//', '///', '//a', 'a//b', '/a//b/', '/..', '../..', './', '/./a/../b']);
-  for (const a of SEGMENTS) for (const b of SEGMENTS) for (const c of ['', 'a', '..']) {
-    const relative = [a, b, c].filter((part, index) => part !== '' || index === 0).join('/');
-    for (const path of [relative, `/${relative}`, `${relative}/`, `/${relative}/`]) paths.add(path);
-  }
+  for (const a of SEGMENTS)
+    for (const b of SEGMENTS)
+      for (const c of ['', 'a', '..']) {
+        const relative = [a, b, c].filter((part, index) => part !== '' || index === 0).join('/');
+        for (const path of [relative, `/${relative}`, `${relative}/`, `/${relative}/`]) paths.add(path);
+      }
   return [...paths];
 }
 
@@ -37,10 +39,13 @@ describe('posixPath, against node:path.posix', () => {
   it('join and resolve of pairs (resolve against the working directory set)', () => {
     ours.setWorkingDirectory('/home/u/ws');
     const cwd = '/home/u/ws';
-    for (const a of paths.slice(0, 120)) for (const b of paths.slice(0, 120)) {
-      expect(ours.join(a, b), `join(${JSON.stringify(a)}, ${JSON.stringify(b)})`).toBe(posix.join(a, b));
-      expect(ours.resolve(a, b), `resolve(${JSON.stringify(a)}, ${JSON.stringify(b)})`).toBe(posix.resolve(cwd, a, b));
-    }
+    for (const a of paths.slice(0, 120))
+      for (const b of paths.slice(0, 120)) {
+        expect(ours.join(a, b), `join(${JSON.stringify(a)}, ${JSON.stringify(b)})`).toBe(posix.join(a, b));
+        expect(ours.resolve(a, b), `resolve(${JSON.stringify(a)}, ${JSON.stringify(b)})`).toBe(
+          posix.resolve(cwd, a, b),
+        );
+      }
     expect(ours.join()).toBe(posix.join());
     expect(ours.resolve()).toBe(cwd);
     expect(ours.sep).toBe(posix.sep);

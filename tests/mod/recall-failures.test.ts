@@ -48,12 +48,20 @@ describe('the server', () => {
       const session = await world.session({ sessionId: 'session-hang' });
       const under = beneath(session);
       const started = performance.now();
-      const first = await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-hang'), under.run);
+      const first = await session.fire(
+        'classic.UserPromptSubmit',
+        promptEvent(world, RECALL_PROMPT, 'session-hang'),
+        under.run,
+      );
       const took = performance.now() - started;
       expect(took).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
       expect(took).toBeLessThan(DEADLINE_MS + 1_000);
       expect(first).toEqual({ additionalContext: ['OTHER-PLUGIN-CONTEXT'] });
-      const second = await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-hang'), under.run);
+      const second = await session.fire(
+        'classic.UserPromptSubmit',
+        promptEvent(world, RECALL_PROMPT, 'session-hang'),
+        under.run,
+      );
       expect(second).toEqual({ additionalContext: ['OTHER-PLUGIN-CONTEXT'] });
       expect(session.calls.filter((call) => call.op === 'http.fetch')).toHaveLength(1);
       expect(under.seen.map((seen) => seen.prompt)).toEqual([CLAUDE_PID, CLAUDE_PID]);
@@ -76,8 +84,14 @@ describe('a module that cannot do its part', () => {
     }
     expect(under.seen.map((seen) => seen.prompt)).toEqual([undefined, undefined]);
     // The first prompt's flag went out beside its work and was cleared when the work failed; the second never wrote it.
-    expect(session.calls.filter((call) => call.op === 'env.set' && call.args[0] === HANDOFF_FLAGS.prompt).map((call) => call.args[1])).toEqual([CLAUDE_PID, undefined]);
-    expect(session.logs.join('\n')).toMatch(/prompt in the module failed; the hook command does it for the rest of the session/);
+    expect(
+      session.calls
+        .filter((call) => call.op === 'env.set' && call.args[0] === HANDOFF_FLAGS.prompt)
+        .map((call) => call.args[1]),
+    ).toEqual([CLAUDE_PID, undefined]);
+    expect(session.logs.join('\n')).toMatch(
+      /prompt in the module failed; the hook command does it for the rest of the session/,
+    );
   });
 });
 
@@ -87,9 +101,13 @@ describe('a module that cannot finish its part', () => {
     session.stub('fs.stat', () => new Promise(() => undefined));
     const under = beneath(session, { additionalContext: ['HOOK-COMMAND-BLOCK'] });
     const started = performance.now();
-    expect(await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-stuck'), under.run)).toEqual({ additionalContext: ['HOOK-COMMAND-BLOCK'] });
+    expect(
+      await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-stuck'), under.run),
+    ).toEqual({ additionalContext: ['HOOK-COMMAND-BLOCK'] });
     expect(performance.now() - started).toBeLessThan(2_500);
-    expect(await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-stuck'), under.run)).toEqual({ additionalContext: ['HOOK-COMMAND-BLOCK'] });
+    expect(
+      await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-stuck'), under.run),
+    ).toEqual({ additionalContext: ['HOOK-COMMAND-BLOCK'] });
     expect(under.seen.map((seen) => seen.prompt)).toEqual([undefined, undefined]);
     expect(session.logs.join('\n')).toMatch(/preparing recall took longer than 1000 ms/);
   });
@@ -100,17 +118,33 @@ describe('a search that fails after the hand-off', () => {
     const session = await world.session({ sessionId: 'session-search-throws' });
     // The host refuses every sleep shorter than the preparation's bound: the preparation stands, and the search's
     // deadline passes at once, beside next(e) — a late search the module cannot take for an answer (it throws).
-    session.stub('clock.sleep', (ms: number, options?: { signal?: AbortSignal }) => (ms >= 1_000 ? hostSleep(ms, options) : Promise.reject(new Error('refused'))));
+    session.stub('clock.sleep', (ms: number, options?: { signal?: AbortSignal }) =>
+      ms >= 1_000 ? hostSleep(ms, options) : Promise.reject(new Error('refused')),
+    );
     const under = beneath(session);
-    const first = await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-search-throws'), under.run);
+    const first = await session.fire(
+      'classic.UserPromptSubmit',
+      promptEvent(world, RECALL_PROMPT, 'session-search-throws'),
+      under.run,
+    );
     expect(first).toEqual({ additionalContext: ['OTHER-PLUGIN-CONTEXT'] });
-    const second = await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-search-throws'), under.run);
+    const second = await session.fire(
+      'classic.UserPromptSubmit',
+      promptEvent(world, RECALL_PROMPT, 'session-search-throws'),
+      under.run,
+    );
     expect(second).toEqual({ additionalContext: ['OTHER-PLUGIN-CONTEXT'] });
     // The first prompt's hook command stepped aside (the flag was set for its next(e)); the second ran it.
     expect(under.seen.map((seen) => seen.prompt)).toEqual([CLAUDE_PID, undefined]);
-    expect(session.calls.filter((call) => call.op === 'env.set' && call.args[0] === HANDOFF_FLAGS.prompt && call.args[1] === CLAUDE_PID)).toHaveLength(1);
+    expect(
+      session.calls.filter(
+        (call) => call.op === 'env.set' && call.args[0] === HANDOFF_FLAGS.prompt && call.args[1] === CLAUDE_PID,
+      ),
+    ).toHaveLength(1);
     expect(session.env.get(HANDOFF_FLAGS.prompt)).toBeUndefined();
-    expect(session.logs.join('\n')).toMatch(/prompt in the module failed; the hook command does it for the rest of the session: recall ran past its deadline/);
+    expect(session.logs.join('\n')).toMatch(
+      /prompt in the module failed; the hook command does it for the rest of the session: recall ran past its deadline/,
+    );
     // The search the module stopped waiting for still reaches the server: it lands before the next test reads the log.
     await session.settled();
   });
@@ -127,7 +161,7 @@ describe('the module passes the prompt on', () => {
     expect(under.seen[0]?.prompt).toBeUndefined();
   });
 
-  it('on CodeBuddy 2.163+ (fetch denied, no process id): nothing sent, no flag, the card from the hook command\'s block', async () => {
+  it("on CodeBuddy 2.163+ (fetch denied, no process id): nothing sent, no flag, the card from the hook command's block", async () => {
     world.server.clearRequests();
     const session = await world.session({ profile: 'codebuddy' });
     const under = beneath(session, { additionalContext: [shellBlock] });
@@ -137,6 +171,8 @@ describe('the module passes the prompt on', () => {
     expect(session.calls.filter((call) => call.op.startsWith('http.') || call.op.startsWith('fs.'))).toEqual([]);
     expect(under.seen[0]?.prompt).toBeUndefined();
     const turns = session.state.get('openviking/cardTurns')?.value as Array<{ recalled: unknown[] }>;
-    expect(turns.at(-1)?.recalled).toEqual([{ uri: 'viking://user/default/memories/entities/default/osprey-deploy.md', score: 0.81 }]);
+    expect(turns.at(-1)?.recalled).toEqual([
+      { uri: 'viking://user/default/memories/entities/default/osprey-deploy.md', score: 0.81 },
+    ]);
   });
 });

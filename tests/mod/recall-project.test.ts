@@ -29,7 +29,10 @@ beforeAll(async () => {
   world = await createModWorld({ env: { OPENVIKING_RECALL_PEER_SCOPE: 'actor' } });
   repo = mkdtempSync(join(tmpdir(), 'ov-mod-repo-'));
   mkdirSync(join(repo, '.git'), { recursive: true });
-  writeFileSync(join(repo, '.git', 'config'), '[core]\n\tbare = false\n[remote "origin"]\n\turl = git@github.com:Acme/App.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n');
+  writeFileSync(
+    join(repo, '.git', 'config'),
+    '[core]\n\tbare = false\n[remote "origin"]\n\turl = git@github.com:Acme/App.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n',
+  );
   mkdirSync(join(repo, 'src', 'deep'), { recursive: true });
 });
 afterAll(async () => {
@@ -40,14 +43,21 @@ afterAll(async () => {
 /** Each request as the server saw who asked and what: the actor peer and the body without the session id. */
 function asked(requests: readonly LoggedRequest[]): Array<{ peer: string | undefined; body: unknown }> {
   return requests
-    .map((request) => ({ peer: request.headers['x-openviking-actor-peer'], body: { ...(request.body as object), session_id: '…' } }))
+    .map((request) => ({
+      peer: request.headers['x-openviking-actor-peer'],
+      body: { ...(request.body as object), session_id: '…' },
+    }))
     .sort((a, b) => String(a.peer).localeCompare(String(b.peer)));
 }
 
 async function moduleAsks(cwd: string, sessionId: string): Promise<ReturnType<typeof asked>> {
   world.server.clearRequests();
   const session = await world.session({ sessionId });
-  await session.fire('classic.UserPromptSubmit', { ...promptEvent(world, RECALL_PROMPT, sessionId), cwd }, beneath(session).run);
+  await session.fire(
+    'classic.UserPromptSubmit',
+    { ...promptEvent(world, RECALL_PROMPT, sessionId), cwd },
+    beneath(session).run,
+  );
   return asked(world.server.requests(SEARCH));
 }
 
@@ -56,7 +66,14 @@ async function hookAsks(cwd: string, sessionId: string): Promise<ReturnType<type
   await spawnHook({
     stdin: JSON.stringify({ ...promptEvent(world, RECALL_PROMPT, sessionId), cwd }),
     cwd,
-    env: { PATH: process.env.PATH, ...world.env, CLAUDE_PLUGIN_ROOT: REPO_ROOT, CLAUDE_PROJECT_DIR: cwd, CLAUDECODE: '1', OPENVIKING_RESIDENT: 'off' },
+    env: {
+      PATH: process.env.PATH,
+      ...world.env,
+      CLAUDE_PLUGIN_ROOT: REPO_ROOT,
+      CLAUDE_PROJECT_DIR: cwd,
+      CLAUDECODE: '1',
+      OPENVIKING_RESIDENT: 'off',
+    },
   });
   return asked(world.server.requests(SEARCH));
 }
@@ -84,17 +101,23 @@ describe('the project of a module recall', () => {
 });
 
 describe('a hostile repository (D27)', () => {
-  it('a FIFO committed as .git/config: the prompt is answered, the FIFO is not read, the peer falls back to the repository\'s path', async () => {
+  it("a FIFO committed as .git/config: the prompt is answered, the FIFO is not read, the peer falls back to the repository's path", async () => {
     const hostile = mkdtempSync(join(tmpdir(), 'ov-mod-fifo-'));
     try {
       mkdirSync(join(hostile, '.git'));
       execFileSync('mkfifo', [join(hostile, '.git', 'config')]);
       const session = await world.session();
       world.server.clearRequests();
-      await session.fire('classic.UserPromptSubmit', { ...promptEvent(world, RECALL_PROMPT), cwd: hostile }, beneath(session).run);
+      await session.fire(
+        'classic.UserPromptSubmit',
+        { ...promptEvent(world, RECALL_PROMPT), cwd: hostile },
+        beneath(session).run,
+      );
       const [search] = world.server.requests({ path: '/api/v1/search/search' });
       expect(search?.headers['x-openviking-actor-peer']).toBe(hostile.replace(/[^a-zA-Z0-9_.@-]/g, '-'));
-      expect(session.calls.filter((call) => call.op === 'fs.read' && String(call.args[0]).endsWith('.git/config'))).toEqual([]);
+      expect(
+        session.calls.filter((call) => call.op === 'fs.read' && String(call.args[0]).endsWith('.git/config')),
+      ).toEqual([]);
     } finally {
       rmSync(hostile, { recursive: true, force: true });
     }

@@ -34,18 +34,31 @@ async function hookContext(event: Record<string, unknown>, env: Record<string, s
   const run = await spawnHook({
     stdin: JSON.stringify(event),
     cwd: world.workspace,
-    env: { PATH: process.env.PATH, ...world.env, CLAUDE_PLUGIN_ROOT: REPO_ROOT, CLAUDE_PROJECT_DIR: world.workspace, CLAUDECODE: '1', OPENVIKING_RESIDENT: 'off', ...env },
+    env: {
+      PATH: process.env.PATH,
+      ...world.env,
+      CLAUDE_PLUGIN_ROOT: REPO_ROOT,
+      CLAUDE_PROJECT_DIR: world.workspace,
+      CLAUDECODE: '1',
+      OPENVIKING_RESIDENT: 'off',
+      ...env,
+    },
   });
   if (run.stdout.trim() === '') return '';
-  return (JSON.parse(run.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
+  return (
+    (JSON.parse(run.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput
+      ?.additionalContext ?? ''
+  );
 }
 
 describe('recall in classic.UserPromptSubmit (Claude Code)', () => {
-  it('one search, the block after everyone else\'s context, the flag only around next(e): the hook\'s own block and request', async () => {
+  it("one search, the block after everyone else's context, the flag only around next(e): the hook's own block and request", async () => {
     world.server.clearRequests();
     const session = await world.session();
     const under = beneath(session);
-    const answer = (await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT), under.run)) as { additionalContext: string[] };
+    const answer = (await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT), under.run)) as {
+      additionalContext: string[];
+    };
     const requests = world.server.requests(SEARCH);
     expect(requests).toHaveLength(1);
     expect(answer.additionalContext[0]).toBe('OTHER-PLUGIN-CONTEXT');
@@ -63,13 +76,22 @@ describe('recall in classic.UserPromptSubmit (Claude Code)', () => {
     expect(world.server.requests(SEARCH).map(body)).toEqual(requests.map(body));
   });
 
-  it('after the answer: the status line\'s record and the why record, as the hook writes them', async () => {
+  it("after the answer: the status line's record and the why record, as the hook writes them", async () => {
     const session = await world.session({ sessionId: 'session-records' });
-    await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-records'), beneath(session).run);
+    await session.fire(
+      'classic.UserPromptSubmit',
+      promptEvent(world, RECALL_PROMPT, 'session-records'),
+      beneath(session).run,
+    );
     const id = ovSessionId('session-records');
     const recall = await waitFor(() => {
       try {
-        return (JSON.parse(readFileSync(join(world.dataDir, 'status', 'recall.json'), 'utf8')) as Record<string, { count: number }>)[id];
+        return (
+          JSON.parse(readFileSync(join(world.dataDir, 'status', 'recall.json'), 'utf8')) as Record<
+            string,
+            { count: number }
+          >
+        )[id];
       } catch {
         return undefined;
       }
@@ -79,7 +101,11 @@ describe('recall in classic.UserPromptSubmit (Claude Code)', () => {
     expect(why).toMatchObject({ kind: 'recall', detail: RECALL_PROMPT, workspace: world.workspace });
     expect(why.items.map((item) => item.uri)).toEqual([expect.stringContaining('osprey-deploy.md')]);
     // A second prompt appends to the record (read back through $.fs, written whole); the first memory is not recalled twice in a session (dedup).
-    await session.fire('classic.UserPromptSubmit', promptEvent(world, 'Which indentation do I prefer in Go code, tabs?', 'session-records'), beneath(session).run);
+    await session.fire(
+      'classic.UserPromptSubmit',
+      promptEvent(world, 'Which indentation do I prefer in Go code, tabs?', 'session-records'),
+      beneath(session).run,
+    );
     await waitFor(() => readWhy(world.dataDir, id).length === 2);
   });
 
@@ -91,7 +117,11 @@ describe('recall in classic.UserPromptSubmit (Claude Code)', () => {
     await waitFor(() => readWhy(world.dataDir, id).length === 1);
     for (const [n, prompt] of prompts.entries()) {
       const from = session.calls.length;
-      await session.fire('classic.UserPromptSubmit', promptEvent(world, prompt, 'session-rounds'), beneath(session).run);
+      await session.fire(
+        'classic.UserPromptSubmit',
+        promptEvent(world, prompt, 'session-rounds'),
+        beneath(session).run,
+      );
       // The work after the answer is done once the why record is written (the last thing it writes).
       await waitFor(() => readWhy(world.dataDir, id).length === n + 2);
       const calls = session.calls.slice(from);
@@ -100,15 +130,27 @@ describe('recall in classic.UserPromptSubmit (Claude Code)', () => {
       const files = calls.slice(0, search).filter((call) => call.op.startsWith('fs.'));
       expect(files.length).toBeGreaterThan(0);
       const switchFile = /\/(?:ov\.conf|ovcli\.conf|\.openviking\/config(?:\.local)?\.json)$/;
-      expect(files.filter((call) => call.op !== 'fs.stat' || !switchFile.test(String(call.args[0]))).map((call) => `${call.op} ${String(call.args[0])}`)).toEqual([]);
+      expect(
+        files
+          .filter((call) => call.op !== 'fs.stat' || !switchFile.test(String(call.args[0])))
+          .map((call) => `${call.op} ${String(call.args[0])}`),
+      ).toEqual([]);
     }
   });
 
-  it('the card\'s turn holds the module\'s own items', async () => {
+  it("the card's turn holds the module's own items", async () => {
     const session = await world.session({ sessionId: 'session-card' });
-    await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-card'), beneath(session).run);
-    const turns = session.state.get('openviking/cardTurns')?.value as Array<{ recalled: Array<{ uri: string; score?: number }> }>;
-    expect(turns.at(-1)?.recalled).toEqual([{ uri: expect.stringContaining('osprey-deploy.md'), score: expect.any(Number) }]);
+    await session.fire(
+      'classic.UserPromptSubmit',
+      promptEvent(world, RECALL_PROMPT, 'session-card'),
+      beneath(session).run,
+    );
+    const turns = session.state.get('openviking/cardTurns')?.value as Array<{
+      recalled: Array<{ uri: string; score?: number }>;
+    }>;
+    expect(turns.at(-1)?.recalled).toEqual([
+      { uri: expect.stringContaining('osprey-deploy.md'), score: expect.any(Number) },
+    ]);
   });
 });
 
@@ -116,12 +158,19 @@ describe('nothing is sent, and the hook command still steps aside', () => {
   const cases: Array<[string, string, Record<string, string>?]> = [
     ['a slash command', '/openviking:forget the osprey cluster'],
     ['a shell escape', '!helm list'],
-    ['a background agent\'s <task-notification>', `<task-notification>\n<summary>${RECALL_PROMPT}</summary>\n</task-notification>`],
+    [
+      "a background agent's <task-notification>",
+      `<task-notification>\n<summary>${RECALL_PROMPT}</summary>\n</task-notification>`,
+    ],
     ['a prompt that is only private', '<private>osprey staging cluster deploys with helm</private>'],
     ['prefix mode, no prefix', RECALL_PROMPT, { OPENVIKING_RECALL_PREFIX: '?ov' }],
     ['memory off', RECALL_PROMPT, { OPENVIKING_MEMORY_ENABLED: 'false' }],
     ['auto-recall off', RECALL_PROMPT, { OPENVIKING_AUTO_RECALL: 'false' }],
-    ['a bypassed folder', RECALL_PROMPT, { OPENVIKING_BYPASS_SESSION_PATTERNS: `${world?.workspace ?? '/tmp'}/**,/tmp/**` }],
+    [
+      'a bypassed folder',
+      RECALL_PROMPT,
+      { OPENVIKING_BYPASS_SESSION_PATTERNS: `${world?.workspace ?? '/tmp'}/**,/tmp/**` },
+    ],
   ];
   for (const [name, prompt, env] of cases) {
     it(name, async () => {
@@ -138,14 +187,22 @@ describe('nothing is sent, and the hook command still steps aside', () => {
   it('a workspace file turning memory off mid-session holds from the next prompt (the snapshot is looked at again first)', async () => {
     const session = await world.session({ sessionId: 'session-switch' });
     world.server.clearRequests();
-    await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-switch'), beneath(session).run);
+    await session.fire(
+      'classic.UserPromptSubmit',
+      promptEvent(world, RECALL_PROMPT, 'session-switch'),
+      beneath(session).run,
+    );
     expect(world.server.requests(SEARCH)).toHaveLength(1);
     const folder = join(world.workspace, '.openviking');
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, 'config.json'), JSON.stringify({ enabled: false }));
     try {
       world.server.clearRequests();
-      const answer = await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT, 'session-switch'), beneath(session).run);
+      const answer = await session.fire(
+        'classic.UserPromptSubmit',
+        promptEvent(world, RECALL_PROMPT, 'session-switch'),
+        beneath(session).run,
+      );
       expect(answer).toEqual({ additionalContext: ['OTHER-PLUGIN-CONTEXT'] });
       expect(world.server.requests()).toEqual([]);
     } finally {

@@ -31,32 +31,62 @@ afterAll(async () => world.dispose());
 type Answer = { additionalContext: string[] };
 
 /** The hook command's whole start for the same event (no flag: it reads and answers itself). */
-async function hookStart(event: Record<string, unknown>, env: Record<string, string> = {}): Promise<{ context: string; notice?: string }> {
-  const run = await spawnHook({ stdin: JSON.stringify(event), cwd: world.workspace, env: { PATH: process.env.PATH, ...world.env, CLAUDE_PLUGIN_ROOT: REPO_ROOT, CLAUDE_PROJECT_DIR: world.workspace, CLAUDECODE: '1', OPENVIKING_RESIDENT: 'off', ...env } });
-  const answer = run.stdout.trim() === '' ? {} : (JSON.parse(run.stdout) as { systemMessage?: string; hookSpecificOutput?: { additionalContext?: string } });
-  return { context: answer.hookSpecificOutput?.additionalContext ?? '', ...(answer.systemMessage !== undefined ? { notice: answer.systemMessage } : {}) };
+async function hookStart(
+  event: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<{ context: string; notice?: string }> {
+  const run = await spawnHook({
+    stdin: JSON.stringify(event),
+    cwd: world.workspace,
+    env: {
+      PATH: process.env.PATH,
+      ...world.env,
+      CLAUDE_PLUGIN_ROOT: REPO_ROOT,
+      CLAUDE_PROJECT_DIR: world.workspace,
+      CLAUDECODE: '1',
+      OPENVIKING_RESIDENT: 'off',
+      ...env,
+    },
+  });
+  const answer =
+    run.stdout.trim() === ''
+      ? {}
+      : (JSON.parse(run.stdout) as { systemMessage?: string; hookSpecificOutput?: { additionalContext?: string } });
+  return {
+    context: answer.hookSpecificOutput?.additionalContext ?? '',
+    ...(answer.systemMessage !== undefined ? { notice: answer.systemMessage } : {}),
+  };
 }
 
 describe('classic.SessionStart (Claude Code)', () => {
-  it('one profile read, the listings, the hook\'s own block after everyone else\'s context, the flag only around next(e)', async () => {
+  it("one profile read, the listings, the hook's own block after everyone else's context, the flag only around next(e)", async () => {
     world.server.clearRequests();
     const session = await world.session({ sessionId: 'session-start' });
     const under = beneath(session);
-    const answer = (await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-start'), under.run)) as Answer;
+    const answer = (await session.fire(
+      'classic.SessionStart',
+      startEvent(world, 'startup', 'session-start'),
+      under.run,
+    )) as Answer;
     expect(world.server.requests(PROFILE_READ)).toHaveLength(1);
     expect(world.server.requests({ path: '/api/v1/fs/ls' }).length).toBeGreaterThanOrEqual(2);
     expect(answer.additionalContext[0]).toBe('OTHER-PLUGIN-CONTEXT');
     expect(answer.additionalContext[1]).toContain(PROFILE_MARKER);
     expect(under.seen).toEqual([{ guard: undefined, prompt: undefined, start: CLAUDE_PID }]);
     expect(session.unstubbed).toEqual([]);
-    expect(answer.additionalContext[1]).toBe((await hookStart(startEvent(world, 'startup', 'session-start-hook'))).context);
+    expect(answer.additionalContext[1]).toBe(
+      (await hookStart(startEvent(world, 'startup', 'session-start-hook'))).context,
+    );
   });
 
   it('delivered again: answered once, in the session and by another process of it (the stored answer)', async () => {
     const event = startEvent(world, 'startup', 'session-twice');
     const session = await world.session({ sessionId: 'session-twice' });
     world.server.clearRequests();
-    const [first, second] = (await Promise.all([session.fire('classic.SessionStart', event, beneath(session).run), session.fire('classic.SessionStart', event, beneath(session).run)])) as Answer[];
+    const [first, second] = (await Promise.all([
+      session.fire('classic.SessionStart', event, beneath(session).run),
+      session.fire('classic.SessionStart', event, beneath(session).run),
+    ])) as Answer[];
     expect(second).toEqual(first);
     expect(world.server.requests(PROFILE_READ)).toHaveLength(1);
     // The stored answer is written after the answer; a later process of the session reuses it.
@@ -67,12 +97,28 @@ describe('classic.SessionStart (Claude Code)', () => {
     expect(world.server.requests(PROFILE_READ)).toHaveLength(1);
   });
 
-  it('resume: the session\'s latest archive overview too', async () => {
-    const client = createOpenVikingClient({ baseUrl: world.server.url, userAgent: 'test', http: socketHttpTransportFor({}), now: Date.now, timeoutMs: 5_000 });
-    expect((await client.addMessages('cb-session-resume', [{ role: 'user', parts: [{ type: 'text', text: 'ARCHIVED-resume decision about retries' }] }])).ok).toBe(true);
+  it("resume: the session's latest archive overview too", async () => {
+    const client = createOpenVikingClient({
+      baseUrl: world.server.url,
+      userAgent: 'test',
+      http: socketHttpTransportFor({}),
+      now: Date.now,
+      timeoutMs: 5_000,
+    });
+    expect(
+      (
+        await client.addMessages('cb-session-resume', [
+          { role: 'user', parts: [{ type: 'text', text: 'ARCHIVED-resume decision about retries' }] },
+        ])
+      ).ok,
+    ).toBe(true);
     expect((await client.commit('cb-session-resume', {})).ok).toBe(true);
     const session = await world.session({ sessionId: 'session-resume' });
-    const answer = (await session.fire('classic.SessionStart', startEvent(world, 'resume', 'session-resume'), beneath(session).run)) as Answer;
+    const answer = (await session.fire(
+      'classic.SessionStart',
+      startEvent(world, 'resume', 'session-resume'),
+      beneath(session).run,
+    )) as Answer;
     expect(answer.additionalContext[1]).toMatch(/<archive-overview>[\s\S]*ARCHIVED-resume/);
   });
 
@@ -80,7 +126,9 @@ describe('classic.SessionStart (Claude Code)', () => {
     world.server.clearRequests();
     const session = await world.session({ env: { OPENVIKING_MEMORY_ENABLED: 'false' } });
     const under = beneath(session);
-    expect(await session.fire('classic.SessionStart', startEvent(world), under.run)).toEqual({ additionalContext: ['OTHER-PLUGIN-CONTEXT'] });
+    expect(await session.fire('classic.SessionStart', startEvent(world), under.run)).toEqual({
+      additionalContext: ['OTHER-PLUGIN-CONTEXT'],
+    });
     expect(world.server.requests()).toEqual([]);
     expect(under.seen[0]?.start).toBe(CLAUDE_PID);
   });
@@ -89,8 +137,13 @@ describe('classic.SessionStart (Claude Code)', () => {
     const env = { OPENVIKING_URL: 'http://127.0.0.1:9' };
     const session = await world.session({ env, sessionId: 'session-down' });
     await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-down'), beneath(session).run);
-    const notices = () => session.calls.filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug').map((call) => call.args[0]);
-    expect(notices()).toEqual(['OpenViking memory is off: no server answers at http://127.0.0.1:9. Run /openviking:doctor for the fix.']);
+    const notices = () =>
+      session.calls
+        .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
+        .map((call) => call.args[0]);
+    expect(notices()).toEqual([
+      'OpenViking memory is off: no server answers at http://127.0.0.1:9. Run /openviking:doctor for the fix.',
+    ]);
     await session.fire('classic.SessionStart', startEvent(world, 'resume', 'session-down'), beneath(session).run);
     expect(notices()).toHaveLength(1);
     expect((await hookStart(startEvent(world, 'startup', 'session-down'), env)).notice).toBeUndefined();
@@ -98,11 +151,13 @@ describe('classic.SessionStart (Claude Code)', () => {
 });
 
 describe('a 40 KB profile with 120 listed files (issue 22)', () => {
-  it('reaches the model whole through the module: one closed block past the hook commands\' cap, first and last lines, the listing', async () => {
+  it("reaches the model whole through the module: one closed block past the hook commands' cap, first and last lines, the listing", async () => {
     const big = await createModWorld({ server: { seed: bigMemorySeed() } });
     try {
       const session = await big.session();
-      const block = ((await session.fire('classic.SessionStart', startEvent(big), beneath(session).run)) as Answer).additionalContext[1] ?? '';
+      const block =
+        ((await session.fire('classic.SessionStart', startEvent(big), beneath(session).run)) as Answer)
+          .additionalContext[1] ?? '';
       expect(block.length).toBeGreaterThan(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
       expect(block.match(/<openviking-context /g)).toHaveLength(1);
       expect(block.endsWith('</openviking-context>')).toBe(true);

@@ -20,8 +20,14 @@ beforeAll(async () => {
     seed: {
       files: {
         'memories/profile.md': 'Alice writes TypeScript and prefers small modules.',
-        'memories/preferences/alice/editor.md': { content: 'Alice edits code in vim with relative line numbers.', abstract: 'vim editor preference' },
-        'memories/entities/alice/project.md': { content: 'Project Falcon is a TypeScript memory plugin.', abstract: 'project falcon' },
+        'memories/preferences/alice/editor.md': {
+          content: 'Alice edits code in vim with relative line numbers.',
+          abstract: 'vim editor preference',
+        },
+        'memories/entities/alice/project.md': {
+          content: 'Project Falcon is a TypeScript memory plugin.',
+          abstract: 'project falcon',
+        },
       },
     },
   });
@@ -33,7 +39,14 @@ afterEach(() => {
 });
 
 const client = (overrides: Partial<ClientOptions> = {}) =>
-  createOpenVikingClient({ baseUrl: server.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT, ...overrides });
+  createOpenVikingClient({
+    baseUrl: server.url,
+    http: socketHttpTransport,
+    now: Date.now,
+    timeoutMs: 3000,
+    userAgent: USER_AGENT,
+    ...overrides,
+  });
 
 function expectOk<T>(result: OvResult<T>): T {
   if (!result.ok) throw new Error(`expected success, got ${result.status} ${result.code}: ${result.message}`);
@@ -62,17 +75,30 @@ describe('endpoints', () => {
     );
     expect(entries.map((entry) => entry.uri)).toContain(`${MEMORIES}/preferences/alice/editor.md`);
     const [request] = server.requests({ path: '/api/v1/fs/ls' });
-    expect(request?.query).toEqual({ uri: `${MEMORIES}/preferences`, recursive: 'true', output: 'agent', abs_limit: '512', node_limit: '512' });
+    expect(request?.query).toEqual({
+      uri: `${MEMORIES}/preferences`,
+      recursive: 'true',
+      output: 'agent',
+      abs_limit: '512',
+      node_limit: '512',
+    });
   });
 
   it('read: the file text; a missing file is a non-retryable NOT_FOUND', async () => {
-    expect(expectOk(await client().read(`${MEMORIES}/profile.md`))).toBe('Alice writes TypeScript and prefers small modules.');
+    expect(expectOk(await client().read(`${MEMORIES}/profile.md`))).toBe(
+      'Alice writes TypeScript and prefers small modules.',
+    );
     const missing = await client().read(`${MEMORIES}/nope.md`);
     expect(missing).toMatchObject({ ok: false, status: 404, code: 'NOT_FOUND', retryable: false });
   });
 
   it('searchContext: POST /api/v1/search/search with the body unchanged', async () => {
-    const body = { query: 'which editor does alice use', mode: 'context' as const, purpose: 'coding' as const, score_threshold: 0 };
+    const body = {
+      query: 'which editor does alice use',
+      mode: 'context' as const,
+      purpose: 'coding' as const,
+      score_threshold: 0,
+    };
     const result = expectOk(await client().searchContext(body));
     expect(Array.isArray(result.entries)).toBe(true);
     expect(typeof result.rendered).toBe('string');
@@ -91,11 +117,17 @@ describe('endpoints', () => {
   it('recall: POST /api/v1/search/recall', async () => {
     const result = expectOk(await client().recall({ query: 'editor vim', render: true, min_score: 0 }));
     expect(typeof result.rendered).toBe('string');
-    expect(server.requests({ path: '/api/v1/search/recall' })[0]?.body).toEqual({ query: 'editor vim', render: true, min_score: 0 });
+    expect(server.requests({ path: '/api/v1/search/recall' })[0]?.body).toEqual({
+      query: 'editor vim',
+      render: true,
+      min_score: 0,
+    });
   });
 
   it('find: POST /api/v1/search/find, three buckets', async () => {
-    const result = expectOk(await client().find({ query: 'vim editor', target_uri: MEMORIES, limit: 5, score_threshold: 0 }));
+    const result = expectOk(
+      await client().find({ query: 'vim editor', target_uri: MEMORIES, limit: 5, score_threshold: 0 }),
+    );
     expect(result.memories.some((item) => item.uri.endsWith('editor.md'))).toBe(true);
     expect(result.resources).toEqual(expect.any(Array));
     expect(result.skills).toEqual(expect.any(Array));
@@ -107,7 +139,10 @@ describe('endpoints', () => {
     const one = expectOk(await ov.addMessage(id, userTurn('remember that I like tabs')));
     expect(one.session_id).toBe(id);
     const batch = expectOk(
-      await ov.addMessages(id, [userTurn('and dark themes'), { role: 'assistant', parts: [{ type: 'text', text: 'Noted.' }] }]),
+      await ov.addMessages(id, [
+        userTurn('and dark themes'),
+        { role: 'assistant', parts: [{ type: 'text', text: 'Noted.' }] },
+      ]),
     );
     expect(batch).toMatchObject({ session_id: id, added: 2 });
     expect(batch.pending_tokens).toBeGreaterThan(0);
@@ -134,7 +169,12 @@ describe('endpoints', () => {
   });
 
   it('sessions: a commit of an unknown session is NOT_FOUND, not retryable', async () => {
-    expect(await client().commit('cc-never-seen')).toMatchObject({ ok: false, status: 404, code: 'NOT_FOUND', retryable: false });
+    expect(await client().commit('cc-never-seen')).toMatchObject({
+      ok: false,
+      status: 404,
+      code: 'NOT_FOUND',
+      retryable: false,
+    });
   });
 
   it('sends the actor peer on non-session routes only, and identity headers everywhere', async () => {
@@ -157,12 +197,23 @@ describe('auth (api_key server)', () => {
   let keyed: OvTestServer;
   beforeAll(async () => {
     keyed = await startOvServer({
-      auth: { mode: 'api_key', rootKey: 'root-secret', keys: { 'user-secret': { account: 'acme', user: 'alice', role: 'user' } } },
+      auth: {
+        mode: 'api_key',
+        rootKey: 'root-secret',
+        keys: { 'user-secret': { account: 'acme', user: 'alice', role: 'user' } },
+      },
     });
   });
   afterAll(() => keyed.close());
   const keyedClient = (apiKey?: string) =>
-    createOpenVikingClient({ baseUrl: keyed.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT, apiKey });
+    createOpenVikingClient({
+      baseUrl: keyed.url,
+      http: socketHttpTransport,
+      now: Date.now,
+      timeoutMs: 3000,
+      userAgent: USER_AGENT,
+      apiKey,
+    });
 
   it('sends Authorization: Bearer <key>; health then reports the identity', async () => {
     const health = expectOk(await keyedClient('user-secret').health());
@@ -171,7 +222,12 @@ describe('auth (api_key server)', () => {
   });
 
   it('no key → 401, root key on a data API → 403; neither retryable, neither message holds the key', async () => {
-    expect(await keyedClient().systemStatus()).toMatchObject({ ok: false, status: 401, code: 'UNAUTHENTICATED', retryable: false });
+    expect(await keyedClient().systemStatus()).toMatchObject({
+      ok: false,
+      status: 401,
+      code: 'UNAUTHENTICATED',
+      retryable: false,
+    });
     const denied = await keyedClient('root-secret').find({ query: 'x' });
     expect(denied).toMatchObject({ ok: false, status: 403, code: 'PERMISSION_DENIED', retryable: false });
     if (!denied.ok) expect(denied.message).not.toContain('root-secret');
@@ -207,7 +263,10 @@ describe('faults', () => {
   it('a hanging server is cut by the stage deadline → DEADLINE', async () => {
     server.faults.hang({ path: '/api/v1/search/search' });
     const started = Date.now();
-    const result = await client({ timeoutMs: 10_000, deadlineAt: Date.now() + 200 }).searchContext({ query: 'vim', mode: 'context' });
+    const result = await client({ timeoutMs: 10_000, deadlineAt: Date.now() + 200 }).searchContext({
+      query: 'vim',
+      mode: 'context',
+    });
     expect(result).toMatchObject({ ok: false, status: 0, code: 'DEADLINE', retryable: true });
     expect(Date.now() - started).toBeLessThan(1500);
   });
@@ -240,7 +299,13 @@ describe('faults', () => {
     server.faults.errorBurst({ status: 409, retryable: true, match: { path: /\/commit$/ } });
     server.faults.errorBurst({ status: 409, retryable: false, match: { path: /\/commit$/ } });
     const busy = await client().commit('cc-busy');
-    expect(busy).toMatchObject({ ok: false, status: 409, code: 'CONFLICT', retryable: true, details: { retryable: true } });
+    expect(busy).toMatchObject({
+      ok: false,
+      status: 409,
+      code: 'CONFLICT',
+      retryable: true,
+      details: { retryable: true },
+    });
     expect(await client().commit('cc-busy')).toMatchObject({ ok: false, status: 409, retryable: false });
   });
 

@@ -26,7 +26,10 @@ beforeAll(async () => {
     req.on('end', () => {
       const path = (req.url ?? '').split('?')[0] ?? '';
       seen.push({ path, headers: req.headers });
-      const reply = script.get(path) ?? { status: 200, body: JSON.stringify({ status: 'ok', result: { echoed: req.headers.authorization ?? null } }) };
+      const reply = script.get(path) ?? {
+        status: 200,
+        body: JSON.stringify({ status: 'ok', result: { echoed: req.headers.authorization ?? null } }),
+      };
       res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
     });
   });
@@ -36,8 +39,16 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const client = (overrides: Partial<ClientOptions> = {}) =>
-  createOpenVikingClient({ baseUrl: `${url}/`, http: socketHttpTransport, now: Date.now, timeoutMs: 2000, userAgent: 'openviking-codebuddy/test', ...overrides });
-const answer = (path: string, status: number, body: unknown) => script.set(path, { status, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  createOpenVikingClient({
+    baseUrl: `${url}/`,
+    http: socketHttpTransport,
+    now: Date.now,
+    timeoutMs: 2000,
+    userAgent: 'openviking-codebuddy/test',
+    ...overrides,
+  });
+const answer = (path: string, status: number, body: unknown) =>
+  script.set(path, { status, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 function failureOf<T>(result: OvResult<T>) {
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.result)}`);
@@ -46,7 +57,10 @@ function failureOf<T>(result: OvResult<T>) {
 
 describe('envelope handling', () => {
   it('a 200 with status:"error" is a failure with the server’s code and details', async () => {
-    answer('/api/v1/system/status', 200, { status: 'error', error: { code: 'NOT_INITIALIZED', message: 'warming up', details: { eta: 3 } } });
+    answer('/api/v1/system/status', 200, {
+      status: 'error',
+      error: { code: 'NOT_INITIALIZED', message: 'warming up', details: { eta: 3 } },
+    });
     expect(await client().systemStatus()).toEqual({
       ok: false,
       status: 200,
@@ -58,8 +72,15 @@ describe('envelope handling', () => {
   });
 
   it('result.status "skipped" is a domain state, not a failure', async () => {
-    answer('/api/v1/sessions/s1/commit', 200, { status: 'ok', result: { session_id: 's1', status: 'skipped', task_id: null, reason: 'no_messages', extra: 1 } });
-    expect(await client().commit('s1')).toEqual({ ok: true, status: 200, result: { session_id: 's1', status: 'skipped', task_id: null, reason: 'no_messages' } });
+    answer('/api/v1/sessions/s1/commit', 200, {
+      status: 'ok',
+      result: { session_id: 's1', status: 'skipped', task_id: null, reason: 'no_messages', extra: 1 },
+    });
+    expect(await client().commit('s1')).toEqual({
+      ok: true,
+      status: 200,
+      result: { session_id: 's1', status: 'skipped', task_id: null, reason: 'no_messages' },
+    });
   });
 
   it('a non-JSON error page keeps the status and quotes the page briefly', async () => {
@@ -72,7 +93,13 @@ describe('envelope handling', () => {
 
   it('an old server’s {"detail": …} becomes the message', async () => {
     answer('/api/v1/search/recall', 422, { detail: 'extra fields not permitted' });
-    expect(await client().recall({ query: 'q' })).toMatchObject({ ok: false, status: 422, code: 'HTTP_422', message: 'extra fields not permitted', retryable: false });
+    expect(await client().recall({ query: 'q' })).toMatchObject({
+      ok: false,
+      status: 422,
+      code: 'HTTP_422',
+      message: 'extra fields not permitted',
+      retryable: false,
+    });
   });
 
   it('a 2xx that is not JSON is BAD_RESPONSE, not retryable', async () => {
@@ -84,7 +111,13 @@ describe('envelope handling', () => {
     answer('/api/v1/search/search', 200, {
       status: 'ok',
       telemetry: null,
-      result: { entries: [{ uri: 'viking://a', score: null, text: 'x', surprise: [1] }], rendered: null, digest: null, stats: null, more: {} },
+      result: {
+        entries: [{ uri: 'viking://a', score: null, text: 'x', surprise: [1] }],
+        rendered: null,
+        digest: null,
+        stats: null,
+        more: {},
+      },
     });
     expect(await client().searchContext({ query: 'q', mode: 'context' })).toEqual({
       ok: true,
@@ -95,16 +128,59 @@ describe('envelope handling', () => {
 });
 
 describe('shape checks → BAD_RESPONSE', () => {
-  const cases: Array<[string, string, unknown, (c: ReturnType<typeof client>) => Promise<OvResult<unknown>>, RegExp]> = [
-    ['entries not an array', '/api/v1/search/search', { status: 'ok', result: { entries: {}, rendered: '' } }, (c) => c.searchContext({ query: 'q', mode: 'context' }), /result\.entries: expected array, got object/],
-    ['entry without uri', '/api/v1/search/recall', { status: 'ok', result: { entries: [{ score: 1 }] } }, (c) => c.recall({ query: 'q' }), /result\.entries\[0\]\.uri: expected string, got undefined/],
-    ['find bucket not a list', '/api/v1/search/find', { status: 'ok', result: { memories: 'none' } }, (c) => c.find({ query: 'q' }), /result\.memories: expected array/],
-    ['ls result not a list', '/api/v1/fs/ls', { status: 'ok', result: { entries: [] } }, (c) => c.ls('viking://x'), /result: expected array, got object/],
-    ['read result not text', '/api/v1/content/read', { status: 'ok', result: 42 }, (c) => c.read('viking://x'), /result: expected string, got number/],
-    ['commit without status', '/api/v1/sessions/s2/commit', { status: 'ok', result: { session_id: 's2' } }, (c) => c.commit('s2'), /result\.status: expected string/],
-    ['pending_tokens as text', '/api/v1/sessions/s3', { status: 'ok', result: { pending_tokens: '12' } }, (c) => c.getSession('s3'), /result\.pending_tokens: expected number, got string/],
-    ['health not an object', '/health', '[1,2]', (c) => c.health(), /health: expected object, got array/],
-  ];
+  const cases: Array<[string, string, unknown, (c: ReturnType<typeof client>) => Promise<OvResult<unknown>>, RegExp]> =
+    [
+      [
+        'entries not an array',
+        '/api/v1/search/search',
+        { status: 'ok', result: { entries: {}, rendered: '' } },
+        (c) => c.searchContext({ query: 'q', mode: 'context' }),
+        /result\.entries: expected array, got object/,
+      ],
+      [
+        'entry without uri',
+        '/api/v1/search/recall',
+        { status: 'ok', result: { entries: [{ score: 1 }] } },
+        (c) => c.recall({ query: 'q' }),
+        /result\.entries\[0\]\.uri: expected string, got undefined/,
+      ],
+      [
+        'find bucket not a list',
+        '/api/v1/search/find',
+        { status: 'ok', result: { memories: 'none' } },
+        (c) => c.find({ query: 'q' }),
+        /result\.memories: expected array/,
+      ],
+      [
+        'ls result not a list',
+        '/api/v1/fs/ls',
+        { status: 'ok', result: { entries: [] } },
+        (c) => c.ls('viking://x'),
+        /result: expected array, got object/,
+      ],
+      [
+        'read result not text',
+        '/api/v1/content/read',
+        { status: 'ok', result: 42 },
+        (c) => c.read('viking://x'),
+        /result: expected string, got number/,
+      ],
+      [
+        'commit without status',
+        '/api/v1/sessions/s2/commit',
+        { status: 'ok', result: { session_id: 's2' } },
+        (c) => c.commit('s2'),
+        /result\.status: expected string/,
+      ],
+      [
+        'pending_tokens as text',
+        '/api/v1/sessions/s3',
+        { status: 'ok', result: { pending_tokens: '12' } },
+        (c) => c.getSession('s3'),
+        /result\.pending_tokens: expected number, got string/,
+      ],
+      ['health not an object', '/health', '[1,2]', (c) => c.health(), /health: expected object, got array/],
+    ];
   it.each(cases)('%s', async (_name, path, body, call, message) => {
     answer(path, 200, body);
     const failure = failureOf(await call(client()));
@@ -114,18 +190,28 @@ describe('shape checks → BAD_RESPONSE', () => {
 
   it('simple ls listings (bare strings) become entries', async () => {
     answer('/api/v1/fs/ls', 200, { status: 'ok', result: ['viking://a', { uri: 'viking://b', isDir: true }] });
-    expect(await client().ls('viking://', { simple: true })).toMatchObject({ ok: true, result: [{ uri: 'viking://a' }, { uri: 'viking://b', isDir: true }] });
+    expect(await client().ls('viking://', { simple: true })).toMatchObject({
+      ok: true,
+      result: [{ uri: 'viking://a' }, { uri: 'viking://b', isDir: true }],
+    });
   });
 
   it('a session reply without session_id is read as the requested session', async () => {
     answer('/api/v1/sessions/s4/messages/batch', 200, { status: 'ok', result: { added: 1 } });
-    expect(await client().addMessages('s4', [])).toEqual({ ok: true, status: 200, result: { session_id: 's4', added: 1 } });
+    expect(await client().addMessages('s4', [])).toEqual({
+      ok: true,
+      status: 200,
+      result: { session_id: 's4', added: 1 },
+    });
   });
 });
 
 describe('secrets and headers', () => {
   it('never puts the API key in a failure message, even when the server echoes it', async () => {
-    answer('/api/v1/system/status', 401, { status: 'error', error: { code: 'UNAUTHENTICATED', message: 'Invalid API Key: s3cr3t-key (Bearer s3cr3t-key)' } });
+    answer('/api/v1/system/status', 401, {
+      status: 'error',
+      error: { code: 'UNAUTHENTICATED', message: 'Invalid API Key: s3cr3t-key (Bearer s3cr3t-key)' },
+    });
     const failure = failureOf(await client({ apiKey: 's3cr3t-key' }).systemStatus());
     expect(failure.message).toBe('Invalid API Key: *** (Bearer ***)');
   });
@@ -157,26 +243,47 @@ describe('local refusals', () => {
     seen.length = 0;
     const cyclic: Record<string, unknown> = { role: 'user', parts: [] };
     cyclic['self'] = cyclic;
-    expect(await client().addMessage('s5', cyclic as never)).toMatchObject({ ok: false, code: 'BAD_REQUEST', retryable: false });
+    expect(await client().addMessage('s5', cyclic as never)).toMatchObject({
+      ok: false,
+      code: 'BAD_REQUEST',
+      retryable: false,
+    });
     expect(seen).toHaveLength(0);
   });
 
   it('an oversized reply is BAD_RESPONSE, not retryable', async () => {
     answer('/api/v1/content/read', 200, { status: 'ok', result: 'x'.repeat(5000) });
     const small = createSocketHttpTransport({ maxResponseBytes: 1024 });
-    expect(await client({ http: small }).read('viking://big')).toMatchObject({ ok: false, status: 0, code: 'BAD_RESPONSE', retryable: false });
+    expect(await client({ http: small }).read('viking://big')).toMatchObject({
+      ok: false,
+      status: 0,
+      code: 'BAD_RESPONSE',
+      retryable: false,
+    });
   });
 
   it('a transport that throws synchronously still yields a NETWORK result', async () => {
     const exploding = () => {
       throw new Error('socket table full');
     };
-    expect(await client({ http: exploding }).health()).toMatchObject({ ok: false, status: 0, code: 'NETWORK', retryable: true, message: expect.stringMatching(/socket table full/) });
+    expect(await client({ http: exploding }).health()).toMatchObject({
+      ok: false,
+      status: 0,
+      code: 'NETWORK',
+      retryable: true,
+      message: expect.stringMatching(/socket table full/),
+    });
   });
 
   it('a request that never left is NETWORK and says so as data (unsent), whatever its message; any other NETWORK failure does not', async () => {
     const refused = await client({ baseUrl: 'http://127.0.0.1:1' }).health();
-    expect(refused).toMatchObject({ ok: false, status: 0, code: 'NETWORK', unsent: true, message: expect.stringMatching(/ECONNREFUSED/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      status: 0,
+      code: 'NETWORK',
+      unsent: true,
+      message: expect.stringMatching(/ECONNREFUSED/),
+    });
     const worded = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1 (a message is no fact)'));
     const unknown = await client({ http: worded }).health();
     expect(unknown).toMatchObject({ ok: false, code: 'NETWORK' });

@@ -62,8 +62,12 @@ describe('serializeRequest', () => {
   });
 
   it('declares Content-Length: 0 for an empty body and none when there is no body', () => {
-    expect(serialize('http://h/x', { method: 'POST', body: '' })).toBe('POST /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    expect(serialize('http://h/x', { method: 'DELETE' })).toBe('DELETE /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
+    expect(serialize('http://h/x', { method: 'POST', body: '' })).toBe(
+      'POST /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+    );
+    expect(serialize('http://h/x', { method: 'DELETE' })).toBe(
+      'DELETE /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n',
+    );
   });
 
   it('puts IPv6 literals in brackets and non-default ports in Host, and leaves default ports out', () => {
@@ -94,25 +98,41 @@ describe('serializeRequest', () => {
       { Host: 'evil\r\nX-Injected: yes' }, // even a header that would be dropped is checked
     ];
     for (const headers of attempts) {
-      expect(thrownKind(() => serialize('http://127.0.0.1:1933/', { headers })), JSON.stringify(headers)).toBe('network');
+      expect(
+        thrownKind(() => serialize('http://127.0.0.1:1933/', { headers })),
+        JSON.stringify(headers),
+      ).toBe('network');
     }
     // Tabs and visible characters are fine.
-    expect(serialize('http://h/', { headers: { "X-Ok!#$%&'*+.^_`|~": 'a\tb "c" ;=,' } })).toContain("X-Ok!#$%&'*+.^_`|~: a\tb \"c\" ;=,\r\n");
+    expect(serialize('http://h/', { headers: { "X-Ok!#$%&'*+.^_`|~": 'a\tb "c" ;=,' } })).toContain(
+      'X-Ok!#$%&\'*+.^_`|~: a\tb "c" ;=,\r\n',
+    );
   });
 
   it('asks for a kept connection only when the caller keeps connections', () => {
     const url = 'http://127.0.0.1:1933/health';
-    expect(serializeRequest(new URL(url), { method: 'GET', url, headers: {}, timeoutMs: 1000 }, true)).toContain('\r\nConnection: keep-alive\r\n');
+    expect(serializeRequest(new URL(url), { method: 'GET', url, headers: {}, timeoutMs: 1000 }, true)).toContain(
+      '\r\nConnection: keep-alive\r\n',
+    );
     expect(serialize(url)).toContain('\r\nConnection: close\r\n');
   });
 
   it('does not let caller Host, Connection or Content-Length duplicate its own (any case)', () => {
     const text = serialize('http://127.0.0.1:1933/x', {
       method: 'POST',
-      headers: { host: 'evil.example', CONNECTION: 'keep-alive', 'Content-Length': '999', Host: 'other', 'content-length': '1', 'X-Keep': '1' },
+      headers: {
+        host: 'evil.example',
+        CONNECTION: 'keep-alive',
+        'Content-Length': '999',
+        Host: 'other',
+        'content-length': '1',
+        'X-Keep': '1',
+      },
       body: 'abc',
     });
-    expect(text).toBe('POST /x HTTP/1.1\r\nHost: 127.0.0.1:1933\r\nConnection: close\r\nX-Keep: 1\r\nContent-Length: 3\r\n\r\nabc');
+    expect(text).toBe(
+      'POST /x HTTP/1.1\r\nHost: 127.0.0.1:1933\r\nConnection: close\r\nX-Keep: 1\r\nContent-Length: 3\r\n\r\nabc',
+    );
     const names = text
       .split('\r\n\r\n')[0]!
       .split('\r\n')
@@ -184,11 +204,15 @@ function everyWay(raw: string | Buffer, options: FeedOptions & { splitAt?: reado
     if (got !== expected && mismatches.length < 5) mismatches.push(`${how}: ${short(got)}`);
   };
   if (options.splitAt === undefined) {
-    check('byte by byte', [...bytes].map((byte) => Buffer.from([byte])));
+    check(
+      'byte by byte',
+      [...bytes].map((byte) => Buffer.from([byte])),
+    );
     for (let i = 0; i <= bytes.length; i += 1) check(`split at ${i}`, [bytes.subarray(0, i), bytes.subarray(i)]);
     if (bytes.length <= 160) {
       for (let i = 0; i <= bytes.length; i += 1) {
-        for (let j = i; j <= bytes.length; j += 1) check(`split at ${i}, ${j}`, [bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]);
+        for (let j = i; j <= bytes.length; j += 1)
+          check(`split at ${i}, ${j}`, [bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]);
       }
     }
   } else {
@@ -211,7 +235,10 @@ function parsed(raw: string | Buffer, options: FeedOptions = {}): HttpResponse {
 }
 
 /** everyWay, expecting a failure; returns its kind. */
-function failure(raw: string | Buffer, options: FeedOptions & { splitAt?: readonly number[] } = {}): TransportFailureKind {
+function failure(
+  raw: string | Buffer,
+  options: FeedOptions & { splitAt?: readonly number[] } = {},
+): TransportFailureKind {
   const outcome = everyWay(raw, options);
   if (!('error' in outcome)) throw new Error(`expected a failure, got ${short(JSON.stringify(outcome))}`);
   return outcome.error;
@@ -219,7 +246,9 @@ function failure(raw: string | Buffer, options: FeedOptions & { splitAt?: readon
 
 describe('ResponseParser: framing', () => {
   it('frames by Content-Length, lower-cases header names, trims values, completes without the close', () => {
-    const response = parsed('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID:  abc  \r\nContent-Length: 11\r\n\r\n{"a":"bcd"}');
+    const response = parsed(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-ID:  abc  \r\nContent-Length: 11\r\n\r\n{"a":"bcd"}',
+    );
     expect(response).toEqual({
       status: 200,
       headers: { 'content-type': 'application/json', 'x-request-id': 'abc', 'content-length': '11' },
@@ -238,13 +267,24 @@ describe('ResponseParser: framing', () => {
   });
 
   it('ignores bytes after a complete length-framed body', () => {
-    const response = parsed('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloEXTRA BYTES\r\n\r\nHTTP/1.1 500 Oops\r\n\r\n', { close: true });
+    const response = parsed(
+      'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloEXTRA BYTES\r\n\r\nHTTP/1.1 500 Oops\r\n\r\n',
+      { close: true },
+    );
     expect(response).toEqual({ status: 200, headers: { 'content-length': '5' }, body: 'hello' });
   });
 
   it('has no body for Content-Length: 0, 204 and 304, and completes at the end of the head', () => {
-    expect(parsed('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n')).toEqual({ status: 200, headers: { 'content-length': '0' }, body: '' });
-    expect(parsed('HTTP/1.1 204 No Content\r\nDate: x\r\n\r\n')).toEqual({ status: 204, headers: { date: 'x' }, body: '' });
+    expect(parsed('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n')).toEqual({
+      status: 200,
+      headers: { 'content-length': '0' },
+      body: '',
+    });
+    expect(parsed('HTTP/1.1 204 No Content\r\nDate: x\r\n\r\n')).toEqual({
+      status: 204,
+      headers: { date: 'x' },
+      body: '',
+    });
     // Even with a framing header, these statuses have no body; what follows is ignored.
     expect(parsed('HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello').body).toBe('');
     expect(parsed('HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n').body).toBe('');
@@ -269,17 +309,25 @@ describe('ResponseParser: framing', () => {
   });
 
   it('prefers chunked over Content-Length, and reads chunked as the last coding only', () => {
-    expect(parsed('HTTP/1.1 200 OK\r\nContent-Length: 99\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n').body).toBe('ok');
+    expect(
+      parsed('HTTP/1.1 200 OK\r\nContent-Length: 99\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n').body,
+    ).toBe('ok');
     expect(parsed('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n').body).toBe('ok');
     // A coding that does not end in chunked is framed by the close.
     expect(everyWay('HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\n\r\n2\r\nok')).toEqual({ incomplete: true });
-    expect(parsed('HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\n\r\n2\r\nok', { close: true }).body).toBe('2\r\nok');
+    expect(parsed('HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\n\r\n2\r\nok', { close: true }).body).toBe(
+      '2\r\nok',
+    );
   });
 
   it('frames by the close when there is neither Content-Length nor Transfer-Encoding', () => {
     const raw = 'HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end\r\n\r\nreally';
     expect(everyWay(raw)).toEqual({ incomplete: true });
-    expect(parsed(raw, { close: true })).toEqual({ status: 200, headers: { 'content-type': 'text/plain' }, body: 'until the end\r\n\r\nreally' });
+    expect(parsed(raw, { close: true })).toEqual({
+      status: 200,
+      headers: { 'content-type': 'text/plain' },
+      body: 'until the end\r\n\r\nreally',
+    });
     expect(parsed('HTTP/1.1 200 OK\r\n\r\n', { close: true }).body).toBe('');
   });
 
@@ -308,21 +356,31 @@ describe('ResponseParser: framing', () => {
   it('decodes multi-byte UTF-8 split across pieces, in every framing', () => {
     const text = 'größe ✓ 🚀 日本語';
     const body = Buffer.from(text);
-    const head = (framing: string) => Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n${framing}\r\n`);
+    const head = (framing: string) =>
+      Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n${framing}\r\n`);
     expect(parsed(Buffer.concat([head(`Content-Length: ${body.length}\r\n`), body])).body).toBe(text);
     expect(parsed(Buffer.concat([head(''), body]), { close: true }).body).toBe(text);
     // Chunk boundaries inside characters too: 🚀 cut after its first byte, 日 after its second.
     const cut1 = body.indexOf(Buffer.from('🚀')) + 1;
     const cut2 = body.indexOf(Buffer.from('日')) + 2;
     const chunks = [body.subarray(0, cut1), body.subarray(cut1, cut2), body.subarray(cut2)];
-    const chunked = Buffer.concat([head('Transfer-Encoding: chunked\r\n'), ...chunks.flatMap((c) => [Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from('\r\n')]), Buffer.from('0\r\n\r\n')]);
+    const chunked = Buffer.concat([
+      head('Transfer-Encoding: chunked\r\n'),
+      ...chunks.flatMap((c) => [Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from('\r\n')]),
+      Buffer.from('0\r\n\r\n'),
+    ]);
     expect(parsed(chunked).body).toBe(text);
   });
 
   it('accepts a body of exactly the cap, in every framing', () => {
     const body = 'x'.repeat(64);
     expect(parsed(`HTTP/1.1 200 OK\r\nContent-Length: 64\r\n\r\n${body}`, { cap: 64 }).body).toBe(body);
-    expect(parsed(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n20\r\n${body.slice(32)}\r\n20\r\n${body.slice(32)}\r\n0\r\n\r\n`, { cap: 64 }).body).toBe(body);
+    expect(
+      parsed(
+        `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n20\r\n${body.slice(32)}\r\n20\r\n${body.slice(32)}\r\n0\r\n\r\n`,
+        { cap: 64 },
+      ).body,
+    ).toBe(body);
     expect(parsed(`HTTP/1.1 200 OK\r\n\r\n${body}`, { cap: 64, close: true }).body).toBe(body);
   });
 
@@ -335,7 +393,9 @@ describe('ResponseParser: framing', () => {
   });
 
   it('keeps header names that are Object.prototype members as plain values', () => {
-    const response = parsed('HTTP/1.1 200 OK\r\nConstructor: a\r\ntoString: b\r\nhasOwnProperty: c\r\n__proto__: d\r\nContent-Length: 0\r\n\r\n');
+    const response = parsed(
+      'HTTP/1.1 200 OK\r\nConstructor: a\r\ntoString: b\r\nhasOwnProperty: c\r\n__proto__: d\r\nContent-Length: 0\r\n\r\n',
+    );
     expect(response.headers['constructor']).toBe('a');
     expect(response.headers['tostring']).toBe('b');
     expect(response.headers['hasownproperty']).toBe('c');
@@ -345,7 +405,20 @@ describe('ResponseParser: framing', () => {
 
 describe('ResponseParser: failures', () => {
   it('rejects a malformed status line (network)', () => {
-    for (const line of ['HTTP/2 200 OK', 'HTTP/2.0 200 OK', 'HTTP/1.2 200 OK', 'ICY 200 OK', 'http/1.1 200 OK', 'HTTP/1.1 20 OK', 'HTTP/1.1 2000 OK', 'HTTP/1.1 200OK', 'HTTP/1.1  200 OK', ' HTTP/1.1 200 OK', '<html><body>hi</body></html>', '']) {
+    for (const line of [
+      'HTTP/2 200 OK',
+      'HTTP/2.0 200 OK',
+      'HTTP/1.2 200 OK',
+      'ICY 200 OK',
+      'http/1.1 200 OK',
+      'HTTP/1.1 20 OK',
+      'HTTP/1.1 2000 OK',
+      'HTTP/1.1 200OK',
+      'HTTP/1.1  200 OK',
+      ' HTTP/1.1 200 OK',
+      '<html><body>hi</body></html>',
+      '',
+    ]) {
       expect(failure(`${line}\r\nContent-Length: 0\r\n\r\n`), line).toBe('network');
     }
   });
@@ -358,14 +431,19 @@ describe('ResponseParser: failures', () => {
 
   it('rejects a bad or conflicting Content-Length (network)', () => {
     for (const value of ['abc', '-1', '+5', '5x', '0x5', '1.5', '', '5, 6', '5,', '1234567890123456']) {
-      expect(failure(`HTTP/1.1 200 OK\r\nContent-Length: ${value}\r\n\r\nhello`), JSON.stringify(value)).toBe('network');
+      expect(failure(`HTTP/1.1 200 OK\r\nContent-Length: ${value}\r\n\r\nhello`), JSON.stringify(value)).toBe(
+        'network',
+      );
     }
     expect(failure('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!')).toBe('network');
   });
 
   it('rejects a malformed chunk size line (network)', () => {
     for (const size of ['zz', '-1', '', ' 5', '0x5', '123456789', '5 x', 'g;ext']) {
-      expect(failure(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${size}\r\nhello\r\n0\r\n\r\n`), JSON.stringify(size)).toBe('network');
+      expect(
+        failure(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${size}\r\nhello\r\n0\r\n\r\n`),
+        JSON.stringify(size),
+      ).toBe('network');
     }
   });
 
@@ -380,14 +458,18 @@ describe('ResponseParser: failures', () => {
     const headOf = (total: number) => `${prefix}${'a'.repeat(total - prefix.length - 4)}\r\n\r\n`;
     expect(Buffer.byteLength(headOf(MAX_HEAD_BYTES))).toBe(MAX_HEAD_BYTES);
     const near = (n: number) => [0, 1, 100, n - 5, n - 4, n - 3, n - 2, n - 1, n];
-    expect(everyWay(headOf(MAX_HEAD_BYTES), { splitAt: near(MAX_HEAD_BYTES) })).toMatchObject({ response: { status: 200, body: '' } });
+    expect(everyWay(headOf(MAX_HEAD_BYTES), { splitAt: near(MAX_HEAD_BYTES) })).toMatchObject({
+      response: { status: 200, body: '' },
+    });
     expect(failure(headOf(MAX_HEAD_BYTES + 1), { splitAt: near(MAX_HEAD_BYTES + 1) })).toBe('network');
     expect(failure(headOf(MAX_HEAD_BYTES * 2), { splitAt: near(MAX_HEAD_BYTES * 2) })).toBe('network');
     // A head that never ends fails once it is too large, without waiting for the close.
     expect(feed([Buffer.from(prefix), Buffer.alloc(MAX_HEAD_BYTES, 0x61)])).toEqual({ error: 'network' });
     // The limit is per head: a 1xx head and the real head each get the whole budget.
     const interim = `HTTP/1.1 103 Early Hints\r\nX-Big: ${'b'.repeat(MAX_HEAD_BYTES - 200)}\r\n\r\n`;
-    expect(everyWay(interim + headOf(MAX_HEAD_BYTES - 100), { splitAt: [10, MAX_HEAD_BYTES - 10] })).toMatchObject({ response: { status: 200 } });
+    expect(everyWay(interim + headOf(MAX_HEAD_BYTES - 100), { splitAt: [10, MAX_HEAD_BYTES - 10] })).toMatchObject({
+      response: { status: 200 },
+    });
   });
 
   it('rejects a chunk framing line over MAX_HEAD_BYTES however it arrives, or one that never ends (network)', () => {
@@ -396,10 +478,14 @@ describe('ResponseParser: failures', () => {
     expect(Buffer.byteLength(sizeLine(MAX_HEAD_BYTES))).toBe(MAX_HEAD_BYTES);
     const at = (n: number) => [head.length, head.length + 1, head.length + n - 2, head.length + n - 1, head.length + n];
     const response = (line: string) => `${head}${line}hello\r\n0\r\n\r\n`;
-    expect(everyWay(response(sizeLine(MAX_HEAD_BYTES)), { splitAt: at(MAX_HEAD_BYTES) })).toMatchObject({ response: { body: 'hello' } });
+    expect(everyWay(response(sizeLine(MAX_HEAD_BYTES)), { splitAt: at(MAX_HEAD_BYTES) })).toMatchObject({
+      response: { body: 'hello' },
+    });
     expect(failure(response(sizeLine(MAX_HEAD_BYTES + 1)), { splitAt: at(MAX_HEAD_BYTES + 1) })).toBe('network');
     const trailer = (total: number) => `${head}5\r\nhello\r\n0\r\nX-T: ${'t'.repeat(total - 7)}\r\n\r\n`;
-    expect(everyWay(trailer(MAX_HEAD_BYTES), { splitAt: [head.length + 20] })).toMatchObject({ response: { body: 'hello' } });
+    expect(everyWay(trailer(MAX_HEAD_BYTES), { splitAt: [head.length + 20] })).toMatchObject({
+      response: { body: 'hello' },
+    });
     expect(failure(trailer(MAX_HEAD_BYTES + 1), { splitAt: [head.length + 20] })).toBe('network');
     expect(feed([Buffer.from(`${head}5;ext=`), Buffer.alloc(MAX_HEAD_BYTES, 0x61)])).toEqual({ error: 'network' });
   });
@@ -407,9 +493,16 @@ describe('ResponseParser: failures', () => {
   it('rejects a body over the cap as too_large: declared, chunked and until-close', () => {
     expect(failure('HTTP/1.1 200 OK\r\nContent-Length: 65\r\n\r\n', { cap: 64 })).toBe('too_large'); // at the head, no body needed
     expect(failure(`HTTP/1.1 200 OK\r\nContent-Length: 65\r\n\r\n${'x'.repeat(65)}`, { cap: 64 })).toBe('too_large');
-    expect(failure(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n20\r\n${'x'.repeat(32)}\r\n21\r\n${'y'.repeat(33)}\r\n0\r\n\r\n`, { cap: 64 })).toBe('too_large');
+    expect(
+      failure(
+        `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n20\r\n${'x'.repeat(32)}\r\n21\r\n${'y'.repeat(33)}\r\n0\r\n\r\n`,
+        { cap: 64 },
+      ),
+    ).toBe('too_large');
     // One chunk declared bigger than the cap fails as its bytes arrive.
-    expect(failure(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFF\r\n${'x'.repeat(65)}`, { cap: 64 })).toBe('too_large');
+    expect(
+      failure(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFF\r\n${'x'.repeat(65)}`, { cap: 64 }),
+    ).toBe('too_large');
     // Until-close fails before the close comes.
     expect(failure(`HTTP/1.1 200 OK\r\n\r\n${'x'.repeat(65)}`, { cap: 64 })).toBe('too_large');
     expect(failure(`HTTP/1.1 200 OK\r\n\r\n${'x'.repeat(65)}`, { cap: 64, close: true })).toBe('too_large');
@@ -424,14 +517,20 @@ describe('ResponseParser: failures', () => {
     expect(cut('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n')).toEqual({ error: 'network' });
     expect(cut('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel')).toEqual({ error: 'network' });
     expect(cut('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello')).toEqual({ error: 'network' });
-    expect(cut('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n')).toEqual({ error: 'network' });
-    expect(cut('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\nX-Trailer: 1\r\n')).toEqual({ error: 'network' });
+    expect(cut('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n')).toEqual({
+      error: 'network',
+    });
+    expect(cut('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\nX-Trailer: 1\r\n')).toEqual({
+      error: 'network',
+    });
     expect(cut('SSH-2.0-OpenSSH_9.6\r\n')).toEqual({ error: 'network' });
   });
 
   it('without the close, an incomplete response is just incomplete', () => {
     expect(everyWay('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhell')).toEqual({ incomplete: true });
-    expect(everyWay('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n')).toEqual({ incomplete: true });
+    expect(everyWay('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n')).toEqual({
+      incomplete: true,
+    });
   });
 });
 
@@ -458,7 +557,9 @@ describe('ResponseParser: may the connection carry another exchange?', () => {
 
   it('never after Connection: close, an HTTP/1.0 answer, a body framed by the close, or stray bytes after the body', () => {
     expect(windowAfter('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')).toBeUndefined();
-    expect(windowAfter('HTTP/1.1 200 OK\r\nConnection: Keep-Alive, Close\r\nContent-Length: 0\r\n\r\n')).toBeUndefined();
+    expect(
+      windowAfter('HTTP/1.1 200 OK\r\nConnection: Keep-Alive, Close\r\nContent-Length: 0\r\n\r\n'),
+    ).toBeUndefined();
     expect(windowAfter('HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n')).toBeUndefined();
     expect(windowAfter('HTTP/1.1 200 OK\r\n\r\nuntil the end', 3_000, true)).toBeUndefined();
     expect(windowAfter('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n')).toBeUndefined();

@@ -79,7 +79,13 @@ function react(socket: Socket, reaction: Reaction, connection: number): void {
 
 const keeping = () => createSocketHttpTransport({ keepAliveMs: 3_000 });
 const post = (transport: typeof socketHttpTransport) =>
-  transport({ method: 'POST', url: `${base}/api/v1/search/search`, headers: { 'content-type': 'application/json' }, body: '{"query":"q"}', timeoutMs: 2_000 });
+  transport({
+    method: 'POST',
+    url: `${base}/api/v1/search/search`,
+    headers: { 'content-type': 'application/json' },
+    body: '{"query":"q"}',
+    timeoutMs: 2_000,
+  });
 
 describe('keep-alive transport (resident only)', () => {
   it('carries consecutive requests on one connection, asking for keep-alive', async () => {
@@ -104,7 +110,7 @@ describe('keep-alive transport (resident only)', () => {
     expect(connections).toBe(2);
   });
 
-  it("drops a parked connection once the server closes it, and the next request connects afresh without an error", async () => {
+  it('drops a parked connection once the server closes it, and the next request connects afresh without an error', async () => {
     const transport = keeping();
     await post(transport);
     for (const socket of open) socket.end(); // the server's idle timeout
@@ -148,7 +154,9 @@ describe('keep-alive transport (resident only)', () => {
       const r = await transport({ method: 'GET', url: ${JSON.stringify(`${base}/health`)}, headers: {}, timeoutMs: 10000 });
       process.stdout.write('status ' + r.status + ' ' + Date.now() + '\\n');
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exitedAt = await new Promise<number>((resolve) => child.on('exit', () => resolve(Date.now())));

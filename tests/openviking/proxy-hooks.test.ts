@@ -29,10 +29,17 @@ async function setup(options: { https: boolean; resident: boolean }) {
   const proxy = await startTestProxy();
   cleanups.push(() => proxy.close());
   const url = options.https ? front.url : server.url;
-  const env = { OPENVIKING_URL: url, OPENVIKING_DEBUG: '1', HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CERT_PATH };
+  const env = {
+    OPENVIKING_URL: url,
+    OPENVIKING_DEBUG: '1',
+    HTTPS_PROXY: proxy.url,
+    HTTP_PROXY: proxy.url,
+    NODE_EXTRA_CA_CERTS: TEST_CERT_PATH,
+  };
   const w: World = await createWorld({ sharedServer: server, resident: options.resident, env });
   cleanups.push(() => w.dispose());
-  const prompt = (text = RECALL_PROMPT, extra?: Record<string, string>) => w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(text), extra ? { env: extra } : {});
+  const prompt = (text = RECALL_PROMPT, extra?: Record<string, string>) =>
+    w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(text), extra ? { env: extra } : {});
   return { server, front, proxy, w, prompt };
 }
 
@@ -40,7 +47,9 @@ describe('hooks behind a proxy', () => {
   it('https server: the prompt hook tunnels through the proxy (CONNECT), verifying the certificate via NODE_EXTRA_CA_CERTS', async () => {
     const { proxy, front, prompt } = await setup({ https: true, resident: false });
     expect(contextOf(await prompt())).toContain(RECALL_MARKER);
-    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }));
+    expect(proxy.log()).toContainEqual(
+      expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }),
+    );
     // Without the extra CA, the same tunnel reaches a server whose certificate does not verify: no memories.
     proxy.clear();
     expect(contextOf(await prompt(RECALL_PROMPT, { NODE_EXTRA_CA_CERTS: '' }))).not.toContain(RECALL_MARKER);
@@ -50,7 +59,9 @@ describe('hooks behind a proxy', () => {
   it('http server: the request goes to the proxy in absolute form; NO_PROXY naming the server or its range goes direct', async () => {
     const { proxy, server, prompt } = await setup({ https: false, resident: false });
     expect(contextOf(await prompt())).toContain(RECALL_MARKER);
-    expect(proxy.log().some((entry) => entry.kind === 'forward' && entry.target.startsWith(`${server.url}/api/`))).toBe(true);
+    expect(proxy.log().some((entry) => entry.kind === 'forward' && entry.target.startsWith(`${server.url}/api/`))).toBe(
+      true,
+    );
     proxy.clear();
     expect(contextOf(await prompt(RECALL_PROMPT, { NO_PROXY: '127.0.0.1' }))).toContain(RECALL_MARKER);
     expect(proxy.log()).toEqual([]);
@@ -65,10 +76,14 @@ describe('hooks behind a proxy', () => {
     proxy.clear();
     expect(contextOf(await prompt(RECALL_PROMPT, { HTTP_PROXY: tlsProxy.url }))).toContain(RECALL_MARKER);
     expect(tlsProxy.handshakes()).toBeGreaterThan(0);
-    expect(proxy.log().some((entry) => entry.kind === 'forward' && entry.target.startsWith(`${server.url}/api/`))).toBe(true);
+    expect(proxy.log().some((entry) => entry.kind === 'forward' && entry.target.startsWith(`${server.url}/api/`))).toBe(
+      true,
+    );
     // Not trusted: the proxy's certificate is refused, nothing is forwarded.
     proxy.clear();
-    expect(contextOf(await prompt(RECALL_PROMPT, { HTTP_PROXY: tlsProxy.url, NODE_EXTRA_CA_CERTS: '' }))).not.toContain(RECALL_MARKER);
+    expect(contextOf(await prompt(RECALL_PROMPT, { HTTP_PROXY: tlsProxy.url, NODE_EXTRA_CA_CERTS: '' }))).not.toContain(
+      RECALL_MARKER,
+    );
     expect(proxy.log()).toEqual([]);
   }, 20_000);
 
@@ -78,7 +93,9 @@ describe('hooks behind a proxy', () => {
     await residentsListening(w.dataDir);
     proxy.clear();
     expect(contextOf(await prompt())).toContain(RECALL_MARKER);
-    const recalledBy = debugLines(join(w.home, '.openviking', 'logs', 'codebuddy-hooks.log')).filter((line) => line.message === 'recall done').at(-1)?.pid;
+    const recalledBy = debugLines(join(w.home, '.openviking', 'logs', 'codebuddy-hooks.log'))
+      .filter((line) => line.message === 'recall done')
+      .at(-1)?.pid;
     expect(residentPids(w.home)).toContain(recalledBy);
     expect(proxy.log().map((entry) => entry.kind)).toContain('connect');
   }, 20_000);
@@ -95,14 +112,22 @@ describe('hooks behind a proxy', () => {
 describe('TLS identity inside the tunnel', () => {
   const API_KEY = 'ovk-tunnel-identity-KEY-0123456789';
 
-  async function identityWorld(proxyOptions: Parameters<typeof startTestProxy>[0], frontIdentity: 'ip-only' | 'localhost-only') {
+  async function identityWorld(
+    proxyOptions: Parameters<typeof startTestProxy>[0],
+    frontIdentity: 'ip-only' | 'localhost-only',
+  ) {
     const server = await startOvServer({ seed: DEFAULT_SEED });
     cleanups.push(() => server.close());
     const front = await startTlsFront(Number(new URL(server.url).port), frontIdentity);
     cleanups.push(() => front.close());
     const proxy = await startTestProxy({ urlHost: 'localhost', ...proxyOptions });
     cleanups.push(() => proxy.close());
-    const env = { OPENVIKING_URL: front.url, OPENVIKING_API_KEY: API_KEY, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CA_PATH };
+    const env = {
+      OPENVIKING_URL: front.url,
+      OPENVIKING_API_KEY: API_KEY,
+      HTTPS_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: TEST_CA_PATH,
+    };
     const w = await createWorld({ sharedServer: server, env });
     cleanups.push(() => w.dispose());
     const prompt = () => w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(RECALL_PROMPT));
@@ -126,7 +151,9 @@ describe('TLS identity inside the tunnel', () => {
   it('an honest proxy and a server certificate for IP:127.0.0.1 only: accepted', async () => {
     const { proxy, front, prompt } = await identityWorld({}, 'ip-only');
     expect(contextOf(await prompt())).toContain(RECALL_MARKER);
-    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }));
+    expect(proxy.log()).toContainEqual(
+      expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }),
+    );
   }, 20_000);
 
   it('an honest proxy and a server certificate for localhost only, the server named by address: refused (the name is not the address)', async () => {

@@ -27,7 +27,12 @@ async function setup() {
   const front = await startTlsFront(Number(new URL(server.url).port));
   const proxy = await startTestProxy();
   const sandbox = await makeSandbox();
-  cleanups.push(() => server.close(), () => front.close(), () => proxy.close(), () => sandbox.dispose());
+  cleanups.push(
+    () => server.close(),
+    () => front.close(),
+    () => proxy.close(),
+    () => sandbox.dispose(),
+  );
   const call = async (env: Record<string, string>) => {
     const client = await connectThroughProxy(proxyPath, sandbox.env(env));
     cleanups.push(() => client.close());
@@ -47,9 +52,15 @@ describe('mcp proxy behind an HTTP proxy', () => {
 
   it('https upstream: a CONNECT tunnel, certificate verified through NODE_EXTRA_CA_CERTS', async () => {
     const { front, proxy, call } = await setup();
-    const result = await call({ OPENVIKING_URL: front.url, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CERT_PATH });
+    const result = await call({
+      OPENVIKING_URL: front.url,
+      HTTPS_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: TEST_CERT_PATH,
+    });
     expect(result.isError).not.toBe(true);
-    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }));
+    expect(proxy.log()).toContainEqual(
+      expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }),
+    );
   }, 20_000);
 
   it('NO_PROXY naming the server or its range: direct, the proxy sees nothing', async () => {
@@ -71,13 +82,28 @@ describe('mcp proxy: TLS identity inside the tunnel', () => {
   const API_KEY = 'ovk-mcp-tunnel-identity-KEY-0123456789';
 
   async function identitySetup(proxyOptions: Parameters<typeof startTestProxy>[0]) {
-    const server = await startOvServer({ seed: { files: { 'memories/profile.md': 'Alice prefers tabs over spaces.' } } });
+    const server = await startOvServer({
+      seed: { files: { 'memories/profile.md': 'Alice prefers tabs over spaces.' } },
+    });
     const front = await startTlsFront(Number(new URL(server.url).port), 'ip-only');
     const proxy = await startTestProxy({ urlHost: 'localhost', ...proxyOptions });
     const sandbox = await makeSandbox();
-    cleanups.push(() => server.close(), () => front.close(), () => proxy.close(), () => sandbox.dispose());
+    cleanups.push(
+      () => server.close(),
+      () => front.close(),
+      () => proxy.close(),
+      () => sandbox.dispose(),
+    );
     const call = async () => {
-      const client = await connectThroughProxy(proxyPath, sandbox.env({ OPENVIKING_URL: front.url, OPENVIKING_API_KEY: API_KEY, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: TEST_CA_PATH }));
+      const client = await connectThroughProxy(
+        proxyPath,
+        sandbox.env({
+          OPENVIKING_URL: front.url,
+          OPENVIKING_API_KEY: API_KEY,
+          HTTPS_PROXY: proxy.url,
+          NODE_EXTRA_CA_CERTS: TEST_CA_PATH,
+        }),
+      );
       cleanups.push(() => client.close());
       return client.client.callTool({ name: 'health', arguments: {} });
     };
@@ -95,6 +121,8 @@ describe('mcp proxy: TLS identity inside the tunnel', () => {
     const { proxy, front, call } = await identitySetup({});
     const result = await call();
     expect(result.isError).not.toBe(true);
-    expect(proxy.log()).toContainEqual(expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }));
+    expect(proxy.log()).toContainEqual(
+      expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }),
+    );
   }, 20_000);
 });

@@ -11,7 +11,11 @@ import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyRoute, proxySettings } from '../../src/openviking/proxy.js';
-import { createSocketHttpTransport, socketHttpTransport, socketHttpTransportFor } from '../../src/openviking/socketHttp.js';
+import {
+  createSocketHttpTransport,
+  socketHttpTransport,
+  socketHttpTransportFor,
+} from '../../src/openviking/socketHttp.js';
 import { transportFailureKind } from '../../src/openviking/transportError.js';
 import { startTestProxy } from '../support/http-proxy/index.js';
 import type { TestProxy } from '../support/http-proxy/index.js';
@@ -45,13 +49,18 @@ describe('which proxy: the curl / undici EnvHttpProxyAgent rules', () => {
   it('https falls back to the http proxy (undici), and either to all_proxy / ALL_PROXY (curl)', () => {
     expect(routeOf('https://ov.example/', { HTTP_PROXY: 'http://p:8080' })).toBe('http://p:8080/');
     expect(routeOf('https://ov.example/', { ALL_PROXY: 'http://all:1' })).toBe('http://all:1/');
-    expect(routeOf('http://ov.example/', { all_proxy: 'http://all:2', ALL_PROXY: 'http://all:1' })).toBe('http://all:2/');
+    expect(routeOf('http://ov.example/', { all_proxy: 'http://all:2', ALL_PROXY: 'http://all:1' })).toBe(
+      'http://all:2/',
+    );
     expect(routeOf('https://ov.example/', { HTTPS_PROXY: 'https://tls-proxy:443' })).toBe('https://tls-proxy/');
   });
 
   it('a proxy without a scheme is http:// (curl); its user and password become Basic Proxy-Authorization', () => {
     expect(routeOf('http://ov.example/', { HTTP_PROXY: 'proxy.corp:3128' })).toBe('http://proxy.corp:3128/');
-    const route = proxyRoute(new URL('http://ov.example/'), proxySettings({ HTTP_PROXY: 'http://alice:p%40ss@proxy.corp:3128' }));
+    const route = proxyRoute(
+      new URL('http://ov.example/'),
+      proxySettings({ HTTP_PROXY: 'http://alice:p%40ss@proxy.corp:3128' }),
+    );
     expect(route?.authorization).toBe(`Basic ${Buffer.from('alice:p@ss').toString('base64')}`);
     expect(route?.proxy.href).toBe('http://proxy.corp:3128/'); // credentials never in the proxy URL we keep
   });
@@ -104,7 +113,9 @@ describe('which proxy: the curl / undici EnvHttpProxyAgent rules', () => {
   });
 
   it('a socks or unparsable proxy is an error, never a silent direct connection', () => {
-    expect(() => routeOf('https://ov.example/', { ALL_PROXY: 'socks5://127.0.0.1:1080' })).toThrow(/unsupported proxy scheme socks5:/);
+    expect(() => routeOf('https://ov.example/', { ALL_PROXY: 'socks5://127.0.0.1:1080' })).toThrow(
+      /unsupported proxy scheme socks5:/,
+    );
     expect(() => routeOf('https://ov.example/', { HTTPS_PROXY: 'http://us er:pw@[bad' })).toThrow(/invalid proxy URL/);
     expect(() => routeOf('https://ov.example/', { HTTPS_PROXY: 'http://us er:pw@[bad' })).not.toThrow(/pw/);
   });
@@ -137,13 +148,20 @@ describe('the socket transport through a real proxy', () => {
   });
 
   const get = (url: string, env: Record<string, string>, timeoutMs = 3_000) =>
-    createSocketHttpTransport({ proxy: proxySettings(env) })({ method: 'GET', url, headers: { 'X-Probe': '1' }, timeoutMs });
+    createSocketHttpTransport({ proxy: proxySettings(env) })({
+      method: 'GET',
+      url,
+      headers: { 'X-Probe': '1' },
+      timeoutMs,
+    });
 
   it('http: the request goes to the proxy in absolute form, and the answer comes back', async () => {
     proxy.clear();
     const response = await get(`${server.url}/health`, { HTTP_PROXY: proxy.url });
     expect(response.status).toBe(200);
-    expect(proxy.log()).toMatchObject([{ kind: 'forward', method: 'GET', target: `${server.url}/health`, outcome: 'passed' }]);
+    expect(proxy.log()).toMatchObject([
+      { kind: 'forward', method: 'GET', target: `${server.url}/health`, outcome: 'passed' },
+    ]);
     expect(proxy.log()[0]?.headers.host).toBe(new URL(server.url).host);
   });
 
@@ -173,7 +191,9 @@ describe('the socket transport through a real proxy', () => {
     const withUser = authProxy.url.replace('http://', 'http://alice:s3cret@');
     await get(`${front.url}/health`, { HTTPS_PROXY: withUser }).catch(() => undefined);
     expect(authProxy.log()).toMatchObject([{ kind: 'connect', outcome: 'passed' }]);
-    await expect(get(`${front.url}/health`, { HTTPS_PROXY: refusing.url })).rejects.toThrow(/refused CONNECT 127\.0\.0\.1:\d+: status 403/);
+    await expect(get(`${front.url}/health`, { HTTPS_PROXY: refusing.url })).rejects.toThrow(
+      /refused CONNECT 127\.0\.0\.1:\d+: status 403/,
+    );
   });
 
   it('https: a proxy that never answers CONNECT costs at most the request timeout', async () => {
@@ -185,11 +205,15 @@ describe('the socket transport through a real proxy', () => {
 
   it('NO_PROXY naming the server: direct, the proxy sees nothing', async () => {
     proxy.clear();
-    expect((await get(`${server.url}/health`, { HTTP_PROXY: proxy.url, NO_PROXY: 'example.com,127.0.0.1' })).status).toBe(200);
+    expect(
+      (await get(`${server.url}/health`, { HTTP_PROXY: proxy.url, NO_PROXY: 'example.com,127.0.0.1' })).status,
+    ).toBe(200);
     expect(proxy.log()).toEqual([]);
   });
 
   it('a socks proxy fails the request (kind network) instead of going around it', async () => {
-    await expect(get(`${server.url}/health`, { ALL_PROXY: 'socks5://127.0.0.1:1' })).rejects.toThrow(/unsupported proxy scheme/);
+    await expect(get(`${server.url}/health`, { ALL_PROXY: 'socks5://127.0.0.1:1' })).rejects.toThrow(
+      /unsupported proxy scheme/,
+    );
   });
 });

@@ -72,7 +72,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const get = (path: string, timeoutMs = 2000) => socketHttpTransport({ method: 'GET', url: base + path, headers: {}, timeoutMs });
+const get = (path: string, timeoutMs = 2000) =>
+  socketHttpTransport({ method: 'GET', url: base + path, headers: {}, timeoutMs });
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -126,7 +127,9 @@ describe('socketHttpTransport', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const error = await rejection(socketHttpTransport({ method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {}, timeoutMs: 2000 }));
+    const error = await rejection(
+      socketHttpTransport({ method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {}, timeoutMs: 2000 }),
+    );
     expect(transportFailureKind(error)).toBe('unsent');
     expect(String((error as Error).message)).toMatch(/ECONNREFUSED/);
   });
@@ -162,7 +165,9 @@ describe('socketHttpTransport', () => {
       const r = await socketHttpTransport({ method: 'GET', url: ${JSON.stringify(`${base}/echo`)}, headers: {}, timeoutMs: 10000 });
       process.stdout.write('status ' + r.status + ' ' + Date.now() + '\\n');
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -203,7 +208,12 @@ const rawRoutes: Record<string, RawScript> = {
     then: 'keep', // complete by its framing: the transport must not wait for the close
   },
   '/continue': {
-    writes: ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 201 Created\r\nContent-Length: 7\r\nX-A: 1\r\n\r\n', 'cre', 'ated'],
+    writes: [
+      'HTTP/1.1 100 Continue\r\n\r\n',
+      'HTTP/1.1 201 Created\r\nContent-Length: 7\r\nX-A: 1\r\n\r\n',
+      'cre',
+      'ated',
+    ],
     then: 'keep',
   },
   '/until-close': {
@@ -211,13 +221,24 @@ const rawRoutes: Record<string, RawScript> = {
     then: 'end',
   },
   '/utf8-split': {
-    writes: [`HTTP/1.1 200 OK\r\nContent-Length: ${utf8Body.length}\r\n\r\n`, utf8Body.subarray(0, rocketAt + 1), utf8Body.subarray(rocketAt + 1, rocketAt + 3), utf8Body.subarray(rocketAt + 3)],
+    writes: [
+      `HTTP/1.1 200 OK\r\nContent-Length: ${utf8Body.length}\r\n\r\n`,
+      utf8Body.subarray(0, rocketAt + 1),
+      utf8Body.subarray(rocketAt + 1, rocketAt + 3),
+      utf8Body.subarray(rocketAt + 3),
+    ],
     then: 'keep',
   },
   '/garbage-then-close': { writes: ['SSH-2.0-OpenSSH_9.6\r\n'], then: 'end' },
   '/garbage': { writes: ['<html>\r\n<body>', 'not http</body>\r\n\r\n</html>'], then: 'keep' },
-  '/mid-chunk-close': { writes: ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', '10\r\nonly a p', 'art'], then: 'end' },
-  '/mid-chunk-reset': { writes: ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', '10\r\nonly a p', 'art'], then: 'reset' },
+  '/mid-chunk-close': {
+    writes: ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', '10\r\nonly a p', 'art'],
+    then: 'end',
+  },
+  '/mid-chunk-reset': {
+    writes: ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', '10\r\nonly a p', 'art'],
+    then: 'reset',
+  },
 };
 
 let rawServer: NetServer;
@@ -288,7 +309,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => rawServer.close(() => resolve()));
 });
 
-const rawGet = (path: string, timeoutMs = 2000) => socketHttpTransport({ method: 'GET', url: rawBase + path, headers: {}, timeoutMs });
+const rawGet = (path: string, timeoutMs = 2000) =>
+  socketHttpTransport({ method: 'GET', url: rawBase + path, headers: {}, timeoutMs });
 
 /** Rejects quickly with kind network (not by running into the 2 s timeout). */
 async function expectNetworkRejection(promise: Promise<unknown>): Promise<Error> {
@@ -305,7 +327,12 @@ describe('socketHttpTransport against handcrafted responses', () => {
     const response = await socketHttpTransport({
       method: 'POST',
       url: `${rawBase}/echo-raw?x=1&y=%20`,
-      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer k', host: 'evil', Connection: 'keep-alive' },
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: 'Bearer k',
+        host: 'evil',
+        Connection: 'keep-alive',
+      },
       body,
       timeoutMs: 2000,
     });
@@ -318,7 +345,11 @@ describe('socketHttpTransport against handcrafted responses', () => {
 
   it('decodes a chunked body with chunk extensions and trailers, without waiting for the close', async () => {
     const response = await rawGet('/chunked-ext');
-    expect(response).toEqual({ status: 200, headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' }, body: 'hello world' });
+    expect(response).toEqual({
+      status: 200,
+      headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' },
+      body: 'hello world',
+    });
   });
 
   it('skips 100 Continue and resolves with the real response', async () => {
@@ -350,7 +381,12 @@ describe('socketHttpTransport against handcrafted responses', () => {
     const port = await listen(server6, '::1');
     if (port === undefined) return; // no IPv6 loopback here: nothing to check
     try {
-      const response = await socketHttpTransport({ method: 'GET', url: `http://[::1]:${port}/echo-raw`, headers: {}, timeoutMs: 2000 });
+      const response = await socketHttpTransport({
+        method: 'GET',
+        url: `http://[::1]:${port}/echo-raw`,
+        headers: {},
+        timeoutMs: 2000,
+      });
       expect(response.body).toBe(`GET /echo-raw HTTP/1.1\r\nHost: [::1]:${port}\r\nConnection: close\r\n\r\n`);
     } finally {
       for (const socket of rawSockets) socket.destroy();
@@ -360,7 +396,9 @@ describe('socketHttpTransport against handcrafted responses', () => {
 
   it('https: a refused connection rejects as unsent (the tls path loads and fails cleanly)', async () => {
     const port = await closedPort();
-    const error = await rejection(socketHttpTransport({ method: 'GET', url: `https://127.0.0.1:${port}/`, headers: {}, timeoutMs: 2000 }));
+    const error = await rejection(
+      socketHttpTransport({ method: 'GET', url: `https://127.0.0.1:${port}/`, headers: {}, timeoutMs: 2000 }),
+    );
     expect(transportFailureKind(error)).toBe('unsent');
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
   });
@@ -373,7 +411,9 @@ describe('socketHttpTransport against handcrafted responses', () => {
     });
     try {
       const port4 = await listen(plain, '127.0.0.1');
-      await expectNetworkRejection(socketHttpTransport({ method: 'GET', url: `https://127.0.0.1:${port4}/`, headers: {}, timeoutMs: 2000 }));
+      await expectNetworkRejection(
+        socketHttpTransport({ method: 'GET', url: `https://127.0.0.1:${port4}/`, headers: {}, timeoutMs: 2000 }),
+      );
     } finally {
       await new Promise<void>((resolve) => plain.close(() => resolve()));
     }
@@ -385,7 +425,9 @@ describe('socketHttpTransport against handcrafted responses', () => {
     const port6 = await listen(plain6, '::1');
     if (port6 === undefined) return;
     try {
-      await expectNetworkRejection(socketHttpTransport({ method: 'GET', url: `https://[::1]:${port6}/`, headers: {}, timeoutMs: 2000 }));
+      await expectNetworkRejection(
+        socketHttpTransport({ method: 'GET', url: `https://[::1]:${port6}/`, headers: {}, timeoutMs: 2000 }),
+      );
     } finally {
       await new Promise<void>((resolve) => plain6.close(() => resolve()));
     }

@@ -30,9 +30,16 @@ describe('dev mode', () => {
   });
 
   it('ROOT sees every user under viking://user (seeded, or homes made by earlier requests)', async () => {
-    const res = await clientFor(server.url, { 'X-OpenViking-User': 'carol' }).get('/api/v1/fs/ls?uri=viking://user&output=original');
+    const res = await clientFor(server.url, { 'X-OpenViking-User': 'carol' }).get(
+      '/api/v1/fs/ls?uri=viking://user&output=original',
+    );
     // alice is seeded; default and bob made requests above; carol's home exists from this request
-    expect(res.json.result.map((entry: { name: string }) => entry.name).sort()).toEqual(['alice', 'bob', 'carol', 'default']);
+    expect(res.json.result.map((entry: { name: string }) => entry.name).sort()).toEqual([
+      'alice',
+      'bob',
+      'carol',
+      'default',
+    ]);
   });
 });
 
@@ -43,7 +50,10 @@ describe('api_key mode', () => {
       auth: {
         mode: 'api_key',
         rootKey: 'root-key',
-        keys: { 'alice-key': { account: 'acme', user: 'alice', role: 'user' }, 'bob-key': { account: 'acme', user: 'bob', role: 'admin' } },
+        keys: {
+          'alice-key': { account: 'acme', user: 'alice', role: 'user' },
+          'bob-key': { account: 'acme', user: 'bob', role: 'admin' },
+        },
       },
       seed: [
         { account: 'acme', user: 'alice', files: { 'memories/preferences/alice/tea.md': 'Alice prefers green tea' } },
@@ -56,18 +66,25 @@ describe('api_key mode', () => {
   it('no key → 401 UNAUTHENTICATED; unknown key → 401', async () => {
     const missing = await clientFor(server.url).get('/api/v1/system/status');
     expect(missing.status).toBe(401);
-    expect(missing.json.error).toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringContaining('Missing API Key') });
+    expect(missing.json.error).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: expect.stringContaining('Missing API Key'),
+    });
     const unknown = await clientFor(server.url, { Authorization: 'Bearer nope' }).get('/api/v1/system/status');
     expect(unknown.status).toBe(401);
   });
 
   it('identity comes from the key; account/user headers are stripped', async () => {
-    const res = await clientFor(server.url, { Authorization: 'Bearer alice-key', 'X-OpenViking-User': 'bob' }).get('/api/v1/system/status');
+    const res = await clientFor(server.url, { Authorization: 'Bearer alice-key', 'X-OpenViking-User': 'bob' }).get(
+      '/api/v1/system/status',
+    );
     expect(res.json.result.user).toBe('alice');
   });
 
   it('X-API-Key wins over Authorization: Bearer', async () => {
-    const res = await clientFor(server.url, { 'X-API-Key': 'bob-key', Authorization: 'Bearer alice-key' }).get('/api/v1/system/status');
+    const res = await clientFor(server.url, { 'X-API-Key': 'bob-key', Authorization: 'Bearer alice-key' }).get(
+      '/api/v1/system/status',
+    );
     expect(res.json.result.user).toBe('bob');
   });
 
@@ -79,20 +96,30 @@ describe('api_key mode', () => {
   it('ROOT key: 403 PERMISSION_DENIED on tenant data, allowed on system/status', async () => {
     const root = clientFor(server.url, { Authorization: 'Bearer root-key' });
     expect((await root.get('/api/v1/system/status')).status).toBe(200);
-    for (const res of [await root.post(FIND, { query: 'x' }), await root.post('/api/v1/sessions/s/messages', { role: 'user', content: 'x' }), await root.get('/api/v1/fs/ls?uri=viking://user')]) {
+    for (const res of [
+      await root.post(FIND, { query: 'x' }),
+      await root.post('/api/v1/sessions/s/messages', { role: 'user', content: 'x' }),
+      await root.get('/api/v1/fs/ls?uri=viking://user'),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.json.error.code).toBe('PERMISSION_DENIED');
     }
   });
 
   it('viking://~ expands to the caller for USER/ADMIN; responses echo the canonical URI', async () => {
-    const res = await clientFor(server.url, { Authorization: 'Bearer alice-key' }).post(FIND, { query: 'green tea', target_uri: 'viking://~/memories' });
+    const res = await clientFor(server.url, { Authorization: 'Bearer alice-key' }).post(FIND, {
+      query: 'green tea',
+      target_uri: 'viking://~/memories',
+    });
     expect(res.status).toBe(200);
     expect(res.json.result.memories[0].uri).toBe('viking://user/alice/memories/preferences/alice/tea.md');
   });
 
   it('uid-less viking://user/memories/... is 400 INVALID_URI for USER', async () => {
-    const res = await clientFor(server.url, { Authorization: 'Bearer alice-key' }).post(FIND, { query: 'tea', target_uri: 'viking://user/memories' });
+    const res = await clientFor(server.url, { Authorization: 'Bearer alice-key' }).post(FIND, {
+      query: 'tea',
+      target_uri: 'viking://user/memories',
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('INVALID_URI');
     expect(res.json.error.message).toContain('viking://~/memories');
@@ -130,17 +157,24 @@ describe('trusted mode', () => {
   afterAll(() => server.close());
 
   it('account and user headers are the identity, both required', async () => {
-    const ok = await clientFor(server.url, { 'X-OpenViking-Account': 'acme', 'X-OpenViking-User': 'dave' }).get('/api/v1/system/status');
+    const ok = await clientFor(server.url, { 'X-OpenViking-Account': 'acme', 'X-OpenViking-User': 'dave' }).get(
+      '/api/v1/system/status',
+    );
     expect(ok.json.result.user).toBe('dave');
     const missing = await clientFor(server.url, { 'X-OpenViking-User': 'dave' }).get('/api/v1/system/status');
     expect(missing.status).toBe(400);
     expect(missing.json.error.code).toBe('INVALID_ARGUMENT');
-    const empty = await clientFor(server.url, { 'X-OpenViking-Account': '  ', 'X-OpenViking-User': 'dave' }).get('/api/v1/system/status');
+    const empty = await clientFor(server.url, { 'X-OpenViking-Account': '  ', 'X-OpenViking-User': 'dave' }).get(
+      '/api/v1/system/status',
+    );
     expect(empty.status).toBe(400);
   });
 
   it('the role is USER, so ~ expands', async () => {
-    const res = await clientFor(server.url, { 'X-OpenViking-Account': 'acme', 'X-OpenViking-User': 'dave' }).post(FIND, { query: 'x', target_uri: 'viking://~/memories' });
+    const res = await clientFor(server.url, { 'X-OpenViking-Account': 'acme', 'X-OpenViking-User': 'dave' }).post(
+      FIND,
+      { query: 'x', target_uri: 'viking://~/memories' },
+    );
     expect(res.status).toBe(200);
   });
 
@@ -149,7 +183,9 @@ describe('trusted mode', () => {
     try {
       const headers = { 'X-OpenViking-Account': 'acme', 'X-OpenViking-User': 'dave' };
       expect((await clientFor(guarded.url, headers).get('/api/v1/system/status')).status).toBe(401);
-      expect((await clientFor(guarded.url, { ...headers, 'X-API-Key': 'gate' }).get('/api/v1/system/status')).status).toBe(200);
+      expect(
+        (await clientFor(guarded.url, { ...headers, 'X-API-Key': 'gate' }).get('/api/v1/system/status')).status,
+      ).toBe(200);
     } finally {
       await guarded.close();
     }

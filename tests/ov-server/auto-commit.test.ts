@@ -27,8 +27,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('auto_commit_policy', () => {
   it('create stores the policy with defaults for missing fields and clamped values; GET shows it', async () => {
     const { api } = await serverWith();
-    const created = await api.post('/api/v1/sessions', { session_id: 's1', auto_commit_policy: { pending_token_threshold: 5_000_000, idle_timeout_seconds: 60 } });
-    const expected = { pending_token_threshold: 1_000_000, message_count_threshold: 100, idle_timeout_seconds: 60, keep_recent_count: 0, min_commit_interval_seconds: 0 };
+    const created = await api.post('/api/v1/sessions', {
+      session_id: 's1',
+      auto_commit_policy: { pending_token_threshold: 5_000_000, idle_timeout_seconds: 60 },
+    });
+    const expected = {
+      pending_token_threshold: 1_000_000,
+      message_count_threshold: 100,
+      idle_timeout_seconds: 60,
+      keep_recent_count: 0,
+      min_commit_interval_seconds: 0,
+    };
     expect(created.json.result.auto_commit_policy).toEqual(expected);
     expect((await api.get('/api/v1/sessions/s1')).json.result.auto_commit_policy).toEqual(expected);
     expect((await api.post('/api/v1/sessions', { session_id: 's1' })).status).toBe(409);
@@ -36,14 +45,22 @@ describe('auto_commit_policy', () => {
 
   it('refuses unknown fields and explicit nulls; PATCH needs an existing session; null disables', async () => {
     const { api, patch } = await serverWith();
-    expect((await api.post('/api/v1/sessions', { session_id: 's2', auto_commit_policy: { bogus: 1 } })).status).toBe(400);
-    const nullField = await api.post('/api/v1/sessions', { session_id: 's2', auto_commit_policy: { idle_timeout_seconds: null } });
+    expect((await api.post('/api/v1/sessions', { session_id: 's2', auto_commit_policy: { bogus: 1 } })).status).toBe(
+      400,
+    );
+    const nullField = await api.post('/api/v1/sessions', {
+      session_id: 's2',
+      auto_commit_policy: { idle_timeout_seconds: null },
+    });
     expect(nullField.status).toBe(400);
     expect(nullField.text).toContain('use auto_commit_policy=null');
     expect((await patch('missing', { auto_commit_policy: {} })).status).toBe(404);
     await api.post('/api/v1/sessions/s2/messages', message('hello'));
     const set = await patch('s2', { auto_commit_policy: { message_count_threshold: 2 } });
-    expect(set.json.result.auto_commit_policy).toMatchObject({ message_count_threshold: 2, pending_token_threshold: 150_000 });
+    expect(set.json.result.auto_commit_policy).toMatchObject({
+      message_count_threshold: 2,
+      pending_token_threshold: 150_000,
+    });
     expect((await patch('s2', { auto_commit_policy: null })).json.result.auto_commit_policy).toBeNull();
   });
 
@@ -58,7 +75,10 @@ describe('auto_commit_policy', () => {
     const commits = server.session('s3')?.commits ?? [];
     expect(commits.map((c) => [c.status, c.auto, c.keepRecentCount])).toEqual([['accepted', 'threshold', 1]]);
     expect(server.session('s3')?.messages.map((m) => m.parts[0]?.text)).toEqual(['three']);
-    expect((await api.get('/api/v1/sessions/s3')).json.result).toMatchObject({ message_count: 1, total_message_count: 3 });
+    expect((await api.get('/api/v1/sessions/s3')).json.result).toMatchObject({
+      message_count: 1,
+      total_message_count: 3,
+    });
     expect((await api.get('/api/v1/sessions/s3')).json.result.last_auto_commit_at).not.toBeNull();
   });
 

@@ -11,7 +11,9 @@ const CLI = fileURLToPath(new URL('../support/ov-server/cli.ts', import.meta.url
 
 describe('dev server CLI', () => {
   it('--port 0 --auth api_key: prints the URL and serves the demo user with the demo key', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--auth', 'api_key'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--auth', 'api_key'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';

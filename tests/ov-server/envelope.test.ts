@@ -51,7 +51,9 @@ describe('envelope and framework errors', () => {
     const res = await api.post('/api/v1/sessions/s1/messages', { content: 'no role' });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toBe('Invalid request parameters: body.role: Field required');
-    expect(res.json.error.details.validation_errors).toEqual([{ loc: ['body', 'role'], message: 'Field required', type: 'missing' }]);
+    expect(res.json.error.details.validation_errors).toEqual([
+      { loc: ['body', 'role'], message: 'Field required', type: 'missing' },
+    ]);
   });
 
   it('echoes a valid X-Request-ID, mints one otherwise, sets X-Process-Time', async () => {
@@ -74,7 +76,15 @@ describe('envelope and framework errors', () => {
 
   it('maps every documented error code to its HTTP status', () => {
     const expected: Record<number, string[]> = {
-      400: ['INVALID_ARGUMENT', 'INVALID_URI', 'UNSUPPORTED_URI', 'UNSUPPORTED_MODE', 'INVALID_FILTER', 'SKILL_INVALID', 'SKILL_CAPABILITY_UNAVAILABLE'],
+      400: [
+        'INVALID_ARGUMENT',
+        'INVALID_URI',
+        'UNSUPPORTED_URI',
+        'UNSUPPORTED_MODE',
+        'INVALID_FILTER',
+        'SKILL_INVALID',
+        'SKILL_CAPABILITY_UNAVAILABLE',
+      ],
       401: ['UNAUTHENTICATED'],
       403: ['PERMISSION_DENIED'],
       404: ['NOT_FOUND'],
@@ -82,14 +92,27 @@ describe('envelope and framework errors', () => {
       410: ['SESSION_EXPIRED'],
       412: ['FAILED_PRECONDITION'],
       429: ['RESOURCE_EXHAUSTED'],
-      500: ['INTERNAL', 'INTERNAL_ERROR', 'PROCESSING_ERROR', 'EMBEDDING_FAILED', 'VLM_FAILED', 'NOT_INITIALIZED', 'WRITE_FAILED', 'REFRESH_FAILED', 'RESTORE_WRITEBACK_PARTIAL', 'AGENT_OUTPUT_INVALID', 'UNKNOWN'],
+      500: [
+        'INTERNAL',
+        'INTERNAL_ERROR',
+        'PROCESSING_ERROR',
+        'EMBEDDING_FAILED',
+        'VLM_FAILED',
+        'NOT_INITIALIZED',
+        'WRITE_FAILED',
+        'REFRESH_FAILED',
+        'RESTORE_WRITEBACK_PARTIAL',
+        'AGENT_OUTPUT_INVALID',
+        'UNKNOWN',
+      ],
       501: ['UNIMPLEMENTED'],
       503: ['UNAVAILABLE', 'MODEL_UNAVAILABLE', 'BOT_RESTARTED', 'NO_VECTOR_DB'],
       504: ['DEADLINE_EXCEEDED'],
     };
     const all = Object.values(expected).flat();
     expect(knownErrorCodes().sort()).toEqual([...all].sort());
-    for (const [status, codes] of Object.entries(expected)) for (const code of codes) expect(statusForCode(code)).toBe(Number(status));
+    for (const [status, codes] of Object.entries(expected))
+      for (const code of codes) expect(statusForCode(code)).toBe(Number(status));
   });
 
   it('an error-code fault answers with the table status', async () => {

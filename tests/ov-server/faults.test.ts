@@ -12,7 +12,9 @@ let api: ReturnType<typeof clientFor>;
 const STATUS = '/api/v1/system/status';
 
 beforeAll(async () => {
-  server = await startOvServer({ seed: { user: 'u1', files: { 'memories/preferences/u1/tea.md': 'Prefers green tea' } } });
+  server = await startOvServer({
+    seed: { user: 'u1', files: { 'memories/preferences/u1/tea.md': 'Prefers green tea' } },
+  });
   api = clientFor(server.url, { 'X-OpenViking-User': 'u1' });
 });
 afterEach(() => {
@@ -123,9 +125,18 @@ describe('old-server faces', () => {
 describe('request log', () => {
   it('records method, path, query, headers (auth kept), parsed body, status and timing', async () => {
     server.clearRequests();
-    await call(server.url, 'POST', '/api/v1/search/find?trace=1', { body: { query: 'tea' }, headers: { Authorization: 'Bearer secret-key', 'X-OpenViking-User': 'u1' } });
+    await call(server.url, 'POST', '/api/v1/search/find?trace=1', {
+      body: { query: 'tea' },
+      headers: { Authorization: 'Bearer secret-key', 'X-OpenViking-User': 'u1' },
+    });
     const [entry] = server.requests({ method: 'post', path: /find/ });
-    expect(entry).toMatchObject({ method: 'POST', path: '/api/v1/search/find', query: { trace: '1' }, body: { query: 'tea' }, status: 200 });
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/search/find',
+      query: { trace: '1' },
+      body: { query: 'tea' },
+      status: 200,
+    });
     expect(entry?.headers['authorization']).toBe('Bearer secret-key');
     expect(entry?.durationMs).toBeGreaterThanOrEqual(0);
     expect(server.requests({ status: 404 })).toEqual([]);

@@ -31,12 +31,19 @@ afterAll(() => server.close());
 
 describe('fs/ls', () => {
   it('agent output: {uri,size,isDir,modTime,abstract} + rel_path when recursive; files get abstract ""', async () => {
-    const res = await ls('uri=viking://user/u1/memories/preferences&output=agent&recursive=true&abs_limit=512&node_limit=512');
+    const res = await ls(
+      'uri=viking://user/u1/memories/preferences&output=agent&recursive=true&abs_limit=512&node_limit=512',
+    );
     const entries = res.json.result;
     expect(entries.map((e: { rel_path: string }) => e.rel_path)).toEqual(['u1', 'u1/editor.md', 'u1/shell.md']);
     const file = entries[1];
     expect(Object.keys(file).sort()).toEqual(['abstract', 'isDir', 'modTime', 'rel_path', 'size', 'uri']);
-    expect(file).toMatchObject({ uri: 'viking://user/u1/memories/preferences/u1/editor.md', isDir: false, abstract: '', size: 5 });
+    expect(file).toMatchObject({
+      uri: 'viking://user/u1/memories/preferences/u1/editor.md',
+      isDir: false,
+      abstract: '',
+      size: 5,
+    });
   });
 
   it('directories carry their .abstract.md in agent output, cut to abs_limit', async () => {
@@ -55,9 +62,18 @@ describe('fs/ls', () => {
   it('hidden dotfiles only with show_all_hidden; node_limit (alias limit) truncates; simple gives URIs', async () => {
     const names = async (query: string) => (await ls(query)).json.result.map((e: { name: string }) => e.name);
     expect(await names('uri=viking://user/u1/memories/preferences&output=original')).toEqual(['u1']);
-    expect(await names('uri=viking://user/u1/memories/preferences&output=original&show_all_hidden=true')).toEqual(['.abstract.md', '.hidden.md', 'u1']);
-    expect(await names('uri=viking://user/u1/memories/preferences&output=original&show_all_hidden=true&limit=1')).toEqual(['.abstract.md']);
-    expect((await ls('uri=viking://user/u1/memories&simple=true')).json.result).toEqual(['viking://user/u1/memories/preferences', 'viking://user/u1/memories/profile.md']);
+    expect(await names('uri=viking://user/u1/memories/preferences&output=original&show_all_hidden=true')).toEqual([
+      '.abstract.md',
+      '.hidden.md',
+      'u1',
+    ]);
+    expect(
+      await names('uri=viking://user/u1/memories/preferences&output=original&show_all_hidden=true&limit=1'),
+    ).toEqual(['.abstract.md']);
+    expect((await ls('uri=viking://user/u1/memories&simple=true')).json.result).toEqual([
+      'viking://user/u1/memories/preferences',
+      'viking://user/u1/memories/profile.md',
+    ]);
   });
 
   it('uri is required; a missing directory is 404; bad booleans are 400', async () => {
@@ -92,7 +108,11 @@ describe('content/read', () => {
   });
 
   it('abstract and overview routes return strings', async () => {
-    expect((await api.get('/api/v1/content/abstract?uri=viking://user/u1/memories/preferences/u1/editor.md')).json.result).toBe('Editor: Helix');
-    expect((await api.get('/api/v1/content/overview?uri=viking://user/u1/memories/preferences/u1/editor.md')).json.result).toBe('Helix');
+    expect(
+      (await api.get('/api/v1/content/abstract?uri=viking://user/u1/memories/preferences/u1/editor.md')).json.result,
+    ).toBe('Editor: Helix');
+    expect(
+      (await api.get('/api/v1/content/overview?uri=viking://user/u1/memories/preferences/u1/editor.md')).json.result,
+    ).toBe('Helix');
   });
 });

@@ -12,7 +12,12 @@ import { call } from './http-client.js';
 const USER_KEY = 'alice-key';
 let server: OvTestServer;
 /** A raw `initialize` request, for checks below the SDK client. */
-const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const init = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 
 async function connect(url: string, headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'fidelity-test', version: '1.0.0' });
@@ -26,8 +31,16 @@ function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
 
 beforeAll(async () => {
   server = await startOvServer({
-    auth: { mode: 'api_key', rootKey: 'root-key', keys: { [USER_KEY]: { account: 'acme', user: 'alice', role: 'user' } } },
-    seed: { account: 'acme', user: 'alice', files: { 'memories/preferences/alice/tea.md': { content: 'Alice prefers green tea.', abstract: 'Tea: green' } } },
+    auth: {
+      mode: 'api_key',
+      rootKey: 'root-key',
+      keys: { [USER_KEY]: { account: 'acme', user: 'alice', role: 'user' } },
+    },
+    seed: {
+      account: 'acme',
+      user: 'alice',
+      files: { 'memories/preferences/alice/tea.md': { content: 'Alice prefers green tea.', abstract: 'Tea: green' } },
+    },
   });
 });
 afterAll(() => server.close());
@@ -40,7 +53,14 @@ describe('MCP over streamable HTTP', () => {
       expect(tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
       expect(tools).toHaveLength(15);
       const find = tools.find((tool) => tool.name === 'find');
-      expect(Object.keys(find?.inputSchema.properties ?? {})).toEqual(['query', 'target_uri', 'limit', 'min_score', 'level', 'context_type']);
+      expect(Object.keys(find?.inputSchema.properties ?? {})).toEqual([
+        'query',
+        'target_uri',
+        'limit',
+        'min_score',
+        'level',
+        'context_type',
+      ]);
     } finally {
       await client.close();
     }
@@ -49,12 +69,23 @@ describe('MCP over streamable HTTP', () => {
   it('tool calls work over the shared store: find, write → read, remember → session committed', async () => {
     const client = await connect(server.url, { Authorization: `Bearer ${USER_KEY}` });
     try {
-      const found = textOf(await client.callTool({ name: 'find', arguments: { query: 'green tea', target_uri: 'viking://~/memories' } }));
-      expect(found).toMatch(/^- \[memory \d+%\] viking:\/\/user\/alice\/memories\/preferences\/alice\/tea\.md\n {2}Tea: green$/);
+      const found = textOf(
+        await client.callTool({ name: 'find', arguments: { query: 'green tea', target_uri: 'viking://~/memories' } }),
+      );
+      expect(found).toMatch(
+        /^- \[memory \d+%\] viking:\/\/user\/alice\/memories\/preferences\/alice\/tea\.md\n {2}Tea: green$/,
+      );
       await client.callTool({ name: 'write', arguments: { uri: 'viking://~/resources/notes.md', content: 'hello' } });
       expect(server.file('viking://user/alice/resources/notes.md', 'acme')).toBe('hello');
-      expect(textOf(await client.callTool({ name: 'read', arguments: { uris: 'viking://~/resources/notes.md' } }))).toBe('hello');
-      const remembered = textOf(await client.callTool({ name: 'remember', arguments: { messages: [{ role: 'user', content: 'I use fish shell' }] } }));
+      expect(
+        textOf(await client.callTool({ name: 'read', arguments: { uris: 'viking://~/resources/notes.md' } })),
+      ).toBe('hello');
+      const remembered = textOf(
+        await client.callTool({
+          name: 'remember',
+          arguments: { messages: [{ role: 'user', content: 'I use fish shell' }] },
+        }),
+      );
       const sessionId = /session (mcp-store-[0-9a-f]{12})/.exec(remembered)?.[1];
       expect(server.session(sessionId ?? '')?.commits[0]?.status).toBe('accepted');
     } finally {
@@ -65,9 +96,15 @@ describe('MCP over streamable HTTP', () => {
   it('OpenViking errors surface as tool errors; read reports them as text', async () => {
     const client = await connect(server.url, { Authorization: `Bearer ${USER_KEY}` });
     try {
-      const edit = await client.callTool({ name: 'edit', arguments: { uri: 'viking://~/resources/none.md', old_string: 'a', new_string: 'b' } });
+      const edit = await client.callTool({
+        name: 'edit',
+        arguments: { uri: 'viking://~/resources/none.md', old_string: 'a', new_string: 'b' },
+      });
       expect(edit.isError).toBe(true);
-      const read = await client.callTool({ name: 'read', arguments: { uris: ['viking://~/nope.md', 'viking://~/memories/preferences/alice/tea.md'] } });
+      const read = await client.callTool({
+        name: 'read',
+        arguments: { uris: ['viking://~/nope.md', 'viking://~/memories/preferences/alice/tea.md'] },
+      });
       expect(read.isError).toBeFalsy();
       expect(textOf(read)).toContain('=== viking://~/nope.md ===\nError reading');
       expect(textOf(read)).toContain('Alice prefers green tea.');
@@ -80,8 +117,13 @@ describe('MCP over streamable HTTP', () => {
   it('watches: add_resource with watch_interval, list_watches, cancel_watch', async () => {
     const client = await connect(server.url, { Authorization: `Bearer ${USER_KEY}` });
     try {
-      await client.callTool({ name: 'add_resource', arguments: { path: 'https://example.com/guide', watch_interval: 30 } });
-      expect(textOf(await client.callTool({ name: 'list_watches', arguments: {} }))).toContain('viking://resources/guide');
+      await client.callTool({
+        name: 'add_resource',
+        arguments: { path: 'https://example.com/guide', watch_interval: 30 },
+      });
+      expect(textOf(await client.callTool({ name: 'list_watches', arguments: {} }))).toContain(
+        'viking://resources/guide',
+      );
       await client.callTool({ name: 'cancel_watch', arguments: { to_uri: 'viking://resources/guide' } });
       expect(textOf(await client.callTool({ name: 'list_watches', arguments: {} }))).toBe('No active watches.');
     } finally {
@@ -94,24 +136,35 @@ describe('MCP over streamable HTTP', () => {
     const anonymous = await call(server.url, 'POST', '/mcp', { body: init, headers });
     expect(anonymous.status).toBe(401);
     expect(anonymous.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
-    const root = await call(server.url, 'POST', '/mcp', { body: init, headers: { ...headers, Authorization: 'Bearer root-key' } });
+    const root = await call(server.url, 'POST', '/mcp', {
+      body: init,
+      headers: { ...headers, Authorization: 'Bearer root-key' },
+    });
     expect(root.status).toBe(403);
     await expect(connect(server.url, {})).rejects.toThrow();
   });
 
   it('is stateless: no Mcp-Session-Id; GET is 405', async () => {
-    const res = await call(server.url, 'POST', '/mcp', { body: init, headers: { Accept: 'application/json, text/event-stream', Authorization: `Bearer ${USER_KEY}` } });
+    const res = await call(server.url, 'POST', '/mcp', {
+      body: init,
+      headers: { Accept: 'application/json, text/event-stream', Authorization: `Bearer ${USER_KEY}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/event-stream');
     expect(res.headers['mcp-session-id']).toBeUndefined();
     expect(res.text).toContain('"protocolVersion"');
-    expect((await call(server.url, 'GET', '/mcp', { headers: { Authorization: `Bearer ${USER_KEY}` } })).status).toBe(405);
+    expect((await call(server.url, 'GET', '/mcp', { headers: { Authorization: `Bearer ${USER_KEY}` } })).status).toBe(
+      405,
+    );
   });
 
   it('mcpJsonResponse answers plain JSON', async () => {
     const jsonServer = await startOvServer({ mcpJsonResponse: true });
     try {
-        const res = await call(jsonServer.url, 'POST', '/mcp', { body: { ...init, id: 7 }, headers: { Accept: 'application/json, text/event-stream' } });
+      const res = await call(jsonServer.url, 'POST', '/mcp', {
+        body: { ...init, id: 7 },
+        headers: { Accept: 'application/json, text/event-stream' },
+      });
       expect(res.json).toMatchObject({ jsonrpc: '2.0', id: 7, result: { serverInfo: { name: 'openviking-test' } } });
     } finally {
       await jsonServer.close();

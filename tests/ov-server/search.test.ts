@@ -18,9 +18,18 @@ beforeAll(async () => {
       user: 'u1',
       files: {
         'memories/profile.md': 'Senior engineer.',
-        'memories/preferences/u1/editor.md': { content: 'Uses the Helix editor with vim keys.', abstract: 'Editor: Helix' },
-        'memories/entities/u1/database.md': { content: 'The project database is Postgres 16.', abstract: 'Database: Postgres 16' },
-        'memories/events/u1/migration.md': { content: `Migrated the database schema. ${'Details follow. '.repeat(200)}`, abstract: 'Database schema migration' },
+        'memories/preferences/u1/editor.md': {
+          content: 'Uses the Helix editor with vim keys.',
+          abstract: 'Editor: Helix',
+        },
+        'memories/entities/u1/database.md': {
+          content: 'The project database is Postgres 16.',
+          abstract: 'Database: Postgres 16',
+        },
+        'memories/events/u1/migration.md': {
+          content: `Migrated the database schema. ${'Details follow. '.repeat(200)}`,
+          abstract: 'Database schema migration',
+        },
         'skills/deploy/SKILL.md': { content: 'How to deploy the database service.', abstract: 'Deploy skill' },
       },
     },
@@ -29,14 +38,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const context = (extra: Record<string, unknown> = {}) => api.post(SEARCH, { query: 'which editor and database', mode: 'context', ...extra });
+const context = (extra: Record<string, unknown> = {}) =>
+  api.post(SEARCH, { query: 'which editor and database', mode: 'context', ...extra });
 
 describe('search/search validation', () => {
   it('unknown keys → 400 "Extra inputs are not permitted" (extra="forbid")', async () => {
     for (const route of [SEARCH, '/api/v1/search/recall', '/api/v1/search/find']) {
       const res = await api.post(route, { query: 'x', bogus: 1 });
       expect(res.status).toBe(400);
-      expect(res.json.error.details.validation_errors).toContainEqual({ loc: ['body', 'bogus'], message: 'Extra inputs are not permitted', type: 'extra_forbidden' });
+      expect(res.json.error.details.validation_errors).toContainEqual({
+        loc: ['body', 'bogus'],
+        message: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+      });
     }
   });
 
@@ -54,7 +68,13 @@ describe('search/search validation', () => {
   });
 
   it('range checks: max_tokens 64..32000, dedup_turns ≤100, exclude_uris ≤200, unknown quota keys', async () => {
-    for (const field of [{ max_tokens: 10 }, { max_tokens: 40000 }, { dedup_turns: 101 }, { exclude_uris: Array(201).fill('viking://resources/x') }, { quotas: { events: 1, other: 2 } }]) {
+    for (const field of [
+      { max_tokens: 10 },
+      { max_tokens: 40000 },
+      { dedup_turns: 101 },
+      { exclude_uris: Array(201).fill('viking://resources/x') },
+      { quotas: { events: 1, other: 2 } },
+    ]) {
       expect((await context(field)).status).toBe(400);
     }
   });
@@ -67,11 +87,23 @@ describe('context mode', () => {
     expect(result.digest).toBe('');
     expect(result.stats).toMatchObject({ rewrite: 'off', purpose: 'coding' });
     expect(result.entries.map((e: { uri: string }) => e.uri)).toEqual(
-      expect.arrayContaining(['viking://user/u1/memories/preferences/u1/editor.md', 'viking://user/u1/memories/entities/u1/database.md']),
+      expect.arrayContaining([
+        'viking://user/u1/memories/preferences/u1/editor.md',
+        'viking://user/u1/memories/entities/u1/database.md',
+      ]),
     );
     const first = result.entries[0];
-    expect(first).toEqual({ uri: expect.any(String), category: expect.any(String), score: expect.any(Number), detail: expect.any(String), text: expect.any(String), origin: 'self' });
-    expect(result.rendered.split('\n')[0]).toBe(`<memory uri="${first.uri}" type="${first.category}" score="${first.score.toFixed(2)}" detail="${first.detail}">`);
+    expect(first).toEqual({
+      uri: expect.any(String),
+      category: expect.any(String),
+      score: expect.any(Number),
+      detail: expect.any(String),
+      text: expect.any(String),
+      origin: 'self',
+    });
+    expect(result.rendered.split('\n')[0]).toBe(
+      `<memory uri="${first.uri}" type="${first.category}" score="${first.score.toFixed(2)}" detail="${first.detail}">`,
+    );
   });
 
   it('score_threshold filters entries', async () => {
@@ -95,8 +127,17 @@ describe('context mode', () => {
     expect(server.session('cc-dedup')).toBeDefined(); // auto-created by the search
     const again = await context(body);
     expect(again.json.result.entries).toEqual([]);
-    expect(again.json.result.stats.dedup).toMatchObject({ turns: 2, status: 'applied', cooled: first.json.result.entries.length });
-    await api.post('/api/v1/sessions/cc-dedup/messages/batch', { messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }] });
+    expect(again.json.result.stats.dedup).toMatchObject({
+      turns: 2,
+      status: 'applied',
+      cooled: first.json.result.entries.length,
+    });
+    await api.post('/api/v1/sessions/cc-dedup/messages/batch', {
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'b' },
+      ],
+    });
     expect((await context(body)).json.result.entries.length).toBe(first.json.result.entries.length);
   });
 
@@ -104,14 +145,25 @@ describe('context mode', () => {
     const res = await context({ rewrite: true, rewrite_max_bullets: 1 });
     expect(res.json.result.stats.rewrite).toBe('ok');
     expect(res.json.result.digest).toMatch(/^OpenViking memory digest:\n- .*viking:\/\/\S+\)$/);
-    const none = await api.post(SEARCH, { query: 'zebra quantum', mode: 'context', rewrite: 'auto', score_threshold: 0.5 });
+    const none = await api.post(SEARCH, {
+      query: 'zebra quantum',
+      mode: 'context',
+      rewrite: 'auto',
+      score_threshold: 0.5,
+    });
     expect(none.json.result).toMatchObject({ rendered: '', digest: '', stats: { rewrite: 'no_relevant' } });
   });
 });
 
 describe('recall (deprecated tier 2)', () => {
   it('answers the context shape with Deprecation headers and stats.deprecated', async () => {
-    const res = await api.post('/api/v1/search/recall', { query: 'editor', quotas: { events: 5, entities: 4, preferences: 1, experiences: 0 }, max_chars: 5000, min_score: 0.35, render: true });
+    const res = await api.post('/api/v1/search/recall', {
+      query: 'editor',
+      quotas: { events: 5, entities: 4, preferences: 1, experiences: 0 },
+      max_chars: 5000,
+      min_score: 0.35,
+      render: true,
+    });
     expect(res.status).toBe(200);
     expect(res.headers['deprecation']).toBe('true');
     expect(res.headers['link']).toBe('</api/v1/search/search>; rel="successor-version"');
@@ -129,12 +181,25 @@ describe('find (tier 3)', () => {
     const res = await api.post('/api/v1/search/find', { query: 'database', score_threshold: 0 });
     const { memories, skills, total } = res.json.result;
     expect(total).toBe(memories.length + skills.length + res.json.result.resources.length);
-    expect(skills[0]).toEqual({ context_type: 'skill', uri: 'viking://user/u1/skills/deploy/SKILL.md', level: 2, score: expect.any(Number), abstract: 'Deploy skill', tags: [] });
-    for (const item of memories) expect(Object.keys(item).sort()).toEqual(['abstract', 'context_type', 'level', 'score', 'tags', 'uri']);
+    expect(skills[0]).toEqual({
+      context_type: 'skill',
+      uri: 'viking://user/u1/skills/deploy/SKILL.md',
+      level: 2,
+      score: expect.any(Number),
+      abstract: 'Deploy skill',
+      tags: [],
+    });
+    for (const item of memories)
+      expect(Object.keys(item).sort()).toEqual(['abstract', 'context_type', 'level', 'score', 'tags', 'uri']);
   });
 
   it('target_uri narrows; limit and score_threshold apply; scores are best-first', async () => {
-    const res = await api.post('/api/v1/search/find', { query: 'database schema', target_uri: 'viking://user/u1/memories', limit: 2, score_threshold: 0.1 });
+    const res = await api.post('/api/v1/search/find', {
+      query: 'database schema',
+      target_uri: 'viking://user/u1/memories',
+      limit: 2,
+      score_threshold: 0.1,
+    });
     const scores = res.json.result.memories.map((m: { score: number }) => m.score);
     expect(scores.length).toBeLessThanOrEqual(2);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);

@@ -29,7 +29,13 @@ describe('session lifecycle', () => {
     expect((await api.get(path())).status).toBe(404);
     const created = await api.get(path('?auto_create=true'));
     expect(created.status).toBe(200);
-    expect(created.json.result).toMatchObject({ session_id: sid, message_count: 0, commit_count: 0, pending_tokens: 0, uri: `viking://user/u1/sessions/${sid}` });
+    expect(created.json.result).toMatchObject({
+      session_id: sid,
+      message_count: 0,
+      commit_count: 0,
+      pending_tokens: 0,
+      uri: `viking://user/u1/sessions/${sid}`,
+    });
     expect((await api.get(path())).status).toBe(200);
   });
 
@@ -40,7 +46,9 @@ describe('session lifecycle', () => {
   });
 
   it('batch: result {session_id, message_count, added, pending_tokens}; order kept; ids minted', async () => {
-    const res = await api.post(path('/messages/batch'), { messages: [text('user', 'one'), text('assistant', 'two'), text('user', 'three')] });
+    const res = await api.post(path('/messages/batch'), {
+      messages: [text('user', 'one'), text('assistant', 'two'), text('user', 'three')],
+    });
     // per-message ceil: one → 1, two → 1, three → 2
     expect(res.json.result).toEqual({ session_id: sid, message_count: 3, added: 3, pending_tokens: 4 });
     const stored = server.session(sid)?.allMessages ?? [];
@@ -91,7 +99,10 @@ describe('session lifecycle', () => {
     ];
     const res = await api.post(path('/messages/batch'), { messages: [{ role: 'user', parts }] });
     expect(res.json.result).toMatchObject({ added: 2, message_count: 2 });
-    expect(server.session(sid)?.allMessages.map((m) => [m.message_kind, m.parts[0]?.['tool_id']])).toEqual([['tool_transport', 't1'], ['tool_transport', 't2']]);
+    expect(server.session(sid)?.allMessages.map((m) => [m.message_kind, m.parts[0]?.['tool_id']])).toEqual([
+      ['tool_transport', 't1'],
+      ['tool_transport', 't2'],
+    ]);
   });
 
   it('pending_tokens is CJK-aware: ≥U+3000 counts 1.5, else chars/4', async () => {
@@ -112,13 +123,25 @@ describe('commit', () => {
   it('empty session → skipped / no_messages', async () => {
     await api.get(path('?auto_create=true'));
     const res = await api.post(path('/commit'), {});
-    expect(res.json.result).toMatchObject({ session_id: sid, status: 'skipped', task_id: null, archive_uri: null, archived: false, reason: 'no_messages' });
+    expect(res.json.result).toMatchObject({
+      session_id: sid,
+      status: 'skipped',
+      task_id: null,
+      archive_uri: null,
+      archived: false,
+      reason: 'no_messages',
+    });
   });
 
   it('accepted: archives all but keep_recent_count, counts update, task is pollable', async () => {
     await api.post(path('/messages/batch'), { messages: ['a', 'b', 'c', 'd'].map((t) => text('user', t)) });
     const res = await api.post(path('/commit'), { keep_recent_count: 1 });
-    expect(res.json.result).toMatchObject({ status: 'accepted', archived: true, archive_uri: `viking://user/u1/sessions/${sid}/history/archive_001`, budget_exceeded: false });
+    expect(res.json.result).toMatchObject({
+      status: 'accepted',
+      archived: true,
+      archive_uri: `viking://user/u1/sessions/${sid}/history/archive_001`,
+      budget_exceeded: false,
+    });
     expect(res.json.result.trace_id).toMatch(/^[0-9a-f]{32}$/);
     const meta = (await api.get(path())).json.result;
     expect(meta).toMatchObject({ message_count: 1, commit_count: 1, total_message_count: 4 });
@@ -133,7 +156,12 @@ describe('commit', () => {
   it('skipped / all_within_keep_window when keep_recent_count covers everything', async () => {
     await api.post(path('/messages'), text('user', 'only'));
     const res = await api.post(path('/commit'), { keep_recent_count: 10 });
-    expect(res.json.result).toMatchObject({ status: 'skipped', reason: 'all_within_keep_window', estimated_active_tokens: 1, budget_exceeded: false });
+    expect(res.json.result).toMatchObject({
+      status: 'skipped',
+      reason: 'all_within_keep_window',
+      estimated_active_tokens: 1,
+      budget_exceeded: false,
+    });
   });
 
   it('ignores unknown keys, rejects turn-budget fields without retention_mode and out-of-range counts', async () => {
@@ -151,7 +179,9 @@ describe('commit', () => {
 
 describe('session context', () => {
   it('returns the latest archive overview and pre_archive_abstracts []', async () => {
-    await api.post(path('/messages/batch'), { messages: [text('user', 'we chose sqlite'), text('assistant', 'noted')] });
+    await api.post(path('/messages/batch'), {
+      messages: [text('user', 'we chose sqlite'), text('assistant', 'noted')],
+    });
     await api.post(path('/commit'), {});
     await api.post(path('/messages'), text('user', 'next'));
     const res = await api.get(path('/context?token_budget=32000'));

@@ -43,7 +43,9 @@ describe('no procfs (macOS, Git Bash): the lock', () => {
     // `sleep 100` is started by a shell that then execs `sleep 5`, which never reaps it: killed, it stays a zombie.
     const parent = spawn('sh', ['-c', 'sleep 100 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
     cleanups.push(() => void parent.kill('SIGKILL'));
-    const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+    const pid = Number(
+      await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))),
+    );
     process.kill(pid, 'SIGKILL');
     await waitFor(() => readFileSync(`/proc/${pid}/stat`, 'latin1').includes(') Z'));
     expect(defaultIsProcessAlive(pid)).toBe(false); // Linux: procfs says Z
@@ -54,7 +56,10 @@ describe('no procfs (macOS, Git Bash): the lock', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const lockPath = join(dir, 'held.lock');
     expect((await tryLock(lockPath, { now: Date.now, staleMs: 30_000, pid })).ok).toBe(true);
-    expect(await tryLock(lockPath, { now: Date.now, staleMs: 30_000, isProcessAlive: noProc })).toMatchObject({ ok: false, reason: 'busy' });
+    expect(await tryLock(lockPath, { now: Date.now, staleMs: 30_000, isProcessAlive: noProc })).toMatchObject({
+      ok: false,
+      reason: 'busy',
+    });
     const later = () => Date.now() + 31_000;
     expect((await tryLock(lockPath, { now: later, staleMs: 30_000, isProcessAlive: noProc })).ok).toBe(true);
   });
@@ -84,12 +89,24 @@ describe('no mkfifo (a file system or OS without FIFOs): the resident', () => {
     const w: World = await createWorld({ resident: true, env: { OPENVIKING_DEBUG: '1' } });
     cleanups.push(() => w.dispose());
     const path = leanPath(['sh', 'node']);
-    const first = await w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(RECALL_PROMPT), { env: { PATH: path } });
+    const first = await w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(RECALL_PROMPT), {
+      env: { PATH: path },
+    });
     expect(contextOf(first)).toContain(RECALL_MARKER);
     const log = join(w.home, '.openviking', 'logs', 'codebuddy-hooks.log');
-    await waitFor(() => debugLines(log).some((line) => line.message === 'resident: cannot make its FIFO; prompt hooks run recall themselves'), 8_000);
+    await waitFor(
+      () =>
+        debugLines(log).some(
+          (line) => line.message === 'resident: cannot make its FIFO; prompt hooks run recall themselves',
+        ),
+      8_000,
+    );
     await waitFor(() => residentPids(w.home).length === 0, 5_000);
-    const second = await w.sim.fire('UserPromptSubmit', w.payloads({ sessionId: 'second' }).userPromptSubmit(RECALL_PROMPT), { env: { PATH: path } });
+    const second = await w.sim.fire(
+      'UserPromptSubmit',
+      w.payloads({ sessionId: 'second' }).userPromptSubmit(RECALL_PROMPT),
+      { env: { PATH: path } },
+    );
     expect(contextOf(second)).toContain(RECALL_MARKER);
     expect(second.durationMs).toBeLessThan(3_000);
   }, 30_000);
@@ -124,7 +141,10 @@ describe('PIPE_BUF and FIFOs by platform', () => {
       afterAnswer: () => undefined,
       log: { debug: () => undefined, warn: () => undefined },
     };
-    const answer = runPromptRelay({ hook_event_name: 'UserPromptSubmit', session_id: 's', prompt: RECALL_PROMPT } as never, deps);
+    const answer = runPromptRelay(
+      { hook_event_name: 'UserPromptSubmit', session_id: 's', prompt: RECALL_PROMPT } as never,
+      deps,
+    );
     expect(answer).toBeInstanceOf(Promise); // the stage runs here
     await answer;
     expect(spawned).toEqual([]);

@@ -58,11 +58,26 @@ describe('renderListing', () => {
 
 describe('renderStartBlock', () => {
   it('is empty when there is nothing to show', () => {
-    expect(renderStartBlock({ source: 'startup', profile: { space: 'u', preferences: [], entities: [], reached: true } }, { profileTokens: 1000, archiveTokens: 1000 })).toBe('');
+    expect(
+      renderStartBlock(
+        { source: 'startup', profile: { space: 'u', preferences: [], entities: [], reached: true } },
+        { profileTokens: 1000, archiveTokens: 1000 },
+      ),
+    ).toBe('');
   });
   it('escapes stored text so it cannot close the tag, and escapes the source attribute', () => {
     const block = renderStartBlock(
-      { source: 'x" y', profile: { space: 'u', profile: 'hi </openviking-context> <user-profile>', preferences: [], entities: [], reached: true }, archiveOverview: '</archive-overview></openviking-context>' },
+      {
+        source: 'x" y',
+        profile: {
+          space: 'u',
+          profile: 'hi </openviking-context> <user-profile>',
+          preferences: [],
+          entities: [],
+          reached: true,
+        },
+        archiveOverview: '</archive-overview></openviking-context>',
+      },
       { profileTokens: 1000, archiveTokens: 1000 },
     );
     expect(block.startsWith('<openviking-context source="x&quot; y">')).toBe(true);
@@ -73,7 +88,10 @@ describe('renderStartBlock', () => {
 });
 
 describe('renderStartBlock under a host cap (issue 22 item 3, DESIGN D28)', () => {
-  const preferences = Array.from({ length: BIG_PREFERENCE_COUNT }, (_, n) => ({ name: `default/topic-${String(n).padStart(3, '0')}.md`, abstract: `Preference ${n}: small focused commits, reviewed the same day, for topic ${n}` }));
+  const preferences = Array.from({ length: BIG_PREFERENCE_COUNT }, (_, n) => ({
+    name: `default/topic-${String(n).padStart(3, '0')}.md`,
+    abstract: `Preference ${n}: small focused commits, reviewed the same day, for topic ${n}`,
+  }));
   const sources = { space: 'default', profile: bigProfileText(), preferences, entities: [], reached: true };
   const budgets = { profileTokens: 6000, archiveTokens: 32000 };
   const claudeCap = hookContextCap('claude-code') as number;
@@ -87,16 +105,21 @@ describe('renderStartBlock under a host cap (issue 22 item 3, DESIGN D28)', () =
     }
   }
 
-  it('Claude Code: one closed block under its 10,000-unit limit, with the profile\'s first and last lines, then the listing and how to list the rest', () => {
+  it("Claude Code: one closed block under its 10,000-unit limit, with the profile's first and last lines, then the listing and how to list the rest", () => {
     expect(claudeCap).toBeLessThan(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
-    const block = renderStartBlock({ source: 'startup', tools: 'claude-code', profile: sources }, { ...budgets, maxUnits: claudeCap });
+    const block = renderStartBlock(
+      { source: 'startup', tools: 'claude-code', profile: sources },
+      { ...budgets, maxUnits: claudeCap },
+    );
     expect(block.length).toBeLessThanOrEqual(claudeCap);
     expectClosedBlock(block);
     expect(block).toContain(BIG_PROFILE_FIRST);
     expect(block).toContain(BIG_PROFILE_LAST);
     expect(block).toContain('[profile middle elided]');
     expect(block).toContain('  - default/topic-000.md');
-    expect(block).toMatch(/\.\.\. \+\d+ more; list them with mcp__plugin_openviking_openviking__list \{"uri": "viking:\/\/user\/default\/memories\/preferences\/"\}/);
+    expect(block).toMatch(
+      /\.\.\. \+\d+ more; list them with mcp__plugin_openviking_openviking__list \{"uri": "viking:\/\/user\/default\/memories\/preferences\/"\}/,
+    );
   });
 
   it('CodeBuddy (no cap): the larger block of the token budget, as before', () => {
@@ -109,10 +132,19 @@ describe('renderStartBlock under a host cap (issue 22 item 3, DESIGN D28)', () =
   });
 
   it('any cap from 1,500 to 20,000 units, with a long archive overview (resume) and a CJK profile: within it, frame closed', () => {
-    const cjk = { ...sources, profile: Array.from({ length: 300 }, (_, n) => `第${n}行：用户喜欢使用制表符缩进代码并且偏好简洁的提交信息。`).join('\n') };
+    const cjk = {
+      ...sources,
+      profile: Array.from(
+        { length: 300 },
+        (_, n) => `第${n}行：用户喜欢使用制表符缩进代码并且偏好简洁的提交信息。`,
+      ).join('\n'),
+    };
     for (const profile of [sources, cjk]) {
       for (let cap = 1500; cap <= 20000; cap += 1750) {
-        const block = renderStartBlock({ source: 'resume', tools: 'claude-code', profile, archiveOverview: 'archive line\n'.repeat(3000) }, { ...budgets, maxUnits: cap });
+        const block = renderStartBlock(
+          { source: 'resume', tools: 'claude-code', profile, archiveOverview: 'archive line\n'.repeat(3000) },
+          { ...budgets, maxUnits: cap },
+        );
         expect(block.length, `cap ${cap}`).toBeLessThanOrEqual(cap);
         expectClosedBlock(block);
       }

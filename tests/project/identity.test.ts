@@ -30,7 +30,20 @@ beforeEach(() => clearProjectCache());
 
 let counter = 0;
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_ALLOW_PROTOCOL: 'file' } });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: root,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+      GIT_ALLOW_PROTOCOL: 'file',
+    },
+  });
 }
 
 function repo(remote?: string, parent = root): string {
@@ -49,7 +62,15 @@ function commit(dir: string): void {
 
 type Input = Parameters<typeof resolveProject>[0];
 function peerOf(workspace: string, overrides: Partial<Input> = {}) {
-  return resolveProject({ workspace, homeDir: home, credentials: { sources: {} }, settings: { workspacePeer: true, peerSource: [] }, earlierIds: true, now: Date.now(), ...overrides });
+  return resolveProject({
+    workspace,
+    homeDir: home,
+    credentials: { sources: {} },
+    settings: { workspacePeer: true, peerSource: [] },
+    earlierIds: true,
+    now: Date.now(),
+    ...overrides,
+  });
 }
 const legacy = (path: string) => path.replace(/[^A-Za-z0-9]/g, '-');
 
@@ -65,7 +86,7 @@ describe('origin, in every spelling', () => {
     'https://github.com/acme/billing-api.git?access_token=SECRET#frag',
   ];
 
-  it('gives one id, `host-path` as OpenViking\'s plugins name it, with no credential in it', () => {
+  it("gives one id, `host-path` as OpenViking's plugins name it, with no credential in it", () => {
     const projects = spellings.map((url) => peerOf(repo(url)));
     expect(new Set(projects.map((project) => project.peerId))).toEqual(new Set(['github.com-acme-billing-api']));
     for (const project of projects) {
@@ -74,14 +95,26 @@ describe('origin, in every spelling', () => {
     }
   });
 
-  it('different repositories and hosts differ (but `/` and `-` read alike, as in OpenViking\'s own ids)', () => {
-    const ids = ['git@github.com:acme/billing-api.git', 'git@github.com:acme/billing-web.git', 'git@gitlab.com:acme/billing-api.git'].map((url) => peerOf(repo(url)).peerId);
+  it("different repositories and hosts differ (but `/` and `-` read alike, as in OpenViking's own ids)", () => {
+    const ids = [
+      'git@github.com:acme/billing-api.git',
+      'git@github.com:acme/billing-web.git',
+      'git@gitlab.com:acme/billing-api.git',
+    ].map((url) => peerOf(repo(url)).peerId);
     expect(new Set(ids).size).toBe(3);
     expect(peerOf(repo('git@github.com:acme-billing/api.git')).peerId).toBe(ids[0]);
   });
 
-  it('hostile remote text still yields a server-valid id, or the repository\'s path', () => {
-    for (const url of ['https://h/ä ö/../..@@x.git', 'git@host:/', '::::', `https://h/${'x/'.repeat(200)}`, '/srv/git/Some Repo.git', 'file:///srv/git/r.git', 'https://u:1234/pa@ss@h/o/r']) {
+  it("hostile remote text still yields a server-valid id, or the repository's path", () => {
+    for (const url of [
+      'https://h/ä ö/../..@@x.git',
+      'git@host:/',
+      '::::',
+      `https://h/${'x/'.repeat(200)}`,
+      '/srv/git/Some Repo.git',
+      'file:///srv/git/r.git',
+      'https://u:1234/pa@ss@h/o/r',
+    ]) {
       const project = peerOf(repo(url));
       expect(isValidPeerId(project.peerId ?? ''), url).toBe(true);
       expect(project.peerId).not.toMatch(/pa-?ss|1234/);
@@ -90,7 +123,7 @@ describe('origin, in every spelling', () => {
 });
 
 describe('repositories', () => {
-  it('a linked worktree and a subdirectory share the repository\'s peer; a separate clone with the same origin too', () => {
+  it("a linked worktree and a subdirectory share the repository's peer; a separate clone with the same origin too", () => {
     const main = repo('git@github.com:acme/shared.git');
     commit(main);
     const worktree = join(root, `wt-${++counter}`);
@@ -99,10 +132,12 @@ describe('repositories', () => {
     const clone = join(root, `clone-${++counter}`);
     git(root, 'clone', '-q', main, clone);
     git(clone, 'remote', 'set-url', 'origin', 'https://github.com/acme/shared');
-    expect(new Set([main, worktree, join(main, 'src', 'deep'), clone].map((dir) => peerOf(dir).peerId))).toEqual(new Set(['github.com-acme-shared']));
+    expect(new Set([main, worktree, join(main, 'src', 'deep'), clone].map((dir) => peerOf(dir).peerId))).toEqual(
+      new Set(['github.com-acme-shared']),
+    );
   });
 
-  it('only origin counts: an `upstream`-only repository and one without a remote take their root\'s path in the legacy form', () => {
+  it("only origin counts: an `upstream`-only repository and one without a remote take their root's path in the legacy form", () => {
     const both = repo();
     git(both, 'remote', 'add', 'upstream', 'git@github.com:up/stream.git');
     git(both, 'remote', 'add', 'origin', 'git@github.com:me/fork.git');
@@ -110,12 +145,15 @@ describe('repositories', () => {
     const onlyUpstream = repo();
     git(onlyUpstream, 'remote', 'add', 'upstream', 'git@github.com:up/stream.git');
     mkdirSync(join(onlyUpstream, 'sub'));
-    expect(peerOf(join(onlyUpstream, 'sub'))).toMatchObject({ peerId: legacy(onlyUpstream), peerSource: expect.stringMatching(/^\{git_root\} of the repository at /) });
+    expect(peerOf(join(onlyUpstream, 'sub'))).toMatchObject({
+      peerId: legacy(onlyUpstream),
+      peerSource: expect.stringMatching(/^\{git_root\} of the repository at /),
+    });
     const none = repo();
     expect(peerOf(none).peerId).toBe(legacy(none));
   });
 
-  it('a linked worktree without a remote shares its main repository\'s path', () => {
+  it("a linked worktree without a remote shares its main repository's path", () => {
     const main = repo();
     commit(main);
     const worktree = join(root, `wt-${++counter}`);
@@ -160,10 +198,15 @@ describe('repositories', () => {
     mkdirSync(join(pkg, 'src'));
     writeFileSync(join(pkg, '.openviking', 'config.local.json'), '{"version": 1}');
     expect(peerOf(join(pkg, 'src'))).toMatchObject({ peerId: 'github.com-acme-mono', root: pkg });
-    expect(peerOf(join(pkg, 'src'), { settings: { workspacePeer: true, peerSource: ['team-{dir}'] } }).peerId).toBe('team-api');
+    expect(peerOf(join(pkg, 'src'), { settings: { workspacePeer: true, peerSource: ['team-{dir}'] } }).peerId).toBe(
+      'team-api',
+    );
     const plain = join(root, `marked-${++counter}`);
     mkdirSync(join(plain, '.openviking'), { recursive: true });
-    writeFileSync(join(plain, '.openviking', 'config.json'), JSON.stringify({ version: 1, peer: { id: 'my-project' } }));
+    writeFileSync(
+      join(plain, '.openviking', 'config.json'),
+      JSON.stringify({ version: 1, peer: { id: 'my-project' } }),
+    );
     mkdirSync(join(plain, 'deep', 'er'), { recursive: true });
     expect(peerOf(join(plain, 'deep', 'er')).peerId).toBe('my-project');
   });
@@ -184,7 +227,10 @@ describe('peer source', () => {
     const withSource = (peerSource: string[]) => peerOf(sub, { settings: { workspacePeer: true, peerSource } });
     expect(withSource([]).peerId).toBe('gitlab.corp-group-repo');
     expect(withSource(['cwd']).peerId).toBe(legacy(sub));
-    expect(withSource(['none'])).toMatchObject({ peerSource: 'none (peer source "none" from OPENVIKING_PEER_SOURCE)', earlierPeerIds: [] });
+    expect(withSource(['none'])).toMatchObject({
+      peerSource: 'none (peer source "none" from OPENVIKING_PEER_SOURCE)',
+      earlierPeerIds: [],
+    });
     expect(withSource(['{git_remote}-{git_port}', '{git_remote}']).peerId).toBe('gitlab.corp-group-repo-2222');
     expect(withSource(['x-{missing}', 'team/{dir}', 'team-{dir}']).peerId).toBe(`team-repo-${counter}`);
     const typo = withSource(['gti']);
@@ -192,22 +238,37 @@ describe('peer source', () => {
     expect(typo.warnings.join('\n')).toMatch(/"gti" is neither a preset/);
   });
 
-  it('OPENVIKING_PEER_SOURCE beats the workspace file\'s peer.source, which beats ovcli.conf\'s', () => {
+  it("OPENVIKING_PEER_SOURCE beats the workspace file's peer.source, which beats ovcli.conf's", () => {
     const dir = repo('git@github.com:acme/sourced.git');
     mkdirSync(join(dir, '.openviking'));
     writeFileSync(join(dir, '.openviking', 'config.json'), JSON.stringify({ version: 1, peer: { source: 'cwd' } }));
-    expect(peerOf(dir, { settings: { workspacePeer: true, peerSource: ['none'] }, peerSourceOrigin: 'env:OPENVIKING_PEER_SOURCE' }).peerId).toBeUndefined();
-    expect(peerOf(dir, { settings: { workspacePeer: true, peerSource: ['none'] }, peerSourceOrigin: 'file:~/.openviking/ovcli.conf#plugin.codebuddy.peerSource' }).peerId).toBe(legacy(dir));
+    expect(
+      peerOf(dir, {
+        settings: { workspacePeer: true, peerSource: ['none'] },
+        peerSourceOrigin: 'env:OPENVIKING_PEER_SOURCE',
+      }).peerId,
+    ).toBeUndefined();
+    expect(
+      peerOf(dir, {
+        settings: { workspacePeer: true, peerSource: ['none'] },
+        peerSourceOrigin: 'file:~/.openviking/ovcli.conf#plugin.codebuddy.peerSource',
+      }).peerId,
+    ).toBe(legacy(dir));
     expect(peerOf(dir).peerId).toBe(legacy(dir));
   });
 });
 
 describe('earlier ids', () => {
-  it('a derived peer names this plugin\'s earlier git-… id and the working folder\'s legacy form, when they differ', () => {
+  it("a derived peer names this plugin's earlier git-… id and the working folder's legacy form, when they differ", () => {
     const dir = repo('git@github.com:Acme/App.git');
     mkdirSync(join(dir, 'src'));
-    expect(peerOf(join(dir, 'src')).earlierPeerIds).toEqual([peerIdForRemote(canonicalRemote('git@github.com:Acme/App.git') as string), legacy(join(dir, 'src'))]);
-    expect(peerIdForRemote(canonicalRemote('git@github.com:Acme/App.git') as string)).toBe('git-github.com-acme-app-094e927e');
+    expect(peerOf(join(dir, 'src')).earlierPeerIds).toEqual([
+      peerIdForRemote(canonicalRemote('git@github.com:Acme/App.git') as string),
+      legacy(join(dir, 'src')),
+    ]);
+    expect(peerIdForRemote(canonicalRemote('git@github.com:Acme/App.git') as string)).toBe(
+      'git-github.com-acme-app-094e927e',
+    );
     const local = repo();
     expect(peerOf(local).earlierPeerIds).toEqual([expect.stringMatching(/^git-local-repo-\d+-[0-9a-f]{8}$/)]);
     const onlyUpstream = repo();
@@ -217,7 +278,9 @@ describe('earlier ids', () => {
 
   it('a named peer has none', () => {
     const dir = repo('git@github.com:acme/named.git');
-    expect(peerOf(dir, { credentials: { peerId: 'p', sources: { peerId: 'env:OPENVIKING_PEER_ID' } } }).earlierPeerIds).toEqual([]);
+    expect(
+      peerOf(dir, { credentials: { peerId: 'p', sources: { peerId: 'env:OPENVIKING_PEER_ID' } } }).earlierPeerIds,
+    ).toEqual([]);
   });
 });
 
@@ -232,17 +295,25 @@ describe('explicit configuration and the knob', () => {
     mkdirSync(join(ws, '.openviking'));
     const shared = join(ws, '.openviking', 'config.json');
     writeFileSync(shared, JSON.stringify({ version: 1, peer: { id: 'team-peer' } }));
-    expect(peerOf(ws, { credentials: fromFile })).toMatchObject({ peerId: 'team-peer', peerSource: `peer.id: "team-peer" in ${shared}` });
+    expect(peerOf(ws, { credentials: fromFile })).toMatchObject({
+      peerId: 'team-peer',
+      peerSource: `peer.id: "team-peer" in ${shared}`,
+    });
     const local = join(ws, '.openviking', 'config.local.json');
     writeFileSync(local, JSON.stringify({ peerId: 'my-peer' }));
-    expect(peerOf(ws, { credentials: fromFile })).toMatchObject({ peerId: 'my-peer', peerSource: `peerId: "my-peer" in ${local}` });
+    expect(peerOf(ws, { credentials: fromFile })).toMatchObject({
+      peerId: 'my-peer',
+      peerSource: `peerId: "my-peer" in ${local}`,
+    });
     expect(peerOf(ws, { credentials: fromEnv }).peerId).toBe('env-peer');
   });
 
   it('OPENVIKING_WORKSPACE_PEER=false turns derivation off, not a configured peer', () => {
     const ws = dir();
     expect(peerOf(ws, { settings: { workspacePeer: false, peerSource: [] } }).peerId).toBeUndefined();
-    expect(peerOf(ws, { settings: { workspacePeer: false, peerSource: [] }, credentials: fromFile }).peerId).toBe('cli-peer');
+    expect(peerOf(ws, { settings: { workspacePeer: false, peerSource: [] }, credentials: fromFile }).peerId).toBe(
+      'cli-peer',
+    );
   });
 
   it('a workspace peerId false means no peer; an invalid one is ignored with a warning', () => {
@@ -257,7 +328,9 @@ describe('explicit configuration and the knob', () => {
   });
 
   it('an invalid configured peer is dropped with a warning (the server would refuse every request)', () => {
-    const project = peerOf(dir(), { credentials: { peerId: 'has space', sources: { peerId: 'env:OPENVIKING_PEER_ID' } } });
+    const project = peerOf(dir(), {
+      credentials: { peerId: 'has space', sources: { peerId: 'env:OPENVIKING_PEER_ID' } },
+    });
     expect(project.peerId).toBe('github.com-acme-configured');
     expect(project.warnings.join('\n')).toMatch(/does not match/);
   });

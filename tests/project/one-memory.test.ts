@@ -30,7 +30,10 @@ beforeAll(async () => void (world = await createProjectsWorld()), 30_000);
 afterAll(async () => world.dispose());
 
 /** The actor headers of the recall (and, with `start`, the session-start reads) of one prompt in `workspace`. */
-async function actorPeers(workspace: ProjectWorkspace, options: { start?: boolean } = {}): Promise<Array<string | undefined>> {
+async function actorPeers(
+  workspace: ProjectWorkspace,
+  options: { start?: boolean } = {},
+): Promise<Array<string | undefined>> {
   world.server.clearRequests();
   if (options.start === true) await workspace.sim.fire('SessionStart', workspace.payloads().sessionStart('startup'));
   await workspace.recall(QUERY);
@@ -76,7 +79,7 @@ describe('the peer each folder speaks as', () => {
     expect(JSON.stringify(world.server.requests())).not.toContain('TOKENVALUE');
   }, 60_000);
 
-  it('a repository with only an `upstream` remote, and one with no remote: the root\'s path in the legacy form', async () => {
+  it("a repository with only an `upstream` remote, and one with no remote: the root's path in the legacy form", async () => {
     let root = '';
     const upstreamOnly = world.workspace(undefined, {
       prepare: (repository) => {
@@ -95,8 +98,12 @@ describe('the peer each folder speaks as', () => {
     expect(new Set(await actorPeers(world.workspace(null), { start: true }))).toEqual(new Set([undefined]));
   });
 
-  it('OPENVIKING_PEER_SOURCE=none sends none; =cwd the working folder\'s legacy form', async () => {
-    expect(new Set(await actorPeers(world.workspace('git@github.com:acme/app.git', { env: { OPENVIKING_PEER_SOURCE: 'none' } })))).toEqual(new Set([undefined]));
+  it("OPENVIKING_PEER_SOURCE=none sends none; =cwd the working folder's legacy form", async () => {
+    expect(
+      new Set(
+        await actorPeers(world.workspace('git@github.com:acme/app.git', { env: { OPENVIKING_PEER_SOURCE: 'none' } })),
+      ),
+    ).toEqual(new Set([undefined]));
     const sub = world.workspace('git@github.com:acme/app.git', {
       env: { OPENVIKING_PEER_SOURCE: 'cwd' },
       prepare: (repository) => {
@@ -108,16 +115,21 @@ describe('the peer each folder speaks as', () => {
   });
 });
 
-describe('workspace files in OpenViking\'s schema', () => {
+describe("workspace files in OpenViking's schema", () => {
   it('peer.id in config.json wins over git; config.local.json over config.json', async () => {
     const team = world.workspace('git@github.com:acme/app.git', { config: { version: 1, peer: { id: 'team-app' } } });
     expect(new Set(await actorPeers(team))).toEqual(new Set(['team-app']));
-    const mine = world.workspace('git@github.com:acme/app.git', { config: { version: 1, peer: { id: 'team-app' } }, localConfig: { version: 1, peer: { id: 'my-app' } } });
+    const mine = world.workspace('git@github.com:acme/app.git', {
+      config: { version: 1, peer: { id: 'team-app' } },
+      localConfig: { version: 1, peer: { id: 'my-app' } },
+    });
     expect(new Set(await actorPeers(mine))).toEqual(new Set(['my-app']));
   });
 
   it('recall.enabled false makes no search', async () => {
-    const quiet = world.workspace('git@github.com:acme/app.git', { config: { version: 1, recall: { enabled: false } } });
+    const quiet = world.workspace('git@github.com:acme/app.git', {
+      config: { version: 1, recall: { enabled: false } },
+    });
     world.server.clearRequests();
     expect(await quiet.recall(QUERY)).toBe('');
     expect(world.server.requests({ path: /\/search\// })).toHaveLength(0);
@@ -125,13 +137,17 @@ describe('workspace files in OpenViking\'s schema', () => {
 });
 
 describe('earlier ids under peer_scope actor', () => {
-  it('a memory written under this plugin\'s earlier git-… id, or OpenViking\'s plugins\' path-based one, is recalled beside the project\'s own', async () => {
+  it("a memory written under this plugin's earlier git-… id, or OpenViking's plugins' path-based one, is recalled beside the project's own", async () => {
     const folder = world.workspace('git@github.com:Acme/App.git', { env: { OPENVIKING_RECALL_PEER_SCOPE: 'actor' } });
     const files: Record<string, string> = {
-      [`peers/${PEER}/memories/events/kestrel-new.md`]: 'The kestrel service deploys with terraform apply (NEW-ID-MARKER).',
-      [`peers/${EARLIER}/memories/events/kestrel-old.md`]: 'The kestrel service deploys with helm upgrade (EARLIER-ID-MARKER).',
-      [`peers/${legacy(folder.dir)}/memories/events/kestrel-path.md`]: 'The kestrel service deploys from the release branch (PATH-ID-MARKER).',
-      ['peers/github.com-acme-other/memories/events/kestrel-other.md']: 'The kestrel service of another project (OTHER-PROJECT-MARKER).',
+      [`peers/${PEER}/memories/events/kestrel-new.md`]:
+        'The kestrel service deploys with terraform apply (NEW-ID-MARKER).',
+      [`peers/${EARLIER}/memories/events/kestrel-old.md`]:
+        'The kestrel service deploys with helm upgrade (EARLIER-ID-MARKER).',
+      [`peers/${legacy(folder.dir)}/memories/events/kestrel-path.md`]:
+        'The kestrel service deploys from the release branch (PATH-ID-MARKER).',
+      ['peers/github.com-acme-other/memories/events/kestrel-other.md']:
+        'The kestrel service of another project (OTHER-PROJECT-MARKER).',
     };
     world.server.seed({ files });
     world.server.clearRequests();
@@ -142,14 +158,20 @@ describe('earlier ids under peer_scope actor', () => {
     expect(recalled).not.toContain('OTHER-PROJECT-MARKER');
     expect(recalled.match(/<openviking-context /g)).toHaveLength(1);
     const searches = world.server.requests({ path: '/api/v1/search/search' });
-    expect(searches.map((request) => request.headers['x-openviking-actor-peer']).sort()).toEqual([PEER, EARLIER, legacy(folder.dir)].sort());
+    expect(searches.map((request) => request.headers['x-openviking-actor-peer']).sort()).toEqual(
+      [PEER, EARLIER, legacy(folder.dir)].sort(),
+    );
     for (const search of searches) expect(search.body).toMatchObject({ peer_scope: 'actor' });
   });
 
-  it('under peer_scope all (the default) only the project\'s id is asked: the server\'s sweep reaches the rest', async () => {
+  it("under peer_scope all (the default) only the project's id is asked: the server's sweep reaches the rest", async () => {
     const folder = world.workspace('git@github.com:Acme/App.git');
     world.server.clearRequests();
     await folder.recall(QUERY);
-    expect(world.server.requests({ path: '/api/v1/search/search' }).map((request) => request.headers['x-openviking-actor-peer'])).toEqual([PEER]);
+    expect(
+      world.server
+        .requests({ path: '/api/v1/search/search' })
+        .map((request) => request.headers['x-openviking-actor-peer']),
+    ).toEqual([PEER]);
   });
 });

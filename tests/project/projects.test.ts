@@ -36,13 +36,13 @@ beforeAll(async () => {
 afterAll(async () => world.dispose());
 
 describe('two projects', () => {
-  it('captured messages carry each project\'s peer id, without the remote\'s credentials', () => {
+  it("captured messages carry each project's peer id, without the remote's credentials", () => {
     const peers = world.server.sessions().flatMap((session) => session.allMessages.map((message) => message.peer_id));
     expect(new Set(peers)).toEqual(new Set([peerOf(ALPHA), peerOf(BETA)]));
     expect(JSON.stringify(world.server.requests())).not.toContain('TOKENVALUE');
   });
 
-  it('each project recalls its own memory, not the other\'s', async () => {
+  it("each project recalls its own memory, not the other's", async () => {
     const inAlpha = await alpha.recall(QUERY);
     const inBeta = await beta.recall(QUERY);
     expect(inAlpha).toContain('ALPHA-MARKER');
@@ -64,7 +64,7 @@ describe('two projects', () => {
     for (const request of reads) expect(request.headers['x-openviking-actor-peer']).toBe(peerOf(BETA));
   });
 
-  it('OPENVIKING_RECALL_PEER_SCOPE=actor asks for the project\'s memories only', async () => {
+  it("OPENVIKING_RECALL_PEER_SCOPE=actor asks for the project's memories only", async () => {
     const scoped = world.workspace(ALPHA, { env: { OPENVIKING_RECALL_PEER_SCOPE: 'actor' } });
     world.server.clearRequests();
     expect(await scoped.recall('what does the kestrel service use, helm?')).not.toContain('BETA-MARKER');
@@ -72,7 +72,10 @@ describe('two projects', () => {
   });
 
   it('a folder outside git sends no peer; OPENVIKING_WORKSPACE_PEER=false neither', async () => {
-    for (const workspace of [world.workspace(null), world.workspace(ALPHA, { env: { OPENVIKING_WORKSPACE_PEER: 'false' } })]) {
+    for (const workspace of [
+      world.workspace(null),
+      world.workspace(ALPHA, { env: { OPENVIKING_WORKSPACE_PEER: 'false' } }),
+    ]) {
       world.server.clearRequests();
       await workspace.recall(QUERY);
       const search = world.server.requests({ path: '/api/v1/search/search' })[0];
@@ -98,39 +101,58 @@ describe('the resident helper', () => {
 });
 
 describe('a turn left behind', () => {
-  it('is captured by the next session start (commit-stale) under the project\'s peer too', async () => {
-    const workspace = world.workspace(ALPHA, { env: { OPENVIKING_STALE_COMMIT_IDLE_MS: '0', OPENVIKING_SERVER_COMMIT_POLICY: 'false' } });
-    const session = await workspace.leaveTurnBehind('first turn of the left-behind session', 'second turn nobody captured at Stop');
+  it("is captured by the next session start (commit-stale) under the project's peer too", async () => {
+    const workspace = world.workspace(ALPHA, {
+      env: { OPENVIKING_STALE_COMMIT_IDLE_MS: '0', OPENVIKING_SERVER_COMMIT_POLICY: 'false' },
+    });
+    const session = await workspace.leaveTurnBehind(
+      'first turn of the left-behind session',
+      'second turn nobody captured at Stop',
+    );
     await workspace.sim.fire('SessionStart', workspace.payloads().sessionStart('startup'));
     await until(() => (world.server.session(session)?.archives.length ?? 0) > 0, 20_000, 'the commit-stale commit');
     const messages = world.server.session(session)?.allMessages ?? [];
-    expect(messages.map((message) => message.parts.map((part) => String(part.text ?? '')).join(''))).toContain('second turn nobody captured at Stop');
+    expect(messages.map((message) => message.parts.map((part) => String(part.text ?? '')).join(''))).toContain(
+      'second turn nobody captured at Stop',
+    );
     expect(new Set(messages.map((message) => message.peer_id))).toEqual(new Set([peerOf(ALPHA)]));
   });
 });
 
 describe('workspace .openviking/config.json', () => {
   it('autoCapture false written after a session began: a later start does not capture its leftover turn', async () => {
-    const workspace = world.workspace(ALPHA, { env: { OPENVIKING_STALE_COMMIT_IDLE_MS: '0', OPENVIKING_SERVER_COMMIT_POLICY: 'false' } });
-    const session = await workspace.leaveTurnBehind('a turn before the switch', 'a turn after the switch that must stay local');
+    const workspace = world.workspace(ALPHA, {
+      env: { OPENVIKING_STALE_COMMIT_IDLE_MS: '0', OPENVIKING_SERVER_COMMIT_POLICY: 'false' },
+    });
+    const session = await workspace.leaveTurnBehind(
+      'a turn before the switch',
+      'a turn after the switch that must stay local',
+    );
     mkdirSync(join(workspace.dir, '.openviking'), { recursive: true });
     writeFileSync(join(workspace.dir, '.openviking', 'config.json'), JSON.stringify({ autoCapture: false }));
     await workspace.sim.fire('SessionStart', workspace.payloads().sessionStart('startup'));
     // Nothing signals a commit that must not happen: give it the time the 'left behind' case needs several times over.
     await new Promise((resolve) => setTimeout(resolve, 4_000));
     await until(() => detachedRuns(world.home).length === 0, 20_000, 'background work of the start');
-    const texts = (world.server.session(session)?.allMessages ?? []).map((message) => message.parts.map((part) => String(part.text ?? '')).join(''));
+    const texts = (world.server.session(session)?.allMessages ?? []).map((message) =>
+      message.parts.map((part) => String(part.text ?? '')).join(''),
+    );
     expect(texts).toContain('a turn before the switch');
     expect(texts).not.toContain('a turn after the switch that must stay local');
   });
 
-  it('peerId names the project\'s peer (also in captured messages)', async () => {
+  it("peerId names the project's peer (also in captured messages)", async () => {
     const named = world.workspace(ALPHA, { config: { peerId: 'billing-team' } });
     world.server.clearRequests();
     await named.recall(QUERY);
-    expect(world.server.requests({ path: '/api/v1/search/search' })[0]?.headers['x-openviking-actor-peer']).toBe('billing-team');
+    expect(world.server.requests({ path: '/api/v1/search/search' })[0]?.headers['x-openviking-actor-peer']).toBe(
+      'billing-team',
+    );
     const session = await named.captureTurn('a turn of the billing project', 'ok');
-    expect(world.server.session(session)?.allMessages.map((message) => message.peer_id)).toEqual(['billing-team', 'billing-team']);
+    expect(world.server.session(session)?.allMessages.map((message) => message.peer_id)).toEqual([
+      'billing-team',
+      'billing-team',
+    ]);
   });
 
   it('autoRecall false: no recall request', async () => {
@@ -159,7 +181,7 @@ describe('workspace .openviking/config.json', () => {
 });
 
 describe('an old server (no context face, no recall route)', () => {
-  it('the find tier also searches the project\'s own memories, never another project\'s', async () => {
+  it("the find tier also searches the project's own memories, never another project's", async () => {
     const legacy = await createProjectsWorld();
     try {
       const one = legacy.workspace(ALPHA);
@@ -171,7 +193,11 @@ describe('an old server (no context face, no recall route)', () => {
       const inOne = await one.recall(QUERY);
       expect(inOne).toContain('ALPHA-MARKER');
       expect(inOne).not.toContain('BETA-MARKER');
-      expect(legacy.server.requests({ path: '/api/v1/search/find' }).map((request) => (request.body as { target_uri?: string }).target_uri)).toContain(`viking://user/default/peers/${peerOf(ALPHA)}/memories`);
+      expect(
+        legacy.server
+          .requests({ path: '/api/v1/search/find' })
+          .map((request) => (request.body as { target_uri?: string }).target_uri),
+      ).toContain(`viking://user/default/peers/${peerOf(ALPHA)}/memories`);
     } finally {
       await legacy.dispose();
     }

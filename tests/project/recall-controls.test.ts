@@ -26,7 +26,11 @@ const fire = async (prompt: string, env: Record<string, string> = {}) => {
 const searches = () => world.server.requests({ path: /\/api\/v1\/search\// });
 
 describe('prompts that never recall', () => {
-  for (const prompt of [`/ask ${RECALL_PROMPT}`, `/openviking:recall ${RECALL_PROMPT}`, `!grep -rn "osprey staging helm" .`]) {
+  for (const prompt of [
+    `/ask ${RECALL_PROMPT}`,
+    `/openviking:recall ${RECALL_PROMPT}`,
+    `!grep -rn "osprey staging helm" .`,
+  ]) {
     it(prompt.slice(0, 24), async () => {
       expect(await fire(prompt)).toBe('');
       expect(searches()).toHaveLength(0);
@@ -41,7 +45,9 @@ describe('prompts that never recall', () => {
   // (8e37669's README said every prompt starting with `/` skipped recall; the code always recalled for these, rightly).
   it('a prompt that starts with a path is an ordinary prompt', async () => {
     expect(await fire(`/etc/osprey/helm.yaml: ${RECALL_PROMPT}`)).toContain(RECALL_MARKER);
-    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ')).toContain('A prompt that merely starts with a path (`/etc/hosts has a stale entry`) is an ordinary prompt and is recalled for.');
+    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ')).toContain(
+      'A prompt that merely starts with a path (`/etc/hosts has a stale entry`) is an ordinary prompt and is recalled for.',
+    );
   });
 });
 
@@ -68,6 +74,9 @@ describe('OPENVIKING_RECALL_EXCLUDE_URIS', () => {
     const excluded = 'viking://user/default/memories/entities';
     const context = await fire(RECALL_PROMPT, { OPENVIKING_RECALL_EXCLUDE_URIS: `viking://nowhere/x.md, ${excluded}` });
     expect(context).not.toContain(RECALL_MARKER);
-    expect((searches()[0]?.body as { exclude_uris?: string[] }).exclude_uris).toEqual(['viking://nowhere/x.md', excluded]);
+    expect((searches()[0]?.body as { exclude_uris?: string[] }).exclude_uris).toEqual([
+      'viking://nowhere/x.md',
+      excluded,
+    ]);
   });
 });

@@ -96,23 +96,41 @@ describe('in real repositories, through the project resolution and doctor', () =
     const dir = join(root, `repo-${++counter}`);
     mkdirSync(dir);
     execFileSync('git', ['init', '-q'], { cwd: dir, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root } });
-    execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: dir, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root } });
+    execFileSync('git', ['remote', 'add', 'origin', remote], {
+      cwd: dir,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root },
+    });
     return dir;
   }
 
   it.each(REPOSITORIES[0]?.variants ?? [])('%s: peer id and its source hold no secret', (remote) => {
-    const project = resolveProject({ workspace: repo(remote), homeDir: join(root, 'home'), credentials: { sources: {} }, settings: { workspacePeer: true, peerSource: [] }, earlierIds: true, now: Date.now() });
+    const project = resolveProject({
+      workspace: repo(remote),
+      homeDir: join(root, 'home'),
+      credentials: { sources: {} },
+      settings: { workspacePeer: true, peerSource: [] },
+      earlierIds: true,
+      now: Date.now(),
+    });
     expectNoSecret(JSON.stringify(project));
     // The id OpenViking's plugins give the repository (issue 22), and this plugin's earlier one, both without a secret.
     // git quotes a URL holding `#`, and OpenViking's config reader cuts the line at the `#` even inside quotes: the path names it then, as there.
-    const expected = ['github.com-acme-billing-api', ...(remote.includes('#') ? [project.root?.replace(/[^A-Za-z0-9]/g, '-')] : [])];
+    const expected = [
+      'github.com-acme-billing-api',
+      ...(remote.includes('#') ? [project.root?.replace(/[^A-Za-z0-9]/g, '-')] : []),
+    ];
     expect(expected).toContain(project.peerId);
     expect(project.earlierPeerIds[0]).toBe(peerIdForRemote(canonicalRemote(REPOSITORIES[0]?.base ?? '') as string));
   });
 
   it('doctor (built) shows the project without the token or the password', async () => {
     const workspace = repo('https://USERQZX:PWQZXA/PWQZXB@github.com/acme/billing-api.git?access_token=TOKQZX');
-    const run = await spawnHook({ args: ['doctor', '--json'], cwd: workspace, env: { PATH: process.env.PATH, HOME: join(root, 'home'), OPENVIKING_URL: 'http://127.0.0.1:9' }, timeoutMs: 20_000 });
+    const run = await spawnHook({
+      args: ['doctor', '--json'],
+      cwd: workspace,
+      env: { PATH: process.env.PATH, HOME: join(root, 'home'), OPENVIKING_URL: 'http://127.0.0.1:9' },
+      timeoutMs: 20_000,
+    });
     expect(run.stdout).toContain('git-github.com-acme-billing-api-');
     expectNoSecret(run.stdout);
   }, 30_000);

@@ -19,7 +19,15 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { originUrl, type ScanNotes } from '../../src/project/gitRepo.js';
 import { clearProjectCache, resolveProject } from '../../src/project/identity.js';
-import { gitRemoteVariable, legacyPeerForm, normalizeRemote, parseRemote, renderTemplate, sanitizePeerId, templatesOf } from '../../src/project/peerTemplate.js';
+import {
+  gitRemoteVariable,
+  legacyPeerForm,
+  normalizeRemote,
+  parseRemote,
+  renderTemplate,
+  sanitizePeerId,
+  templatesOf,
+} from '../../src/project/peerTemplate.js';
 import { findWorkspaceRoot } from '../../src/project/workspaceRoot.js';
 
 const T_ID = 'workspace-identity.test.mjs';
@@ -36,7 +44,19 @@ beforeEach(() => clearProjectCache());
 const UPSTREAM = 'git@github.com:volcengine/OpenViking.git';
 let counter = 0;
 function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, { cwd, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: base, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  execFileSync('git', args, {
+    cwd,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: base,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  });
 }
 function repo(remote?: string, name = `OpenViking-${++counter}`, parent = base): string {
   const dir = join(parent, name);
@@ -50,8 +70,20 @@ function commit(dir: string): void {
   git(dir, 'add', '.');
   git(dir, 'commit', '-q', '-m', 'x');
 }
-function peerOf(workspace: string, peerSource: string[] = [], extra: Partial<Parameters<typeof resolveProject>[0]> = {}) {
-  return resolveProject({ workspace, homeDir: home, credentials: { sources: {} }, settings: { workspacePeer: true, peerSource }, earlierIds: true, now: Date.now(), ...extra });
+function peerOf(
+  workspace: string,
+  peerSource: string[] = [],
+  extra: Partial<Parameters<typeof resolveProject>[0]> = {},
+) {
+  return resolveProject({
+    workspace,
+    homeDir: home,
+    credentials: { sources: {} },
+    settings: { workspacePeer: true, peerSource },
+    earlierIds: true,
+    now: Date.now(),
+    ...extra,
+  });
 }
 const normalized = (url: string) => normalizeRemote(parseRemote(url));
 const notes = (): ScanNotes => ({ touched: [], ignored: [] });
@@ -63,7 +95,10 @@ const folder = (...parts: string[]) => {
 
 describe('peer ids', () => {
   it(`#1 origin ${UPSTREAM}, at the root: github.com-volcengine-openviking by {git_remote} [${T_PEER}, ${T_ID}, ${D_CLIENT}, ${D_INT}]`, () => {
-    expect(peerOf(repo(UPSTREAM))).toMatchObject({ peerId: 'github.com-volcengine-openviking', peerSource: expect.stringMatching(/^\{git_remote\} /) });
+    expect(peerOf(repo(UPSTREAM))).toMatchObject({
+      peerId: 'github.com-volcengine-openviking',
+      peerSource: expect.stringMatching(/^\{git_remote\} /),
+    });
   });
 
   it(`#2 the same repository from examples/codex-memory-plugin: the same peer; the earlier id is the folder's legacy form [${T_PEER}, ${D_CLIENT}]`, () => {
@@ -75,18 +110,35 @@ describe('peer ids', () => {
   });
 
   it(`#3 four spellings of the remote normalize to github.com/volcengine/openviking [${T_ID}]`, () => {
-    for (const url of ['https://github.com/volcengine/OpenViking.git', 'https://github.com/volcengine/OpenViking', 'https://GitHub.com/Volcengine/OpenViking.git/', 'ssh://git@github.com:22/volcengine/OpenViking.git']) {
+    for (const url of [
+      'https://github.com/volcengine/OpenViking.git',
+      'https://github.com/volcengine/OpenViking',
+      'https://GitHub.com/Volcengine/OpenViking.git/',
+      'ssh://git@github.com:22/volcengine/OpenViking.git',
+    ]) {
       expect(normalized(url), url).toBe('github.com/volcengine/openviking');
       expect(gitRemoteVariable(url), url).toBe('github.com-volcengine-openviking');
     }
   });
 
   it(`#4 user info, token and port never reach it [${T_ID}]`, () => {
-    expect(normalized('https://someone:ghp_averysecrettoken@github.com:8443/volcengine/OpenViking.git')).toBe('github.com/volcengine/openviking');
+    expect(normalized('https://someone:ghp_averysecrettoken@github.com:8443/volcengine/OpenViking.git')).toBe(
+      'github.com/volcengine/openviking',
+    );
   });
 
   it(`#5 empty, local and drive paths name no remote [${T_ID}]`, () => {
-    for (const url of ['', '   ', '/srv/git/bare.git', 'file:///srv/git/bare.git', '../sibling', 'C:\\src\\repo', 'C:/src/repo', 'd:\\work\\api.git']) expect(normalized(url), url).toBe('');
+    for (const url of [
+      '',
+      '   ',
+      '/srv/git/bare.git',
+      'file:///srv/git/bare.git',
+      '../sibling',
+      'C:\\src\\repo',
+      'C:/src/repo',
+      'd:\\work\\api.git',
+    ])
+      expect(normalized(url), url).toBe('');
   });
 
   it(`#6 an https origin with an access token: {git_remote} github.com-o-r, no secret [${T_ID}]`, () => {
@@ -96,10 +148,16 @@ describe('peer ids', () => {
   });
 
   it(`#7-#9 reading origin: section name exact, key any case, a comment cut, include not followed [${T_ID}]`, () => {
-    expect(normalized(originUrl('[Remote "origin"]\n\tURL = git@github.com:Org/Repo.git\n') ?? '')).toBe('github.com/org/repo');
+    expect(normalized(originUrl('[Remote "origin"]\n\tURL = git@github.com:Org/Repo.git\n') ?? '')).toBe(
+      'github.com/org/repo',
+    );
     expect(originUrl('[remote "Origin"]\n\turl = git@github.com:Org/Repo.git\n')).toBeUndefined();
     expect(originUrl('[remote "origin"]\n\turl = git@github.com:a/b.git # my fork\n')).toBe('git@github.com:a/b.git');
-    expect(originUrl('[include]\n\tpath = ./extra\n[remote "upstream"]\n\turl = git@github.com:volcengine/OpenViking.git\n[remote "origin"]\n\turl = git@github.com:t0saki/OpenViking.git\n')).toBe('git@github.com:t0saki/OpenViking.git');
+    expect(
+      originUrl(
+        '[include]\n\tpath = ./extra\n[remote "upstream"]\n\turl = git@github.com:volcengine/OpenViking.git\n[remote "origin"]\n\turl = git@github.com:t0saki/OpenViking.git\n',
+      ),
+    ).toBe('git@github.com:t0saki/OpenViking.git');
   });
 
   it(`#10 a fork and its upstream differ; ssh and https of one repository agree [${T_PEER}]`, () => {
@@ -136,7 +194,11 @@ describe('peer ids', () => {
   });
 
   it(`#22 a configured peer id " configured " is used trimmed [${T_PEER}]`, () => {
-    expect(peerOf(repo(UPSTREAM), [], { credentials: { peerId: ' configured ', sources: { peerId: 'env:OPENVIKING_PEER_ID' } } }).peerId).toBe('configured');
+    expect(
+      peerOf(repo(UPSTREAM), [], {
+        credentials: { peerId: ' configured ', sources: { peerId: 'env:OPENVIKING_PEER_ID' } },
+      }).peerId,
+    ).toBe('configured');
   });
 
   it(`#23-#25 templates: git-{git_remote}, team-{dir}, and a list whose first item does not resolve [${T_PEER}, ${D_CLIENT}]`, () => {
@@ -144,7 +206,10 @@ describe('peer ids', () => {
     expect(peerOf(dir, ['git-{git_remote}']).peerId).toBe('git-github.com-volcengine-openviking');
     expect(peerOf(dir, ['team-{dir}']).peerId).toBe(`team-${basename(dir)}`);
     const local = repo();
-    expect(peerOf(local, ['{git_remote}', 'team-{dir}'])).toMatchObject({ peerId: `team-${basename(local)}`, peerSource: expect.stringMatching(/^team-\{dir\} /) });
+    expect(peerOf(local, ['{git_remote}', 'team-{dir}'])).toMatchObject({
+      peerId: `team-${basename(local)}`,
+      peerSource: expect.stringMatching(/^team-\{dir\} /),
+    });
   });
 
   it(`#28 rendering is all or nothing, text outside placeholders kept [${T_PEER}]`, () => {
@@ -173,7 +238,11 @@ describe('peer ids', () => {
   });
 
   it(`#31, #32 the sanitizer [${T_ID}]`, () => {
-    expect(['github.com/volcengine/openviking', '--weird//name--', '__self', 'ext-YWJj', 'a@b@c', '..', '///'].map(sanitizePeerId)).toEqual(['github.com-volcengine-openviking', 'weird-name', 'self', 'x-ext-YWJj', 'a@b-c', '', '']);
+    expect(
+      ['github.com/volcengine/openviking', '--weird//name--', '__self', 'ext-YWJj', 'a@b@c', '..', '///'].map(
+        sanitizePeerId,
+      ),
+    ).toEqual(['github.com-volcengine-openviking', 'weird-name', 'self', 'x-ext-YWJj', 'a@b-c', '', '']);
     const one = sanitizePeerId(`git.example.com/${'a'.repeat(200)}/one`);
     const two = sanitizePeerId(`git.example.com/${'a'.repeat(200)}/two`);
     expect(one.length).toBeLessThanOrEqual(100);
@@ -182,7 +251,9 @@ describe('peer ids', () => {
   });
 
   it(`#33 the legacy form [${T_PEER}, ${T_ID}, ${D_INT}, the Rust port's tests]`, () => {
-    expect(['/Users/x/Dev/OpenViking', '/tmp/a  b/', 'abc.DEF_123@x-y', '', '///', '项目'].map(legacyPeerForm)).toEqual(['-Users-x-Dev-OpenViking', '-tmp-a--b-', 'abc-DEF-123-x-y', '', '---', '--']);
+    expect(['/Users/x/Dev/OpenViking', '/tmp/a  b/', 'abc.DEF_123@x-y', '', '///', '项目'].map(legacyPeerForm)).toEqual(
+      ['-Users-x-Dev-OpenViking', '-tmp-a--b-', 'abc-DEF-123-x-y', '', '---', '--'],
+    );
   });
 
   it(`#34, #35 a renamed checkout keeps {git_remote}; a shallow clone names the same [${T_ID}]`, () => {
@@ -194,7 +265,9 @@ describe('peer ids', () => {
     const shallow = join(base, `shallow-${++counter}`);
     git(base, 'clone', '-q', '--depth', '1', `file://${full}`, shallow);
     git(shallow, 'remote', 'set-url', 'origin', UPSTREAM);
-    expect(new Set([full, renamed, shallow].map((dir) => peerOf(dir).peerId))).toEqual(new Set(['github.com-volcengine-openviking']));
+    expect(new Set([full, renamed, shallow].map((dir) => peerOf(dir).peerId))).toEqual(
+      new Set(['github.com-volcengine-openviking']),
+    );
     expect(peerOf(renamed, ['cwd']).peerId).not.toBe(peerOf(full, ['cwd']).peerId);
   });
 });
@@ -218,7 +291,11 @@ describe('workspace roots', () => {
     mkdirSync(join(api, '.openviking'));
     writeFileSync(join(api, '.openviking', 'config.json'), '{"version": 1}');
     const src = folder(basename(dir), 'packages', 'api', 'src');
-    expect(findWorkspaceRoot(src, home, notes())).toMatchObject({ root: api, rootKind: 'config', git: { gitRoot: dir } });
+    expect(findWorkspaceRoot(src, home, notes())).toMatchObject({
+      root: api,
+      rootKind: 'config',
+      git: { gitRoot: dir },
+    });
     expect(peerOf(src).peerId).toBe('github.com-volcengine-openviking');
     expect(peerOf(src, ['{git_root}']).peerId).toBe(legacyPeerForm(dir));
     expect(peerOf(src, ['{dir}']).peerId).toBe('api');
@@ -227,7 +304,7 @@ describe('workspace roots', () => {
     expect(findWorkspaceRoot(dir, home, notes())).toMatchObject({ root: dir, rootKind: 'git' });
   });
 
-  it('a folder spelled longer than PATH_MAX is no workspace, whatever it holds (a hook\'s cwd is the host\'s text)', () => {
+  it("a folder spelled longer than PATH_MAX is no workspace, whatever it holds (a hook's cwd is the host's text)", () => {
     const dir = folder(`marked-long-${++counter}`);
     mkdirSync(join(dir, '.openviking'));
     writeFileSync(join(dir, '.openviking', 'config.json'), '{"version": 1}');
@@ -250,7 +327,10 @@ describe('workspace roots', () => {
     commit(main);
     const feature = join(base, `feature-${++counter}`);
     git(main, 'worktree', 'add', '-q', feature);
-    expect(findWorkspaceRoot(feature, home, notes())?.git).toMatchObject({ kind: 'worktree', commonDir: join(main, '.git') });
+    expect(findWorkspaceRoot(feature, home, notes())?.git).toMatchObject({
+      kind: 'worktree',
+      commonDir: join(main, '.git'),
+    });
     expect(peerOf(feature).peerId).toBe('github.com-volcengine-openviking');
     const vendor = repo('git@github.com:other/vendor.git', `vendor-${++counter}`);
     commit(vendor);

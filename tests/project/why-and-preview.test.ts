@@ -32,30 +32,55 @@ describe('why', () => {
     await world.sim.fire('SessionStart', older.sessionStart('startup'));
     const p = world.payloads();
     expect(contextOf(await world.sim.fire('SessionStart', p.sessionStart('startup')))).not.toBe('');
-    expect(contextOf(await world.sim.fire('UserPromptSubmit', p.userPromptSubmit(RECALL_PROMPT)))).toContain(RECALL_MARKER);
+    expect(contextOf(await world.sim.fire('UserPromptSubmit', p.userPromptSubmit(RECALL_PROMPT)))).toContain(
+      RECALL_MARKER,
+    );
     const run = await hook(['why']);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain(`session cb-${p.sessionId}`);
-    expect(run.stdout).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z {2}session start \(startup\): profile block {2}\[project github\.com-acme-why-demo\]/);
+    expect(run.stdout).toMatch(
+      /\d{4}-\d\d-\d\dT[\d:.]+Z {2}session start \(startup\): profile block {2}\[project github\.com-acme-why-demo\]/,
+    );
     expect(run.stdout).toContain('viking://user/default/memories/profile.md');
     expect(run.stdout).toContain(`recall for: ${RECALL_PROMPT}`);
-    expect(run.stdout).toMatch(/\d\.\d\d {2}viking:\/\/user\/default\/memories\/entities\/default\/osprey-deploy\.md {2}\(entities\)/);
+    expect(run.stdout).toMatch(
+      /\d\.\d\d {2}viking:\/\/user\/default\/memories\/entities\/default\/osprey-deploy\.md {2}\(entities\)/,
+    );
     const olderRun = await hook(['why', '--session', older.sessionId]);
     expect(olderRun.stdout).toContain(`session cb-${older.sessionId} (as asked; 1 time)`);
     expect(olderRun.stdout).not.toContain('recall for:');
   });
 
   // README: "`/openviking:why` | what the plugin injected into this session" (on 8e37669: the newest session on the machine).
-  it('this session: the host\'s session id when the shell has it, else the newest session of this folder, never another folder\'s', async () => {
+  it("this session: the host's session id when the shell has it, else the newest session of this folder, never another folder's", async () => {
     const here = world.payloads();
     await world.sim.fire('SessionStart', here.sessionStart('startup'));
     // Another folder's session, injected into later.
     const elsewhere = join(world.workspace, '..', 'another-folder');
     mkdirSync(elsewhere, { recursive: true });
-    recordInjection(world.dataDir, { session: 'cb-elsewhere', at: Date.now() + 60_000, kind: 'start', detail: 'startup', workspace: elsewhere, items: [], text: 'x' });
+    recordInjection(world.dataDir, {
+      session: 'cb-elsewhere',
+      at: Date.now() + 60_000,
+      kind: 'start',
+      detail: 'startup',
+      workspace: elsewhere,
+      items: [],
+      text: 'x',
+    });
     const fromSlashCommand = await hook(['why']);
-    expect(fromSlashCommand.stdout).toContain(`session cb-${here.sessionId} (the newest session of ${world.workspace};`);
-    const claude = await spawnHook({ args: ['why'], cwd: elsewhere, env: { ...world.sim.env, CLAUDE_PROJECT_DIR: elsewhere, CODEBUDDY_PROJECT_DIR: elsewhere, CLAUDE_CODE_SESSION_ID: here.sessionId } });
+    expect(fromSlashCommand.stdout).toContain(
+      `session cb-${here.sessionId} (the newest session of ${world.workspace};`,
+    );
+    const claude = await spawnHook({
+      args: ['why'],
+      cwd: elsewhere,
+      env: {
+        ...world.sim.env,
+        CLAUDE_PROJECT_DIR: elsewhere,
+        CODEBUDDY_PROJECT_DIR: elsewhere,
+        CLAUDE_CODE_SESSION_ID: here.sessionId,
+      },
+    });
     expect(claude.stdout).toContain(`session cb-${here.sessionId} (this session;`);
   });
 
@@ -68,7 +93,14 @@ describe('why', () => {
   });
 
   it('stays bounded however many injections a session sees', () => {
-    const entry = { session: 'cb-bounded', at: 1, kind: 'recall' as const, detail: 'q', items: [{ uri: 'viking://x' }], text: 'y'.repeat(20_000) };
+    const entry = {
+      session: 'cb-bounded',
+      at: 1,
+      kind: 'recall' as const,
+      detail: 'q',
+      items: [{ uri: 'viking://x' }],
+      text: 'y'.repeat(20_000),
+    };
     for (let index = 0; index < 200; index++) recordInjection(world.dataDir, { ...entry, at: index });
     expect(statSync(whyFile(world.dataDir, 'cb-bounded')).size).toBeLessThanOrEqual(MAX_FILE_BYTES);
   });

@@ -7,7 +7,8 @@ describe('parseHookOutput', () => {
   });
 
   it('exit 0 reads the context envelope', () => {
-    const stdout = '{"decision":"approve","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx"}}\n';
+    const stdout =
+      '{"decision":"approve","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx"}}\n';
     expect(parseHookOutput(0, stdout, '')).toMatchObject({
       status: 'ok',
       decision: 'approve',
@@ -28,14 +29,33 @@ describe('parseHookOutput', () => {
   it('reads continue, stopReason, systemMessage, ask and updatedInput/modifiedInput', () => {
     const out = parseHookOutput(
       0,
-      JSON.stringify({ continue: false, stopReason: 'halt', systemMessage: 'hi', hookSpecificOutput: { permissionDecision: 'ask', modifiedInput: { a: 1 } } }),
+      JSON.stringify({
+        continue: false,
+        stopReason: 'halt',
+        systemMessage: 'hi',
+        hookSpecificOutput: { permissionDecision: 'ask', modifiedInput: { a: 1 } },
+      }),
       '',
     );
-    expect(out).toMatchObject({ continue: false, stopReason: 'halt', systemMessage: 'hi', decision: 'ask', updatedInput: { a: 1 } });
+    expect(out).toMatchObject({
+      continue: false,
+      stopReason: 'halt',
+      systemMessage: 'hi',
+      decision: 'ask',
+      updatedInput: { a: 1 },
+    });
   });
 
   it('drops fields of the wrong type and unknown decisions', () => {
-    const out = parseHookOutput(0, JSON.stringify({ continue: 'no', decision: 'deny', hookSpecificOutput: { additionalContext: 5, permissionDecision: 'maybe' } }), '');
+    const out = parseHookOutput(
+      0,
+      JSON.stringify({
+        continue: 'no',
+        decision: 'deny',
+        hookSpecificOutput: { additionalContext: 5, permissionDecision: 'maybe' },
+      }),
+      '',
+    );
     expect(out).toEqual({ exitCode: 0, stdout: expect.any(String), stderr: '', status: 'ok' });
   });
 
@@ -57,8 +77,17 @@ describe('parseHookOutput', () => {
   });
 
   it('any other exit, or none, is a non-blocking error and JSON is not read', () => {
-    expect(parseHookOutput(1, '{"decision":"block"}', 'oops')).toEqual({ exitCode: 1, stdout: '{"decision":"block"}', stderr: 'oops', status: 'non-blocking' });
+    expect(parseHookOutput(1, '{"decision":"block"}', 'oops')).toEqual({
+      exitCode: 1,
+      stdout: '{"decision":"block"}',
+      stderr: 'oops',
+      status: 'non-blocking',
+    });
     expect(parseHookOutput(null, '', '').status).toBe('non-blocking');
-    expect(parseHookOutput(undefined, '', 'spawn failed')).toMatchObject({ exitCode: undefined, status: 'non-blocking', stderr: 'spawn failed' });
+    expect(parseHookOutput(undefined, '', 'spawn failed')).toMatchObject({
+      exitCode: undefined,
+      status: 'non-blocking',
+      stderr: 'spawn failed',
+    });
   });
 });

@@ -15,7 +15,9 @@ describe('encodeStageResult: the exact stdout bytes', () => {
 
   it('a notice is the user-only systemMessage, alone or beside the context, on the two context events only', () => {
     // Alone, with suppressOutput: 2.117 would otherwise inject the raw stdout into the model's prompt.
-    expect(encodeStageResult('SessionStart', { kind: 'pass', notice: 'memory is off' })).toBe('{"systemMessage":"memory is off","suppressOutput":true}');
+    expect(encodeStageResult('SessionStart', { kind: 'pass', notice: 'memory is off' })).toBe(
+      '{"systemMessage":"memory is off","suppressOutput":true}',
+    );
     expect(encodeStageResult('SessionStart', { kind: 'context', text: 'p', notice: 'n' })).toBe(
       '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"p"},"systemMessage":"n"}',
     );
@@ -38,6 +40,7 @@ describe('encodeStageResult: the exact stdout bytes', () => {
       expect(encodeStageResult(event, { kind: 'context', text: 'x' })).toBe('');
     }
     expect(encodeStageResult('UserPromptSubmit', { kind: 'context', text: '' })).toBe('');
-    for (const event of HOOK_EVENTS.filter((e) => e !== 'PreToolUse')) expect(encodeStageResult(event, { kind: 'deny', reason: 'r' })).toBe('');
+    for (const event of HOOK_EVENTS.filter((e) => e !== 'PreToolUse'))
+      expect(encodeStageResult(event, { kind: 'deny', reason: 'r' })).toBe('');
   });
 });

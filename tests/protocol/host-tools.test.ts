@@ -28,7 +28,9 @@ describe('hostFromEnv', () => {
   it('CodeBuddy exports CODEBUDDY_PLUGIN_ROOT (and CLAUDE_PLUGIN_ROOT); Claude Code only CLAUDE_*; neither reads as CodeBuddy', () => {
     expect(hostFromEnv({ CODEBUDDY_PLUGIN_ROOT: '/p', CLAUDE_PLUGIN_ROOT: '/p' })).toBe('codebuddy');
     expect(hostFromEnv({ CODEBUDDY_PLUGIN_ROOT: '/p', CLAUDECODE: '1' })).toBe('codebuddy');
-    expect(hostFromEnv({ CLAUDE_PLUGIN_ROOT: '/p', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'sdk-cli' })).toBe('claude-code');
+    expect(hostFromEnv({ CLAUDE_PLUGIN_ROOT: '/p', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'sdk-cli' })).toBe(
+      'claude-code',
+    );
     expect(hostFromEnv({ CLAUDE_PLUGIN_ROOT: '/p' })).toBe('claude-code');
     expect(hostFromEnv({ CODEBUDDY_PLUGIN_ROOT: '', CLAUDE_PLUGIN_ROOT: '/p' })).toBe('claude-code');
     expect(hostFromEnv({})).toBe('codebuddy');
@@ -43,7 +45,10 @@ describe('hostFromEnv', () => {
 /** What each host's blocks must and must not contain. */
 const EXPECT: Record<SimulatedHost, { has: string[]; lacks: RegExp }> = {
   codebuddy: { has: ['mcp__openviking__read', 'DeferExecuteTool'], lacks: /mcp__plugin_/ },
-  'claude-code': { has: ['mcp__plugin_openviking_openviking__read', 'ToolSearch {"query": "select:<tool name>"}'], lacks: /DeferExecuteTool|mcp__openviking__/ },
+  'claude-code': {
+    has: ['mcp__plugin_openviking_openviking__read', 'ToolSearch {"query": "select:<tool name>"}'],
+    lacks: /DeferExecuteTool|mcp__openviking__/,
+  },
 };
 
 describe('the injected blocks name the current host tools', () => {
@@ -63,16 +68,27 @@ describe('the injected blocks name the current host tools', () => {
         homes.push(home);
         const workspace = join(home, 'ws');
         mkdirSync(workspace);
-        const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, host, resident, env: { OPENVIKING_URL: server.url, OPENVIKING_DEBUG: '1' } });
+        const sim = createHostSim({
+          pluginRoot: REPO_ROOT,
+          home,
+          workspace,
+          host,
+          resident,
+          env: { OPENVIKING_URL: server.url, OPENVIKING_DEBUG: '1' },
+        });
         const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
 
         const start = (await sim.fire('SessionStart', payloads.sessionStart())).outputs[0]?.additionalContext ?? '';
         expect(start).toContain(PROFILE_MARKER);
         // SessionStart starts the resident; the prompt then goes through it (DESIGN D16).
         if (resident) await residentsListening(resolveDataDir(sim.env, home));
-        const recall = (await sim.fire('UserPromptSubmit', payloads.userPromptSubmit(RECALL_PROMPT))).outputs[0]?.additionalContext ?? '';
+        const recall =
+          (await sim.fire('UserPromptSubmit', payloads.userPromptSubmit(RECALL_PROMPT))).outputs[0]
+            ?.additionalContext ?? '';
         expect(recall).toContain(RECALL_MARKER);
-        const recalledBy = debugLines(join(home, '.openviking', 'logs', 'codebuddy-hooks.log')).filter((line) => line.message === 'recall done').at(-1)?.pid;
+        const recalledBy = debugLines(join(home, '.openviking', 'logs', 'codebuddy-hooks.log'))
+          .filter((line) => line.message === 'recall done')
+          .at(-1)?.pid;
         expect(residentPids(home).includes(recalledBy ?? -1), 'recalled by the resident').toBe(resident);
         for (const block of [start, recall]) {
           for (const text of EXPECT[host].has) expect(block).toContain(text);

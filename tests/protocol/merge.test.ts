@@ -18,12 +18,25 @@ describe('mergeHookOutputs', () => {
     ]);
     expect(merged.decision).toBe('deny');
     expect(merged.reason).toBe('no\n\nexit 2');
-    expect(mergeHookOutputs([out({ decision: 'approve' }), out({ decision: 'ask', reason: 'sure?' })])).toMatchObject({ decision: 'ask', reason: 'sure?' });
-    expect(mergeHookOutputs([out({ decision: 'approve', reason: 'x' })])).toEqual({ decision: 'allow', stop: false, additionalContext: [], systemMessages: [] });
+    expect(mergeHookOutputs([out({ decision: 'approve' }), out({ decision: 'ask', reason: 'sure?' })])).toMatchObject({
+      decision: 'ask',
+      reason: 'sure?',
+    });
+    expect(mergeHookOutputs([out({ decision: 'approve', reason: 'x' })])).toEqual({
+      decision: 'allow',
+      stop: false,
+      additionalContext: [],
+      systemMessages: [],
+    });
   });
 
   it('continue:false is sticky and keeps the first stopReason', () => {
-    const merged = mergeHookOutputs([out({}), out({ continue: false, stopReason: 'first' }), out({ continue: false, stopReason: 'second' }), out({ continue: true })]);
+    const merged = mergeHookOutputs([
+      out({}),
+      out({ continue: false, stopReason: 'first' }),
+      out({ continue: false, stopReason: 'second' }),
+      out({ continue: true }),
+    ]);
     expect(merged.stop).toBe(true);
     expect(merged.stopReason).toBe('first');
   });

@@ -5,13 +5,25 @@ import { isHookEventName, parseHookInput } from '../../src/protocol/parse.js';
 
 describe('parseHookInput', () => {
   it('returns null for empty, invalid JSON, non-objects and unknown or missing events', () => {
-    for (const text of ['', '   ', '{', 'null', '42', '"PreToolUse"', '[{"hook_event_name":"Stop"}]', '{}', '{"hook_event_name":"Bogus"}', '{"hook_event_name":7}']) {
+    for (const text of [
+      '',
+      '   ',
+      '{',
+      'null',
+      '42',
+      '"PreToolUse"',
+      '[{"hook_event_name":"Stop"}]',
+      '{}',
+      '{"hook_event_name":"Bogus"}',
+      '{"hook_event_name":7}',
+    ]) {
       expect(parseHookInput(text), text).toBeNull();
     }
   });
 
   it('accepts every known event, a BOM, surrounding whitespace and a trailing newline', () => {
-    for (const event of HOOK_EVENTS) expect(parseHookInput(`\n {"hook_event_name":"${event}"}\n`)?.hook_event_name).toBe(event);
+    for (const event of HOOK_EVENTS)
+      expect(parseHookInput(`\n {"hook_event_name":"${event}"}\n`)?.hook_event_name).toBe(event);
     expect(parseHookInput('\ufeff{"hook_event_name":"Stop"}')?.hook_event_name).toBe('Stop');
     expect(isHookEventName('toString')).toBe(false);
   });
@@ -29,7 +41,13 @@ describe('parseHookInput', () => {
         tool_input: 'kept as is',
       }),
     );
-    expect(input).toEqual({ hook_event_name: 'UserPromptSubmit', session_id: 's1', stop_hook_active: true, future_field: { x: 1 }, tool_input: 'kept as is' });
+    expect(input).toEqual({
+      hook_event_name: 'UserPromptSubmit',
+      session_id: 's1',
+      stop_hook_active: true,
+      future_field: { x: 1 },
+      tool_input: 'kept as is',
+    });
   });
 
   it('a __proto__ key does not change the prototype', () => {
@@ -40,7 +58,9 @@ describe('parseHookInput', () => {
   });
 
   it('parses every payload shape the real 2.117 CLI sent (one per event and key set, from the samples)', () => {
-    const lines = readFileSync(new URL('./fixtures/stdin-2.117.jsonl', import.meta.url), 'utf8').split('\n').filter(Boolean);
+    const lines = readFileSync(new URL('./fixtures/stdin-2.117.jsonl', import.meta.url), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     expect(lines.length).toBeGreaterThan(8);
     for (const line of lines) expect(parseHookInput(line)).toEqual(JSON.parse(line));
   });

@@ -14,7 +14,11 @@ describe('runHook', () => {
       seen.push(request);
       return { exitCode: 0, stdout: '{"hookSpecificOutput":{"additionalContext":"c"}}', stderr: '', timedOut: false };
     };
-    const run = await runHook(executor, { type: 'command', command: 'echo hi', timeout: 3 }, { stdin: '{"a":1}', now: fakeClock(5) });
+    const run = await runHook(
+      executor,
+      { type: 'command', command: 'echo hi', timeout: 3 },
+      { stdin: '{"a":1}', now: fakeClock(5) },
+    );
     expect(seen).toEqual([{ command: 'echo hi', stdin: '{"a":1}', timeoutMs: 3000 }]);
     expect(run.output.additionalContext).toBe('c');
     expect(run.durationMs).toBe(5);
@@ -29,14 +33,28 @@ describe('runHook', () => {
 
   it('a hook killed at its timeout reads as a block, as on CodeBuddy', async () => {
     const executor: ShellExecutor = async () => ({ exitCode: null, stdout: 'partial', stderr: '', timedOut: true });
-    const run = await runHook(executor, { type: 'command', command: 'x', timeout: 2 }, { stdin: '', now: fakeClock(1) });
-    expect(run.output).toMatchObject({ status: 'blocking', timedOut: true, decision: 'block', reason: 'Hook timed out after 2000ms', stdout: 'partial' });
+    const run = await runHook(
+      executor,
+      { type: 'command', command: 'x', timeout: 2 },
+      { stdin: '', now: fakeClock(1) },
+    );
+    expect(run.output).toMatchObject({
+      status: 'blocking',
+      timedOut: true,
+      decision: 'block',
+      reason: 'Hook timed out after 2000ms',
+      stdout: 'partial',
+    });
   });
 
   it('an executor that never settles is abandoned after the timeout plus grace', async () => {
     const executor: ShellExecutor = () => new Promise(() => undefined);
     const started = Date.now();
-    const run = await runHook(executor, { type: 'command', command: 'x', timeout: 0.05 }, { stdin: '', now: Date.now, executorGraceMs: 20 });
+    const run = await runHook(
+      executor,
+      { type: 'command', command: 'x', timeout: 0.05 },
+      { stdin: '', now: Date.now, executorGraceMs: 20 },
+    );
     expect(run.output).toMatchObject({ timedOut: true, decision: 'block' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(50);
   });

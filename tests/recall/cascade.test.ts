@@ -44,7 +44,13 @@ function freshHome(): void {
 }
 
 function deps(url: string, env: Record<string, string> = {}) {
-  return createTestDeps({ env: { OPENVIKING_URL: url, ...env }, homeDir: home, cwd: '/work/project', http: socketHttpTransport, now: () => clock });
+  return createTestDeps({
+    env: { OPENVIKING_URL: url, ...env },
+    homeDir: home,
+    cwd: '/work/project',
+    http: socketHttpTransport,
+    now: () => clock,
+  });
 }
 
 function prompt(text: string, extra: Partial<UserPromptSubmitInput> = {}): UserPromptSubmitInput {
@@ -56,7 +62,12 @@ describe('skip rules send nothing', () => {
     ['internal continuation (2.163)', prompt(RECALL_PROMPT, { is_internal_continuation: true })],
     ['Stop-hook text (2.117)', prompt('Stop hook: Hook timed out after 2000ms')],
     ['hook timeout text', prompt('Hook timed out after 5000ms')],
-    ['compaction continuation', prompt('Please continue with the conversation based on the summarized context above. Maintain the same level of detail.')],
+    [
+      'compaction continuation',
+      prompt(
+        'Please continue with the conversation based on the summarized context above. Maintain the same level of detail.',
+      ),
+    ],
     ['host markup only', prompt('<system-reminder>auto memory instructions</system-reminder>')],
     ['already carries our tag', prompt(`<openviking-context source="recall">x</openviking-context> ${RECALL_PROMPT}`)],
     ['too short', prompt('hi')],
@@ -64,7 +75,11 @@ describe('skip rules send nothing', () => {
     ['recall off', prompt(RECALL_PROMPT), { OPENVIKING_AUTO_RECALL: 'false' }],
     ['plugin off', prompt(RECALL_PROMPT), { OPENVIKING_MEMORY_ENABLED: '0' }],
     ['bypassed session', prompt(RECALL_PROMPT), { OPENVIKING_BYPASS_SESSION: '1' }],
-    ['bypass pattern on the session id', prompt(RECALL_PROMPT, { session_id: 'scratch-42' }), { OPENVIKING_BYPASS_SESSION_PATTERNS: 'other,scratch-*' }],
+    [
+      'bypass pattern on the session id',
+      prompt(RECALL_PROMPT, { session_id: 'scratch-42' }),
+      { OPENVIKING_BYPASS_SESSION_PATTERNS: 'other,scratch-*' },
+    ],
   ];
   for (const [name, input, env] of cases) {
     it(name, async () => {
@@ -83,7 +98,11 @@ describe('skip rules send nothing', () => {
   });
 
   it('a slash command with arguments and a shell escape never recall (issue 17.2)', async () => {
-    for (const text of [`/ask ${RECALL_PROMPT}`, `/openviking:forget ${RECALL_PROMPT}`, `!grep -r "${RECALL_PROMPT}" .`]) {
+    for (const text of [
+      `/ask ${RECALL_PROMPT}`,
+      `/openviking:forget ${RECALL_PROMPT}`,
+      `!grep -r "${RECALL_PROMPT}" .`,
+    ]) {
       freshHome();
       expect(await runPrompt(prompt(text, { session_id: 's-slash' }), deps(server.url))).toEqual({ kind: 'pass' });
     }
@@ -92,7 +111,10 @@ describe('skip rules send nothing', () => {
 
   it('the <user_query> body is the query when the host wraps the prompt', async () => {
     freshHome();
-    await runPrompt(prompt(`<system-reminder>noise words</system-reminder><user_query>${RECALL_PROMPT}</user_query>`), deps(server.url));
+    await runPrompt(
+      prompt(`<system-reminder>noise words</system-reminder><user_query>${RECALL_PROMPT}</user_query>`),
+      deps(server.url),
+    );
     expect((server.requests()[0]?.body as { query: string }).query).toBe(RECALL_PROMPT);
   });
 });
@@ -100,7 +122,8 @@ describe('skip rules send nothing', () => {
 describe('tier decision', () => {
   it('is cached per server URL and expires after an hour', async () => {
     freshHome();
-    const paths = (s: OvTestServer) => s.requests({ path: /\/search\// }).map((r) => r.path.replace('/api/v1/search/', ''));
+    const paths = (s: OvTestServer) =>
+      s.requests({ path: /\/search\// }).map((r) => r.path.replace('/api/v1/search/', ''));
     expect((await runPrompt(prompt(RECALL_PROMPT), deps(legacy.url))).kind).toBe('context');
     expect(paths(legacy)).toEqual(['search', 'recall']);
     legacy.clearRequests();
@@ -120,10 +143,21 @@ describe('tier decision', () => {
 
   it('only a "no such field or route" failure falls through', () => {
     const base = { ok: false as const, retryable: false, message: '' };
-    expect(isUnsupported({ ...base, status: 400, code: 'INVALID_ARGUMENT', message: 'Invalid request parameters: mode: Extra inputs are not permitted' })).toBe(true);
-    expect(isUnsupported({ ...base, status: 422, code: 'HTTP_422', message: 'unexpected keyword argument dedup_turns' })).toBe(true);
+    expect(
+      isUnsupported({
+        ...base,
+        status: 400,
+        code: 'INVALID_ARGUMENT',
+        message: 'Invalid request parameters: mode: Extra inputs are not permitted',
+      }),
+    ).toBe(true);
+    expect(
+      isUnsupported({ ...base, status: 422, code: 'HTTP_422', message: 'unexpected keyword argument dedup_turns' }),
+    ).toBe(true);
     expect(isUnsupported({ ...base, status: 404, code: 'NOT_FOUND' })).toBe(true);
-    expect(isUnsupported({ ...base, status: 400, code: 'INVALID_ARGUMENT', message: 'query is invalid for this user' })).toBe(false);
+    expect(
+      isUnsupported({ ...base, status: 400, code: 'INVALID_ARGUMENT', message: 'query is invalid for this user' }),
+    ).toBe(false);
     expect(isUnsupported({ ...base, status: 401, code: 'UNAUTHENTICATED', message: 'extra mode' })).toBe(false);
     expect(isUnsupported({ ...base, status: 500, code: 'INTERNAL' })).toBe(false);
   });
@@ -135,7 +169,12 @@ describe('deadline', () => {
     server.faults.latency(3_000);
     try {
       const started = Date.now();
-      const slowDeps = createTestDeps({ env: { OPENVIKING_URL: server.url, OPENVIKING_PROMPT_DEADLINE_MS: '300' }, homeDir: home, http: socketHttpTransport, now: Date.now });
+      const slowDeps = createTestDeps({
+        env: { OPENVIKING_URL: server.url, OPENVIKING_PROMPT_DEADLINE_MS: '300' },
+        homeDir: home,
+        http: socketHttpTransport,
+        now: Date.now,
+      });
       expect(await runPrompt(prompt(RECALL_PROMPT), slowDeps)).toEqual({ kind: 'pass' });
       expect(Date.now() - started).toBeLessThan(300 + 1_000);
     } finally {

@@ -46,7 +46,9 @@ function makeFifo(): void {
 /** Starts the stand-in resident on a fresh FIFO and waits until it reads. */
 async function startFake(mode: 'echo' | 'silent' | 'garbage' | 'empty'): Promise<void> {
   makeFifo();
-  fake = spawn(process.execPath, [FAKE, paths.fifo, paths.dir, KEY, mode, log], { stdio: ['ignore', 'pipe', 'inherit'] });
+  fake = spawn(process.execPath, [FAKE, paths.fifo, paths.dir, KEY, mode, log], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve) => fake?.stdout?.once('data', () => resolve()));
 }
 
@@ -54,7 +56,11 @@ function call(prompt: string, waitMs = 3_000): ResidentCall {
   return {
     dataDir,
     key: KEY,
-    request: { input: { hook_event_name: 'UserPromptSubmit', session_id: 's1', prompt }, cwd: '/work/a', env: { CODEBUDDY_PROJECT_DIR: '/work/a' } },
+    request: {
+      input: { hook_event_name: 'UserPromptSubmit', session_id: 's1', prompt },
+      cwd: '/work/a',
+      env: { CODEBUDDY_PROJECT_DIR: '/work/a' },
+    },
     waitMs,
     monotonicMs: () => performance.now(),
     pid: process.pid,
@@ -63,7 +69,12 @@ function call(prompt: string, waitMs = 3_000): ResidentCall {
 }
 
 function taken(): Array<{ id: string; inline: boolean; prompt: string }> {
-  return existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string; inline: boolean; prompt: string }) : [];
+  return existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: string; inline: boolean; prompt: string })
+    : [];
 }
 
 /** Request and reply files of the key left in the directory. */
@@ -87,7 +98,10 @@ describe('askResident', () => {
 
   it('a small request travels inline in the FIFO; the answer comes back and both sides clean up', async () => {
     await startFake('echo');
-    expect(askResident(call('deploy osprey'))).toEqual({ kind: 'answered', result: { kind: 'context', text: 'echo:deploy osprey' } });
+    expect(askResident(call('deploy osprey'))).toEqual({
+      kind: 'answered',
+      result: { kind: 'context', text: 'echo:deploy osprey' },
+    });
     expect(taken()).toMatchObject([{ inline: true, prompt: 'deploy osprey' }]);
     expect(leftovers()).toEqual([]);
   });
@@ -95,7 +109,10 @@ describe('askResident', () => {
   it('a request larger than PIPE_BUF goes through a file, read by the resident', async () => {
     await startFake('echo');
     const prompt = `big ${'x'.repeat(10_000)}`;
-    expect(askResident(call(prompt))).toEqual({ kind: 'answered', result: { kind: 'context', text: `echo:${prompt}` } });
+    expect(askResident(call(prompt))).toEqual({
+      kind: 'answered',
+      result: { kind: 'context', text: `echo:${prompt}` },
+    });
     expect(taken()).toMatchObject([{ inline: false, prompt }]);
     expect(leftovers()).toEqual([]);
   });
@@ -115,9 +132,18 @@ describe('askResident', () => {
     await startFake('echo');
     const short = `short ${'s'.repeat(200)}`;
     const long = `long ${'l'.repeat(600)}`;
-    expect(askResident({ ...call(short), pipeAtomicBytes: 512 })).toEqual({ kind: 'answered', result: { kind: 'context', text: `echo:${short}` } });
-    expect(askResident({ ...call(long), pipeAtomicBytes: 512 })).toEqual({ kind: 'answered', result: { kind: 'context', text: `echo:${long}` } });
-    expect(taken()).toMatchObject([{ inline: true, prompt: short }, { inline: false, prompt: long }]);
+    expect(askResident({ ...call(short), pipeAtomicBytes: 512 })).toEqual({
+      kind: 'answered',
+      result: { kind: 'context', text: `echo:${short}` },
+    });
+    expect(askResident({ ...call(long), pipeAtomicBytes: 512 })).toEqual({
+      kind: 'answered',
+      result: { kind: 'context', text: `echo:${long}` },
+    });
+    expect(taken()).toMatchObject([
+      { inline: true, prompt: short },
+      { inline: false, prompt: long },
+    ]);
     expect(leftovers()).toEqual([]);
   });
 
@@ -167,7 +193,9 @@ describe('askResident', () => {
       process.stdout.write(JSON.stringify(answer.kind === 'answered' && answer.result.text === 'echo:' + prompt));
     `;
     const runs = Array.from({ length: 12 }, (_, n) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, String(n)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, String(n)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       return new Promise<string>((resolve) => child.on('close', () => resolve(out)));

@@ -8,7 +8,18 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,7 +39,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function world(env: Record<string, string> = {}, options: Parameters<typeof createWorld>[0] = {}): Promise<World> {
+async function world(
+  env: Record<string, string> = {},
+  options: Parameters<typeof createWorld>[0] = {},
+): Promise<World> {
   const created = await createWorld({ resident: true, ...options, env: { OPENVIKING_DEBUG: '1', ...env } });
   cleanups.push(() => created.dispose());
   return created;
@@ -36,7 +50,8 @@ async function world(env: Record<string, string> = {}, options: Parameters<typeo
 
 const logPath = (w: World) => join(w.home, '.openviking', 'logs', 'codebuddy-hooks.log');
 const residentDir = (w: World) => join(w.dataDir, 'resident');
-const prompt = (w: World, text = RECALL_PROMPT, env?: Record<string, string>) => w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(text), env ? { env } : {});
+const prompt = (w: World, text = RECALL_PROMPT, env?: Record<string, string>) =>
+  w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(text), env ? { env } : {});
 const searches = (w: World) => w.server.requests().filter((request) => request.path === '/api/v1/search/search').length;
 
 describe("one session's network environment never serves another", () => {
@@ -73,7 +88,9 @@ describe("one session's network environment never serves another", () => {
     await prompt(w, 'hi', { SESSION_ONLY_SECRET: 'do-not-carry', NODE_OPTIONS: '--max-old-space-size=200' });
     await residentsListening(w.dataDir);
     const [pid] = residentPids(w.home);
-    const environ = execFileSync('cat', [`/proc/${pid ?? 0}/environ`]).toString('latin1').split('\0');
+    const environ = execFileSync('cat', [`/proc/${pid ?? 0}/environ`])
+      .toString('latin1')
+      .split('\0');
     expect(environ.some((entry) => entry.startsWith('SESSION_ONLY_SECRET='))).toBe(false);
     expect(environ).toContain('NODE_OPTIONS=--max-old-space-size=200');
     expect(environ.some((entry) => entry.startsWith('PATH='))).toBe(true);
@@ -83,8 +100,11 @@ describe("one session's network environment never serves another", () => {
 describe('at most three residents per data directory', () => {
   it('a fourth configuration retires the idlest resident (the one whose FIFO was written longest ago)', async () => {
     const w = await world();
-    const configs = ['a', 'b', 'c', 'd'].map((name) => ({ OPENVIKING_PROMPT_DEADLINE_MS: String(1000 + name.charCodeAt(0)) }));
-    const fifoOf = (env: Record<string, string>) => residentPaths(w.dataDir, residentKey({ ...w.sim.env, ...env }, w.sim.env.CODEBUDDY_PLUGIN_ROOT ?? '')).fifo;
+    const configs = ['a', 'b', 'c', 'd'].map((name) => ({
+      OPENVIKING_PROMPT_DEADLINE_MS: String(1000 + name.charCodeAt(0)),
+    }));
+    const fifoOf = (env: Record<string, string>) =>
+      residentPaths(w.dataDir, residentKey({ ...w.sim.env, ...env }, w.sim.env.CODEBUDDY_PLUGIN_ROOT ?? '')).fifo;
     for (const [index, env] of configs.slice(0, 3).entries()) {
       await prompt(w, 'hi', env);
       await residentsListening(w.dataDir, index + 1);
@@ -94,8 +114,11 @@ describe('at most three residents per data directory', () => {
     await prompt(w, 'hi', configs[3]);
     await waitFor(() => residentPids(w.home).length === 3 && listeningFifos(w.dataDir).length === 3, 8_000);
     expect(existsSync(fifoOf(configs[1] ?? {}))).toBe(false);
-    for (const env of [configs[0], configs[2], configs[3]]) expect(existsSync(fifoOf(env ?? {})), JSON.stringify(env)).toBe(true);
-    expect(debugLines(logPath(w)).some((line) => line.message === 'resident: retired' && line.reason === 'fifo-gone')).toBe(true);
+    for (const env of [configs[0], configs[2], configs[3]])
+      expect(existsSync(fifoOf(env ?? {})), JSON.stringify(env)).toBe(true);
+    expect(
+      debugLines(logPath(w)).some((line) => line.message === 'resident: retired' && line.reason === 'fifo-gone'),
+    ).toBe(true);
   }, 30_000);
 });
 
@@ -175,24 +198,32 @@ function fillDisk(dir: string): void {
 const canMount = process.getuid?.() === 0;
 
 describe('a full disk', () => {
-  it.skipIf(!canMount)('the resident answers "failed" at once (an empty reply) and the hook recalls itself: the prompt ends in under a second', async () => {
-    const w = await world();
-    const unmount = mountTinyDisk(residentDir(w), 64);
-    if (unmount === undefined) return; // no tmpfs here (a container without CAP_SYS_ADMIN)
-    cleanups.push(unmount);
-    await prompt(w, 'hi');
-    await residentsListening(w.dataDir);
-    fillDisk(residentDir(w));
-    const [residentPid] = residentPids(w.home);
-    const result = await prompt(w);
-    expect(result.timedOut).toBe(false);
-    expect(result.durationMs).toBeLessThan(1_000);
-    const lines = debugLines(logPath(w));
-    const failedAt = lines.findIndex((line) => line.message === 'resident: cannot write a reply; telling the hook it failed');
-    expect(failedAt).toBeGreaterThan(-1);
-    // The hook ran recall itself. (Its context-face call finds nothing new: the server already handed
-    // this session those memories in the resident's call, whose answer never reached the host.)
-    expect(lines.slice(failedAt).some((line) => line.message === 'recall done' && line.pid !== residentPid)).toBe(true);
-    expect(readdirSync(residentDir(w)).filter((name) => name.endsWith('.reply'))).toEqual([]);
-  }, 20_000);
+  it.skipIf(!canMount)(
+    'the resident answers "failed" at once (an empty reply) and the hook recalls itself: the prompt ends in under a second',
+    async () => {
+      const w = await world();
+      const unmount = mountTinyDisk(residentDir(w), 64);
+      if (unmount === undefined) return; // no tmpfs here (a container without CAP_SYS_ADMIN)
+      cleanups.push(unmount);
+      await prompt(w, 'hi');
+      await residentsListening(w.dataDir);
+      fillDisk(residentDir(w));
+      const [residentPid] = residentPids(w.home);
+      const result = await prompt(w);
+      expect(result.timedOut).toBe(false);
+      expect(result.durationMs).toBeLessThan(1_000);
+      const lines = debugLines(logPath(w));
+      const failedAt = lines.findIndex(
+        (line) => line.message === 'resident: cannot write a reply; telling the hook it failed',
+      );
+      expect(failedAt).toBeGreaterThan(-1);
+      // The hook ran recall itself. (Its context-face call finds nothing new: the server already handed
+      // this session those memories in the resident's call, whose answer never reached the host.)
+      expect(lines.slice(failedAt).some((line) => line.message === 'recall done' && line.pid !== residentPid)).toBe(
+        true,
+      );
+      expect(readdirSync(residentDir(w)).filter((name) => name.endsWith('.reply'))).toEqual([]);
+    },
+    20_000,
+  );
 });

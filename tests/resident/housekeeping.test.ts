@@ -21,7 +21,14 @@ describe('sweepLeftovers', () => {
       'fedcba9876543210-7-zz9.request',
       'fedcba9876543210-7-zz9.reply.7.k3j2.tmp',
     ];
-    const kept = ['0123456789abcdef-43-abd.reply', '0123456789abcdef.fifo', '0123456789abcdef.started', '0123456789abcdef.lock', 'notes-42-abc.reply', 'other.txt'];
+    const kept = [
+      '0123456789abcdef-43-abd.reply',
+      '0123456789abcdef.fifo',
+      '0123456789abcdef.started',
+      '0123456789abcdef.lock',
+      'notes-42-abc.reply',
+      'other.txt',
+    ];
     for (const name of [...old, ...kept]) writeFileSync(join(dir, name), 'x');
     const now = Date.now();
     const twoMinutesAgo = (now - 2 * LEFTOVER_MS) / 1000;

@@ -50,7 +50,21 @@ describe('residentKey', () => {
   });
 
   it('changes with every variable that changes how the network is reached (TLS, CAs, node options, proxies in both cases)', () => {
-    const network = ['NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy'];
+    const network = [
+      'NODE_TLS_REJECT_UNAUTHORIZED',
+      'NODE_EXTRA_CA_CERTS',
+      'NODE_OPTIONS',
+      'SSL_CERT_FILE',
+      'SSL_CERT_DIR',
+      'HTTP_PROXY',
+      'http_proxy',
+      'HTTPS_PROXY',
+      'https_proxy',
+      'NO_PROXY',
+      'no_proxy',
+      'ALL_PROXY',
+      'all_proxy',
+    ];
     for (const name of network) {
       expect(key({ ...BASE, [name]: '0' }), name).not.toBe(key(BASE));
       expect(residentProcessEnvironment({ ...BASE, [name]: 'x' })[name], name).toBe('x');
@@ -58,11 +72,21 @@ describe('residentKey', () => {
   });
 
   it('a resident process starts with the key variables and PATH only', () => {
-    expect(residentProcessEnvironment({ ...BASE, TERM: 'xterm', AWS_SECRET_ACCESS_KEY: 'aws' })).toEqual({ ...configurationEnvironment(BASE), PATH: '/usr/bin' });
+    expect(residentProcessEnvironment({ ...BASE, TERM: 'xterm', AWS_SECRET_ACCESS_KEY: 'aws' })).toEqual({
+      ...configurationEnvironment(BASE),
+      PATH: '/usr/bin',
+    });
   });
 
   it('does not change with per-session or unrelated variables (one resident per configuration, not per session)', () => {
-    const same = { ...BASE, CODEBUDDY_PROJECT_DIR: '/work/b', CLAUDE_PROJECT_DIR: '/work/b', PATH: '/bin', TERM: 'xterm', CODEBUDDY_SERVICE_PROXY_URL: 'http://127.0.0.1:1/x' };
+    const same = {
+      ...BASE,
+      CODEBUDDY_PROJECT_DIR: '/work/b',
+      CLAUDE_PROJECT_DIR: '/work/b',
+      PATH: '/bin',
+      TERM: 'xterm',
+      CODEBUDDY_SERVICE_PROXY_URL: 'http://127.0.0.1:1/x',
+    };
     expect(key(same)).toBe(key(BASE));
     expect(key(Object.fromEntries(Object.entries(BASE).reverse()))).toBe(key(BASE));
   });
@@ -81,7 +105,12 @@ describe('what a request carries and what a resident stage sees', () => {
 
   it("a stage sees the resident's configuration plus the request's per-session variables, and nothing else from the request", () => {
     const resident = { ...BASE, OPENVIKING_API_KEY: 'k', SHELL: '/bin/bash' };
-    const seen = stageEnvironment(resident, { CODEBUDDY_PROJECT_DIR: '/work/b', OPENVIKING_URL: 'http://forged', HOME: '/forged', PATH: '/forged' });
+    const seen = stageEnvironment(resident, {
+      CODEBUDDY_PROJECT_DIR: '/work/b',
+      OPENVIKING_URL: 'http://forged',
+      HOME: '/forged',
+      PATH: '/forged',
+    });
     expect(seen).toEqual({ ...configurationEnvironment(resident), CODEBUDDY_PROJECT_DIR: '/work/b' });
     expect(seen.OPENVIKING_URL).toBe('http://127.0.0.1:1933');
     expect(seen.SHELL).toBeUndefined();
@@ -89,12 +118,17 @@ describe('what a request carries and what a resident stage sees', () => {
 
   it('request ids are `<pid>-<token>` and nothing that could name another file', () => {
     expect(REQUEST_ID.test('1234-lmn0pq9z')).toBe(true);
-    for (const bad of ['', '1234', '../x', '1234-a/b', '1234-A', '1-a b', `1-${'a'.repeat(41)}`]) expect(REQUEST_ID.test(bad), bad).toBe(false);
+    for (const bad of ['', '1234', '../x', '1234-a/b', '1234-A', '1-a b', `1-${'a'.repeat(41)}`])
+      expect(REQUEST_ID.test(bad), bad).toBe(false);
   });
 
   it('keeps every file of a key under <dataDir>/resident, named by the key', () => {
     const paths = residentPaths('/data', 'abcdef0123456789');
-    expect([paths.fifo, paths.lock, paths.startMark, paths.request('1-a'), paths.reply('1-a')].every((p) => p.startsWith('/data/resident/abcdef0123456789'))).toBe(true);
+    expect(
+      [paths.fifo, paths.lock, paths.startMark, paths.request('1-a'), paths.reply('1-a')].every((p) =>
+        p.startsWith('/data/resident/abcdef0123456789'),
+      ),
+    ).toBe(true);
     expect(paths.filePrefix).toBe('abcdef0123456789-');
   });
 });
@@ -106,7 +140,15 @@ describe('every variable the stage code reads reaches a resident stage', () => {
    * from it (its flags and `CLAUDE_PID` are read by the start stage and by
    * the shell commands before node starts, never by the prompt stage).
    */
-  const NOT_RUN_BY_A_RESIDENT = ['hook/main.ts', 'doctor/', 'mcp/', 'statusline/', 'controls/', 'mod/', 'protocol/handoff.ts'];
+  const NOT_RUN_BY_A_RESIDENT = [
+    'hook/main.ts',
+    'doctor/',
+    'mcp/',
+    'statusline/',
+    'controls/',
+    'mod/',
+    'protocol/handoff.ts',
+  ];
 
   function sources(dir: string): string[] {
     return readdirSync(dir).flatMap((name) => {
@@ -122,10 +164,13 @@ describe('every variable the stage code reads reaches a resident stage', () => {
       if (NOT_RUN_BY_A_RESIDENT.some((part) => file.slice(root.length).startsWith(part))) continue;
       const text = readFileSync(file, 'utf8');
       for (const match of text.matchAll(/\benv(?:\.|\[['"`])([A-Z][A-Z0-9_]*)/g)) names.add(match[1] ?? '');
-      for (const match of text.matchAll(/['"`]((?:OPENVIKING|CODEBUDDY|CLAUDE)_[A-Z0-9_]+)/g)) names.add(match[1] ?? '');
+      for (const match of text.matchAll(/['"`]((?:OPENVIKING|CODEBUDDY|CLAUDE)_[A-Z0-9_]+)/g))
+        names.add(match[1] ?? '');
     }
     expect(names.size).toBeGreaterThan(10);
-    const unseen = [...names].filter((name) => !isConfigurationVariable(name) && !(PER_REQUEST_VARIABLES as readonly string[]).includes(name));
+    const unseen = [...names].filter(
+      (name) => !isConfigurationVariable(name) && !(PER_REQUEST_VARIABLES as readonly string[]).includes(name),
+    );
     expect(unseen).toEqual([]);
   });
 });

@@ -65,7 +65,8 @@ async function killResidents(w: World): Promise<void> {
 }
 
 const residentDir = (w: World) => join(w.dataDir, 'resident');
-const prompt = (w: World, text = RECALL_PROMPT, env?: Record<string, string>) => w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(text), env ? { env } : {});
+const prompt = (w: World, text = RECALL_PROMPT, env?: Record<string, string>) =>
+  w.sim.fire('UserPromptSubmit', w.payloads().userPromptSubmit(text), env ? { env } : {});
 
 describe('starting and answering', () => {
   it('SessionStart starts the resident; the first prompt is answered by it, with one request', async () => {
@@ -101,7 +102,16 @@ describe('starting and answering', () => {
 
   it('one resident per configuration: another server URL gets its own, and each answers from its own server', async () => {
     const w = await world();
-    const other = await startOvServer({ seed: { files: { 'memories/entities/default/kestrel.md': { content: 'KESTREL-MARKER: the kestrel cluster deploys with kustomize.', abstract: 'kestrel cluster deploys with kustomize' } } } });
+    const other = await startOvServer({
+      seed: {
+        files: {
+          'memories/entities/default/kestrel.md': {
+            content: 'KESTREL-MARKER: the kestrel cluster deploys with kustomize.',
+            abstract: 'kestrel cluster deploys with kustomize',
+          },
+        },
+      },
+    });
     cleanups.push(() => other.close());
     const otherEnv = { OPENVIKING_URL: other.url };
     await prompt(w, 'hi');
@@ -116,7 +126,13 @@ describe('starting and answering', () => {
   it('two residents started at once for one configuration: one serves, the other leaves at once', async () => {
     const w = await world();
     const env = { ...w.sim.env, OPENVIKING_RESIDENT: 'on' };
-    const starts = [0, 1].map(() => spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs'), 'resident'], { env, stdio: 'ignore', detached: true }));
+    const starts = [0, 1].map(() =>
+      spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs'), 'resident'], {
+        env,
+        stdio: 'ignore',
+        detached: true,
+      }),
+    );
     const exits = starts.map((child) => new Promise<void>((resolve) => child.on('exit', () => resolve())));
     await Promise.race(exits);
     await residentsListening(w.dataDir);
@@ -132,7 +148,11 @@ describe('ending, and what a prompt costs meanwhile', () => {
     const result = await prompt(w);
     expect(contextOf(result)).toContain(RECALL_MARKER);
     expect(result.durationMs).toBeLessThan(2_000);
-    expect(debugLines(logPath(w)).some((line) => line.message === 'no resident listening; recall runs in the hook' && line.reason === 'ENXIO')).toBe(true);
+    expect(
+      debugLines(logPath(w)).some(
+        (line) => line.message === 'no resident listening; recall runs in the hook' && line.reason === 'ENXIO',
+      ),
+    ).toBe(true);
   });
 
   it('a start a minute later reclaims the dead one\u2019s lock and serves again', async () => {
@@ -176,12 +196,15 @@ describe('ending, and what a prompt costs meanwhile', () => {
   it('its plugin code changes (update or rebuild): it leaves, and the next start runs the new code', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ov-plugin-copy-'));
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-    for (const part of ['.codebuddy-plugin', 'hooks', 'scripts']) cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
+    for (const part of ['.codebuddy-plugin', 'hooks', 'scripts'])
+      cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
     const w = await worldWithResident({}, root);
     const now = Date.now() / 1000;
     utimesSync(join(root, 'scripts', 'hook.mjs'), now, now + 1);
     await waitFor(() => residentPids(w.home).length === 0, LEAVE_MS);
-    expect(debugLines(logPath(w)).some((line) => line.message === 'resident: retired' && line.reason === 'code-changed')).toBe(true);
+    expect(
+      debugLines(logPath(w)).some((line) => line.message === 'resident: retired' && line.reason === 'code-changed'),
+    ).toBe(true);
   });
 
   it('its data directory removed: it leaves', async () => {

@@ -12,7 +12,11 @@ const input = { hook_event_name: 'UserPromptSubmit' as const, session_id: 's1', 
 
 describe('requests', () => {
   it('round-trip as one line of JSON (no raw newline, whatever the prompt holds)', () => {
-    const request = { input: { ...input, prompt: 'line one\nline two\r\n' }, cwd: '/work/a', env: { CODEBUDDY_PROJECT_DIR: '/work/a' } };
+    const request = {
+      input: { ...input, prompt: 'line one\nline two\r\n' },
+      cwd: '/work/a',
+      env: { CODEBUDDY_PROJECT_DIR: '/work/a' },
+    };
     const text = encodeRequest(request);
     expect(text).not.toMatch(/[\r\n]/);
     expect(decodeRequest(text)).toEqual(request);
@@ -41,12 +45,21 @@ describe('requests', () => {
 describe('replies', () => {
   it('carry a pass-through or a context block', () => {
     expect(decodeReply(encodeReply({ kind: 'pass' }))).toEqual({ kind: 'pass' });
-    expect(decodeReply(encodeReply({ kind: 'context', text: '<openviking-context>…' }))).toEqual({ kind: 'context', text: '<openviking-context>…' });
+    expect(decodeReply(encodeReply({ kind: 'context', text: '<openviking-context>…' }))).toEqual({
+      kind: 'context',
+      text: '<openviking-context>…',
+    });
   });
 
   it('can never carry a deny, another version, or a partial file', () => {
     const deny = encodeReply({ kind: 'deny', reason: 'no' });
-    for (const bad of [deny, encodeReply({ kind: 'pass' }).replace(`"v":${RESIDENT_PROTOCOL_VERSION}`, '"v":99'), '', '{"v":1,"result":{"kind":"cont', '{"v":1,"result":{"kind":"context","text":5}}']) {
+    for (const bad of [
+      deny,
+      encodeReply({ kind: 'pass' }).replace(`"v":${RESIDENT_PROTOCOL_VERSION}`, '"v":99'),
+      '',
+      '{"v":1,"result":{"kind":"cont',
+      '{"v":1,"result":{"kind":"context","text":5}}',
+    ]) {
       expect(decodeReply(bad), bad).toBeUndefined();
     }
   });

@@ -24,7 +24,8 @@ function homeWith(files: Record<string, string | Buffer>): string {
   const home = mkdtempSync(join(tmpdir(), 'ov-sec-cfg-'));
   homes.push(home);
   mkdirSync(join(home, '.openviking'), { mode: 0o700 });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(home, '.openviking', name), text, { mode: 0o600 });
+  for (const [name, text] of Object.entries(files))
+    writeFileSync(join(home, '.openviking', name), text, { mode: 0o600 });
   return home;
 }
 
@@ -38,7 +39,9 @@ function load(home: string, env: Record<string, string> = {}): PluginConfig {
 }
 
 function expectSettingsInBounds(config: PluginConfig): void {
-  for (const [name, knob] of Object.entries(KNOB_TABLE) as Array<[string, { type: string; min?: number; max?: number }]>) {
+  for (const [name, knob] of Object.entries(KNOB_TABLE) as Array<
+    [string, { type: string; min?: number; max?: number }]
+  >) {
     const value = (config.settings as unknown as Record<string, unknown>)[name];
     if (knob.type === 'int' || knob.type === 'float') {
       expect(typeof value, name).toBe('number');
@@ -61,13 +64,44 @@ const POLLUTING = JSON.stringify({
 const HOSTILE_FILES: Array<[string, string | Buffer]> = [
   ['prototype-pollution keys', POLLUTING],
   ['huge file (3 MB)', JSON.stringify({ url: 'http://127.0.0.1:1', api_key: 'k'.repeat(3 * 1024 * 1024) })],
-  ['wrong types everywhere', JSON.stringify({ url: 42, api_key: { nested: true }, account: ['a'], user: null, plugin: { codebuddy: { recallLimit: '1e999', autoRecall: 'yes please', promptDeadlineMs: -5, timeoutMs: 1e308, bypassPatterns: 7, debugLogPath: { a: 1 } } } })],
+  [
+    'wrong types everywhere',
+    JSON.stringify({
+      url: 42,
+      api_key: { nested: true },
+      account: ['a'],
+      user: null,
+      plugin: {
+        codebuddy: {
+          recallLimit: '1e999',
+          autoRecall: 'yes please',
+          promptDeadlineMs: -5,
+          timeoutMs: 1e308,
+          bypassPatterns: 7,
+          debugLogPath: { a: 1 },
+        },
+      },
+    }),
+  ],
   ['plugin.codebuddy is an array', JSON.stringify({ plugin: { codebuddy: [1, 2, 3] } })],
   ['deep nesting', `{"plugin":{"codebuddy":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}}`],
   ['not JSON', 'url = http://evil\n[[[['],
   ['binary', Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22, 0x80])],
   ['NaN and Infinity spelled out', '{"plugin":{"codebuddy":{"recallLimit":NaN,"scoreThreshold":Infinity}}}'],
-  ['out-of-range numbers', JSON.stringify({ plugin: { codebuddy: { recallLimit: 1e9, scoreThreshold: -3, promptDeadlineMs: 1e12, commitKeepRecentCount: -1, pendingTtlDays: 0 } } })],
+  [
+    'out-of-range numbers',
+    JSON.stringify({
+      plugin: {
+        codebuddy: {
+          recallLimit: 1e9,
+          scoreThreshold: -3,
+          promptDeadlineMs: 1e12,
+          commitKeepRecentCount: -1,
+          pendingTtlDays: 0,
+        },
+      },
+    }),
+  ],
   ['a URL that is not http', JSON.stringify({ url: 'file:///etc/passwd', api_key: 'k' })],
 ];
 
@@ -101,7 +135,14 @@ describe('hostile configuration is rejected cleanly', () => {
   });
 
   it('warnings about a file never quote its API key', () => {
-    const config = load(homeWith({ 'ovcli.conf': JSON.stringify({ api_key: 'sk-file-secret-value', plugin: { codebuddy: { recallLimit: 'many' } } }) }));
+    const config = load(
+      homeWith({
+        'ovcli.conf': JSON.stringify({
+          api_key: 'sk-file-secret-value',
+          plugin: { codebuddy: { recallLimit: 'many' } },
+        }),
+      }),
+    );
     expect(config.warnings.length).toBeGreaterThan(0);
     for (const warning of config.warnings) expect(warning).not.toContain('sk-file-secret-value');
   });

@@ -91,7 +91,8 @@ describe('viking:// spelling table against the guard', () => {
     });
 
     it(`${tool}: look-alike local paths pass`, () => {
-      for (const path of PASSED) expect(guardDecision(readInput(tool, carry(path))).kind, `${tool} ${JSON.stringify(path)}`).toBe('pass');
+      for (const path of PASSED)
+        expect(guardDecision(readInput(tool, carry(path))).kind, `${tool} ${JSON.stringify(path)}`).toBe('pass');
     });
   }
 

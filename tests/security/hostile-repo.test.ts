@@ -35,7 +35,11 @@ const NORMAL_MS = 5_000;
 type Kind = 'dev-zero' | 'fifo' | '50 MB';
 const KINDS: readonly Kind[] = ['dev-zero', 'fifo', '50 MB'];
 /** Which words doctor uses for each kind of refused file. */
-const WHY: Record<Kind, RegExp> = { 'dev-zero': /is a character device, not a regular file/, fifo: /is a FIFO, not a regular file/, '50 MB': /is larger than \d+ bytes/ };
+const WHY: Record<Kind, RegExp> = {
+  'dev-zero': /is a character device, not a regular file/,
+  fifo: /is a FIFO, not a regular file/,
+  '50 MB': /is larger than \d+ bytes/,
+};
 
 let server: OvTestServer;
 let root: string;
@@ -84,7 +88,12 @@ function sandbox(plant: (repository: string, home: string) => void, subdir = '')
   plant(repository, home);
   const workspace = join(repository, subdir);
   mkdirSync(workspace, { recursive: true });
-  const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env: { OPENVIKING_URL: server.url, OPENVIKING_TIMEOUT_MS: '3000' } });
+  const sim = createHostSim({
+    pluginRoot: REPO_ROOT,
+    home,
+    workspace,
+    env: { OPENVIKING_URL: server.url, OPENVIKING_TIMEOUT_MS: '3000' },
+  });
   const payloads = () => createPayloads({ workspace, configDir: join(home, '.codebuddy') });
   return { home, workspace, sim, payloads };
 }
@@ -108,27 +117,60 @@ async function everyEvent(box: ReturnType<typeof sandbox>): Promise<void> {
   const prompt = await box.sim.fire('UserPromptSubmit', p.userPromptSubmit(RECALL_PROMPT));
   expectNormal(prompt, 'UserPromptSubmit');
   expect(prompt.outputs[0]?.additionalContext ?? '').toContain(RECALL_MARKER);
-  expectNormal(await box.sim.fire('PreToolUse', p.preToolUse('Read', { file_path: 'viking://user/x' })), 'PreToolUse (guarded)');
-  expectNormal(await box.sim.fire('PreToolUse', p.preToolUse('Read', { file_path: join(box.workspace, 'README.md') })), 'PreToolUse');
+  expectNormal(
+    await box.sim.fire('PreToolUse', p.preToolUse('Read', { file_path: 'viking://user/x' })),
+    'PreToolUse (guarded)',
+  );
+  expectNormal(
+    await box.sim.fire('PreToolUse', p.preToolUse('Read', { file_path: join(box.workspace, 'README.md') })),
+    'PreToolUse',
+  );
   mkdirSync(dirname(p.transcriptPath), { recursive: true });
-  writeFileSync(p.transcriptPath, turnRecords(p.sessionId, box.workspace, 'hostile turn HOSTILE-TURN', 'ok').map((record) => `${JSON.stringify(record)}\n`).join(''));
+  writeFileSync(
+    p.transcriptPath,
+    turnRecords(p.sessionId, box.workspace, 'hostile turn HOSTILE-TURN', 'ok')
+      .map((record) => `${JSON.stringify(record)}\n`)
+      .join(''),
+  );
   expectNormal(await box.sim.fire('Stop', p.stop('ok')), 'Stop');
   await until(() => detachedRuns(box.home).length === 0, 15_000, 'the Stop capture worker');
-  const stored = server.session(`cb-${p.sessionId}`)?.allMessages.map((message) => JSON.stringify(message.parts)).join('') ?? '';
+  const stored =
+    server
+      .session(`cb-${p.sessionId}`)
+      ?.allMessages.map((message) => JSON.stringify(message.parts))
+      .join('') ?? '';
   expect(stored).toContain('HOSTILE-TURN');
 }
 
 async function doctorProject(box: ReturnType<typeof sandbox>): Promise<string> {
-  const run = await spawnHook({ args: ['doctor', '--json'], cwd: box.workspace, env: { ...box.sim.env }, timeoutMs: 20_000 });
+  const run = await spawnHook({
+    args: ['doctor', '--json'],
+    cwd: box.workspace,
+    env: { ...box.sim.env },
+    timeoutMs: 20_000,
+  });
   expect(run.timedOut).toBe(false);
   const report = JSON.parse(run.stdout) as { checks: Array<{ id: string; lines: string[] }> };
   return report.checks.map((check) => `[${check.id}] ${check.lines.join('\n')}`).join('\n');
 }
 
 /** Where each file sits in the repository, whether the plugin reads it, and the workspace the hooks run in. */
-const REPOSITORY_FILES: Array<{ name: string; read: boolean; subdir?: string; plant: (repository: string, target: string) => string }> = [
-  { name: '.openviking/config.json', read: true, plant: (ws, target) => link(join(ws, '.openviking', 'config.json'), target) },
-  { name: '.openviking/config.local.json', read: false, plant: (ws, target) => link(join(ws, '.openviking', 'config.local.json'), target) },
+const REPOSITORY_FILES: Array<{
+  name: string;
+  read: boolean;
+  subdir?: string;
+  plant: (repository: string, target: string) => string;
+}> = [
+  {
+    name: '.openviking/config.json',
+    read: true,
+    plant: (ws, target) => link(join(ws, '.openviking', 'config.json'), target),
+  },
+  {
+    name: '.openviking/config.local.json',
+    read: false,
+    plant: (ws, target) => link(join(ws, '.openviking', 'config.local.json'), target),
+  },
   { name: '.git/config', read: true, plant: (ws, target) => link(join(ws, '.git', 'config'), target) },
   {
     // `.git` as a file: a symlink in a subdirectory workspace, so the scan meets it first and must go on to the real repository above.
@@ -157,42 +199,58 @@ function link(path: string, target: string): string {
 }
 
 describe.each(REPOSITORY_FILES)('a repository whose $name is hostile', ({ read, subdir, plant }) => {
-  it.each(KINDS)('%s: every hook answers in its normal time, exit 0; doctor names the file', async (kind) => {
-    let planted = '';
-    const box = sandbox((repository) => {
-      planted = plant(repository, targets[kind]);
-    }, subdir);
-    await everyEvent(box);
-    const report = await doctorProject(box);
-    if (read) {
-      expect(report).toContain(planted);
-      expect(report).toMatch(WHY[kind]);
-    }
-  }, 90_000);
+  it.each(KINDS)(
+    '%s: every hook answers in its normal time, exit 0; doctor names the file',
+    async (kind) => {
+      let planted = '';
+      const box = sandbox((repository) => {
+        planted = plant(repository, targets[kind]);
+      }, subdir);
+      await everyEvent(box);
+      const report = await doctorProject(box);
+      if (read) {
+        expect(report).toContain(planted);
+        expect(report).toMatch(WHY[kind]);
+      }
+    },
+    90_000,
+  );
 });
 
-describe('the user\'s own config files and the transcript path', () => {
+describe("the user's own config files and the transcript path", () => {
   const USER_FILES: Array<[string, (home: string) => string]> = [
     ['~/.openviking/ovcli.conf', (home) => join(home, '.openviking', 'ovcli.conf')],
     ['~/.openviking/ov.conf', (home) => join(home, '.openviking', 'ov.conf')],
     ['~/.codebuddy/settings.json (doctor)', (home) => join(home, '.codebuddy', 'settings.json')],
   ];
-  it.each(USER_FILES.flatMap(([label, path]) => KINDS.filter((kind) => kind !== '50 MB').map((kind) => [label, kind, path] as const)))('%s as %s: hooks and doctor answer, doctor says why', async (label, kind, pathIn) => {
-    let planted = '';
-    const box = sandbox((_workspace, home) => {
-      planted = link(pathIn(home), targets[kind]);
-    });
-    await everyEvent(box);
-    const report = await doctorProject(box);
-    expect(report).toContain(label.startsWith('~/.openviking') ? label : planted);
-    expect(report).toMatch(WHY[kind]);
-  }, 90_000);
+  it.each(
+    USER_FILES.flatMap(([label, path]) =>
+      KINDS.filter((kind) => kind !== '50 MB').map((kind) => [label, kind, path] as const),
+    ),
+  )(
+    '%s as %s: hooks and doctor answer, doctor says why',
+    async (label, kind, pathIn) => {
+      let planted = '';
+      const box = sandbox((_workspace, home) => {
+        planted = link(pathIn(home), targets[kind]);
+      });
+      await everyEvent(box);
+      const report = await doctorProject(box);
+      expect(report).toContain(label.startsWith('~/.openviking') ? label : planted);
+      expect(report).toMatch(WHY[kind]);
+    },
+    90_000,
+  );
 
-  it.each(['dev-zero', 'fifo'] as const)('a transcript path naming %s: the Stop worker ends at once and captures nothing', async (kind) => {
-    const box = sandbox(() => undefined);
-    const p = box.payloads();
-    expectNormal(await box.sim.fire('Stop', p.stop('ok', { transcript_path: targets[kind] })), 'Stop');
-    await until(() => detachedRuns(box.home).length === 0, 10_000, 'the Stop capture worker');
-    expect(server.session(`cb-${p.sessionId}`)?.allMessages ?? []).toEqual([]);
-  }, 30_000);
+  it.each(['dev-zero', 'fifo'] as const)(
+    'a transcript path naming %s: the Stop worker ends at once and captures nothing',
+    async (kind) => {
+      const box = sandbox(() => undefined);
+      const p = box.payloads();
+      expectNormal(await box.sim.fire('Stop', p.stop('ok', { transcript_path: targets[kind] })), 'Stop');
+      await until(() => detachedRuns(box.home).length === 0, 10_000, 'the Stop capture worker');
+      expect(server.session(`cb-${p.sessionId}`)?.allMessages ?? []).toEqual([]);
+    },
+    30_000,
+  );
 });

@@ -17,7 +17,11 @@ import { connectThroughProxy, makeSandbox, proxyUnderTest } from '../mcp/support
 import type { ProxyClient, Sandbox } from '../mcp/support/harness.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
-const alnum = (length: number) => randomBytes(length * 2).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, length);
+const alnum = (length: number) =>
+  randomBytes(length * 2)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, length);
 
 const PRIVATE_NOTE = `PRIVATE-${hex(6)}`;
 const GITHUB = `ghp_${alnum(36)}`;
@@ -56,7 +60,10 @@ describe('the MCP proxy filters what the model stores and searches', () => {
       name: 'remember',
       arguments: {
         messages: [
-          { role: 'user', content: `the pelican service needs GITHUB_TOKEN=${GITHUB} <private>${PRIVATE_NOTE}</private>` },
+          {
+            role: 'user',
+            content: `the pelican service needs GITHUB_TOKEN=${GITHUB} <private>${PRIVATE_NOTE}</private>`,
+          },
           { role: 'assistant', content: `noted; DB_PASSWORD=${DB_PASSWORD} and key ${OPENAI}` },
         ],
       },
@@ -68,28 +75,53 @@ describe('the MCP proxy filters what the model stores and searches', () => {
   });
 
   it('write and edit: content and replacement text filtered; old_string untouched', async () => {
-    await proxy.client.callTool({ name: 'write', arguments: { uri: 'viking://user/default/memories/entities/default/deploy.md', content: `deploy with aws ${AWS_ID} <private>${PRIVATE_NOTE}</private>` } });
-    await proxy.client.callTool({ name: 'edit', arguments: { uri: 'viking://user/default/memories/entities/default/notes.md', old_string: 'old line', new_string: `new line ${OPENAI}` } });
+    await proxy.client.callTool({
+      name: 'write',
+      arguments: {
+        uri: 'viking://user/default/memories/entities/default/deploy.md',
+        content: `deploy with aws ${AWS_ID} <private>${PRIVATE_NOTE}</private>`,
+      },
+    });
+    await proxy.client.callTool({
+      name: 'edit',
+      arguments: {
+        uri: 'viking://user/default/memories/entities/default/notes.md',
+        old_string: 'old line',
+        new_string: `new line ${OPENAI}`,
+      },
+    });
     const [write] = callBodies('write');
     const [edit] = callBodies('edit');
     expect(write).toContain('deploy with aws [REDACTED:aws-access-key]');
     expect(edit).toContain('"old_string":"old line"');
     expect(edit).toContain('new line [REDACTED:openai-key]');
-    const read = await proxy.client.callTool({ name: 'read', arguments: { uris: 'viking://user/default/memories/entities/default/notes.md' } });
+    const read = await proxy.client.callTool({
+      name: 'read',
+      arguments: { uris: 'viking://user/default/memories/entities/default/notes.md' },
+    });
     expect(JSON.stringify(read.content)).toContain('new line [REDACTED:openai-key]');
   });
 
   it('search: the query leaves without its private text and secrets', async () => {
-    await proxy.client.callTool({ name: 'search', arguments: { query: `pelican deploy <private>${PRIVATE_NOTE}</private> ${GITHUB}` } });
+    await proxy.client.callTool({
+      name: 'search',
+      arguments: { query: `pelican deploy <private>${PRIVATE_NOTE}</private> ${GITHUB}` },
+    });
     const [body] = callBodies('search');
     expect(body).toContain('pelican deploy');
     for (const secret of [PRIVATE_NOTE, GITHUB]) expect(body?.includes(secret), secret).toBe(false);
   });
 
   it('nothing the proxy sent holds a secret; other calls pass as they were', async () => {
-    const all = server.requests().map((request) => `${request.path} ${JSON.stringify(request.query)} ${request.rawBody}`).join('\n');
+    const all = server
+      .requests()
+      .map((request) => `${request.path} ${JSON.stringify(request.query)} ${request.rawBody}`)
+      .join('\n');
     for (const secret of SECRETS) expect(all.includes(secret), secret).toBe(false);
-    const list = await proxy.client.callTool({ name: 'list', arguments: { uri: 'viking://user/default/memories/entities/default' } });
+    const list = await proxy.client.callTool({
+      name: 'list',
+      arguments: { uri: 'viking://user/default/memories/entities/default' },
+    });
     expect(JSON.stringify(list.content)).toContain('deploy.md');
   });
 });

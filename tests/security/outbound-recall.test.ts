@@ -23,7 +23,11 @@ import { DEFAULT_SEED } from '../session/support/world.js';
 
 // Generated per run: no secret-shaped literal in the repository, and no chance that a seed file holds them.
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
-const alnum = (length: number) => randomBytes(length * 2).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, length);
+const alnum = (length: number) =>
+  randomBytes(length * 2)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, length);
 
 const PRIVATE_PASSWORD = `Tr0ub4dor-${hex(4)}`;
 const PRIVATE_NOTE = `PRIVATE-NOTE-${hex(6)}`;
@@ -41,18 +45,45 @@ const ONLY_PRIVATE = `ONLY-PRIVATE-${hex(6)}`;
 const ONLY_SECRET = `sk-proj-${alnum(60)}`;
 
 const SECRETS = [
-  PRIVATE_PASSWORD, PRIVATE_NOTE, ANTHROPIC, GITHUB, AWS_ID, AWS_SECRET, BEARER, DB_PASSWORD, URL_PASSWORD,
-  API_KEY_HEADER, SLACK_HOOK, STRIPE_WEBHOOK, ONLY_PRIVATE, ONLY_SECRET,
+  PRIVATE_PASSWORD,
+  PRIVATE_NOTE,
+  ANTHROPIC,
+  GITHUB,
+  AWS_ID,
+  AWS_SECRET,
+  BEARER,
+  DB_PASSWORD,
+  URL_PASSWORD,
+  API_KEY_HEADER,
+  SLACK_HOOK,
+  STRIPE_WEBHOOK,
+  ONLY_PRIVATE,
+  ONLY_SECRET,
 ];
 
 /** Prompts with something to recall on besides their secrets; the word in front must reach the server. */
 const PROMPTS: Array<[visible: string, prompt: string]> = [
-  ['osprey deploy fails', `osprey deploy fails. <private>root password is ${PRIVATE_PASSWORD}</private> my key is ${ANTHROPIC}`],
-  ['osprey helm upgrade', `osprey helm upgrade needs GITHUB_TOKEN=${GITHUB} and aws_access_key_id=${AWS_ID} aws_secret_access_key=${AWS_SECRET}`],
-  ['osprey staging 401', `osprey staging 401 from curl -H "Authorization: Bearer ${BEARER}" and -H "X-API-Key: ${API_KEY_HEADER}"`],
+  [
+    'osprey deploy fails',
+    `osprey deploy fails. <private>root password is ${PRIVATE_PASSWORD}</private> my key is ${ANTHROPIC}`,
+  ],
+  [
+    'osprey helm upgrade',
+    `osprey helm upgrade needs GITHUB_TOKEN=${GITHUB} and aws_access_key_id=${AWS_ID} aws_secret_access_key=${AWS_SECRET}`,
+  ],
+  [
+    'osprey staging 401',
+    `osprey staging 401 from curl -H "Authorization: Bearer ${BEARER}" and -H "X-API-Key: ${API_KEY_HEADER}"`,
+  ],
   ['osprey database', `osprey database: DB_PASS=${DB_PASSWORD} postgres://app:${URL_PASSWORD}@db.internal/prod`],
-  ['osprey webhooks', `osprey webhooks https://hooks.slack.com/services/${SLACK_HOOK} STRIPE_WEBHOOK_SECRET=${STRIPE_WEBHOOK}`],
-  ['osprey cluster notes', `osprey cluster notes <PRIVATE reason="mine">\n${PRIVATE_NOTE}\n</PRIVATE> and an unclosed <private> ${PRIVATE_PASSWORD} to the end`],
+  [
+    'osprey webhooks',
+    `osprey webhooks https://hooks.slack.com/services/${SLACK_HOOK} STRIPE_WEBHOOK_SECRET=${STRIPE_WEBHOOK}`,
+  ],
+  [
+    'osprey cluster notes',
+    `osprey cluster notes <PRIVATE reason="mine">\n${PRIVATE_NOTE}\n</PRIVATE> and an unclosed <private> ${PRIVATE_PASSWORD} to the end`,
+  ],
   ['osprey codebuddy wrapper', `<user_query>osprey codebuddy wrapper <private>${PRIVATE_NOTE}</private></user_query>`],
 ];
 
@@ -66,7 +97,12 @@ const NOTHING_LEFT = [
 const TIERS = [
   { name: 'context face', paths: ['/api/v1/search/search'], legacy: false, noRecall: false },
   { name: 'recall route', paths: ['/api/v1/search/search', '/api/v1/search/recall'], legacy: true, noRecall: false },
-  { name: 'raw finds', paths: ['/api/v1/search/search', '/api/v1/search/recall', '/api/v1/search/find'], legacy: true, noRecall: true },
+  {
+    name: 'raw finds',
+    paths: ['/api/v1/search/search', '/api/v1/search/recall', '/api/v1/search/find'],
+    legacy: true,
+    noRecall: true,
+  },
 ] as const;
 
 const MODES = [
@@ -94,7 +130,11 @@ for (const mode of MODES) {
       describe(`tier: ${tier.name}`, () => {
         let world: World;
         beforeAll(async () => {
-          world = await createWorld({ sharedServer: server, resident: mode.resident, env: { OPENVIKING_PROMPT_DEADLINE_MS: '3000', OPENVIKING_DEBUG: '1' } });
+          world = await createWorld({
+            sharedServer: server,
+            resident: mode.resident,
+            env: { OPENVIKING_PROMPT_DEADLINE_MS: '3000', OPENVIKING_DEBUG: '1' },
+          });
           if (mode.resident) {
             await world.sim.fire('UserPromptSubmit', world.payloads().userPromptSubmit('hi'));
             await residentsListening(world.dataDir);
@@ -111,15 +151,19 @@ for (const mode of MODES) {
           server.clearRequests();
           server.faults.legacyContextFace = tier.legacy;
           server.faults.noRecallRoute = tier.noRecall;
-          for (const [, prompt] of PROMPTS) await world.sim.fire('UserPromptSubmit', world.payloads().userPromptSubmit(prompt));
+          for (const [, prompt] of PROMPTS)
+            await world.sim.fire('UserPromptSubmit', world.payloads().userPromptSubmit(prompt));
           const paths = new Set(server.requests({ path: /\/api\/v1\/search\// }).map((request) => request.path));
           expect([...paths].sort()).toEqual([...tier.paths].sort());
           const sent = everythingSent(server);
           for (const [visible] of PROMPTS) expect(sent, `"${visible}" reached the server`).toContain(visible);
           // Which process recalled: the resident in that mode, else the hook itself.
-          const recalledBy = debugLines(join(world.home, '.openviking', 'logs', 'codebuddy-hooks.log')).filter((line) => line.message === 'recall done').at(-1)?.pid;
+          const recalledBy = debugLines(join(world.home, '.openviking', 'logs', 'codebuddy-hooks.log'))
+            .filter((line) => line.message === 'recall done')
+            .at(-1)?.pid;
           expect(residentPids(world.home).includes(recalledBy ?? -1)).toBe(mode.resident);
-          for (const secret of SECRETS) expect(sent.includes(secret), `secret ${secret.slice(0, 12)}… must not be sent`).toBe(false);
+          for (const secret of SECRETS)
+            expect(sent.includes(secret), `secret ${secret.slice(0, 12)}… must not be sent`).toBe(false);
           expect(sent).not.toMatch(/<private/i);
         }, 60_000);
 

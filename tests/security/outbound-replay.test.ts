@@ -14,7 +14,10 @@ import { createWorld } from '../session/support/world.js';
 import type { World } from '../session/support/world.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
-const HF_TOKEN = `hf_${randomBytes(40).toString('base64').replace(/[^A-Za-z]/g, '').slice(0, 34)}`;
+const HF_TOKEN = `hf_${randomBytes(40)
+  .toString('base64')
+  .replace(/[^A-Za-z]/g, '')
+  .slice(0, 34)}`;
 const DB_PASS = `pw-${hex(5)}`;
 const PRIVATE_NOTE = `PRIVATE-${hex(6)}`;
 
@@ -32,7 +35,12 @@ describe('queue replay', () => {
       {
         type: 'addMessages',
         sessionId: 'cb-older-version',
-        payload: { messages: [{ role: 'user', parts: [{ type: 'text', text }] }, { role: 'assistant', parts: [{ type: 'text', text: 'ok' }] }] },
+        payload: {
+          messages: [
+            { role: 'user', parts: [{ type: 'text', text }] },
+            { role: 'assistant', parts: [{ type: 'text', text: 'ok' }] },
+          ],
+        },
         createdAt: Date.now() - 1000,
       },
       { now: Date.now, lockTimeoutMs: 1000 },

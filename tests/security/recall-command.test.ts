@@ -77,10 +77,20 @@ function bashStep(markdown: string): string {
 
 const withRoot = (command: string) => command.replaceAll('${CLAUDE_PLUGIN_ROOT}', REPO_ROOT);
 
-async function inShell(shell: string, command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function inShell(
+  shell: string,
+  command: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const run = await runProcess(shell, ['-c', command], {
     cwd: join(root, 'ws'),
-    env: { PATH: process.env.PATH, HOME: join(root, 'home'), SHELL: shell, OPENVIKING_URL: server.url, OPENVIKING_RESIDENT: 'off', CLAUDE_PLUGIN_ROOT: REPO_ROOT },
+    env: {
+      PATH: process.env.PATH,
+      HOME: join(root, 'home'),
+      SHELL: shell,
+      OPENVIKING_URL: server.url,
+      OPENVIKING_RESIDENT: 'off',
+      CLAUDE_PLUGIN_ROOT: REPO_ROOT,
+    },
     timeoutMs: 20_000,
   });
   return { code: run.exitCode, stdout: run.stdout, stderr: run.stderr };
@@ -113,7 +123,9 @@ describe('commands/recall.md under every shell', () => {
         server.clearRequests();
         const output = await followRecallCommand(shell, query);
         expect(readdirSync(markers), `${shell} ran something of: ${query}\n${output}`).toEqual([]);
-        const searched = server.requests({ path: '/api/v1/search/search' }).map((request) => (request.body as { query?: unknown }).query);
+        const searched = server
+          .requests({ path: '/api/v1/search/search' })
+          .map((request) => (request.body as { query?: unknown }).query);
         expect(searched, `${shell}: ${query}\n${output}`).toEqual([query.trim()]);
         expect(output).toContain('Recall preview for: ');
       }
@@ -158,7 +170,7 @@ describe('every command of the plugin', () => {
  * guard denies a Skill or SlashCommand call naming an `openviking:` command,
  * through the built hook and the prefilter; other skills never start node.
  */
-describe('the model cannot run the plugin\'s commands (PreToolUse guard)', () => {
+describe("the model cannot run the plugin's commands (PreToolUse guard)", () => {
   const payloadsFor = (host: 'codebuddy' | 'claude-code') => {
     const sim = createHostSim({ pluginRoot: REPO_ROOT, home: join(root, 'home'), workspace: join(root, 'ws'), host });
     const p = createPayloads({ workspace: join(root, 'ws'), configDir: join(root, 'home', '.codebuddy') });

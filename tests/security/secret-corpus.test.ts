@@ -32,7 +32,8 @@ const HEX = '0123456789abcdef';
 const B64 = `${ALNUM}+/`;
 const URLSAFE = `${ALNUM}_-`;
 /** A mixed-case value with a digit (so it is not mistaken for a word). */
-const mixed = (length: number) => `${random(UPPER, 1)}${random(LOWER, 1)}${random(DIGITS, 1)}${random(ALNUM, length - 3)}`;
+const mixed = (length: number) =>
+  `${random(UPPER, 1)}${random(LOWER, 1)}${random(DIGITS, 1)}${random(ALNUM, length - 3)}`;
 
 const awsSecret = () => `${mixed(20)}/${random(B64, 19)}`;
 const awsId = (prefix = 'AKIA') => `${prefix}${random(UPPER + DIGITS, 16)}`;
@@ -40,7 +41,8 @@ const sessionToken = `IQoJb3JpZ2luX2VjE${random(B64, 300)}`;
 
 /** [label, text, the secret part that must not survive]. */
 const SECRETS: Array<[string, string, string]> = [];
-const add = (label: string, secret: string, text: (s: string) => string = (s) => s) => SECRETS.push([label, text(secret), secret]);
+const add = (label: string, secret: string, text: (s: string) => string = (s) => s) =>
+  SECRETS.push([label, text(secret), secret]);
 
 // The issue's misses, one by one.
 add('.env GITHUB_TOKEN (classic pat)', `ghp_${random(ALNUM, 36)}`, (s) => `GITHUB_TOKEN=${s}`);
@@ -55,7 +57,11 @@ add('YAML password, lower case', 'Tr0ub4dor&3', (s) => `  password: ${s}`);
 add('YAML passphrase of three words', 'correct horse battery', (s) => `passphrase: ${s}`);
 add('redis URL without a user', 'p4ss-w0rd', (s) => `REDIS_URL=redis://:${s}@cache.internal:6379/0`);
 add('postgres URL, password with /', 'ab/cd+ef9', (s) => `postgres://app:${s}@db.example.com:5432/prod`);
-add('X-API-Key header (the OpenViking key header)', `ovk-${random(HEX, 32)}`, (s) => `curl -H "X-API-Key: ${s}" http://127.0.0.1:1933/api/v1/fs/ls`);
+add(
+  'X-API-Key header (the OpenViking key header)',
+  `ovk-${random(HEX, 32)}`,
+  (s) => `curl -H "X-API-Key: ${s}" http://127.0.0.1:1933/api/v1/fs/ls`,
+);
 add('X-API-Key header line', mixed(40), (s) => `X-API-Key: ${s}`);
 add('Authorization: Basic', Buffer.from(`alice:${mixed(12)}`).toString('base64'), (s) => `Authorization: Basic ${s}`);
 add('curl -u user:pass', 'Pa55word!', (s) => `curl -u admin:${s} https://api.example.com/v1`);
@@ -65,14 +71,30 @@ add('sshpass -p', 'rootpw99', (s) => `sshpass -p ${s} ssh root@10.0.0.5`);
 add('sshpass -p quoted', 'my pw', (s) => `sshpass -p '${s}' scp a b`);
 add('aws sts JSON SecretAccessKey', awsSecret(), (s) => `"SecretAccessKey": "${s}",`);
 add('aws sts JSON SessionToken', sessionToken, (s) => `"SessionToken": "${s}",`);
-add('aws sts text output secret', awsSecret(), (s) => `CREDENTIALS\t${awsId('ASIA')}\t2026-12-01T00:00:00Z\t${s}\tFwoGZXIvYXdzEXAMPLE`);
+add(
+  'aws sts text output secret',
+  awsSecret(),
+  (s) => `CREDENTIALS\t${awsId('ASIA')}\t2026-12-01T00:00:00Z\t${s}\tFwoGZXIvYXdzEXAMPLE`,
+);
 add('aws session token alone', sessionToken, (s) => `token: ${s}`);
 add('aws configure file secret', awsSecret(), (s) => `aws_secret_access_key = ${s}`);
 add('aws access key id', awsId(), (s) => `aws_access_key_id = ${s}`);
 add('aws temporary key id', awsId('ASIA'), (s) => `"AccessKeyId": "${s}"`);
-add('Slack xapp- token', `xapp-1-A${random(UPPER + DIGITS, 10)}-${random(DIGITS, 13)}-${random(HEX, 64)}`, (s) => `SLACK_APP_TOKEN=${s}`);
-add('Slack webhook URL', `T${random(UPPER + DIGITS, 8)}/B${random(UPPER + DIGITS, 8)}/${random(ALNUM, 24)}`, (s) => `curl -X POST https://hooks.slack.com/services/${s} -d '{}'`);
-add('Slack bot token', `xoxb-${random(DIGITS, 12)}-${random(DIGITS, 13)}-${random(ALNUM, 24)}`, (s) => `bot = WebClient(token="${s}")`);
+add(
+  'Slack xapp- token',
+  `xapp-1-A${random(UPPER + DIGITS, 10)}-${random(DIGITS, 13)}-${random(HEX, 64)}`,
+  (s) => `SLACK_APP_TOKEN=${s}`,
+);
+add(
+  'Slack webhook URL',
+  `T${random(UPPER + DIGITS, 8)}/B${random(UPPER + DIGITS, 8)}/${random(ALNUM, 24)}`,
+  (s) => `curl -X POST https://hooks.slack.com/services/${s} -d '{}'`,
+);
+add(
+  'Slack bot token',
+  `xoxb-${random(DIGITS, 12)}-${random(DIGITS, 13)}-${random(ALNUM, 24)}`,
+  (s) => `bot = WebClient(token="${s}")`,
+);
 add('Stripe whsec_', `whsec_${random(ALNUM, 32)}`, (s) => `STRIPE_WEBHOOK_SECRET=${s}`);
 add('Stripe whsec_ in code', `whsec_${random(ALNUM, 32)}`, (s) => `const endpointSecret = '${s}';`);
 add('Stripe live key', `sk_live_${random(ALNUM, 24)}`, (s) => `stripe.api_key = "${s}"`);
@@ -83,18 +105,38 @@ add('Google API key', `AIza${random(URLSAFE, 35)}`, (s) => `maps?key=${s}`);
 add('Google OAuth access token', `ya29.${random(URLSAFE, 60)}`, (s) => `access ${s}`);
 add('GitLab glpat-', `glpat-${random(URLSAFE, 20)}`, (s) => `git clone https://oauth2:${s}@gitlab.com/g/p.git`);
 add('GitLab glpat- bare', `glpat-${random(URLSAFE, 20)}`, (s) => `export GL=${s}`);
-add('GitLab Private-Token header', mixed(20), (s) => `curl --header "PRIVATE-TOKEN: ${s}" https://gitlab.example.com/api/v4/projects`);
-add('Azure AccountKey', `${random(B64, 86)}==`, (s) => `DefaultEndpointsProtocol=https;AccountName=store1;AccountKey=${s};EndpointSuffix=core.windows.net`);
+add(
+  'GitLab Private-Token header',
+  mixed(20),
+  (s) => `curl --header "PRIVATE-TOKEN: ${s}" https://gitlab.example.com/api/v4/projects`,
+);
+add(
+  'Azure AccountKey',
+  `${random(B64, 86)}==`,
+  (s) => `DefaultEndpointsProtocol=https;AccountName=store1;AccountKey=${s};EndpointSuffix=core.windows.net`,
+);
 add('Azure AD client secret', `abc8Q~${random(`${ALNUM}_~.-`, 34)}`, (s) => `AZURE_CLIENT_SECRET=${s}`);
-add('PGP private key block', `lQdGBGN${random(B64, 200)}\n=${random(B64, 4)}`, (s) => `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${s}\n-----END PGP PRIVATE KEY BLOCK-----`);
-add('OpenSSH private key', `b3BlbnNzaC1rZXktdjEAAAAA${random(B64, 200)}`, (s) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${s}\n-----END OPENSSH PRIVATE KEY-----`);
+add(
+  'PGP private key block',
+  `lQdGBGN${random(B64, 200)}\n=${random(B64, 4)}`,
+  (s) => `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${s}\n-----END PGP PRIVATE KEY BLOCK-----`,
+);
+add(
+  'OpenSSH private key',
+  `b3BlbnNzaC1rZXktdjEAAAAA${random(B64, 200)}`,
+  (s) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${s}\n-----END OPENSSH PRIVATE KEY-----`,
+);
 add('npm _authToken', `npm_${random(ALNUM, 36)}`, (s) => `//registry.npmjs.org/:_authToken=${s}`);
 add('npm _authToken, opaque value', mixed(36), (s) => `//npm.pkg.github.com/:_authToken=${s}`);
 add('npm legacy _auth', Buffer.from(`me:${mixed(10)}`).toString('base64'), (s) => `_auth=${s}`);
 // More kinds, in more places.
 add('Anthropic key (issue repro)', `sk-ant-api03-${random(URLSAFE, 93)}AA`, (s) => `deploy fails. my key is ${s}`);
 add('OpenAI project key', `sk-proj-${random(URLSAFE, 120)}`, (s) => `OPENAI_API_KEY="${s}"`);
-add('GitHub fine-grained PAT', `github_pat_${random(ALNUM, 22)}_${random(ALNUM, 59)}`, (s) => `gh auth login --with-token <<< ${s}`);
+add(
+  'GitHub fine-grained PAT',
+  `github_pat_${random(ALNUM, 22)}_${random(ALNUM, 59)}`,
+  (s) => `gh auth login --with-token <<< ${s}`,
+);
 add('GitHub app token', `ghs_${random(ALNUM, 36)}`, (s) => `Authorization: token ${s}`);
 add('Bearer header', random(URLSAFE, 40), (s) => `-H 'Authorization: Bearer ${s}'`);
 add('JWT', `eyJ${random(URLSAFE, 30)}.eyJ${random(URLSAFE, 60)}.${random(URLSAFE, 43)}`, (s) => `Cookie: session=${s}`);
@@ -124,30 +166,88 @@ add('Linear key', `lin_api_${random(ALNUM, 40)}`, (s) => `linear = LinearClient(
 add('Sentry token', `sntrys_${random(B64, 60)}`, (s) => `SENTRY_AUTH_TOKEN=${s}`);
 add('Groq key', `gsk_${random(ALNUM, 52)}`, (s) => `client = Groq(api_key=${s})`);
 add('Hugging Face token in Python', `hf_${random(UPPER + LOWER, 34)}`, (s) => `login(token="${s}")`);
-add('RSA private key', `MIIEpAIBAAKCAQEA${random(B64, 300)}`, (s) => `-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----`);
+add(
+  'RSA private key',
+  `MIIEpAIBAAKCAQEA${random(B64, 300)}`,
+  (s) => `-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----`,
+);
 // Issue 20 item 7: formats and places that leaked.
 add('.netrc password, one line', mixed(16), (s) => `machine api.github.com login alice password ${s}`);
-add('.netrc password, several lines', mixed(20), (s) => `machine gitlab.example.com\n  login deploy\n  password ${s}\n`);
-add('Docker config.json auth', Buffer.from(`bob:${mixed(14)}`).toString('base64'), (s) => `{"auths": {"https://index.docker.io/v1/": {"auth": "${s}"}}}`);
-add('kubeconfig client-key-data (base64 PEM)', Buffer.from(`-----BEGIN RSA PRIVATE KEY-----\nMIIEow${random(B64, 200)}\n-----END RSA PRIVATE KEY-----\n`).toString('base64'), (s) => `users:\n- name: admin\n  user:\n    client-key-data: ${s}`);
-add('Kubernetes secret, base64 PEM (EC)', Buffer.from(`-----BEGIN EC PRIVATE KEY-----\nMHcC${random(B64, 120)}\n-----END EC PRIVATE KEY-----\n`).toString('base64'), (s) => `data:\n  tls.key: ${s}`);
-add('Azure SAS sig=', `${random(B64, 43)}%3D`, (s) => `https://acct.blob.core.windows.net/backups/db.bak?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-01T00:00:00Z&spr=https&sig=${s}`);
-add('Azure SAS in a connection string', `${random(B64, 43)}%3D`, (s) => `BlobEndpoint=https://acct.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sp=rl&sig=${s}`);
+add(
+  '.netrc password, several lines',
+  mixed(20),
+  (s) => `machine gitlab.example.com\n  login deploy\n  password ${s}\n`,
+);
+add(
+  'Docker config.json auth',
+  Buffer.from(`bob:${mixed(14)}`).toString('base64'),
+  (s) => `{"auths": {"https://index.docker.io/v1/": {"auth": "${s}"}}}`,
+);
+add(
+  'kubeconfig client-key-data (base64 PEM)',
+  Buffer.from(`-----BEGIN RSA PRIVATE KEY-----\nMIIEow${random(B64, 200)}\n-----END RSA PRIVATE KEY-----\n`).toString(
+    'base64',
+  ),
+  (s) => `users:\n- name: admin\n  user:\n    client-key-data: ${s}`,
+);
+add(
+  'Kubernetes secret, base64 PEM (EC)',
+  Buffer.from(`-----BEGIN EC PRIVATE KEY-----\nMHcC${random(B64, 120)}\n-----END EC PRIVATE KEY-----\n`).toString(
+    'base64',
+  ),
+  (s) => `data:\n  tls.key: ${s}`,
+);
+add(
+  'Azure SAS sig=',
+  `${random(B64, 43)}%3D`,
+  (s) =>
+    `https://acct.blob.core.windows.net/backups/db.bak?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-01T00:00:00Z&spr=https&sig=${s}`,
+);
+add(
+  'Azure SAS in a connection string',
+  `${random(B64, 43)}%3D`,
+  (s) => `BlobEndpoint=https://acct.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sp=rl&sig=${s}`,
+);
 add('Azure DevOps *_PAT=', random(LOWER + DIGITS, 52), (s) => `AZURE_DEVOPS_EXT_PAT=${s}`);
 add('ADO_PAT in YAML', random(LOWER + DIGITS, 52), (s) => `  ADO_PAT: ${s}`);
 add('redis-cli -a', mixed(18), (s) => `redis-cli -h cache.internal -p 6379 -a ${s} ping`);
 add('redis-cli --pass', mixed(18), (s) => `redis-cli --pass ${s} -n 2 keys '*'`);
-add('Cookie header', random(URLSAFE, 32), (s) => `curl -H 'Cookie: sessionid=${s}; theme=dark' https://app.example.com/api`);
+add(
+  'Cookie header',
+  random(URLSAFE, 32),
+  (s) => `curl -H 'Cookie: sessionid=${s}; theme=dark' https://app.example.com/api`,
+);
 add('Set-Cookie in curl output', random(HEX, 40), (s) => `< Set-Cookie: connect.sid=s%3A${s}; Path=/; HttpOnly`);
-add('Vault legacy s. token', `s.${random(UPPER, 4)}${random(LOWER, 4)}${random(DIGITS, 2)}${random(ALNUM, 14)}`, (s) => `the root token was ${s} before the upgrade`);
+add(
+  'Vault legacy s. token',
+  `s.${random(UPPER, 4)}${random(LOWER, 4)}${random(DIGITS, 2)}${random(ALNUM, 14)}`,
+  (s) => `the root token was ${s} before the upgrade`,
+);
 add('Shopify shpat_ in prose', `shpat_${random(HEX, 32)}`, (s) => `use ${s} for the admin API`);
-add('Mailchimp key', `${random(HEX, 32)}-us${random(DIGITS, 2)}`, (s) => `mailchimp.setConfig({ apiKey: process.env.X || "${s}" })`);
+add(
+  'Mailchimp key',
+  `${random(HEX, 32)}-us${random(DIGITS, 2)}`,
+  (s) => `mailchimp.setConfig({ apiKey: process.env.X || "${s}" })`,
+);
 add('Mailchimp key in prose', `${random(HEX, 32)}-us${random(DIGITS, 1)}`, (s) => `the list key is ${s}`);
 add('.pgpass line', mixed(16), (s) => `db.example.com:5432:prod:app:${s}`);
 add('.pgpass wildcard line', mixed(16), (s) => `*:*:*:postgres:${s}`);
-add('PuTTY Private-Lines', `AAAAI${random(B64, 39)}\n${random(B64, 64)}`, (s) => `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: eddsa-key-20260101\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIPublicKeyOnly0000000000000000000\nAAAA\nPrivate-Lines: 2\n${s}\nPrivate-MAC: ${random(HEX, 64)}`);
-add('URL password starting with digits, holding /', `${random(DIGITS, 4)}/${random(ALNUM, 8)}`, (s) => `DATABASE_URL_RO=postgres://reader:${s}@db.internal.example.com:5432/app`);
-add('URL password starting with digits, holding /, in prose', `${random(DIGITS, 3)}/${random(ALNUM, 6)}`, (s) => `connect with mongodb://admin:${s}@mongo.example.com/admin please`);
+add(
+  'PuTTY Private-Lines',
+  `AAAAI${random(B64, 39)}\n${random(B64, 64)}`,
+  (s) =>
+    `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: eddsa-key-20260101\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIPublicKeyOnly0000000000000000000\nAAAA\nPrivate-Lines: 2\n${s}\nPrivate-MAC: ${random(HEX, 64)}`,
+);
+add(
+  'URL password starting with digits, holding /',
+  `${random(DIGITS, 4)}/${random(ALNUM, 8)}`,
+  (s) => `DATABASE_URL_RO=postgres://reader:${s}@db.internal.example.com:5432/app`,
+);
+add(
+  'URL password starting with digits, holding /, in prose',
+  `${random(DIGITS, 3)}/${random(ALNUM, 6)}`,
+  (s) => `connect with mongodb://admin:${s}@mongo.example.com/admin please`,
+);
 
 /** Ordinary lines; every one must come out unchanged. */
 const ORDINARY = [

@@ -71,14 +71,25 @@ beforeAll(async () => {
     plugin.root,
     { OPENVIKING_API_KEY: API_KEY, OPENVIKING_DEBUG: '1' },
     {
-      auth: { mode: 'api_key', rootKey: 'root-key', keys: { [API_KEY]: { account: 'acme', user: 'alice', role: 'user' } } },
-      seed: { account: 'acme', user: 'alice', files: { 'memories/preferences/alice/editor.md': { content: 'Uses Helix.', abstract: 'Editor: Helix' } } },
+      auth: {
+        mode: 'api_key',
+        rootKey: 'root-key',
+        keys: { [API_KEY]: { account: 'acme', user: 'alice', role: 'user' } },
+      },
+      seed: {
+        account: 'acme',
+        user: 'alice',
+        files: { 'memories/preferences/alice/editor.md': { content: 'Uses Helix.', abstract: 'Editor: Helix' } },
+      },
     },
   );
   const stopWatching = watchWorkerArgv(plugin.root);
   const s = world.session('sec');
-  const record = async (event: Promise<{ result: { hooks: Array<{ process?: { stdout: string; stderr: string } | undefined }> } }>): Promise<void> => {
-    for (const hook of (await event).result.hooks) hookOutputs.push(hook.process?.stdout ?? '', hook.process?.stderr ?? '');
+  const record = async (
+    event: Promise<{ result: { hooks: Array<{ process?: { stdout: string; stderr: string } | undefined }> } }>,
+  ): Promise<void> => {
+    for (const hook of (await event).result.hooks)
+      hookOutputs.push(hook.process?.stdout ?? '', hook.process?.stderr ?? '');
   };
   await record(world.fire('SessionStart', 'SessionStart', s.p.sessionStart('startup')));
   await record(world.fire('prompt', 'UserPromptSubmit', s.p.userPromptSubmit('which editor do I prefer?', 1)));
@@ -91,19 +102,30 @@ beforeAll(async () => {
   );
   await record(world.fire('Stop', 'Stop', s.p.stop('done')));
   // The worker now waits on the slow batch; make sure the watcher has seen it before it ends.
-  for (let waited = 0; workerArgvs.length === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let waited = 0; workerArgvs.length === 0 && waited < 5_000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   await world.settle();
   world.server.faults.clear();
   // An outage: the next turn waits in the pending queue.
   await world.server.stop();
   s.transcript.append();
   await record(world.fire('Stop (server down)', 'Stop', s.p.stop('done')));
-  await record(world.fire('prompt (server down)', 'UserPromptSubmit', s.p.userPromptSubmit('which editor do I prefer again?', 2)));
+  await record(
+    world.fire('prompt (server down)', 'UserPromptSubmit', s.p.userPromptSubmit('which editor do I prefer again?', 2)),
+  );
   await world.settle();
   await world.server.start();
   // A wrong key: 401 on everything.
-  await record(world.fire('prompt (wrong key)', 'UserPromptSubmit', s.p.userPromptSubmit('which editor do I prefer now?', 3), { OPENVIKING_API_KEY: WRONG_KEY }));
-  await record(world.fire('SessionStart (wrong key)', 'SessionStart', s.p.sessionStart('resume'), { OPENVIKING_API_KEY: WRONG_KEY }));
+  await record(
+    world.fire('prompt (wrong key)', 'UserPromptSubmit', s.p.userPromptSubmit('which editor do I prefer now?', 3), {
+      OPENVIKING_API_KEY: WRONG_KEY,
+    }),
+  );
+  await record(
+    world.fire('SessionStart (wrong key)', 'SessionStart', s.p.sessionStart('resume'), {
+      OPENVIKING_API_KEY: WRONG_KEY,
+    }),
+  );
   await world.settle();
   await stopWatching();
 }, 120_000);
@@ -119,8 +141,14 @@ describe('secrets stay where they belong', () => {
     expect(world.server.requests({ status: 401 }).length).toBeGreaterThan(0);
     expect(workerArgvs.length, 'a detached worker was seen').toBeGreaterThan(0);
     const files = walk(world.home).filter((entry) => !entry.dir);
-    expect(files.some((entry) => entry.path.includes('/queue/')), 'the outage left queue files').toBe(true);
-    expect(files.some((entry) => readFileSync(entry.path, 'utf8').includes('"level"')), 'the debug log was written').toBe(true);
+    expect(
+      files.some((entry) => entry.path.includes('/queue/')),
+      'the outage left queue files',
+    ).toBe(true);
+    expect(
+      files.some((entry) => readFileSync(entry.path, 'utf8').includes('"level"')),
+      'the debug log was written',
+    ).toBe(true);
   });
 
   it('no file the plugin wrote contains the API key (debug log, state, queue, dead letters)', () => {
@@ -151,7 +179,10 @@ describe('secrets stay where they belong', () => {
 
   it('private blocks and transcript credentials never reach the server', () => {
     const bodies = world.server.requests().map((request) => request.rawBody);
-    expect(bodies.some((body) => body.includes('keep this')), 'the turn itself was sent').toBe(true);
+    expect(
+      bodies.some((body) => body.includes('keep this')),
+      'the turn itself was sent',
+    ).toBe(true);
     for (const body of bodies) {
       expect(body).not.toContain(PRIVATE_MARKER);
       expect(body).not.toContain(AWS_ID);

@@ -53,7 +53,9 @@ describe('displayUrl: scheme, host and port only', () => {
   });
 
   it('a server URL keeps its path, never its query or fragment', () => {
-    expect(displayUrl('https://u:p@ov.example.com/openviking/?token=abc#frag', true)).toBe('https://ov.example.com/openviking');
+    expect(displayUrl('https://u:p@ov.example.com/openviking/?token=abc#frag', true)).toBe(
+      'https://ov.example.com/openviking',
+    );
     expect(displayUrl('http://127.0.0.1:1933', true)).toBe('http://127.0.0.1:1933');
   });
 });
@@ -70,7 +72,12 @@ describe('proxy URLs with awkward passwords', () => {
     }
     expectClean(shown);
     const transport = createSocketHttpTransport({ proxy: proxySettings(env) });
-    const failure = await transport({ method: 'GET', url: 'https://ov.example/api/v1/health', headers: {}, timeoutMs: 2_000 }).then(
+    const failure = await transport({
+      method: 'GET',
+      url: 'https://ov.example/api/v1/health',
+      headers: {},
+      timeoutMs: 2_000,
+    }).then(
       () => 'answered',
       (error: Error) => error.message,
     );
@@ -78,13 +85,18 @@ describe('proxy URLs with awkward passwords', () => {
   });
 
   it('a password with @ stays usable: sent (decoded) as Basic Proxy-Authorization', () => {
-    const route = proxyRoute(new URL('https://ov.example/'), proxySettings({ HTTPS_PROXY: 'http://me:p@ss@proxy:3128' }));
+    const route = proxyRoute(
+      new URL('https://ov.example/'),
+      proxySettings({ HTTPS_PROXY: 'http://me:p@ss@proxy:3128' }),
+    );
     expect(route?.proxy.href).toBe('http://proxy:3128/');
     expect(Buffer.from((route?.authorization ?? '').replace('Basic ', ''), 'base64').toString()).toBe('me:p@ss');
   });
 
   it('a password with an unencoded / after digits is refused (the URL parser would make the user the host)', () => {
-    expect(() => proxyRoute(new URL('https://ov.example/'), proxySettings({ HTTPS_PROXY: 'http://u:12/34@proxy:3128' }))).toThrow(/unencoded/);
+    expect(() =>
+      proxyRoute(new URL('https://ov.example/'), proxySettings({ HTTPS_PROXY: 'http://u:12/34@proxy:3128' })),
+    ).toThrow(/unencoded/);
   });
 });
 
@@ -93,7 +105,10 @@ describe('the server URL', () => {
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
   it('user info is left out of the configured URL (it was never sent), with a warning that does not quote it', () => {
-    const config = loadPluginConfig({ env: { OPENVIKING_URL: 'https://USERNAMEX:PWSEGA@ov.example.com:8443/base/' }, homeDir: home });
+    const config = loadPluginConfig({
+      env: { OPENVIKING_URL: 'https://USERNAMEX:PWSEGA@ov.example.com:8443/base/' },
+      homeDir: home,
+    });
     expect(config.credentials.baseUrl).toBe('https://ov.example.com:8443/base');
     expect(config.credentials.mcpUrl).toBe('https://ov.example.com:8443/base/mcp');
     expect(config.warnings.join('\n')).toMatch(/user and password in the URL are not used/);
@@ -101,7 +116,10 @@ describe('the server URL', () => {
   });
 
   it('a URL whose password holds / (unparseable, or parsed with the user as host) is refused without being quoted', () => {
-    for (const url of ['https://USERNAMEX:PWSEGA/PWSEGB@ov.example.com', 'https://USERNAMEX:4242/DIGITPW@ov.example.com']) {
+    for (const url of [
+      'https://USERNAMEX:PWSEGA/PWSEGB@ov.example.com',
+      'https://USERNAMEX:4242/DIGITPW@ov.example.com',
+    ]) {
       const config = loadPluginConfig({ env: { OPENVIKING_URL: url }, homeDir: home });
       expect(config.credentials.baseUrl).toBe('http://127.0.0.1:1933');
       expect(config.warnings.join('\n')).toMatch(/env:OPENVIKING_URL/);
@@ -118,23 +136,48 @@ describe('through the built plugin: doctor, hooks and the debug log', () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  it.each(HOSTILE_PROXIES)('proxy %s: doctor --json, doctor text, a start and a prompt hook and the debug log hold no user info', async (_label, proxy) => {
-    const env = { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'https://127.0.0.1:9', HTTPS_PROXY: proxy, HTTP_PROXY: proxy, OPENVIKING_DEBUG: '1', OPENVIKING_RESIDENT: 'off' };
-    for (const args of [['doctor', '--json'], ['doctor']]) {
-      const run = await spawnHook({ args, cwd: workspace, env, timeoutMs: 20_000 });
-      expect(run.timedOut).toBe(false);
-      expectClean(run.stdout + run.stderr);
-    }
-    const sim = createHostSim({ pluginRoot: join(import.meta.dirname, '..', '..'), home, workspace, env: { OPENVIKING_URL: 'https://127.0.0.1:9', HTTPS_PROXY: proxy, OPENVIKING_DEBUG: '1' } });
-    const p = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
-    for (const result of [await sim.fire('SessionStart', p.sessionStart('startup')), await sim.fire('UserPromptSubmit', p.userPromptSubmit('how do we deploy the service?'))]) {
-      expectClean(JSON.stringify(result.outputs));
-    }
-    expectClean(readFileSync(join(home, '.openviking', 'logs', 'codebuddy-hooks.log'), 'utf8'));
-  }, 60_000);
+  it.each(HOSTILE_PROXIES)(
+    'proxy %s: doctor --json, doctor text, a start and a prompt hook and the debug log hold no user info',
+    async (_label, proxy) => {
+      const env = {
+        PATH: process.env.PATH,
+        HOME: home,
+        OPENVIKING_URL: 'https://127.0.0.1:9',
+        HTTPS_PROXY: proxy,
+        HTTP_PROXY: proxy,
+        OPENVIKING_DEBUG: '1',
+        OPENVIKING_RESIDENT: 'off',
+      };
+      for (const args of [['doctor', '--json'], ['doctor']]) {
+        const run = await spawnHook({ args, cwd: workspace, env, timeoutMs: 20_000 });
+        expect(run.timedOut).toBe(false);
+        expectClean(run.stdout + run.stderr);
+      }
+      const sim = createHostSim({
+        pluginRoot: join(import.meta.dirname, '..', '..'),
+        home,
+        workspace,
+        env: { OPENVIKING_URL: 'https://127.0.0.1:9', HTTPS_PROXY: proxy, OPENVIKING_DEBUG: '1' },
+      });
+      const p = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
+      for (const result of [
+        await sim.fire('SessionStart', p.sessionStart('startup')),
+        await sim.fire('UserPromptSubmit', p.userPromptSubmit('how do we deploy the service?')),
+      ]) {
+        expectClean(JSON.stringify(result.outputs));
+      }
+      expectClean(readFileSync(join(home, '.openviking', 'logs', 'codebuddy-hooks.log'), 'utf8'));
+    },
+    60_000,
+  );
 
   it('server URL with user info: doctor shows scheme, host, port and path only', async () => {
-    const env = { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'https://USERNAMEX:PWSEGA@127.0.0.1:9/ov', OPENVIKING_RESIDENT: 'off' };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      OPENVIKING_URL: 'https://USERNAMEX:PWSEGA@127.0.0.1:9/ov',
+      OPENVIKING_RESIDENT: 'off',
+    };
     const run = await spawnHook({ args: ['doctor'], cwd: workspace, env, timeoutMs: 20_000 });
     expectClean(run.stdout + run.stderr);
     expect(run.stdout).toContain('https://127.0.0.1:9/ov');

@@ -7,7 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ListedEntry } from '../../src/capture/commitIndex.js';
 import { staleCandidates } from '../../src/profile/housekeeping.js';
-import { globToRegExp, isBypassed, ovSessionId, ovSubagentSessionId, resolveWorkspace } from '../../src/session/index.js';
+import {
+  globToRegExp,
+  isBypassed,
+  ovSessionId,
+  ovSubagentSessionId,
+  resolveWorkspace,
+} from '../../src/session/index.js';
 import { bypassMatch } from '../../src/session/bypass.js';
 
 describe('ids', () => {
@@ -39,7 +45,11 @@ describe('bypass', () => {
     expect(globToRegExp('a/**/b').test('a/b')).toBe(true);
     expect(globToRegExp('a/**/b').test('a/x/y/b')).toBe(true);
     expect(globToRegExp('a**b').test('a/x/b')).toBe(true);
-    expect(bypassMatch(readme, 's', '/home/me/secret-work')).toEqual({ by: 'pattern', pattern: '/home/me/secret-work/**', subject: 'folder' });
+    expect(bypassMatch(readme, 's', '/home/me/secret-work')).toEqual({
+      by: 'pattern',
+      pattern: '/home/me/secret-work/**',
+      subject: 'folder',
+    });
   });
   it('checks the session id and the workspace', () => {
     expect(isBypassed(settings(['scratch-*']), 'scratch-1', '/home/u/p')).toBe(true);
@@ -60,7 +70,13 @@ describe('workspace', () => {
 });
 
 describe('stale candidates', () => {
-  const entry = (id: string, fields: Partial<ListedEntry> = {}): ListedEntry => ({ ovSessionId: id, hostSessionId: id.slice(3), workspace: '/ws', markedAt: 0, ...fields });
+  const entry = (id: string, fields: Partial<ListedEntry> = {}): ListedEntry => ({
+    ovSessionId: id,
+    hostSessionId: id.slice(3),
+    workspace: '/ws',
+    markedAt: 0,
+    ...fields,
+  });
   const IDLE_MS = 30 * 60_000;
   const NOW = 10 * IDLE_MS;
   it('keeps other idle sessions of this workspace, never a live one, the current one or its sub-agents', () => {
@@ -72,15 +88,32 @@ describe('stale candidates', () => {
       entry('cb-now'),
       entry('cb-now__subagent-a1'),
     ];
-    expect(staleCandidates(entries, '/ws', 'cb-now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-old', 'cb-just-idle']);
+    expect(staleCandidates(entries, '/ws', 'cb-now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual([
+      'cb-old',
+      'cb-just-idle',
+    ]);
     // The host's session id spares the same sessions as the OpenViking one (the start hook passes the host's).
-    expect(staleCandidates(entries, '/ws', 'now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-old', 'cb-just-idle']);
-    expect(staleCandidates(entries, '/ws', ' ', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-old', 'cb-just-idle', 'cb-now', 'cb-now__subagent-a1']);
+    expect(staleCandidates(entries, '/ws', 'now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual([
+      'cb-old',
+      'cb-just-idle',
+    ]);
+    expect(staleCandidates(entries, '/ws', ' ', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual([
+      'cb-old',
+      'cb-just-idle',
+      'cb-now',
+      'cb-now__subagent-a1',
+    ]);
   });
-  it("waits for the idle timeout of the server policy a session carries when it is longer", () => {
+  it('waits for the idle timeout of the server policy a session carries when it is longer', () => {
     const withPolicy = entry('cb-policy', { markedAt: NOW - IDLE_MS, serverIdleSeconds: 3600 });
     expect(staleCandidates([withPolicy], '/ws', 'cb-now', IDLE_MS, NOW)).toEqual([]);
-    expect(staleCandidates([withPolicy], '/ws', 'cb-now', IDLE_MS, NOW - IDLE_MS + 3_600_000).map((s) => s.ovSessionId)).toEqual(['cb-policy']);
-    expect(staleCandidates([{ ...withPolicy, serverIdleSeconds: 60 }], '/ws', 'cb-now', IDLE_MS, NOW).map((s) => s.ovSessionId)).toEqual(['cb-policy']);
+    expect(
+      staleCandidates([withPolicy], '/ws', 'cb-now', IDLE_MS, NOW - IDLE_MS + 3_600_000).map((s) => s.ovSessionId),
+    ).toEqual(['cb-policy']);
+    expect(
+      staleCandidates([{ ...withPolicy, serverIdleSeconds: 60 }], '/ws', 'cb-now', IDLE_MS, NOW).map(
+        (s) => s.ovSessionId,
+      ),
+    ).toEqual(['cb-policy']);
   });
 });

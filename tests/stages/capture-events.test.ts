@@ -54,7 +54,13 @@ describe('capture events', () => {
 
   it('commits with keep_recent_count once pending tokens pass the threshold', async () => {
     // The client-side threshold (a server without auto_commit_policy, or the policy switched off).
-    world = await createWorld({ env: { OPENVIKING_COMMIT_TOKEN_THRESHOLD: '1000', OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '1', OPENVIKING_SERVER_COMMIT_POLICY: 'false' } });
+    world = await createWorld({
+      env: {
+        OPENVIKING_COMMIT_TOKEN_THRESHOLD: '1000',
+        OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '1',
+        OPENVIKING_SERVER_COMMIT_POLICY: 'false',
+      },
+    });
     const w = world;
     w.appendTurn('small question', 'small answer');
     await w.sim.fire('Stop', w.p.stop());
@@ -70,7 +76,9 @@ describe('capture events', () => {
   });
 
   it("with the server's own policy, the server makes the threshold commit and the client none", async () => {
-    world = await createWorld({ env: { OPENVIKING_COMMIT_TOKEN_THRESHOLD: '1000', OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '1' } });
+    world = await createWorld({
+      env: { OPENVIKING_COMMIT_TOKEN_THRESHOLD: '1000', OPENVIKING_COMMIT_KEEP_RECENT_COUNT: '1' },
+    });
     const w = world;
     w.appendTurn('small question', 'small answer');
     await w.sim.fire('Stop', w.p.stop());
@@ -111,7 +119,12 @@ describe('capture events', () => {
     expect(w.server.session(ovSessionId(current.sessionId))?.commits ?? []).toEqual([]);
     // Nothing left to commit: a second run sends nothing.
     const commits = w.server.requests({ path: /\/commit$/ }).length;
-    await spawnHook({ args: ['worker', 'commit-stale'], stdin: JSON.stringify({ workspace: w.workspace, exceptSessionId: current.sessionId }), env: anyIdle, cwd: w.workspace });
+    await spawnHook({
+      args: ['worker', 'commit-stale'],
+      stdin: JSON.stringify({ workspace: w.workspace, exceptSessionId: current.sessionId }),
+      env: anyIdle,
+      cwd: w.workspace,
+    });
     expect(w.server.requests({ path: /\/commit$/ }).length).toBe(commits);
   });
 
@@ -133,19 +146,70 @@ describe('capture events', () => {
     const callId = `call_${randomUUID()}`;
     const now = Date.now();
     w.appendRecords([
-      { id: randomUUID(), timestamp: now, type: 'message', role: 'user', content: [{ type: 'input_text', text: `deploy with ${OPENAI_KEY} <private>my diary entry</private> please` }], providerData: { agent: 'cli' }, sessionId: sid },
-      { id: 'chatcmpl-s1', timestamp: now + 1, type: 'function_call', providerData: { messageId: 'm1' }, callId, name: 'Bash', arguments: JSON.stringify({ command: `curl -H "Authorization: Bearer ${GITHUB_TOKEN}" x`, api_key: 'plainvalue123' }), sessionId: sid },
-      { id: randomUUID(), timestamp: now + 2, type: 'function_call_result', name: 'Bash', callId, status: 'completed', output: { type: 'text', text: `AWS=${AWS_KEY}\n<system-reminder>injected</system-reminder>ok` }, sessionId: sid },
-      { id: 'chatcmpl-s2', timestamp: now + 3, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `done, token ${GITHUB_TOKEN}` }], providerData: { messageId: 'm2' }, sessionId: sid },
+      {
+        id: randomUUID(),
+        timestamp: now,
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: `deploy with ${OPENAI_KEY} <private>my diary entry</private> please` }],
+        providerData: { agent: 'cli' },
+        sessionId: sid,
+      },
+      {
+        id: 'chatcmpl-s1',
+        timestamp: now + 1,
+        type: 'function_call',
+        providerData: { messageId: 'm1' },
+        callId,
+        name: 'Bash',
+        arguments: JSON.stringify({
+          command: `curl -H "Authorization: Bearer ${GITHUB_TOKEN}" x`,
+          api_key: 'plainvalue123',
+        }),
+        sessionId: sid,
+      },
+      {
+        id: randomUUID(),
+        timestamp: now + 2,
+        type: 'function_call_result',
+        name: 'Bash',
+        callId,
+        status: 'completed',
+        output: { type: 'text', text: `AWS=${AWS_KEY}\n<system-reminder>injected</system-reminder>ok` },
+        sessionId: sid,
+      },
+      {
+        id: 'chatcmpl-s2',
+        timestamp: now + 3,
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: `done, token ${GITHUB_TOKEN}` }],
+        providerData: { messageId: 'm2' },
+        sessionId: sid,
+      },
     ]);
     await w.sim.fire('Stop', w.p.stop());
     await until(() => w.storedTexts().length === 3);
     await workersIdle(w);
-    const wire = w.server.requests().map((r) => r.rawBody).join('\n');
+    const wire = w.server
+      .requests()
+      .map((r) => r.rawBody)
+      .join('\n');
     expect(wire).toContain('deploy with');
-    for (const secret of [OPENAI_KEY, GITHUB_TOKEN, AWS_KEY, 'my diary entry', 'plainvalue123', 'injected', '<private>']) expect(wire).not.toContain(secret);
+    for (const secret of [
+      OPENAI_KEY,
+      GITHUB_TOKEN,
+      AWS_KEY,
+      'my diary entry',
+      'plainvalue123',
+      'injected',
+      '<private>',
+    ])
+      expect(wire).not.toContain(secret);
     const stored = JSON.stringify(w.server.session(w.ovId)?.allMessages);
-    for (const secret of [OPENAI_KEY, GITHUB_TOKEN, AWS_KEY, 'my diary entry', 'plainvalue123']) expect(stored).not.toContain(secret);
+    for (const secret of [OPENAI_KEY, GITHUB_TOKEN, AWS_KEY, 'my diary entry', 'plainvalue123'])
+      expect(stored).not.toContain(secret);
   });
 
   it('OPENVIKING_CAPTURE_ASSISTANT_TURNS=0 sends only the user turns', async () => {

@@ -25,7 +25,15 @@ afterEach(async () => {
 
 function depsFor(w: CaptureWorld, offHostClock: boolean, configured: { count: number }) {
   const log: Logger = { debug: () => undefined, warn: () => undefined, configure: () => void configured.count++ };
-  return createTestDeps({ http: socketHttpTransport, env: { OPENVIKING_URL: w.server.url }, homeDir: w.home, cwd: w.workspace, now: Date.now, log, offHostClock });
+  return createTestDeps({
+    http: socketHttpTransport,
+    env: { OPENVIKING_URL: w.server.url },
+    homeDir: w.home,
+    cwd: w.workspace,
+    now: Date.now,
+    log,
+    offHostClock,
+  });
 }
 
 describe('capture hand-off', () => {
@@ -34,7 +42,13 @@ describe('capture hand-off', () => {
     const w = world;
     w.appendTurn('question 1', 'answer 1');
     const deps = depsFor(w, false, { count: 0 });
-    expect(await dispatchHook(JSON.stringify(w.p.stop('answer 1')), { routeFor, createDeps: () => deps, elapsedMs: () => 0 })).toBe('');
+    expect(
+      await dispatchHook(JSON.stringify(w.p.stop('answer 1')), {
+        routeFor,
+        createDeps: () => deps,
+        elapsedMs: () => 0,
+      }),
+    ).toBe('');
     expect(deps.spawned).toEqual([{ args: ['worker', 'capture'], stdin: JSON.stringify({ ovSessionId: w.ovId }) }]);
     // The job is all the worker needs.
     expect(await runWorker(['capture'], deps.spawned[0]?.stdin ?? '', deps)).toBe(0);
@@ -47,7 +61,13 @@ describe('capture hand-off', () => {
     w.appendTurn('question 1', 'answer 1');
     const configured = { count: 0 };
     const deps = depsFor(w, true, configured);
-    expect(await dispatchHook(JSON.stringify(w.p.stop('answer 1')), { routeFor, createDeps: () => deps, elapsedMs: () => 0 })).toBe('');
+    expect(
+      await dispatchHook(JSON.stringify(w.p.stop('answer 1')), {
+        routeFor,
+        createDeps: () => deps,
+        elapsedMs: () => 0,
+      }),
+    ).toBe('');
     expect(deps.spawned).toEqual([]);
     await deps.settled();
     expect(w.storedTexts()).toEqual(['question 1', 'answer 1']);

@@ -22,10 +22,14 @@ const PLUGIN_ROOT = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT;
 
 const box = useServerSandbox('ov-debuglog-');
 
-
 /** A session start, a prompt (recall in the hook) and a Stop (its detached capture). */
 async function session(env: Record<string, string>): Promise<void> {
-  const sim = createHostSim({ pluginRoot: PLUGIN_ROOT, home: box.home, workspace: box.workspace, env: { OPENVIKING_URL: box.server.url, ...env } });
+  const sim = createHostSim({
+    pluginRoot: PLUGIN_ROOT,
+    home: box.home,
+    workspace: box.workspace,
+    env: { OPENVIKING_URL: box.server.url, ...env },
+  });
   const p = createPayloads({ workspace: box.workspace, configDir: join(box.home, '.codebuddy') });
   await sim.fire('SessionStart', p.sessionStart('startup'));
   await sim.fire('UserPromptSubmit', p.userPromptSubmit('which editor do I prefer for this project'));
@@ -33,12 +37,19 @@ async function session(env: Record<string, string>): Promise<void> {
   await until(() => pluginProcesses(box.home).length === 0, 20_000, 'the Stop capture');
 }
 
-const messages = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { message: string }).message);
+const messages = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { message: string }).message);
 
 describe('debug log knobs', () => {
   it('debug and debugLogPath from ovcli.conf plugin.codebuddy work in every hook', async () => {
     mkdirSync(join(box.home, '.openviking'));
-    writeFileSync(join(box.home, '.openviking', 'ovcli.conf'), JSON.stringify({ plugin: { codebuddy: { debug: true, debugLogPath: '~/logs/from-file.log' } } }));
+    writeFileSync(
+      join(box.home, '.openviking', 'ovcli.conf'),
+      JSON.stringify({ plugin: { codebuddy: { debug: true, debugLogPath: '~/logs/from-file.log' } } }),
+    );
     await session({});
     const logged = messages(join(box.home, 'logs', 'from-file.log'));
     expect(logged).toContain('recall done'); // the prompt hook
@@ -46,7 +57,7 @@ describe('debug log knobs', () => {
     expect(existsSync(join(box.home, '.openviking', 'logs', 'codebuddy-hooks.log'))).toBe(false);
   });
 
-  it('OPENVIKING_DEBUG_LOG=~/dbg.log is the home directory\'s dbg.log, never <workspace>/~/dbg.log', async () => {
+  it("OPENVIKING_DEBUG_LOG=~/dbg.log is the home directory's dbg.log, never <workspace>/~/dbg.log", async () => {
     await session({ OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: '~/dbg.log' });
     expect(messages(join(box.home, 'dbg.log')).length).toBeGreaterThan(0);
     expect(existsSync(join(box.workspace, '~'))).toBe(false);

@@ -37,13 +37,21 @@ function recallSeed(): { files: Record<string, { content: string; abstract: stri
   const files: Record<string, { content: string; abstract: string }> = {};
   for (let n = 0; n < 40; n++) {
     const text = `Zephyr rollout of the billing cluster, step ${n} (ZEPHYR-${n}). ${'The rollout went through canary, then staging, then production, with a pause for metrics. '.repeat(33)}`;
-    files[`memories/events/2026/01/${String(n).padStart(2, '0')}/zephyr-rollout-${n}.md`] = { content: text, abstract: text };
+    files[`memories/events/2026/01/${String(n).padStart(2, '0')}/zephyr-rollout-${n}.md`] = {
+      content: text,
+      abstract: text,
+    };
   }
   return { files };
 }
 
 /** Budgets as large as the knobs allow: the cap, not the budget, must bound the block. */
-const GENEROUS = { OPENVIKING_RECALL_TOKEN_BUDGET: '32000', OPENVIKING_RECALL_MAX_CONTENT_CHARS: '20000', OPENVIKING_RECALL_LIMIT: '100', OPENVIKING_SCORE_THRESHOLD: '0' };
+const GENEROUS = {
+  OPENVIKING_RECALL_TOKEN_BUDGET: '32000',
+  OPENVIKING_RECALL_MAX_CONTENT_CHARS: '20000',
+  OPENVIKING_RECALL_LIMIT: '100',
+  OPENVIKING_SCORE_THRESHOLD: '0',
+};
 
 let server: OvTestServer;
 const homes: string[] = [];
@@ -64,7 +72,14 @@ function world(host: SimulatedHost, resident: boolean, env: Record<string, strin
   homes.push(home);
   const workspace = join(home, 'ws');
   mkdirSync(workspace);
-  const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, host, resident, env: { OPENVIKING_URL: server.url, ...GENEROUS, ...env } });
+  const sim = createHostSim({
+    pluginRoot: REPO_ROOT,
+    home,
+    workspace,
+    host,
+    resident,
+    env: { OPENVIKING_URL: server.url, ...GENEROUS, ...env },
+  });
   return { home, sim, payloads: createPayloads({ workspace, configDir: join(home, '.codebuddy') }) };
 }
 
@@ -72,7 +87,10 @@ function world(host: SimulatedHost, resident: boolean, env: Record<string, strin
 function expectOneClosedBlock(block: string): void {
   expect(block.match(/<openviking-context /g)).toHaveLength(1);
   expect(block.endsWith('</openviking-context>')).toBe(true);
-  for (const tag of ['user-profile', 'available-memories', 'memory']) expect(block.split(new RegExp(`<${tag}[ >]`)).length, tag).toBe(block.split(`</${tag}>`).length + (block.match(new RegExp(`<${tag} [^>]*/>`, 'g'))?.length ?? 0));
+  for (const tag of ['user-profile', 'available-memories', 'memory'])
+    expect(block.split(new RegExp(`<${tag}[ >]`)).length, tag).toBe(
+      block.split(`</${tag}>`).length + (block.match(new RegExp(`<${tag} [^>]*/>`, 'g'))?.length ?? 0),
+    );
 }
 
 describe('a 40 KB profile with 120 listed files, and a recall of 40 long memories', () => {
@@ -87,11 +105,14 @@ describe('a 40 KB profile with 120 listed files, and a recall of 40 long memorie
       // The server lists files without abstracts: all 120 names fit beside the profile's head and tail.
       expect(start).toContain('  - default/topic-119.md');
       if (resident) await residentsListening(resolveDataDir(sim.env, home));
-      const recall = (await sim.fire('UserPromptSubmit', payloads.userPromptSubmit(QUERY))).outputs[0]?.additionalContext ?? '';
+      const recall =
+        (await sim.fire('UserPromptSubmit', payloads.userPromptSubmit(QUERY))).outputs[0]?.additionalContext ?? '';
       expect(recall.length).toBeLessThanOrEqual(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
       expectOneClosedBlock(recall);
       expect(recall).toContain('ZEPHYR-');
-      expect(recall).toMatch(/\(\d+ more memories not shown here; search for them with mcp__plugin_openviking_openviking__search/);
+      expect(recall).toMatch(
+        /\(\d+ more memories not shown here; search for them with mcp__plugin_openviking_openviking__search/,
+      );
     }, 30_000);
   }
 
@@ -104,7 +125,9 @@ describe('a 40 KB profile with 120 listed files, and a recall of 40 long memorie
       expectOneClosedBlock(start);
       expect(start).toContain(BIG_PROFILE_FIRST);
       expect(start).toContain(BIG_PROFILE_LAST);
-      expect(start).toMatch(/\n {2}\.\.\. \+\d+ more; list them with mcp__plugin_openviking_openviking__list \{"uri": "viking:\/\/user\/default\/memories\/preferences\/"\}\n<\/available-memories>\n<\/openviking-context>$/);
+      expect(start).toMatch(
+        /\n {2}\.\.\. \+\d+ more; list them with mcp__plugin_openviking_openviking__list \{"uri": "viking:\/\/user\/default\/memories\/preferences\/"\}\n<\/available-memories>\n<\/openviking-context>$/,
+      );
     } finally {
       await crowded.close();
     }
@@ -117,7 +140,8 @@ describe('a 40 KB profile with 120 listed files, and a recall of 40 long memorie
     expectOneClosedBlock(start);
     expect(start).toContain(BIG_PROFILE_FIRST);
     expect(start).toContain(BIG_PROFILE_LAST);
-    const recall = (await sim.fire('UserPromptSubmit', payloads.userPromptSubmit(QUERY))).outputs[0]?.additionalContext ?? '';
+    const recall =
+      (await sim.fire('UserPromptSubmit', payloads.userPromptSubmit(QUERY))).outputs[0]?.additionalContext ?? '';
     expect(recall.length).toBeGreaterThan(CLAUDE_CODE_HOOK_CONTEXT_LIMIT);
     expectOneClosedBlock(recall);
     expect(recall).not.toContain('more memories not shown here');

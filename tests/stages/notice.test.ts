@@ -30,19 +30,36 @@ function world(env: Record<string, string>) {
   for (const dir of [home, workspace]) mkdirSync(dir, { recursive: true });
   const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env });
   const dataDir = join(home, '.codebuddy', 'openviking');
-  const start = async (payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') }), source = 'startup') => {
+  const start = async (
+    payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') }),
+    source = 'startup',
+  ) => {
     const result = await sim.fire('SessionStart', payloads.sessionStart(source));
     expect(result.timedOut).toBe(false);
-    return { messages: result.merged.systemMessages, context: result.merged.additionalContext.join('\n'), stdout: result.outputs[0]?.stdout ?? '' };
+    return {
+      messages: result.merged.systemMessages,
+      context: result.merged.additionalContext.join('\n'),
+      stdout: result.outputs[0]?.stdout ?? '',
+    };
   };
-  return { home, workspace, dataDir, start, newSession: () => createPayloads({ workspace, configDir: join(home, '.codebuddy') }) };
+  return {
+    home,
+    workspace,
+    dataDir,
+    start,
+    newSession: () => createPayloads({ workspace, configDir: join(home, '.codebuddy') }),
+  };
 }
 
 describe('SessionStart tells the user once when memory is off', () => {
   let server: OvTestServer;
   beforeAll(async () => {
     server = await startOvServer({
-      auth: { mode: 'api_key', rootKey: ROOT_KEY, keys: { [USER_KEY]: { account: 'default', user: 'default', role: 'user' } } },
+      auth: {
+        mode: 'api_key',
+        rootKey: ROOT_KEY,
+        keys: { [USER_KEY]: { account: 'default', user: 'default', role: 'user' } },
+      },
       seed: { files: { 'memories/profile.md': 'Profile of the notice user.' } },
     });
   });
@@ -55,7 +72,9 @@ describe('SessionStart tells the user once when memory is off', () => {
     const session = w.newSession();
     const first = await w.start(session);
     expect(first.messages).toHaveLength(1);
-    expect(first.messages[0]).toMatch(/^OpenViking memory is off: no server answers at http:\/\/127\.0\.0\.1:9\. Run \/openviking:doctor/);
+    expect(first.messages[0]).toMatch(
+      /^OpenViking memory is off: no server answers at http:\/\/127\.0\.0\.1:9\. Run \/openviking:doctor/,
+    );
     expect(first.messages[0]).not.toContain('\n');
     expect(JSON.parse(first.stdout)).toEqual({ systemMessage: first.messages[0], suppressOutput: true });
     expect((await w.start(session)).messages).toEqual([]);
@@ -72,7 +91,9 @@ describe('SessionStart tells the user once when memory is off', () => {
   it('a root key', async () => {
     const w = world({ OPENVIKING_URL: server.url, OPENVIKING_API_KEY: ROOT_KEY });
     const { messages } = await w.start();
-    expect(messages).toEqual([expect.stringMatching(/refuses this key for memory \(a root key\?\)\. Run \/openviking:doctor/)]);
+    expect(messages).toEqual([
+      expect.stringMatching(/refuses this key for memory \(a root key\?\)\. Run \/openviking:doctor/),
+    ]);
   });
 
   /** A dead letter as the queue names it, given up at `at`. */
@@ -80,14 +101,19 @@ describe('SessionStart tells the user once when memory is off', () => {
     const deadDir = join(dataDir, 'queue', 'dead');
     mkdirSync(deadDir, { recursive: true });
     const deadAt = String(at).padStart(15, '0');
-    writeFileSync(join(deadDir, `${deadAt}-${String(seq).padStart(15, '0')}-000000-${'a'.repeat(32)}.json`), JSON.stringify({ reason: 'max-attempts', deadAt: at, file: 'x.json' }));
+    writeFileSync(
+      join(deadDir, `${deadAt}-${String(seq).padStart(15, '0')}-000000-${'a'.repeat(32)}.json`),
+      JSON.stringify({ reason: 'max-attempts', deadAt: at, file: 'x.json' }),
+    );
   }
 
   it('writes given up since the last notice: told once, not again in the next session', async () => {
     const w = world({ OPENVIKING_URL: server.url, OPENVIKING_API_KEY: USER_KEY });
     giveUp(w.dataDir, Date.now(), 1);
     const first = await w.start();
-    expect(first.messages).toEqual(['OpenViking gave up on 1 queued memory write. Run /openviking:doctor for the fix.']);
+    expect(first.messages).toEqual([
+      'OpenViking gave up on 1 queued memory write. Run /openviking:doctor for the fix.',
+    ]);
     expect(first.context).toContain('Profile of the notice user.');
     expect((await w.start(w.newSession())).messages).toEqual([]);
   });
@@ -99,7 +125,9 @@ describe('SessionStart tells the user once when memory is off', () => {
     expect((await w.start(session)).messages).toHaveLength(1);
     giveUp(w.dataDir, Date.now(), 2);
     expect((await w.start(session, 'resume')).messages).toEqual([]); // once per session
-    expect((await w.start(w.newSession())).messages).toEqual(['OpenViking gave up on 1 queued memory write. Run /openviking:doctor for the fix.']);
+    expect((await w.start(w.newSession())).messages).toEqual([
+      'OpenViking gave up on 1 queued memory write. Run /openviking:doctor for the fix.',
+    ]);
   });
 
   it('a healthy start says nothing and its answer carries no "decision" field', async () => {

@@ -32,15 +32,26 @@ afterAll(async () => {
 });
 
 /** How each host reaches a deferred tool, as the texts must say it. */
-const REACH: Record<SimulatedHost, RegExp> = { codebuddy: /DeferExecuteTool/, 'claude-code': /ToolSearch \{"query": ?"select:/ };
+const REACH: Record<SimulatedHost, RegExp> = {
+  codebuddy: /DeferExecuteTool/,
+  'claude-code': /ToolSearch \{"query": ?"select:/,
+};
 const NOT_ON: Record<SimulatedHost, RegExp> = { codebuddy: /ToolSearch \{"query"/, 'claude-code': /DeferExecuteTool/ };
 
 const SOURCES: Array<{ name: string; env: Record<string, string>; ovcli: Record<string, unknown> | undefined }> = [
-  { name: 'OPENVIKING_MCP_ENABLED=false', env: { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'corp-ov' }, ovcli: undefined },
-  { name: 'ovcli.conf plugin.codebuddy', env: {}, ovcli: { plugin: { codebuddy: { mcpEnabled: false, mcpServer: 'corp-ov' } } } },
+  {
+    name: 'OPENVIKING_MCP_ENABLED=false',
+    env: { OPENVIKING_MCP_ENABLED: 'false', OPENVIKING_MCP_SERVER: 'corp-ov' },
+    ovcli: undefined,
+  },
+  {
+    name: 'ovcli.conf plugin.codebuddy',
+    env: {},
+    ovcli: { plugin: { codebuddy: { mcpEnabled: false, mcpServer: 'corp-ov' } } },
+  },
 ];
 
-describe('mcpEnabled off: every hint names the user\'s own OpenViking MCP tools', () => {
+describe("mcpEnabled off: every hint names the user's own OpenViking MCP tools", () => {
   for (const host of ['codebuddy', 'claude-code'] as const) {
     for (const source of SOURCES) {
       for (const resident of [false, true]) {
@@ -51,17 +62,32 @@ describe('mcpEnabled off: every hint names the user\'s own OpenViking MCP tools'
           mkdirSync(workspace);
           if (source.ovcli) {
             mkdirSync(join(home, '.openviking'));
-            writeFileSync(join(home, '.openviking', 'ovcli.conf'), JSON.stringify({ url: server.url, ...source.ovcli }));
+            writeFileSync(
+              join(home, '.openviking', 'ovcli.conf'),
+              JSON.stringify({ url: server.url, ...source.ovcli }),
+            );
           }
-          const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, host, resident, env: { OPENVIKING_URL: server.url, ...source.env } });
+          const sim = createHostSim({
+            pluginRoot: REPO_ROOT,
+            home,
+            workspace,
+            host,
+            resident,
+            env: { OPENVIKING_URL: server.url, ...source.env },
+          });
           const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
 
           const start = (await sim.fire('SessionStart', payloads.sessionStart())).outputs[0]?.additionalContext ?? '';
           expect(start).toContain(PROFILE_MARKER);
           if (resident) await residentsListening(resolveDataDir(sim.env, home));
-          const recall = (await sim.fire('UserPromptSubmit', payloads.userPromptSubmit(RECALL_PROMPT))).outputs[0]?.additionalContext ?? '';
+          const recall =
+            (await sim.fire('UserPromptSubmit', payloads.userPromptSubmit(RECALL_PROMPT))).outputs[0]
+              ?.additionalContext ?? '';
           expect(recall).toContain(RECALL_MARKER);
-          const denied = await sim.fire('PreToolUse', payloads.preToolUse('Read', { file_path: 'viking://user/default/memories/profile.md' }));
+          const denied = await sim.fire(
+            'PreToolUse',
+            payloads.preToolUse('Read', { file_path: 'viking://user/default/memories/profile.md' }),
+          );
           expect(denied.merged.decision).toBe('deny');
           const reason = denied.merged.reason ?? '';
 

@@ -56,7 +56,13 @@ function client() {
 }
 
 function clientOf(target: World) {
-  return createOpenVikingClient({ baseUrl: target.server.url, http: socketHttpTransport, now: Date.now, timeoutMs: 3000, userAgent: USER_AGENT });
+  return createOpenVikingClient({
+    baseUrl: target.server.url,
+    http: socketHttpTransport,
+    now: Date.now,
+    timeoutMs: 3000,
+    userAgent: USER_AGENT,
+  });
 }
 
 describe('profile block', () => {
@@ -66,7 +72,9 @@ describe('profile block', () => {
     expect(payload).not.toHaveProperty('cwd');
     const result = await world.sim.fire('SessionStart', payload);
     expect(result.outputs[0]?.stdout).toBe(
-      JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: EXPECTED_STARTUP_BLOCK } }),
+      JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: EXPECTED_STARTUP_BLOCK },
+      }),
     );
   });
 
@@ -78,10 +86,19 @@ describe('profile block', () => {
   });
 
   it('never names the non-existent memory_recall tool, and keeps within the budget', async () => {
-    const many = Object.fromEntries(Array.from({ length: 200 }, (_, n) => [`memories/preferences/default/topic-${String(n).padStart(3, '0')}.md`, `pref ${n}`]));
-    const own = await createWorld({ server: { seed: { files: { 'memories/profile.md': 'line\n'.repeat(3000), ...many } } } });
+    const many = Object.fromEntries(
+      Array.from({ length: 200 }, (_, n) => [
+        `memories/preferences/default/topic-${String(n).padStart(3, '0')}.md`,
+        `pref ${n}`,
+      ]),
+    );
+    const own = await createWorld({
+      server: { seed: { files: { 'memories/profile.md': 'line\n'.repeat(3000), ...many } } },
+    });
     try {
-      const result = await own.sim.fire('SessionStart', own.payloads().sessionStart(), { env: { OPENVIKING_PROFILE_TOKEN_BUDGET: '800' } });
+      const result = await own.sim.fire('SessionStart', own.payloads().sessionStart(), {
+        env: { OPENVIKING_PROFILE_TOKEN_BUDGET: '800' },
+      });
       const context = contextOf(result);
       expect(context).toContain('[profile middle elided]');
       expect(context).toMatch(/\.\.\. \+\d+ more; list them with mcp__openviking__list/);
@@ -98,7 +115,12 @@ describe('pending replay', () => {
     const queueDir = storeLayout(world.dataDir).queueDir;
     const queued = await enqueue(
       queueDir,
-      { type: 'addMessages', sessionId: 'cb-earlier', payload: { messages: [{ role: 'user', parts: [{ type: 'text', text: 'queued while offline' }] }] }, createdAt: Date.now() - 1000 },
+      {
+        type: 'addMessages',
+        sessionId: 'cb-earlier',
+        payload: { messages: [{ role: 'user', parts: [{ type: 'text', text: 'queued while offline' }] }] },
+        createdAt: Date.now() - 1000,
+      },
       { now: Date.now, lockTimeoutMs: 1000 },
     );
     expect(queued.ok).toBe(true);
@@ -124,9 +146,16 @@ async function worldWithLeftBehind(ovSessionId: string, text: string): Promise<W
   const idleSince = Date.now() - 2 * 3_600_000;
   utimesSync(transcript, idleSince / 1000, idleSince / 1000);
   const hostSessionId = ovSessionId.replace(/^cb-/, '');
-  const old = { ...emptyCaptureState({ ovSessionId, hostSessionId, workspace: fresh.workspace }), transcriptPath: transcript, capturedSinceCommit: 2, lastCaptureAt: idleSince };
+  const old = {
+    ...emptyCaptureState({ ovSessionId, hostSessionId, workspace: fresh.workspace }),
+    transcriptPath: transcript,
+    capturedSinceCommit: 2,
+    lastCaptureAt: idleSince,
+  };
   expect((await saveCaptureState(fresh.dataDir, old)).ok).toBe(true);
-  expect((await clientOf(fresh).addMessages(ovSessionId, [{ role: 'user', parts: [{ type: 'text', text }] }])).ok).toBe(true);
+  expect((await clientOf(fresh).addMessages(ovSessionId, [{ role: 'user', parts: [{ type: 'text', text }] }])).ok).toBe(
+    true,
+  );
   return fresh;
 }
 
@@ -146,9 +175,19 @@ describe('earlier sessions left uncommitted', () => {
     const fresh = await worldWithLeftBehind('cb-before-upgrade', 'said before the upgrade');
     try {
       // The new version's first capture, in another (live) session, adds its own entry to the index folder.
-      expect(markUncommitted(fresh.dataDir, { ovSessionId: 'cb-after-upgrade', hostSessionId: 'after-upgrade', workspace: fresh.workspace })).toBe(true);
+      expect(
+        markUncommitted(fresh.dataDir, {
+          ovSessionId: 'cb-after-upgrade',
+          hostSessionId: 'after-upgrade',
+          workspace: fresh.workspace,
+        }),
+      ).toBe(true);
       await fresh.sim.fire('SessionStart', fresh.payloads().sessionStart());
-      await fresh.server.waitForRequests({ method: 'POST', path: '/api/v1/sessions/cb-before-upgrade/commit' }, 1, 20_000);
+      await fresh.server.waitForRequests(
+        { method: 'POST', path: '/api/v1/sessions/cb-before-upgrade/commit' },
+        1,
+        20_000,
+      );
       expect(fresh.server.session('cb-after-upgrade')).toBeUndefined();
     } finally {
       await fresh.dispose();
@@ -180,7 +219,10 @@ describe('double delivery', () => {
     await queueOne('cb-conc');
     world.server.faults.latency(150);
     const p = world.payloads();
-    const [first, second] = await Promise.all([world.sim.fire('SessionStart', p.sessionStart()), world.sim.fire('SessionStart', p.sessionStart())]);
+    const [first, second] = await Promise.all([
+      world.sim.fire('SessionStart', p.sessionStart()),
+      world.sim.fire('SessionStart', p.sessionStart()),
+    ]);
     expect(contextOf(first)).toContain(PROFILE_MARKER);
     expect(second.outputs[0]?.stdout).toBe(first.outputs[0]?.stdout);
     expect(world.server.requests({ path: '/api/v1/content/read' })).toHaveLength(1);
@@ -192,11 +234,17 @@ describe('the hooks module took the start over (D30)', () => {
   const PID = '4242';
   const reads = () => world.server.requests({ path: /\/(content\/read|fs\/ls|system\/status)/ });
   const queueOne = (sessionId: string) =>
-    enqueue(storeLayout(world.dataDir).queueDir, { type: 'commit', sessionId, payload: {}, createdAt: Date.now() }, { now: Date.now, lockTimeoutMs: 1000 });
+    enqueue(
+      storeLayout(world.dataDir).queueDir,
+      { type: 'commit', sessionId, payload: {}, createdAt: Date.now() },
+      { now: Date.now, lockTimeoutMs: 1000 },
+    );
 
   it('its flag equal to this process: the command answers at once, its dispatcher detached: no profile or listing read and no block, the queue still replayed', async () => {
     await queueOne('cb-handed-off');
-    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID } });
+    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), {
+      env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID },
+    });
     expect(result.outputs[0]?.stdout ?? '').toBe('');
     await world.server.waitForRequests({ path: /\/commit$/ }, 1, 10_000);
     await pluginProcessesGone(world.home);
@@ -207,9 +255,14 @@ describe('the hooks module took the start over (D30)', () => {
   it('its flag: no memory-off line either, none claimed (the module says it, once)', async () => {
     const deadDir = join(world.dataDir, 'queue', 'dead');
     mkdirSync(deadDir, { recursive: true });
-    writeFileSync(join(deadDir, `${String(Date.now()).padStart(15, '0')}-${'1'.padStart(15, '0')}-000000-${'a'.repeat(32)}.json`), JSON.stringify({ reason: 'max-attempts', deadAt: Date.now(), file: 'x.json' }));
+    writeFileSync(
+      join(deadDir, `${String(Date.now()).padStart(15, '0')}-${'1'.padStart(15, '0')}-000000-${'a'.repeat(32)}.json`),
+      JSON.stringify({ reason: 'max-attempts', deadAt: Date.now(), file: 'x.json' }),
+    );
     try {
-      const flagged = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID } });
+      const flagged = await world.sim.fire('SessionStart', world.payloads().sessionStart(), {
+        env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID },
+      });
       expect(flagged.outputs[0]?.stdout ?? '').toBe('');
       await pluginProcessesGone(world.home);
       // The same start without the flag says it: the detached housekeeping did not claim the session's line.
@@ -240,14 +293,26 @@ describe('resume and compact', () => {
       const p = world.payloads();
       const ovSession = `cb-${p.sessionId}`;
       const c = client();
-      expect((await c.addMessages(ovSession, [{ role: 'user', parts: [{ type: 'text', text: `ARCHIVED-${source} decision about retries` }] }])).ok).toBe(true);
+      expect(
+        (
+          await c.addMessages(ovSession, [
+            { role: 'user', parts: [{ type: 'text', text: `ARCHIVED-${source} decision about retries` }] },
+          ])
+        ).ok,
+      ).toBe(true);
       expect((await c.commit(ovSession, {})).ok).toBe(true);
       world.server.clearRequests();
       const result = await world.sim.fire('SessionStart', p.sessionStart(source));
       const context = contextOf(result);
       expect(context.startsWith(`<openviking-context source="${source}">`)).toBe(true);
-      expect(context).toMatch(new RegExp(`<session-archive>\\n<archive-overview>\\n[\\s\\S]*ARCHIVED-${source}[\\s\\S]*\\n</archive-overview>\\n</session-archive>\\n</openviking-context>$`));
-      expect(world.server.requests({ path: `/api/v1/sessions/${ovSession}/context` })[0]?.query).toEqual({ token_budget: '32000' });
+      expect(context).toMatch(
+        new RegExp(
+          `<session-archive>\\n<archive-overview>\\n[\\s\\S]*ARCHIVED-${source}[\\s\\S]*\\n</archive-overview>\\n</session-archive>\\n</openviking-context>$`,
+        ),
+      );
+      expect(world.server.requests({ path: `/api/v1/sessions/${ovSession}/context` })[0]?.query).toEqual({
+        token_budget: '32000',
+      });
     });
   }
 
@@ -261,10 +326,15 @@ describe('server trouble', () => {
   it('down → pass-through, exit 0, within the deadline', async () => {
     await world.server.stop();
     try {
-      const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_START_DEADLINE_MS: '1000' } });
+      const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), {
+        env: { OPENVIKING_START_DEADLINE_MS: '1000' },
+      });
       expect(result.timedOut).toBe(false);
       // No context; only the one-line notice for the user (DESIGN D21).
-      expect(JSON.parse(result.outputs[0]?.stdout ?? '')).toEqual({ systemMessage: expect.stringContaining('/openviking:doctor'), suppressOutput: true });
+      expect(JSON.parse(result.outputs[0]?.stdout ?? '')).toEqual({
+        systemMessage: expect.stringContaining('/openviking:doctor'),
+        suppressOutput: true,
+      });
       expect(result.durationMs).toBeLessThan(1000 + 3000);
     } finally {
       await world.server.start();
@@ -273,14 +343,18 @@ describe('server trouble', () => {
 
   it('slower than the deadline → pass-through within the deadline', async () => {
     world.server.faults.latency(6_000);
-    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_START_DEADLINE_MS: '1000' } });
+    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), {
+      env: { OPENVIKING_START_DEADLINE_MS: '1000' },
+    });
     expect(result.timedOut).toBe(false);
     expect(result.outputs[0]?.stdout).toBe('');
     expect(result.durationMs).toBeLessThan(1000 + 3000);
   });
 
   it('bypassed workspace → nothing sent', async () => {
-    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env: { OPENVIKING_BYPASS_SESSION_PATTERNS: `${world.workspace}` } });
+    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), {
+      env: { OPENVIKING_BYPASS_SESSION_PATTERNS: `${world.workspace}` },
+    });
     expect(result.outputs[0]?.stdout).toBe('');
     expect(world.server.requests()).toHaveLength(0);
   });

@@ -46,7 +46,9 @@ let root: string;
 let home: string;
 
 beforeAll(async () => {
-  server = await startOvServer({ seed: { files: { 'memories/preferences/editor.md': 'The team prefers Helix for the kestrel service.' } } });
+  server = await startOvServer({
+    seed: { files: { 'memories/preferences/editor.md': 'The team prefers Helix for the kestrel service.' } },
+  });
   root = realpathSync(mkdtempSync(join(tmpdir(), 'ov-switches-')));
   home = join(root, 'home');
   mkdirSync(home);
@@ -72,7 +74,14 @@ function session(workspace: string, env: Record<string, string> = {}, sessionId?
     pluginRoot: PLUGIN_ROOT,
     home,
     workspace,
-    env: { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: MARKER_KEY, OPENVIKING_TIMEOUT_MS: '3000', OPENVIKING_STALE_COMMIT_IDLE_MS: '0', OPENVIKING_SERVER_COMMIT_POLICY: 'false', ...env },
+    env: {
+      OPENVIKING_URL: server.url,
+      OPENVIKING_API_KEY: MARKER_KEY,
+      OPENVIKING_TIMEOUT_MS: '3000',
+      OPENVIKING_STALE_COMMIT_IDLE_MS: '0',
+      OPENVIKING_SERVER_COMMIT_POLICY: 'false',
+      ...env,
+    },
   });
   const p = createPayloads({ workspace, configDir: join(home, '.codebuddy'), ...(sessionId ? { sessionId } : {}) });
   return {
@@ -80,7 +89,12 @@ function session(workspace: string, env: Record<string, string> = {}, sessionId?
     p,
     turn: async (user) => {
       mkdirSync(dirname(p.transcriptPath), { recursive: true });
-      appendFileSync(p.transcriptPath, turnRecords(p.sessionId, workspace, user, 'ok').map((record) => `${JSON.stringify(record)}\n`).join(''));
+      appendFileSync(
+        p.transcriptPath,
+        turnRecords(p.sessionId, workspace, user, 'ok')
+          .map((record) => `${JSON.stringify(record)}\n`)
+          .join(''),
+      );
       await sim.fire('Stop', p.stop('ok'));
       await settle();
     },
@@ -88,7 +102,10 @@ function session(workspace: string, env: Record<string, string> = {}, sessionId?
 }
 
 /** A folder with, from a session while its switches were on, one captured turn left uncommitted and one turn queued while the server was away. */
-async function folderWithHistory(name: string, config?: Record<string, unknown>): Promise<{ dir: string; earlier: Session }> {
+async function folderWithHistory(
+  name: string,
+  config?: Record<string, unknown>,
+): Promise<{ dir: string; earlier: Session }> {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   const earlier = session(dir);
@@ -108,7 +125,12 @@ async function folderWithHistory(name: string, config?: Record<string, unknown>)
 }
 
 /** Every hook path that may send, then the two shell commands, in `workspace` with `env`. */
-async function everyPath(workspace: string, env: Record<string, string>, sessionId?: string, shellCommands = true): Promise<void> {
+async function everyPath(
+  workspace: string,
+  env: Record<string, string>,
+  sessionId?: string,
+  shellCommands = true,
+): Promise<void> {
   const s = session(workspace, env, sessionId);
   await s.sim.fire('SessionStart', s.p.sessionStart('startup'));
   await settle();
@@ -120,39 +142,57 @@ async function everyPath(workspace: string, env: Record<string, string>, session
   await s.sim.fire('SessionEnd', s.p.sessionEnd('other'));
   await settle();
   if (!shellCommands) return;
-  for (const args of [['requeue-dead'], ['recall-preview', PROMPT]]) await spawnHook({ pluginRoot: PLUGIN_ROOT, args, env: s.sim.env, cwd: workspace, timeoutMs: 20_000 });
+  for (const args of [['requeue-dead'], ['recall-preview', PROMPT]])
+    await spawnHook({ pluginRoot: PLUGIN_ROOT, args, env: s.sim.env, cwd: workspace, timeoutMs: 20_000 });
   await settle();
 }
 
-const OFF_CASES: Array<{ name: string; env?: (dir: string) => Record<string, string>; config?: Record<string, unknown>; ovcli?: Record<string, unknown>; sub?: string }> = [
+const OFF_CASES: Array<{
+  name: string;
+  env?: (dir: string) => Record<string, string>;
+  config?: Record<string, unknown>;
+  ovcli?: Record<string, unknown>;
+  sub?: string;
+}> = [
   { name: 'OPENVIKING_MEMORY_ENABLED=false', env: () => ({ OPENVIKING_MEMORY_ENABLED: 'false' }) },
   { name: 'plugin.codebuddy.enabled false in ovcli.conf', ovcli: { plugin: { codebuddy: { enabled: false } } } },
   { name: '.openviking/config.json enabled: false', config: { enabled: false } },
   { name: 'OPENVIKING_BYPASS_SESSION=true', env: () => ({ OPENVIKING_BYPASS_SESSION: 'true' }) },
   // The README's own example: "e.g. `/home/me/secret-work/**`" bypasses the folder itself and everything below it.
-  { name: 'the folder itself matches OPENVIKING_BYPASS_SESSION_PATTERNS=<…>/secret-work/**', env: (dir) => ({ OPENVIKING_BYPASS_SESSION_PATTERNS: `${dir}/**` }) },
-  { name: 'a folder below matches OPENVIKING_BYPASS_SESSION_PATTERNS=<…>/secret-work/**', env: (dir) => ({ OPENVIKING_BYPASS_SESSION_PATTERNS: `${dirname(dir)}/**` }), sub: 'app' },
+  {
+    name: 'the folder itself matches OPENVIKING_BYPASS_SESSION_PATTERNS=<…>/secret-work/**',
+    env: (dir) => ({ OPENVIKING_BYPASS_SESSION_PATTERNS: `${dir}/**` }),
+  },
+  {
+    name: 'a folder below matches OPENVIKING_BYPASS_SESSION_PATTERNS=<…>/secret-work/**',
+    env: (dir) => ({ OPENVIKING_BYPASS_SESSION_PATTERNS: `${dirname(dir)}/**` }),
+    sub: 'app',
+  },
 ];
 
 describe('memory off or bypassed: no request reaches the server on any path', () => {
-  it.each(OFF_CASES)('$name', async ({ name, env, config, ovcli, sub }) => {
-    const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
-    const { dir } = await folderWithHistory(sub ? `secret-work-${slug}/${sub}` : `secret-work-${slug}`, config);
-    const queued = pending().length;
-    const ovcliPath = join(home, '.openviking', 'ovcli.conf');
-    if (ovcli) {
-      mkdirSync(dirname(ovcliPath), { recursive: true });
-      writeFileSync(ovcliPath, JSON.stringify(ovcli));
-    }
-    try {
-      server.clearRequests();
-      await everyPath(dir, env?.(dir) ?? {});
-      expect(ours().map((request) => `${request.method} ${request.path}`)).toEqual([]);
-      expect(pending().length).toBe(queued);
-    } finally {
-      rmSync(ovcliPath, { force: true });
-    }
-  }, 120_000);
+  it.each(OFF_CASES)(
+    '$name',
+    async ({ name, env, config, ovcli, sub }) => {
+      const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+      const { dir } = await folderWithHistory(sub ? `secret-work-${slug}/${sub}` : `secret-work-${slug}`, config);
+      const queued = pending().length;
+      const ovcliPath = join(home, '.openviking', 'ovcli.conf');
+      if (ovcli) {
+        mkdirSync(dirname(ovcliPath), { recursive: true });
+        writeFileSync(ovcliPath, JSON.stringify(ovcli));
+      }
+      try {
+        server.clearRequests();
+        await everyPath(dir, env?.(dir) ?? {});
+        expect(ours().map((request) => `${request.method} ${request.path}`)).toEqual([]);
+        expect(pending().length).toBe(queued);
+      } finally {
+        rmSync(ovcliPath, { force: true });
+      }
+    },
+    120_000,
+  );
 
   it('a session id matching a pattern: nothing of that session is sent', async () => {
     const { dir } = await folderWithHistory('session-pattern');
@@ -171,7 +211,9 @@ describe('auto-capture off: nothing of the conversation is stored; recall follow
     await everyPath(dir, { OPENVIKING_AUTO_CAPTURE: 'false' });
     const requests = ours();
     expect(requests.some((request) => request.path === '/api/v1/search/search')).toBe(true);
-    const writes = requests.filter((request) => request.method !== 'GET' && request.path.startsWith('/api/v1/sessions'));
+    const writes = requests.filter(
+      (request) => request.method !== 'GET' && request.path.startsWith('/api/v1/sessions'),
+    );
     expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([]);
     expect(requests.filter((request) => request.path.includes(earlier.p.sessionId))).toEqual([]);
     expect(pending().length).toBe(queued);
@@ -179,7 +221,7 @@ describe('auto-capture off: nothing of the conversation is stored; recall follow
 });
 
 describe('queued turns of a folder that is now off stay on this machine', () => {
-  it('another folder\'s session start replays the queue but holds the bypassed folder\'s turn', async () => {
+  it("another folder's session start replays the queue but holds the bypassed folder's turn", async () => {
     const { dir, earlier } = await folderWithHistory('later-bypassed');
     const other = join(root, 'an-ordinary-folder');
     mkdirSync(other, { recursive: true });

@@ -21,7 +21,11 @@ function world() {
   return { home, dataDir, env: { PATH: process.env.PATH, HOME: home, OPENVIKING_CODEBUDDY_DATA_DIR: dataDir } };
 }
 
-async function statusLine(env: Record<string, string | undefined>, args: string[] = [], stdin = JSON.stringify({ hook_event_name: 'Status', session_id: 'sess-1', cwd: '/w' })) {
+async function statusLine(
+  env: Record<string, string | undefined>,
+  args: string[] = [],
+  stdin = JSON.stringify({ hook_event_name: 'Status', session_id: 'sess-1', cwd: '/w' }),
+) {
   const run = await runProcess(process.execPath, [SCRIPT, ...args], { stdin, env, cwd: REPO_ROOT, timeoutMs: 10_000 });
   expect(run.exitCode).toBe(0);
   const lines = run.stdout.split('\n');
@@ -47,7 +51,12 @@ describe('scripts/statusline.mjs', () => {
     const { env, dataDir } = world();
     const now = Date.now();
     await recordServerStatus(dataDir, { up: false, at: now - 120_000, detail: 'NETWORK' });
-    for (const id of ['a', 'b']) await enqueue(join(dataDir, 'queue'), { type: 'commit', sessionId: id, payload: {}, createdAt: now }, { now: () => now, lockTimeoutMs: 500 });
+    for (const id of ['a', 'b'])
+      await enqueue(
+        join(dataDir, 'queue'),
+        { type: 'commit', sessionId: id, payload: {}, createdAt: now },
+        { now: () => now, lockTimeoutMs: 500 },
+      );
     expect((await statusLine({ ...env, NO_COLOR: '1' })).line).toBe('OV ○ down 2m ago · 2 queued');
     const coloured = await statusLine(env);
     expect(coloured.line).toMatch(ANSI);
@@ -62,7 +71,10 @@ describe('scripts/statusline.mjs', () => {
 
   it('does not wait for a stdin that never closes', async () => {
     const { env } = world();
-    const child = spawn(process.execPath, [SCRIPT], { env: { ...env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [SCRIPT], {
+      env: { ...env, NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

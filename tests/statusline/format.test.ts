@@ -3,24 +3,40 @@ import { colorAllowed, formatAge, formatStatusLine, STALE_SERVER_MS } from '../.
 import type { StatusLineFacts } from '../../src/statusline/format.js';
 
 const NOW = 1_800_000_000_000;
-const queue = (pending: number, dead = 0) => ({ pending: { count: pending }, claimed: { count: 0 }, dead: { count: dead } });
-const facts = (over: Partial<StatusLineFacts>): StatusLineFacts => ({ enabled: true, snapshot: { recall: {}, capture: {} }, now: NOW, color: false, ...over });
+const queue = (pending: number, dead = 0) => ({
+  pending: { count: pending },
+  claimed: { count: 0 },
+  dead: { count: dead },
+});
+const facts = (over: Partial<StatusLineFacts>): StatusLineFacts => ({
+  enabled: true,
+  snapshot: { recall: {}, capture: {} },
+  now: NOW,
+  color: false,
+  ...over,
+});
 const ANSI = /\u001b\[/;
 
 describe('formatStatusLine', () => {
-  it('shows server up and this session\'s last recall', () => {
+  it("shows server up and this session's last recall", () => {
     const line = formatStatusLine(
       facts({
         sessionId: 'me',
         queue: queue(0),
-        snapshot: { server: { up: true, at: NOW - 1_000 }, recall: { me: { at: NOW - 120_000, count: 4 }, other: { at: NOW, count: 9 } }, capture: {} },
+        snapshot: {
+          server: { up: true, at: NOW - 1_000 },
+          recall: { me: { at: NOW - 120_000, count: 4 }, other: { at: NOW, count: 9 } },
+          capture: {},
+        },
       }),
     );
     expect(line).toBe('OV ● up · recall 4 memories 2m ago');
   });
 
   it('shows server down with its age, queued writes and dead letters', () => {
-    const line = formatStatusLine(facts({ queue: queue(3, 1), snapshot: { server: { up: false, at: NOW - 300_000 }, recall: {}, capture: {} } }));
+    const line = formatStatusLine(
+      facts({ queue: queue(3, 1), snapshot: { server: { up: false, at: NOW - 300_000 }, recall: {}, capture: {} } }),
+    );
     expect(line).toBe('OV ○ down 5m ago · 3 queued · 1 dead');
   });
 
@@ -32,7 +48,9 @@ describe('formatStatusLine', () => {
   });
 
   it('marks an old "up" with its age', () => {
-    const line = formatStatusLine(facts({ snapshot: { server: { up: true, at: NOW - STALE_SERVER_MS - 60_000 }, recall: {}, capture: {} } }));
+    const line = formatStatusLine(
+      facts({ snapshot: { server: { up: true, at: NOW - STALE_SERVER_MS - 60_000 }, recall: {}, capture: {} } }),
+    );
     expect(line).toBe('OV ● up 16m ago');
   });
 
@@ -54,6 +72,12 @@ describe('colorAllowed', () => {
 
 describe('formatAge', () => {
   it('reads at a glance', () => {
-    expect([0, 42_000, 5 * 60_000, 3 * 3_600_000, 2 * 86_400_000].map(formatAge)).toEqual(['now', '42s ago', '5m ago', '3h ago', '2d ago']);
+    expect([0, 42_000, 5 * 60_000, 3 * 3_600_000, 2 * 86_400_000].map(formatAge)).toEqual([
+      'now',
+      '42s ago',
+      '5m ago',
+      '3h ago',
+      '2d ago',
+    ]);
   });
 });

@@ -24,10 +24,18 @@ const PLUGIN_ROOT = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT;
 
 const box = useServerSandbox('ov-recorded-');
 
-
 function host(env: Record<string, string> = {}): { sim: HostSim; p: Payloads } {
-  const sim = createHostSim({ pluginRoot: PLUGIN_ROOT, home: box.home, workspace: box.workspace, profile: '2.163-headless', env: { OPENVIKING_URL: box.server.url, OPENVIKING_TIMEOUT_MS: '3000', ...env } });
-  return { sim, p: createPayloads({ workspace: box.workspace, configDir: join(box.home, '.codebuddy'), hostVersion: '2.163' }) };
+  const sim = createHostSim({
+    pluginRoot: PLUGIN_ROOT,
+    home: box.home,
+    workspace: box.workspace,
+    profile: '2.163-headless',
+    env: { OPENVIKING_URL: box.server.url, OPENVIKING_TIMEOUT_MS: '3000', ...env },
+  });
+  return {
+    sim,
+    p: createPayloads({ workspace: box.workspace, configDir: join(box.home, '.codebuddy'), hostVersion: '2.163' }),
+  };
 }
 
 async function statusLine(p: Payloads): Promise<string> {
@@ -60,12 +68,27 @@ describe('the last capture', () => {
   it('a captured turn shows on the status line and in doctor', async () => {
     const { sim, p } = host();
     mkdirSync(dirname(p.transcriptPath), { recursive: true });
-    appendFileSync(p.transcriptPath, turnRecords(p.sessionId, box.workspace, 'a question worth keeping', 'an answer').map((record) => `${JSON.stringify(record)}\n`).join(''));
+    appendFileSync(
+      p.transcriptPath,
+      turnRecords(p.sessionId, box.workspace, 'a question worth keeping', 'an answer')
+        .map((record) => `${JSON.stringify(record)}\n`)
+        .join(''),
+    );
     await sim.fire('Stop', p.stop('an answer'));
     await until(() => pluginProcesses(box.home).length === 0, 20_000, 'the Stop capture');
     expect(await statusLine(p)).toMatch(/^OV ● up · capture 2 messages (now|\d+s ago)$/);
-    const doctor = await spawnHook({ pluginRoot: PLUGIN_ROOT, args: ['doctor', '--json'], env: { PATH: process.env.PATH ?? '', HOME: box.home, OPENVIKING_URL: box.server.url }, cwd: box.workspace, timeoutMs: 20_000 });
-    const activity = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; lines: string[] }> }).checks.find((check) => check.id === 'activity');
-    expect(activity?.lines.join('\n')).toMatch(new RegExp(`cb-${p.sessionId}: recall never; capture 2 messages (now|\\d+s ago)`));
+    const doctor = await spawnHook({
+      pluginRoot: PLUGIN_ROOT,
+      args: ['doctor', '--json'],
+      env: { PATH: process.env.PATH ?? '', HOME: box.home, OPENVIKING_URL: box.server.url },
+      cwd: box.workspace,
+      timeoutMs: 20_000,
+    });
+    const activity = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; lines: string[] }> }).checks.find(
+      (check) => check.id === 'activity',
+    );
+    expect(activity?.lines.join('\n')).toMatch(
+      new RegExp(`cb-${p.sessionId}: recall never; capture 2 messages (now|\\d+s ago)`),
+    );
   });
 });

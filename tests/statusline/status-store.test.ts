@@ -2,7 +2,15 @@ import { mkdtempSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latestMark, MAX_STATUS_SESSIONS, readStatus, recordActivity, recordServerStatus, SERVER_STATUS_REFRESH_MS, statusFile } from '../../src/store/status.js';
+import {
+  latestMark,
+  MAX_STATUS_SESSIONS,
+  readStatus,
+  recordActivity,
+  recordServerStatus,
+  SERVER_STATUS_REFRESH_MS,
+  statusFile,
+} from '../../src/store/status.js';
 
 const sandbox = () => join(mkdtempSync(join(tmpdir(), 'ov-status-')), 'data');
 
@@ -33,7 +41,11 @@ describe('status snapshot', () => {
     await recordServerStatus(dir, { up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS });
     expect((await readStatus(dir)).server).toEqual({ up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS });
     await recordServerStatus(dir, { up: false, at: 10_001 + SERVER_STATUS_REFRESH_MS, detail: 'TIMEOUT' });
-    expect((await readStatus(dir)).server).toEqual({ up: false, at: 10_001 + SERVER_STATUS_REFRESH_MS, detail: 'TIMEOUT' });
+    expect((await readStatus(dir)).server).toEqual({
+      up: false,
+      at: 10_001 + SERVER_STATUS_REFRESH_MS,
+      detail: 'TIMEOUT',
+    });
     await recordServerStatus(dir, { up: false, at: 10_002 + SERVER_STATUS_REFRESH_MS, detail: 'HTTP 503' });
     expect((await readStatus(dir)).server?.detail).toBe('HTTP 503');
     // A clock that went back is not "fresh": the observation is written.
@@ -43,7 +55,8 @@ describe('status snapshot', () => {
 
   it('replaces a session mark and keeps only the newest sessions', async () => {
     const dir = sandbox();
-    for (let i = 0; i < MAX_STATUS_SESSIONS + 5; i += 1) await recordActivity(dir, 'recall', `s${i}`, { at: 1_000 + i, count: i });
+    for (let i = 0; i < MAX_STATUS_SESSIONS + 5; i += 1)
+      await recordActivity(dir, 'recall', `s${i}`, { at: 1_000 + i, count: i });
     await recordActivity(dir, 'recall', 's3', { at: 9_999, count: 1 });
     const { recall } = await readStatus(dir);
     expect(Object.keys(recall)).toHaveLength(MAX_STATUS_SESSIONS);
@@ -56,7 +69,10 @@ describe('status snapshot', () => {
     const dir = sandbox();
     mkdirSync(join(dir, 'status'), { recursive: true });
     writeFileSync(statusFile(dir, 'server'), '{not json');
-    writeFileSync(statusFile(dir, 'capture'), JSON.stringify({ good: { at: 5, count: 2 }, bad: { at: 'x' }, worse: 7 }));
+    writeFileSync(
+      statusFile(dir, 'capture'),
+      JSON.stringify({ good: { at: 5, count: 2 }, bad: { at: 'x' }, worse: 7 }),
+    );
     expect(await readStatus(dir)).toEqual({ recall: {}, capture: { good: { at: 5, count: 2 } } });
   });
 

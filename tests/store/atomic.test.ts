@@ -3,11 +3,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { readJson, readJsonDetailed, readJsonSync, writeFileAtomicSync, writeJsonAtomic } from '../../src/store/atomic.js';
+import {
+  readJson,
+  readJsonDetailed,
+  readJsonSync,
+  writeFileAtomicSync,
+  writeJsonAtomic,
+} from '../../src/store/atomic.js';
 import { pathExists, runChild, useSandbox, waitFor } from './fixtures/processes.js';
 
 const box = useSandbox();
-
 
 /** A JSON document of roughly `kib` KiB whose every part names its generation. */
 function bigDocument(generation: number, kib: number): unknown {

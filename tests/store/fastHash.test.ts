@@ -12,7 +12,8 @@ describe('fastHash', () => {
 
   it('has no collision among 200,000 session-like ids', () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 200_000; i++) seen.add(hash64Hex(`cb-${i.toString(16)}-0000-4000-8000-${(i * 7919).toString(16)}`));
+    for (let i = 0; i < 200_000; i++)
+      seen.add(hash64Hex(`cb-${i.toString(16)}-0000-4000-8000-${(i * 7919).toString(16)}`));
     expect(seen.size).toBe(200_000);
   });
 

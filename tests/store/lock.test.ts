@@ -13,10 +13,17 @@ const now = () => Date.now();
 const base = { now, staleMs: 60_000 };
 
 /** Plants a lock directory as a crashed holder would leave it. */
-async function plantLock(lockPath: string, owner: { pid: number; host?: string }, heartbeatAt = Date.now()): Promise<void> {
+async function plantLock(
+  lockPath: string,
+  owner: { pid: number; host?: string },
+  heartbeatAt = Date.now(),
+): Promise<void> {
   await mkdir(lockPath, { recursive: true });
   const ownerFile = join(lockPath, 'deadbeefdeadbeef.owner');
-  await writeFile(ownerFile, JSON.stringify({ pid: owner.pid, host: owner.host ?? hostname(), nonce: 'deadbeefdeadbeef' }));
+  await writeFile(
+    ownerFile,
+    JSON.stringify({ pid: owner.pid, host: owner.host ?? hostname(), nonce: 'deadbeefdeadbeef' }),
+  );
   await utimes(ownerFile, heartbeatAt / 1000, heartbeatAt / 1000);
 }
 
@@ -42,7 +49,9 @@ describe('withLock', () => {
 
   it('releases when fn throws, and rethrows', async () => {
     const lockPath = join(box.dir, 'b.lock');
-    await expect(withLock(lockPath, { ...base, timeoutMs: 1000 }, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(
+      withLock(lockPath, { ...base, timeoutMs: 1000 }, () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom');
     expect(await pathExists(lockPath)).toBe(false);
   });
 
@@ -89,7 +98,11 @@ describe('stale-lock reclaim', () => {
     // `sleep 100` is started by a shell that then execs `sleep 5`, which never reaps it: killed, it stays a zombie.
     const parent = spawn('sh', ['-c', 'sleep 100 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+      const pid = Number(
+        await new Promise<string>((resolve) =>
+          parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+        ),
+      );
       process.kill(pid, 'SIGKILL');
       await waitFor(() => readFileSync(`/proc/${pid}/stat`, 'latin1').includes(') Z'));
       expect(() => process.kill(pid, 0)).not.toThrow(); // signal 0 alone calls it alive
@@ -105,7 +118,10 @@ describe('stale-lock reclaim', () => {
   it('reclaims a lock whose heartbeat is older than staleMs even if its pid lives', async () => {
     const lockPath = join(box.dir, 'old.lock');
     await plantLock(lockPath, { pid: process.pid }, Date.now() - 10_000);
-    expect(await withLock(lockPath, { now, staleMs: 5_000, timeoutMs: 1000 }, () => 'mine')).toEqual({ ok: true, value: 'mine' });
+    expect(await withLock(lockPath, { now, staleMs: 5_000, timeoutMs: 1000 }, () => 'mine')).toEqual({
+      ok: true,
+      value: 'mine',
+    });
   });
 
   it('does not reclaim a fresh lock of a live process, nor a dead pid on another host by pid alone', async () => {
@@ -188,7 +204,7 @@ describe('tryLock, refresh and loss', () => {
 });
 
 describe('mutual exclusion between real processes', () => {
-  it('three processes each increment a shared counter 30 times without a lost update, starting from a dead holder\'s lock', async () => {
+  it("three processes each increment a shared counter 30 times without a lost update, starting from a dead holder's lock", async () => {
     const lockPath = join(box.dir, 'locks', 'counter.lock');
     const counter = join(box.dir, 'counter.txt');
     await plantLock(lockPath, { pid: await deadPid() });
@@ -205,9 +221,11 @@ describe('mutual exclusion between real processes', () => {
       await new Promise((resolve) => setTimeout(resolve, 1));
       await writeFile(counter, String(value + 1));
     };
-    await Promise.all([0, 1, 2].map(async () => {
-      for (let i = 0; i < 20; i++) await increment();
-    }));
+    await Promise.all(
+      [0, 1, 2].map(async () => {
+        for (let i = 0; i < 20; i++) await increment();
+      }),
+    );
     // Lost updates leave it short of 60; torn writes (a truncate racing a write) can leave any number, larger too.
     expect(Number(await readFile(counter, 'utf8'))).not.toBe(60);
   });

@@ -72,13 +72,23 @@ describe('every process reads the state the hooks write', () => {
         env: { OPENVIKING_URL: DEAD_URL },
         ...(form.pluginData !== undefined ? { pluginData: join(home, form.pluginData) } : {}),
       });
-      const p = createPayloads({ workspace, configDir: join(home, '.codebuddy'), hostVersion: form.pluginData && form.host === 'codebuddy' ? '2.163' : '2.117' });
-      const result = await sim.fire('UserPromptSubmit', p.userPromptSubmit('How do I deploy the kestrel staging cluster?'));
+      const p = createPayloads({
+        workspace,
+        configDir: join(home, '.codebuddy'),
+        hostVersion: form.pluginData && form.host === 'codebuddy' ? '2.163' : '2.117',
+      });
+      const result = await sim.fire(
+        'UserPromptSubmit',
+        p.userPromptSubmit('How do I deploy the kestrel staging cluster?'),
+      );
       expect(result.timedOut).toBe(false);
 
       expect(await statusLineWithoutHostVariables(home)).toMatch(/^OV ○ down/);
       const report = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: DEAD_URL }, home));
-      expect(checkOf(report, 'data-dir').data).toMatchObject({ dir: join(home, '.codebuddy', 'openviking'), exists: true });
+      expect(checkOf(report, 'data-dir').data).toMatchObject({
+        dir: join(home, '.codebuddy', 'openviking'),
+        exists: true,
+      });
       if (form.pluginData !== undefined) expect(existsSync(join(home, form.pluginData, 'status'))).toBe(false);
     });
   }
@@ -99,10 +109,21 @@ describe('moving between install forms strands no queued write', () => {
     const now = Date.now();
     await enqueue(
       join(oldDir, 'queue'),
-      { type: 'addMessages', sessionId: 'cb-stranded', payload: { messages: [{ role: 'user', parts: [{ type: 'text', text: 'STRANDED-WRITE-7' }] }] }, createdAt: now },
+      {
+        type: 'addMessages',
+        sessionId: 'cb-stranded',
+        payload: { messages: [{ role: 'user', parts: [{ type: 'text', text: 'STRANDED-WRITE-7' }] }] },
+        createdAt: now,
+      },
       { now: () => now, lockTimeoutMs: 500 },
     );
-    const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env: { OPENVIKING_URL: server.url }, pluginData: join(home, '.codebuddy', 'plugins', 'data', 'openviking') });
+    const sim = createHostSim({
+      pluginRoot: REPO_ROOT,
+      home,
+      workspace,
+      env: { OPENVIKING_URL: server.url },
+      pluginData: join(home, '.codebuddy', 'plugins', 'data', 'openviking'),
+    });
     const p = createPayloads({ workspace, configDir: join(home, '.codebuddy'), hostVersion: '2.163' });
     await sim.fire('SessionStart', p.sessionStart());
     const stored = (server.session('cb-stranded')?.allMessages ?? []).map((message) => JSON.stringify(message.parts));
@@ -114,7 +135,11 @@ describe('moving between install forms strands no queued write', () => {
     const { home } = sandbox();
     const oldDir = join(home, '.claude', 'plugins', 'data', 'openviking-inline');
     const now = Date.now();
-    await enqueue(join(oldDir, 'queue'), { type: 'commit', sessionId: 'cb-left', payload: {}, createdAt: now }, { now: () => now, lockTimeoutMs: 500 });
+    await enqueue(
+      join(oldDir, 'queue'),
+      { type: 'commit', sessionId: 'cb-left', payload: {}, createdAt: now },
+      { now: () => now, lockTimeoutMs: 500 },
+    );
     const report = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: DEAD_URL }, home));
     const queue = checkOf(report, 'queue');
     expect(queue.lines.join('\n')).toContain('moved 1 queued writes here');

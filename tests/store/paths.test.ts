@@ -1,16 +1,34 @@
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeDataDir, hostDataDirs, resolveDataDir, safeFileKey, sessionLockFile, sessionStateFile, storeLayout } from '../../src/store/paths.js';
+import {
+  describeDataDir,
+  hostDataDirs,
+  resolveDataDir,
+  safeFileKey,
+  sessionLockFile,
+  sessionStateFile,
+  storeLayout,
+} from '../../src/store/paths.js';
 
 const HOME = '/home/alice';
 
 describe('resolveDataDir', () => {
   it('OPENVIKING_CODEBUDDY_DATA_DIR overrides; the host data variables never choose it (DESIGN D21)', () => {
-    const all = { CODEBUDDY_PLUGIN_DATA: '/a', CLAUDE_PLUGIN_DATA: '/b', OPENVIKING_CODEBUDDY_DATA_DIR: '/c', CODEBUDDY_CONFIG_DIR: '/d' };
+    const all = {
+      CODEBUDDY_PLUGIN_DATA: '/a',
+      CLAUDE_PLUGIN_DATA: '/b',
+      OPENVIKING_CODEBUDDY_DATA_DIR: '/c',
+      CODEBUDDY_CONFIG_DIR: '/d',
+    };
     expect(describeDataDir(all, HOME)).toEqual({ dir: '/c', source: 'env:OPENVIKING_CODEBUDDY_DATA_DIR' });
-    expect(describeDataDir({ ...all, OPENVIKING_CODEBUDDY_DATA_DIR: undefined }, HOME)).toEqual({ dir: '/d/openviking', source: 'env:CODEBUDDY_CONFIG_DIR' });
-    expect(resolveDataDir({ CODEBUDDY_PLUGIN_DATA: '/a', CLAUDE_PLUGIN_DATA: '/b' }, HOME)).toBe(join(HOME, '.codebuddy', 'openviking'));
+    expect(describeDataDir({ ...all, OPENVIKING_CODEBUDDY_DATA_DIR: undefined }, HOME)).toEqual({
+      dir: '/d/openviking',
+      source: 'env:CODEBUDDY_CONFIG_DIR',
+    });
+    expect(resolveDataDir({ CODEBUDDY_PLUGIN_DATA: '/a', CLAUDE_PLUGIN_DATA: '/b' }, HOME)).toBe(
+      join(HOME, '.codebuddy', 'openviking'),
+    );
     expect(hostDataDirs(all, HOME)).toEqual(['/a', '/b']);
   });
 
@@ -28,7 +46,10 @@ describe('resolveDataDir', () => {
   });
 
   it('falls back to <CODEBUDDY_CONFIG_DIR>/openviking, else ~/.codebuddy/openviking, never the temp dir', () => {
-    expect(describeDataDir({ CODEBUDDY_CONFIG_DIR: '/cfg' }, HOME)).toEqual({ dir: '/cfg/openviking', source: 'env:CODEBUDDY_CONFIG_DIR' });
+    expect(describeDataDir({ CODEBUDDY_CONFIG_DIR: '/cfg' }, HOME)).toEqual({
+      dir: '/cfg/openviking',
+      source: 'env:CODEBUDDY_CONFIG_DIR',
+    });
     const fallback = resolveDataDir({ TMPDIR: tmpdir() }, HOME);
     expect(fallback).toBe(join(HOME, '.codebuddy', 'openviking'));
     expect(fallback.startsWith(tmpdir())).toBe(false);

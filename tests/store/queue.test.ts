@@ -18,7 +18,11 @@ const DAY = 86_400_000;
 const enqueueOptions = { now: () => Date.now(), lockTimeoutMs: 1000 };
 
 function add(sessionId: string, text: string, createdAt = T0, seq = 0) {
-  return enqueue(queueDir, { type: 'addMessages', sessionId, payload: { messages: [{ role: 'user', text }] }, createdAt, seq }, enqueueOptions);
+  return enqueue(
+    queueDir,
+    { type: 'addMessages', sessionId, payload: { messages: [{ role: 'user', text }] }, createdAt, seq },
+    enqueueOptions,
+  );
 }
 
 /** An execute that records `<session>:<text>` and answers from `decide`. */
@@ -56,17 +60,37 @@ describe('enqueue', () => {
     const stored = JSON.parse(await readFile(file, 'utf8')) as QueueEntry;
     expect(stored).toMatchObject({ type: 'addMessages', sessionId: 'cc-1', createdAt: T0, seq: 7, attempts: 0 });
     expect(stored.dedupKey).toMatch(/^[0-9a-f]{64}$/);
-    expect(Object.keys(stored).sort()).toEqual(['attempts', 'createdAt', 'dedupKey', 'payload', 'seq', 'sessionId', 'type']);
+    expect(Object.keys(stored).sort()).toEqual([
+      'attempts',
+      'createdAt',
+      'dedupKey',
+      'payload',
+      'seq',
+      'sessionId',
+      'type',
+    ]);
   });
 
   it('collapses the same write (whatever its key order or time), but not other sessions, types or payloads', async () => {
     const payload = { messages: [{ role: 'user', text: 'x' }], meta: { a: 1, b: 2 } };
     const reordered = { meta: { b: 2, a: 1 }, messages: [{ text: 'x', role: 'user' }] };
-    const first = await enqueue(queueDir, { type: 'addMessages', sessionId: 's', payload, createdAt: T0 }, enqueueOptions);
-    const again = await enqueue(queueDir, { type: 'addMessages', sessionId: 's', payload: reordered, createdAt: T0 + 5 }, enqueueOptions);
+    const first = await enqueue(
+      queueDir,
+      { type: 'addMessages', sessionId: 's', payload, createdAt: T0 },
+      enqueueOptions,
+    );
+    const again = await enqueue(
+      queueDir,
+      { type: 'addMessages', sessionId: 's', payload: reordered, createdAt: T0 + 5 },
+      enqueueOptions,
+    );
     expect(again).toEqual({ ok: true, deduped: true, file: first.ok ? first.file : '' });
-    expect((await enqueue(queueDir, { type: 'addMessages', sessionId: 't', payload, createdAt: T0 }, enqueueOptions)).ok).toBe(true);
-    expect((await enqueue(queueDir, { type: 'commit', sessionId: 's', payload, createdAt: T0 }, enqueueOptions)).ok).toBe(true);
+    expect(
+      (await enqueue(queueDir, { type: 'addMessages', sessionId: 't', payload, createdAt: T0 }, enqueueOptions)).ok,
+    ).toBe(true);
+    expect(
+      (await enqueue(queueDir, { type: 'commit', sessionId: 's', payload, createdAt: T0 }, enqueueOptions)).ok,
+    ).toBe(true);
     expect(await add('s', 'y')).toMatchObject({ deduped: false });
     expect(await pendingNames()).toHaveLength(4);
   });
@@ -85,7 +109,9 @@ describe('enqueue', () => {
     expect(await add('s', 'x', Number.NaN)).toMatchObject({ ok: false });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(await enqueue(queueDir, { type: 'commit', sessionId: 's', payload: cyclic, createdAt: T0 }, enqueueOptions)).toMatchObject({
+    expect(
+      await enqueue(queueDir, { type: 'commit', sessionId: 's', payload: cyclic, createdAt: T0 }, enqueueOptions),
+    ).toMatchObject({
       ok: false,
       message: expect.stringMatching(/not JSON/),
     });
@@ -108,7 +134,15 @@ describe('replay', () => {
     const { calls, execute } = recorder();
     const summary = await replay(queueDir, replayOptions(execute));
     expect(calls).toEqual(['t:zeroth', 's:first', 's:second', 's:third']);
-    expect(summary).toMatchObject({ replayed: 4, retried: 0, deadLettered: 0, deferred: 0, remaining: 0, busy: false, problems: [] });
+    expect(summary).toMatchObject({
+      replayed: 4,
+      retried: 0,
+      deadLettered: 0,
+      deferred: 0,
+      remaining: 0,
+      busy: false,
+      problems: [],
+    });
     expect(await pendingNames()).toEqual([]);
   });
 
@@ -118,7 +152,11 @@ describe('replay', () => {
     await add('s', 'a2', T0 + 2);
     await add('t', 'b2', T0 + 3);
     await add('s', 'a3', T0 + 4);
-    const failing = recorder((label) => (label === 's:a1' ? { verdict: 'retry', error: 'HTTP 503 from http://ov.local:1933/api?key=sk-1 Bearer sk-secret' } : 'done'));
+    const failing = recorder((label) =>
+      label === 's:a1'
+        ? { verdict: 'retry', error: 'HTTP 503 from http://ov.local:1933/api?key=sk-1 Bearer sk-secret' }
+        : 'done',
+    );
     const first = await replay(queueDir, replayOptions(failing.execute));
     expect(failing.calls).toEqual(['s:a1', 't:b1', 't:b2']);
     expect(first).toMatchObject({ replayed: 2, retried: 1, deferred: 2, remaining: 3 });
@@ -141,7 +179,11 @@ describe('replay', () => {
     const second = await replay(queueDir, replayOptions(failing.execute, { maxAttempts: 2 }));
     expect(second).toMatchObject({ retried: 0, deadLettered: 1, deferred: 1 }); // the session still waits this run
     const [letter] = await deadLetters();
-    expect(letter).toMatchObject({ reason: 'max-attempts', error: 'timeout', entry: { attempts: 2, lastError: 'timeout' } });
+    expect(letter).toMatchObject({
+      reason: 'max-attempts',
+      error: 'timeout',
+      entry: { attempts: 2, lastError: 'timeout' },
+    });
     expect((await replay(queueDir, replayOptions(failing.execute, { maxAttempts: 2 }))).replayed).toBe(1);
     expect(failing.calls).toEqual(['s:doomed', 's:doomed', 's:next']);
   });
@@ -162,7 +204,9 @@ describe('replay', () => {
   it('dead-letters a fatal failure at once and carries on with the session', async () => {
     await add('s', 'bad');
     await add('s', 'good', T0 + 1);
-    const { calls, execute } = recorder((label) => (label === 's:bad' ? { verdict: 'fatal', error: '400 invalid message' } : 'done'));
+    const { calls, execute } = recorder((label) =>
+      label === 's:bad' ? { verdict: 'fatal', error: '400 invalid message' } : 'done',
+    );
     const summary = await replay(queueDir, replayOptions(execute));
     expect(calls).toEqual(['s:bad', 's:good']);
     expect(summary).toMatchObject({ deadLettered: 1, replayed: 1, remaining: 0 });
@@ -190,9 +234,15 @@ describe('replay', () => {
   it('an unanswered write (wait) never uses up attempts, however many runs; a refusal still does', async () => {
     await add('s', 'unanswered');
     await add('t', 'refused', T0 + 1);
-    const { execute } = recorder((label) => (label === 's:unanswered' ? { verdict: 'wait', error: 'NETWORK: ECONNREFUSED' } : { verdict: 'retry', error: '400 bad' }));
+    const { execute } = recorder((label) =>
+      label === 's:unanswered'
+        ? { verdict: 'wait', error: 'NETWORK: ECONNREFUSED' }
+        : { verdict: 'retry', error: '400 bad' },
+    );
     for (let run = 0; run < 5; run++) await replay(queueDir, replayOptions(execute));
-    const waiting = JSON.parse(await readFile(join(queuePaths(queueDir).pendingDir, (await pendingNames())[0] as string), 'utf8')) as QueueEntry;
+    const waiting = JSON.parse(
+      await readFile(join(queuePaths(queueDir).pendingDir, (await pendingNames())[0] as string), 'utf8'),
+    ) as QueueEntry;
     expect(waiting).toMatchObject({ sessionId: 's', attempts: 0, lastError: 'NETWORK: ECONNREFUSED' });
     expect(await deadLetters()).toMatchObject([{ reason: 'max-attempts', entry: { sessionId: 't', attempts: 3 } }]);
     const summary = await replay(queueDir, replayOptions(recorder(() => 'wait').execute));
@@ -202,8 +252,14 @@ describe('replay', () => {
   it('requeue-dead puts dead letters back in order with fresh attempts and TTL; a corrupt one stays', async () => {
     await add('s', 'old', T0 - 8 * DAY);
     await add('s', 'refused', T0);
-    await replay(queueDir, replayOptions(recorder(() => ({ verdict: 'retry', error: '403' })).execute, { maxAttempts: 1 }));
-    await writeFile(join(queuePaths(queueDir).deadDir, `${String(T0).padStart(15, '0')}-corrupt.json`), '{"reason":"corrupt","raw":"x"}');
+    await replay(
+      queueDir,
+      replayOptions(recorder(() => ({ verdict: 'retry', error: '403' })).execute, { maxAttempts: 1 }),
+    );
+    await writeFile(
+      join(queuePaths(queueDir).deadDir, `${String(T0).padStart(15, '0')}-corrupt.json`),
+      '{"reason":"corrupt","raw":"x"}',
+    );
     expect(await deadLetters()).toHaveLength(3);
     const back = await requeueDeadLetters(queueDir, enqueueOptions);
     expect(back).toMatchObject({ requeued: 2, alreadyQueued: 0, kept: 1, problems: [] });
@@ -226,7 +282,11 @@ describe('replay', () => {
   it('respects the entry limit and the time budget', async () => {
     for (let i = 0; i < 5; i++) await add(`s${i}`, 'm', T0 + i);
     const limited = recorder();
-    expect(await replay(queueDir, replayOptions(limited.execute, { limit: 2 }))).toMatchObject({ replayed: 2, deferred: 3, remaining: 3 });
+    expect(await replay(queueDir, replayOptions(limited.execute, { limit: 2 }))).toMatchObject({
+      replayed: 2,
+      deferred: 3,
+      remaining: 3,
+    });
     let clock = T0;
     const slow = recorder(() => {
       clock += 600;
@@ -270,12 +330,15 @@ describe('replay', () => {
     const { replayLock } = queuePaths(queueDir);
     const summary = await replay(
       queueDir,
-      replayOptions(async () => {
-        // Stopped past the stale time: another replayer reclaims the lock meanwhile.
-        const taken = await tryLock(replayLock, { now: () => Date.now() + 10 * 60_000, staleMs: 60_000 });
-        if (!taken.ok) throw new Error('the lock was not reclaimed');
-        return { verdict: 'retry', error: 'late answer' };
-      }, { claimTtlMs: 60_000 }),
+      replayOptions(
+        async () => {
+          // Stopped past the stale time: another replayer reclaims the lock meanwhile.
+          const taken = await tryLock(replayLock, { now: () => Date.now() + 10 * 60_000, staleMs: 60_000 });
+          if (!taken.ok) throw new Error('the lock was not reclaimed');
+          return { verdict: 'retry', error: 'late answer' };
+        },
+        { claimTtlMs: 60_000 },
+      ),
     );
     expect(summary).toMatchObject({ retried: 0, deadLettered: 0, remaining: 1 });
     const [name] = await pendingNames();
@@ -318,18 +381,29 @@ describe('replay', () => {
   });
 
   it('on an empty or missing queue does nothing', async () => {
-    expect(await replay(queueDir, replayOptions(recorder().execute))).toMatchObject({ replayed: 0, remaining: 0, problems: [] });
+    expect(await replay(queueDir, replayOptions(recorder().execute))).toMatchObject({
+      replayed: 0,
+      remaining: 0,
+      problems: [],
+    });
   });
 });
 
 describe('queueStats', () => {
   it('counts pending, claimed and dead entries with the oldest ages', async () => {
-    expect(await queueStats(queueDir, T0)).toEqual({ pending: { count: 0 }, claimed: { count: 0 }, dead: { count: 0 } });
+    expect(await queueStats(queueDir, T0)).toEqual({
+      pending: { count: 0 },
+      claimed: { count: 0 },
+      dead: { count: 0 },
+    });
     await add('s', 'old', T0 - 5000);
     await add('s', 'new', T0 - 1000);
     await add('t', 'doomed', T0 - 9 * DAY);
     // Expires 'doomed' (dead at T0), retries 'old' once, defers 'new'.
-    await replay(queueDir, replayOptions(async () => 'retry', { now: () => T0, limit: 1 }));
+    await replay(
+      queueDir,
+      replayOptions(async () => 'retry', { now: () => T0, limit: 1 }),
+    );
     const dir = queuePaths(queueDir).pendingDir;
     const names = await pendingNames();
     const newest = names[names.length - 1] as string;

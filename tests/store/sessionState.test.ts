@@ -20,7 +20,9 @@ interface Cursor {
 }
 
 const validateCursor: StateValidator<Cursor> = (fields) =>
-  typeof fields.lastTurn === 'number' && Array.isArray(fields.ids) ? { lastTurn: fields.lastTurn, ids: fields.ids as string[] } : undefined;
+  typeof fields.lastTurn === 'number' && Array.isArray(fields.ids)
+    ? { lastTurn: fields.lastTurn, ids: fields.ids as string[] }
+    : undefined;
 
 const lockOptions = { now: () => Date.now(), timeoutMs: 1000, staleMs: 30_000 };
 
@@ -35,7 +37,10 @@ describe('load / save', () => {
     expect(await saveSessionState(file, { lastTurn: 3, ids: ['a'] })).toEqual({ ok: true });
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ version: 1, lastTurn: 3, ids: ['a'] });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(await loadSessionState(file, validateCursor)).toEqual({ status: 'found', state: { lastTurn: 3, ids: ['a'] } });
+    expect(await loadSessionState(file, validateCursor)).toEqual({
+      status: 'found',
+      state: { lastTurn: 3, ids: ['a'] },
+    });
   });
 
   it('reads a missing file as absent without a warning', async () => {
@@ -118,10 +123,14 @@ describe('updateSessionState', () => {
     const paths = pathsFor('u4');
     const held = await acquire(paths.lock, lockOptions);
     let called = false;
-    const result = await updateSessionState(paths, { validate: validateCursor, lock: { ...lockOptions, timeoutMs: 100 } }, () => {
-      called = true;
-      return { lastTurn: 1, ids: [] };
-    });
+    const result = await updateSessionState(
+      paths,
+      { validate: validateCursor, lock: { ...lockOptions, timeoutMs: 100 } },
+      () => {
+        called = true;
+        return { lastTurn: 1, ids: [] };
+      },
+    );
     expect(result).toMatchObject({ ok: false, reason: 'timeout' });
     expect(called).toBe(false);
     if (held.ok) await held.handle.release();

@@ -48,7 +48,10 @@ describe('readSmallFile', () => {
     writeFileSync(path('big'), '');
     truncateSync(path('big'), 50 * 1024 * 1024);
     const started = performance.now();
-    expect(readSmallFile(path('big'), 1024 * 1024)).toMatchObject({ absent: 'too-large', why: 'is larger than 1048576 bytes' });
+    expect(readSmallFile(path('big'), 1024 * 1024)).toMatchObject({
+      absent: 'too-large',
+      why: 'is larger than 1048576 bytes',
+    });
     expect(performance.now() - started).toBeLessThan(50);
   });
 
@@ -58,10 +61,19 @@ describe('readSmallFile', () => {
     symlinkSync(path('fifo'), path('fifo-link'));
     mkdirSync(path('dir'));
     const started = performance.now();
-    expect(readSmallFile(path('zero-link'), 100)).toEqual({ absent: 'not-a-file', why: 'is a character device, not a regular file' });
+    expect(readSmallFile(path('zero-link'), 100)).toEqual({
+      absent: 'not-a-file',
+      why: 'is a character device, not a regular file',
+    });
     expect(readSmallFile('/dev/null', 100)).toMatchObject({ absent: 'not-a-file' });
-    expect(readSmallFile(path('fifo-link'), 100)).toEqual({ absent: 'not-a-file', why: 'is a FIFO, not a regular file' });
-    expect(readSmallFile(path('dir'), 100)).toEqual({ absent: 'not-a-file', why: 'is a directory, not a regular file' });
+    expect(readSmallFile(path('fifo-link'), 100)).toEqual({
+      absent: 'not-a-file',
+      why: 'is a FIFO, not a regular file',
+    });
+    expect(readSmallFile(path('dir'), 100)).toEqual({
+      absent: 'not-a-file',
+      why: 'is a directory, not a regular file',
+    });
     expect(performance.now() - started).toBeLessThan(50);
   });
 
@@ -70,10 +82,16 @@ describe('readSmallFile', () => {
       // root reads 0000 files; a loop of symlinks is unreadable for everyone.
       symlinkSync(path('loop-b'), path('loop-a'));
       symlinkSync(path('loop-a'), path('loop-b'));
-      expect(readSmallFile(path('loop-a'), 100)).toMatchObject({ absent: 'unreadable', why: expect.stringMatching(/^cannot be read \(ELOOP/) });
+      expect(readSmallFile(path('loop-a'), 100)).toMatchObject({
+        absent: 'unreadable',
+        why: expect.stringMatching(/^cannot be read \(ELOOP/),
+      });
       return;
     }
     writeFileSync(path('secret'), 'x', { mode: 0 });
-    expect(readSmallFile(path('secret'), 100)).toMatchObject({ absent: 'unreadable', why: expect.stringMatching(/^cannot be read \(EACCES/) });
+    expect(readSmallFile(path('secret'), 100)).toMatchObject({
+      absent: 'unreadable',
+      why: expect.stringMatching(/^cannot be read \(EACCES/),
+    });
   });
 });

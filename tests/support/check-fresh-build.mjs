@@ -3,12 +3,18 @@
 // be exactly what `npm run build` makes from src/. Run right after a build.
 import { execFileSync } from 'node:child_process';
 
-const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', 'scripts', 'servers', 'hooks/register.mjs'], {
-  encoding: 'utf8',
-});
+const status = execFileSync(
+  'git',
+  ['status', '--porcelain', '--untracked-files=all', '--', 'scripts', 'servers', 'hooks/register.mjs'],
+  {
+    encoding: 'utf8',
+  },
+);
 if (status.trim() !== '') {
   console.error('The committed bundles differ from a fresh `npm run build`:\n' + status);
-  console.error('Rebuild (`npm run build`) and commit scripts/, servers/ and hooks/register.mjs with the source change.');
+  console.error(
+    'Rebuild (`npm run build`) and commit scripts/, servers/ and hooks/register.mjs with the source change.',
+  );
   process.exit(1);
 }
 console.log('bundles fresh: scripts/, servers/ and hooks/register.mjs match a rebuild');

@@ -33,7 +33,10 @@ function readProcText(path: string): string | undefined {
  * window let a test start the next turn beside a running capture).
  */
 export function detachedRuns(home: string): number[] {
-  return processesOf(home, (cmdline) => cmdline === '' || cmdline.includes('hook.mjs\0detached') || cmdline.includes('detach.sh'));
+  return processesOf(
+    home,
+    (cmdline) => cmdline === '' || cmdline.includes('hook.mjs\0detached') || cmdline.includes('detach.sh'),
+  );
 }
 
 /**
@@ -42,7 +45,10 @@ export function detachedRuns(home: string): number[] {
  * process caught inside `execve` (empty cmdline).
  */
 export function pluginProcesses(home: string): number[] {
-  return processesOf(home, (cmdline) => cmdline === '' || cmdline.includes('hook.mjs') || cmdline.includes('detach.sh'));
+  return processesOf(
+    home,
+    (cmdline) => cmdline === '' || cmdline.includes('hook.mjs') || cmdline.includes('detach.sh'),
+  );
 }
 
 /**
@@ -81,7 +87,8 @@ export async function stopResidents(home: string, graceMs = 3_000): Promise<void
   };
   signal(residentPids(home), 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (residentPids(home).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (residentPids(home).length > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   signal(residentPids(home), 'SIGKILL');
 }
 

@@ -36,15 +36,17 @@ export const CREDENTIAL_VARIABLES = [
 export const PLACE_VARIABLES = ['HOME', 'OPENVIKING_CODEBUDDY_DATA_DIR', 'CODEBUDDY_CONFIG_DIR'] as const;
 
 export function moduleVariables(): string[] {
-  return [...new Set([...PLACE_VARIABLES, ...CREDENTIAL_VARIABLES, ...Object.values(KNOB_TABLE).map((knob) => knob.env)])];
+  return [
+    ...new Set([...PLACE_VARIABLES, ...CREDENTIAL_VARIABLES, ...Object.values(KNOB_TABLE).map((knob) => knob.env)]),
+  ];
 }
 
 /** The text of src/mod/env/cliVariables.ts. */
 export function renderCliVariables(names: readonly string[] = moduleVariables()): string {
   return [
     '/**',
-    ' * The variables of the CLI\'s environment the hooks module reads: every',
-    ' * knob\'s, the credential chain\'s, and the places (D30). The host lets a',
+    " * The variables of the CLI's environment the hooks module reads: every",
+    " * knob's, the credential chain's, and the places (D30). The host lets a",
     ' * module read only variables its source names literally, so each is',
     ' * spelled out. Written by tests/support/gen-mod-env.ts; do not edit',
     ' * (tests/mod/env.test.ts checks it).',

@@ -47,7 +47,14 @@ export function runProcess(file: string, args: readonly string[], options: RunPr
       if (settled || exit === undefined) return;
       settled = true;
       clearTimeout(killTimer);
-      resolvePromise({ exitCode: exit.code, signal: exit.signal, stdout, stderr, durationMs: performance.now() - started, timedOut });
+      resolvePromise({
+        exitCode: exit.code,
+        signal: exit.signal,
+        stdout,
+        stderr,
+        durationMs: performance.now() - started,
+        timedOut,
+      });
     };
     const killTimer = setTimeout(() => {
       timedOut = true;

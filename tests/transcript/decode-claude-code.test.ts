@@ -16,13 +16,20 @@ describe('decodeClaudeCodeRecords', () => {
       message('user', ['u-1'], '2026-05-01T10:00:00.000Z', [text('Why does the parser fail on empty input?')]),
       message('assistant', ['a-2', 'a-3', 'u-2'], '2026-05-01T10:00:03.000Z', [
         text('Let me read the parser.'),
-        tool('toolu_01', 'Read', { file_path: '/home/dev/proj/src/parse.ts' }, 'export function parse(s) { return s[0]; }'),
+        tool(
+          'toolu_01',
+          'Read',
+          { file_path: '/home/dev/proj/src/parse.ts' },
+          'export function parse(s) { return s[0]; }',
+        ),
       ]),
       message('assistant', ['a-4', 'a-5', 'u-3', 'u-4'], '2026-05-01T10:00:07.000Z', [
         tool('toolu_02', 'Bash', { command: 'npm test' }, 'FAIL parse.test.ts\n1 failed', 'error'),
         tool('toolu_03', 'Grep', { pattern: 'parse\\(' }, 'src/parse.ts:1'),
       ]),
-      message('assistant', ['a-6'], '2026-05-01T10:00:12.000Z', [text('`parse("")` reads index 0 of an empty string.')]),
+      message('assistant', ['a-6'], '2026-05-01T10:00:12.000Z', [
+        text('`parse("")` reads index 0 of an empty string.'),
+      ]),
       message('user', ['u-5'], '2026-05-01T10:01:00.000Z', [text('/review src/parse.ts')]),
       message('assistant', ['a-7', 'u-7'], '2026-05-01T10:01:05.000Z', [
         {
@@ -40,7 +47,15 @@ describe('decodeClaudeCodeRecords', () => {
       ),
     ]);
     const all = JSON.stringify(messages);
-    for (const dropped of ['Caveat', 'Look at parse.ts', 'sidechain', 'Reviewed 1 file', 'interrupted', 'API Error', 'continued from']) {
+    for (const dropped of [
+      'Caveat',
+      'Look at parse.ts',
+      'sidechain',
+      'Reviewed 1 file',
+      'interrupted',
+      'API Error',
+      'continued from',
+    ]) {
       expect(all).not.toContain(dropped);
     }
   });
@@ -88,11 +103,7 @@ describe('decodeClaudeCodeRecords', () => {
       message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '' }] },
     };
     const { messages } = decodeClaudeCodeRecords([record, resultRecord]);
-    expect(messages[0]?.parts).toEqual([
-      text('First.'),
-      tool('t1', 'Bash', { command: 'true' }, ''),
-      text('Then.'),
-    ]);
+    expect(messages[0]?.parts).toEqual([text('First.'), tool('t1', 'Bash', { command: 'true' }, ''), text('Then.')]);
   });
 });
 
@@ -101,7 +112,9 @@ describe('detectTranscriptFormat / decodeTranscriptRecords', () => {
     const snapshot = { type: 'file-history-snapshot', snapshot: {} };
     expect(detectTranscriptFormat([snapshot, { type: 'message', role: 'user', content: [] }])).toBe('codebuddy');
     expect(detectTranscriptFormat([snapshot, { type: 'function_call', callId: 'c' }])).toBe('codebuddy');
-    expect(detectTranscriptFormat([{ type: 'summary' }, { type: 'user', message: { role: 'user', content: 'x' } }])).toBe('claude-code');
+    expect(
+      detectTranscriptFormat([{ type: 'summary' }, { type: 'user', message: { role: 'user', content: 'x' } }]),
+    ).toBe('claude-code');
     expect(detectTranscriptFormat([snapshot, 'junk', null])).toBeUndefined();
   });
 
@@ -112,7 +125,11 @@ describe('detectTranscriptFormat / decodeTranscriptRecords', () => {
     const cb = loadRecords('codebuddy/W.jsonl');
     expect(decodeTranscriptRecords(cb)).toMatchObject({ format: 'codebuddy', consumed: 3 });
     expect(decodeTranscriptRecords(cb, { format: 'claude-code' }).messages).toEqual([]);
-    expect(decodeTranscriptRecords([{ type: 'file-history-snapshot' }])).toEqual({ format: undefined, messages: [], consumed: 1 });
+    expect(decodeTranscriptRecords([{ type: 'file-history-snapshot' }])).toEqual({
+      format: undefined,
+      messages: [],
+      consumed: 1,
+    });
   });
 });
 
@@ -122,7 +139,10 @@ describe('a real Claude Code 2.1.328 transcript (from the e2e run, other record 
     expect(detectTranscriptFormat(records)).toBe('claude-code');
     const { messages, consumed } = decodeClaudeCodeRecords(records);
     expect(consumed).toBe(records.length);
-    const view = messages.map((decoded) => `${decoded.role}: ${decoded.parts.map((part) => (part.type === 'text' ? part.text : `[${part.tool_name} ${part.tool_status}]`)).join(' | ')}`);
+    const view = messages.map(
+      (decoded) =>
+        `${decoded.role}: ${decoded.parts.map((part) => (part.type === 'text' ? part.text : `[${part.tool_name} ${part.tool_status}]`)).join(' | ')}`,
+    );
     expect(view).toEqual([
       'user: E2E-CC-T1 remember that the build uses esbuild',
       'assistant: E2E-CC-R1 noted',

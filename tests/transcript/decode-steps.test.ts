@@ -8,7 +8,14 @@ let clock = 1_800_000_000_000;
 const tick = () => (clock += 1000);
 
 function user(id: string, prompt: string, providerData: Record<string, unknown> = { agent: 'cli' }) {
-  return { id, timestamp: tick(), type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt }], providerData };
+  return {
+    id,
+    timestamp: tick(),
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_text', text: prompt }],
+    providerData,
+  };
 }
 function say(id: string, answer: string, messageId = id) {
   return {
@@ -80,11 +87,9 @@ describe('CodeBuddy step assembly', () => {
     const next = decodeCodeBuddyRecords(rest);
     expect(next.consumed).toBe(rest.length);
     expect(next.messages).toHaveLength(1);
-    expect(next.messages[0]?.parts.map((p) => (p.type === 'tool' ? [p.tool_id, p.tool_status, p.tool_output] : p.text))).toEqual([
-      'Running.',
-      ['c1', 'completed', 'built'],
-      ['c2', 'completed', 'ok'],
-    ]);
+    expect(
+      next.messages[0]?.parts.map((p) => (p.type === 'tool' ? [p.tool_id, p.tool_status, p.tool_output] : p.text)),
+    ).toEqual(['Running.', ['c1', 'completed', 'built'], ['c2', 'completed', 'ok']]);
   });
 
   it('a call whose conversation moved on without a result is emitted as an error, not held forever', () => {
@@ -148,7 +153,10 @@ describe('CodeBuddy step assembly', () => {
       'the real ask',
       '</user_query>',
     ].join('\n');
-    const { messages } = decodeCodeBuddyRecords([user('u1', wrapped), user('u2', '<cb_summary>only host text</cb_summary>')]);
+    const { messages } = decodeCodeBuddyRecords([
+      user('u1', wrapped),
+      user('u2', '<cb_summary>only host text</cb_summary>'),
+    ]);
     expect(messages.map((m) => m.parts)).toEqual([[text('the real ask')]]);
   });
 
@@ -157,7 +165,11 @@ describe('CodeBuddy step assembly', () => {
       user('u1', 'Stop hook: feedback', { isMeta: true }),
       user('u2', '/cost', { skipRun: true }),
       user('u3', '<conversation_history_summary>\nsummary\n</conversation_history_summary>', { isSummary: true }),
-      { ...user('u4', 'Please continue with the conversation.'), logicalParentId: 'u3', providerData: { agent: 'cli' } },
+      {
+        ...user('u4', 'Please continue with the conversation.'),
+        logicalParentId: 'u3',
+        providerData: { agent: 'cli' },
+      },
       user('u5', 'summarise', { agent: 'compact' }),
       user('u6', 'a real prompt'),
     ];

@@ -48,7 +48,10 @@ export function tool(
 }
 
 /** A prompt and its one-text answer, each from one record. */
-export function exchange(prompt: [id: string, at: string, text: string], answer: [id: string, at: string, text: string]) {
+export function exchange(
+  prompt: [id: string, at: string, text: string],
+  answer: [id: string, at: string, text: string],
+) {
   return [
     message('user', [prompt[0]], prompt[1], [text(prompt[2])]),
     message('assistant', [answer[0]], answer[1], [text(answer[2])]),

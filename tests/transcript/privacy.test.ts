@@ -35,7 +35,11 @@ describe('redactSecrets: each kind', () => {
     ['anthropic key', `"${KEYS.anthropic}"`, '"[REDACTED:anthropic-key]"'],
     ['aws access key id', `id=${KEYS.awsId};`, 'id=[REDACTED:aws-access-key];'],
     ['aws secret', `aws_secret_access_key = ${KEYS.awsSecret}`, 'aws_secret_access_key = [REDACTED:aws-secret-key]'],
-    ['aws secret in ini quotes', `AWS_SECRET_ACCESS_KEY="${KEYS.awsSecret}"`, 'AWS_SECRET_ACCESS_KEY="[REDACTED:aws-secret-key]"'],
+    [
+      'aws secret in ini quotes',
+      `AWS_SECRET_ACCESS_KEY="${KEYS.awsSecret}"`,
+      'AWS_SECRET_ACCESS_KEY="[REDACTED:aws-secret-key]"',
+    ],
     ['github ghp', `token ${KEYS.github}`, 'token [REDACTED:github-token]'],
     ['github gho', KEYS.githubOauth, '[REDACTED:github-token]'],
     ['github ghs', KEYS.githubServer, '[REDACTED:github-token]'],
@@ -51,14 +55,20 @@ describe('redactSecrets: each kind', () => {
     ['json secret', '{"client_secret": "abc-123-def"}', '{"client_secret": "[REDACTED:secret]"}'],
     ['api_key in a query string', 'GET /v1?api_key=abcd1234&x=1', 'GET /v1?api_key=[REDACTED:api-key]&x=1'],
     ['yaml quoted api key', "apiKey: 'zz-top-secret'", "apiKey: '[REDACTED:api-key]'"],
-    ['url credentials', 'git clone https://bob:s3cr3tpw@example.com/r.git', 'git clone https://bob:[REDACTED:url-password]@example.com/r.git'],
+    [
+      'url credentials',
+      'git clone https://bob:s3cr3tpw@example.com/r.git',
+      'git clone https://bob:[REDACTED:url-password]@example.com/r.git',
+    ],
   ];
   it.each(cases)('%s', (_name, input, expected) => {
     expect(redactSecrets(input)).toBe(expected);
   });
 
   it('redacts several secrets on one line and leaves the rest', () => {
-    expect(redactSecrets(`a ${KEYS.github} b ${KEYS.openai} c`)).toBe('a [REDACTED:github-token] b [REDACTED:openai-key] c');
+    expect(redactSecrets(`a ${KEYS.github} b ${KEYS.openai} c`)).toBe(
+      'a [REDACTED:github-token] b [REDACTED:openai-key] c',
+    );
   });
 });
 
@@ -95,14 +105,34 @@ describe('tag block stripping', () => {
     ['private', 'stray closer', 'a </private> b', 'a  b'],
     ['private', 'self-closing', 'a <private/> b', 'a  b'],
     ['private', 'not another tag', '<privateer>arr</privateer>', '<privateer>arr</privateer>'],
-    ['injected', 'system-reminder with attributes', '<system-reminder data-role="hook">ctx</system-reminder>\nhello', '\nhello'],
-    ['injected', 'our context block, with source', '<openviking-context source="startup">\n<user-profile>p</user-profile>\n</openviking-context>ask', 'ask'],
+    [
+      'injected',
+      'system-reminder with attributes',
+      '<system-reminder data-role="hook">ctx</system-reminder>\nhello',
+      '\nhello',
+    ],
+    [
+      'injected',
+      'our context block, with source',
+      '<openviking-context source="startup">\n<user-profile>p</user-profile>\n</openviking-context>ask',
+      'ask',
+    ],
     ['injected', 'our context block, bare', 'x<openviking-context>\nmem\n</openviking-context>y', 'xy'],
     ['injected', 'relevant-memories', '<relevant-memories>- a</relevant-memories>q', 'q'],
-    ['injected', 'nested across kinds', '<system-reminder>a<openviking-context>b</openviking-context>c</system-reminder>d', 'd'],
+    [
+      'injected',
+      'nested across kinds',
+      '<system-reminder>a<openviking-context>b</openviking-context>c</system-reminder>d',
+      'd',
+    ],
     ['injected', 'uppercase', '<SYSTEM-REMINDER>x</SYSTEM-REMINDER>y', 'y'],
     ['injected', 'unclosed keeps the text', 'see <system-reminder> tags', 'see  tags'],
-    ['injected', 'unclosed with a closed one inside', '<system-reminder>keep<openviking-context>drop</openviking-context>', 'keep'],
+    [
+      'injected',
+      'unclosed with a closed one inside',
+      '<system-reminder>keep<openviking-context>drop</openviking-context>',
+      'keep',
+    ],
     ['injected', 'mentions without tags', 'strip system-reminder blocks', 'strip system-reminder blocks'],
   ] as const)('%s: %s', (kind, _name, input, expected) => {
     expect(strippers[kind](input)).toBe(expected);
@@ -140,7 +170,14 @@ describe('sanitizeToolInput', () => {
   it('sanitises string values deeply and redacts credential-named keys', () => {
     const input = {
       command: `curl -H "Authorization: Bearer ${KEYS.bearer}" https://x`,
-      env: { PASSWORD: 'hunter2', api_token: 'abc', githubToken: 'g', max_tokens: '4096', tokenizer: 'bpe', note: 'plain' },
+      env: {
+        PASSWORD: 'hunter2',
+        api_token: 'abc',
+        githubToken: 'g',
+        max_tokens: '4096',
+        tokenizer: 'bpe',
+        note: 'plain',
+      },
       list: [`${KEYS.awsId}`, 3, null, true],
       content: 'before <private>hidden</private> after',
     };
@@ -202,7 +239,9 @@ describe('sanitizeMessages', () => {
     expect(clean).toHaveLength(2);
     expect(clean[0]?.parts).toEqual([{ type: 'text', text: 'use [REDACTED:slack-token]' }]);
     const tool = clean[1]?.parts[0];
-    expect(tool?.type === 'tool' && tool.tool_output?.startsWith('GITHUB_TOKEN=[REDACTED:github-token]\nzzz')).toBe(true);
+    expect(tool?.type === 'tool' && tool.tool_output?.startsWith('GITHUB_TOKEN=[REDACTED:github-token]\nzzz')).toBe(
+      true,
+    );
     expect(tool?.type === 'tool' && (tool.tool_output?.length ?? 0) <= 200).toBe(true);
     expect(clean[1]?.recordId).toBe('r@t');
     expect(messages[1]?.parts).toHaveLength(2); // input untouched

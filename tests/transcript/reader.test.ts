@@ -17,7 +17,8 @@ afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 let fileCount = 0;
 const newPath = () => join(sandbox, `t${++fileCount}.jsonl`);
 
-const line = (id: string, extra: Record<string, unknown> = {}) => `${JSON.stringify({ id, type: 'message', ...extra })}\n`;
+const line = (id: string, extra: Record<string, unknown> = {}) =>
+  `${JSON.stringify({ id, type: 'message', ...extra })}\n`;
 const ids = (records: unknown[]) => records.map((r) => (r as { id: string }).id);
 
 /** Opens files for real and counts the bytes the reader pulls through them. */
@@ -164,7 +165,14 @@ describe('readTranscriptTail', () => {
     writeFileSync(
       path,
       record({ id: 'u1', timestamp: 1, type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }) +
-        record({ id: 'r1', timestamp: 2, type: 'function_call', callId: 'c1', name: 'Bash', arguments: '{"command":"ls"}' }),
+        record({
+          id: 'r1',
+          timestamp: 2,
+          type: 'function_call',
+          callId: 'c1',
+          name: 'Bash',
+          arguments: '{"command":"ls"}',
+        }),
     );
     const first = await readTranscriptTail(path, undefined);
     const decoded = decodeCodeBuddyRecords(first.records);
@@ -176,7 +184,15 @@ describe('readTranscriptTail', () => {
 
     appendFileSync(
       path,
-      record({ id: 'x1', timestamp: 3, type: 'function_call_result', callId: 'c1', name: 'Bash', status: 'completed', output: { type: 'text', text: 'a.ts' } }),
+      record({
+        id: 'x1',
+        timestamp: 3,
+        type: 'function_call_result',
+        callId: 'c1',
+        name: 'Bash',
+        status: 'completed',
+        output: { type: 'text', text: 'a.ts' },
+      }),
     );
     const second = await readTranscriptTail(path, resume);
     expect(second.rescanned).toBe(false);

@@ -38,7 +38,9 @@ const ADVERSARIAL: Record<string, string> = {
   'yaml names on one long line': fill('password: x, '),
   'header names without values': fill('X-API-Key: '),
   'glued credential words': fill('PGPASSWORD'),
-  'names ending in a credential word': fill('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaatoken='),
+  'names ending in a credential word': fill(
+    'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaatoken=',
+  ),
   'url passwords with slashes, no @': fill('redis://:a/b/c'),
   'mysql arguments without -p': fill('mysql -u root '),
   'cli flags without values': fill('--password --'),

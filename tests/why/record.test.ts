@@ -42,7 +42,10 @@ describe('the why record stays bounded', () => {
   });
 
   it('a huge item list: capped per entry, the rest counted', () => {
-    const items = Array.from({ length: 10_000 }, (_, index) => ({ uri: `viking://user/default/memories/m${index}.md`, score: 0.5 }));
+    const items = Array.from({ length: 10_000 }, (_, index) => ({
+      uri: `viking://user/default/memories/m${index}.md`,
+      score: 0.5,
+    }));
     recordInjection(dataDir, entry('cb-many-items', 1, { kind: 'start', detail: 'startup', items }));
     const [stored] = readWhy(dataDir, 'cb-many-items');
     expect(stored?.items.length).toBeLessThanOrEqual(100);
@@ -54,7 +57,14 @@ describe('the why record stays bounded', () => {
   it('text and URIs of escaped control characters (JSON makes each six bytes) stay inside the bound', () => {
     const control = '\u0001'.repeat(50_000);
     for (let at = 1; at <= 6; at++) {
-      recordInjection(dataDir, entry('cb-escapes', at, { detail: control, text: control, items: Array.from({ length: 200 }, () => ({ uri: `viking://${control}` })) }));
+      recordInjection(
+        dataDir,
+        entry('cb-escapes', at, {
+          detail: control,
+          text: control,
+          items: Array.from({ length: 200 }, () => ({ uri: `viking://${control}` })),
+        }),
+      );
       expect(sizeOf('cb-escapes')).toBeLessThanOrEqual(MAX_FILE_BYTES);
       expect(readWhy(dataDir, 'cb-escapes').at(-1)?.at).toBe(at);
     }

@@ -16,12 +16,43 @@
  *
  * @module
  */
-import type { CommandRunInput, CommandRunResult, Engine, Next, RenderInput, RenderResult, SessionAppendInput, SessionAppendResult, SessionStartInput, ToolCallInput, ToolCallResult } from '../host.js';
+import type {
+  CommandRunInput,
+  CommandRunResult,
+  Engine,
+  Next,
+  RenderInput,
+  RenderResult,
+  SessionAppendInput,
+  SessionAppendResult,
+  SessionStartInput,
+  ToolCallInput,
+  ToolCallResult,
+} from '../host.js';
 import { debugNote } from '../debugNote.js';
 import { toolArguments } from '../guard.js';
 import { moduleIsOn } from '../moduleSwitch.js';
-import { editTurns, readExpanded, readReplies, readTurns, restoreSnapshot, saveSnapshot, writeExpanded, writeReplies } from './persist.js';
-import { addLookup, addReply, hasCard, lookupOf, lookupToolOf, openTurn, setExpanded, turnOfReply, type CardMemory } from './turns.js';
+import {
+  editTurns,
+  readExpanded,
+  readReplies,
+  readTurns,
+  restoreSnapshot,
+  saveSnapshot,
+  writeExpanded,
+  writeReplies,
+} from './persist.js';
+import {
+  addLookup,
+  addReply,
+  hasCard,
+  lookupOf,
+  lookupToolOf,
+  openTurn,
+  setExpanded,
+  turnOfReply,
+  type CardMemory,
+} from './turns.js';
 import { cardTree, withCard } from './view.js';
 
 /** The command that opens or closes every card. */
@@ -33,11 +64,19 @@ async function noteFailure($: Engine, where: string, error: unknown): Promise<vo
   debugNote($, `memory card: ${where} failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-export async function cardOnSessionStart($: Engine, e: SessionStartInput, next: Next<SessionStartInput, unknown>): Promise<unknown> {
+export async function cardOnSessionStart(
+  $: Engine,
+  e: SessionStartInput,
+  next: Next<SessionStartInput, unknown>,
+): Promise<unknown> {
   if (await moduleIsOn($)) {
     try {
       await restoreSnapshot($);
-      await $.command.register({ name: CARD_COMMAND, description: 'Expand or collapse the OpenViking memory cards', argumentHint: 'expand | collapse' });
+      await $.command.register({
+        name: CARD_COMMAND,
+        description: 'Expand or collapse the OpenViking memory cards',
+        argumentHint: 'expand | collapse',
+      });
     } catch (error) {
       await noteFailure($, 'session start', error);
     }
@@ -45,7 +84,11 @@ export async function cardOnSessionStart($: Engine, e: SessionStartInput, next: 
   return next(e);
 }
 
-export async function cardOnCommand($: Engine, e: CommandRunInput, next: Next<CommandRunInput, CommandRunResult>): Promise<CommandRunResult> {
+export async function cardOnCommand(
+  $: Engine,
+  e: CommandRunInput,
+  next: Next<CommandRunInput, CommandRunResult>,
+): Promise<CommandRunResult> {
   if (!(await moduleIsOn($))) return next(e);
   const verb = e.args.trim().toLowerCase();
   if (verb !== 'expand' && verb !== 'collapse') return { text: USAGE, isTextDisplayOnly: true };
@@ -62,7 +105,11 @@ export async function cardOnPrompt($: Engine, recalled: readonly CardMemory[]): 
   }
 }
 
-export async function cardOnLookup($: Engine, e: ToolCallInput, next: Next<ToolCallInput, ToolCallResult>): Promise<ToolCallResult> {
+export async function cardOnLookup(
+  $: Engine,
+  e: ToolCallInput,
+  next: Next<ToolCallInput, ToolCallResult>,
+): Promise<ToolCallResult> {
   const ran = await next(e);
   const tool = lookupToolOf(String(e.tool));
   if (tool === undefined || !(await moduleIsOn($))) return ran;
@@ -75,11 +122,22 @@ export async function cardOnLookup($: Engine, e: ToolCallInput, next: Next<ToolC
   return ran;
 }
 
-export async function cardOnAppend($: Engine, e: SessionAppendInput, next: Next<SessionAppendInput, SessionAppendResult>): Promise<SessionAppendResult> {
+export async function cardOnAppend(
+  $: Engine,
+  e: SessionAppendInput,
+  next: Next<SessionAppendInput, SessionAppendResult>,
+): Promise<SessionAppendResult> {
   const stored = await next(e);
   // Never log from here for a notice row: a log line may itself be one (FC16).
-  if (e.door !== 'response' || e.agentId !== undefined || stored?.deny !== undefined || typeof stored?.uuid !== 'string') return stored;
-  if (!(stored.message?.content ?? []).some((block) => (block as { type?: unknown } | null)?.type === 'text')) return stored;
+  if (
+    e.door !== 'response' ||
+    e.agentId !== undefined ||
+    stored?.deny !== undefined ||
+    typeof stored?.uuid !== 'string'
+  )
+    return stored;
+  if (!(stored.message?.content ?? []).some((block) => (block as { type?: unknown } | null)?.type === 'text'))
+    return stored;
   try {
     if (!(await moduleIsOn($))) return stored;
     const turns = (await readTurns($)).value;
@@ -101,7 +159,11 @@ export async function cardOnTurnComplete($: Engine, e: unknown, next: Next<unkno
 }
 
 /** Reading `$.state` while drawing subscribes the row: a later write (a toggle, a restore) redraws it. */
-export async function cardOnRender($: Engine, e: RenderInput, next: Next<RenderInput, RenderResult>): Promise<RenderResult> {
+export async function cardOnRender(
+  $: Engine,
+  e: RenderInput,
+  next: Next<RenderInput, RenderResult>,
+): Promise<RenderResult> {
   if (!(await moduleIsOn($))) return next(e);
   let drawn: { elements: ReturnType<Engine['ui']['resolve']>; card: ReturnType<typeof cardTree> } | undefined;
   try {

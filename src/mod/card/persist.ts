@@ -65,10 +65,19 @@ async function snapshotKey($: Engine): Promise<string | undefined> {
 export async function saveSnapshot($: Engine): Promise<void> {
   const key = await snapshotKey($);
   if (key === undefined) return;
-  const data: CardData = { turns: (await readTurns($)).value, replies: await readReplies($), expanded: await readExpanded($) };
+  const data: CardData = {
+    turns: (await readTurns($)).value,
+    replies: await readReplies($),
+    expanded: await readExpanded($),
+  };
   await $.store.set(key, data);
   const listed = await $.store.get(SESSIONS_KEY);
-  const sessions = [...(Array.isArray(listed) ? listed.filter((entry): entry is string => typeof entry === 'string' && entry !== key) : []), key];
+  const sessions = [
+    ...(Array.isArray(listed)
+      ? listed.filter((entry): entry is string => typeof entry === 'string' && entry !== key)
+      : []),
+    key,
+  ];
   for (const old of sessions.slice(0, -MAX_SESSIONS)) await $.store.delete(old);
   await $.store.set(SESSIONS_KEY, sessions.slice(-MAX_SESSIONS));
 }

@@ -53,7 +53,9 @@ const MAX_QUERY_CHARS = 80;
 /** The memories recalled for a prompt, read from the context the prompt's hooks injected. */
 export function recalledInContext(additionalContext: readonly unknown[] | undefined): CardMemory[] {
   const texts = (additionalContext ?? []).filter((entry): entry is string => typeof entry === 'string');
-  return texts.flatMap((text) => recalledInBlock(text)).map(({ uri, score }) => (score === undefined ? { uri } : { uri, score }));
+  return texts
+    .flatMap((text) => recalledInBlock(text))
+    .map(({ uri, score }) => (score === undefined ? { uri } : { uri, score }));
 }
 
 /** The turns with a new one for the prompt just submitted. */
@@ -77,7 +79,11 @@ export function addReply(replies: readonly CardReply[], turns: readonly CardTurn
 }
 
 /** The turn a reply row answers, if the card knows it. */
-export function turnOfReply(turns: readonly CardTurn[], replies: readonly CardReply[], id: string | undefined): CardTurn | undefined {
+export function turnOfReply(
+  turns: readonly CardTurn[],
+  replies: readonly CardReply[],
+  id: string | undefined,
+): CardTurn | undefined {
   if (id === undefined) return undefined;
   const n = replies.find((reply) => reply.id === id)?.n;
   return n === undefined ? undefined : turns.find((turn) => turn.n === n);
@@ -98,18 +104,36 @@ export function lookupToolOf(toolName: string): string | undefined {
 }
 
 /** Matches the plugin's MCP tools on either host (the `tool.call` matcher of the lookups). */
-export const LOOKUP_TOOLS = new RegExp(`^(?:${['claude-code', 'codebuddy'].map((host) => mcpToolName(host as HostKind, '')).join('|')})`);
+export const LOOKUP_TOOLS = new RegExp(
+  `^(?:${['claude-code', 'codebuddy'].map((host) => mcpToolName(host as HostKind, '')).join('|')})`,
+);
 
 /** A lookup as the card lists it, from the call's arguments and what it answered. */
-export function lookupOf(tool: string, args: Readonly<Record<string, unknown>>, answer: { text?: unknown; isError?: unknown; deny?: unknown }): CardLookup {
-  const asked = ['query', 'uris', 'uri', 'pattern'].map((key) => args[key]).find((value) => typeof value === 'string' || Array.isArray(value));
+export function lookupOf(
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+  answer: { text?: unknown; isError?: unknown; deny?: unknown },
+): CardLookup {
+  const asked = ['query', 'uris', 'uri', 'pattern']
+    .map((key) => args[key])
+    .find((value) => typeof value === 'string' || Array.isArray(value));
   const query = (Array.isArray(asked) ? asked.join(', ') : String(asked ?? '')).slice(0, MAX_QUERY_CHARS);
   const text = typeof answer.text === 'string' ? answer.text : '';
-  return { tool, query, hits: (text.match(/viking:\/\/[^\s"'<>)\]]+/g) ?? []).length, isError: answer.deny !== undefined || answer.isError === true };
+  return {
+    tool,
+    query,
+    hits: (text.match(/viking:\/\/[^\s"'<>)\]]+/g) ?? []).length,
+    isError: answer.deny !== undefined || answer.isError === true,
+  };
 }
 
 /** The open turns after `open`/`close` of `which` ('all' or a turn number). */
-export function setExpanded(expanded: readonly number[], turns: readonly CardTurn[], which: number | 'all', isOpen: boolean): number[] {
+export function setExpanded(
+  expanded: readonly number[],
+  turns: readonly CardTurn[],
+  which: number | 'all',
+  isOpen: boolean,
+): number[] {
   const ns = which === 'all' ? turns.map((turn) => turn.n) : [which];
   return isOpen ? [...new Set([...expanded, ...ns])] : expanded.filter((n) => !ns.includes(n));
 }

@@ -21,19 +21,47 @@ export function cardSummary(turn: CardTurn): string {
 /** The card's rows, as text, when it is open. */
 export function cardRows(turn: CardTurn): Array<{ key: string; text: string; detail: string }> {
   return [
-    ...turn.recalled.map((memory) => ({ key: `r-${memory.uri}`, text: `  ★ ${memory.uri} `, detail: memory.score === undefined ? '' : memory.score.toFixed(2) })),
-    ...turn.lookups.map((lookup, index) => ({ key: `l-${index}`, text: `  ⌕ ${lookup.tool} “${lookup.query}” `, detail: lookup.isError ? 'failed' : `${lookup.hits} URIs` })),
+    ...turn.recalled.map((memory) => ({
+      key: `r-${memory.uri}`,
+      text: `  ★ ${memory.uri} `,
+      detail: memory.score === undefined ? '' : memory.score.toFixed(2),
+    })),
+    ...turn.lookups.map((lookup, index) => ({
+      key: `l-${index}`,
+      text: `  ⌕ ${lookup.tool} “${lookup.query}” `,
+      detail: lookup.isError ? 'failed' : `${lookup.hits} URIs`,
+    })),
   ];
 }
 
 /** The card's tree; `onToggle` opens or closes it (a Button press). */
-export function cardTree(elements: Record<string, ElementType>, turn: CardTurn, isOpen: boolean, onToggle: () => unknown): Element {
+export function cardTree(
+  elements: Record<string, ElementType>,
+  turn: CardTurn,
+  isOpen: boolean,
+  onToggle: () => unknown,
+): Element {
   const { Box, Text, Button } = elements;
-  const rows = isOpen ? cardRows(turn).map((row) => h(Text, { key: row.key, wrap: 'truncate-end' }, row.text, h(Text, { dimColor: true }, row.detail))) : [];
+  const rows = isOpen
+    ? cardRows(turn).map((row) =>
+        h(Text, { key: row.key, wrap: 'truncate-end' }, row.text, h(Text, { dimColor: true }, row.detail)),
+      )
+    : [];
   return h(
     Box,
     { flexDirection: 'column', marginLeft: 2 },
-    h(Box, { flexDirection: 'row', gap: 1 }, h(Text, { color: 'cyan' }, cardSummary(turn)), h(Button, { key: `openviking-card-${turn.n}`, label: isOpen ? 'collapse' : 'expand', plain: true, dimColor: true, onPress: onToggle })),
+    h(
+      Box,
+      { flexDirection: 'row', gap: 1 },
+      h(Text, { color: 'cyan' }, cardSummary(turn)),
+      h(Button, {
+        key: `openviking-card-${turn.n}`,
+        label: isOpen ? 'collapse' : 'expand',
+        plain: true,
+        dimColor: true,
+        onPress: onToggle,
+      }),
+    ),
     ...rows,
   );
 }

@@ -47,7 +47,7 @@ async function readSessionEnv($: Engine): Promise<SessionEnv> {
   });
   Object.assign(env, host.hookEnv, optionVariables());
   const homeDir = env.HOME;
-  if (homeDir === undefined || homeDir === '') throw new Error('HOME is not set in the CLI\'s environment');
+  if (homeDir === undefined || homeDir === '') throw new Error("HOME is not set in the CLI's environment");
   return { env, homeDir };
 }
 

@@ -12,7 +12,13 @@
 import type { AtomicWriteOptions } from '../../store/atomic.js';
 import { sessionFiles } from './snapshot.js';
 
-export { MAX_STATE_FILE_BYTES, readJson, readJsonDetailed, readJsonSync, type JsonReadResult } from '../../store/jsonFile.js';
+export {
+  MAX_STATE_FILE_BYTES,
+  readJson,
+  readJsonDetailed,
+  readJsonSync,
+  type JsonReadResult,
+} from '../../store/jsonFile.js';
 export type { AtomicWriteOptions } from '../../store/atomic.js';
 
 export const PRIVATE_FILE_MODE = 0o600;

@@ -42,7 +42,10 @@ export async function settle<T>($: Engine, purpose: Purpose, rule: () => T): Pro
   for (let round = 1; ; round++) {
     const run = files.attempt(purpose, rule);
     if (run.complete) return run.value;
-    if (round >= MAX_ROUNDS) throw new Error(`the file snapshot still misses ${run.needs.length} paths after ${MAX_ROUNDS} runs (${run.needs[0]?.path ?? ''})`);
+    if (round >= MAX_ROUNDS)
+      throw new Error(
+        `the file snapshot still misses ${run.needs.length} paths after ${MAX_ROUNDS} runs (${run.needs[0]?.path ?? ''})`,
+      );
     await fetchNeeds($, run.needs);
   }
 }
@@ -65,17 +68,23 @@ export async function decide<T>($: Engine, cwd: string, rule: () => T, fresh?: (
 }
 
 /** Looks again at what a complete run of `purpose` looked at (what `only` accepts of it). */
-export async function revalidate($: Engine, purpose: Purpose, only: (path: string) => boolean = () => true): Promise<void> {
+export async function revalidate(
+  $: Engine,
+  purpose: Purpose,
+  only: (path: string) => boolean = () => true,
+): Promise<void> {
   const files = sessionFiles();
   await Promise.all(
-    files.pathsOf(purpose)
+    files
+      .pathsOf(purpose)
       .filter(only)
       .map(async (path) => {
         const seen = await statOf($, path);
         const dropped = files.learnStat(path, seen);
         // A changed file read before is read again now, not in a round of its own once the rule misses it.
         // (A file this module wrote was held whole, without a bound: read back what `$.fs.read` answers.)
-        if (dropped?.op === 'read') await readText($, { ...dropped, maxBytes: Math.min(dropped.maxBytes, MAX_READ_BYTES - 1) }, seen);
+        if (dropped?.op === 'read')
+          await readText($, { ...dropped, maxBytes: Math.min(dropped.maxBytes, MAX_READ_BYTES - 1) }, seen);
       }),
   );
 }
@@ -98,7 +107,13 @@ async function fetchNeeds($: Engine, needs: readonly Need[]): Promise<void> {
   await Promise.all(
     needs.map(async (need) => {
       if (need.op === 'list') {
-        const [seen, names] = await Promise.all([statOf($, need.path), $.fs.list(need.path).then((entries) => entries.map((entry) => entry.name), () => [])]);
+        const [seen, names] = await Promise.all([
+          statOf($, need.path),
+          $.fs.list(need.path).then(
+            (entries) => entries.map((entry) => entry.name),
+            () => [],
+          ),
+        ]);
         files.learnStat(need.path, seen);
         files.learnNames(need.path, names);
         return;
@@ -115,7 +130,11 @@ async function readText($: Engine, need: Extract<Need, { op: 'read' }>, seen: Se
   if (seen.state !== 'found' || seen.facts.kind !== 'file' || seen.facts.size > need.maxBytes) return;
   try {
     // One byte past the most wanted, so a file grown since its stat reads as too large.
-    sessionFiles().learnText(need.path, await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }), need.maxBytes);
+    sessionFiles().learnText(
+      need.path,
+      await $.fs.read(need.path, { offset: 0, length: Math.min(need.maxBytes + 1, MAX_READ_BYTES) }),
+      need.maxBytes,
+    );
   } catch (error) {
     // Gone since its stat, or a read refused where the stat was not (permissions, a host's guard).
     sessionFiles().learnStat(need.path, failedLook(error));
@@ -125,7 +144,15 @@ async function readText($: Engine, need: Extract<Need, { op: 'read' }>, seen: Se
 async function statOf($: Engine, path: string): Promise<Seen> {
   try {
     const stat = await $.fs.stat(path, { resolve: true });
-    return { state: 'found', facts: { kind: stat.kind, size: stat.size, mtimeMs: stat.mtimeMs, ...(stat.realPath !== undefined ? { realPath: stat.realPath } : {}) } };
+    return {
+      state: 'found',
+      facts: {
+        kind: stat.kind,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        ...(stat.realPath !== undefined ? { realPath: stat.realPath } : {}),
+      },
+    };
   } catch (error) {
     return failedLook(error);
   }
@@ -133,5 +160,7 @@ async function statOf($: Engine, path: string): Promise<Seen> {
 
 function failedLook(error: unknown): Seen {
   const message = error instanceof Error ? error.message : String(error);
-  return /failed: (?:ENOENT|ENOTDIR)\b/.test(message) ? { state: 'missing' } : { state: 'refused', why: message.slice(0, 200) };
+  return /failed: (?:ENOENT|ENOTDIR)\b/.test(message)
+    ? { state: 'missing' }
+    : { state: 'refused', why: message.slice(0, 200) };
 }

@@ -45,7 +45,8 @@ export function appendPrivateFileSync(path: string, text: string): void {
   const files = sessionFiles();
   const seen = files.stat(path);
   if (seen === undefined) throw new Error(`${path} not looked at yet`);
-  if (seen.state === 'refused' || (seen.state === 'found' && seen.facts.kind !== 'file')) throw new Error(`${path} cannot be appended to`);
+  if (seen.state === 'refused' || (seen.state === 'found' && seen.facts.kind !== 'file'))
+    throw new Error(`${path} cannot be appended to`);
   const before = seen.state === 'missing' ? '' : files.text(path, MAX_APPEND_BASE_BYTES);
   if (before === undefined) throw new Error(`${path} not read yet`);
   files.write(path, before + text);

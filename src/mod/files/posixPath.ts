@@ -48,7 +48,12 @@ function normalizeString(path: string, allowAboveRoot: boolean): string {
       if (lastSlash === i - 1 || dots === 1) {
         // a repeated slash or a `.` segment: nothing
       } else if (dots === 2) {
-        if (res.length < 2 || lastSegmentLength !== 2 || res.charCodeAt(res.length - 1) !== DOT || res.charCodeAt(res.length - 2) !== DOT) {
+        if (
+          res.length < 2 ||
+          lastSegmentLength !== 2 ||
+          res.charCodeAt(res.length - 1) !== DOT ||
+          res.charCodeAt(res.length - 2) !== DOT
+        ) {
           if (res.length > 2) {
             const lastSlashIndex = res.lastIndexOf('/');
             if (lastSlashIndex === -1) {
@@ -165,7 +170,10 @@ export function basename(path: string): string {
  * to `start` (node's extname and parse loop), and whether that dot starts an
  * extension (not a leading dot, not `.` or `..`).
  */
-function lastSegment(path: string, start: number): { startDot: number; startPart: number; end: number; hasExtension: boolean } {
+function lastSegment(
+  path: string,
+  start: number,
+): { startDot: number; startPart: number; end: number; hasExtension: boolean } {
   let startDot = -1;
   let startPart = 0;
   let end = -1;
@@ -192,7 +200,12 @@ function lastSegment(path: string, start: number): { startDot: number; startPart
       preDotState = -1;
     }
   }
-  const hasExtension = !(startDot === -1 || end === -1 || preDotState === 0 || (preDotState === 1 && startDot === end - 1 && startDot === startPart + 1));
+  const hasExtension = !(
+    startDot === -1 ||
+    end === -1 ||
+    preDotState === 0 ||
+    (preDotState === 1 && startDot === end - 1 && startDot === startPart + 1)
+  );
   return { startDot, startPart, end, hasExtension };
 }
 

@@ -28,7 +28,11 @@ export function readSmallFile(path: string, maxBytes: number): SmallFile {
   }
   if (seen.state === 'missing') return { absent: 'missing', why: 'does not exist' };
   if (seen.state === 'refused') return { absent: 'unreadable', why: `cannot be read (${seen.why})` };
-  if (seen.facts.kind !== 'file') return { absent: 'not-a-file', why: `is ${seen.facts.kind === 'dir' ? 'a directory' : 'not a file'}, not a regular file` };
+  if (seen.facts.kind !== 'file')
+    return {
+      absent: 'not-a-file',
+      why: `is ${seen.facts.kind === 'dir' ? 'a directory' : 'not a file'}, not a regular file`,
+    };
   if (seen.facts.size > maxBytes) return tooLarge(maxBytes);
   const text = files.text(path, maxBytes);
   if (text === undefined) return NOT_YET;

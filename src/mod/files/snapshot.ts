@@ -36,7 +36,8 @@ export interface PathFacts {
 export type Seen = { state: 'found'; facts: PathFacts } | { state: 'missing' } | { state: 'refused'; why: string };
 
 /** What a run asked for that the snapshot did not hold: a stat, a read of up to `maxBytes`, a listing. */
-export type Need = { op: 'stat'; path: string } | { op: 'read'; path: string; maxBytes: number } | { op: 'list'; path: string };
+export type Need =
+  { op: 'stat'; path: string } | { op: 'read'; path: string; maxBytes: number } | { op: 'list'; path: string };
 
 /** Which work a run serves: the decision before an answer, or the records after it. */
 export type Purpose = 'decide' | 'record';
@@ -137,7 +138,11 @@ export class FileSnapshot {
     this.run?.undo.push({ path, entry: entry === undefined ? undefined : { ...entry }, queued: this.queue.get(path) });
     this.queue.delete(path);
     this.queue.set(path, text);
-    this.entries.set(path, { seen: { state: 'found', facts: { kind: 'file', size: utf8Length(text), mtimeMs: Date.now(), realPath: path } }, text: { value: text, maxBytes: Infinity, whole: true }, written: true });
+    this.entries.set(path, {
+      seen: { state: 'found', facts: { kind: 'file', size: utf8Length(text), mtimeMs: Date.now(), realPath: path } },
+      text: { value: text, maxBytes: Infinity, whole: true },
+      written: true,
+    });
   }
 
   /** The queued writes, oldest first, and the queue emptied. */
@@ -182,7 +187,8 @@ export class FileSnapshot {
     if (need.op === 'read') into.delete(`stat ${need.path}`);
     const key = `${need.op} ${need.path}`;
     const held = into.get(key);
-    if (held === undefined || (need.op === 'read' && held.op === 'read' && need.maxBytes > held.maxBytes)) into.set(key, need);
+    if (held === undefined || (need.op === 'read' && held.op === 'read' && need.maxBytes > held.maxBytes))
+      into.set(key, need);
   }
 
   private takeBack(undo: readonly Undo[]): void {
@@ -197,7 +203,8 @@ export class FileSnapshot {
 
 function sameSeen(a: Seen, b: Seen): boolean {
   if (a.state !== b.state) return false;
-  if (a.state !== 'found' || b.state !== 'found') return a.state !== 'refused' || (b.state === 'refused' && a.why === b.why);
+  if (a.state !== 'found' || b.state !== 'found')
+    return a.state !== 'refused' || (b.state === 'refused' && a.why === b.why);
   const [x, y] = [a.facts, b.facts];
   return x.kind === y.kind && x.size === y.size && x.mtimeMs === y.mtimeMs && x.realPath === y.realPath;
 }

@@ -17,5 +17,6 @@ import { basename, dirname } from './posixPath.js';
 export function switchFiles(view: SessionEnv): (path: string) => boolean {
   const { cli, ov } = credentialFilePaths(view.env, view.homeDir);
   const workspaceFiles = new Set<string>(WORKSPACE_FILES);
-  return (path) => path === cli || path === ov || (workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR);
+  return (path) =>
+    path === cli || path === ov || (workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR);
 }

@@ -66,9 +66,19 @@ export async function createWorld(options: WorldOptions = {}): Promise<CaptureWo
     pluginRoot: seamed?.root ?? REPO_ROOT,
     home,
     workspace,
-    env: { OPENVIKING_URL: proxy?.url ?? server.url, OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: debugLog, OPENVIKING_TIMEOUT_MS: '5000', ...options.env },
+    env: {
+      OPENVIKING_URL: proxy?.url ?? server.url,
+      OPENVIKING_DEBUG: '1',
+      OPENVIKING_DEBUG_LOG: debugLog,
+      OPENVIKING_TIMEOUT_MS: '5000',
+      ...options.env,
+    },
   });
-  const p = createPayloads({ workspace, configDir: join(home, '.codebuddy'), hostVersion: options.hostVersion ?? '2.117' });
+  const p = createPayloads({
+    workspace,
+    configDir: join(home, '.codebuddy'),
+    hostVersion: options.hostVersion ?? '2.117',
+  });
   const dataDir = join(home, '.codebuddy', 'openviking');
   const ovId = ovSessionId(p.sessionId);
   const appendRecords = (records: readonly unknown[], path = p.transcriptPath): void => {
@@ -90,7 +100,11 @@ export async function createWorld(options: WorldOptions = {}): Promise<CaptureWo
     pendingEntries: () => listFiles(join(dataDir, 'queue', 'pending')),
     close: async () => {
       // Detached workers may still be finishing: let them, so the sandbox can go.
-      await until(() => detachedRuns(home).length === 0 && noCaptureActivity(dataDir), 20_000, 'capture workers to finish').catch(() => undefined);
+      await until(
+        () => detachedRuns(home).length === 0 && noCaptureActivity(dataDir),
+        20_000,
+        'capture workers to finish',
+      ).catch(() => undefined);
       if (process.env.CAPTURE_TEST_DUMP) process.stdout.write(readDebugLog(home));
       await proxy?.close();
       await server.close();
@@ -107,7 +121,16 @@ export function turnRecords(sessionId: string, cwd: string, user: string, assist
   const answerId = `chatcmpl-${randomUUID()}`;
   const t = (clock += 1_000);
   return [
-    { id: userId, timestamp: t, type: 'message', role: 'user', content: [{ type: 'input_text', text: user }], providerData: { agent: 'cli' }, sessionId, cwd },
+    {
+      id: userId,
+      timestamp: t,
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: user }],
+      providerData: { agent: 'cli' },
+      sessionId,
+      cwd,
+    },
     {
       id: answerId,
       parentId: userId,
@@ -172,7 +195,11 @@ function readDebugLog(home: string): string {
 }
 
 /** Polls `probe` until it returns true, or fails after `timeoutMs`. */
-export async function until(probe: () => boolean | Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
+export async function until(
+  probe: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await probe()) return;
@@ -189,7 +216,11 @@ export async function workersIdle(world: CaptureWorld, sessionId = world.ovId, t
   const inbox = requestDir(world.dataDir, sessionId);
   const idle = (): boolean => detachedRuns(world.home).length === 0 && !exists(lock) && listFiles(inbox).length === 0;
   // Idle twice, 50 ms apart: one /proc scan can fall inside a process's exec (see detachedRuns).
-  await until(async () => idle() && (await new Promise((resolve) => setTimeout(resolve, 50)), idle()), timeoutMs, `idle capture of ${sessionId}`);
+  await until(
+    async () => idle() && (await new Promise((resolve) => setTimeout(resolve, 50)), idle()),
+    timeoutMs,
+    `idle capture of ${sessionId}`,
+  );
 }
 
 /** No capture lock is held and no request waits, in any session of the data dir. */

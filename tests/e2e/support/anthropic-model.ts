@@ -14,7 +14,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { encodeAnthropicError, encodeAnthropicJson, encodeAnthropicStream } from './anthropic-wire.js';
 import type { CallPurpose, ChatMessage, ModelCall, ModelReply, ModelScript } from './chat-types.js';
 import { contentText } from './chat-types.js';
-import { asSentReply, listenLoopback, readBody, replyResolver, requestFields, runScript, sendEvents, sendJson } from './scripted-http.js';
+import {
+  asSentReply,
+  listenLoopback,
+  readBody,
+  replyResolver,
+  requestFields,
+  runScript,
+  sendEvents,
+  sendJson,
+} from './scripted-http.js';
 
 export interface AnthropicModelOptions {
   /** Picks the reply for main-conversation and sub-agent calls; undefined falls through to `fallback`. */
@@ -48,7 +57,9 @@ function purposeOf(headers: Record<string, string>, toolNames: string[]): CallPu
 
 function blocksOf(content: unknown): Array<Record<string, unknown>> {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return Array.isArray(content) ? content.filter((block): block is Record<string, unknown> => typeof block === 'object' && block !== null) : [];
+  return Array.isArray(content)
+    ? content.filter((block): block is Record<string, unknown> => typeof block === 'object' && block !== null)
+    : [];
 }
 
 /** One Anthropic message in the chat shape: text stays, tool_result → tool messages (after it), tool_use → tool_calls. */
@@ -59,19 +70,30 @@ function toChat(message: Record<string, unknown>): ChatMessage[] {
   if (role === 'assistant') {
     const toolCalls = blocks
       .filter((block) => block.type === 'tool_use')
-      .map((block) => ({ id: String(block.id ?? ''), type: 'function', function: { name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) } }));
+      .map((block) => ({
+        id: String(block.id ?? ''),
+        type: 'function',
+        function: { name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) },
+      }));
     return [{ role, content: textParts, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
   }
   const chat: ChatMessage[] = textParts.length > 0 ? [{ role, content: textParts }] : [];
   for (const block of blocks.filter((candidate) => candidate.type === 'tool_result')) {
-    chat.push({ role: 'tool', tool_call_id: String(block.tool_use_id ?? ''), content: contentText(block.content), is_error: block.is_error === true });
+    chat.push({
+      role: 'tool',
+      tool_call_id: String(block.tool_use_id ?? ''),
+      content: contentText(block.content),
+      is_error: block.is_error === true,
+    });
   }
   return chat;
 }
 
 function chatMessagesOf(body: Record<string, unknown> | undefined): ChatMessage[] {
   const messages = Array.isArray(body?.messages) ? (body.messages as unknown[]) : [];
-  return messages.filter((message): message is Record<string, unknown> => typeof message === 'object' && message !== null).flatMap(toChat);
+  return messages
+    .filter((message): message is Record<string, unknown> => typeof message === 'object' && message !== null)
+    .flatMap(toChat);
 }
 
 /** The text of every `role:"system"` entry of `messages` (where Claude Code puts hook additional context). */
@@ -95,7 +117,12 @@ export async function startAnthropicModel(options: AnthropicModelOptions = {}): 
     const fields = requestFields(request, raw, log.length + 1);
     const { body } = fields;
     const purpose = purposeOf(fields.headers, fields.toolNames);
-    const call: ModelCall = { ...fields, purpose, purposeHeader: `${purpose}:${String(body?.model ?? '')}`, messages: chatMessagesOf(body) };
+    const call: ModelCall = {
+      ...fields,
+      purpose,
+      purposeHeader: `${purpose}:${String(body?.model ?? '')}`,
+      messages: chatMessagesOf(body),
+    };
     log.push(call);
     const reply = resolveReply(purpose === 'other' ? fallbackFor() : runScript(script, call, fallbackFor));
     sent.set(call.seq, asSentReply(reply));

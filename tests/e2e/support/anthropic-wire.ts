@@ -24,7 +24,12 @@ type ContentBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: str
 
 function blocksOf(reply: ResolvedReply): ContentBlock[] {
   if ('text' in reply) return [{ type: 'text', text: reply.text }];
-  return reply.toolCalls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: JSON.parse(call.arguments || '{}') as unknown }));
+  return reply.toolCalls.map((call) => ({
+    type: 'tool_use',
+    id: call.id,
+    name: call.name,
+    input: JSON.parse(call.arguments || '{}') as unknown,
+  }));
 }
 
 function stopReasonOf(reply: ResolvedReply): 'end_turn' | 'tool_use' {
@@ -42,11 +47,22 @@ function splitInTwo(text: string): [string, string] {
 
 /** The SSE events of one streamed reply, `message_start` … `message_stop`. */
 export function encodeAnthropicStream(reply: ResolvedReply, envelope: AnthropicEnvelope): string[] {
-  const message = { id: envelope.id, type: 'message', role: 'assistant', model: envelope.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...USAGE, output_tokens: 1 } };
+  const message = {
+    id: envelope.id,
+    type: 'message',
+    role: 'assistant',
+    model: envelope.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { ...USAGE, output_tokens: 1 },
+  };
   const events = [event('message_start', { message })];
   blocksOf(reply).forEach((block, index) => {
     const isText = block.type === 'text';
-    const opening = isText ? { type: 'text', text: '' } : { type: 'tool_use', id: block.id, name: block.name, input: {} };
+    const opening = isText
+      ? { type: 'text', text: '' }
+      : { type: 'tool_use', id: block.id, name: block.name, input: {} };
     events.push(event('content_block_start', { index, content_block: opening }));
     const whole = isText ? block.text : JSON.stringify(block.input);
     for (const piece of splitInTwo(whole)) {
@@ -56,7 +72,12 @@ export function encodeAnthropicStream(reply: ResolvedReply, envelope: AnthropicE
     }
     events.push(event('content_block_stop', { index }));
   });
-  events.push(event('message_delta', { delta: { stop_reason: stopReasonOf(reply), stop_sequence: null }, usage: { output_tokens: USAGE.output_tokens } }));
+  events.push(
+    event('message_delta', {
+      delta: { stop_reason: stopReasonOf(reply), stop_sequence: null },
+      usage: { output_tokens: USAGE.output_tokens },
+    }),
+  );
   events.push(event('message_stop', {}));
   return events;
 }

@@ -16,8 +16,14 @@ function readCounts(probes: CountProbes): Record<string, number> {
 }
 
 /** Counts once all are ≥ 1 (or after `arrivalMs`, whatever they are) and stable for `quietMs`. */
-export async function settledCounts(probes: CountProbes, arrivalMs = 20_000, quietMs = 2_000): Promise<Record<string, number>> {
-  await waitFor(() => Object.values(readCounts(probes)).every((count) => count > 0), { timeoutMs: arrivalMs }).catch(() => undefined);
+export async function settledCounts(
+  probes: CountProbes,
+  arrivalMs = 20_000,
+  quietMs = 2_000,
+): Promise<Record<string, number>> {
+  await waitFor(() => Object.values(readCounts(probes)).every((count) => count > 0), { timeoutMs: arrivalMs }).catch(
+    () => undefined,
+  );
   return waitForStable(() => readCounts(probes), { quietMs, timeoutMs: arrivalMs + quietMs * 4 });
 }
 

@@ -48,9 +48,7 @@ export interface ScriptedToolCall {
 
 /** What the fake model answers: plain text, tool calls, or an HTTP failure. */
 export type ModelReply =
-  | { text: string }
-  | { toolCalls: ScriptedToolCall[] }
-  | { httpStatus: number; errorMessage?: string };
+  { text: string } | { toolCalls: ScriptedToolCall[] } | { httpStatus: number; errorMessage?: string };
 
 /** Picks the reply for one call; `undefined` means "use the fallback". */
 export type ModelScript = (call: ModelCall) => ModelReply | undefined;

@@ -33,7 +33,10 @@ export const CLAUDE_CODE_PACKAGES: Record<ClaudeCodeVersion, string> = {
 
 /** The platform package holding the native binary, e.g. `@anthropic-ai/claude-code-linux-x64`. */
 export function claudePlatformPackage(): string {
-  const musl = process.platform === 'linux' && !(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime;
+  const musl =
+    process.platform === 'linux' &&
+    !(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header
+      ?.glibcVersionRuntime;
   const platform = process.platform === 'win32' ? 'win32' : process.platform;
   return `@anthropic-ai/claude-code-${platform}-${process.arch}${musl ? '-musl' : ''}`;
 }
@@ -47,7 +50,14 @@ export function claudePlatformPackage(): string {
 export function claudeBinary(version: ClaudeCodeVersion): string {
   const platform = claudePlatformPackage().split('/');
   const file = process.platform === 'win32' ? 'claude.exe' : 'claude';
-  const nested = join(REPO_ROOT, 'node_modules', ...CLAUDE_CODE_PACKAGES[version].split('/'), 'node_modules', ...platform, file);
+  const nested = join(
+    REPO_ROOT,
+    'node_modules',
+    ...CLAUDE_CODE_PACKAGES[version].split('/'),
+    'node_modules',
+    ...platform,
+    file,
+  );
   return existsSync(nested) ? nested : join(REPO_ROOT, 'node_modules', ...platform, file);
 }
 
@@ -70,7 +80,11 @@ export interface ClaudeSandbox {
 }
 
 /** A throwaway HOME and workspace; the model is reached through ANTHROPIC_BASE_URL. */
-export function createClaudeSandbox(options: { modelBaseUrl: string; version: ClaudeCodeVersion; label?: string }): ClaudeSandbox {
+export function createClaudeSandbox(options: {
+  modelBaseUrl: string;
+  version: ClaudeCodeVersion;
+  label?: string;
+}): ClaudeSandbox {
   const root = mkdtempSync(join(tmpdir(), `ov-claude-${options.version}-${options.label ?? 'run'}-`));
   const home = join(root, 'home');
   const workspace = join(root, 'ws');
@@ -112,7 +126,11 @@ function claudeArgs(modeArgs: string[], options: ClaudeRunOptions): string[] {
 /** One `claude -p '<prompt>'` run; resolves when the CLI exits (or is killed at the timeout). */
 export async function runClaude(sandbox: ClaudeSandbox, prompt: string, options: ClaudeRunOptions): Promise<CliRun> {
   const started = Date.now();
-  const proc = spawnInGroup(sandbox.bin, claudeArgs(['-p', prompt], options), { cwd: sandbox.workspace, env: sandbox.env(options.env), stdin: 'ignore' });
+  const proc = spawnInGroup(sandbox.bin, claudeArgs(['-p', prompt], options), {
+    cwd: sandbox.workspace,
+    env: sandbox.env(options.env),
+    stdin: 'ignore',
+  });
   const { exit, timedOut, durationMs } = await settle(proc, options.timeoutMs ?? 60_000, started);
   return { exit, stdout: proc.stdout(), stderr: proc.stderr(), durationMs, timedOut };
 }
@@ -120,20 +138,35 @@ export async function runClaude(sandbox: ClaudeSandbox, prompt: string, options:
 /** A stream-json session; `send` resolves with each turn's `result` line. */
 export function startClaudeStreamSession(sandbox: ClaudeSandbox, options: ClaudeRunOptions): StreamSession {
   const started = Date.now();
-  const proc = spawnInGroup(sandbox.bin, claudeArgs(STREAM_JSON_ARGS, options), { cwd: sandbox.workspace, env: sandbox.env(options.env), stdin: 'pipe' });
+  const proc = spawnInGroup(sandbox.bin, claudeArgs(STREAM_JSON_ARGS, options), {
+    cwd: sandbox.workspace,
+    env: sandbox.env(options.env),
+    stdin: 'pipe',
+  });
   return driveStreamSession(proc, started);
 }
 
 /** `claude plugin <args…>` (marketplace add, install) in the sandbox's HOME. */
-export async function runClaudePluginCommand(sandbox: ClaudeSandbox, args: string[], timeoutMs = 60_000): Promise<CliRun> {
+export async function runClaudePluginCommand(
+  sandbox: ClaudeSandbox,
+  args: string[],
+  timeoutMs = 60_000,
+): Promise<CliRun> {
   const started = Date.now();
-  const proc = spawnInGroup(sandbox.bin, ['plugin', ...args], { cwd: sandbox.workspace, env: sandbox.env(), stdin: 'ignore' });
+  const proc = spawnInGroup(sandbox.bin, ['plugin', ...args], {
+    cwd: sandbox.workspace,
+    env: sandbox.env(),
+    stdin: 'ignore',
+  });
   const { exit, timedOut, durationMs } = await settle(proc, timeoutMs, started);
   return { exit, stdout: proc.stdout(), stderr: proc.stderr(), durationMs, timedOut };
 }
 
 /** Why the pinned binary of `version` cannot run here ('' when it can): a missing package or a failing or wrong `--version`. */
-export function claudeBinaryProblem(version: ClaudeCodeVersion, run: (bin: string) => { status: number | null; stdout: string; stderr: string; error?: Error }): string {
+export function claudeBinaryProblem(
+  version: ClaudeCodeVersion,
+  run: (bin: string) => { status: number | null; stdout: string; stderr: string; error?: Error },
+): string {
   const bin = claudeBinary(version);
   if (!existsSync(bin)) {
     return `Claude Code ${version} not installed: ${bin} is missing. Run \`npm ci\` (devDependency ${CLAUDE_CODE_PACKAGES[version]}; its native binary comes from the optional package ${claudePlatformPackage()}, which npm must not omit).`;

@@ -78,7 +78,10 @@ export function startTui(sandbox: ClaudeSandbox, name: string, options: TuiOptio
   ];
   const launcher = join(sandbox.root, `tui-${name}.sh`);
   const assignments = Object.entries(env).map(([key, value]) => `${key}=${shellQuote(value)}`);
-  writeFileSync(launcher, `#!/bin/sh\ncd ${shellQuote(sandbox.workspace)} || exit 1\nexec env -i ${assignments.join(' ')} ${shellQuote(sandbox.bin)} ${args.map(shellQuote).join(' ')}\n`);
+  writeFileSync(
+    launcher,
+    `#!/bin/sh\ncd ${shellQuote(sandbox.workspace)} || exit 1\nexec env -i ${assignments.join(' ')} ${shellQuote(sandbox.bin)} ${args.map(shellQuote).join(' ')}\n`,
+  );
   chmodSync(launcher, 0o700);
   tmux(sandbox, ['new-session', '-d', '-s', name, '-x', String(WIDTH), '-y', String(HEIGHT), launcher]);
   const isRunning = () => {
@@ -100,10 +103,13 @@ export function startTui(sandbox: ClaudeSandbox, name: string, options: TuiOptio
     screen,
     async waitForScreen(pattern, what, timeoutMs = 30_000) {
       try {
-        return await waitFor(() => {
-          const text = screen();
-          return pattern.test(text) ? text : undefined;
-        }, { timeoutMs, what });
+        return await waitFor(
+          () => {
+            const text = screen();
+            return pattern.test(text) ? text : undefined;
+          },
+          { timeoutMs, what },
+        );
       } catch (error) {
         throw new Error(`${(error as Error).message}\nscreen:\n${screen()}`);
       }

@@ -66,14 +66,20 @@ appendFileSync(process.env.OV_E2E_ENV_PROBE_LOG, JSON.stringify({ event: process
 function writeEnvProbePlugin(dir: string): void {
   mkdirSync(join(dir, '.claude-plugin'), { recursive: true });
   mkdirSync(join(dir, 'hooks'), { recursive: true });
-  writeFileSync(join(dir, '.claude-plugin', 'plugin.json'), `${JSON.stringify({ name: 'envprobe', version: '0.0.1', description: 'e2e: records hook env' })}\n`);
+  writeFileSync(
+    join(dir, '.claude-plugin', 'plugin.json'),
+    `${JSON.stringify({ name: 'envprobe', version: '0.0.1', description: 'e2e: records hook env' })}\n`,
+  );
   const hooks: Record<string, unknown[]> = {};
   for (const event of ENV_PROBE_EVENTS) {
     const command = { type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/probe.mjs" ${event}`, timeout: 10 };
     hooks[event] = [event === 'PreToolUse' ? { matcher: '*', hooks: [command] } : { hooks: [command] }];
   }
   writeFileSync(join(dir, 'hooks', 'hooks.json'), `${JSON.stringify({ hooks }, null, 2)}\n`);
-  writeFileSync(join(dir, '.mcp.json'), `${JSON.stringify({ mcpServers: { envdump: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/probe.mjs', 'mcp-server'] } } })}\n`);
+  writeFileSync(
+    join(dir, '.mcp.json'),
+    `${JSON.stringify({ mcpServers: { envdump: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/probe.mjs', 'mcp-server'] } } })}\n`,
+  );
   writeFileSync(join(dir, 'probe.mjs'), ENV_PROBE_SCRIPT);
 }
 
@@ -90,7 +96,11 @@ function readLines<T>(path: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-export async function createClaudeWorld(version: ClaudeCodeVersion, label: string, script: ModelScript): Promise<ClaudeWorld> {
+export async function createClaudeWorld(
+  version: ClaudeCodeVersion,
+  label: string,
+  script: ModelScript,
+): Promise<ClaudeWorld> {
   const model = await startAnthropicModel({ script });
   const ov = await startSeededOpenViking();
   const sandbox = createClaudeSandbox({ modelBaseUrl: model.baseUrl, version, label });
@@ -115,7 +125,8 @@ export async function createClaudeWorld(version: ClaudeCodeVersion, label: strin
         `claude debug log (tail):\n${sandbox.debugLogs().slice(-3000)}`,
       ].join('\n\n'),
     dispose: async () => {
-      if (process.env.OV_E2E_KEEP === '1') writeFileSync(join(sandbox.root, 'model-calls.json'), JSON.stringify(model.calls(), null, 1));
+      if (process.env.OV_E2E_KEEP === '1')
+        writeFileSync(join(sandbox.root, 'model-calls.json'), JSON.stringify(model.calls(), null, 1));
       sandbox.dispose();
       await Promise.all([model.close(), ov.close()]);
     },

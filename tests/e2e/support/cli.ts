@@ -51,10 +51,19 @@ function pluginArgsAndEnv(plugin: PluginSource): { args: string[]; env: Record<s
   }
 }
 
-function launch(sandbox: CliSandbox, modeArgs: string[], options: CliRunOptions, stdin: 'pipe' | 'ignore'): GroupProcess {
+function launch(
+  sandbox: CliSandbox,
+  modeArgs: string[],
+  options: CliRunOptions,
+  stdin: 'pipe' | 'ignore',
+): GroupProcess {
   const plugin = pluginArgsAndEnv(options.plugin);
   const args = [CLI_BIN, ...plugin.args, ...modeArgs, '-y', '--model', FAKE_MODEL_ID, ...(options.args ?? [])];
-  return spawnInGroup(process.execPath, args, { cwd: sandbox.workspace, env: sandbox.env({ ...plugin.env, ...options.env }), stdin });
+  return spawnInGroup(process.execPath, args, {
+    cwd: sandbox.workspace,
+    env: sandbox.env({ ...plugin.env, ...options.env }),
+    stdin,
+  });
 }
 
 /**
@@ -67,7 +76,11 @@ const GROUP_GRACE_MS = 15_000;
  * Waits for exit or the deadline. A timed-out CLI is killed with its group at once; after a
  * normal exit the group gets GROUP_GRACE_MS to finish. `durationMs` ends at the leader's exit.
  */
-export async function settle(proc: GroupProcess, timeoutMs: number, started: number): Promise<{ exit: ProcessExit; timedOut: boolean; durationMs: number }> {
+export async function settle(
+  proc: GroupProcess,
+  timeoutMs: number,
+  started: number,
+): Promise<{ exit: ProcessExit; timedOut: boolean; durationMs: number }> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -136,7 +149,8 @@ export function driveStreamSession(proc: GroupProcess, started: number): StreamS
   const resultCount = (): number => lines().filter((line) => line.type === 'result').length;
 
   const send = async (prompt: string, timeoutMs = 45_000): Promise<StreamLine> => {
-    if (busy) throw new Error('stream-json driver: the previous turn has no result yet (sending now would fork a new session)');
+    if (busy)
+      throw new Error('stream-json driver: the previous turn has no result yet (sending now would fork a new session)');
     if (proc.hasExited()) throw new Error(`stream-json driver: the CLI already exited\nstderr: ${proc.stderr()}`);
     busy = true;
     const before = resultCount();
@@ -147,8 +161,12 @@ export function driveStreamSession(proc: GroupProcess, started: number): StreamS
       for (;;) {
         const results = lines().filter((line) => line.type === 'result');
         if (results.length > before) return results[before] as StreamLine;
-        if (proc.hasExited()) throw new Error(`CLI exited before the result of "${prompt}"\nstderr: ${proc.stderr().slice(-2000)}`);
-        if (Date.now() > deadline) throw new Error(`no result for "${prompt}" within ${timeoutMs} ms\nstdout tail: ${proc.stdout().slice(-2000)}`);
+        if (proc.hasExited())
+          throw new Error(`CLI exited before the result of "${prompt}"\nstderr: ${proc.stderr().slice(-2000)}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no result for "${prompt}" within ${timeoutMs} ms\nstdout tail: ${proc.stdout().slice(-2000)}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
@@ -175,7 +193,11 @@ export function driveStreamSession(proc: GroupProcess, started: number): StreamS
  */
 export async function runPluginCommand(sandbox: CliSandbox, args: string[], timeoutMs = 60_000): Promise<CliRun> {
   const started = Date.now();
-  const proc = spawnInGroup(process.execPath, [CLI_HEADLESS_BUNDLE, 'plugin', ...args], { cwd: sandbox.workspace, env: sandbox.env(), stdin: 'ignore' });
+  const proc = spawnInGroup(process.execPath, [CLI_HEADLESS_BUNDLE, 'plugin', ...args], {
+    cwd: sandbox.workspace,
+    env: sandbox.env(),
+    stdin: 'ignore',
+  });
   const { exit, timedOut, durationMs } = await settle(proc, timeoutMs, started);
   return { exit, stdout: proc.stdout(), stderr: proc.stderr(), durationMs, timedOut };
 }

@@ -27,11 +27,19 @@ export function createExecProbe(dir: string): ExecProbe {
   for (const [name, real] of Object.entries(REAL)) {
     // The arguments only: the shim must not read stdin (it is the hook's payload). One write per line, so the
     // shims of hooks running at the same time (another plugin's, the user's) never interleave their lines.
-    writeFileSync(join(bin, name), `#!/bin/sh\nline='${name}'\nfor a in "$@"; do line="$line $a"; done\nprintf '%s\\n' "$line" >> '${log}'\nexec '${real}' "$@"\n`);
+    writeFileSync(
+      join(bin, name),
+      `#!/bin/sh\nline='${name}'\nfor a in "$@"; do line="$line $a"; done\nprintf '%s\\n' "$line" >> '${log}'\nexec '${real}' "$@"\n`,
+    );
     chmodSync(join(bin, name), 0o755);
   }
   return {
     path: (basePath) => `${bin}:${basePath}`,
-    lines: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line !== '') : []),
+    lines: () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((line) => line !== '')
+        : [],
   };
 }

@@ -11,7 +11,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallPurpose, ChatMessage, ModelCall, ModelReply, ModelScript } from './chat-types.js';
 import { encodeJsonReply, encodeStreamedReply } from './openai-wire.js';
-import { asSentReply, listenLoopback, readBody, replyResolver, requestFields, runScript, sendEvents, sendJson } from './scripted-http.js';
+import {
+  asSentReply,
+  listenLoopback,
+  readBody,
+  replyResolver,
+  requestFields,
+  runScript,
+  sendEvents,
+  sendJson,
+} from './scripted-http.js';
 
 export interface FakeModelOptions {
   /** Picks the reply; returning undefined falls through to `fallback`. */
@@ -49,7 +58,8 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
   const resolveReply = replyResolver('call_fake_');
 
   const fallbackFor = (call: ModelCall): ModelReply =>
-    options.fallback ?? (call.purpose === 'summary' ? { text: 'Summary: the user and the assistant talked.' } : { text: 'done' });
+    options.fallback ??
+    (call.purpose === 'summary' ? { text: 'Summary: the user and the assistant talked.' } : { text: 'done' });
 
   const handleChat = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const fields = requestFields(request, await readBody(request), log.length + 1);
@@ -65,10 +75,16 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     const reply = resolveReply(runScript(script, call, fallbackFor));
     sent.set(call.seq, asSentReply(reply));
     if ('httpStatus' in reply) {
-      sendJson(response, reply.httpStatus, { error: { message: reply.errorMessage ?? 'scripted failure', type: 'fake_error' } });
+      sendJson(response, reply.httpStatus, {
+        error: { message: reply.errorMessage ?? 'scripted failure', type: 'fake_error' },
+      });
       return;
     }
-    const envelope = { id: `chatcmpl-fake-${call.seq}`, model: String(body?.model ?? 'fake-model'), created: Math.floor(call.at / 1000) };
+    const envelope = {
+      id: `chatcmpl-fake-${call.seq}`,
+      model: String(body?.model ?? 'fake-model'),
+      created: Math.floor(call.at / 1000),
+    };
     if (call.stream) sendEvents(response, encodeStreamedReply(reply, envelope));
     else sendJson(response, 200, encodeJsonReply(reply, envelope));
   };

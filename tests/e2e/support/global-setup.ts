@@ -26,12 +26,20 @@ declare module 'vitest' {
 
 export default function setup(project: TestProject): void {
   const versionOf = (bin: string) => spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 });
-  project.provide('claudeCliErrors', Object.fromEntries(CLAUDE_CODE_VERSIONS.map((version) => [version, claudeBinaryProblem(version, versionOf)])) as Record<ClaudeCodeVersion, string>);
+  project.provide(
+    'claudeCliErrors',
+    Object.fromEntries(
+      CLAUDE_CODE_VERSIONS.map((version) => [version, claudeBinaryProblem(version, versionOf)]),
+    ) as Record<ClaudeCodeVersion, string>,
+  );
   if (process.env.OV_E2E_SKIP_BUILD === '1') {
     project.provide('pluginBuildError', '');
     return;
   }
   const build = spawnSync(process.execPath, ['build.mjs'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
   const failed = build.status !== 0;
-  project.provide('pluginBuildError', failed ? `node build.mjs failed (status ${build.status}):\n${build.stdout}\n${build.stderr}` : '');
+  project.provide(
+    'pluginBuildError',
+    failed ? `node build.mjs failed (status ${build.status}):\n${build.stdout}\n${build.stderr}` : '',
+  );
 }

@@ -10,7 +10,19 @@ import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Top-level entries of the plugin root that ship to users (build output included, sources not). */
-export const SHIPPED_PLUGIN_ENTRIES = ['.codebuddy-plugin', '.claude-plugin', '.mcp.json', 'commands', 'hooks', 'scripts', 'servers', 'skills', 'package.json', 'README.md', 'LICENSE'] as const;
+export const SHIPPED_PLUGIN_ENTRIES = [
+  '.codebuddy-plugin',
+  '.claude-plugin',
+  '.mcp.json',
+  'commands',
+  'hooks',
+  'scripts',
+  'servers',
+  'skills',
+  'package.json',
+  'README.md',
+  'LICENSE',
+] as const;
 
 /** Copies the shipped entries of `pluginRoot` that exist into `target`; returns the names copied. */
 export function copyShippedPlugin(pluginRoot: string, target: string): string[] {

@@ -11,9 +11,7 @@
  */
 
 /** A reply with its tool-call ids already assigned. */
-export type ResolvedReply =
-  | { text: string }
-  | { toolCalls: Array<{ id: string; name: string; arguments: string }> };
+export type ResolvedReply = { text: string } | { toolCalls: Array<{ id: string; name: string; arguments: string }> };
 
 /** Token counts kept far below maxInputTokens so the CLI never auto-compacts by accident. */
 const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
@@ -25,7 +23,14 @@ interface Envelope {
 }
 
 function chunk(envelope: Envelope, choices: unknown[], extra: Record<string, unknown> = {}): string {
-  const body = { id: envelope.id, object: 'chat.completion.chunk', created: envelope.created, model: envelope.model, choices, ...extra };
+  const body = {
+    id: envelope.id,
+    object: 'chat.completion.chunk',
+    created: envelope.created,
+    model: envelope.model,
+    choices,
+    ...extra,
+  };
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
@@ -48,8 +53,16 @@ export function encodeStreamedReply(reply: ResolvedReply, envelope: Envelope): s
     reply.toolCalls.forEach((call, index) => {
       const [head, tail] = splitInTwo(call.arguments);
       const opening = { index, id: call.id, type: 'function', function: { name: call.name, arguments: head } };
-      events.push(chunk(envelope, [{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [opening] }, finish_reason: null }]));
-      events.push(chunk(envelope, [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: tail } }] }, finish_reason: null }]));
+      events.push(
+        chunk(envelope, [
+          { index: 0, delta: { role: 'assistant', content: null, tool_calls: [opening] }, finish_reason: null },
+        ]),
+      );
+      events.push(
+        chunk(envelope, [
+          { index: 0, delta: { tool_calls: [{ index, function: { arguments: tail } }] }, finish_reason: null },
+        ]),
+      );
     });
     events.push(chunk(envelope, [{ index: 0, delta: {}, finish_reason: 'tool_calls' }]));
   }
@@ -66,7 +79,11 @@ export function encodeJsonReply(reply: ResolvedReply, envelope: Envelope): Recor
       : {
           role: 'assistant',
           content: null,
-          tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+          tool_calls: reply.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          })),
         };
   return {
     id: envelope.id,

@@ -7,7 +7,12 @@
  *
  * @module
  */
-import { startOvServer, type OvTestServer, type SessionSnapshot, type StoredMessage } from '../../support/ov-server/index.js';
+import {
+  startOvServer,
+  type OvTestServer,
+  type SessionSnapshot,
+  type StoredMessage,
+} from '../../support/ov-server/index.js';
 
 export type OvServer = OvTestServer;
 
@@ -69,7 +74,9 @@ export function countMessages(session: SessionSnapshot | undefined, role: string
 export function describeSessions(server: OvServer): Record<string, string[]> {
   const view: Record<string, string[]> = {};
   for (const session of server.sessions()) {
-    view[session.sessionId] = session.allMessages.map((message) => `${message.role}: ${messageText(message).slice(0, 160)}`);
+    view[session.sessionId] = session.allMessages.map(
+      (message) => `${message.role}: ${messageText(message).slice(0, 160)}`,
+    );
   }
   return view;
 }

@@ -16,7 +16,15 @@ export const PROBE_MARKERS = {
   deny: 'PROBE-DENY use the MCP read tool',
 } as const;
 
-export const PROBE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop'] as const;
+export const PROBE_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+] as const;
 
 /** One line of the probe log. */
 export interface ProbeRecord {
@@ -42,7 +50,9 @@ function hooksJson(): string {
   const hooks: Record<string, unknown[]> = {};
   for (const event of PROBE_EVENTS) {
     const command = { type: 'command', command: `node "\${CODEBUDDY_PLUGIN_ROOT}/probe.mjs" ${event}`, timeout: 20 };
-    hooks[event] = [event === 'PreToolUse' || event === 'PostToolUse' ? { matcher: '*', hooks: [command] } : { hooks: [command] }];
+    hooks[event] = [
+      event === 'PreToolUse' || event === 'PostToolUse' ? { matcher: '*', hooks: [command] } : { hooks: [command] },
+    ];
   }
   return `${JSON.stringify({ hooks }, null, 2)}\n`;
 }
@@ -51,7 +61,10 @@ function hooksJson(): string {
 export function writeProbePlugin(dir: string, name = 'probe'): string {
   mkdirSync(join(dir, '.codebuddy-plugin'), { recursive: true });
   mkdirSync(join(dir, 'hooks'), { recursive: true });
-  writeFileSync(join(dir, '.codebuddy-plugin', 'plugin.json'), `${JSON.stringify({ name, version: '0.0.1', description: 'e2e harness probe' }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, '.codebuddy-plugin', 'plugin.json'),
+    `${JSON.stringify({ name, version: '0.0.1', description: 'e2e harness probe' }, null, 2)}\n`,
+  );
   writeFileSync(join(dir, 'hooks', 'hooks.json'), hooksJson());
   writeFileSync(join(dir, 'probe.mjs'), PROBE_SCRIPT);
   return dir;

@@ -34,7 +34,12 @@ export interface SpawnGroupOptions {
 
 /** Spawns `command` as a new process-group leader and collects its output. */
 export function spawnInGroup(command: string, args: string[], options: SpawnGroupOptions): GroupProcess {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: [options.stdin, 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: [options.stdin, 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   let done = false;

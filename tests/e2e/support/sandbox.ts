@@ -102,7 +102,10 @@ export function minimalCliEnv(home: string, root: string): Record<string, string
 }
 
 /** `base` with `extra` laid over it; an undefined value removes the key. */
-export function overlayEnv(base: Record<string, string>, extra: Record<string, string | undefined>): Record<string, string> {
+export function overlayEnv(
+  base: Record<string, string>,
+  extra: Record<string, string | undefined>,
+): Record<string, string> {
   const env = { ...base };
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
@@ -143,7 +146,13 @@ export function createCliSandbox(options: SandboxOptions): CliSandbox {
 }
 
 /** What every CLI sandbox has (both hosts keep transcripts under `<configDir>/projects/`), given its paths and base environment. */
-export function sandboxMembers(paths: { root: string; home: string; configDir: string; workspace: string; baseEnv: Record<string, string> }): Omit<CliSandbox, 'cliLogs'> {
+export function sandboxMembers(paths: {
+  root: string;
+  home: string;
+  configDir: string;
+  workspace: string;
+  baseEnv: Record<string, string>;
+}): Omit<CliSandbox, 'cliLogs'> {
   const { root, baseEnv, configDir } = paths;
   return {
     root,

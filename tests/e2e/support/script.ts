@@ -26,7 +26,8 @@ export function firstMatching(rules: TurnRule[]): ModelScript {
 /** Matches a fresh user prompt (last message is the user's) of the given purpose whose query contains `marker`. */
 export function onPrompt(marker: string, reply: TurnRule['reply'], purpose: CallPurpose = 'conversation'): TurnRule {
   return {
-    when: (call) => call.purpose === purpose && lastMessage(call)?.role === 'user' && lastUserQuery(call).includes(marker),
+    when: (call) =>
+      call.purpose === purpose && lastMessage(call)?.role === 'user' && lastUserQuery(call).includes(marker),
     reply,
   };
 }
@@ -61,6 +62,10 @@ function lastToolResultName(call: ModelCall): string {
 }
 
 /** Matches a call of `purpose` right after the result of the tool named `toolName`. */
-export function afterToolResultOf(toolName: string, reply: TurnRule['reply'], purpose: CallPurpose = 'conversation'): TurnRule {
+export function afterToolResultOf(
+  toolName: string,
+  reply: TurnRule['reply'],
+  purpose: CallPurpose = 'conversation',
+): TurnRule {
   return { when: (call) => call.purpose === purpose && lastToolResultName(call) === toolName, reply };
 }

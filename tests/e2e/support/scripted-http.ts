@@ -31,7 +31,11 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
 }
 
 /** The fields of a recorded model call that come straight from the HTTP request (both wire formats). */
-export function requestFields(request: IncomingMessage, raw: string, seq: number): Pick<ModelCall, 'seq' | 'at' | 'method' | 'url' | 'headers' | 'body' | 'stream' | 'toolNames'> {
+export function requestFields(
+  request: IncomingMessage,
+  raw: string,
+  seq: number,
+): Pick<ModelCall, 'seq' | 'at' | 'method' | 'url' | 'headers' | 'body' | 'stream' | 'toolNames'> {
   const body = parseJsonObject(raw);
   return {
     seq,
@@ -80,7 +84,9 @@ export function replyResolver(idPrefix: string): (reply: ModelReply) => Scripted
 
 /** What was sent, in the script's own vocabulary (for `replies()`). */
 export function asSentReply(outcome: ScriptedOutcome): ModelReply {
-  return 'toolCalls' in outcome ? { toolCalls: outcome.toolCalls.map((call) => ({ id: call.id, name: call.name, args: call.arguments })) } : outcome;
+  return 'toolCalls' in outcome
+    ? { toolCalls: outcome.toolCalls.map((call) => ({ id: call.id, name: call.name, args: call.arguments })) }
+    : outcome;
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
@@ -89,7 +95,11 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 }
 
 export function sendEvents(response: ServerResponse, events: string[]): void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   for (const event of events) response.write(event);
   response.end();
 }
@@ -100,7 +110,9 @@ export interface LoopbackServer {
 }
 
 /** Listens on 127.0.0.1:0; a handler's rejection becomes a 500. */
-export async function listenLoopback(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>): Promise<LoopbackServer> {
+export async function listenLoopback(
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -124,7 +136,11 @@ export async function listenLoopback(handle: (request: IncomingMessage, response
 }
 
 /** The script's reply for `call`, the fallback when it has none, a 500 when it throws. */
-export function runScript(script: ModelScript, call: ModelCall, fallbackFor: (call: ModelCall) => ModelReply): ModelReply {
+export function runScript(
+  script: ModelScript,
+  call: ModelCall,
+  fallbackFor: (call: ModelCall) => ModelReply,
+): ModelReply {
   try {
     return script(call) ?? fallbackFor(call);
   } catch (error) {

@@ -36,7 +36,10 @@ const wrapHooks: Plugin = {
       const wrapped = WRAPPED.find((one) => resolve(args.path) === resolve(REPO_ROOT, 'src', 'mod', one.file));
       if (wrapped === undefined) return undefined;
       const source = readFileSync(args.path, 'utf8');
-      const renamed = source.replace(`export async function ${wrapped.name}(`, `async function shipped_${wrapped.name}(`);
+      const renamed = source.replace(
+        `export async function ${wrapped.name}(`,
+        `async function shipped_${wrapped.name}(`,
+      );
       if (renamed === source) throw new Error(`${wrapped.name} not found in src/mod/${wrapped.file}`);
       const wrapper = `\nexport async function ${wrapped.name}($: Engine, e: any, next: any): Promise<any> {\n  if (${wrapped.when}) throw new Error('${MODULE_THROW_MARK} in ${wrapped.name}');\n  return shipped_${wrapped.name}($, e, next);\n}\n`;
       return { contents: renamed + wrapper, loader: 'ts', resolveDir: join(REPO_ROOT, 'src', 'mod') };
@@ -47,6 +50,13 @@ const wrapHooks: Plugin = {
 /** Copies the shipped plugin to `target` and replaces its module with the throwing build. */
 export async function writeThrowingPluginCopy(target: string): Promise<void> {
   copyShippedPlugin(REPO_ROOT, target);
-  const { MODULE_BUILD_OPTIONS } = (await import(pathToFileURL(join(REPO_ROOT, 'build.mjs')).href)) as { MODULE_BUILD_OPTIONS: BuildOptions };
-  await build({ ...MODULE_BUILD_OPTIONS, absWorkingDir: REPO_ROOT, outdir: join(target, 'hooks'), plugins: [...(MODULE_BUILD_OPTIONS.plugins ?? []), wrapHooks] });
+  const { MODULE_BUILD_OPTIONS } = (await import(pathToFileURL(join(REPO_ROOT, 'build.mjs')).href)) as {
+    MODULE_BUILD_OPTIONS: BuildOptions;
+  };
+  await build({
+    ...MODULE_BUILD_OPTIONS,
+    absWorkingDir: REPO_ROOT,
+    outdir: join(target, 'hooks'),
+    plugins: [...(MODULE_BUILD_OPTIONS.plugins ?? []), wrapHooks],
+  });
 }

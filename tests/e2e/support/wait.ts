@@ -19,14 +19,18 @@ function describe(what: WaitOptions['what'], fallback: string): string {
 }
 
 /** Resolves with the first truthy value of `probe`; rejects after `timeoutMs` naming `what`. */
-export async function waitFor<T>(probe: () => T | undefined | false | null | Promise<T | undefined | false | null>, options: WaitOptions = {}): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | null | Promise<T | undefined | false | null>,
+  options: WaitOptions = {},
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const intervalMs = options.intervalMs ?? 100;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${describe(options.what, 'a condition')}`);
+    if (Date.now() >= deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${describe(options.what, 'a condition')}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
@@ -35,7 +39,10 @@ export async function waitFor<T>(probe: () => T | undefined | false | null | Pro
  * Waits until `probe` has returned the same value for `quietMs` in a row — for
  * "nothing more arrives" assertions (no duplicate capture after the first one).
  */
-export async function waitForStable<T>(probe: () => T | Promise<T>, options: WaitOptions & { quietMs?: number } = {}): Promise<T> {
+export async function waitForStable<T>(
+  probe: () => T | Promise<T>,
+  options: WaitOptions & { quietMs?: number } = {},
+): Promise<T> {
   const quietMs = options.quietMs ?? 1_500;
   const timeoutMs = options.timeoutMs ?? 20_000;
   const intervalMs = options.intervalMs ?? 100;
@@ -52,6 +59,7 @@ export async function waitForStable<T>(probe: () => T | Promise<T>, options: Wai
     } else if (Date.now() - stableSince >= quietMs) {
       return value;
     }
-    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${describe(options.what, 'a stable value')}`);
+    if (Date.now() >= deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${describe(options.what, 'a stable value')}`);
   }
 }

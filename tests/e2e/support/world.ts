@@ -46,7 +46,10 @@ export function summarizeCall(call: ModelCall): string {
 }
 
 /** The plugin's side of a world: the env pointing it at the test server, and its debug log. */
-export function pluginSide(ov: OvServer, root: string): { pluginEnv: Record<string, string>; pluginDebugLog: () => string } {
+export function pluginSide(
+  ov: OvServer,
+  root: string,
+): { pluginEnv: Record<string, string>; pluginDebugLog: () => string } {
   const debugLog = join(root, 'openviking-debug.log');
   return {
     pluginEnv: { OPENVIKING_URL: ov.url, OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: debugLog },
@@ -67,7 +70,10 @@ export function evidenceSections(calls: ModelCall[], ov: OvServer, pluginDebugLo
     `openviking sessions: ${JSON.stringify(describeSessions(ov), null, 1)}`,
     `openviking requests:\n${ov
       .requests()
-      .map((request) => `${request.method} ${request.path} → ${request.status}${request.fault ? ` (${request.fault})` : ''}`)
+      .map(
+        (request) =>
+          `${request.method} ${request.path} → ${request.status}${request.fault ? ` (${request.fault})` : ''}`,
+      )
       .join('\n')}`,
     `plugin debug log (tail):\n${pluginDebugLog.slice(-3000)}`,
   ];

@@ -55,7 +55,11 @@ function markerCounts(messages: readonly StoredMessage[], expected: readonly str
 }
 
 /** Compares `expected` markers with what the server stored and archived. */
-export function ledger(server: OvTestServer, expected: readonly string[], sessionIds?: readonly string[]): LedgerReport {
+export function ledger(
+  server: OvTestServer,
+  expected: readonly string[],
+  sessionIds?: readonly string[],
+): LedgerReport {
   const stored = storedMessages(server, sessionIds);
   const counts = markerCounts(stored, expected);
   const archived = markerCounts(archivedMessages(server, sessionIds), expected);

@@ -39,10 +39,18 @@ export interface CopyOptions {
  * is the repository, or `OV_BUILT_PLUGIN_DIR` when set (to run the suites
  * against a build made elsewhere, e.g. while scripts/ is being rebuilt).
  */
-export async function copyBuiltPlugin(from: string = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT, options: CopyOptions = {}): Promise<PrivatePlugin> {
+export async function copyBuiltPlugin(
+  from: string = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT,
+  options: CopyOptions = {},
+): Promise<PrivatePlugin> {
   const root = await mkdtemp(join(tmpdir(), 'ov-plugin-'));
   for (const dir of PRODUCT_DIRS) await cp(join(from, dir), join(root, dir), { recursive: true });
-  if (options.testSeams === true) execFileSync(process.execPath, ['build.mjs', '--test-seams-worker', join(root, 'scripts', 'lazy')], { cwd: REPO_ROOT, stdio: 'pipe', timeout: 60_000 });
+  if (options.testSeams === true)
+    execFileSync(process.execPath, ['build.mjs', '--test-seams-worker', join(root, 'scripts', 'lazy')], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
   return { root, dispose: () => rm(root, { recursive: true, force: true }) };
 }
 

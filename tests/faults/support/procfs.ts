@@ -59,7 +59,7 @@ export function isBackgroundOf(pluginRoot: string): (argv: readonly string[]) =>
  */
 export async function waitForWorkersGone(pluginRoot: string, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  for (let emptyScans = 0; ; ) {
+  for (let emptyScans = 0; ;) {
     emptyScans = (await findPids(isBackgroundOf(pluginRoot))).length === 0 ? emptyScans + 1 : 0;
     if (emptyScans === 2) return true;
     if (Date.now() > deadline) return false;

@@ -22,7 +22,8 @@ export function turnMarker(tag: string, n: number, role: TurnRole): string {
 /** Every marker `turns` complete turns produce, in transcript order. */
 export function expectedMarkers(tag: string, turns: number, firstTurn = 1): string[] {
   const markers: string[] = [];
-  for (let n = firstTurn; n < firstTurn + turns; n++) markers.push(turnMarker(tag, n, 'user'), turnMarker(tag, n, 'assistant'));
+  for (let n = firstTurn; n < firstTurn + turns; n++)
+    markers.push(turnMarker(tag, n, 'user'), turnMarker(tag, n, 'assistant'));
   return markers;
 }
 
@@ -38,7 +39,9 @@ export interface TurnOptions {
 /** The JSONL text of turn `n` (two lines, each ending in a newline). */
 export function turnLines(tag: string, n: number, options: TurnOptions): string {
   const time = (options.baseTime ?? 1_796_000_000_000) + n * 2_000;
-  const pad = options.padChars ? ` ${'lorem ipsum '.repeat(Math.ceil(options.padChars / 12)).slice(0, options.padChars)}` : '';
+  const pad = options.padChars
+    ? ` ${'lorem ipsum '.repeat(Math.ceil(options.padChars / 12)).slice(0, options.padChars)}`
+    : '';
   const user = {
     id: `u-${tag}-${n}`,
     timestamp: time,

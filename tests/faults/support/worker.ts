@@ -17,12 +17,27 @@ import { createTestDeps } from '../../support/host-sim/test-deps.js';
 import type { FaultSession, FaultWorld } from './world.js';
 
 /** Runs Stop's stage in process, then starts its worker (`hook.mjs worker …`) and returns the child. */
-export async function stopThenSpawnWorker(world: FaultWorld, s: FaultSession, pluginRoot: string, env: Record<string, string>): Promise<ChildProcess> {
-  const deps = createTestDeps({ http: socketHttpTransport, env, homeDir: world.home, cwd: world.workspace, now: Date.now });
+export async function stopThenSpawnWorker(
+  world: FaultWorld,
+  s: FaultSession,
+  pluginRoot: string,
+  env: Record<string, string>,
+): Promise<ChildProcess> {
+  const deps = createTestDeps({
+    http: socketHttpTransport,
+    env,
+    homeDir: world.home,
+    cwd: world.workspace,
+    now: Date.now,
+  });
   await dispatchHook(JSON.stringify(s.p.stop('done')), { routeFor, createDeps: () => deps, elapsedMs: () => 0 });
   const job = deps.spawned[0];
   if (job === undefined) throw new Error('Stop spawned no worker');
-  const child = spawn(process.execPath, [join(pluginRoot, 'scripts', 'hook.mjs'), ...job.args], { cwd: world.workspace, env, stdio: ['pipe', 'ignore', 'ignore'] });
+  const child = spawn(process.execPath, [join(pluginRoot, 'scripts', 'hook.mjs'), ...job.args], {
+    cwd: world.workspace,
+    env,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   child.stdin?.on('error', () => undefined);
   child.stdin?.end(job.stdin);
   return child;

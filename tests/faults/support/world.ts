@@ -61,7 +61,12 @@ export interface FaultWorld {
   readonly events: TimedEvent[];
   session(tag: string, sessionId?: string): FaultSession;
   /** Fires like the host; records the time. */
-  fire(label: string, event: string, payload: Record<string, unknown>, env?: Record<string, string>): Promise<TimedEvent>;
+  fire(
+    label: string,
+    event: string,
+    payload: Record<string, unknown>,
+    env?: Record<string, string>,
+  ): Promise<TimedEvent>;
   /** Waits until no detached worker of the private plugin copy runs (SIGKILLs stragglers after `timeoutMs`). */
   settle(timeoutMs?: number): Promise<void>;
   /** Clears faults, then Stop + SessionStart for each session until the ledger is complete (or tries run out). */
@@ -78,13 +83,24 @@ export interface FaultHostOptions {
   profile?: HostProfile;
 }
 
-export async function createFaultWorld(pluginRoot: string, env: Record<string, string> = {}, serverOptions: OvServerOptions = {}, hostOptions: FaultHostOptions = {}): Promise<FaultWorld> {
+export async function createFaultWorld(
+  pluginRoot: string,
+  env: Record<string, string> = {},
+  serverOptions: OvServerOptions = {},
+  hostOptions: FaultHostOptions = {},
+): Promise<FaultWorld> {
   const server = await startOvServer(serverOptions);
   const root = mkdtempSync(join(tmpdir(), 'ov-faults-'));
   const home = join(root, 'home');
   const workspace = join(root, 'workspace');
   for (const dir of [home, workspace]) mkdirSync(dir, { mode: 0o700 });
-  const sim = createHostSim({ pluginRoot, home, workspace, env: { OPENVIKING_URL: server.url, ...FAST_KNOBS, ...env }, ...hostOptions });
+  const sim = createHostSim({
+    pluginRoot,
+    home,
+    workspace,
+    env: { OPENVIKING_URL: server.url, ...FAST_KNOBS, ...env },
+    ...hostOptions,
+  });
   const events: TimedEvent[] = [];
   const configDir = join(home, '.codebuddy');
 
@@ -92,12 +108,27 @@ export async function createFaultWorld(pluginRoot: string, env: Record<string, s
     const hostVersion = hostOptions.profile === '2.163-headless' ? '2.163' : '2.117';
     const p = createPayloads({ workspace, configDir, hostVersion, ...(sessionId === undefined ? {} : { sessionId }) });
     const transcript = createTranscript(p.transcriptPath, tag, { sessionId: p.sessionId, cwd: workspace });
-    return { p, tag, ovId: ovSessionId(p.sessionId), transcript, expected: () => expectedMarkers(tag, transcript.turns) };
+    return {
+      p,
+      tag,
+      ovId: ovSessionId(p.sessionId),
+      transcript,
+      expected: () => expectedMarkers(tag, transcript.turns),
+    };
   };
   const slowest = (): TimedEvent | undefined =>
-    events.reduce<TimedEvent | undefined>((worst, event) => (worst === undefined || event.ms / event.deadlineMs > worst.ms / worst.deadlineMs ? event : worst), undefined);
+    events.reduce<TimedEvent | undefined>(
+      (worst, event) =>
+        worst === undefined || event.ms / event.deadlineMs > worst.ms / worst.deadlineMs ? event : worst,
+      undefined,
+    );
 
-  const fire = async (label: string, event: string, payload: Record<string, unknown>, extraEnv?: Record<string, string>): Promise<TimedEvent> => {
+  const fire = async (
+    label: string,
+    event: string,
+    payload: Record<string, unknown>,
+    extraEnv?: Record<string, string>,
+  ): Promise<TimedEvent> => {
     const result = await sim.fire(event, payload, extraEnv === undefined ? {} : { env: extraEnv });
     const ms = Math.max(0, ...result.hooks.map((hook) => hook.durationMs));
     const deadlineMs = Math.min(...result.hooks.map((hook) => hook.timeoutMs));
@@ -124,7 +155,11 @@ export async function createFaultWorld(pluginRoot: string, env: Record<string, s
       if (!server.running) await server.start();
       for (let attempt = 0; attempt < 3; attempt++) {
         await settle();
-        const report = await settledLedger(server, list.flatMap((s) => s.expected()), { timeoutMs: 200, quietMs: 0 });
+        const report = await settledLedger(
+          server,
+          list.flatMap((s) => s.expected()),
+          { timeoutMs: 200, quietMs: 0 },
+        );
         if (report.lost.length === 0) return;
         for (const s of list) await fire(`recover ${s.tag}: Stop`, 'Stop', s.p.stop('done'));
         await settle();
@@ -135,7 +170,9 @@ export async function createFaultWorld(pluginRoot: string, env: Record<string, s
     report: async (label, list, extra = []) => {
       await settle();
       // The server is this world's own, so every session on it (sub-agents included) belongs to the scenario.
-      const report = await settledLedger(server, [...list.flatMap((s) => s.expected()), ...extra], { timeoutMs: 3_000 });
+      const report = await settledLedger(server, [...list.flatMap((s) => s.expected()), ...extra], {
+        timeoutMs: 3_000,
+      });
       const slow = slowest();
       console.log(describeLedger(label, report, slow?.ms ?? 0, slow?.deadlineMs ?? 0));
       return report;

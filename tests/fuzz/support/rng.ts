@@ -114,5 +114,7 @@ export function randomValue(rng: Rng, depth = 3): unknown {
 
 /** `[[[[…]]]]` or `{"a":{"a":…}}` nested `levels` deep, as JSON text (JSON.stringify would recurse). */
 export function deepJson(levels: number, kind: 'array' | 'object'): string {
-  return kind === 'array' ? `${'['.repeat(levels)}${']'.repeat(levels)}` : `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+  return kind === 'array'
+    ? `${'['.repeat(levels)}${']'.repeat(levels)}`
+    : `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 }

@@ -42,26 +42,79 @@ export interface CaseContext {
 
 /** Weighted kinds: mostly valid and near-valid, since those reach the stages. */
 const KINDS: readonly CaseKind[] = [
-  'valid', 'valid', 'valid', 'valid',
-  'mutated', 'mutated', 'mutated',
-  'wrong-types', 'wrong-types',
-  'truncated', 'truncated',
+  'valid',
+  'valid',
+  'valid',
+  'valid',
+  'mutated',
+  'mutated',
+  'mutated',
+  'wrong-types',
+  'wrong-types',
+  'truncated',
+  'truncated',
   'huge-string',
   'deep-nesting',
-  'invalid-utf8', 'invalid-utf8',
+  'invalid-utf8',
+  'invalid-utf8',
   'not-an-object',
   'garbage',
 ];
 
-const TOOLS = ['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'NotebookEdit', 'NotebookRead', 'LS', 'Bash', 'mcp__openviking__read', 'DeferExecuteTool'];
-const PROMPTS = ['which editor do I prefer?', 'fix the failing test in src/app.ts', 'hi', '/compact', 'remember that I use Helix', '中文问题：我喜欢什么编辑器？', '<private>my password is hunter2</private> what now'];
-const FIELDS = ['session_id', 'transcript_path', 'cwd', 'prompt', 'tool_name', 'tool_input', 'source', 'agent_id', 'agent_transcript_path', 'trigger', 'reason', 'stop_hook_active', 'is_internal_continuation', 'hook_event_name', 'last_assistant_message'];
+const TOOLS = [
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'Glob',
+  'Grep',
+  'NotebookEdit',
+  'NotebookRead',
+  'LS',
+  'Bash',
+  'mcp__openviking__read',
+  'DeferExecuteTool',
+];
+const PROMPTS = [
+  'which editor do I prefer?',
+  'fix the failing test in src/app.ts',
+  'hi',
+  '/compact',
+  'remember that I use Helix',
+  '中文问题：我喜欢什么编辑器？',
+  '<private>my password is hunter2</private> what now',
+];
+const FIELDS = [
+  'session_id',
+  'transcript_path',
+  'cwd',
+  'prompt',
+  'tool_name',
+  'tool_input',
+  'source',
+  'agent_id',
+  'agent_transcript_path',
+  'trigger',
+  'reason',
+  'stop_hook_active',
+  'is_internal_continuation',
+  'hook_event_name',
+  'last_assistant_message',
+];
 
 /** A payload object as a real host would send it, for a random event. */
 export function validPayload(rng: Rng, context: CaseContext): Record<string, unknown> {
   const sessionId = rng.chance(0.8) ? `fuzz-${rng.int(0, 40)}` : randomString(rng, 20);
-  const p = createPayloads({ workspace: context.workspace, configDir: context.configDir, sessionId, hostVersion: rng.chance(0.5) ? '2.117' : '2.163' });
-  const transcript = rng.chance(0.7) && context.transcripts.length > 0 ? rng.pick(context.transcripts) : join(context.workspace, `missing-${rng.int(0, 9)}.jsonl`);
+  const p = createPayloads({
+    workspace: context.workspace,
+    configDir: context.configDir,
+    sessionId,
+    hostVersion: rng.chance(0.5) ? '2.117' : '2.163',
+  });
+  const transcript =
+    rng.chance(0.7) && context.transcripts.length > 0
+      ? rng.pick(context.transcripts)
+      : join(context.workspace, `missing-${rng.int(0, 9)}.jsonl`);
   // Weighted like a real session: tool calls dominate, network stages are rarer (and cost the most per case).
   const roll = rng.int(0, 99);
   if (roll < 40) return p.preToolUse(rng.pick(TOOLS), toolInput(rng));
@@ -70,11 +123,21 @@ export function validPayload(rng: Rng, context: CaseContext): Record<string, unk
   if (roll < 73) return p.userPromptSubmit(rng.chance(0.8) ? rng.pick(PROMPTS) : randomString(rng, 200), rng.int(1, 5));
   if (roll < 78) return p.sessionStart(rng.pick(['startup', 'resume', 'clear', 'compact']));
   if (roll < 81) return p.preCompact(rng.pick(['auto', 'manual']), { transcript_path: transcript });
-  return rng.chance(0.5) ? p.sessionEnd(rng.pick(['clear', 'logout', 'prompt_input_exit', 'other'])) : p.subagentStart(`agent-${rng.int(0, 3)}`);
+  return rng.chance(0.5)
+    ? p.sessionEnd(rng.pick(['clear', 'logout', 'prompt_input_exit', 'other']))
+    : p.subagentStart(`agent-${rng.int(0, 3)}`);
 }
 
 function toolInput(rng: Rng): unknown {
-  const uri = rng.pick(['viking://user/x.md', 'VIKING:/agent/skills', ' "viking://resources/a"', '/tmp/file.txt', 'src/viking.ts', 'viking:', 'viking:///']);
+  const uri = rng.pick([
+    'viking://user/x.md',
+    'VIKING:/agent/skills',
+    ' "viking://resources/a"',
+    '/tmp/file.txt',
+    'src/viking.ts',
+    'viking:',
+    'viking:///',
+  ]);
   switch (rng.int(0, 5)) {
     case 0:
       return { file_path: uri };
@@ -124,7 +187,12 @@ function mutate(rng: Rng, payload: Record<string, unknown>): Record<string, unkn
         break;
       default:
         // An own "__proto__" key, as JSON.parse would produce it from hostile input.
-        Object.defineProperty(copy, '__proto__', { value: { hook_event_name: 'PreToolUse', polluted: true }, enumerable: true, configurable: true, writable: true });
+        Object.defineProperty(copy, '__proto__', {
+          value: { hook_event_name: 'PreToolUse', polluted: true },
+          enumerable: true,
+          configurable: true,
+          writable: true,
+        });
     }
   }
   return copy;
@@ -142,7 +210,15 @@ function retype(rng: Rng, payload: Record<string, unknown>): Record<string, unkn
 function huge(rng: Rng, payload: Record<string, unknown>): Record<string, unknown> {
   const size = rng.chance(0.1) ? rng.pick([512 * 1024, 5 * 1024 * 1024]) : rng.pick([16 * 1024, 64 * 1024]);
   const filler = rng.pick(['a', 'viking:// ', '中', '<private>x</private>', 'password=hunter2 ']).repeat(size / 8);
-  const key = rng.pick(['prompt', 'tool_input', 'last_assistant_message', 'session_id', 'transcript_path', 'cwd', 'custom_instructions']);
+  const key = rng.pick([
+    'prompt',
+    'tool_input',
+    'last_assistant_message',
+    'session_id',
+    'transcript_path',
+    'cwd',
+    'custom_instructions',
+  ]);
   return { ...payload, [key]: key === 'tool_input' ? { file_path: filler, content: filler } : filler };
 }
 
@@ -161,7 +237,21 @@ function breakUtf8(rng: Rng, text: string): Buffer {
   let at = 0;
   for (let inserts = rng.int(1, 6); inserts > 0; inserts--) {
     const cut = rng.int(at, source.length);
-    parts.push(source.subarray(at, cut), Buffer.from(rng.pick([[0xff], [0x80], [0xc3], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xfe, 0xfe]])));
+    parts.push(
+      source.subarray(at, cut),
+      Buffer.from(
+        rng.pick([
+          [0xff],
+          [0x80],
+          [0xc3],
+          [0xe2, 0x82],
+          [0xc0, 0xaf],
+          [0xed, 0xa0, 0x80],
+          [0xf4, 0x90, 0x80, 0x80],
+          [0xfe, 0xfe],
+        ]),
+      ),
+    );
     at = cut;
   }
   parts.push(source.subarray(at));
@@ -195,7 +285,23 @@ export function generateCase(rng: Rng, context: CaseContext): StdinCase {
     case 'invalid-utf8':
       return { kind, bytes: breakUtf8(rng, text) };
     case 'not-an-object':
-      return { kind, bytes: bytes(rng.pick(['null', '[]', '"Stop"', '42', 'true', '[{"hook_event_name":"Stop"}]', '{}', '{"hook_event_name":null}', ' ', ''])) };
+      return {
+        kind,
+        bytes: bytes(
+          rng.pick([
+            'null',
+            '[]',
+            '"Stop"',
+            '42',
+            'true',
+            '[{"hook_event_name":"Stop"}]',
+            '{}',
+            '{"hook_event_name":null}',
+            ' ',
+            '',
+          ]),
+        ),
+      };
     case 'garbage':
       return { kind, bytes: Buffer.from(Array.from({ length: rng.int(0, 2048) }, () => rng.int(0, 255))) };
   }

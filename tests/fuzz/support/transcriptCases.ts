@@ -28,21 +28,45 @@ function id(rng: Rng, used: string[]): string {
 
 function text(rng: Rng): string {
   if (rng.chance(0.1)) return `note <private>secret ${rng.int(0, 99)}</private> and password=hunter${rng.int(0, 99)}`;
-  if (rng.chance(0.1)) return `<openviking-context source="recall">old recall</openviking-context> ${randomString(rng)}`;
+  if (rng.chance(0.1))
+    return `<openviking-context source="recall">old recall</openviking-context> ${randomString(rng)}`;
   return randomString(rng, 120);
 }
 
 function codeBuddyRecord(rng: Rng, used: string[], calls: string[]): unknown {
-  const base = { id: id(rng, used), timestamp: rng.chance(0.9) ? 1_796_000_000_000 + rng.int(0, 1e6) : randomValue(rng, 1), sessionId: 's', cwd: '/ws' };
+  const base = {
+    id: id(rng, used),
+    timestamp: rng.chance(0.9) ? 1_796_000_000_000 + rng.int(0, 1e6) : randomValue(rng, 1),
+    sessionId: 's',
+    cwd: '/ws',
+  };
   switch (rng.int(0, 6)) {
     case 0:
-      return { ...base, type: 'message', role: 'user', content: [{ type: 'input_text', text: text(rng) }], ...(rng.chance(0.1) ? { isMeta: true } : {}) };
+      return {
+        ...base,
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: text(rng) }],
+        ...(rng.chance(0.1) ? { isMeta: true } : {}),
+      };
     case 1:
-      return { ...base, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: text(rng) }] };
+      return {
+        ...base,
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: text(rng) }],
+      };
     case 2: {
       const callId = `call_${rng.int(0, 20)}`;
       calls.push(callId);
-      return { ...base, type: 'function_call', callId, name: rng.pick(['Read', 'Bash', 'mcp__openviking__read', 'Agent']), arguments: rng.chance(0.8) ? JSON.stringify({ file_path: '/a' }) : '{"broken' };
+      return {
+        ...base,
+        type: 'function_call',
+        callId,
+        name: rng.pick(['Read', 'Bash', 'mcp__openviking__read', 'Agent']),
+        arguments: rng.chance(0.8) ? JSON.stringify({ file_path: '/a' }) : '{"broken',
+      };
     }
     case 3:
       return {
@@ -58,24 +82,68 @@ function codeBuddyRecord(rng: Rng, used: string[], calls: string[]): unknown {
     case 5:
       return { ...base, type: randomString(rng, 10), payload: randomValue(rng, 2) };
     default:
-      return { ...base, type: 'message', role: rng.pick(['user', 'assistant', 'system', 'tool', 7]), content: randomValue(rng, 3) };
+      return {
+        ...base,
+        type: 'message',
+        role: rng.pick(['user', 'assistant', 'system', 'tool', 7]),
+        content: randomValue(rng, 3),
+      };
   }
 }
 
 function claudeCodeRecord(rng: Rng, used: string[], calls: string[]): unknown {
-  const base = { uuid: id(rng, used), parentUuid: used.length > 1 ? used[used.length - 2] : null, timestamp: '2026-11-30T00:00:00.000Z', sessionId: 's', isSidechain: rng.chance(0.1) };
+  const base = {
+    uuid: id(rng, used),
+    parentUuid: used.length > 1 ? used[used.length - 2] : null,
+    timestamp: '2026-11-30T00:00:00.000Z',
+    sessionId: 's',
+    isSidechain: rng.chance(0.1),
+  };
   switch (rng.int(0, 4)) {
     case 0:
-      return { ...base, type: 'user', message: { role: 'user', content: rng.chance(0.5) ? text(rng) : [{ type: 'text', text: text(rng) }] } };
+      return {
+        ...base,
+        type: 'user',
+        message: { role: 'user', content: rng.chance(0.5) ? text(rng) : [{ type: 'text', text: text(rng) }] },
+      };
     case 1: {
       const callId = `toolu_${rng.int(0, 20)}`;
       calls.push(callId);
-      return { ...base, type: 'assistant', message: { role: 'assistant', id: `msg_${rng.int(0, 9)}`, content: [{ type: 'text', text: text(rng) }, { type: 'tool_use', id: callId, name: 'Read', input: randomValue(rng, 2) }] } };
+      return {
+        ...base,
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          id: `msg_${rng.int(0, 9)}`,
+          content: [
+            { type: 'text', text: text(rng) },
+            { type: 'tool_use', id: callId, name: 'Read', input: randomValue(rng, 2) },
+          ],
+        },
+      };
     }
     case 2:
-      return { ...base, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: calls.length > 0 ? rng.pick(calls) : 'x', content: randomValue(rng, 2), is_error: rng.chance(0.2) }] } };
+      return {
+        ...base,
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: calls.length > 0 ? rng.pick(calls) : 'x',
+              content: randomValue(rng, 2),
+              is_error: rng.chance(0.2),
+            },
+          ],
+        },
+      };
     case 3:
-      return { ...base, type: rng.pick(['summary', 'system', 'file-history-snapshot', 'progress']), content: randomValue(rng, 2) };
+      return {
+        ...base,
+        type: rng.pick(['summary', 'system', 'file-history-snapshot', 'progress']),
+        content: randomValue(rng, 2),
+      };
     default:
       return { ...base, type: 'assistant', message: randomValue(rng, 3) };
   }
@@ -99,8 +167,19 @@ function junkLine(rng: Rng): Buffer {
 
 /** A 1 MB line: one record whose text is huge (sometimes secret-laden, to stress the redactors). */
 function hugeLine(rng: Rng): Buffer {
-  const filler = rng.pick(['a', 'password=', 'AKIA', '<private>', 'viking://', '中']).repeat(rng.int(100_000, 350_000)).slice(0, 1_000_000);
-  return Buffer.from(JSON.stringify({ id: 'huge', timestamp: 1, type: 'message', role: 'user', content: [{ type: 'input_text', text: filler }] }));
+  const filler = rng
+    .pick(['a', 'password=', 'AKIA', '<private>', 'viking://', '中'])
+    .repeat(rng.int(100_000, 350_000))
+    .slice(0, 1_000_000);
+  return Buffer.from(
+    JSON.stringify({
+      id: 'huge',
+      timestamp: 1,
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: filler }],
+    }),
+  );
 }
 
 /** The transcript at `rng` (a per-case fork). */
@@ -115,7 +194,10 @@ export function generateTranscript(rng: Rng): TranscriptCase {
     else if (rng.chance(0.01)) {
       lines.push(hugeLine(rng));
       hasHugeLine = true;
-    } else lines.push(Buffer.from(JSON.stringify(claude ? claudeCodeRecord(rng, used, calls) : codeBuddyRecord(rng, used, calls))));
+    } else
+      lines.push(
+        Buffer.from(JSON.stringify(claude ? claudeCodeRecord(rng, used, calls) : codeBuddyRecord(rng, used, calls))),
+      );
     if (rng.chance(0.05) && lines.length > 0) lines.push(lines[rng.int(0, lines.length - 1)] as Buffer);
   }
   const parts = lines.flatMap((line) => [line, Buffer.from(rng.chance(0.05) ? '\r\n' : '\n')]);

@@ -16,15 +16,23 @@ export function outputProblem(stdout: string, event: string | undefined): string
   } catch {
     return `stdout is not JSON: ${stdout.slice(0, 120)}`;
   }
-  if (!isRecord(value) || !isRecord(value.hookSpecificOutput)) return `stdout is not a hook envelope: ${stdout.slice(0, 120)}`;
+  if (!isRecord(value) || !isRecord(value.hookSpecificOutput))
+    return `stdout is not a hook envelope: ${stdout.slice(0, 120)}`;
   const specific = value.hookSpecificOutput;
-  if (specific.hookEventName !== event) return `envelope names ${String(specific.hookEventName)}, the input was ${String(event)}`;
+  if (specific.hookEventName !== event)
+    return `envelope names ${String(specific.hookEventName)}, the input was ${String(event)}`;
   if (event === 'SessionStart' || event === 'UserPromptSubmit') {
-    if (value.decision !== undefined || typeof specific.additionalContext !== 'string' || specific.additionalContext === '') return 'context envelope malformed';
+    if (
+      value.decision !== undefined ||
+      typeof specific.additionalContext !== 'string' ||
+      specific.additionalContext === ''
+    )
+      return 'context envelope malformed';
     return undefined;
   }
   if (event === 'PreToolUse') {
-    if (specific.permissionDecision !== 'deny' || typeof specific.permissionDecisionReason !== 'string') return 'PreToolUse envelope is not a deny with a reason';
+    if (specific.permissionDecision !== 'deny' || typeof specific.permissionDecisionReason !== 'string')
+      return 'PreToolUse envelope is not a deny with a reason';
     return undefined;
   }
   return `${String(event)} must print nothing`;

@@ -75,10 +75,19 @@ async function timeToFirstAnswer(args: string[], env: Record<string, string>): P
 }
 
 async function directCallMs(mcpUrl: string): Promise<number[]> {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+  };
   const samples: number[] = [];
   for (let i = 0; i < CALL_RUNS; i++) {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'health', arguments: {} } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'health', arguments: {} },
+    });
     const start = process.hrtime.bigint();
     const response = await fetch(mcpUrl, { method: 'POST', headers, body });
     await response.text();
@@ -132,16 +141,22 @@ async function main(): Promise<void> {
       bare.push(await timeToFirstAnswer(BARE_ECHO, env));
       for (const bundle of bundles) byBundle.get(bundle)?.push(await timeToFirstAnswer([bundle], env));
     }
-    console.log(`start-up, median of ${STARTUP_RUNS}: node -e 0 (spawnSync) = ${median(exitOnly).toFixed(1)} ms; bare node echoing stdin = ${median(bare).toFixed(1)} ms`);
+    console.log(
+      `start-up, median of ${STARTUP_RUNS}: node -e 0 (spawnSync) = ${median(exitOnly).toFixed(1)} ms; bare node echoing stdin = ${median(bare).toFixed(1)} ms`,
+    );
     for (const [bundle, samples] of byBundle) {
-      console.log(`  ${bundle}: spawn → initialize answer = ${median(samples).toFixed(1)} ms (${(median(samples) / median(bare)).toFixed(2)}×)`);
+      console.log(
+        `  ${bundle}: spawn → initialize answer = ${median(samples).toFixed(1)} ms (${(median(samples) / median(bare)).toFixed(2)}×)`,
+      );
     }
 
     const direct = median(await directCallMs(`${upstream.url}/mcp`));
     console.log(`tools/call, median of ${CALL_RUNS}: direct POST = ${direct.toFixed(2)} ms`);
     for (const bundle of bundles) {
       const proxied = median(await proxiedCallMs(bundle, env));
-      console.log(`  ${bundle}: through the proxy = ${proxied.toFixed(2)} ms (overhead ${(proxied - direct).toFixed(2)} ms)`);
+      console.log(
+        `  ${bundle}: through the proxy = ${proxied.toFixed(2)} ms (overhead ${(proxied - direct).toFixed(2)} ms)`,
+      );
     }
   } finally {
     upstream.server.close();

@@ -13,7 +13,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 
-
 /**
  * Path of the proxy under test: the shipped `servers/mcp-proxy.mjs` (`npm
  * test` builds before it runs the suites), or `MCP_PROXY_UNDER_TEST`.
@@ -55,8 +54,18 @@ export interface ProxyClient {
 }
 
 /** Spawns the proxy through the SDK's real stdio client and completes the MCP handshake. */
-export async function connectThroughProxy(proxyPath: string, env: Record<string, string>, cwd?: string): Promise<ProxyClient> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [proxyPath], env, stderr: 'pipe', ...(cwd ? { cwd } : {}) });
+export async function connectThroughProxy(
+  proxyPath: string,
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<ProxyClient> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [proxyPath],
+    env,
+    stderr: 'pipe',
+    ...(cwd ? { cwd } : {}),
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'openviking', version: '0.0.0-test' }, { capabilities: {} });
@@ -97,7 +106,10 @@ export interface RawProxy {
 }
 
 /** Polls `probe` every 10 ms until it returns (or resolves to) a value (a fixed sleep flakes under load). */
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -25,11 +25,18 @@ export interface ModWorld {
   dataDir: string;
   /** The CLI's environment every session starts with. */
   env: Record<string, string>;
-  session(options?: { profile?: HostProfileName; env?: Record<string, string>; sessionId?: string; fetch?: boolean }): Promise<ModSession>;
+  session(options?: {
+    profile?: HostProfileName;
+    env?: Record<string, string>;
+    sessionId?: string;
+    fetch?: boolean;
+  }): Promise<ModSession>;
   dispose(): Promise<void>;
 }
 
-export async function createModWorld(options: { server?: OvServerOptions; env?: Record<string, string> } = {}): Promise<ModWorld> {
+export async function createModWorld(
+  options: { server?: OvServerOptions; env?: Record<string, string> } = {},
+): Promise<ModWorld> {
   const server = await startOvServer({ seed: DEFAULT_SEED, ...options.server });
   const home = mkdtempSync(join(tmpdir(), 'ov-mod-home-'));
   const workspace = mkdtempSync(join(tmpdir(), 'ov-mod-ws-'));
@@ -42,7 +49,11 @@ export async function createModWorld(options: { server?: OvServerOptions; env?: 
     env,
     session: async (given = {}) => {
       const profile = given.profile ?? 'claude-code';
-      const session = await startModSession({ profile, env: { ...env, ...given.env }, ...(given.sessionId !== undefined ? { sessionId: given.sessionId } : {}) });
+      const session = await startModSession({
+        profile,
+        env: { ...env, ...given.env },
+        ...(given.sessionId !== undefined ? { sessionId: given.sessionId } : {}),
+      });
       useHostIo(session, { fetch: profile === 'claude-code' && given.fetch !== false });
       return session;
     },
@@ -55,22 +66,51 @@ export async function createModWorld(options: { server?: OvServerOptions; env?: 
 }
 
 /** The shell hook's stdin for a prompt, as `classic.UserPromptSubmit` carries it. */
-export function promptEvent(world: Pick<ModWorld, 'workspace'>, prompt: string, sessionId = 'session-1'): Record<string, unknown> {
-  return { session_id: sessionId, transcript_path: join(world.workspace, 't.jsonl'), cwd: world.workspace, prompt_id: 'p1', permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt };
+export function promptEvent(
+  world: Pick<ModWorld, 'workspace'>,
+  prompt: string,
+  sessionId = 'session-1',
+): Record<string, unknown> {
+  return {
+    session_id: sessionId,
+    transcript_path: join(world.workspace, 't.jsonl'),
+    cwd: world.workspace,
+    prompt_id: 'p1',
+    permission_mode: 'default',
+    hook_event_name: 'UserPromptSubmit',
+    prompt,
+  };
 }
 
 /** The same for a session start. */
-export function startEvent(world: Pick<ModWorld, 'workspace'>, source = 'startup', sessionId = 'session-1'): Record<string, unknown> {
-  return { session_id: sessionId, transcript_path: join(world.workspace, 't.jsonl'), cwd: world.workspace, hook_event_name: 'SessionStart', source };
+export function startEvent(
+  world: Pick<ModWorld, 'workspace'>,
+  source = 'startup',
+  sessionId = 'session-1',
+): Record<string, unknown> {
+  return {
+    session_id: sessionId,
+    transcript_path: join(world.workspace, 't.jsonl'),
+    cwd: world.workspace,
+    hook_event_name: 'SessionStart',
+    source,
+  };
 }
 
 /** What ran beneath the module (everyone's hook commands): the flags it saw, and the answer it folds. */
-export function beneath(session: ModSession, answer: Record<string, unknown> = { additionalContext: ['OTHER-PLUGIN-CONTEXT'] }) {
+export function beneath(
+  session: ModSession,
+  answer: Record<string, unknown> = { additionalContext: ['OTHER-PLUGIN-CONTEXT'] },
+) {
   const seen: Array<Partial<Record<HandoffKind, string | undefined>>> = [];
   return {
     seen,
     run: () => {
-      seen.push({ guard: session.env.get(HANDOFF_FLAGS.guard), prompt: session.env.get(HANDOFF_FLAGS.prompt), start: session.env.get(HANDOFF_FLAGS.start) });
+      seen.push({
+        guard: session.env.get(HANDOFF_FLAGS.guard),
+        prompt: session.env.get(HANDOFF_FLAGS.prompt),
+        start: session.env.get(HANDOFF_FLAGS.start),
+      });
       return answer;
     },
   };

@@ -46,7 +46,16 @@ export interface ProjectsWorld {
    * repository and returns the folder the hooks run in (a subdirectory, a
    * linked worktree), default the repository.
    */
-  workspace(remote: string | undefined | null, options?: { env?: Record<string, string>; config?: Record<string, unknown>; localConfig?: Record<string, unknown>; resident?: boolean; prepare?: (repository: string) => string }): ProjectWorkspace;
+  workspace(
+    remote: string | undefined | null,
+    options?: {
+      env?: Record<string, string>;
+      config?: Record<string, unknown>;
+      localConfig?: Record<string, unknown>;
+      resident?: boolean;
+      prepare?: (repository: string) => string;
+    },
+  ): ProjectWorkspace;
   dispose(): Promise<void>;
 }
 
@@ -65,13 +74,22 @@ export async function createProjectsWorld(env: Record<string, string> = {}): Pro
     mkdirSync(repository);
     if (remote !== null) git(repository, 'init', '-q');
     if (typeof remote === 'string') git(repository, 'remote', 'add', 'origin', remote);
-    for (const [name, content] of [['config.json', options.config], ['config.local.json', options.localConfig]] as const) {
+    for (const [name, content] of [
+      ['config.json', options.config],
+      ['config.local.json', options.localConfig],
+    ] as const) {
       if (content === undefined) continue;
       mkdirSync(join(repository, '.openviking'), { recursive: true });
       writeFileSync(join(repository, '.openviking', name), JSON.stringify(content));
     }
     const dir = options.prepare?.(repository) ?? repository;
-    const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace: dir, resident: options.resident === true, env: { OPENVIKING_URL: server.url, OPENVIKING_TIMEOUT_MS: '5000', ...env, ...options.env } });
+    const sim = createHostSim({
+      pluginRoot: REPO_ROOT,
+      home,
+      workspace: dir,
+      resident: options.resident === true,
+      env: { OPENVIKING_URL: server.url, OPENVIKING_TIMEOUT_MS: '5000', ...env, ...options.env },
+    });
     const payloads = () => createPayloads({ workspace: dir, configDir: join(home, '.codebuddy') });
     return {
       dir,
@@ -80,7 +98,12 @@ export async function createProjectsWorld(env: Record<string, string> = {}): Pro
       captureTurn: async (user, assistant) => {
         const p = payloads();
         mkdirSync(dirname(p.transcriptPath), { recursive: true });
-        appendFileSync(p.transcriptPath, turnRecords(p.sessionId, dir, user, assistant).map((record) => `${JSON.stringify(record)}\n`).join(''));
+        appendFileSync(
+          p.transcriptPath,
+          turnRecords(p.sessionId, dir, user, assistant)
+            .map((record) => `${JSON.stringify(record)}\n`)
+            .join(''),
+        );
         await sim.fire('Stop', p.stop(assistant));
         await until(() => detachedRuns(home).length === 0, 20_000, 'the Stop capture');
         await sim.fire('SessionEnd', p.sessionEnd('other'));
@@ -90,7 +113,13 @@ export async function createProjectsWorld(env: Record<string, string> = {}): Pro
       leaveTurnBehind: async (first, second) => {
         const p = payloads();
         mkdirSync(dirname(p.transcriptPath), { recursive: true });
-        const append = (text: string) => appendFileSync(p.transcriptPath, turnRecords(p.sessionId, dir, text, 'ok').map((record) => `${JSON.stringify(record)}\n`).join(''));
+        const append = (text: string) =>
+          appendFileSync(
+            p.transcriptPath,
+            turnRecords(p.sessionId, dir, text, 'ok')
+              .map((record) => `${JSON.stringify(record)}\n`)
+              .join(''),
+          );
         append(first);
         await sim.fire('Stop', p.stop('ok'));
         await until(() => detachedRuns(home).length === 0, 20_000, 'the Stop capture');

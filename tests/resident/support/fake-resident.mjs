@@ -10,7 +10,11 @@ import { Socket } from 'node:net';
 import { join } from 'node:path';
 
 const [fifo, dir, key, mode, log] = process.argv.slice(2);
-const socket = new Socket({ fd: openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
+const socket = new Socket({
+  fd: openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK),
+  readable: true,
+  writable: false,
+});
 socket.setEncoding('utf8');
 let pending = '';
 socket.on('data', (text) => {
@@ -31,9 +35,17 @@ function take(line) {
     json = line.slice(space + 1);
   }
   const request = JSON.parse(json);
-  appendFileSync(log, `${JSON.stringify({ id, inline: space !== -1, prompt: request.input.prompt, env: request.env, cwd: request.cwd })}\n`);
+  appendFileSync(
+    log,
+    `${JSON.stringify({ id, inline: space !== -1, prompt: request.input.prompt, env: request.env, cwd: request.cwd })}\n`,
+  );
   if (mode === 'silent') return;
-  const reply = mode === 'garbage' ? 'not a reply' : mode === 'empty' ? '' : JSON.stringify({ v: 1, result: { kind: 'context', text: `echo:${request.input.prompt}` } });
+  const reply =
+    mode === 'garbage'
+      ? 'not a reply'
+      : mode === 'empty'
+        ? ''
+        : JSON.stringify({ v: 1, result: { kind: 'context', text: `echo:${request.input.prompt}` } });
   const path = join(dir, `${key}-${id}.reply`);
   writeFileSync(`${path}.tmp`, reply);
   renameSync(`${path}.tmp`, path);

@@ -22,7 +22,10 @@ export const RECALL_MARKER = 'RECALL-MARKER-OSPREY-42';
 export const DEFAULT_SEED: SeedSpec = {
   files: {
     'memories/profile.md': `# Profile\n\nThe user is Grace (${PROFILE_MARKER}). Writes compilers.`,
-    'memories/preferences/default/indentation.md': { content: 'Prefers tabs in Go code.', abstract: 'Indentation: tabs in Go' },
+    'memories/preferences/default/indentation.md': {
+      content: 'Prefers tabs in Go code.',
+      abstract: 'Indentation: tabs in Go',
+    },
     'memories/entities/default/osprey-deploy.md': {
       content: `The osprey staging cluster deploys with helm upgrade (${RECALL_MARKER}).`,
       abstract: 'How the osprey staging cluster deploys with helm',
@@ -58,14 +61,21 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const server = options.sharedServer ?? (await startOvServer({ seed: DEFAULT_SEED, ...options.server }));
   const home = mkdtempSync(join(tmpdir(), 'ov-h-home-'));
   const workspace = mkdtempSync(join(tmpdir(), 'ov-h-ws-'));
-  const sim = createHostSim({ pluginRoot: options.pluginRoot ?? REPO_ROOT, home, workspace, resident: options.resident, env: { OPENVIKING_URL: server.url, ...options.env } });
+  const sim = createHostSim({
+    pluginRoot: options.pluginRoot ?? REPO_ROOT,
+    home,
+    workspace,
+    resident: options.resident,
+    env: { OPENVIKING_URL: server.url, ...options.env },
+  });
   return {
     server,
     sim,
     home,
     workspace,
     dataDir: join(home, '.codebuddy', 'openviking'),
-    payloads: (payloadOptions = {}) => createPayloads({ workspace, configDir: join(home, '.codebuddy'), ...payloadOptions }),
+    payloads: (payloadOptions = {}) =>
+      createPayloads({ workspace, configDir: join(home, '.codebuddy'), ...payloadOptions }),
     dispose: async () => {
       await stopResidents(home);
       // A background job a stage started may still be writing into the sandbox (seen under load: ENOTEMPTY).

@@ -41,7 +41,14 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hookTimeoutMs, matcherQuery, matchesMatcher, mergeHookOutputs, runHook } from './protocol/index.js';
-import type { CommandHook, HookOutput, HooksConfig, MatcherMode, MergedHookOutcome, ShellExecutor } from './protocol/index.js';
+import type {
+  CommandHook,
+  HookOutput,
+  HooksConfig,
+  MatcherMode,
+  MergedHookOutcome,
+  ShellExecutor,
+} from './protocol/index.js';
 import { runProcess } from '../spawn-hook.js';
 import type { ProcessRun } from '../spawn-hook.js';
 
@@ -83,7 +90,12 @@ export interface HostSimOptions {
 export type HostProfile = '2.117' | '2.163-headless';
 
 /** Events 2.163 emits only in the interactive TUI (seed 000 §3). PreCompact may never fire either; tests decide. */
-export const HEADLESS_2163_SILENT_EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'SessionEnd', 'SubagentStart', 'SubagentStop']);
+export const HEADLESS_2163_SILENT_EVENTS: ReadonlySet<string> = new Set([
+  'UserPromptSubmit',
+  'SessionEnd',
+  'SubagentStart',
+  'SubagentStop',
+]);
 
 /** The plugin's data dir as 2.163 names it under `--plugin-dir`: `~/.codebuddy/plugins/data/<plugin>-inline`. */
 export function inlinePluginDataDir(home: string, pluginName = 'openviking'): string {
@@ -178,7 +190,9 @@ function hostVariables(host: SimulatedHost, options: HostSimOptions): Record<str
     CLAUDE_PLUGIN_ROOT: options.pluginRoot,
     CODEBUDDY_PROJECT_DIR: options.workspace,
     CLAUDE_PROJECT_DIR: options.workspace,
-    ...(options.pluginData !== undefined ? { CODEBUDDY_PLUGIN_DATA: options.pluginData, CLAUDE_PLUGIN_DATA: options.pluginData } : {}),
+    ...(options.pluginData !== undefined
+      ? { CODEBUDDY_PLUGIN_DATA: options.pluginData, CLAUDE_PLUGIN_DATA: options.pluginData }
+      : {}),
   };
 }
 
@@ -189,7 +203,10 @@ export function createHostSim(options: HostSimOptions): HostSim {
   const shell = host === 'claude-code' ? CLAUDE_CODE_SHELL : userShell;
   const mode = options.matcherMode ?? (host === 'claude-code' ? 'claude' : 'codebuddy');
   const headless2163 = options.profile === '2.163-headless';
-  const withData = headless2163 && options.pluginData === undefined ? { ...options, pluginData: inlinePluginDataDir(options.home) } : options;
+  const withData =
+    headless2163 && options.pluginData === undefined
+      ? { ...options, pluginData: inlinePluginDataDir(options.home) }
+      : options;
   const env: Record<string, string> = {
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: options.home,
@@ -200,10 +217,22 @@ export function createHostSim(options: HostSimOptions): HostSim {
     ...options.env,
   };
 
-  const fire = async (event: string, payload: Record<string, unknown>, fireOptions: FireOptions = {}): Promise<FireResult> => {
+  const fire = async (
+    event: string,
+    payload: Record<string, unknown>,
+    fireOptions: FireOptions = {},
+  ): Promise<FireResult> => {
     const started = performance.now();
     if (headless2163 && HEADLESS_2163_SILENT_EVENTS.has(event)) {
-      return { event, hooks: [], outputs: [], merged: mergeHookOutputs([]), durationMs: 0, timedOut: false, notFired: true };
+      return {
+        event,
+        hooks: [],
+        outputs: [],
+        merged: mergeHookOutputs([]),
+        durationMs: 0,
+        timedOut: false,
+        notFired: true,
+      };
     }
     const query = fireOptions.matchQuery ?? matcherQuery(event, payload);
     const selected = (config[event] ?? [])
@@ -216,11 +245,24 @@ export function createHostSim(options: HostSimOptions): HostSim {
         const command = host === 'claude-code' ? hook.command : substitutePluginRoot(hook.command, options.pluginRoot);
         let raw: ProcessRun | undefined;
         const executor: ShellExecutor = async (request) => {
-          raw = await runProcess(shell, ['-c', request.command], { stdin: request.stdin, env: hookEnv, cwd: options.workspace, timeoutMs: request.timeoutMs });
+          raw = await runProcess(shell, ['-c', request.command], {
+            stdin: request.stdin,
+            env: hookEnv,
+            cwd: options.workspace,
+            timeoutMs: request.timeoutMs,
+          });
           return raw;
         };
         const run = await runHook(executor, { ...hook, command }, { stdin, now: () => performance.now() });
-        return { matcher, command, shell, timeoutMs: hookTimeoutMs(hook), output: run.output, process: raw, durationMs: run.durationMs };
+        return {
+          matcher,
+          command,
+          shell,
+          timeoutMs: hookTimeoutMs(hook),
+          output: run.output,
+          process: raw,
+          durationMs: run.durationMs,
+        };
       }),
     );
     const outputs = hooks.map((h) => h.output);

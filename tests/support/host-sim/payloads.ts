@@ -57,7 +57,8 @@ export function createPayloads(context: PayloadContext): Payloads {
   const v163 = context.hostVersion === '2.163';
   const projectDir = join(context.configDir, 'projects', projectSlug(context.workspace));
   const transcriptPath = join(projectDir, `${sessionId}.jsonl`);
-  const subagentTranscriptPath = (agentId: string): string => join(projectDir, sessionId, 'subagents', `${agentId}.jsonl`);
+  const subagentTranscriptPath = (agentId: string): string =>
+    join(projectDir, sessionId, 'subagents', `${agentId}.jsonl`);
   const cwd = context.workspace;
   const tail = (withGeneration: boolean): Payload => ({
     permission_mode: context.permissionMode ?? 'bypassPermissions',
@@ -78,7 +79,13 @@ export function createPayloads(context: PayloadContext): Payloads {
     subagentTranscriptPath,
     sessionStart: (source = 'startup', extra = {}) => {
       const later = v163 || source === 'compact';
-      return { ...base('SessionStart', false), source, ...(later ? { agent_type: 'cli' } : {}), ...tail(later), ...extra };
+      return {
+        ...base('SessionStart', false),
+        source,
+        ...(later ? { agent_type: 'cli' } : {}),
+        ...tail(later),
+        ...extra,
+      };
     },
     userPromptSubmit: (prompt, turn = 1, extra = {}) => {
       const later = v163 || turn > 1;

@@ -50,11 +50,19 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
   const entries: ProxyLogEntry[] = [];
   const open = new Set<Socket>();
   let plaintext = '';
-  const expected = options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
-  const authorized = (headers: IncomingHttpHeaders) => expected === undefined || headers['proxy-authorization'] === expected;
+  const expected =
+    options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
+  const authorized = (headers: IncomingHttpHeaders) =>
+    expected === undefined || headers['proxy-authorization'] === expected;
 
   const server = createServer((req, res) => {
-    const entry: ProxyLogEntry = { kind: 'forward', target: req.url ?? '', method: req.method ?? '', headers: req.headers, outcome: 'passed' };
+    const entry: ProxyLogEntry = {
+      kind: 'forward',
+      target: req.url ?? '',
+      method: req.method ?? '',
+      headers: req.headers,
+      outcome: 'passed',
+    };
     entries.push(entry);
     if (!authorized(req.headers)) {
       entry.outcome = 407;
@@ -71,21 +79,38 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
     }
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
-    const upstream = httpRequest({ host: target.hostname, port: target.port || 80, path: `${target.pathname}${target.search}`, method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port || 80,
+        path: `${target.pathname}${target.search}`,
+        method: req.method,
+        headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502, { connection: 'close' }).end());
     req.pipe(upstream);
   });
 
   server.on('connect', (req, client: Socket, head: Buffer) => {
-    const entry: ProxyLogEntry = { kind: 'connect', target: req.url ?? '', method: 'CONNECT', headers: req.headers, outcome: 'passed' };
+    const entry: ProxyLogEntry = {
+      kind: 'connect',
+      target: req.url ?? '',
+      method: 'CONNECT',
+      headers: req.headers,
+      outcome: 'passed',
+    };
     entries.push(entry);
     open.add(client);
     if (!authorized(req.headers) || options.refuseConnect === true) {
       entry.outcome = options.refuseConnect === true ? 403 : 407;
-      client.end(`HTTP/1.1 ${entry.outcome} ${entry.outcome === 403 ? 'Forbidden' : 'Proxy Authentication Required'}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      client.end(
+        `HTTP/1.1 ${entry.outcome} ${entry.outcome === 403 ? 'Forbidden' : 'Proxy Authentication Required'}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
       return;
     }
     if (options.impersonate !== undefined) {
@@ -94,7 +119,9 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
       const secure = new TLSSocket(client, { isServer: true, ...options.impersonate });
       secure.on('data', (chunk: Buffer) => {
         plaintext += chunk.toString('latin1');
-        secure.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+        secure.end(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+        );
       });
       secure.on('error', () => client.destroy());
       return;

@@ -31,22 +31,31 @@ async function statOf(path: string, options?: { resolve?: boolean }) {
     throw failed('stat', path, error);
   }
   const target = await stat(path).catch(() => undefined);
-  if (target === undefined) return { kind: 'other' as const, size: link.size, mtimeMs: link.mtimeMs, isLink: link.isSymbolicLink() };
+  if (target === undefined)
+    return { kind: 'other' as const, size: link.size, mtimeMs: link.mtimeMs, isLink: link.isSymbolicLink() };
   const kind = target.isFile() ? ('file' as const) : target.isDirectory() ? ('dir' as const) : ('other' as const);
   const realPath = options?.resolve === true ? await realpath(path).catch(() => undefined) : undefined;
-  return { kind, size: target.size, mtimeMs: target.mtimeMs, isLink: link.isSymbolicLink(), ...(realPath !== undefined ? { realPath } : {}) };
+  return {
+    kind,
+    size: target.size,
+    mtimeMs: target.mtimeMs,
+    isLink: link.isSymbolicLink(),
+    ...(realPath !== undefined ? { realPath } : {}),
+  };
 }
 
 async function readOf(path: string, options?: { offset?: number; length?: number }): Promise<string> {
   const ranged = options?.offset !== undefined || options?.length !== undefined;
   let handle;
   try {
-    if (ranged && !(await stat(path)).isFile()) throw Object.assign(new Error('a range reads only a regular file'), { code: 'EINVAL' });
+    if (ranged && !(await stat(path)).isFile())
+      throw Object.assign(new Error('a range reads only a regular file'), { code: 'EINVAL' });
     handle = await open(path, 'r');
     const length = Math.min(options?.length ?? MAX_ANSWER_BYTES + 1, MAX_ANSWER_BYTES + 1);
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await handle.read(buffer, 0, length, options?.offset ?? 0);
-    if (!ranged && bytesRead > MAX_ANSWER_BYTES) throw Object.assign(new Error('the answer would be over 4 MiB'), { code: 'EFBIG' });
+    if (!ranged && bytesRead > MAX_ANSWER_BYTES)
+      throw Object.assign(new Error('the answer would be over 4 MiB'), { code: 'EFBIG' });
     return buffer.toString('utf8', 0, bytesRead);
   } catch (error) {
     throw failed('read', path, error);
@@ -72,7 +81,13 @@ async function listOf(path: string) {
       entries.map(async (entry) => {
         const kind = entry.isFile() ? ('file' as const) : entry.isDirectory() ? ('dir' as const) : ('other' as const);
         const facts = kind === 'file' ? await stat(`${path}/${entry.name}`).catch(() => undefined) : undefined;
-        return { name: entry.name, kind, size: facts?.size ?? 0, mtimeMs: facts?.mtimeMs ?? 0, isLink: entry.isSymbolicLink() };
+        return {
+          name: entry.name,
+          kind,
+          size: facts?.size ?? 0,
+          mtimeMs: facts?.mtimeMs ?? 0,
+          isLink: entry.isSymbolicLink(),
+        };
       }),
     );
   } catch (error) {
@@ -83,10 +98,16 @@ async function listOf(path: string) {
 async function fetchOf(url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) {
   let response: Response;
   try {
-    response = await fetch(url, { method: init?.method ?? 'GET', ...(init?.headers ? { headers: init.headers } : {}), ...(init?.body !== undefined ? { body: init.body } : {}) });
+    response = await fetch(url, {
+      method: init?.method ?? 'GET',
+      ...(init?.headers ? { headers: init.headers } : {}),
+      ...(init?.body !== undefined ? { body: init.body } : {}),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new Error(`openviking: $.http.fetch(${url}) failed: ${cause?.code ?? 'EIO'}: ${cause?.message ?? (error as Error).message}`);
+    throw new Error(
+      `openviking: $.http.fetch(${url}) failed: ${cause?.code ?? 'EIO'}: ${cause?.message ?? (error as Error).message}`,
+    );
   }
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
@@ -111,7 +132,12 @@ export function useHostIo(session: ModSession, options: { fetch?: boolean } = {}
   session.stub('fs.read', readOf);
   session.stub('fs.write', writeOf);
   session.stub('fs.list', listOf);
-  session.stub('fs.exists', (path: string) => lstat(path).then(() => true, () => false));
+  session.stub('fs.exists', (path: string) =>
+    lstat(path).then(
+      () => true,
+      () => false,
+    ),
+  );
   session.stub('clock.sleep', hostSleep);
   if (options.fetch !== false) session.stub('http.fetch', fetchOf);
 }

@@ -99,7 +99,11 @@ let instances = 0;
 
 /** The element factory the hosts put in the module's global scope. */
 function installFactory(): void {
-  (globalThis as Record<string, unknown>).h = (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]): TestElement => ({
+  (globalThis as Record<string, unknown>).h = (
+    type: unknown,
+    props: Record<string, unknown> | null,
+    ...children: unknown[]
+  ): TestElement => ({
     type: typeof type === 'function' ? String((type as { tag?: string }).tag ?? type.name) : String(type),
     props,
     children: children.flat(),
@@ -124,7 +128,9 @@ export function matches(matcher: unknown, value: unknown): boolean {
 
 export async function startModSession(options: ModSessionOptions): Promise<ModSession> {
   installFactory();
-  const module = (await import(`${pathToFileURL(BUNDLE).href}?instance=${++instances}`)) as { register: (on: unknown, options: unknown) => unknown };
+  const module = (await import(`${pathToFileURL(BUNDLE).href}?instance=${++instances}`)) as {
+    register: (on: unknown, options: unknown) => unknown;
+  };
   const profile = PROFILES[options.profile];
   const registrations: Registration[] = [];
   const env = new Map(Object.entries(options.env ?? {}));
@@ -148,7 +154,8 @@ export async function startModSession(options: ModSessionOptions): Promise<ModSe
     'state.get': (ref: { plugin: string; key: string }) => state.get(stateKey(ref)) ?? { value: undefined, version: 0 },
     'state.set': (ref: { plugin: string; key: string }, value: unknown, opts?: { ifVersion?: number }) => {
       const held = state.get(stateKey(ref)) ?? { value: undefined, version: 0 };
-      if (opts?.ifVersion !== undefined && opts.ifVersion !== held.version) return { isSet: false, version: held.version };
+      if (opts?.ifVersion !== undefined && opts.ifVersion !== held.version)
+        return { isSet: false, version: held.version };
       state.set(stateKey(ref), { value: structuredClone(value), version: held.version + 1 });
       return { isSet: true, version: held.version + 1 };
     },
@@ -232,7 +239,17 @@ export async function startModSession(options: ModSessionOptions): Promise<ModSe
     events: () => registrations.map((r) => r.event),
     stub: (op, impl) => void stubs.set(op, impl),
     fire,
-    render: (requestId) => fire('ui.render', { surface: 'terminal', component: 'AssistantMessage', requestId, props: { text: 'answer', isFirstOfReply: true } }, () => profile.engineRow),
+    render: (requestId) =>
+      fire(
+        'ui.render',
+        {
+          surface: 'terminal',
+          component: 'AssistantMessage',
+          requestId,
+          props: { text: 'answer', isFirstOfReply: true },
+        },
+        () => profile.engineRow,
+      ),
     press: async (tree, key) => {
       const button = findElement(tree, (element) => element.type === 'Button' && element.props?.key === key);
       if (button === undefined) throw new Error(`no Button ${key} in ${JSON.stringify(tree)}`);
@@ -247,7 +264,11 @@ export function findElement(tree: unknown, test: (element: TestElement) => boole
   if (typeof tree !== 'object' || tree === null) return undefined;
   const element = tree as TestElement;
   if (typeof element.type === 'string' && test(element)) return element;
-  const children = Array.isArray(element.children) ? element.children : 'tree' in element ? [(element as { tree: unknown }).tree] : [];
+  const children = Array.isArray(element.children)
+    ? element.children
+    : 'tree' in element
+      ? [(element as { tree: unknown }).tree]
+      : [];
   for (const child of children) {
     const found = findElement(child, test);
     if (found !== undefined) return found;
@@ -261,7 +282,13 @@ export function textOf(tree: unknown): string {
   if (typeof tree !== 'object' || tree === null) return '';
   const element = tree as TestElement;
   if (element.type === 'Button') return ` [${String(element.props?.label ?? '')}]`;
-  const children = Array.isArray(element.children) ? element.children : 'tree' in element ? [(element as { tree: unknown }).tree] : [];
-  const inner = children.map(textOf).join(element.type === 'Box' && element.props?.flexDirection === 'column' ? '\n' : '');
+  const children = Array.isArray(element.children)
+    ? element.children
+    : 'tree' in element
+      ? [(element as { tree: unknown }).tree]
+      : [];
+  const inner = children
+    .map(textOf)
+    .join(element.type === 'Box' && element.props?.flexDirection === 'column' ? '\n' : '');
   return inner;
 }

@@ -22,7 +22,13 @@ interface Profile {
 export const PROFILES: Record<HostProfileName, Profile> = {
   'claude-code': {
     ops: {
-      'process.hookEnv': () => ({ CLAUDECODE: '1', CLAUDE_PID, CLAUDE_CODE_SESSION_ID: 'session-1', CLAUDE_PLUGIN_ROOT: '/plugins/openviking', CLAUDE_PLUGIN_DATA: '/home/u/.claude/plugins/data/openviking-inline' }),
+      'process.hookEnv': () => ({
+        CLAUDECODE: '1',
+        CLAUDE_PID,
+        CLAUDE_CODE_SESSION_ID: 'session-1',
+        CLAUDE_PLUGIN_ROOT: '/plugins/openviking',
+        CLAUDE_PLUGIN_DATA: '/home/u/.claude/plugins/data/openviking-inline',
+      }),
     },
     engineRow: { type: 'engine', ref: 1 },
   },

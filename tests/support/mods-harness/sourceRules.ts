@@ -40,7 +40,8 @@ export function checkModuleSource(text: string): SourceReport {
   const envGets: string[] = [];
   const envSets: string[] = [];
   const where = (node: ts.Node) => `line ${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
-  if (Buffer.byteLength(text) > MAX_MODULE_BYTES) problems.push(`the file is ${Buffer.byteLength(text)} bytes, over 1 MiB`);
+  if (Buffer.byteLength(text) > MAX_MODULE_BYTES)
+    problems.push(`the file is ${Buffer.byteLength(text)} bytes, over 1 MiB`);
 
   const topLevelFunctions = new Set<string>();
   const exported: string[] = [];
@@ -53,32 +54,49 @@ export function checkModuleSource(text: string): SourceReport {
       const isExported = statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) === true;
       for (const declaration of statement.declarationList.declarations) {
         if (isExported && ts.isIdentifier(declaration.name)) exported.push(declaration.name.text);
-        if (ts.isIdentifier(declaration.name) && declaration.initializer && (ts.isArrowFunction(declaration.initializer) || ts.isFunctionExpression(declaration.initializer))) topLevelFunctions.add(declaration.name.text);
+        if (
+          ts.isIdentifier(declaration.name) &&
+          declaration.initializer &&
+          (ts.isArrowFunction(declaration.initializer) || ts.isFunctionExpression(declaration.initializer))
+        )
+          topLevelFunctions.add(declaration.name.text);
       }
     }
     if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
       for (const element of statement.exportClause.elements) exported.push(element.name.text);
     }
-    if (ts.isImportDeclaration(statement)) problems.push(`${where(statement)}: imports ${statement.moduleSpecifier.getText(file)}`);
+    if (ts.isImportDeclaration(statement))
+      problems.push(`${where(statement)}: imports ${statement.moduleSpecifier.getText(file)}`);
   }
   if (exported.join(',') !== 'register') problems.push(`exports ${JSON.stringify(exported)}, not register alone`);
 
-  const literal = (node: ts.Node | undefined): string | undefined => (node !== undefined && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined);
+  const literal = (node: ts.Node | undefined): string | undefined =>
+    node !== undefined && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
+      ? node.text
+      : undefined;
 
   const visit = (node: ts.Node, insideRegister: boolean): void => {
     if (ts.isCallExpression(node)) {
       const callee = node.expression;
       if (callee.kind === ts.SyntaxKind.ImportKeyword) problems.push(`${where(node)}: a dynamic import()`);
-      if (ts.isIdentifier(callee) && ['eval', 'Function', 'require'].includes(callee.text)) problems.push(`${where(node)}: calls ${callee.text}`);
+      if (ts.isIdentifier(callee) && ['eval', 'Function', 'require'].includes(callee.text))
+        problems.push(`${where(node)}: calls ${callee.text}`);
       if (insideRegister && ts.isIdentifier(callee) && callee.text === 'on') checkOn(node);
-      if (ts.isPropertyAccessExpression(callee) && ts.isPropertyAccessExpression(callee.expression) && callee.expression.name.text === 'env' && ['get', 'set'].includes(callee.name.text)) {
+      if (
+        ts.isPropertyAccessExpression(callee) &&
+        ts.isPropertyAccessExpression(callee.expression) &&
+        callee.expression.name.text === 'env' &&
+        ['get', 'set'].includes(callee.name.text)
+      ) {
         const name = literal(node.arguments[0]);
         if (name === undefined) problems.push(`${where(node)}: $.env.${callee.name.text} takes a computed name`);
         else (callee.name.text === 'get' ? envGets : envSets).push(name);
       }
     }
-    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'Function') problems.push(`${where(node)}: new Function`);
-    if (insideRegister && ts.isIdentifier(node) && node.text === 'arguments') problems.push(`${where(node)}: reads arguments inside register`);
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'Function')
+      problems.push(`${where(node)}: new Function`);
+    if (insideRegister && ts.isIdentifier(node) && node.text === 'arguments')
+      problems.push(`${where(node)}: reads arguments inside register`);
     if (ts.isIdentifier(node) && node.text === '$' && isReference(node)) checkDollar(node);
     const entersRegister = ts.isFunctionDeclaration(node) && node.name?.text === 'register';
     ts.forEachChild(node, (child) => visit(child, insideRegister || entersRegister));
@@ -87,10 +105,14 @@ export function checkModuleSource(text: string): SourceReport {
   const checkOn = (call: ts.CallExpression): void => {
     const event = literal(call.arguments[0]);
     if (event === undefined) problems.push(`${where(call)}: on() with an event name that is not a string literal`);
-    else if (/\.$/.test(event) || event === '') problems.push(`${where(call)}: "${event}" is not an event name or a pattern`);
+    else if (/\.$/.test(event) || event === '')
+      problems.push(`${where(call)}: "${event}" is not an event name or a pattern`);
     else events.push(event);
     const hook = call.arguments[call.arguments.length - 1];
-    if (hook === undefined || !ts.isIdentifier(hook) || !topLevelFunctions.has(hook.text)) problems.push(`${where(call)}: the hook of on(${event ?? '?'}) is not a function declared at the top of the file`);
+    if (hook === undefined || !ts.isIdentifier(hook) || !topLevelFunctions.has(hook.text))
+      problems.push(
+        `${where(call)}: the hook of on(${event ?? '?'}) is not a function declared at the top of the file`,
+      );
   };
 
   const isReference = (node: ts.Identifier): boolean => {
@@ -105,12 +127,24 @@ export function checkModuleSource(text: string): SourceReport {
     // $.noun.op(...)
     if (ts.isPropertyAccessExpression(parent) && parent.expression === node) {
       const outer = parent.parent;
-      if (ts.isPropertyAccessExpression(outer) && outer.expression === parent && ts.isCallExpression(outer.parent) && outer.parent.expression === outer) return;
+      if (
+        ts.isPropertyAccessExpression(outer) &&
+        outer.expression === parent &&
+        ts.isCallExpression(outer.parent) &&
+        outer.parent.expression === outer
+      )
+        return;
       problems.push(`${where(node)}: $ spelled ${parent.parent.getText(file).slice(0, 60)}, not $.noun.op(...)`);
       return;
     }
     // f($, ...) with f a top-level function
-    if (ts.isCallExpression(parent) && parent.arguments.includes(node as ts.Expression) && ts.isIdentifier(parent.expression) && topLevelFunctions.has(parent.expression.text)) return;
+    if (
+      ts.isCallExpression(parent) &&
+      parent.arguments.includes(node as ts.Expression) &&
+      ts.isIdentifier(parent.expression) &&
+      topLevelFunctions.has(parent.expression.text)
+    )
+      return;
     problems.push(`${where(node)}: $ used as ${parent.getText(file).slice(0, 60)}`);
   };
 

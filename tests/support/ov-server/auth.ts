@@ -14,7 +14,14 @@ import { assertPeerId } from './uri.js';
 export type RouteAuth = 'none' | 'tenant' | 'session';
 
 const ROOT_PATHS = new Set(['/api/v1/system/status', '/api/v1/system/wait', '/api/v1/debug/health']);
-const ROOT_PREFIXES = ['/api/v1/admin', '/api/v1/observer', '/api/v1/console', '/api/v1/tasks', '/api/v1/system/backend', '/api/v1/system/sync'];
+const ROOT_PREFIXES = [
+  '/api/v1/admin',
+  '/api/v1/observer',
+  '/api/v1/console',
+  '/api/v1/tasks',
+  '/api/v1/system/backend',
+  '/api/v1/system/sync',
+];
 
 export type HeaderBag = Record<string, string | undefined>;
 
@@ -33,13 +40,19 @@ export function isRootAllowedPath(path: string): boolean {
 }
 
 /** Resolves the caller of a data route, or throws 401/403/400 as the server would. */
-export function resolveIdentity(auth: AuthOptions, headers: HeaderBag, path: string, kind: Exclude<RouteAuth, 'none'>): Identity {
+export function resolveIdentity(
+  auth: AuthOptions,
+  headers: HeaderBag,
+  path: string,
+  kind: Exclude<RouteAuth, 'none'>,
+): Identity {
   const identity = baseIdentity(auth, headers, path);
   if (auth.mode === 'api_key' && identity.role === 'root' && !isRootAllowedPath(path)) {
     throw permissionDenied('ROOT credentials cannot access tenant data APIs; use a user key');
   }
   const peer = headerValue(headers, 'x-openviking-actor-peer');
-  if (kind === 'tenant' && peer !== undefined) return { ...identity, actorPeer: assertPeerId(peer, 'X-OpenViking-Actor-Peer') };
+  if (kind === 'tenant' && peer !== undefined)
+    return { ...identity, actorPeer: assertPeerId(peer, 'X-OpenViking-Actor-Peer') };
   return identity;
 }
 
@@ -69,7 +82,8 @@ function baseIdentity(auth: AuthOptions, headers: HeaderBag, path: string): Iden
 }
 
 function apiKeyIdentity(auth: AuthOptions, key: string | undefined, account?: string, user?: string): Identity {
-  if (key === undefined) throw new OvError('UNAUTHENTICATED', 'Missing API Key: send X-API-Key or Authorization: Bearer <key>');
+  if (key === undefined)
+    throw new OvError('UNAUTHENTICATED', 'Missing API Key: send X-API-Key or Authorization: Bearer <key>');
   if (key === auth.rootKey) return { account: account ?? 'default', user: user ?? 'default', role: 'root' };
   const known = auth.keys?.[key];
   if (known === undefined) throw new OvError('UNAUTHENTICATED', 'Invalid API Key');
@@ -77,8 +91,16 @@ function apiKeyIdentity(auth: AuthOptions, key: string | undefined, account?: st
   return { account: known.account, user: known.user, role: known.role };
 }
 
-function trustedIdentity(auth: AuthOptions, headers: HeaderBag, key: string | undefined, account: string | undefined, user: string | undefined, path: string): Identity {
-  if (auth.rootKey !== undefined && key !== auth.rootKey) throw new OvError('UNAUTHENTICATED', 'Invalid API Key for trusted mode');
+function trustedIdentity(
+  auth: AuthOptions,
+  headers: HeaderBag,
+  key: string | undefined,
+  account: string | undefined,
+  user: string | undefined,
+  path: string,
+): Identity {
+  if (auth.rootKey !== undefined && key !== auth.rootKey)
+    throw new OvError('UNAUTHENTICATED', 'Invalid API Key for trusted mode');
   const isAdminPath = path.startsWith('/api/v1/admin');
   if ((account === undefined || user === undefined) && !isAdminPath) {
     throw invalidArgument('Trusted mode requires X-OpenViking-Account and X-OpenViking-User headers');

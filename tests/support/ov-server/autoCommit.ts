@@ -33,7 +33,8 @@ const FIELDS: Readonly<Record<keyof AutoCommitPolicy, { default: number; max: nu
   min_commit_interval_seconds: { default: 0, max: 604_800 },
 };
 
-const NULL_FIELD_MESSAGE = 'auto_commit_policy fields must be integers; use auto_commit_policy=null to disable automatic commits';
+const NULL_FIELD_MESSAGE =
+  'auto_commit_policy fields must be integers; use auto_commit_policy=null to disable automatic commits';
 
 /** `extra="forbid"`; every field an optional integer. */
 export const autoCommitPolicySchema = z.strictObject({
@@ -51,9 +52,16 @@ export function normalizePolicy(value: unknown): AutoCommitPolicy | null {
     throw validationError([bodyIssue(['auto_commit_policy'], NULL_FIELD_MESSAGE)]);
   }
   const parsed = autoCommitPolicySchema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error.issues.map((issue) => bodyIssue(['auto_commit_policy', ...issue.path.map(String)], issue.message, issue.code)));
+  if (!parsed.success)
+    throw validationError(
+      parsed.error.issues.map((issue) =>
+        bodyIssue(['auto_commit_policy', ...issue.path.map(String)], issue.message, issue.code),
+      ),
+    );
   const policy = {} as AutoCommitPolicy;
-  for (const [key, rule] of Object.entries(FIELDS) as Array<[keyof AutoCommitPolicy, { default: number; max: number }]>) {
+  for (const [key, rule] of Object.entries(FIELDS) as Array<
+    [keyof AutoCommitPolicy, { default: number; max: number }]
+  >) {
     policy[key] = Math.min(rule.max, Math.max(0, parsed.data[key] ?? rule.default));
   }
   return policy;
@@ -69,7 +77,13 @@ function intervalElapsed(record: SessionRecord, policy: AutoCommitPolicy, now: n
   return now - last >= policy.min_commit_interval_seconds * 1000;
 }
 
-function autoCommit(store: SessionStore, record: SessionRecord, policy: AutoCommitPolicy, kind: 'threshold' | 'idle', now: number): void {
+function autoCommit(
+  store: SessionStore,
+  record: SessionRecord,
+  policy: AutoCommitPolicy,
+  kind: 'threshold' | 'idle',
+  now: number,
+): void {
   const result = store.commit(record, { keep_recent_count: policy.keep_recent_count });
   const entry = record.commits[record.commits.length - 1];
   if (entry !== undefined) entry.auto = kind;
@@ -82,7 +96,8 @@ export function maybeAutoCommit(store: SessionStore, record: SessionRecord, now:
   if (policy === null || !intervalElapsed(record, policy, now)) return;
   const byTokens = policy.pending_token_threshold > 0 && store.pendingTokens(record) >= policy.pending_token_threshold;
   const byCount = policy.message_count_threshold > 0 && record.live.length >= policy.message_count_threshold;
-  if ((byTokens || byCount) && record.live.length > policy.keep_recent_count) autoCommit(store, record, policy, 'threshold', now);
+  if ((byTokens || byCount) && record.live.length > policy.keep_recent_count)
+    autoCommit(store, record, policy, 'threshold', now);
 }
 
 /** One pass of the idle scanner: sessions with live messages and no write for `idle_timeout_seconds`. */
@@ -91,6 +106,7 @@ export function scanIdleSessions(store: SessionStore, records: Iterable<SessionR
     const policy = policyOf(record);
     if (policy === null || policy.idle_timeout_seconds <= 0 || record.live.length <= policy.keep_recent_count) continue;
     const lastWrite = record.lastMessageAt === null ? 0 : Date.parse(record.lastMessageAt);
-    if (now - lastWrite >= policy.idle_timeout_seconds * 1000 && intervalElapsed(record, policy, now)) autoCommit(store, record, policy, 'idle', now);
+    if (now - lastWrite >= policy.idle_timeout_seconds * 1000 && intervalElapsed(record, policy, now))
+      autoCommit(store, record, policy, 'idle', now);
   }
 }

@@ -16,11 +16,24 @@ const DEMO_USER = 'demo';
 const DEMO_SEED: SeedSpec = {
   user: DEMO_USER,
   files: {
-    'memories/profile.md': '# Profile\n\nDemo developer. Works in TypeScript on a CodeBuddy memory plugin.\nPrefers small files and tests against real sockets.',
-    'memories/preferences/demo/editor.md': { content: 'Uses Neovim with LSP; tabs are two spaces.', abstract: 'Editor preference: Neovim, two-space indent' },
-    'memories/preferences/demo/testing.md': { content: 'Prefers vitest with real processes over module mocks.', abstract: 'Testing preference: vitest, no mocks' },
-    'memories/entities/demo/openviking.md': { content: 'OpenViking is the memory server; default port 1933.', abstract: 'OpenViking memory server, port 1933' },
-    'memories/events/demo/first-session.md': { content: 'Set up the OpenViking test server for the plugin test suite.', abstract: 'Set up the OpenViking test server' },
+    'memories/profile.md':
+      '# Profile\n\nDemo developer. Works in TypeScript on a CodeBuddy memory plugin.\nPrefers small files and tests against real sockets.',
+    'memories/preferences/demo/editor.md': {
+      content: 'Uses Neovim with LSP; tabs are two spaces.',
+      abstract: 'Editor preference: Neovim, two-space indent',
+    },
+    'memories/preferences/demo/testing.md': {
+      content: 'Prefers vitest with real processes over module mocks.',
+      abstract: 'Testing preference: vitest, no mocks',
+    },
+    'memories/entities/demo/openviking.md': {
+      content: 'OpenViking is the memory server; default port 1933.',
+      abstract: 'OpenViking memory server, port 1933',
+    },
+    'memories/events/demo/first-session.md': {
+      content: 'Set up the OpenViking test server for the plugin test suite.',
+      abstract: 'Set up the OpenViking test server',
+    },
   },
 };
 
@@ -33,8 +46,14 @@ function authFor(mode: string): AuthOptions {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: 'string', default: '1933' }, auth: { type: 'string', default: 'dev' } } });
-  const server = await startOvServer({ port: Number(values.port), auth: authFor(values.auth ?? 'dev'), seed: DEMO_SEED });
+  const { values } = parseArgs({
+    options: { port: { type: 'string', default: '1933' }, auth: { type: 'string', default: 'dev' } },
+  });
+  const server = await startOvServer({
+    port: Number(values.port),
+    auth: authFor(values.auth ?? 'dev'),
+    seed: DEMO_SEED,
+  });
   process.stdout.write(`OpenViking test server (${values.auth} auth) listening on ${server.url}\n`);
   if (values.auth === 'api_key') process.stdout.write('user key: demo-user-key (user demo), root key: demo-root-key\n');
   else process.stdout.write(`demo user: ${DEMO_USER} (send X-OpenViking-User: ${DEMO_USER})\n`);

@@ -10,7 +10,14 @@
 import type { Identity } from './types.js';
 import type { ServerState } from './state.js';
 import { ensureSession } from './state.js';
-import { PURPOSE_QUOTAS, assembleContext, defaultSearchRoots, rankCandidates, type AssembleOptions, type Quotas } from './retrieval.js';
+import {
+  PURPOSE_QUOTAS,
+  assembleContext,
+  defaultSearchRoots,
+  rankCandidates,
+  type AssembleOptions,
+  type Quotas,
+} from './retrieval.js';
 import { applyPeerView, reportedPenalties, type PeerView } from './peers.js';
 
 export interface ContextQuery {
@@ -37,16 +44,31 @@ export interface ContextQuery {
 export const DEFAULT_MAX_TOKENS = 1600;
 export const DEFAULT_LIMIT = 10;
 
-export function runContextSearch(state: ServerState, identity: Identity, request: ContextQuery): Record<string, unknown> {
-  const wantsSession = typeof request.sessionId === 'string' && request.sessionId !== '' && (request.queryExpansion === 'auto' || request.dedupTurns > 0);
+export function runContextSearch(
+  state: ServerState,
+  identity: Identity,
+  request: ContextQuery,
+): Record<string, unknown> {
+  const wantsSession =
+    typeof request.sessionId === 'string' &&
+    request.sessionId !== '' &&
+    (request.queryExpansion === 'auto' || request.dedupTurns > 0);
   const session = wantsSession ? ensureSession(state, identity, request.sessionId as string) : undefined;
   const turn = session?.all.length ?? 0;
   const cooled = new Set<string>();
   if (session !== undefined && request.dedupTurns > 0) {
-    for (const entry of session.recallLog) if (turn - entry.turn < request.dedupTurns) for (const uri of entry.uris) cooled.add(uri);
+    for (const entry of session.recallLog)
+      if (turn - entry.turn < request.dedupTurns) for (const uri of entry.uris) cooled.add(uri);
   }
-  const peerView: PeerView = { actorPeer: identity.actorPeer, scope: request.peerScope ?? 'all', penalty: request.otherPeerPenalty };
-  const candidates = applyPeerView(rankCandidates(state.vfs, identity.account, request.query, defaultSearchRoots(identity)), peerView);
+  const peerView: PeerView = {
+    actorPeer: identity.actorPeer,
+    scope: request.peerScope ?? 'all',
+    penalty: request.otherPeerPenalty,
+  };
+  const candidates = applyPeerView(
+    rankCandidates(state.vfs, identity.account, request.query, defaultSearchRoots(identity)),
+    peerView,
+  );
   const assembled = assembleContext(candidates, {
     maxTokens: request.maxTokens,
     quotas: request.quotas ?? (request.purpose === null ? null : PURPOSE_QUOTAS[request.purpose]),
@@ -59,7 +81,12 @@ export function runContextSearch(state: ServerState, identity: Identity, request
     rewriteMaxBullets: request.rewriteMaxBullets,
     actorPeer: identity.actorPeer,
   });
-  if (session !== undefined && request.dedupTurns > 0 && assembled.rewrite !== 'no_relevant' && assembled.entries.length > 0) {
+  if (
+    session !== undefined &&
+    request.dedupTurns > 0 &&
+    assembled.rewrite !== 'no_relevant' &&
+    assembled.entries.length > 0
+  ) {
     session.recallLog.push({ turn, uris: assembled.entries.map((entry) => entry.uri) });
   }
   const dedupStatus = request.dedupTurns === 0 ? 'off' : session === undefined ? 'no_session' : 'applied';

@@ -23,7 +23,12 @@ import { handleMcp } from './mcp.js';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PLACEHOLDER_IDENTITY: Identity = { account: 'default', user: 'default', role: 'root' };
 
-export async function dispatch(state: ServerState, routes: readonly Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function dispatch(
+  state: ServerState,
+  routes: readonly Route[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const startedAt = state.now();
   const rawBody = await readBody(req);
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -65,14 +70,26 @@ export async function dispatch(state: ServerState, routes: readonly Route[], req
   writeReply(res, reply, startedAt, state);
 }
 
-async function runRoute(state: ServerState, routes: readonly Route[], entry: LoggedRequest, headers: HeaderBag, rawBody: string): Promise<Reply> {
+async function runRoute(
+  state: ServerState,
+  routes: readonly Route[],
+  entry: LoggedRequest,
+  headers: HeaderBag,
+  rawBody: string,
+): Promise<Reply> {
   const match = matchRoute(routes, entry.method, entry.path);
   if ('missing' in match) {
     if (match.missing === 404) return errorReply(new OvError('NOT_FOUND', 'Not Found'));
-    return { ...errorReply(new OvError('UNKNOWN', 'Method Not Allowed', undefined, 405)), headers: { Allow: match.allow.join(', ') } };
+    return {
+      ...errorReply(new OvError('UNKNOWN', 'Method Not Allowed', undefined, 405)),
+      headers: { Allow: match.allow.join(', ') },
+    };
   }
   try {
-    const identity = match.route.auth === 'none' ? PLACEHOLDER_IDENTITY : resolveIdentity(state.auth, headers, entry.path, match.route.auth);
+    const identity =
+      match.route.auth === 'none'
+        ? PLACEHOLDER_IDENTITY
+        : resolveIdentity(state.auth, headers, entry.path, match.route.auth);
     if (match.route.auth !== 'none') ensureHome(state, identity);
     const ctx: RequestContext = {
       state,
@@ -89,14 +106,17 @@ async function runRoute(state: ServerState, routes: readonly Route[], entry: Log
     };
     return await match.route.handler(ctx);
   } catch (error) {
-    return errorReply(error instanceof OvError ? error : new OvError('INTERNAL', 'Internal server error', { cause: String(error) }));
+    return errorReply(
+      error instanceof OvError ? error : new OvError('INTERNAL', 'Internal server error', { cause: String(error) }),
+    );
   }
 }
 
 /** Parsed JSON body of a write method; throws the `json_invalid` 400 for bad JSON. */
 function bodyFor(entry: LoggedRequest, rawBody: string): unknown {
   if (entry.method === 'GET' || rawBody.trim() === '') return undefined;
-  if (entry.body === undefined) throw validationError([{ loc: ['body', 0], message: 'JSON decode error', type: 'json_invalid' }]);
+  if (entry.body === undefined)
+    throw validationError([{ loc: ['body', 0], message: 'JSON decode error', type: 'json_invalid' }]);
   return entry.body;
 }
 
@@ -133,7 +153,9 @@ function checkRequestId(req: IncomingMessage): string | undefined | OvError {
 }
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(req.headersDistinct).map(([name, values]) => [name, (values ?? []).join(', ')]));
+  return Object.fromEntries(
+    Object.entries(req.headersDistinct).map(([name, values]) => [name, (values ?? []).join(', ')]),
+  );
 }
 
 function parseJson(text: string): unknown {

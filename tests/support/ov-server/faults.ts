@@ -91,7 +91,8 @@ export class Faults {
 
   decide(method: string, path: string): FaultDecision {
     const request = { method, path, status: 0 };
-    const latencyMs = this.latencies.filter((rule) => matchesFilter(request, { ...rule.match, status: undefined }))
+    const latencyMs = this.latencies
+      .filter((rule) => matchesFilter(request, { ...rule.match, status: undefined }))
       .reduce((sum, rule) => sum + rule.ms, 0);
     if (consume(this.hangs, request) !== undefined) return { latencyMs, hang: true };
     const burst = consume(this.bursts, request);
@@ -102,8 +103,13 @@ export class Faults {
 }
 
 /** Takes one use of the first live matching rule. */
-function consume<T>(rules: Array<Counted<T>>, request: { method: string; path: string; status: number }): Counted<T> | undefined {
-  const rule = rules.find((candidate) => candidate.remaining > 0 && matchesFilter(request, { ...candidate.match, status: undefined }));
+function consume<T>(
+  rules: Array<Counted<T>>,
+  request: { method: string; path: string; status: number },
+): Counted<T> | undefined {
+  const rule = rules.find(
+    (candidate) => candidate.remaining > 0 && matchesFilter(request, { ...candidate.match, status: undefined }),
+  );
   if (rule !== undefined) rule.remaining -= 1;
   return rule;
 }

@@ -42,7 +42,9 @@ export function listEntries(state: ServerState, identity: Identity, uri: string,
     .filter((entry) => isVisibleTo(entry.uri, identity))
     .slice(0, params.nodeLimit);
   if (params.simple) return entries.map((entry) => entry.uri);
-  return entries.map((entry) => (params.output === 'original' ? originalEntry(entry, params) : agentEntry(state, identity, entry, params)));
+  return entries.map((entry) =>
+    params.output === 'original' ? originalEntry(entry, params) : agentEntry(state, identity, entry, params),
+  );
 }
 
 function isVisibleTo(uri: string, identity: Identity): boolean {
@@ -63,7 +65,12 @@ function originalEntry(entry: DirEntry, params: LsParams): Record<string, unknow
   };
 }
 
-function agentEntry(state: ServerState, identity: Identity, entry: DirEntry, params: LsParams): Record<string, unknown> {
+function agentEntry(
+  state: ServerState,
+  identity: Identity,
+  entry: DirEntry,
+  params: LsParams,
+): Record<string, unknown> {
   const dirAbstract = entry.isDir ? (state.vfs.read(identity.account, `${entry.uri}/.abstract.md`)?.content ?? '') : '';
   return {
     uri: entry.uri,
@@ -89,7 +96,13 @@ export function readText(state: ServerState, identity: Identity, uri: string, of
 
 export type WriteMode = 'replace' | 'append' | 'create';
 
-export function writeText(state: ServerState, identity: Identity, uri: string, content: string, mode: WriteMode): { uri: string; created: boolean } {
+export function writeText(
+  state: ServerState,
+  identity: Identity,
+  uri: string,
+  content: string,
+  mode: WriteMode,
+): { uri: string; created: boolean } {
   assertWritable(uri, identity);
   const existing = state.vfs.read(identity.account, uri);
   if (existing === undefined) {
@@ -101,27 +114,44 @@ export function writeText(state: ServerState, identity: Identity, uri: string, c
     throw new OvError('ALREADY_EXISTS', `File already exists: ${uri}`);
   }
   const text = mode === 'append' && existing !== undefined ? existing.content + content : content;
-  state.vfs.write(identity.account, uri, { content: text, tags: existing?.tags ?? [] }, new Date(state.now()).toISOString());
+  state.vfs.write(
+    identity.account,
+    uri,
+    { content: text, tags: existing?.tags ?? [] },
+    new Date(state.now()).toISOString(),
+  );
   return { uri, created: existing === undefined };
 }
 
-export function editText(state: ServerState, identity: Identity, uri: string, oldString: string, newString: string, replaceAll: boolean): number {
+export function editText(
+  state: ServerState,
+  identity: Identity,
+  uri: string,
+  oldString: string,
+  newString: string,
+  replaceAll: boolean,
+): number {
   assertWritable(uri, identity);
   const file = state.vfs.read(identity.account, uri);
   if (file === undefined) throw notFound(`File not found: ${uri}`);
   if (oldString === '') throw invalidArgument('old_string must not be empty');
   const count = file.content.split(oldString).length - 1;
   if (count === 0) throw invalidArgument(`old_string not found in ${uri}`);
-  if (count > 1 && !replaceAll) throw invalidArgument(`old_string matches ${count} times in ${uri}; pass replace_all or a longer string`);
-  const content = replaceAll ? file.content.split(oldString).join(newString) : file.content.replace(oldString, () => newString);
+  if (count > 1 && !replaceAll)
+    throw invalidArgument(`old_string matches ${count} times in ${uri}; pass replace_all or a longer string`);
+  const content = replaceAll
+    ? file.content.split(oldString).join(newString)
+    : file.content.replace(oldString, () => newString);
   state.vfs.write(identity.account, uri, { content, tags: file.tags }, new Date(state.now()).toISOString());
   return replaceAll ? count : 1;
 }
 
 export function forgetUri(state: ServerState, identity: Identity, uri: string, recursive: boolean): number {
   if (uriSegments(uri).length < 2) throw invalidArgument(`Refusing to delete a scope root: ${uri}`);
-  if (state.vfs.read(identity.account, uri) === undefined && !state.vfs.isDir(identity.account, uri)) throw notFound(`Not found: ${uri}`);
-  if (state.vfs.read(identity.account, uri) === undefined && !recursive) throw invalidArgument(`${uri} is a directory; pass recursive=true`);
+  if (state.vfs.read(identity.account, uri) === undefined && !state.vfs.isDir(identity.account, uri))
+    throw notFound(`Not found: ${uri}`);
+  if (state.vfs.read(identity.account, uri) === undefined && !recursive)
+    throw invalidArgument(`${uri} is a directory; pass recursive=true`);
   return state.vfs.remove(identity.account, uri, recursive);
 }
 
@@ -141,7 +171,14 @@ export interface GrepMatch {
   content: string;
 }
 
-export function grepFiles(state: ServerState, identity: Identity, uri: string, patterns: string[], caseInsensitive: boolean, nodeLimit: number): GrepMatch[] {
+export function grepFiles(
+  state: ServerState,
+  identity: Identity,
+  uri: string,
+  patterns: string[],
+  caseInsensitive: boolean,
+  nodeLimit: number,
+): GrepMatch[] {
   const regexes = patterns.map((pattern) => compilePattern(pattern, caseInsensitive));
   const matches: GrepMatch[] = [];
   for (const { uri: fileUri, file } of state.vfs.filesUnder(identity.account, uri)) {
@@ -162,7 +199,13 @@ function compilePattern(pattern: string, caseInsensitive: boolean): RegExp {
 }
 
 /** `**` any depth, `*` within a segment, `?` one character; matched against the path below `uri`. */
-export function globFiles(state: ServerState, identity: Identity, pattern: string, uri: string, nodeLimit: number): string[] {
+export function globFiles(
+  state: ServerState,
+  identity: Identity,
+  pattern: string,
+  uri: string,
+  nodeLimit: number,
+): string[] {
   const source = pattern
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
     .replace(/\*\*\//g, '\u0000')
@@ -175,20 +218,34 @@ export function globFiles(state: ServerState, identity: Identity, pattern: strin
   const prefixLength = uriSegments(uri).length;
   return state.vfs
     .filesUnder(identity.account, uri)
-    .filter(({ uri: fileUri }) => isVisibleTo(fileUri, identity) && regex.test(uriSegments(fileUri).slice(prefixLength).join('/')))
+    .filter(
+      ({ uri: fileUri }) =>
+        isVisibleTo(fileUri, identity) && regex.test(uriSegments(fileUri).slice(prefixLength).join('/')),
+    )
     .map(({ uri: fileUri }) => fileUri)
     .slice(0, nodeLimit);
 }
 
 /** Indented tree text, directories suffixed with `/`. */
-export function treeText(state: ServerState, identity: Identity, uri: string, levelLimit: number, nodeLimit: number, includeAbstract: boolean): string {
+export function treeText(
+  state: ServerState,
+  identity: Identity,
+  uri: string,
+  levelLimit: number,
+  nodeLimit: number,
+  includeAbstract: boolean,
+): string {
   const entries = state.vfs
     .list(identity.account, uri, levelLimit)
-    .filter((entry) => isVisibleTo(entry.uri, identity) && !entry.relPath.split('/').some((segment) => segment.startsWith('.')))
+    .filter(
+      (entry) =>
+        isVisibleTo(entry.uri, identity) && !entry.relPath.split('/').some((segment) => segment.startsWith('.')),
+    )
     .slice(0, nodeLimit);
   const lines = entries.map((entry) => {
     const depth = entry.relPath.split('/').length - 1;
-    const abstract = includeAbstract && entry.file !== undefined && entry.file.abstract !== '' ? ` — ${entry.file.abstract}` : '';
+    const abstract =
+      includeAbstract && entry.file !== undefined && entry.file.abstract !== '' ? ` — ${entry.file.abstract}` : '';
     return `${'  '.repeat(depth)}${entry.name}${entry.isDir ? '/' : ''}${abstract}`;
   });
   return [uri, ...lines].join('\n');

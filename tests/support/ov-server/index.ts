@@ -23,7 +23,23 @@ import { fsRoutes } from './routes/fs.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { searchRoutes } from './routes/search.js';
 
-export type { AuthMode, AuthOptions, Identity, KeyIdentity, LoggedRequest, OvServerOptions, RequestFilter, Role, SeedFile, SeedSpec, SessionSnapshot, StoredMessage, StoredPart, ArchiveRecord, CommitRecord } from './types.js';
+export type {
+  AuthMode,
+  AuthOptions,
+  Identity,
+  KeyIdentity,
+  LoggedRequest,
+  OvServerOptions,
+  RequestFilter,
+  Role,
+  SeedFile,
+  SeedSpec,
+  SessionSnapshot,
+  StoredMessage,
+  StoredPart,
+  ArchiveRecord,
+  CommitRecord,
+} from './types.js';
 export type { ErrorBurstSpec } from './faults.js';
 export { TOOL_NAMES } from './mcp-tools.js';
 export { estimateTokens } from './tokens.js';
@@ -75,7 +91,9 @@ export async function startOvServer(options: OvServerOptions = {}): Promise<OvTe
   // The idle scanner of §10, only when asked for (the real server's is off by default).
   const startScanner = (): NodeJS.Timeout | undefined => {
     const scanMs = state.autoCommit.idleScanMs;
-    return scanMs === undefined ? undefined : setInterval(() => scanIdleSessions(state.sessions, state.sessions.all(), state.now()), scanMs).unref();
+    return scanMs === undefined
+      ? undefined
+      : setInterval(() => scanIdleSessions(state.sessions, state.sessions.all(), state.now()), scanMs).unref();
   };
   let scanner = startScanner();
 
@@ -106,7 +124,14 @@ export async function startOvServer(options: OvServerOptions = {}): Promise<OvTe
     waitForRequests: (filter, count, timeoutMs) => state.log.waitFor(filter, count, timeoutMs),
     sessions: () => state.sessions.snapshot(),
     session: (sessionId, who = {}) =>
-      state.sessions.snapshot().find((s) => s.sessionId === sessionId && (who.account === undefined || s.account === who.account) && (who.user === undefined || s.user === who.user)),
+      state.sessions
+        .snapshot()
+        .find(
+          (s) =>
+            s.sessionId === sessionId &&
+            (who.account === undefined || s.account === who.account) &&
+            (who.user === undefined || s.user === who.user),
+        ),
     seed: (spec) => seedState(state, spec),
     file: (uri, account = 'default') => state.vfs.read(account, uri)?.content,
     stop,

@@ -8,7 +8,10 @@
  */
 import type { LoggedRequest, RequestFilter } from './types.js';
 
-export function matchesFilter(entry: Pick<LoggedRequest, 'method' | 'path' | 'status'>, filter: RequestFilter): boolean {
+export function matchesFilter(
+  entry: Pick<LoggedRequest, 'method' | 'path' | 'status'>,
+  filter: RequestFilter,
+): boolean {
   if (filter.method !== undefined && filter.method.toUpperCase() !== entry.method) return false;
   if (filter.status !== undefined && filter.status !== entry.status) return false;
   if (filter.path === undefined) return true;
@@ -40,7 +43,9 @@ export class RequestLog {
       const done = this.list(filter).filter((entry) => entry.status !== 0 || entry.fault !== undefined);
       if (done.length >= count) return done;
       if (Date.now() > deadline) {
-        throw new Error(`waited ${timeoutMs} ms for ${count} request(s) matching ${describe(filter)}, saw ${done.length}`);
+        throw new Error(
+          `waited ${timeoutMs} ms for ${count} request(s) matching ${describe(filter)}, saw ${done.length}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -18,13 +18,25 @@ import { OvError } from './errors.js';
 import { ensureHome } from './fsops.js';
 import { registerTools } from './mcp-tools.js';
 
-function writeJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function writeJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
-export async function handleMcp(state: ServerState, req: IncomingMessage, res: ServerResponse, headers: HeaderBag, rawBody: string): Promise<void> {
+export async function handleMcp(
+  state: ServerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: HeaderBag,
+  rawBody: string,
+): Promise<void> {
   let identity;
   try {
     identity = resolveIdentity(state.auth, headers, '/mcp', 'tenant');
@@ -43,7 +55,10 @@ export async function handleMcp(state: ServerState, req: IncomingMessage, res: S
   }
   const server = new McpServer({ name: 'openviking-test', version: state.version });
   registerTools(server, state, identity);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: state.mcpJsonResponse });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: state.mcpJsonResponse,
+  });
   res.on('close', () => {
     void transport.close();
     void server.close();

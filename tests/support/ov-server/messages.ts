@@ -46,13 +46,19 @@ export type PreparedMessage = Omit<StoredMessage, 'seq'>;
  * Validates one message (loc prefix for batch items) and returns the stored
  * form, split when it is a user tool-result aggregate. Throws the 400.
  */
-export function prepareMessage(input: AddMessageInput, identity: Identity, nowIso: string, loc: Array<string | number> = []): PreparedMessage[] {
+export function prepareMessage(
+  input: AddMessageInput,
+  identity: Identity,
+  nowIso: string,
+  loc: Array<string | number> = [],
+): PreparedMessage[] {
   const issues: ValidationIssue[] = [];
   if (input.peer_id !== undefined && !isValidIdentifier(input.peer_id)) {
     issues.push(bodyIssue([...loc, 'peer_id'], `Invalid peer_id: ${JSON.stringify(input.peer_id)}`));
   }
   let parts: StoredPart[];
-  if (input.parts !== undefined) parts = input.parts.map((raw, i) => normalizePart(raw, identity, [...loc, 'parts', i], issues));
+  if (input.parts !== undefined)
+    parts = input.parts.map((raw, i) => normalizePart(raw, identity, [...loc, 'parts', i], issues));
   else if (input.content !== undefined) parts = [{ type: 'text', text: input.content }];
   else {
     issues.push(bodyIssue(loc, 'Either content or parts is required'));
@@ -67,9 +73,21 @@ export function prepareMessage(input: AddMessageInput, identity: Identity, nowIs
     ...(input.source_message_ids === undefined ? {} : { source_message_ids: input.source_message_ids }),
   };
   if (isToolResultAggregate(input.role, parts)) {
-    return parts.map((part) => ({ ...base, id: mintMessageId(), parts: [part], message_kind: input.message_kind ?? 'tool_transport' }));
+    return parts.map((part) => ({
+      ...base,
+      id: mintMessageId(),
+      parts: [part],
+      message_kind: input.message_kind ?? 'tool_transport',
+    }));
   }
-  return [{ ...base, id: mintMessageId(), parts, ...(input.message_kind === undefined ? {} : { message_kind: input.message_kind }) }];
+  return [
+    {
+      ...base,
+      id: mintMessageId(),
+      parts,
+      ...(input.message_kind === undefined ? {} : { message_kind: input.message_kind }),
+    },
+  ];
 }
 
 /** Parses a batch body (≤100 messages) and prepares every message, all-or-nothing. */
@@ -87,8 +105,11 @@ export function messageTokens(message: Pick<StoredMessage, 'parts'>): number {
 export function partText(part: StoredPart): string {
   if (part.type === 'text') return String(part['text'] ?? '');
   if (part.type === 'tool') {
-    const input = part['tool_input'] === null || part['tool_input'] === undefined ? '' : JSON.stringify(part['tool_input']);
-    return [part['tool_name'], input, part['tool_output']].filter((value) => typeof value === 'string' && value !== '').join(' ');
+    const input =
+      part['tool_input'] === null || part['tool_input'] === undefined ? '' : JSON.stringify(part['tool_input']);
+    return [part['tool_name'], input, part['tool_output']]
+      .filter((value) => typeof value === 'string' && value !== '')
+      .join(' ');
   }
   if (part.type === 'context') return String(part['abstract'] ?? '');
   return '';
@@ -98,7 +119,12 @@ function isToolResultAggregate(role: string, parts: StoredPart[]): boolean {
   return role === 'user' && parts.length > 1 && parts.every((part) => part.type === 'tool');
 }
 
-function normalizePart(raw: Record<string, unknown>, identity: Identity, loc: Array<string | number>, issues: ValidationIssue[]): StoredPart {
+function normalizePart(
+  raw: Record<string, unknown>,
+  identity: Identity,
+  loc: Array<string | number>,
+  issues: ValidationIssue[],
+): StoredPart {
   switch (raw['type']) {
     case 'text':
       return { type: 'text', text: typeof raw['text'] === 'string' ? raw['text'] : '' };
@@ -118,18 +144,42 @@ function normalizePart(raw: Record<string, unknown>, identity: Identity, loc: Ar
   }
 }
 
-function normalizeImagePart(raw: Record<string, unknown>, loc: Array<string | number>, issues: ValidationIssue[]): StoredPart {
+function normalizeImagePart(
+  raw: Record<string, unknown>,
+  loc: Array<string | number>,
+  issues: ValidationIssue[],
+): StoredPart {
   const image = raw['image_url'];
-  const url = typeof image === 'string' ? image : typeof image === 'object' && image !== null ? (image as Record<string, unknown>)['url'] : undefined;
-  if (typeof url !== 'string' || url.trim() === '') issues.push(bodyIssue([...loc, 'image_url'], 'image_url must not be empty'));
+  const url =
+    typeof image === 'string'
+      ? image
+      : typeof image === 'object' && image !== null
+        ? (image as Record<string, unknown>)['url']
+        : undefined;
+  if (typeof url !== 'string' || url.trim() === '')
+    issues.push(bodyIssue([...loc, 'image_url'], 'image_url must not be empty'));
   const detail = typeof image === 'object' && image !== null ? (image as Record<string, unknown>)['detail'] : undefined;
-  return { type: 'image_url', image_url: { url: typeof url === 'string' ? url : '', detail: typeof detail === 'string' ? detail : 'auto' } };
+  return {
+    type: 'image_url',
+    image_url: { url: typeof url === 'string' ? url : '', detail: typeof detail === 'string' ? detail : 'auto' },
+  };
 }
 
-function normalizeToolPart(raw: Record<string, unknown>, identity: Identity, loc: Array<string | number>, issues: ValidationIssue[]): StoredPart {
+function normalizeToolPart(
+  raw: Record<string, unknown>,
+  identity: Identity,
+  loc: Array<string | number>,
+  issues: ValidationIssue[],
+): StoredPart {
   const status = raw['tool_status'] ?? 'pending';
   if (typeof status !== 'string' || !TOOL_STATUSES.has(status)) {
-    issues.push(bodyIssue([...loc, 'tool_status'], "Input should be 'pending', 'running', 'completed' or 'error'", 'literal_error'));
+    issues.push(
+      bodyIssue(
+        [...loc, 'tool_status'],
+        "Input should be 'pending', 'running', 'completed' or 'error'",
+        'literal_error',
+      ),
+    );
   }
   const input = raw['tool_input'];
   if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
@@ -145,12 +195,18 @@ function normalizeToolPart(raw: Record<string, unknown>, identity: Identity, loc
     tool_status: status,
   };
   for (const field of TOOL_URI_FIELDS) {
-    if (typeof raw[field] === 'string' && raw[field] !== '') part[field] = checkedUri(raw[field], identity, [...loc, field], issues);
+    if (typeof raw[field] === 'string' && raw[field] !== '')
+      part[field] = checkedUri(raw[field], identity, [...loc, field], issues);
   }
   return part;
 }
 
-function checkedUri(value: unknown, identity: Identity, loc: Array<string | number>, issues: ValidationIssue[]): string | undefined {
+function checkedUri(
+  value: unknown,
+  identity: Identity,
+  loc: Array<string | number>,
+  issues: ValidationIssue[],
+): string | undefined {
   if (typeof value !== 'string') {
     issues.push(bodyIssue(loc, 'Field required', 'missing'));
     return undefined;

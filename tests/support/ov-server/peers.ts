@@ -71,7 +71,9 @@ export function applyPeerView(candidates: Candidate[], view: PeerView): Candidat
 
 /** List search and find: an actor sees no other peer's folder. */
 export function visibleToActor(candidates: Candidate[], actorPeer: string | undefined): Candidate[] {
-  return actorPeer === undefined ? candidates : candidates.filter((candidate) => originOf(candidate.uri, actorPeer) !== 'other_peer');
+  return actorPeer === undefined
+    ? candidates
+    : candidates.filter((candidate) => originOf(candidate.uri, actorPeer) !== 'other_peer');
 }
 
 /** `stats.other_peer_penalties` as reported. */

@@ -75,14 +75,25 @@ export function rankCandidates(vfs: Vfs, account: string, query: string, roots: 
       if (seen.has(uri) || uriSegments(uri).some((segment) => segment.startsWith('.'))) continue;
       const documentTerms = terms(`${uriSegments(uri).join(' ')} ${file.abstract} ${file.content}`);
       const category = categoryOf(uri);
-      seen.set(uri, { uri, file, category, contextType: contextTypeOf(category), score: scoreTerms(queryTerms, documentTerms) });
+      seen.set(uri, {
+        uri,
+        file,
+        category,
+        contextType: contextTypeOf(category),
+        score: scoreTerms(queryTerms, documentTerms),
+      });
     }
   }
   return [...seen.values()].sort((a, b) => b.score - a.score || (a.uri < b.uri ? -1 : 1));
 }
 
 /** The `FindResult.to_dict` shape. */
-export function findResult(candidates: Candidate[], limit: number, scoreThreshold: number | undefined, contextTypes?: string[]): Record<string, unknown> {
+export function findResult(
+  candidates: Candidate[],
+  limit: number,
+  scoreThreshold: number | undefined,
+  contextTypes?: string[],
+): Record<string, unknown> {
   const kept = candidates
     .filter((candidate) => scoreThreshold === undefined || candidate.score >= scoreThreshold)
     .filter((candidate) => contextTypes === undefined || contextTypes.includes(candidate.contextType))
@@ -140,8 +151,11 @@ const DETAIL_ORDER: readonly Detail[] = ['full', 'overview', 'abstract', 'uri'];
 
 /** Selects, budgets and renders context entries. */
 export function assembleContext(candidates: Candidate[], options: AssembleOptions): Assembled {
-  const eligible = candidates.filter((candidate) => (options.scoreThreshold === undefined || candidate.score >= options.scoreThreshold) &&
-    !options.excludeUris.some((excluded) => candidate.uri === excluded || candidate.uri.startsWith(`${excluded}/`)));
+  const eligible = candidates.filter(
+    (candidate) =>
+      (options.scoreThreshold === undefined || candidate.score >= options.scoreThreshold) &&
+      !options.excludeUris.some((excluded) => candidate.uri === excluded || candidate.uri.startsWith(`${excluded}/`)),
+  );
   const fresh = eligible.filter((candidate) => !options.cooled.has(candidate.uri));
   const entries = budgetEntries(selectByQuota(fresh, options), options);
   const tierCounts: Record<Detail, number> = { full: 0, overview: 0, abstract: 0, uri: 0 };
@@ -150,7 +164,12 @@ export function assembleContext(candidates: Candidate[], options: AssembleOption
   const base = { entries, usedTokens, tierCounts, cooledCount: eligible.length - fresh.length };
   if (options.rewrite === false) return { ...base, rendered: renderEntries(entries), digest: '', rewrite: 'off' };
   if (entries.length === 0) return { ...base, rendered: '', digest: '', rewrite: 'no_relevant' };
-  return { ...base, rendered: renderEntries(entries), digest: digestOf(entries, options.rewriteMaxBullets), rewrite: 'ok' };
+  return {
+    ...base,
+    rendered: renderEntries(entries),
+    digest: digestOf(entries, options.rewriteMaxBullets),
+    rewrite: 'ok',
+  };
 }
 
 function selectByQuota(candidates: Candidate[], options: AssembleOptions): Candidate[] {
@@ -176,7 +195,14 @@ function budgetEntries(selected: Candidate[], options: AssembleOptions): Context
       const cost = detail === 'uri' ? estimateTokens(candidate.uri) : estimateTokens(text);
       if (cost > remaining) continue;
       remaining -= cost;
-      entries.push({ uri: candidate.uri, category: candidate.category, score: candidate.score, detail, text, origin: originOf(candidate.uri, options.actorPeer) });
+      entries.push({
+        uri: candidate.uri,
+        category: candidate.category,
+        score: candidate.score,
+        detail,
+        text,
+        origin: originOf(candidate.uri, options.actorPeer),
+      });
       break;
     }
   }

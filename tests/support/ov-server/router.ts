@@ -58,7 +58,9 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
     .filter((hit): hit is { candidate: Route; match: RegExpExecArray } => hit.match !== null);
   const hit = onPath.find(({ candidate }) => candidate.method === method);
   if (hit !== undefined) {
-    const params = Object.fromEntries(Object.entries(hit.match.groups ?? {}).map(([key, value]) => [key, decodeSegment(value)]));
+    const params = Object.fromEntries(
+      Object.entries(hit.match.groups ?? {}).map(([key, value]) => [key, decodeSegment(value)]),
+    );
     return { route: hit.candidate, params };
   }
   return { missing: onPath.length === 0 ? 404 : 405, allow: onPath.map(({ candidate }) => candidate.method) };
@@ -76,12 +78,15 @@ function decodeSegment(value: string): string {
 
 /** A 200 `{status:"ok", result}` reply. */
 export function ok(result: unknown, headers?: Record<string, string>): Reply {
-  return headers === undefined ? { status: 200, body: okEnvelope(result) } : { status: 200, body: okEnvelope(result), headers };
+  return headers === undefined
+    ? { status: 200, body: okEnvelope(result) }
+    : { status: 200, body: okEnvelope(result), headers };
 }
 
 export function requireQuery(ctx: RequestContext, name: string): string {
   const value = ctx.query[name];
-  if (value === undefined) throw validationError([{ loc: ['query', name], message: 'Field required', type: 'missing' }]);
+  if (value === undefined)
+    throw validationError([{ loc: ['query', name], message: 'Field required', type: 'missing' }]);
   return value;
 }
 

@@ -15,8 +15,10 @@
  */
 
 const STOP_WORDS = new Set(
-  ('a an and are as at be but by do does did for from has have how i in is it its me my of on or our so that the their them ' +
-    'they this to was we what when where which who why will with you your').split(' '),
+  (
+    'a an and are as at be but by do does did for from has have how i in is it its me my of on or our so that the their them ' +
+    'they this to was we what when where which who why will with you your'
+  ).split(' '),
 );
 
 function stem(word: string): string {

@@ -14,7 +14,12 @@ const stringOrList = z.union([z.string(), z.array(z.string())]);
 const telemetry = z.union([z.boolean(), z.record(z.string(), z.boolean())]);
 const detailLevel = z.enum(['abstract', 'overview', 'full']);
 
-export const quotasSchema = z.strictObject(Object.fromEntries(QUOTA_KEYS.map((key) => [key, int().min(0).optional()])) as Record<(typeof QUOTA_KEYS)[number], z.ZodOptional<z.ZodNumber>>);
+export const quotasSchema = z.strictObject(
+  Object.fromEntries(QUOTA_KEYS.map((key) => [key, int().min(0).optional()])) as Record<
+    (typeof QUOTA_KEYS)[number],
+    z.ZodOptional<z.ZodNumber>
+  >,
+);
 
 /** Fields of the context face shared by `/search/search` (context mode) and `/search/recall`. */
 const contextFields = {
@@ -23,11 +28,17 @@ const contextFields = {
   max_tokens: int().min(64).max(32000).optional(),
   quotas: quotasSchema.nullable().optional(),
   purpose: z.enum(['chat', 'coding']).nullable().optional(),
-  detail: z.union([detailLevel, z.record(z.string(), detailLevel)]).nullable().optional(),
+  detail: z
+    .union([detailLevel, z.record(z.string(), detailLevel)])
+    .nullable()
+    .optional(),
   dedup_turns: int().min(0).max(100).optional(),
   exclude_uris: z.array(z.string()).max(200).optional(),
   peer_scope: z.enum(['actor', 'all']).optional(),
-  other_peer_penalty: z.union([z.number(), z.record(z.string(), z.number())]).nullable().optional(),
+  other_peer_penalty: z
+    .union([z.number(), z.record(z.string(), z.number())])
+    .nullable()
+    .optional(),
   rewrite: z.union([z.boolean(), z.literal('auto')]).optional(),
   rewrite_max_bullets: int().min(1).max(20).optional(),
   score_threshold: z.number().nullable().optional(),
@@ -42,7 +53,10 @@ const filterFields = {
   since: z.string().nullable().optional(),
   until: z.string().nullable().optional(),
   time_field: z.string().nullable().optional(),
-  level: z.union([int(), z.string(), z.array(int())]).nullable().optional(),
+  level: z
+    .union([int(), z.string(), z.array(int())])
+    .nullable()
+    .optional(),
   image_url: z.string().nullable().optional(),
   include_provenance: z.boolean().optional(),
 };
@@ -92,8 +106,17 @@ export const globSchema = z.object({
 
 /** Context-only fields: sent explicitly with `mode:"list"` they are a 400. */
 export const CONTEXT_ONLY_FIELDS = [
-  'query_expansion', 'max_tokens', 'quotas', 'purpose', 'detail', 'dedup_turns', 'exclude_uris',
-  'peer_scope', 'other_peer_penalty', 'rewrite', 'rewrite_max_bullets',
+  'query_expansion',
+  'max_tokens',
+  'quotas',
+  'purpose',
+  'detail',
+  'dedup_turns',
+  'exclude_uris',
+  'peer_scope',
+  'other_peer_penalty',
+  'rewrite',
+  'rewrite_max_bullets',
 ] as const;
 
 export type SearchBody = z.infer<typeof searchSchema>;

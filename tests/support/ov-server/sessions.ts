@@ -47,16 +47,18 @@ export interface TaskRecord {
   error: null;
 }
 
-const commitSchema = z
-  .object({
-    keep_recent_count: z.number().int().min(0).max(10000).optional(),
-    retention_mode: z.literal('turn_budget').nullable().optional(),
-    keep_recent_turn_count: z.number().int().min(0).optional(),
-    retained_message_token_budget: z.number().int().min(1).optional(),
-    min_raw_tail_steps: z.number().int().min(0).optional(),
-    extraction_metadata: z.object({ event: z.object({ tags: z.array(z.string()).optional() }).optional() }).nullable().optional(),
-    telemetry: z.union([z.boolean(), z.record(z.string(), z.boolean())]).optional(),
-  });
+const commitSchema = z.object({
+  keep_recent_count: z.number().int().min(0).max(10000).optional(),
+  retention_mode: z.literal('turn_budget').nullable().optional(),
+  keep_recent_turn_count: z.number().int().min(0).optional(),
+  retained_message_token_budget: z.number().int().min(1).optional(),
+  min_raw_tail_steps: z.number().int().min(0).optional(),
+  extraction_metadata: z
+    .object({ event: z.object({ tags: z.array(z.string()).optional() }).optional() })
+    .nullable()
+    .optional(),
+  telemetry: z.union([z.boolean(), z.record(z.string(), z.boolean())]).optional(),
+});
 
 const TURN_BUDGET_FIELDS = ['keep_recent_turn_count', 'retained_message_token_budget', 'min_raw_tail_steps'] as const;
 
@@ -84,7 +86,11 @@ export class SessionStore {
     return this.records.get(keyOf(identity, sessionId));
   }
 
-  getOrCreate(identity: Pick<Identity, 'account' | 'user'>, sessionId: string, init: Partial<Pick<SessionRecord, 'memoryPolicy' | 'autoCommitPolicy' | 'memoryExtractionConfig'>> = {}): SessionRecord {
+  getOrCreate(
+    identity: Pick<Identity, 'account' | 'user'>,
+    sessionId: string,
+    init: Partial<Pick<SessionRecord, 'memoryPolicy' | 'autoCommitPolicy' | 'memoryExtractionConfig'>> = {},
+  ): SessionRecord {
     const existing = this.get(identity, sessionId);
     if (existing !== undefined) return existing;
     const nowIso = this.isoNow();
@@ -126,22 +132,50 @@ export class SessionStore {
   /** `POST .../commit`: validates the body, archives, and returns the result object. */
   commit(record: SessionRecord, body: unknown): Record<string, unknown> {
     const options = parseOrThrow(commitSchema, body ?? {});
-    const misplaced = TURN_BUDGET_FIELDS.filter((field) => options[field] !== undefined && options.retention_mode !== 'turn_budget');
-    if (misplaced.length > 0) throw validationError(misplaced.map((field) => bodyIssue([field], `${field} requires retention_mode='turn_budget'`)));
-    const keep = options.retention_mode === 'turn_budget' ? keepCountForTurns(record.live, options.keep_recent_turn_count ?? 3) : (options.keep_recent_count ?? 0);
+    const misplaced = TURN_BUDGET_FIELDS.filter(
+      (field) => options[field] !== undefined && options.retention_mode !== 'turn_budget',
+    );
+    if (misplaced.length > 0)
+      throw validationError(
+        misplaced.map((field) => bodyIssue([field], `${field} requires retention_mode='turn_budget'`)),
+      );
+    const keep =
+      options.retention_mode === 'turn_budget'
+        ? keepCountForTurns(record.live, options.keep_recent_turn_count ?? 3)
+        : (options.keep_recent_count ?? 0);
     const traceId = randomBytes(16).toString('hex');
     const base = { session_id: record.sessionId, trace_id: traceId };
     if (record.live.length === 0) return this.skip(record, body, keep, { ...base, reason: 'no_messages' });
     const archivedCount = record.live.length - keep;
     if (archivedCount <= 0) {
-      return this.skip(record, body, keep, { ...base, reason: 'all_within_keep_window', estimated_active_tokens: this.pendingTokens(record), budget_exceeded: false });
+      return this.skip(record, body, keep, {
+        ...base,
+        reason: 'all_within_keep_window',
+        estimated_active_tokens: this.pendingTokens(record),
+        budget_exceeded: false,
+      });
     }
     const archive = this.archive(record, record.live.splice(0, archivedCount));
     const task = this.recordTask(record, archive);
-    record.commits.push({ status: 'accepted', keepRecentCount: keep, archiveUri: archive.uri, taskId: task.task_id, at: archive.createdAt, body });
+    record.commits.push({
+      status: 'accepted',
+      keepRecentCount: keep,
+      archiveUri: archive.uri,
+      taskId: task.task_id,
+      at: archive.createdAt,
+      body,
+    });
     record.lastCommitAt = record.updatedAt = archive.createdAt;
     this.onArchive(record, archive);
-    return { ...base, status: 'accepted', task_id: task.task_id, archive_uri: archive.uri, archived: true, estimated_active_tokens: this.pendingTokens(record), budget_exceeded: false };
+    return {
+      ...base,
+      status: 'accepted',
+      task_id: task.task_id,
+      archive_uri: archive.uri,
+      archived: true,
+      estimated_active_tokens: this.pendingTokens(record),
+      budget_exceeded: false,
+    };
   }
 
   /** `GET .../context`: the latest archive overview plus the newest live messages that fit. */
@@ -215,22 +249,29 @@ export class SessionStore {
   }
 
   snapshot(): SessionSnapshot[] {
-    return [...this.records.values()].map((record) => structuredClone({
-      account: record.account,
-      user: record.user,
-      sessionId: record.sessionId,
-      uri: sessionUri(record.user, record.sessionId),
-      createdAt: record.createdAt,
-      messages: record.live,
-      allMessages: record.all,
-      archives: record.archives,
-      commits: record.commits,
-      pendingTokens: this.pendingTokens(record),
-      recallLog: record.recallLog,
-    }));
+    return [...this.records.values()].map((record) =>
+      structuredClone({
+        account: record.account,
+        user: record.user,
+        sessionId: record.sessionId,
+        uri: sessionUri(record.user, record.sessionId),
+        createdAt: record.createdAt,
+        messages: record.live,
+        allMessages: record.all,
+        archives: record.archives,
+        commits: record.commits,
+        pendingTokens: this.pendingTokens(record),
+        recallLog: record.recallLog,
+      }),
+    );
   }
 
-  private skip(record: SessionRecord, body: unknown, keep: number, fields: Record<string, unknown> & { reason: string }): Record<string, unknown> {
+  private skip(
+    record: SessionRecord,
+    body: unknown,
+    keep: number,
+    fields: Record<string, unknown> & { reason: string },
+  ): Record<string, unknown> {
     record.commits.push({ status: 'skipped', reason: fields.reason, keepRecentCount: keep, at: this.isoNow(), body });
     return { ...fields, status: 'skipped', task_id: null, archive_uri: null, archived: false };
   }
@@ -280,7 +321,14 @@ export function archiveOverview(index: number, messages: StoredMessage[]): strin
     return `- ${message.role}: ${text.slice(0, 160)}`;
   });
   const more = messages.length > 20 ? [`- ... ${messages.length - 20} more messages`] : [];
-  return [`# Session archive ${String(index).padStart(3, '0')}`, '', `${messages.length} messages archived.`, '', ...lines, ...more].join('\n');
+  return [
+    `# Session archive ${String(index).padStart(3, '0')}`,
+    '',
+    `${messages.length} messages archived.`,
+    '',
+    ...lines,
+    ...more,
+  ].join('\n');
 }
 
 function publicMessage(message: StoredMessage): Record<string, unknown> {

@@ -54,7 +54,10 @@ export function createState(options: OvServerOptions): ServerState {
     faults: new Faults(),
     log: new RequestLog(),
     watches: new Map(),
-    autoCommit: { supported: options.autoCommit?.supported !== false, ...(options.autoCommit?.idleScanMs !== undefined ? { idleScanMs: options.autoCommit.idleScanMs } : {}) },
+    autoCommit: {
+      supported: options.autoCommit?.supported !== false,
+      ...(options.autoCommit?.idleScanMs !== undefined ? { idleScanMs: options.autoCommit.idleScanMs } : {}),
+    },
   };
   for (const spec of [options.seed ?? []].flat()) seedState(state, spec);
   return state;
@@ -71,7 +74,9 @@ export function seedState(state: ServerState, spec: SeedSpec): void {
   const modTime = new Date(state.now()).toISOString();
   state.vfs.mkdir(account, joinUri(['user', user]));
   for (const [path, file] of Object.entries(spec.files)) {
-    const uri = path.startsWith('viking://') ? path.replace(/\/+$/, '') : joinUri(['user', user, ...path.split('/').filter(Boolean)]);
+    const uri = path.startsWith('viking://')
+      ? path.replace(/\/+$/, '')
+      : joinUri(['user', user, ...path.split('/').filter(Boolean)]);
     state.vfs.write(account, uri, typeof file === 'string' ? { content: file } : file, modTime);
   }
 }
@@ -82,7 +87,13 @@ export function seedState(state: ServerState, spec: SeedSpec): void {
  * peer's memories (`peers/<peer>/memories/events/`), the rest to the user's
  * own (peers.ts).
  */
-function writeExtractedMemory(vfs: Vfs, record: SessionRecord, index: number, messages: StoredMessage[], now: () => number): void {
+function writeExtractedMemory(
+  vfs: Vfs,
+  record: SessionRecord,
+  index: number,
+  messages: StoredMessage[],
+  now: () => number,
+): void {
   const name = `${record.sessionId}-archive_${String(index).padStart(3, '0')}.md`;
   const byPeer = new Map<string, string[]>();
   for (const message of messages) {
@@ -92,12 +103,22 @@ function writeExtractedMemory(vfs: Vfs, record: SessionRecord, index: number, me
   for (const [peer, texts] of byPeer) {
     const content = texts.filter((text) => text.trim() !== '').join('\n');
     const folder = peer === '' ? ['memories'] : ['peers', peer, 'memories'];
-    vfs.write(record.account, joinUri(['user', record.user, ...folder, 'events', name]), { content }, new Date(now()).toISOString());
+    vfs.write(
+      record.account,
+      joinUri(['user', record.user, ...folder, 'events', name]),
+      { content },
+      new Date(now()).toISOString(),
+    );
   }
 }
 
 /** Gets or auto-creates a session, making its directory visible in `fs/ls`. */
-export function ensureSession(state: ServerState, identity: Identity, sessionId: string, init?: Parameters<SessionStore['getOrCreate']>[2]): SessionRecord {
+export function ensureSession(
+  state: ServerState,
+  identity: Identity,
+  sessionId: string,
+  init?: Parameters<SessionStore['getOrCreate']>[2],
+): SessionRecord {
   state.vfs.mkdir(identity.account, sessionUri(identity.user, sessionId));
   return state.sessions.getOrCreate(identity, sessionId, init);
 }

@@ -29,7 +29,10 @@ export function assertPeerId(value: string, field: string): string {
 
 /** `viking://a/b` → `['a','b']`. */
 export function uriSegments(uri: string): string[] {
-  return uri.slice(SCHEME.length).split('/').filter((segment) => segment !== '');
+  return uri
+    .slice(SCHEME.length)
+    .split('/')
+    .filter((segment) => segment !== '');
 }
 
 export function joinUri(segments: readonly string[]): string {

@@ -40,7 +40,11 @@ export function parseOrThrow<T>(schema: ZodType<T>, input: unknown, where: 'body
 function toIssues(issue: core.$ZodIssue, where: string, input: unknown): ValidationIssue[] {
   const loc = [where, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))];
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({ loc: [...loc, key], message: 'Extra inputs are not permitted', type: 'extra_forbidden' }));
+    return issue.keys.map((key) => ({
+      loc: [...loc, key],
+      message: 'Extra inputs are not permitted',
+      type: 'extra_forbidden',
+    }));
   }
   if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
     return [{ loc, message: 'Field required', type: 'missing' }];

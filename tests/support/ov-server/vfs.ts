@@ -27,7 +27,10 @@ export interface DirEntry {
 
 /** First non-empty line without a leading `#`, at most 200 characters. */
 export function deriveAbstract(content: string): string {
-  const line = content.split('\n').map((text) => text.replace(/^#+\s*/, '').trim()).find((text) => text !== '');
+  const line = content
+    .split('\n')
+    .map((text) => text.replace(/^#+\s*/, '').trim())
+    .find((text) => text !== '');
   return (line ?? '').slice(0, 200);
 }
 
@@ -35,7 +38,12 @@ export class Vfs {
   private readonly files = new Map<string, Map<string, FileNode>>();
   private readonly dirs = new Map<string, Set<string>>();
 
-  write(account: string, uri: string, file: { content: string; abstract?: string; tags?: string[] }, modTime: string): void {
+  write(
+    account: string,
+    uri: string,
+    file: { content: string; abstract?: string; tags?: string[] },
+    modTime: string,
+  ): void {
     this.filesOf(account).set(uri, {
       content: file.content,
       abstract: file.abstract ?? deriveAbstract(file.content),

@@ -25,7 +25,14 @@ export function parseHookOutput(exitCode: number | null | undefined, stdout: str
   const code = exitCode ?? undefined;
   if (code === 0) return { ...readStructuredStdout(out), exitCode: 0, stdout: out, stderr: err, status: 'ok' };
   if (code === BLOCKING_EXIT_CODE) {
-    return { exitCode: code, stdout: out, stderr: err, status: 'blocking', decision: 'block', ...(err ? { reason: err } : {}) };
+    return {
+      exitCode: code,
+      stdout: out,
+      stderr: err,
+      status: 'blocking',
+      decision: 'block',
+      ...(err ? { reason: err } : {}),
+    };
   }
   return { exitCode: code, stdout: out, stderr: err, status: 'non-blocking' };
 }

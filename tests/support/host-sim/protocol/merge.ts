@@ -51,7 +51,8 @@ export function mergeHookOutputs(outputs: readonly HookOutput[]): MergedHookOutc
     if (output.additionalContext) additionalContext.push(output.additionalContext);
     if (output.systemMessage) systemMessages.push(output.systemMessage);
   }
-  const reasons = maxRank >= 2 ? outputs.filter((o) => rank(o.decision) === maxRank && o.reason).map((o) => o.reason) : [];
+  const reasons =
+    maxRank >= 2 ? outputs.filter((o) => rank(o.decision) === maxRank && o.reason).map((o) => o.reason) : [];
   return {
     decision: DECISION_BY_RANK[maxRank] ?? 'none',
     ...(reasons.length > 0 ? { reason: reasons.join('\n\n') } : {}),

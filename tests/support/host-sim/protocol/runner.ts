@@ -45,7 +45,11 @@ export async function runHook(executor: ShellExecutor, hook: CommandHook, option
   const timeoutMs = hookTimeoutMs(hook, options.defaultTimeoutMs);
   try {
     const run = executor({ command: hook.command, stdin: options.stdin, timeoutMs });
-    const outcome = await withTimeout(run, timeoutMs + (options.executorGraceMs ?? EXECUTOR_GRACE_MS), 'stalled' as const);
+    const outcome = await withTimeout(
+      run,
+      timeoutMs + (options.executorGraceMs ?? EXECUTOR_GRACE_MS),
+      'stalled' as const,
+    );
     const output =
       outcome === 'stalled'
         ? timedOutOutput(timeoutMs, '', '')

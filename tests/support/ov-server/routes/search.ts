@@ -14,7 +14,14 @@ import { defaultSearchRoots, findResult, rankCandidates } from '../retrieval.js'
 import { visibleToActor } from '../peers.js';
 import { DEFAULT_LIMIT, DEFAULT_MAX_TOKENS, runContextSearch } from '../context-face.js';
 import { globFiles, grepFiles } from '../fsops.js';
-import { CONTEXT_ONLY_FIELDS, findSchema, globSchema, grepSchema, recallSchema, searchSchema } from '../search-schemas.js';
+import {
+  CONTEXT_ONLY_FIELDS,
+  findSchema,
+  globSchema,
+  grepSchema,
+  recallSchema,
+  searchSchema,
+} from '../search-schemas.js';
 import type { Identity } from '../types.js';
 import type { ServerState } from '../state.js';
 
@@ -27,7 +34,9 @@ function rawKeys(body: unknown): string[] {
 
 /** A pre-context-face server: `mode` and every context-only field are unknown extras. */
 function legacyRejection(ctx: RequestContext): OvError | undefined {
-  const extras = rawKeys(ctx.body).filter((key) => key === 'mode' || (CONTEXT_ONLY_FIELDS as readonly string[]).includes(key));
+  const extras = rawKeys(ctx.body).filter(
+    (key) => key === 'mode' || (CONTEXT_ONLY_FIELDS as readonly string[]).includes(key),
+  );
   if (!ctx.state.faults.legacyContextFace || extras.length === 0) return undefined;
   ctx.markFault('legacy');
   return validationError(extras.map((key) => bodyIssue([key], 'Extra inputs are not permitted', 'extra_forbidden')));
@@ -40,10 +49,30 @@ export function searchRoots(identity: Identity, target: string | string[] | unde
 }
 
 /** Find-shaped result over `roots` (find, and search in list mode). */
-export function listSearch(state: ServerState, identity: Identity, body: { query: string; target_uri?: string | string[] | undefined; limit?: number | undefined; node_limit?: number | null | undefined; score_threshold?: number | null | undefined; context_type?: string | string[] | null | undefined }): Record<string, unknown> {
-  const candidates = visibleToActor(rankCandidates(state.vfs, identity.account, body.query, searchRoots(identity, body.target_uri)), identity.actorPeer);
-  const contextTypes = body.context_type === null || body.context_type === undefined ? undefined : [body.context_type].flat();
-  return findResult(candidates, body.node_limit ?? body.limit ?? DEFAULT_LIMIT, body.score_threshold ?? undefined, contextTypes);
+export function listSearch(
+  state: ServerState,
+  identity: Identity,
+  body: {
+    query: string;
+    target_uri?: string | string[] | undefined;
+    limit?: number | undefined;
+    node_limit?: number | null | undefined;
+    score_threshold?: number | null | undefined;
+    context_type?: string | string[] | null | undefined;
+  },
+): Record<string, unknown> {
+  const candidates = visibleToActor(
+    rankCandidates(state.vfs, identity.account, body.query, searchRoots(identity, body.target_uri)),
+    identity.actorPeer,
+  );
+  const contextTypes =
+    body.context_type === null || body.context_type === undefined ? undefined : [body.context_type].flat();
+  return findResult(
+    candidates,
+    body.node_limit ?? body.limit ?? DEFAULT_LIMIT,
+    body.score_threshold ?? undefined,
+    contextTypes,
+  );
 }
 
 function search(ctx: RequestContext): ReturnType<typeof ok> {
@@ -56,27 +85,32 @@ function search(ctx: RequestContext): ReturnType<typeof ok> {
   }
   if (body.mode === 'list') {
     const misplaced = CONTEXT_ONLY_FIELDS.filter((field) => sent.includes(field));
-    if (misplaced.length > 0) throw validationError(misplaced.map((field) => bodyIssue([field], `Value error, ${field} requires mode='context'`)));
+    if (misplaced.length > 0)
+      throw validationError(
+        misplaced.map((field) => bodyIssue([field], `Value error, ${field} requires mode='context'`)),
+      );
     return ok(listSearch(ctx.state, ctx.identity, body));
   }
-  return ok(runContextSearch(ctx.state, ctx.identity, {
-    query: body.query,
-    sessionId: body.session_id ?? null,
-    queryExpansion: body.query_expansion ?? 'auto',
-    maxTokens: body.max_tokens ?? DEFAULT_MAX_TOKENS,
-    quotas: body.quotas ?? null,
-    purpose: body.purpose ?? null,
-    limit: body.node_limit ?? body.limit ?? DEFAULT_LIMIT,
-    detail: body.detail ?? 'auto',
-    dedupTurns: body.dedup_turns ?? 0,
-    excludeUris: (body.exclude_uris ?? []).map((uri) => resolveRequestUri(uri, ctx.identity)),
-    scoreThreshold: body.score_threshold ?? undefined,
-    rewrite: body.rewrite ?? false,
-    rewriteMaxBullets: body.rewrite_max_bullets ?? 6,
-    ignored: sent.includes('level') ? ['level'] : [],
-    peerScope: body.peer_scope,
-    otherPeerPenalty: body.other_peer_penalty,
-  }));
+  return ok(
+    runContextSearch(ctx.state, ctx.identity, {
+      query: body.query,
+      sessionId: body.session_id ?? null,
+      queryExpansion: body.query_expansion ?? 'auto',
+      maxTokens: body.max_tokens ?? DEFAULT_MAX_TOKENS,
+      quotas: body.quotas ?? null,
+      purpose: body.purpose ?? null,
+      limit: body.node_limit ?? body.limit ?? DEFAULT_LIMIT,
+      detail: body.detail ?? 'auto',
+      dedupTurns: body.dedup_turns ?? 0,
+      excludeUris: (body.exclude_uris ?? []).map((uri) => resolveRequestUri(uri, ctx.identity)),
+      scoreThreshold: body.score_threshold ?? undefined,
+      rewrite: body.rewrite ?? false,
+      rewriteMaxBullets: body.rewrite_max_bullets ?? 6,
+      ignored: sent.includes('level') ? ['level'] : [],
+      peerScope: body.peer_scope,
+      otherPeerPenalty: body.other_peer_penalty,
+    }),
+  );
 }
 
 function recall(ctx: RequestContext): ReturnType<typeof ok> {
@@ -114,15 +148,30 @@ function recall(ctx: RequestContext): ReturnType<typeof ok> {
 export const searchRoutes: readonly Route[] = [
   route('POST', '/api/v1/search/search', 'tenant', search),
   route('POST', '/api/v1/search/recall', 'tenant', recall),
-  route('POST', '/api/v1/search/find', 'tenant', (ctx) => ok(listSearch(ctx.state, ctx.identity, parseOrThrow(findSchema, ctx.body ?? {})))),
+  route('POST', '/api/v1/search/find', 'tenant', (ctx) =>
+    ok(listSearch(ctx.state, ctx.identity, parseOrThrow(findSchema, ctx.body ?? {}))),
+  ),
   route('POST', '/api/v1/search/grep', 'tenant', (ctx) => {
     const body = parseOrThrow(grepSchema, ctx.body);
-    const matches = grepFiles(ctx.state, ctx.identity, resolveRequestUri(body.uri, ctx.identity), [body.pattern].flat(), body.case_insensitive, body.node_limit);
+    const matches = grepFiles(
+      ctx.state,
+      ctx.identity,
+      resolveRequestUri(body.uri, ctx.identity),
+      [body.pattern].flat(),
+      body.case_insensitive,
+      body.node_limit,
+    );
     return ok({ matches, count: matches.length });
   }),
   route('POST', '/api/v1/search/glob', 'tenant', (ctx) => {
     const body = parseOrThrow(globSchema, ctx.body);
-    const matches = globFiles(ctx.state, ctx.identity, body.pattern, resolveRequestUri(body.uri, ctx.identity), body.node_limit);
+    const matches = globFiles(
+      ctx.state,
+      ctx.identity,
+      body.pattern,
+      resolveRequestUri(body.uri, ctx.identity),
+      body.node_limit,
+    );
     return ok({ matches, count: matches.length });
   }),
 ];

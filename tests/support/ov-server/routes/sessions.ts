@@ -21,7 +21,9 @@ const createSchema = z.object({
   session_id: z.string().min(1).optional(),
   memory_policy: z.record(z.string(), z.unknown()).optional(),
   auto_commit_policy: z.unknown().optional(),
-  memory_extraction_config: z.object({ events: z.object({ tags: z.array(z.string()).optional() }).optional() }).optional(),
+  memory_extraction_config: z
+    .object({ events: z.object({ tags: z.array(z.string()).optional() }).optional() })
+    .optional(),
   telemetry: z.unknown().optional(),
 });
 
@@ -30,7 +32,12 @@ const configSchema = z.object({ auto_commit_policy: z.unknown().optional() });
 /** What a server from before §10 answers to the field: pydantic's 422 for an unknown key. */
 function olderServerRefusal(): OvError {
   const issue = bodyIssue(['auto_commit_policy'], 'Extra inputs are not permitted', 'extra_forbidden');
-  return new OvError('INVALID_ARGUMENT', `Invalid request parameters: body.auto_commit_policy: ${issue.message}`, { validation_errors: [issue] }, 422);
+  return new OvError(
+    'INVALID_ARGUMENT',
+    `Invalid request parameters: body.auto_commit_policy: ${issue.message}`,
+    { validation_errors: [issue] },
+    422,
+  );
 }
 
 function sessionIdOf(ctx: RequestContext): string {
@@ -57,7 +64,8 @@ export const sessionRoutes: readonly Route[] = [
     if (body.auto_commit_policy !== undefined && !ctx.state.autoCommit.supported) throw olderServerRefusal();
     const policy = normalizePolicy(body.auto_commit_policy);
     const sessionId = body.session_id ?? randomUUID();
-    if (ctx.state.sessions.get(ctx.identity, sessionId) !== undefined) throw new OvError('ALREADY_EXISTS', `Session already exists: ${sessionId}`);
+    if (ctx.state.sessions.get(ctx.identity, sessionId) !== undefined)
+      throw new OvError('ALREADY_EXISTS', `Session already exists: ${sessionId}`);
     const record = ensureSession(ctx.state, ctx.identity, sessionId, {
       memoryPolicy: body.memory_policy ?? null,
       autoCommitPolicy: policy,
@@ -85,7 +93,11 @@ export const sessionRoutes: readonly Route[] = [
     const prepared = prepareMessage(parseOrThrow(addMessageSchema, ctx.body), ctx.identity, nowIso(ctx));
     const record = autoCreated(ctx);
     ctx.state.sessions.append(record, prepared);
-    const answer = { session_id: record.sessionId, message_count: record.live.length, pending_tokens: ctx.state.sessions.pendingTokens(record) };
+    const answer = {
+      session_id: record.sessionId,
+      message_count: record.live.length,
+      pending_tokens: ctx.state.sessions.pendingTokens(record),
+    };
     maybeAutoCommit(ctx.state.sessions, record, ctx.state.now());
     return ok(answer);
   }),
@@ -93,7 +105,12 @@ export const sessionRoutes: readonly Route[] = [
     const prepared = prepareBatch(ctx.body, ctx.identity, nowIso(ctx));
     const record = autoCreated(ctx);
     const added = ctx.state.sessions.append(record, prepared).length;
-    const answer = { session_id: record.sessionId, message_count: record.live.length, added, pending_tokens: ctx.state.sessions.pendingTokens(record) };
+    const answer = {
+      session_id: record.sessionId,
+      message_count: record.live.length,
+      added,
+      pending_tokens: ctx.state.sessions.pendingTokens(record),
+    };
     maybeAutoCommit(ctx.state.sessions, record, ctx.state.now());
     return ok(answer);
   }),
@@ -104,10 +121,19 @@ export const sessionRoutes: readonly Route[] = [
     if ('auto_commit_policy' in body) record.autoCommitPolicy = normalizePolicy(body.auto_commit_policy);
     return ok({ session_id: record.sessionId, auto_commit_policy: record.autoCommitPolicy });
   }),
-  route('POST', '/api/v1/sessions/{session_id}/commit', 'session', (ctx) => ok(ctx.state.sessions.commit(existing(ctx), ctx.body))),
+  route('POST', '/api/v1/sessions/{session_id}/commit', 'session', (ctx) =>
+    ok(ctx.state.sessions.commit(existing(ctx), ctx.body)),
+  ),
   route('GET', '/api/v1/sessions/{session_id}/context', 'session', (ctx) => {
     const budget = queryInt(ctx, 'token_budget', 128000);
-    if (budget < 0) throw validationError([{ loc: ['query', 'token_budget'], message: 'Input should be greater than or equal to 0', type: 'greater_than_equal' }]);
+    if (budget < 0)
+      throw validationError([
+        {
+          loc: ['query', 'token_budget'],
+          message: 'Input should be greater than or equal to 0',
+          type: 'greater_than_equal',
+        },
+      ]);
     return ok(ctx.state.sessions.context(existing(ctx), budget));
   }),
 ];

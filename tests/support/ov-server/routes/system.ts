@@ -13,12 +13,16 @@ export const systemRoutes: readonly Route[] = [
   route('GET', '/health', 'none', (ctx) => {
     const identity = healthIdentity(ctx.state.auth, ctx.headers);
     const base = { status: 'ok', healthy: true, version: ctx.state.version, auth_mode: ctx.state.auth.mode };
-    const who = identity === undefined ? {} : { account_id: identity.account, user_id: identity.user, role: identity.role };
+    const who =
+      identity === undefined ? {} : { account_id: identity.account, user_id: identity.user, role: identity.role };
     return { status: 200, body: { ...base, ...who } };
   }),
   route('GET', '/ready', 'none', () => ({
     status: 200,
-    body: { status: 'ready', checks: { agfs: 'ok', vectordb: 'ok', api_key_manager: 'ok', embedding: 'ok', ollama: 'skipped' } },
+    body: {
+      status: 'ready',
+      checks: { agfs: 'ok', vectordb: 'ok', api_key_manager: 'ok', embedding: 'ok', ollama: 'skipped' },
+    },
   })),
   route('GET', '/api/v1/system/status', 'tenant', (ctx) => ok({ initialized: true, user: ctx.identity.user })),
   route('GET', '/api/v1/tasks/{task_id}', 'tenant', (ctx) => {

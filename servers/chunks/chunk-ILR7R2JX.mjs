@@ -41,21 +41,38 @@ function isId(value) {
 }
 function parseMessage(line) {
   const value = parseJson(line);
-  if (value === void 0) return { kind: "invalid", id: null, error: { code: RpcErrorCode.parseError, message: "Parse error: the line is not JSON" } };
+  if (value === void 0)
+    return {
+      kind: "invalid",
+      id: null,
+      error: { code: RpcErrorCode.parseError, message: "Parse error: the line is not JSON" }
+    };
   if (!isRecord(value) || value.jsonrpc !== "2.0") {
     const id2 = isRecord(value) && isId(value.id) ? value.id : null;
-    return { kind: "invalid", id: id2, error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 object" } };
+    return {
+      kind: "invalid",
+      id: id2,
+      error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 object" }
+    };
   }
   const params = value.params;
   if (params !== void 0 && !isRecord(params)) {
     const id2 = isId(value.id) ? value.id : null;
-    return { kind: "invalid", id: id2, error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: params must be an object" } };
+    return {
+      kind: "invalid",
+      id: id2,
+      error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: params must be an object" }
+    };
   }
   if (typeof value.method === "string") {
     const body = params === void 0 ? { method: value.method } : { method: value.method, params };
     if (value.id === void 0) return { kind: "notification", notification: body };
     if (isId(value.id)) return { kind: "request", request: { id: value.id, ...body } };
-    return { kind: "invalid", id: null, error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: bad id" } };
+    return {
+      kind: "invalid",
+      id: null,
+      error: { code: RpcErrorCode.invalidRequest, message: "Invalid Request: bad id" }
+    };
   }
   if ("result" in value || "error" in value) return { kind: "response" };
   const id = isId(value.id) ? value.id : null;
@@ -114,7 +131,8 @@ function isUpstreamError(error) {
   return error instanceof UpstreamError;
 }
 function describeError(error) {
-  if (isUpstreamError(error)) return error.failure.kind === "http" ? `http ${error.failure.status}` : error.failure.kind;
+  if (isUpstreamError(error))
+    return error.failure.kind === "http" ? `http ${error.failure.status}` : error.failure.kind;
   return errorMessage(error);
 }
 var SERVER_MESSAGE_MAX_CHARS = 300;
@@ -178,7 +196,10 @@ function failureToRpcError(failure, context) {
         data: { cause: "timeout", timeoutMs: failure.timeoutMs }
       };
     case "protocol":
-      return { code: RpcErrorCode.upstreamEmpty, message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} gave an unusable answer: ${failure.message}` };
+      return {
+        code: RpcErrorCode.upstreamEmpty,
+        message: `OpenViking MCP endpoint ${displayUrl(context.mcpUrl, true)} gave an unusable answer: ${failure.message}`
+      };
     case "cancelled":
       return { code: RpcErrorCode.internalError, message: "Request cancelled" };
   }

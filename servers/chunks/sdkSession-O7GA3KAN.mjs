@@ -6,7 +6,7 @@ import {
   errorMessage,
   isRecord,
   serverMessageOf
-} from "./chunk-TILOECMN.mjs";
+} from "./chunk-ILR7R2JX.mjs";
 import {
   __commonJS,
   __export,
@@ -18950,7 +18950,11 @@ async function openSdkSession(options) {
   client.fallbackNotificationHandler = async (notification) => options.onNotification(notification);
   client.onclose = options.onClosed;
   client.onerror = (error2) => options.onError(error2.message);
-  await withTimeout(options.timeoutMs, void 0, (signal) => client.connect(transport, { signal, timeout: options.timeoutMs + SDK_TIMER_SLACK_MS }));
+  await withTimeout(
+    options.timeoutMs,
+    void 0,
+    (signal) => client.connect(transport, { signal, timeout: options.timeoutMs + SDK_TIMER_SLACK_MS })
+  );
   const capabilities = client.getServerCapabilities();
   const instructions = client.getInstructions();
   const profile = { capabilities: { ...capabilities ?? {} } };
@@ -18959,7 +18963,10 @@ async function openSdkSession(options) {
     profile,
     request: (method, params, { timeoutMs, signal }) => withTimeout(timeoutMs, signal, (combined) => {
       const request = params === void 0 ? { method } : { method, params };
-      return client.request(request, ResultSchema, { signal: combined, timeout: timeoutMs + SDK_TIMER_SLACK_MS });
+      return client.request(request, ResultSchema, {
+        signal: combined,
+        timeout: timeoutMs + SDK_TIMER_SLACK_MS
+      });
     }),
     async close() {
       await transport.terminateSession().catch(() => void 0);
@@ -18991,12 +18998,14 @@ function toUpstreamFailure(error2, timeoutMs) {
     return { kind: "protocol", message: error2.message };
   }
   if (error2 instanceof McpError) {
-    if (error2.code === ErrorCode.RequestTimeout && isRecord(error2.data) && "timeout" in error2.data) return { kind: "timeout", timeoutMs };
+    if (error2.code === ErrorCode.RequestTimeout && isRecord(error2.data) && "timeout" in error2.data)
+      return { kind: "timeout", timeoutMs };
     if (error2.code === ErrorCode.ConnectionClosed) return { kind: "network", cause: "connection closed" };
     const message = error2.message.replace(/^MCP error -?\d+: /, "");
     return error2.data === void 0 ? { kind: "rpc", code: error2.code, message } : { kind: "rpc", code: error2.code, message, data: error2.data };
   }
-  if (error2 instanceof Error && (error2.name === "TimeoutError" || error2.name === "AbortError")) return { kind: "timeout", timeoutMs };
+  if (error2 instanceof Error && (error2.name === "TimeoutError" || error2.name === "AbortError"))
+    return { kind: "timeout", timeoutMs };
   if (error2 instanceof Error && error2.cause !== void 0) return { kind: "network", cause: causeOf(error2.cause) };
   return { kind: "protocol", message: errorMessage(error2) };
 }

@@ -102,7 +102,7 @@ export interface Proxy {
 
 export function createProxy(options: ProxyOptions): Proxy {
   // The log reads the config lazily: the first config load already logs its warnings.
-  let watch: ConfigWatch | undefined;
+  let watch: ConfigWatch | undefined; // eslint-disable-line prefer-const -- assigned below, read lazily by the log
   const log: ProxyLog = createStderrLog({
     write: options.writeStderr,
     now: options.now,

@@ -155,7 +155,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const currentLink = (timeoutMs: number): Link => {
     if (link && !link.retired) return link;
     const mcpUrl = config.current().credentials.mcpUrl;
-    let fresh: Link | undefined;
+    let fresh: Link | undefined; // eslint-disable-line prefer-const -- the callbacks below are made before it is assigned
     const session = openSession({
       mcpUrl,
       fetch: identityFetch,

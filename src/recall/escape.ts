@@ -33,6 +33,8 @@ const PROTECTED_TAG =
 
 /** Invisible characters, dropped wherever they are. */
 const INVISIBLE =
+  // Each member is one code unit on purpose, combining marks among them.
+  // eslint-disable-next-line no-misleading-character-class
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 /** ZWNJ and ZWJ next to an ASCII character (where no script needs them). */
 const JOINER_BY_ASCII = /[\u200c\u200d](?=[\u0000-\u007f])|(?<=[\u0000-\u007f])[\u200c\u200d]/g;

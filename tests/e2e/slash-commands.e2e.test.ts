@@ -25,7 +25,6 @@ import type { ModelCall } from './support/chat-types.js';
 import { lastUserText, toolResults } from './support/chat-types.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { runPrompt, type CliRun } from './support/cli.js';
-import { SEED } from './support/openviking.js';
 import { afterToolResult, callTool, firstMatching, forPurpose } from './support/script.js';
 import { createWorld, requirePluginBuild, type E2eWorld } from './support/world.js';
 

@@ -63,7 +63,7 @@ describe('displayUrl: scheme, host and port only', () => {
 describe('proxy URLs with awkward passwords', () => {
   it.each(HOSTILE_PROXIES)('%s: any error, and the route shown, hold no user info', async (_label, proxy) => {
     const env = { HTTP_PROXY: proxy, HTTPS_PROXY: proxy };
-    let shown = '';
+    let shown: string;
     try {
       const route = proxyRoute(new URL('https://ov.example/api'), proxySettings(env));
       shown = route?.proxy.href ?? '';

@@ -111,7 +111,7 @@ export function startTui(sandbox: ClaudeSandbox, name: string, options: TuiOptio
           { timeoutMs, what },
         );
       } catch (error) {
-        throw new Error(`${(error as Error).message}\nscreen:\n${screen()}`);
+        throw new Error(`${(error as Error).message}\nscreen:\n${screen()}`, { cause: error });
       }
     },
     async waitForExit(timeoutMs = 30_000) {

@@ -202,7 +202,7 @@ function retype(rng: Rng, payload: Record<string, unknown>): Record<string, unkn
   const copy: Record<string, unknown> = { ...payload };
   for (const key of FIELDS) {
     if (key === 'hook_event_name' && rng.chance(0.8)) continue;
-    if (rng.chance(0.5)) copy[key] = rng.pick([null, 0, 1, true, false, [], {}, ['a'], { a: 1 }, 1e309, -1]);
+    if (rng.chance(0.5)) copy[key] = rng.pick([null, 0, 1, true, false, [], {}, ['a'], { a: 1 }, Infinity, -1]);
   }
   return copy;
 }

@@ -107,6 +107,7 @@ async function fetchOf(url: string, init?: { method?: string; headers?: Record<s
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new Error(
       `openviking: $.http.fetch(${url}) failed: ${cause?.code ?? 'EIO'}: ${cause?.message ?? (error as Error).message}`,
+      { cause: error },
     );
   }
   const headers: Record<string, string> = {};

@@ -31,7 +31,7 @@
  * @module
  */
 import type { OvFailure, OvResult } from '../openviking/types.js';
-import type { ServerCount } from './state.js';
+import type { Inflight, ServerCount } from './state.js';
 import type { SessionWriter } from './writer.js';
 
 export interface SessionSnapshot {
@@ -81,7 +81,7 @@ export async function resolveInflight(writer: SessionWriter): Promise<Resolution
     writer.count = now.result.count;
     if (countMoved(inflight.before, now.result.count)) return { kind: 'applied', snapshot: now.result };
     if (inflight.unanswered !== true) return { kind: 'not-applied', snapshot: now.result };
-    const settleAt = inflight.startedAt + 2 * writer.env.settings.timeoutMs;
+    const settleAt = settlesAt(inflight, writer.env.settings.timeoutMs);
     if (writer.env.now() >= settleAt) return { kind: 'not-applied', snapshot: now.result };
     // Room for the wait, the check and a send before the deadline: wait once; else leave it to a later run.
     if (waited || settleAt + writer.env.settings.timeoutMs > writer.env.deadlineAt)
@@ -92,6 +92,19 @@ export async function resolveInflight(writer: SessionWriter): Promise<Resolution
     });
     await sleep(settleAt - writer.env.now());
   }
+}
+
+/**
+ * When an unanswered batch that has not landed counts as never stored: twice
+ * the request timeout after the write-ahead record, and at least one timeout
+ * after this writer gave up on the answer. The second bound is what a loaded
+ * machine needs: a slow save or a descheduled writer sends well after
+ * `startedAt` (a clean-clone CI run of 4953f41 duplicated three turns of the
+ * seeded soak), while a writer killed mid-request leaves only `startedAt`.
+ */
+export function settlesAt(inflight: Inflight, timeoutMs: number): number {
+  const afterRecord = inflight.startedAt + 2 * timeoutMs;
+  return inflight.gaveUpAt === undefined ? afterRecord : Math.max(afterRecord, inflight.gaveUpAt + timeoutMs);
 }
 
 const STILL_LANDING: OvFailure = {

@@ -94,6 +94,7 @@ async function settleFailure(
   // An answer (a 5xx other than 504) or a refused connection proves nothing more will land.
   const inflight = writer.state.inflight;
   if (inflight !== undefined && !mayStillLand(failure)) delete inflight.unanswered;
+  if (inflight?.unanswered === true) inflight.gaveUpAt = writer.env.now();
   const now = await fetchSessionCount(writer);
   if (!now.ok) return { kind: 'failed', failure, ambiguous: true };
   writer.count = now.result.count;

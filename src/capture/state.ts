@@ -43,6 +43,12 @@ export interface Inflight {
   queued: boolean;
   startedAt: number;
   /**
+   * When this writer gave up waiting for the answer (a timeout, a reset, a
+   * cut): the request certainly reached the wire by then, however long the
+   * write-ahead save and the connect took after `startedAt`.
+   */
+  gaveUpAt?: number;
+  /**
    * No answer came (yet): the server may still store the request for a while.
    * Written true before the send, so a process killed mid-request leaves it
    * so; cleared by an answer or a refused connection (send.ts).
@@ -242,6 +248,7 @@ function narrowInflight(value: unknown): Inflight | undefined {
     before,
     queued: value.queued === true,
     startedAt: typeof value.startedAt === 'number' ? value.startedAt : 0,
+    ...(typeof value.gaveUpAt === 'number' ? { gaveUpAt: value.gaveUpAt } : {}),
     ...(value.unanswered === true ? { unanswered: true } : {}),
   };
 }

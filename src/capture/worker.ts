@@ -20,7 +20,10 @@
  * (build.mjs `--test-seams-worker`; `OV_TEST_SEAMS` is false in every
  * shipped bundle, so the code is dropped there):
  * `OPENVIKING_TEST_CRASH_AT=before-send|after-send|after-enqueue` makes the
- * worker SIGKILL itself at that point (exactly-once tests).
+ * worker SIGKILL itself at that point (exactly-once tests);
+ * `OPENVIKING_TEST_STALL_AT=before-send:<ms>` blocks it there that long (a
+ * slow disk or a descheduled process between the write-ahead record and the
+ * request).
  * main.ts logs the worker's peak RSS to the debug log when it ends.
  *
  * @module
@@ -191,8 +194,9 @@ declare const OV_TEST_SEAMS: boolean | undefined;
 function crashPointFrom(deps: StageDeps): ((point: CrashPoint) => void) | undefined {
   if (typeof OV_TEST_SEAMS === 'undefined' || !OV_TEST_SEAMS) return undefined;
   const target = deps.env.OPENVIKING_TEST_CRASH_AT;
-  if (target !== 'before-send' && target !== 'after-send' && target !== 'after-enqueue') return undefined;
+  const [stallAt, stallMs] = (deps.env.OPENVIKING_TEST_STALL_AT ?? '').split(':');
   return (point) => {
+    if (point === stallAt) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(stallMs) || 0);
     if (point === target) deps.killNow?.();
   };
 }

@@ -108,3 +108,22 @@ export async function settledLedger(
 export function describeLedger(label: string, report: LedgerReport, hookMs: number, deadlineMs: number): string {
   return `[faults] ${label}: turns lost = ${report.lost.length}, turns duplicated = ${report.duplicated.length}, uncommitted = ${report.uncommitted.length}, stored = ${report.stored}/${report.expected}, hook time ${hookMs.toFixed(0)} ms (deadline ${deadlineMs} ms)`;
 }
+
+/**
+ * For each duplicated marker, the requests that carried it: when each was
+ * sent, how long after that the server acted on it (a late store is what a
+ * resend collides with), its answer and fault. Printed when a case fails,
+ * so a duplicate explains itself from the run's output alone.
+ */
+export function traceDuplicates(server: OvTestServer, duplicated: readonly string[]): string[] {
+  const writes = server.requests({ method: 'POST' }).filter((entry) => entry.path.includes('/messages'));
+  const t0 = writes[0]?.startedAt ?? 0;
+  return [...new Set(duplicated)].map((marker) => {
+    const carriers = writes.filter((entry) => containsMarker(entry.rawBody, marker));
+    const lines = carriers.map((entry) => {
+      const acted = entry.handledAt === undefined ? 'never acted' : `acted +${entry.handledAt - entry.startedAt} ms`;
+      return `#${entry.seq} sent t+${entry.startedAt - t0} ms, ${acted}, status ${entry.status}${entry.fault === undefined ? '' : `, fault ${entry.fault}`}${entry.durationMs === undefined ? '' : `, answered in ${entry.durationMs} ms`}`;
+    });
+    return `[faults] ${marker} carried by ${carriers.length} request(s): ${lines.join('; ')}`;
+  });
+}

@@ -18,7 +18,7 @@ import type { FireResult, HostProfile, HostSim, Payloads } from '../../support/h
 import { startOvServer } from '../../support/ov-server/index.js';
 import type { OvServerOptions, OvTestServer } from '../../support/ov-server/index.js';
 import { ovSessionId } from '../../../src/session/ids.js';
-import { describeLedger, settledLedger } from './ledger.js';
+import { describeLedger, settledLedger, traceDuplicates } from './ledger.js';
 import type { LedgerReport } from './ledger.js';
 import { killWorkers, waitForWorkersGone } from './procfs.js';
 import { createTranscript, expectedMarkers } from './turns.js';
@@ -175,6 +175,7 @@ export async function createFaultWorld(
       });
       const slow = slowest();
       console.log(describeLedger(label, report, slow?.ms ?? 0, slow?.deadlineMs ?? 0));
+      for (const line of traceDuplicates(server, report.duplicated)) console.log(line);
       return report;
     },
     slowest,

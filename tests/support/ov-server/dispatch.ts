@@ -61,6 +61,7 @@ export async function dispatch(
     return writeReply(res, errorReply(fault.error), startedAt, state);
   }
   if (fault.latencyMs > 0) entry.fault = 'latency';
+  entry.handledAt = state.now();
   if (entry.path === '/mcp') {
     if (fault.reset === true) return resetMidResponse(res, entry, { status: 200, body: { jsonrpc: '2.0' } });
     return handleMcp(state, req, res, headers, rawBody);

@@ -139,6 +139,8 @@ export interface LoggedRequest {
   /** 0 while unanswered, or when the fault never answered (hang, reset). */
   status: number;
   startedAt: number;
+  /** When the server began to act on it (after any latency fault): a store happens then, answered or not. */
+  handledAt?: number;
   durationMs?: number;
   /** Which fault, if any, shaped the answer. */
   fault?: 'latency' | 'error' | 'hang' | 'reset' | 'legacy' | 'no-recall';

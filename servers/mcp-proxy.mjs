@@ -92,6 +92,159 @@ function kindOf(stats) {
   return "not a file";
 }
 
+// src/util/jsonSyntax.ts
+var Stop = class {
+  constructor(at, problem) {
+    this.at = at;
+    this.problem = problem;
+  }
+  at;
+  problem;
+};
+var WHITESPACE = /* @__PURE__ */ new Set([" ", "	", "\n", "\r"]);
+var ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
+var LITERALS = ["true", "false", "null"];
+function jsonSyntaxProblem(text2) {
+  const scanner = new Scanner(text2);
+  try {
+    scanner.document();
+    return void 0;
+  } catch (error) {
+    if (!(error instanceof Stop)) throw error;
+    return { ...lineAndColumn(text2, error.at), problem: error.problem };
+  }
+}
+function describeJsonSyntax(text2) {
+  const found = jsonSyntaxProblem(text2);
+  return found === void 0 ? "not JSON" : `line ${found.line}, column ${found.column}: ${found.problem}`;
+}
+function lineAndColumn(text2, at) {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < at && i < text2.length; i++) {
+    if (text2[i] === "\n") {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: at - lineStart + 1 };
+}
+var Scanner = class {
+  constructor(text2) {
+    this.text = text2;
+  }
+  text;
+  at = 0;
+  document() {
+    if (this.text.charCodeAt(0) === 65279)
+      throw new Stop(0, "a byte-order mark before the JSON (save the file as UTF-8 without BOM)");
+    this.space();
+    if (this.at >= this.text.length) throw new Stop(this.at, "no JSON value at all");
+    this.value();
+    this.space();
+    if (this.at < this.text.length) throw new Stop(this.at, "more text after the end of the JSON value");
+  }
+  value() {
+    const char = this.text[this.at];
+    if (char === void 0) throw new Stop(this.at, "the text ends where a value should be");
+    if (char === "{") return this.object();
+    if (char === "[") return this.array();
+    if (char === '"') return this.string();
+    if (char === "-" || isDigit(char)) return this.number();
+    for (const literal of LITERALS) if (this.text.startsWith(literal, this.at)) return void (this.at += literal.length);
+    if (char === "'") throw new Stop(this.at, "a single quote: JSON strings take double quotes");
+    throw new Stop(
+      this.at,
+      "not a JSON value here (a value is a string in double quotes, a number, true, false, null, an object or an array)"
+    );
+  }
+  object() {
+    this.at++;
+    this.space();
+    if (this.text[this.at] === "}") return void this.at++;
+    for (; ; ) {
+      this.propertyName();
+      this.space();
+      if (this.text[this.at] !== ":") throw this.expected("':' after the property name");
+      this.at++;
+      this.space();
+      this.value();
+      this.space();
+      const next = this.text[this.at];
+      if (next === "}") return void this.at++;
+      if (next !== ",") throw this.expected("',' or '}' after a property's value");
+      const comma = this.at;
+      this.at++;
+      this.space();
+      if (this.text[this.at] === "}") throw new Stop(comma, "a comma before '}' (a trailing comma)");
+    }
+  }
+  propertyName() {
+    const char = this.text[this.at];
+    if (char === '"') return this.string();
+    if (char === void 0) throw new Stop(this.at, "the text ends inside an object");
+    throw new Stop(this.at, "expected a property name in double quotes");
+  }
+  array() {
+    this.at++;
+    this.space();
+    if (this.text[this.at] === "]") return void this.at++;
+    for (; ; ) {
+      this.value();
+      this.space();
+      const next = this.text[this.at];
+      if (next === "]") return void this.at++;
+      if (next !== ",") throw this.expected("',' or ']' after an array item");
+      const comma = this.at;
+      this.at++;
+      this.space();
+      if (this.text[this.at] === "]") throw new Stop(comma, "a comma before ']' (a trailing comma)");
+    }
+  }
+  string() {
+    const start = this.at;
+    this.at++;
+    for (; ; ) {
+      const char = this.text[this.at];
+      if (char === void 0) throw new Stop(start, "a string that is never closed");
+      if (char === '"') return void this.at++;
+      if (char.charCodeAt(0) < 32)
+        throw new Stop(this.at, "a line break or control character inside a string (write it as \\n, \\t, \u2026)");
+      if (char === "\\") {
+        const escape = this.text[this.at + 1];
+        if (escape === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(this.text.slice(this.at + 2, this.at + 6)))
+            throw new Stop(this.at, "a \\u escape without four hex digits");
+          this.at += 6;
+          continue;
+        }
+        if (escape === void 0 || !ESCAPES.has(escape))
+          throw new Stop(this.at, "a backslash that starts no valid escape (write a backslash as \\\\)");
+        this.at += 2;
+        continue;
+      }
+      this.at++;
+    }
+  }
+  number() {
+    const start = this.at;
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(start, start + 400));
+    if (match === null) throw new Stop(start, "an invalid number");
+    this.at += match[0].length;
+    if (isDigit(this.text[this.at] ?? "") || this.text[this.at] === ".")
+      throw new Stop(start, "an invalid number (a leading zero, or a dot without digits after it)");
+  }
+  space() {
+    while (WHITESPACE.has(this.text[this.at] ?? "")) this.at++;
+  }
+  expected(what) {
+    return this.at >= this.text.length ? new Stop(this.at, `the text ends early (expected ${what})`) : new Stop(this.at, `expected ${what}`);
+  }
+};
+function isDigit(char) {
+  return char >= "0" && char <= "9";
+}
+
 // src/config/configFile.ts
 var MAX_CONFIG_BYTES = 1024 * 1024;
 var RefusedFile = class extends Error {
@@ -128,8 +281,8 @@ function loadConfigFile(path, shownAs, readFile) {
       if (FORBIDDEN_KEYS.has(key)) forbidden ??= key;
       return entry;
     });
-  } catch (error) {
-    return refused(path, shownAs, `is not valid JSON (${errorMessage(error)})`);
+  } catch {
+    return refused(path, shownAs, `is not valid JSON (${describeJsonSyntax(text2)})`);
   }
   if (forbidden !== void 0) return refused(path, shownAs, `contains the forbidden key "${forbidden}"`);
   if (!isRecord(value)) return refused(path, shownAs, "is not a JSON object");
@@ -1967,8 +2120,8 @@ async function readJsonDetailed(path) {
   const text2 = file.text;
   try {
     return { status: "ok", value: JSON.parse(text2) };
-  } catch (error) {
-    return { status: "corrupt", reason: `invalid JSON (${text2.length} chars): ${errorMessage(error)}` };
+  } catch {
+    return { status: "corrupt", reason: `invalid JSON (${text2.length} chars; ${describeJsonSyntax(text2)})` };
   }
 }
 async function readJson(path) {
@@ -2538,15 +2691,17 @@ var CONNECTION_KEYS = new Set(
 var SILENT_KEYS = /* @__PURE__ */ new Set(["$schema", "version", "min_client_version", "labels"]);
 var MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
 function readWorkspaceFile(path, root, report) {
-  const file = loadConfigFile(path, path, (target) => readTextAtMost(target, MAX_WORKSPACE_FILE_BYTES));
-  if (!file.exists) return void 0;
+  const real = realPath(path);
+  if (real === void 0) return void 0;
   const layer = { path, values: {}, origins: {} };
-  if (file.warning !== void 0) report.warnings.push(file.warning);
-  if (file.value === void 0) return layer;
-  if (!insideRoot(path, root)) {
-    report.warnings.push(`${path} resolves outside the workspace ${root}; ignoring it`);
+  if (!insideRoot(real, root)) {
+    report.warnings.push(`${path} resolves outside the workspace ${root}; ignoring it (not read)`);
     return layer;
   }
+  const file = loadConfigFile(real, path, (target) => readTextAtMost(target, MAX_WORKSPACE_FILE_BYTES));
+  if (!file.exists) return void 0;
+  if (file.warning !== void 0) report.warnings.push(file.warning);
+  if (file.value === void 0) return layer;
   const version = file.value["version"];
   if (version !== void 0 && version !== 1) {
     report.warnings.push(
@@ -2652,10 +2807,9 @@ function connectionKeysIn(value, prefix) {
   }
   return found;
 }
-function insideRoot(path, root) {
-  const real = realPath(path);
+function insideRoot(real, root) {
   const realRoot = realPath(root);
-  return real !== void 0 && realRoot !== void 0 && real.startsWith(`${realRoot}${sep2}`);
+  return realRoot !== void 0 && real.startsWith(`${realRoot}${sep2}`);
 }
 
 // src/project/workspaceConfig.ts

@@ -20,7 +20,8 @@ import { access } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { eventBudgetMs } from '../protocol/budgets.js';
-import { isRecord } from '../util/json.js';
+import { isRecord, parseJson } from '../util/json.js';
+import { describeJsonSyntax } from '../util/jsonSyntax.js';
 import { HOOK_EVENTS } from '../protocol/input.js';
 import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
@@ -59,7 +60,9 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   try {
     const read = readSmallFile(file, MAX_HOOKS_JSON_BYTES);
     if (read.absent !== undefined) throw new Error(read.why);
-    commands = commandsOf(JSON.parse(read.text) as unknown);
+    const parsed = parseJson(read.text);
+    if (parsed === undefined) throw new Error(`is not valid JSON (${describeJsonSyntax(read.text)})`);
+    commands = commandsOf(parsed);
   } catch (error) {
     const reason = errorMessage(error);
     return {

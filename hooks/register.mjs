@@ -4993,6 +4993,7 @@ var plugin_default = {
   },
   license: "Apache-2.0",
   keywords: ["memory", "openviking", "context", "recall", "mcp"],
+  mcpServers: "./servers/mcp.json",
   userConfig: {
     server_url: {
       description: "OpenViking server URL, e.g. http://127.0.0.1:1933 (empty: use env or ~/.openviking/ovcli.conf)",

@@ -128,9 +128,10 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass'),
     adopted,
   );
+  const folder = resolveWorkspace({}, deps.env, deps.cwd);
   return [
     checkConfig(config, deps.homeDir),
-    checkProject(config, resolveWorkspace({}, deps.env, deps.cwd), deps.homeDir, startedAt),
+    checkProject(config, folder, deps.homeDir, startedAt),
     server.server,
     ...(server.identity ? [server.identity] : []),
     mcp,
@@ -140,7 +141,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     commitPolicy,
     checkResident(deps, config.settings),
     hooks,
-    checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot, config.settings),
+    checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot, config.settings, folder),
   ];
 }
 

@@ -13,7 +13,6 @@ import { join } from 'node:path';
 export const SHIPPED_PLUGIN_ENTRIES = [
   '.codebuddy-plugin',
   '.claude-plugin',
-  '.mcp.json',
   'commands',
   'hooks',
   'scripts',

@@ -58,6 +58,8 @@ export const LAZY_MODULES = {
   'src/controls/main.ts': 'controls',
   // The tool names a guard deny gives (the configuration's mcpEnabled / mcpServer): denies only (DESIGN D29).
   'src/stages/guardTools.ts': 'guard-tools',
+  // A person's command line (--help, doctor, why, …): never a hook's (issue 30).
+  'src/hook/cli.ts': 'cli',
 };
 
 /** Options every bundle shares; tests that bundle a single entry reuse them. */

@@ -715,7 +715,8 @@ function resolveUserConfig(input) {
   const sources = {};
   for (const key of Object.keys(fromEnv)) sources[key] = `userConfig:${key}`;
   const readStored = input.readStored ?? !startedByHost(input.env);
-  if (Object.keys(fromEnv).length > 0 || !readStored) return { values: fromEnv, sources, files: [], warnings: [] };
+  if (Object.keys(fromEnv).length > 0 || !readStored)
+    return { values: fromEnv, sources, files: [], warnings: [], refused: [] };
   return storedUserConfig(input);
 }
 function storedUserConfig({ env, homeDir, readFile }) {
@@ -726,6 +727,7 @@ function storedUserConfig({ env, homeDir, readFile }) {
   const secrets = loadConfigFile(credentialsPath, displayPath(credentialsPath, homeDir), readFile);
   const warnings = [settings.warning, secrets.warning].filter((warning) => warning !== void 0);
   const files = [settings, secrets].filter((file) => file.exists).map((file) => file.path);
+  const refused2 = [settings, secrets].filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" }));
   const options2 = (id) => section(section(settings.value, "pluginConfigs"), id, "options");
   const secretsOf = (id) => section(section(secrets.value, "pluginSecrets"), id);
   const ids = /* @__PURE__ */ new Set([
@@ -746,9 +748,9 @@ function storedUserConfig({ env, homeDir, readFile }) {
       values[key] = value;
       sources[key] = source;
     }
-    if (Object.keys(values).length > 0) return { values, sources, files, warnings };
+    if (Object.keys(values).length > 0) return { values, sources, files, warnings, refused: refused2 };
   }
-  return { values: {}, sources: {}, files, warnings };
+  return { values: {}, sources: {}, files, warnings, refused: refused2 };
 }
 function section(value, ...path) {
   let current = value;
@@ -840,8 +842,11 @@ function resolveCredentials(input) {
     value: DEFAULT_BASE_URL,
     layer: "ovconf"
   };
-  baseUrl = pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
+  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
+  baseUrl = pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
   sources.baseUrl ??= "default";
+  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === sources.baseUrl);
+  if (baseProblem !== void 0) baseUrl = "";
   const apiKey = pick("apiKey", [
     fromEnv("OPENVIKING_BEARER_TOKEN"),
     fromEnv("OPENVIKING_API_KEY"),
@@ -871,12 +876,16 @@ function resolveCredentials(input) {
     ovHarness.get("peerId"),
     ovHarness.get("peer_id")
   ]);
-  const mcpUrl = pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
+  const mcpCandidates = validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings);
+  let mcpUrl = pick("mcpUrl", mcpCandidates) ?? (baseUrl === "" ? "" : `${baseUrl}/mcp`);
   sources.mcpUrl ??= "derived:baseUrl";
+  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === sources.mcpUrl);
+  if (mcpProblem !== void 0) mcpUrl = "";
+  const urlProblem = baseProblem ?? mcpProblem;
   const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
   if (rootKeyOnly) {
     warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}; OpenViking refuses root keys on memory APIs (except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.`
+      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`
     );
   }
   const credentials = {
@@ -886,7 +895,9 @@ function resolveCredentials(input) {
     sources,
     rootKeyOnly,
     files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files],
-    ...skipped.length > 0 ? { skipped } : {}
+    ...skipped.length > 0 ? { skipped } : {},
+    ...urlProblem?.invalid !== void 0 ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } } : {},
+    ...refusedFiles([cliFile, ovFile], options2.refused, homeDir)
   };
   return { credentials, warnings, cliFile };
 }
@@ -985,16 +996,17 @@ function validUrls(candidates, warnings) {
   return candidates.map((candidate) => {
     const { source, value } = candidate;
     if (value === void 0) return candidate;
+    const shown = displayUrl(value, true);
     const url = parseUrl(value);
     if (url === void 0) {
-      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
-      return { ...candidate, value: void 0 };
+      const problem = `"${shown}" is not an http(s) URL${/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? "" : ` (no scheme: write http://${shown} or https://${shown})`}`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
     }
     if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
-      warnings.push(
-        `${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`
-      );
-      return { ...candidate, value: void 0 };
+      const problem = `"${shown}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?)`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
     }
     if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
     warnings.push(
@@ -1004,6 +1016,13 @@ function validUrls(candidates, warnings) {
     url.password = "";
     return { ...candidate, value: url.href.replace(/\/+$/, "") };
   });
+}
+function refusedFiles(files, more, homeDir) {
+  const refused2 = [
+    ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
+    ...more
+  ];
+  return refused2.length > 0 ? { refused: refused2 } : {};
 }
 function parseUrl(value) {
   try {
@@ -1375,6 +1394,32 @@ function listKnobs() {
   return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }));
 }
 
+// src/util/nearest.ts
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+function nearestName(wanted, names, normalize2 = (name) => name) {
+  const target = normalize2(wanted);
+  let best;
+  for (const name of names) {
+    const distance = editDistance(target, normalize2(name));
+    if (best === void 0 || distance < best.distance) best = { name, distance };
+  }
+  return best !== void 0 && best.distance <= Math.max(2, Math.floor(target.length / 4)) ? best.name : void 0;
+}
+
 // src/config/settings.ts
 function resolveSettings(input) {
   const warnings = input.file ? unknownFields(input.file) : [];
@@ -1464,27 +1509,7 @@ function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {
     (knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted
   );
   if (byEnv !== void 0) return byEnv.key;
-  let best;
-  for (const key of keys) {
-    const distance = editDistance(wanted, plain(key));
-    if (best === void 0 || distance < best.distance) best = { key, distance };
-  }
-  return best !== void 0 && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.key : void 0;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j] + 1,
-        current[j - 1] + 1,
-        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length];
+  return nearestName(field, keys, plain);
 }
 function splitList(text2) {
   return text2.split(",").map((item) => item.trim()).filter(Boolean);
@@ -4594,12 +4619,16 @@ function serverStatusOf(result, at) {
   if (status > 0 && status < 500) return { up: true, at };
   return { up: false, at, detail: status >= 500 ? `HTTP ${status}` : result.code ?? "NETWORK" };
 }
-async function recordServerStatus(dataDir, status) {
+function serverKeyOf(baseUrl) {
+  return hash64Hex(baseUrl);
+}
+async function recordServerStatus(dataDir, status, baseUrl) {
   const detail = status.detail?.slice(0, MAX_DETAIL_CHARS);
-  const value = { up: status.up, at: status.at, ...detail ? { detail } : {} };
+  const server = serverKeyOf(baseUrl);
+  const value = { up: status.up, at: status.at, ...detail ? { detail } : {}, server };
   const file = statusFile(dataDir, "server");
   const current = readServer(readJsonSync(file));
-  const unchanged = current !== void 0 && current.up === value.up && current.detail === value.detail;
+  const unchanged = current !== void 0 && current.up === value.up && current.detail === value.detail && current.server === server;
   if (unchanged && value.at >= current.at && value.at - current.at < SERVER_STATUS_REFRESH_MS) return;
   await writeQuietly(file, value);
 }
@@ -4614,7 +4643,8 @@ async function recordActivity(dataDir, kind, sessionId, mark) {
 function readServer(value) {
   if (!isRecord(value) || typeof value["up"] !== "boolean" || !isTime(value["at"])) return void 0;
   const detail = typeof value["detail"] === "string" ? value["detail"] : void 0;
-  return { up: value["up"], at: value["at"], ...detail ? { detail } : {} };
+  const server = typeof value["server"] === "string" ? value["server"] : void 0;
+  return { up: value["up"], at: value["at"], ...detail ? { detail } : {}, ...server ? { server } : {} };
 }
 function readMarks(value) {
   const marks = {};
@@ -4640,12 +4670,12 @@ async function writeQuietly(file, value) {
 function serverAnswered(outcome) {
   return outcome.status !== "failed" || outcome.failure.status > 0 && outcome.failure.status < 500;
 }
-async function recordRecall(dataDir, ovSessionId2, outcome, at) {
+async function recordRecall(dataDir, ovSessionId2, outcome, at, baseUrl) {
   const up = serverAnswered(outcome);
   const detail = outcome.status === "failed" ? outcome.failure.code : void 0;
   await Promise.all([
     recordActivity(dataDir, "recall", ovSessionId2, { at, count: outcome.status === "hits" ? outcome.items.length : 0 }),
-    recordServerStatus(dataDir, { up, at, ...up || detail === void 0 ? {} : { detail } })
+    recordServerStatus(dataDir, { up, at, ...up || detail === void 0 ? {} : { detail } }, baseUrl)
   ]);
 }
 
@@ -4853,8 +4883,12 @@ function readSessionContext(value) {
 }
 
 // src/openviking/transportError.ts
-function transportError(kind, message) {
-  return Object.assign(new Error(message), { kind });
+function transportError(kind, message, cause) {
+  return Object.assign(new Error(message), cause === void 0 ? { kind } : { kind, cause });
+}
+function transportFailureCause(error) {
+  const cause = error?.cause;
+  return typeof cause === "string" ? cause : void 0;
 }
 function transportFailureKind(error) {
   const kind = error?.kind;
@@ -4945,6 +4979,11 @@ async function performCall(options2, baseUrl, spec) {
   }
 }
 function transportFailure(error, cutByDeadline, spec) {
+  const cause = transportFailureCause(error);
+  const failed2 = transportFailureOf(error, cutByDeadline, spec);
+  return cause === void 0 ? failed2 : { ...failed2, cause };
+}
+function transportFailureOf(error, cutByDeadline, spec) {
   const where = `${spec.method} ${spec.path}`;
   switch (transportFailureKind(error)) {
     case "timeout":
@@ -5187,7 +5226,7 @@ async function recallFor(ctx, query, deps, cap) {
     ...recallPeers(ctx, deps)
   });
   const at = deps.now();
-  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));
+  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at, ctx.config.credentials.baseUrl));
   if (outcome.status === "failed") {
     deps.log.warn("recall failed; no memories for this prompt", {
       tier: outcome.tier,
@@ -5841,7 +5880,7 @@ function recordStart(ctx, deps, source, text2, seen) {
         text: text2
       })
     );
-  if (seen !== void 0) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
+  if (seen !== void 0) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen, ctx.config.credentials.baseUrl));
 }
 function fetchProfile(ctx, deps) {
   return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });

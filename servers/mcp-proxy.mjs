@@ -382,7 +382,8 @@ function resolveUserConfig(input) {
   const sources = {};
   for (const key of Object.keys(fromEnv)) sources[key] = `userConfig:${key}`;
   const readStored = input.readStored ?? !startedByHost(input.env);
-  if (Object.keys(fromEnv).length > 0 || !readStored) return { values: fromEnv, sources, files: [], warnings: [] };
+  if (Object.keys(fromEnv).length > 0 || !readStored)
+    return { values: fromEnv, sources, files: [], warnings: [], refused: [] };
   return storedUserConfig(input);
 }
 function storedUserConfig({ env, homeDir, readFile }) {
@@ -393,6 +394,7 @@ function storedUserConfig({ env, homeDir, readFile }) {
   const secrets = loadConfigFile(credentialsPath, displayPath(credentialsPath, homeDir), readFile);
   const warnings = [settings.warning, secrets.warning].filter((warning) => warning !== void 0);
   const files = [settings, secrets].filter((file) => file.exists).map((file) => file.path);
+  const refused2 = [settings, secrets].filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" }));
   const options = (id) => section(section(settings.value, "pluginConfigs"), id, "options");
   const secretsOf = (id) => section(section(secrets.value, "pluginSecrets"), id);
   const ids = /* @__PURE__ */ new Set([
@@ -413,9 +415,9 @@ function storedUserConfig({ env, homeDir, readFile }) {
       values[key] = value;
       sources[key] = source;
     }
-    if (Object.keys(values).length > 0) return { values, sources, files, warnings };
+    if (Object.keys(values).length > 0) return { values, sources, files, warnings, refused: refused2 };
   }
-  return { values: {}, sources: {}, files, warnings };
+  return { values: {}, sources: {}, files, warnings, refused: refused2 };
 }
 function section(value, ...path) {
   let current = value;
@@ -494,8 +496,11 @@ function resolveCredentials(input) {
     value: DEFAULT_BASE_URL,
     layer: "ovconf"
   };
-  baseUrl = pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
+  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
+  baseUrl = pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
   sources.baseUrl ??= "default";
+  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === sources.baseUrl);
+  if (baseProblem !== void 0) baseUrl = "";
   const apiKey = pick("apiKey", [
     fromEnv("OPENVIKING_BEARER_TOKEN"),
     fromEnv("OPENVIKING_API_KEY"),
@@ -525,12 +530,16 @@ function resolveCredentials(input) {
     ovHarness.get("peerId"),
     ovHarness.get("peer_id")
   ]);
-  const mcpUrl = pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
+  const mcpCandidates = validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings);
+  let mcpUrl = pick("mcpUrl", mcpCandidates) ?? (baseUrl === "" ? "" : `${baseUrl}/mcp`);
   sources.mcpUrl ??= "derived:baseUrl";
+  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === sources.mcpUrl);
+  if (mcpProblem !== void 0) mcpUrl = "";
+  const urlProblem = baseProblem ?? mcpProblem;
   const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
   if (rootKeyOnly) {
     warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}; OpenViking refuses root keys on memory APIs (except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.`
+      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`
     );
   }
   const credentials = {
@@ -540,7 +549,9 @@ function resolveCredentials(input) {
     sources,
     rootKeyOnly,
     files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
-    ...skipped.length > 0 ? { skipped } : {}
+    ...skipped.length > 0 ? { skipped } : {},
+    ...urlProblem?.invalid !== void 0 ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } } : {},
+    ...refusedFiles([cliFile, ovFile], options.refused, homeDir)
   };
   return { credentials, warnings, cliFile };
 }
@@ -639,16 +650,17 @@ function validUrls(candidates, warnings) {
   return candidates.map((candidate) => {
     const { source, value } = candidate;
     if (value === void 0) return candidate;
+    const shown = displayUrl(value, true);
     const url = parseUrl(value);
     if (url === void 0) {
-      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
-      return { ...candidate, value: void 0 };
+      const problem = `"${shown}" is not an http(s) URL${/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? "" : ` (no scheme: write http://${shown} or https://${shown})`}`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
     }
     if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
-      warnings.push(
-        `${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`
-      );
-      return { ...candidate, value: void 0 };
+      const problem = `"${shown}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?)`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
     }
     if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
     warnings.push(
@@ -658,6 +670,13 @@ function validUrls(candidates, warnings) {
     url.password = "";
     return { ...candidate, value: url.href.replace(/\/+$/, "") };
   });
+}
+function refusedFiles(files, more, homeDir) {
+  const refused2 = [
+    ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
+    ...more
+  ];
+  return refused2.length > 0 ? { refused: refused2 } : {};
 }
 function parseUrl(value) {
   try {
@@ -1029,6 +1048,32 @@ function listKnobs() {
   return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }));
 }
 
+// src/util/nearest.ts
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+function nearestName(wanted, names, normalize = (name) => name) {
+  const target = normalize(wanted);
+  let best;
+  for (const name of names) {
+    const distance = editDistance(target, normalize(name));
+    if (best === void 0 || distance < best.distance) best = { name, distance };
+  }
+  return best !== void 0 && best.distance <= Math.max(2, Math.floor(target.length / 4)) ? best.name : void 0;
+}
+
 // src/config/settings.ts
 function resolveSettings(input) {
   const warnings = input.file ? unknownFields(input.file) : [];
@@ -1118,27 +1163,7 @@ function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {
     (knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted
   );
   if (byEnv !== void 0) return byEnv.key;
-  let best;
-  for (const key of keys) {
-    const distance = editDistance(wanted, plain(key));
-    if (best === void 0 || distance < best.distance) best = { key, distance };
-  }
-  return best !== void 0 && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.key : void 0;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j] + 1,
-        current[j - 1] + 1,
-        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length];
+  return nearestName(field, keys, plain);
 }
 function splitList(text2) {
   return text2.split(",").map((item) => item.trim()).filter(Boolean);
@@ -3027,7 +3052,7 @@ function signatureOf(path) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-O7GA3KAN.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-3D5WLBXC.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],

@@ -26,6 +26,7 @@ import { HOOK_EVENTS } from '../protocol/input.js';
 import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
 import { errorMessage } from '../util/errors.js';
+import { counted } from '../util/plural.js';
 
 /** Runs `file args` with `stdin`; the doctor's only process spawn. */
 export type RunProgram = (
@@ -105,7 +106,9 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   if (prefilter) problems.push(prefilter);
 
   const events = [...registered];
-  const lines = [`${file}: ${commands.length} commands on ${events.length} events (${events.join(', ')})`];
+  const lines = [
+    `${file}: ${counted(commands.length, 'command')} on ${counted(events.length, 'event')} (${events.join(', ')})`,
+  ];
   if (!prefilter) lines.push('prefilter runs under sh and passes an ordinary Read silently');
   lines.push(...problems, ...uniqueWarnings(warnings));
   const data = { file, events, problems, warnings };

@@ -17,6 +17,7 @@ import { isRecord, parseJson } from '../util/json.js';
 import { maskIn } from './mask.js';
 import type { Check } from './types.js';
 import { errorMessage } from '../util/errors.js';
+import { counted } from '../util/plural.js';
 
 export interface McpProbeOptions {
   credentials: Credentials;
@@ -77,7 +78,7 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
       title: 'MCP endpoint',
       status: names.length > 0 ? 'pass' : 'warn',
       lines: [
-        `${shownUrl}: ${names.length} tools (protocol ${version})`,
+        `${shownUrl}: ${counted(names.length, 'tool')} (protocol ${version})`,
         ...(names.length > 0 ? [`tools: ${names.join(', ')}`] : []),
       ],
       ...(names.length > 0

@@ -18945,7 +18945,13 @@ var passThroughValidator = {
   }
 };
 async function openSdkSession(options) {
-  const transport = new StreamableHTTPClientTransport(new URL(options.mcpUrl), { fetch: options.fetch });
+  let url2;
+  try {
+    url2 = new URL(options.mcpUrl);
+  } catch {
+    throw new UpstreamError({ kind: "network", cause: "the configured MCP URL is not an http(s) URL (see doctor)" });
+  }
+  const transport = new StreamableHTTPClientTransport(url2, { fetch: options.fetch });
   const client = new Client(options.clientInfo, { capabilities: {}, jsonSchemaValidator: passThroughValidator });
   client.fallbackNotificationHandler = async (notification) => options.onNotification(notification);
   client.onclose = options.onClosed;

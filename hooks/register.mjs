@@ -1,4 +1,5 @@
-// The hooks module (hooks.json "modules"): built by build.mjs from src/mod/register.ts; do not edit.
+// The hooks module: built by build.mjs from src/mod/register.ts; do not edit.
+/*! openviking-codebuddy (Apache-2.0, LICENSE) bundles third-party code here: its licences are in THIRD_PARTY_NOTICES.md at the plugin root. */
 
 // src/mod/debugNote.ts
 function debugNote($, text2) {

@@ -1,3 +1,4 @@
+/*! openviking-codebuddy (Apache-2.0, LICENSE) bundles third-party code here: its licences are in THIRD_PARTY_NOTICES.md at the plugin root. */
 import { createRequire as __ovCreateRequire } from 'node:module';
 const require = __ovCreateRequire(import.meta.url);
 import {
@@ -14,8 +15,8 @@ import {
   notificationLine,
   parseMessage,
   resultLine
-} from "./chunks/chunk-ILR7R2JX.mjs";
-import "./chunks/chunk-CEFMPCQX.mjs";
+} from "./chunks/chunk-VVLOHE6E.mjs";
+import "./chunks/chunk-IMCPPGM2.mjs";
 
 // src/mcp/main.ts
 import { homedir } from "node:os";
@@ -3052,7 +3053,7 @@ function signatureOf(path) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-3D5WLBXC.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-PKID5OFY.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -3658,7 +3659,7 @@ function proxyAwareFetch(env, direct) {
   };
 }
 async function loadUndici() {
-  const loaded = await import("./chunks/undici-SEGLVSC2.mjs");
+  const loaded = await import("./chunks/undici-UMJHIAYB.mjs");
   return typeof loaded.ProxyAgent === "function" ? loaded : loaded.default;
 }
 function agentOptions(route) {

@@ -21,6 +21,7 @@ export const SHIPPED_PLUGIN_ENTRIES = [
   'package.json',
   'README.md',
   'LICENSE',
+  'THIRD_PARTY_NOTICES.md',
 ] as const;
 
 /** Copies the shipped entries of `pluginRoot` that exist into `target`; returns the names copied. */

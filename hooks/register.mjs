@@ -1064,7 +1064,7 @@ var KNOB_TABLE = {
     env: "OPENVIKING_MEMORY_ENABLED",
     type: "bool",
     default: true,
-    description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)."
+    description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see README: Privacy)."
   },
   autoRecall: {
     env: "OPENVIKING_AUTO_RECALL",
@@ -1156,13 +1156,13 @@ var KNOB_TABLE = {
     env: "OPENVIKING_WORKSPACE_PEER",
     type: "bool",
     default: true,
-    description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects."
+    description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see projects.md."
   },
   peerSource: {
     env: "OPENVIKING_PEER_SOURCE",
     type: "csv",
     default: [],
-    description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf."
+    description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see projects.md): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf."
   },
   recallPeerScope: {
     env: "OPENVIKING_RECALL_PEER_SCOPE",
@@ -1362,7 +1362,7 @@ var KNOB_TABLE = {
     env: "OPENVIKING_RESIDENT",
     type: "bool",
     default: true,
-    description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)."
+    description: "Keep the resident helper that answers prompt hooks (see README: The resident helper); off: each prompt hook recalls by itself (always so on Windows)."
   },
   residentIdleMs: {
     env: "OPENVIKING_RESIDENT_IDLE_MS",
@@ -1376,7 +1376,7 @@ var KNOB_TABLE = {
     env: "OPENVIKING_MODULE",
     type: "bool",
     default: true,
-    description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf."
+    description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see README: Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf."
   },
   debug: {
     env: "OPENVIKING_DEBUG",
@@ -1500,7 +1500,7 @@ function unknownFields(file) {
   const keys = listKnobs().map((knob) => knob.key);
   return Object.keys(file.values).filter((field) => !keys.includes(field)).map((field) => {
     const near = nearestKnob(field, keys);
-    return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : ""} Ignoring it (the fields are listed in the README's settings table)`;
+    return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : "."} Ignoring it (the fields are listed in docs/settings.md)`;
   });
 }
 function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {

@@ -134,7 +134,7 @@ function unknownFields(file: NonNullable<SettingsInput['file']>): string[] {
     .filter((field) => !(keys as string[]).includes(field))
     .map((field) => {
       const near = nearestKnob(field, keys);
-      return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : ''} Ignoring it (the fields are listed in the README's settings table)`;
+      return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : '.'} Ignoring it (the fields are listed in docs/settings.md)`;
     });
 }
 

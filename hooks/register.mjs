@@ -5542,6 +5542,8 @@ function noticeFor({ dataDir, credentials, failure: failure2 }) {
     return {
       text: `OpenViking memory is off: the server at ${displayUrl(credentials.baseUrl, true)} refused the API key. ${DOCTOR}`
     };
+  if (reason === "unreachable" && credentials.baseUrl === "")
+    return { text: `OpenViking memory is off: the configured server URL is not an http(s) URL. ${DOCTOR}` };
   if (reason === "unreachable")
     return {
       text: `OpenViking memory is off: no server answers at ${displayUrl(credentials.baseUrl, true)}. ${DOCTOR}`

@@ -15,6 +15,7 @@ import type { HttpResponse, HttpTransport } from '../openviking/http.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import { isRecord, parseJson } from '../util/json.js';
 import { maskIn } from './mask.js';
+import { describeSource } from './sources.js';
 import type { Check } from './types.js';
 import { errorMessage } from '../util/errors.js';
 import { counted } from '../util/plural.js';
@@ -90,7 +91,7 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
     const reason = errorMessage(error);
     return failed(
       `${shownUrl} did not answer (${reason})`,
-      `Check that the OpenViking server is running; the MCP URL comes from ${credentials.sources.mcpUrl ?? 'the server URL'}.`,
+      `Check that the OpenViking server is running; the MCP URL comes from ${describeSource(credentials.sources.mcpUrl ?? 'derived:baseUrl')}.`,
     );
   }
 }

@@ -145,6 +145,20 @@ describe('network failures, each by its cause', () => {
     }
   });
 
+  it('an MCP endpoint that does not answer: its URL is the server URL + /mcp, in words', async () => {
+    const hung = await startOvServer();
+    hung.faults.hang({ path: '/mcp' });
+    try {
+      const mcp = (await doctorJson({ OPENVIKING_URL: hung.url }))['mcp']!;
+      expect(mcp.status).toBe('fail');
+      expect(mcp.fix).toBe(
+        'Check that the OpenViking server is running; the MCP URL comes from the server URL + /mcp.',
+      );
+    } finally {
+      await hung.close();
+    }
+  });
+
   it('a wrong path: the URL without it is the fix', async () => {
     const server = (await doctorJson({ OPENVIKING_URL: `${dev.url}/api/v1` }))['server']!;
     expect(server).toMatchObject({ status: 'fail', data: { kind: 'wrong-path', status: 404 } });

@@ -10,19 +10,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readmeCommands } from '../support/readme.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
-
-/** The commands of the README's ```sh blocks, one per line, without comments. */
-function readmeCommands(): string[] {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const commands = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) =>
-    (block[1] ?? '')
-      .split('\n')
-      .map((line) => line.replace(/\s+#.*$/, '').trim())
-      .filter((line) => line !== '' && !line.startsWith('#')),
-  );
-  return [...new Set(commands)];
-}
 
 /** Command → what runs it, from the table of docs/readme-commands.md. */
 function rows(): Map<string, string> {

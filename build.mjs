@@ -26,6 +26,10 @@
 //    sits in a chunk loaded afterwards, because CodeBuddy waits for MCP
 //    servers before the first model request.
 //
+// 5. THIRD_PARTY_NOTICES.md — what each bundle includes of others' code (from
+//    esbuild's metafile) with every licence text; bundles that include any
+//    carry a one-line pointer to it (writeThirdPartyNotices, below).
+//
 // Hook bundles take node builtins through process.getBuiltinModule, never
 // through an ESM `import` (see builtinsWithoutFacades below).
 //
@@ -39,8 +43,9 @@
 // Output is deterministic (content-hashed chunk names, no timestamps), so CI
 // can prove that a rebuild leaves `git diff` empty.
 import { build } from 'esbuild';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 /** Source module → its file under scripts/lazy/ (without extension). */
 export const LAZY_MODULES = {
@@ -58,6 +63,8 @@ export const LAZY_MODULES = {
   'src/controls/main.ts': 'controls',
   // The tool names a guard deny gives (the configuration's mcpEnabled / mcpServer): denies only (DESIGN D29).
   'src/stages/guardTools.ts': 'guard-tools',
+  // A person's command line (--help, doctor, why, …): never a hook's (issue 30).
+  'src/hook/cli.ts': 'cli',
 };
 
 /** Options every bundle shares; tests that bundle a single entry reuse them. */
@@ -74,6 +81,122 @@ export const COMMON_OPTIONS = {
 const REQUIRE_SHIM = {
   js: "import { createRequire as __ovCreateRequire } from 'node:module';\nconst require = __ovCreateRequire(import.meta.url);",
 };
+
+/**
+ * Licence notices of what the bundles include (issue 30): every package
+ * esbuild puts into a bundle (read from its metafile) and the code ported
+ * into src/ from elsewhere (PORTED_CODE), each with its licence text, in
+ * NOTICES_FILE at the plugin root, generated here and committed with the
+ * bundles. A bundle that includes any carries NOTICE_POINTER (its banner)
+ * to that file; tests/build/notices.test.ts holds both to the metafile.
+ */
+export const NOTICES_FILE = 'THIRD_PARTY_NOTICES.md';
+export const NOTICE_POINTER = `/*! openviking-codebuddy (Apache-2.0, LICENSE) bundles third-party code here: its licences are in ${NOTICES_FILE} at the plugin root. */`;
+
+/** Code in src/ ported from elsewhere, by its source file: what it is and the file holding its licence. */
+export const PORTED_CODE = {
+  'src/mod/files/posixPath.ts': {
+    name: 'Node.js lib/path.js (POSIX functions, ported)',
+    license: 'MIT',
+    url: 'https://github.com/nodejs/node/blob/main/lib/path.js',
+    licenseFile: 'src/mod/files/posixPath.LICENSE',
+  },
+};
+
+/**
+ * What each output of a metafile includes of others' code: `{ output → [component] }`, a component
+ * being a package (`name@version`, its licence and text from its own files) or ported code.
+ */
+export function thirdPartyByOutput(metafile, root = process.cwd()) {
+  const byOutput = {};
+  for (const [output, facts] of Object.entries(metafile.outputs)) {
+    const components = new Map();
+    for (const input of Object.keys(facts.inputs)) {
+      const component = componentOf(input, root);
+      if (component !== undefined) components.set(component.id, component);
+    }
+    if (components.size > 0)
+      byOutput[relative(root, resolve(root, output))] = [...components.values()].sort((a, b) =>
+        a.id.localeCompare(b.id),
+      );
+  }
+  return byOutput;
+}
+
+function componentOf(input, root) {
+  const ported = PORTED_CODE[input.replace(/^\.\//, '')];
+  if (ported !== undefined)
+    return { id: ported.name, ...ported, text: readFileSync(resolve(root, ported.licenseFile), 'utf8').trim() };
+  const at = input.lastIndexOf('node_modules/');
+  if (at === -1) return undefined;
+  const name = /^((?:@[^/]+\/)?[^/]+)/.exec(input.slice(at + 'node_modules/'.length))?.[1];
+  if (name === undefined) return undefined;
+  const dir = resolve(root, input.slice(0, at + 'node_modules/'.length) + name);
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const licenseName = readdirSync(dir).find((file) => /^licen[cs]e(\.(md|txt))?$/i.test(file));
+  if (licenseName === undefined)
+    throw new Error(`${name} is bundled but ships no licence file: add its notice by hand`);
+  const repository = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+  return {
+    id: `${name}@${manifest.version}`,
+    name: `${name} ${manifest.version}`,
+    license: manifest.license ?? 'see its licence text',
+    url: repositoryUrl(name, repository),
+    text: readFileSync(join(dir, licenseName), 'utf8').trim(),
+  };
+}
+
+/** A package's repository as a browsable address (`owner/repo` shorthand, `git+…`, `ssh://git@…` normalised). */
+function repositoryUrl(name, repository) {
+  if (repository === undefined) return `https://www.npmjs.com/package/${name}`;
+  if (/^[\w.-]+\/[\w.-]+$/.test(repository)) return `https://github.com/${repository}`;
+  return repository
+    .replace(/^git\+/, '')
+    .replace(/^ssh:\/\/git@/, 'https://')
+    .replace(/\.git$/, '');
+}
+
+/** The notices file for the outputs of `metafiles`, written at the root (only when it changes). */
+function writeThirdPartyNotices(metafiles, root = process.cwd()) {
+  const byOutput = Object.assign({}, ...metafiles.map((metafile) => thirdPartyByOutput(metafile, root)));
+  const outputs = Object.keys(byOutput).sort();
+  const components = new Map(
+    outputs.flatMap((output) => byOutput[output]).map((component) => [component.id, component]),
+  );
+  const lines = [
+    '# Third-party notices',
+    '',
+    `Generated by build.mjs from esbuild's metafile; do not edit. openviking-codebuddy is under the Apache License 2.0`,
+    '(LICENSE). The built files below include code of others, under the licences reproduced here.',
+    '',
+    '| Built file | Includes |',
+    '|---|---|',
+    ...outputs.map(
+      (output) => `| \`${output}\` | ${byOutput[output].map((c) => `${c.name} (${c.license})`).join(', ')} |`,
+    ),
+    '',
+  ];
+  for (const component of [...components.values()].sort((a, b) => a.id.localeCompare(b.id)))
+    lines.push(
+      `## ${component.name} (${component.license})`,
+      '',
+      component.url,
+      '',
+      '```text',
+      component.text,
+      '```',
+      '',
+    );
+  const path = resolve(root, NOTICES_FILE);
+  const text = lines.join('\n');
+  let current;
+  try {
+    current = readFileSync(path, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current !== text) writeFileSync(path, text);
+}
 
 /**
  * An ESM `import … from 'node:fs'` makes node build a facade module that
@@ -168,47 +291,50 @@ function lazyExternals(prefix) {
   };
 }
 
+/** Every bundle `buildAll` makes, in order; tests build them in memory (tests/build/notices.test.ts). */
+export function bundleBuilds() {
+  const hookBundle = (extra) => ({ ...HOOK_BUNDLE_OPTIONS, metafile: true, outExtension: { '.js': '.mjs' }, ...extra });
+  return [
+    hookBundle({
+      entryPoints: { hook: 'src/hook/main.ts' },
+      outdir: 'scripts',
+      plugins: [lazyExternals('./lazy/'), builtinsWithoutFacades],
+    }),
+    hookBundle({
+      entryPoints: Object.fromEntries(Object.entries(LAZY_MODULES).map(([src, out]) => [out, src])),
+      outdir: 'scripts/lazy',
+      plugins: [lazyExternals('./'), builtinsWithoutFacades],
+    }),
+    hookBundle({
+      entryPoints: { statusline: 'src/statusline/main.ts' },
+      outdir: 'scripts',
+      plugins: [builtinsWithoutFacades],
+    }),
+    MCP_BUILD_OPTIONS,
+    MODULE_BUILD_OPTIONS,
+  ];
+}
+
 async function buildAll() {
   await Promise.all(
     ['scripts/chunks', 'scripts/lazy', 'servers/chunks'].map((dir) => rm(dir, { recursive: true, force: true })),
   );
-
-  await build({
-    ...HOOK_BUNDLE_OPTIONS,
-    entryPoints: { hook: 'src/hook/main.ts' },
-    outdir: 'scripts',
-    outExtension: { '.js': '.mjs' },
-    plugins: [lazyExternals('./lazy/'), builtinsWithoutFacades],
-  });
-
-  await build({
-    ...HOOK_BUNDLE_OPTIONS,
-    entryPoints: Object.fromEntries(Object.entries(LAZY_MODULES).map(([src, out]) => [out, src])),
-    outdir: 'scripts/lazy',
-    outExtension: { '.js': '.mjs' },
-    plugins: [lazyExternals('./'), builtinsWithoutFacades],
-  });
-
-  await build({
-    ...HOOK_BUNDLE_OPTIONS,
-    entryPoints: { statusline: 'src/statusline/main.ts' },
-    outdir: 'scripts',
-    outExtension: { '.js': '.mjs' },
-    plugins: [builtinsWithoutFacades],
-  });
-
-  await build({
-    ...COMMON_OPTIONS,
-    banner: REQUIRE_SHIM,
-    entryPoints: { 'mcp-proxy': 'src/mcp/main.ts' },
-    outdir: 'servers',
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-  });
-
-  await build(MODULE_BUILD_OPTIONS);
+  const metafiles = [];
+  for (const options of bundleBuilds()) metafiles.push((await build(options)).metafile);
+  writeThirdPartyNotices(metafiles);
 }
+
+/** The MCP proxy: the only bundle with packages in it (the MCP SDK, zod, ajv, undici), so it carries the notice pointer. */
+export const MCP_BUILD_OPTIONS = {
+  ...COMMON_OPTIONS,
+  metafile: true,
+  banner: { js: `${NOTICE_POINTER}\n${REQUIRE_SHIM.js}` },
+  entryPoints: { 'mcp-proxy': 'src/mcp/main.ts' },
+  outdir: 'servers',
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+};
 
 /**
  * The hooks module shares the rules of the hook processes (config, project,
@@ -264,7 +390,7 @@ export const MODULE_BUILD_OPTIONS = {
   legalComments: 'none',
   logLevel: 'warning',
   banner: {
-    js: '// The hooks module (hooks.json "modules"): built by build.mjs from src/mod/register.ts; do not edit.',
+    js: `// The hooks module: built by build.mjs from src/mod/register.ts; do not edit.\n${NOTICE_POINTER}`,
   },
   entryPoints: { register: 'src/mod/register.ts' },
   outdir: 'hooks',

@@ -1,4 +1,5 @@
-// The hooks module (hooks.json "modules"): built by build.mjs from src/mod/register.ts; do not edit.
+// The hooks module: built by build.mjs from src/mod/register.ts; do not edit.
+/*! openviking-codebuddy (Apache-2.0, LICENSE) bundles third-party code here: its licences are in THIRD_PARTY_NOTICES.md at the plugin root. */
 
 // src/mod/debugNote.ts
 function debugNote($, text2) {
@@ -425,6 +426,159 @@ function errorMessage(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+// src/util/jsonSyntax.ts
+var Stop = class {
+  constructor(at, problem) {
+    this.at = at;
+    this.problem = problem;
+  }
+  at;
+  problem;
+};
+var WHITESPACE = /* @__PURE__ */ new Set([" ", "	", "\n", "\r"]);
+var ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
+var LITERALS = ["true", "false", "null"];
+function jsonSyntaxProblem(text2) {
+  const scanner = new Scanner(text2);
+  try {
+    scanner.document();
+    return void 0;
+  } catch (error) {
+    if (!(error instanceof Stop)) throw error;
+    return { ...lineAndColumn(text2, error.at), problem: error.problem };
+  }
+}
+function describeJsonSyntax(text2) {
+  const found = jsonSyntaxProblem(text2);
+  return found === void 0 ? "not JSON" : `line ${found.line}, column ${found.column}: ${found.problem}`;
+}
+function lineAndColumn(text2, at) {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < at && i < text2.length; i++) {
+    if (text2[i] === "\n") {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: at - lineStart + 1 };
+}
+var Scanner = class {
+  constructor(text2) {
+    this.text = text2;
+  }
+  text;
+  at = 0;
+  document() {
+    if (this.text.charCodeAt(0) === 65279)
+      throw new Stop(0, "a byte-order mark before the JSON (save the file as UTF-8 without BOM)");
+    this.space();
+    if (this.at >= this.text.length) throw new Stop(this.at, "no JSON value at all");
+    this.value();
+    this.space();
+    if (this.at < this.text.length) throw new Stop(this.at, "more text after the end of the JSON value");
+  }
+  value() {
+    const char = this.text[this.at];
+    if (char === void 0) throw new Stop(this.at, "the text ends where a value should be");
+    if (char === "{") return this.object();
+    if (char === "[") return this.array();
+    if (char === '"') return this.string();
+    if (char === "-" || isDigit(char)) return this.number();
+    for (const literal of LITERALS) if (this.text.startsWith(literal, this.at)) return void (this.at += literal.length);
+    if (char === "'") throw new Stop(this.at, "a single quote: JSON strings take double quotes");
+    throw new Stop(
+      this.at,
+      "not a JSON value here (a value is a string in double quotes, a number, true, false, null, an object or an array)"
+    );
+  }
+  object() {
+    this.at++;
+    this.space();
+    if (this.text[this.at] === "}") return void this.at++;
+    for (; ; ) {
+      this.propertyName();
+      this.space();
+      if (this.text[this.at] !== ":") throw this.expected("':' after the property name");
+      this.at++;
+      this.space();
+      this.value();
+      this.space();
+      const next = this.text[this.at];
+      if (next === "}") return void this.at++;
+      if (next !== ",") throw this.expected("',' or '}' after a property's value");
+      const comma = this.at;
+      this.at++;
+      this.space();
+      if (this.text[this.at] === "}") throw new Stop(comma, "a comma before '}' (a trailing comma)");
+    }
+  }
+  propertyName() {
+    const char = this.text[this.at];
+    if (char === '"') return this.string();
+    if (char === void 0) throw new Stop(this.at, "the text ends inside an object");
+    throw new Stop(this.at, "expected a property name in double quotes");
+  }
+  array() {
+    this.at++;
+    this.space();
+    if (this.text[this.at] === "]") return void this.at++;
+    for (; ; ) {
+      this.value();
+      this.space();
+      const next = this.text[this.at];
+      if (next === "]") return void this.at++;
+      if (next !== ",") throw this.expected("',' or ']' after an array item");
+      const comma = this.at;
+      this.at++;
+      this.space();
+      if (this.text[this.at] === "]") throw new Stop(comma, "a comma before ']' (a trailing comma)");
+    }
+  }
+  string() {
+    const start = this.at;
+    this.at++;
+    for (; ; ) {
+      const char = this.text[this.at];
+      if (char === void 0) throw new Stop(start, "a string that is never closed");
+      if (char === '"') return void this.at++;
+      if (char.charCodeAt(0) < 32)
+        throw new Stop(this.at, "a line break or control character inside a string (write it as \\n, \\t, \u2026)");
+      if (char === "\\") {
+        const escape = this.text[this.at + 1];
+        if (escape === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(this.text.slice(this.at + 2, this.at + 6)))
+            throw new Stop(this.at, "a \\u escape without four hex digits");
+          this.at += 6;
+          continue;
+        }
+        if (escape === void 0 || !ESCAPES.has(escape))
+          throw new Stop(this.at, "a backslash that starts no valid escape (write a backslash as \\\\)");
+        this.at += 2;
+        continue;
+      }
+      this.at++;
+    }
+  }
+  number() {
+    const start = this.at;
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(start, start + 400));
+    if (match === null) throw new Stop(start, "an invalid number");
+    this.at += match[0].length;
+    if (isDigit(this.text[this.at] ?? "") || this.text[this.at] === ".")
+      throw new Stop(start, "an invalid number (a leading zero, or a dot without digits after it)");
+  }
+  space() {
+    while (WHITESPACE.has(this.text[this.at] ?? "")) this.at++;
+  }
+  expected(what) {
+    return this.at >= this.text.length ? new Stop(this.at, `the text ends early (expected ${what})`) : new Stop(this.at, `expected ${what}`);
+  }
+};
+function isDigit(char) {
+  return char >= "0" && char <= "9";
+}
+
 // src/config/configFile.ts
 var MAX_CONFIG_BYTES = 1024 * 1024;
 var RefusedFile = class extends Error {
@@ -461,8 +615,8 @@ function loadConfigFile(path, shownAs, readFile) {
       if (FORBIDDEN_KEYS.has(key)) forbidden ??= key;
       return entry;
     });
-  } catch (error) {
-    return refused(path, shownAs, `is not valid JSON (${errorMessage(error)})`);
+  } catch {
+    return refused(path, shownAs, `is not valid JSON (${describeJsonSyntax(text2)})`);
   }
   if (forbidden !== void 0) return refused(path, shownAs, `contains the forbidden key "${forbidden}"`);
   if (!isRecord(value)) return refused(path, shownAs, "is not a JSON object");
@@ -562,7 +716,8 @@ function resolveUserConfig(input) {
   const sources = {};
   for (const key of Object.keys(fromEnv)) sources[key] = `userConfig:${key}`;
   const readStored = input.readStored ?? !startedByHost(input.env);
-  if (Object.keys(fromEnv).length > 0 || !readStored) return { values: fromEnv, sources, files: [], warnings: [] };
+  if (Object.keys(fromEnv).length > 0 || !readStored)
+    return { values: fromEnv, sources, files: [], warnings: [], refused: [] };
   return storedUserConfig(input);
 }
 function storedUserConfig({ env, homeDir, readFile }) {
@@ -573,6 +728,7 @@ function storedUserConfig({ env, homeDir, readFile }) {
   const secrets = loadConfigFile(credentialsPath, displayPath(credentialsPath, homeDir), readFile);
   const warnings = [settings.warning, secrets.warning].filter((warning) => warning !== void 0);
   const files = [settings, secrets].filter((file) => file.exists).map((file) => file.path);
+  const refused2 = [settings, secrets].filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" }));
   const options2 = (id) => section(section(settings.value, "pluginConfigs"), id, "options");
   const secretsOf = (id) => section(section(secrets.value, "pluginSecrets"), id);
   const ids = /* @__PURE__ */ new Set([
@@ -593,9 +749,9 @@ function storedUserConfig({ env, homeDir, readFile }) {
       values[key] = value;
       sources[key] = source;
     }
-    if (Object.keys(values).length > 0) return { values, sources, files, warnings };
+    if (Object.keys(values).length > 0) return { values, sources, files, warnings, refused: refused2 };
   }
-  return { values: {}, sources: {}, files, warnings };
+  return { values: {}, sources: {}, files, warnings, refused: refused2 };
 }
 function section(value, ...path) {
   let current = value;
@@ -687,8 +843,11 @@ function resolveCredentials(input) {
     value: DEFAULT_BASE_URL,
     layer: "ovconf"
   };
-  baseUrl = pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
+  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
+  baseUrl = pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
   sources.baseUrl ??= "default";
+  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === sources.baseUrl);
+  if (baseProblem !== void 0) baseUrl = "";
   const apiKey = pick("apiKey", [
     fromEnv("OPENVIKING_BEARER_TOKEN"),
     fromEnv("OPENVIKING_API_KEY"),
@@ -718,12 +877,16 @@ function resolveCredentials(input) {
     ovHarness.get("peerId"),
     ovHarness.get("peer_id")
   ]);
-  const mcpUrl = pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
+  const mcpCandidates = validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings);
+  let mcpUrl = pick("mcpUrl", mcpCandidates) ?? (baseUrl === "" ? "" : `${baseUrl}/mcp`);
   sources.mcpUrl ??= "derived:baseUrl";
+  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === sources.mcpUrl);
+  if (mcpProblem !== void 0) mcpUrl = "";
+  const urlProblem = baseProblem ?? mcpProblem;
   const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
   if (rootKeyOnly) {
     warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}; OpenViking refuses root keys on memory APIs (except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.`
+      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`
     );
   }
   const credentials = {
@@ -733,7 +896,9 @@ function resolveCredentials(input) {
     sources,
     rootKeyOnly,
     files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files],
-    ...skipped.length > 0 ? { skipped } : {}
+    ...skipped.length > 0 ? { skipped } : {},
+    ...urlProblem?.invalid !== void 0 ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } } : {},
+    ...refusedFiles([cliFile, ovFile], options2.refused, homeDir)
   };
   return { credentials, warnings, cliFile };
 }
@@ -832,16 +997,17 @@ function validUrls(candidates, warnings) {
   return candidates.map((candidate) => {
     const { source, value } = candidate;
     if (value === void 0) return candidate;
+    const shown = displayUrl(value, true);
     const url = parseUrl(value);
     if (url === void 0) {
-      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
-      return { ...candidate, value: void 0 };
+      const problem = `"${shown}" is not an http(s) URL${/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? "" : ` (no scheme: write http://${shown} or https://${shown})`}`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
     }
     if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
-      warnings.push(
-        `${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`
-      );
-      return { ...candidate, value: void 0 };
+      const problem = `"${shown}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?)`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
     }
     if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
     warnings.push(
@@ -851,6 +1017,13 @@ function validUrls(candidates, warnings) {
     url.password = "";
     return { ...candidate, value: url.href.replace(/\/+$/, "") };
   });
+}
+function refusedFiles(files, more, homeDir) {
+  const refused2 = [
+    ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
+    ...more
+  ];
+  return refused2.length > 0 ? { refused: refused2 } : {};
 }
 function parseUrl(value) {
   try {
@@ -891,7 +1064,7 @@ var KNOB_TABLE = {
     env: "OPENVIKING_MEMORY_ENABLED",
     type: "bool",
     default: true,
-    description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)."
+    description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see README: Privacy)."
   },
   autoRecall: {
     env: "OPENVIKING_AUTO_RECALL",
@@ -983,13 +1156,13 @@ var KNOB_TABLE = {
     env: "OPENVIKING_WORKSPACE_PEER",
     type: "bool",
     default: true,
-    description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects."
+    description: "Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see projects.md."
   },
   peerSource: {
     env: "OPENVIKING_PEER_SOURCE",
     type: "csv",
     default: [],
-    description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf."
+    description: "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see projects.md): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf."
   },
   recallPeerScope: {
     env: "OPENVIKING_RECALL_PEER_SCOPE",
@@ -1189,7 +1362,7 @@ var KNOB_TABLE = {
     env: "OPENVIKING_RESIDENT",
     type: "bool",
     default: true,
-    description: "Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows)."
+    description: "Keep the resident helper that answers prompt hooks (see README: The resident helper); off: each prompt hook recalls by itself (always so on Windows)."
   },
   residentIdleMs: {
     env: "OPENVIKING_RESIDENT_IDLE_MS",
@@ -1203,7 +1376,7 @@ var KNOB_TABLE = {
     env: "OPENVIKING_MODULE",
     type: "bool",
     default: true,
-    description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf."
+    description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see README: Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf."
   },
   debug: {
     env: "OPENVIKING_DEBUG",
@@ -1220,6 +1393,32 @@ var KNOB_TABLE = {
 };
 function listKnobs() {
   return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }));
+}
+
+// src/util/nearest.ts
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+function nearestName(wanted, names, normalize2 = (name) => name) {
+  const target = normalize2(wanted);
+  let best;
+  for (const name of names) {
+    const distance = editDistance(target, normalize2(name));
+    if (best === void 0 || distance < best.distance) best = { name, distance };
+  }
+  return best !== void 0 && best.distance <= Math.max(2, Math.floor(target.length / 4)) ? best.name : void 0;
 }
 
 // src/config/settings.ts
@@ -1301,7 +1500,7 @@ function unknownFields(file) {
   const keys = listKnobs().map((knob) => knob.key);
   return Object.keys(file.values).filter((field) => !keys.includes(field)).map((field) => {
     const near = nearestKnob(field, keys);
-    return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : ""} Ignoring it (the fields are listed in the README's settings table)`;
+    return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : "."} Ignoring it (the fields are listed in docs/settings.md)`;
   });
 }
 function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {
@@ -1311,27 +1510,7 @@ function nearestKnob(field, keys = listKnobs().map((knob) => knob.key)) {
     (knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, "")) === wanted
   );
   if (byEnv !== void 0) return byEnv.key;
-  let best;
-  for (const key of keys) {
-    const distance = editDistance(wanted, plain(key));
-    if (best === void 0 || distance < best.distance) best = { key, distance };
-  }
-  return best !== void 0 && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.key : void 0;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j] + 1,
-        current[j - 1] + 1,
-        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length];
+  return nearestName(field, keys, plain);
 }
 function splitList(text2) {
   return text2.split(",").map((item) => item.trim()).filter(Boolean);
@@ -2238,15 +2417,17 @@ var CONNECTION_KEYS = new Set(
 var SILENT_KEYS = /* @__PURE__ */ new Set(["$schema", "version", "min_client_version", "labels"]);
 var MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
 function readWorkspaceFile(path, root, report) {
-  const file = loadConfigFile(path, path, (target) => readTextAtMost(target, MAX_WORKSPACE_FILE_BYTES));
-  if (!file.exists) return void 0;
+  const real = realPath(path);
+  if (real === void 0) return void 0;
   const layer = { path, values: {}, origins: {} };
-  if (file.warning !== void 0) report.warnings.push(file.warning);
-  if (file.value === void 0) return layer;
-  if (!insideRoot(path, root)) {
-    report.warnings.push(`${path} resolves outside the workspace ${root}; ignoring it`);
+  if (!insideRoot(real, root)) {
+    report.warnings.push(`${path} resolves outside the workspace ${root}; ignoring it (not read)`);
     return layer;
   }
+  const file = loadConfigFile(real, path, (target) => readTextAtMost(target, MAX_WORKSPACE_FILE_BYTES));
+  if (!file.exists) return void 0;
+  if (file.warning !== void 0) report.warnings.push(file.warning);
+  if (file.value === void 0) return layer;
   const version = file.value["version"];
   if (version !== void 0 && version !== 1) {
     report.warnings.push(
@@ -2352,10 +2533,9 @@ function connectionKeysIn(value, prefix) {
   }
   return found;
 }
-function insideRoot(path, root) {
-  const real = realPath(path);
+function insideRoot(real, root) {
   const realRoot = realPath(root);
-  return real !== void 0 && realRoot !== void 0 && real.startsWith(`${realRoot}${sep}`);
+  return realRoot !== void 0 && real.startsWith(`${realRoot}${sep}`);
 }
 
 // src/project/workspaceConfig.ts
@@ -4440,12 +4620,16 @@ function serverStatusOf(result, at) {
   if (status > 0 && status < 500) return { up: true, at };
   return { up: false, at, detail: status >= 500 ? `HTTP ${status}` : result.code ?? "NETWORK" };
 }
-async function recordServerStatus(dataDir, status) {
+function serverKeyOf(baseUrl) {
+  return hash64Hex(baseUrl);
+}
+async function recordServerStatus(dataDir, status, baseUrl) {
   const detail = status.detail?.slice(0, MAX_DETAIL_CHARS);
-  const value = { up: status.up, at: status.at, ...detail ? { detail } : {} };
+  const server = serverKeyOf(baseUrl);
+  const value = { up: status.up, at: status.at, ...detail ? { detail } : {}, server };
   const file = statusFile(dataDir, "server");
   const current = readServer(readJsonSync(file));
-  const unchanged = current !== void 0 && current.up === value.up && current.detail === value.detail;
+  const unchanged = current !== void 0 && current.up === value.up && current.detail === value.detail && current.server === server;
   if (unchanged && value.at >= current.at && value.at - current.at < SERVER_STATUS_REFRESH_MS) return;
   await writeQuietly(file, value);
 }
@@ -4460,7 +4644,8 @@ async function recordActivity(dataDir, kind, sessionId, mark) {
 function readServer(value) {
   if (!isRecord(value) || typeof value["up"] !== "boolean" || !isTime(value["at"])) return void 0;
   const detail = typeof value["detail"] === "string" ? value["detail"] : void 0;
-  return { up: value["up"], at: value["at"], ...detail ? { detail } : {} };
+  const server = typeof value["server"] === "string" ? value["server"] : void 0;
+  return { up: value["up"], at: value["at"], ...detail ? { detail } : {}, ...server ? { server } : {} };
 }
 function readMarks(value) {
   const marks = {};
@@ -4486,12 +4671,12 @@ async function writeQuietly(file, value) {
 function serverAnswered(outcome) {
   return outcome.status !== "failed" || outcome.failure.status > 0 && outcome.failure.status < 500;
 }
-async function recordRecall(dataDir, ovSessionId2, outcome, at) {
+async function recordRecall(dataDir, ovSessionId2, outcome, at, baseUrl) {
   const up = serverAnswered(outcome);
   const detail = outcome.status === "failed" ? outcome.failure.code : void 0;
   await Promise.all([
     recordActivity(dataDir, "recall", ovSessionId2, { at, count: outcome.status === "hits" ? outcome.items.length : 0 }),
-    recordServerStatus(dataDir, { up, at, ...up || detail === void 0 ? {} : { detail } })
+    recordServerStatus(dataDir, { up, at, ...up || detail === void 0 ? {} : { detail } }, baseUrl)
   ]);
 }
 
@@ -4699,8 +4884,12 @@ function readSessionContext(value) {
 }
 
 // src/openviking/transportError.ts
-function transportError(kind, message) {
-  return Object.assign(new Error(message), { kind });
+function transportError(kind, message, cause) {
+  return Object.assign(new Error(message), cause === void 0 ? { kind } : { kind, cause });
+}
+function transportFailureCause(error) {
+  const cause = error?.cause;
+  return typeof cause === "string" ? cause : void 0;
 }
 function transportFailureKind(error) {
   const kind = error?.kind;
@@ -4791,6 +4980,11 @@ async function performCall(options2, baseUrl, spec) {
   }
 }
 function transportFailure(error, cutByDeadline, spec) {
+  const cause = transportFailureCause(error);
+  const failed2 = transportFailureOf(error, cutByDeadline, spec);
+  return cause === void 0 ? failed2 : { ...failed2, cause };
+}
+function transportFailureOf(error, cutByDeadline, spec) {
   const where = `${spec.method} ${spec.path}`;
   switch (transportFailureKind(error)) {
     case "timeout":
@@ -4839,6 +5033,7 @@ var plugin_default = {
   },
   license: "Apache-2.0",
   keywords: ["memory", "openviking", "context", "recall", "mcp"],
+  mcpServers: "./servers/mcp.json",
   userConfig: {
     server_url: {
       description: "OpenViking server URL, e.g. http://127.0.0.1:1933 (empty: use env or ~/.openviking/ovcli.conf)",
@@ -5032,7 +5227,7 @@ async function recallFor(ctx, query, deps, cap) {
     ...recallPeers(ctx, deps)
   });
   const at = deps.now();
-  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));
+  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at, ctx.config.credentials.baseUrl));
   if (outcome.status === "failed") {
     deps.log.warn("recall failed; no memories for this prompt", {
       tier: outcome.tier,
@@ -5347,6 +5542,8 @@ function noticeFor({ dataDir, credentials, failure: failure2 }) {
     return {
       text: `OpenViking memory is off: the server at ${displayUrl(credentials.baseUrl, true)} refused the API key. ${DOCTOR}`
     };
+  if (reason === "unreachable" && credentials.baseUrl === "")
+    return { text: `OpenViking memory is off: the configured server URL is not an http(s) URL. ${DOCTOR}` };
   if (reason === "unreachable")
     return {
       text: `OpenViking memory is off: no server answers at ${displayUrl(credentials.baseUrl, true)}. ${DOCTOR}`
@@ -5686,7 +5883,7 @@ function recordStart(ctx, deps, source, text2, seen) {
         text: text2
       })
     );
-  if (seen !== void 0) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
+  if (seen !== void 0) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen, ctx.config.credentials.baseUrl));
 }
 function fetchProfile(ctx, deps) {
   return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });

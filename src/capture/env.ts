@@ -30,7 +30,10 @@ export function captureEnvFor(
     dataDir,
     settings: config.settings,
     // Every answer (or its absence) says whether the server is up, for the status line and doctor.
-    client: observeResults(client, (result) => void recordServerStatus(dataDir, serverStatusOf(result, deps.now()))),
+    client: observeResults(
+      client,
+      (result) => void recordServerStatus(dataDir, serverStatusOf(result, deps.now()), config.credentials.baseUrl),
+    ),
     now: deps.now,
     log: deps.log,
     deadlineAt,

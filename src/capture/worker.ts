@@ -45,6 +45,7 @@ import { sweepIfDue } from './retention.js';
 import { requeueDeadLetters } from '../store/queueDead.js';
 import type { CrashPoint } from './writer.js';
 import { errorMessage } from '../util/errors.js';
+import { counted } from '../util/plural.js';
 
 /** The worker stops starting new work after this long. */
 export const WORKER_DEADLINE_MS = 60_000;
@@ -143,8 +144,6 @@ export async function runRequeueDead(
   argv: readonly string[],
   deps: StageDeps,
 ): Promise<{ code: number; text: string }> {
-  if (argv.length > 0)
-    return { code: 2, text: `unknown argument: ${argv.join(' ')}\nusage: node scripts/hook.mjs requeue-dead\n` };
   const config = loadStageConfig(deps);
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
   const back = await requeueDeadLetters(queueDirOf(env.dataDir), {
@@ -152,7 +151,7 @@ export async function runRequeueDead(
     lockTimeoutMs: config.settings.lockTimeoutMs,
   });
   const lines = [
-    `requeued ${back.requeued} dead letters (${back.alreadyQueued} were already queued, ${back.kept} kept: no request inside)`,
+    `requeued ${counted(back.requeued, 'dead letter')} (${back.alreadyQueued} already queued, ${back.kept} kept: no request inside)`,
   ];
   if (!config.settings.enabled || !config.settings.autoCapture) {
     lines.push(

@@ -17,6 +17,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { isRecord, type JsonRecord } from '../util/json.js';
 import { readSmallFile } from '../store/smallFile.js';
 import { errorMessage } from '../util/errors.js';
+import { describeJsonSyntax } from '../util/jsonSyntax.js';
 
 /** Largest config file read. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -76,8 +77,9 @@ export function loadConfigFile(path: string, shownAs: string, readFile: ReadText
       if (FORBIDDEN_KEYS.has(key)) forbidden ??= key;
       return entry;
     });
-  } catch (error) {
-    return refused(path, shownAs, `is not valid JSON (${errorMessage(error)})`);
+  } catch {
+    // Located by our own scanner: the engine's message quotes the text (a secret, if the file is a link to one).
+    return refused(path, shownAs, `is not valid JSON (${describeJsonSyntax(text)})`);
   }
   if (forbidden !== undefined) return refused(path, shownAs, `contains the forbidden key "${forbidden}"`);
   if (!isRecord(value)) return refused(path, shownAs, 'is not a JSON object');

@@ -39,7 +39,7 @@
  * @module
  */
 import { join } from 'node:path';
-import type { Credentials, SkippedValue, ValueSource } from './types.js';
+import type { Credentials, RefusedFile, SkippedValue, ValueSource } from './types.js';
 import type { JsonRecord } from '../util/json.js';
 import { isRecord } from '../util/json.js';
 import { displayPath, expandHome, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
@@ -56,6 +56,8 @@ interface Candidate {
   source: ValueSource;
   value: string | undefined;
   layer: Layer;
+  /** Set for a URL that is not an http(s) URL: kept as written, so nothing is sent to another server instead. */
+  invalid?: string;
 }
 
 export interface CredentialInput {
@@ -144,8 +146,12 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
     value: DEFAULT_BASE_URL,
     layer: 'ovconf',
   };
-  baseUrl = pick('baseUrl', [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
+  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
+  baseUrl = pick('baseUrl', urlCandidates) ?? DEFAULT_BASE_URL;
   sources.baseUrl ??= 'default';
+  // The URL the user chose is not one: no request goes anywhere (an empty URL never parses), none to another server.
+  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === sources.baseUrl);
+  if (baseProblem !== undefined) baseUrl = '';
 
   const apiKey = pick('apiKey', [
     fromEnv('OPENVIKING_BEARER_TOKEN'),
@@ -176,14 +182,17 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
     ovHarness.get('peerId'),
     ovHarness.get('peer_id'),
   ]);
-  const mcpUrl = pick('mcpUrl', validUrls([fromEnv('OPENVIKING_MCP_URL')], warnings)) ?? `${baseUrl}/mcp`;
+  const mcpCandidates = validUrls([fromEnv('OPENVIKING_MCP_URL')], warnings);
+  let mcpUrl = pick('mcpUrl', mcpCandidates) ?? (baseUrl === '' ? '' : `${baseUrl}/mcp`);
   sources.mcpUrl ??= 'derived:baseUrl';
+  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === sources.mcpUrl);
+  if (mcpProblem !== undefined) mcpUrl = '';
+  const urlProblem = baseProblem ?? mcpProblem;
 
   const rootKeyOnly = sources.apiKey !== undefined && sources.apiKey === ovServer.sourceOf('root_api_key');
   if (rootKeyOnly) {
     warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}; OpenViking refuses root keys on memory APIs ` +
-        '(except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.',
+      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`,
     );
   }
 
@@ -195,6 +204,10 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
     rootKeyOnly,
     files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
     ...(skipped.length > 0 ? { skipped } : {}),
+    ...(urlProblem?.invalid !== undefined
+      ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } }
+      : {}),
+    ...refusedFiles([cliFile, ovFile], options.refused, homeDir),
   };
   return { credentials, warnings, cliFile };
 }
@@ -322,26 +335,31 @@ function derivedServerUrl(server: FileFields): Candidate {
 }
 
 /**
- * Drops candidates that are not http(s) URLs, with a warning; trims trailing
- * slashes; leaves out a `user:password@` (never sent: the key is a header),
- * so no message, log or request can carry it (issue 20 item 5). Warnings
- * show a URL without its user info (displayUrl.ts).
+ * Checks each URL candidate: one that is not an http(s) URL (no scheme, or
+ * an "@" after its host) is kept as written and marked, with a warning, so
+ * the source the user chose still wins and nothing is sent until it is
+ * corrected (never the default server in its place: the conversation
+ * would go where the user did not send it); trims trailing slashes; leaves
+ * out a `user:password@` (never sent: the key is a header), so no message,
+ * log or request can carry it (issue 20 item 5). Warnings show a URL
+ * without its user info (displayUrl.ts).
  */
 function validUrls(candidates: Candidate[], warnings: string[]): Candidate[] {
   return candidates.map((candidate) => {
     const { source, value } = candidate;
     if (value === undefined) return candidate;
+    const shown = displayUrl(value, true);
     const url = parseUrl(value);
     if (url === undefined) {
-      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
-      return { ...candidate, value: undefined };
+      const problem = `"${shown}" is not an http(s) URL${/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? '' : ` (no scheme: write http://${shown} or https://${shown})`}`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
     }
     if (`${url.pathname}${url.search}${url.hash}`.includes('@')) {
       // `https://u:12/34@host` parses as host `u`, port 12: the user's words would be looked up and shown as the host.
-      warnings.push(
-        `${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`,
-      );
-      return { ...candidate, value: undefined };
+      const problem = `"${shown}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?)`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
     }
     if (url.username === '' && url.password === '') return { ...candidate, value: value.replace(/\/+$/, '') };
     warnings.push(
@@ -351,6 +369,21 @@ function validUrls(candidates: Candidate[], warnings: string[]): Candidate[] {
     url.password = '';
     return { ...candidate, value: url.href.replace(/\/+$/, '') };
   });
+}
+
+/** The configuration files that exist but were not read (not JSON, not a regular file, too large), for doctor. */
+function refusedFiles(
+  files: LoadedConfigFile[],
+  more: readonly RefusedFile[],
+  homeDir: string,
+): { refused?: RefusedFile[] } {
+  const refused = [
+    ...files
+      .filter((file) => file.exists && file.value === undefined && file.warning !== undefined)
+      .map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? '' })),
+    ...more,
+  ];
+  return refused.length > 0 ? { refused } : {};
 }
 
 function parseUrl(value: string): URL | undefined {

@@ -1,7 +1,7 @@
 /**
- * The README's table of knobs, generated from the knob table so the docs
+ * The table of knobs in docs/settings.md, generated from the knob table so the docs
  * cannot drift from the code (tests/config/readme-table.test.ts compares the
- * two; tests/support/gen-readme-table.ts rewrites the README section).
+ * two; tests/support/gen-readme-table.ts rewrites that section).
  *
  * @module
  */

@@ -69,7 +69,7 @@ export const KNOB_TABLE: KnobTable = {
     type: 'bool',
     default: true,
     description:
-      'Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured).',
+      'Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see README: Privacy).',
   },
   autoRecall: {
     env: 'OPENVIKING_AUTO_RECALL',
@@ -165,14 +165,14 @@ export const KNOB_TABLE: KnobTable = {
     type: 'bool',
     default: true,
     description:
-      'Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see Projects.',
+      'Give each project its own peer id (by `OPENVIKING_PEER_SOURCE`) when none is named; off: none (named ids still apply); see projects.md.',
   },
   peerSource: {
     env: 'OPENVIKING_PEER_SOURCE',
     type: 'csv',
     default: [],
     description:
-      "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see Projects): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf.",
+      "How a project's peer id is derived when none is named, as OpenViking's own plugins do (see projects.md): `git` (empty: the `origin` remote, else the repository's path), `cwd` (the working folder's path), `none`, or comma-separated templates over `{git_remote}`, `{git_root}`, `{cwd}`, `{dir}`, `{git_port}` (the first that resolves wins). A workspace's `peer.source` comes after the environment, before ovcli.conf.",
   },
   recallPeerScope: {
     env: 'OPENVIKING_RECALL_PEER_SCOPE',
@@ -386,7 +386,7 @@ export const KNOB_TABLE: KnobTable = {
     type: 'bool',
     default: true,
     description:
-      'Keep the resident helper that answers prompt hooks (see The resident helper); off: each prompt hook recalls by itself (always so on Windows).',
+      'Keep the resident helper that answers prompt hooks (see README: The resident helper); off: each prompt hook recalls by itself (always so on Windows).',
   },
   residentIdleMs: {
     env: 'OPENVIKING_RESIDENT_IDLE_MS',
@@ -401,7 +401,7 @@ export const KNOB_TABLE: KnobTable = {
     type: 'bool',
     default: true,
     description:
-      'The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf.',
+      'The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see README: Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf.',
   },
   debug: {
     env: 'OPENVIKING_DEBUG',

@@ -23,7 +23,7 @@
  * @module
  */
 import { join } from 'node:path';
-import type { ValueSource } from './types.js';
+import type { RefusedFile, ValueSource } from './types.js';
 import { isRecord, type JsonRecord } from '../util/json.js';
 import { displayPath, loadConfigFile, type ReadTextFile } from './configFile.js';
 import { codebuddyConfigDir } from '../store/paths.js';
@@ -49,6 +49,8 @@ export interface UserConfig {
   /** The CLI's files that were read and exist (for doctor and the proxy's change watch). */
   files: string[];
   warnings: string[];
+  /** The CLI's files that exist but could not be read (doctor fails the configuration on them). */
+  refused: RefusedFile[];
 }
 
 export interface UserConfigInput {
@@ -87,7 +89,8 @@ export function resolveUserConfig(input: UserConfigInput): UserConfig {
   const sources: UserConfig['sources'] = {};
   for (const key of Object.keys(fromEnv) as UserConfigKey[]) sources[key] = `userConfig:${key}`;
   const readStored = input.readStored ?? !startedByHost(input.env);
-  if (Object.keys(fromEnv).length > 0 || !readStored) return { values: fromEnv, sources, files: [], warnings: [] };
+  if (Object.keys(fromEnv).length > 0 || !readStored)
+    return { values: fromEnv, sources, files: [], warnings: [], refused: [] };
   return storedUserConfig(input);
 }
 
@@ -100,6 +103,9 @@ function storedUserConfig({ env, homeDir, readFile }: UserConfigInput): UserConf
   const secrets = loadConfigFile(credentialsPath, displayPath(credentialsPath, homeDir), readFile);
   const warnings = [settings.warning, secrets.warning].filter((warning): warning is string => warning !== undefined);
   const files = [settings, secrets].filter((file) => file.exists).map((file) => file.path);
+  const refused = [settings, secrets]
+    .filter((file) => file.exists && file.value === undefined && file.warning !== undefined)
+    .map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? '' }));
   const options = (id: string) => section(section(settings.value, 'pluginConfigs'), id, 'options');
   const secretsOf = (id: string) => section(section(secrets.value, 'pluginSecrets'), id);
   const ids = new Set([
@@ -125,9 +131,9 @@ function storedUserConfig({ env, homeDir, readFile }: UserConfigInput): UserConf
       values[key] = value;
       sources[key] = source;
     }
-    if (Object.keys(values).length > 0) return { values, sources, files, warnings };
+    if (Object.keys(values).length > 0) return { values, sources, files, warnings, refused };
   }
-  return { values: {}, sources: {}, files, warnings };
+  return { values: {}, sources: {}, files, warnings, refused };
 }
 
 function section(value: JsonRecord | undefined, ...path: string[]): JsonRecord | undefined {

@@ -16,6 +16,7 @@ import { listKnobs, type Knob, type NumberKnob } from './knobs.js';
 import { expandHome } from './configFile.js';
 import { parseSwitch } from './scalars.js';
 import type { JsonRecord } from '../util/json.js';
+import { nearestName } from '../util/nearest.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -133,7 +134,7 @@ function unknownFields(file: NonNullable<SettingsInput['file']>): string[] {
     .filter((field) => !(keys as string[]).includes(field))
     .map((field) => {
       const near = nearestKnob(field, keys);
-      return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : ''} Ignoring it (the fields are listed in the README's settings table)`;
+      return `${file.shownAs}: plugin.codebuddy.${field} is not a setting${near ? `; did you mean ${near}?` : '.'} Ignoring it (the fields are listed in docs/settings.md)`;
     });
 }
 
@@ -148,29 +149,7 @@ export function nearestKnob(
     (knob) => plain(knob.env) === wanted || plain(knob.env.replace(/^OPENVIKING_/, '')) === wanted,
   );
   if (byEnv !== undefined) return byEnv.key;
-  let best: { key: string; distance: number } | undefined;
-  for (const key of keys) {
-    const distance = editDistance(wanted, plain(key));
-    if (best === undefined || distance < best.distance) best = { key, distance };
-  }
-  return best !== undefined && best.distance <= Math.max(2, Math.floor(wanted.length / 4)) ? best.key : undefined;
-}
-
-/** Levenshtein distance (insert, delete, replace: 1 each). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
+  return nearestName(field, keys, plain);
 }
 
 function splitList(text: string): string[] {

@@ -24,6 +24,17 @@ export interface Credentials {
   files: string[];
   /** Values found but not used, and why (a source before them won, another server's identity, `cli` mode), for doctor. */
   skipped?: SkippedValue[];
+  /** The URL in use (server or MCP) is not an http(s) URL: kept as written, so requests fail rather than go elsewhere. */
+  urlProblem?: { source: ValueSource; problem: string };
+  /** Configuration files that exist but were ignored whole (not JSON, not a regular file, too large), for doctor. */
+  refused?: RefusedFile[];
+}
+
+/** A configuration file the plugin ignored whole, and why (the warning, naming the file and the line). */
+export interface RefusedFile {
+  /** As shown to the user (`~/.openviking/ovcli.conf`). */
+  path: string;
+  problem: string;
 }
 
 /** A credential value a source set that the resolution did not use. */

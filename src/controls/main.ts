@@ -29,6 +29,7 @@ import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
 import { inertForCommand } from '../protocol/commandOutput.js';
 import { newQueryFile, takeQueryFile } from './queryFile.js';
+import { counted } from '../util/plural.js';
 
 export interface ControlResult {
   text: string;
@@ -108,7 +109,9 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
   if (outcome.status === 'empty')
     lines.push(`nothing above the score threshold ${settings.scoreThreshold} (tier: ${outcome.tier})`);
   else {
-    lines.push(`${outcome.items.length} memories (tier: ${outcome.tier}, threshold ${settings.scoreThreshold}):`);
+    lines.push(
+      `${counted(outcome.items.length, 'memory', 'memories')} (tier: ${outcome.tier}, threshold ${settings.scoreThreshold}):`,
+    );
     for (const item of outcome.items) {
       const gist = item.text.replace(/\s+/g, ' ').trim().slice(0, 160);
       lines.push(

@@ -5,15 +5,18 @@
  *
  * @module
  */
-import { readStatus } from '../store/status.js';
+import { readStatus, serverKeyOf } from '../store/status.js';
+import { displayUrl } from '../openviking/displayUrl.js';
 import type { ActivityMark } from '../store/status.js';
 import { formatAge } from '../statusline/format.js';
 import type { Check } from './types.js';
+import { counted } from '../util/plural.js';
 
 /** Sessions listed. */
 const MAX_SESSIONS = 5;
 
-export async function checkActivity(dataDir: string, now: number): Promise<Check> {
+/** `baseUrl`: the server of the configuration in use; what the hooks saw of another server is not shown as its state. */
+export async function checkActivity(dataDir: string, now: number, baseUrl: string): Promise<Check> {
   const snapshot = await readStatus(dataDir);
   const ids = [...new Set([...Object.keys(snapshot.recall), ...Object.keys(snapshot.capture)])];
   const lastAt = (id: string) => Math.max(snapshot.recall[id]?.at ?? 0, snapshot.capture[id]?.at ?? 0);
@@ -22,9 +25,15 @@ export async function checkActivity(dataDir: string, now: number): Promise<Check
     (id) =>
       `${id}: recall ${describe(snapshot.recall[id], 'memory', 'memories', now)}; capture ${describe(snapshot.capture[id], 'message', 'messages', now)}`,
   );
-  if (snapshot.server) {
+  const seen = snapshot.server;
+  const mine = seen !== undefined && seen.server === serverKeyOf(baseUrl) ? seen : undefined;
+  if (mine !== undefined) {
     lines.unshift(
-      `server last seen ${snapshot.server.up ? 'up' : `down${snapshot.server.detail ? ` (${snapshot.server.detail})` : ''}`} ${formatAge(now - snapshot.server.at)}`,
+      `server last seen ${mine.up ? 'up' : `down${mine.detail ? ` (${mine.detail})` : ''}`} ${formatAge(now - mine.at)}`,
+    );
+  } else if (seen !== undefined) {
+    lines.unshift(
+      `no hook has talked to ${displayUrl(baseUrl, true)} lately (the last server the hooks saw, ${formatAge(now - seen.at)}, was another configuration's)`,
     );
   }
   if (recent.length === 0) lines.push('no session has recalled or captured anything yet');
@@ -38,11 +47,11 @@ export async function checkActivity(dataDir: string, now: number): Promise<Check
     title: 'Recent sessions',
     status: 'info',
     lines,
-    data: { server: snapshot.server ?? null, sessions },
+    data: { server: mine ?? null, sessions },
   };
 }
 
 function describe(mark: ActivityMark | undefined, one: string, many: string, now: number): string {
   if (!mark) return 'never';
-  return `${mark.count} ${mark.count === 1 ? one : many} ${formatAge(now - mark.at)}`;
+  return `${counted(mark.count, one, many)} ${formatAge(now - mark.at)}`;
 }

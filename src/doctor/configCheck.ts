@@ -10,6 +10,7 @@ import { KNOB_TABLE } from '../config/knobs.js';
 import type { PluginConfig, Settings } from '../config/types.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import { maskSecret } from './mask.js';
+import { describeSource } from './sources.js';
 import type { Check } from './types.js';
 
 /** The fix for a configuration that only has the server's root key. */
@@ -26,15 +27,17 @@ const FIELD_NAMES: Record<keyof PluginConfig['credentials']['sources'], string> 
   peerId: 'peer',
 };
 
-export function checkConfig(config: PluginConfig, homeDir: string): Check {
-  const { credentials, warnings } = config;
+/** `optionWarnings`: what optionsCheck.ts says of the plugin's options (undeclared, or a switch that cannot read its value). */
+export function checkConfig(config: PluginConfig, homeDir: string, optionWarnings: readonly string[] = []): Check {
+  const { credentials } = config;
+  const warnings = [...config.warnings, ...optionWarnings];
   const from = (field: keyof PluginConfig['credentials']['sources']): string => credentials.sources[field] ?? 'unset';
   const lines = [
     credentials.files.length > 0
       ? `files read: ${credentials.files.map((file) => displayPath(file, homeDir)).join(', ')}`
       : 'files read: none (no ~/.openviking/ovcli.conf or ov.conf)',
     `server URL: ${displayUrl(credentials.baseUrl, true)}  (${from('baseUrl')})`,
-    `MCP URL: ${displayUrl(credentials.mcpUrl, true)}  (${from('mcpUrl')})`,
+    `MCP URL: ${displayUrl(credentials.mcpUrl, true)}  (${credentials.sources.mcpUrl === 'derived:baseUrl' ? describeSource('derived:baseUrl') : from('mcpUrl')})`,
     `API key: ${credentials.apiKey ? `${maskSecret(credentials.apiKey)}  (${from('apiKey')})` : 'none'}`,
   ];
   if (credentials.account) lines.push(`account: ${credentials.account}  (${from('account')})`);
@@ -63,6 +66,8 @@ export function checkConfig(config: PluginConfig, homeDir: string): Check {
     changedSettings: Object.fromEntries(changed.map((s) => [s.env, s.source])),
     warnings,
   };
+  const broken = configurationProblems(config);
+  if (broken !== undefined) return { id: 'config', title: 'Configuration', status: 'fail', lines, fix: broken, data };
   if (credentials.rootKeyOnly)
     return { id: 'config', title: 'Configuration', status: 'fail', lines, fix: ROOT_KEY_FIX, data };
   if (!config.settings.enabled) {
@@ -86,6 +91,27 @@ export function checkConfig(config: PluginConfig, homeDir: string): Check {
     };
   }
   return { id: 'config', title: 'Configuration', status: 'pass', lines, data };
+}
+
+/**
+ * The fix when the configuration itself is broken (issue 30 item 4): a file
+ * that exists but was ignored whole (the remote server and key in it go
+ * unused, even while a local server answers at the default address), or a
+ * URL in use that is not an http(s) URL (nothing is sent until it is
+ * corrected; no other server is tried in its place).
+ */
+function configurationProblems(config: PluginConfig): string | undefined {
+  const { refused, urlProblem } = config.credentials;
+  const fixes: string[] = [];
+  if (urlProblem !== undefined)
+    fixes.push(
+      `Write the URL in ${describeSource(urlProblem.source)} as an http(s) URL with its scheme (${urlProblem.problem}); until then the plugin sends nothing, and no other server is used in its place.`,
+    );
+  for (const file of refused ?? [])
+    fixes.push(
+      `Correct ${file.path} where the warning above says; until then the whole file is ignored, the server, key and settings in it included.`,
+    );
+  return fixes.length > 0 ? fixes.join(' ') : undefined;
 }
 
 interface ChangedSetting {

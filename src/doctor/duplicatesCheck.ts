@@ -1,36 +1,33 @@
 /**
- * Doctor check `duplicates` (issue 17.2): OpenViking hooks or an
- * `openviking` MCP server registered by hand next to the plugin's own.
+ * Doctor check `duplicates` (issue 17.2, issue 30): OpenViking hooks or an
+ * `openviking` MCP server registered outside the plugin.
  *
  * - Hooks in the user's settings (`<CodeBuddy config dir>/settings.json`,
  *   `<Claude config dir>/settings.json`) whose command names an OpenViking
  *   hook script (`openviking` and `hook.mjs`, or this plugin's directory)
  *   fire beside the plugin's hooks.json: every turn captured twice, two
  *   recall blocks.
- * - A user-scope MCP server named `openviking` (or running this plugin's
- *   proxy) in `~/.codebuddy.json`, `<CodeBuddy config dir>/.mcp.json` or
- *   `~/.claude.json` duplicates the plugin's `.mcp.json` server: two sets of
- *   the same tools (both hosts start the plugin's `.mcp.json` server, DESIGN
- *   D23, so a hand-added `claude mcp add openviking` is no longer needed).
- *   With the plugin's tools off (`mcpEnabled`, DESIGN D29) a user-scope
- *   server is no duplicate but the one the hints name: the check says
- *   whether the server `mcpServer` names is registered there.
- *
- * Reads small JSON files only (store/smallFile.ts: regular files, no
- * blocking read); a missing or broken file is skipped, one that is not a
- * regular file or too large is named.
+ * - An MCP server named like the plugin's (or running this plugin's proxy)
+ *   in any scope the hosts read (mcpScopes.ts): at user scope it runs in the
+ *   plugin's place on CodeBuddy and beside it on Claude Code (a warning: it
+ *   works, but not as the plugin's); at project or local scope CodeBuddy
+ *   runs it in the plugin's place once the user approves it, and a copy of
+ *   a plugin's entry (`${CLAUDE_PLUGIN_ROOT}`) never starts: the model gets
+ *   no OpenViking tool at all (a failure; DESIGN D34). With the plugin's
+ *   tools off (`mcpEnabled`, DESIGN D29) such a server is no duplicate but
+ *   the one the hints name: the check says where the server `mcpServer`
+ *   names is registered.
  *
  * @module
  */
 import { join } from 'node:path';
 import { isRecord } from '../util/json.js';
 import { codebuddyConfigDir } from '../store/paths.js';
-import { readSmallFile } from '../store/smallFile.js';
+import { isOpenVikingServer, namesPluginRoot, readJsonObject, registeredMcpServers } from './mcpScopes.js';
+import type { ScopedServer } from './mcpScopes.js';
 import type { Check } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
 
 /** `mcpEnabled` and `mcpServer` of the configuration. */
 export interface McpSetting {
@@ -43,16 +40,17 @@ export function checkDuplicates(
   homeDir: string,
   pluginRoot: string,
   mcp: McpSetting = { mcpEnabled: true, mcpServer: 'openviking' },
+  folder = homeDir,
 ): Check {
   const codebuddyDir = codebuddyConfigDir(env, homeDir);
   const claudeDir = env.CLAUDE_CONFIG_DIR?.trim() || join(homeDir, '.claude');
   const hookFiles = [join(codebuddyDir, 'settings.json'), join(claudeDir, 'settings.json')];
-  const mcpFiles = [join(homeDir, '.codebuddy.json'), join(codebuddyDir, '.mcp.json'), join(homeDir, '.claude.json')];
   const warnings: string[] = [];
-  const skipped: string[] = [];
-  const readJson = (path: string) => readJsonFile(path, skipped);
+  const failures: string[] = [];
+  const registered = registeredMcpServers(env, homeDir, folder);
+  const skipped = [...registered.skipped];
   for (const file of hookFiles) {
-    const hooks = readJson(file)?.['hooks'];
+    const hooks = readJsonObject(file, skipped)?.['hooks'];
     for (const { event, command } of hookCommands(hooks)) {
       if (namesOpenVikingHook(command, pluginRoot))
         warnings.push(
@@ -60,25 +58,19 @@ export function checkDuplicates(
         );
     }
   }
+  const key = mcp.mcpServer.trim();
   const ownServer: string[] = [];
-  for (const file of mcpFiles) {
-    const servers = readJson(file)?.['mcpServers'];
-    if (!isRecord(servers)) continue;
-    for (const [name, server] of Object.entries(servers)) {
-      if (!mcp.mcpEnabled) {
-        if (name === mcp.mcpServer.trim()) ownServer.push(file);
-      } else if (isOpenVikingServer(name, server))
-        warnings.push(
-          `${file}: user-scope MCP server "${name}" duplicates the plugin's openviking server (two sets of the same tools)`,
-        );
+  for (const entry of registered.servers) {
+    if (!mcp.mcpEnabled) {
+      if (entry.name === key) ownServer.push(`${entry.where} (${entry.scope} scope)`);
+    } else if (isOpenVikingServer(entry.name, entry.server)) {
+      if (entry.scope === 'user') warnings.push(userScopeLine(entry));
+      else (namesPluginRoot(entry.server) ? failures : warnings).push(projectScopeLine(entry));
     }
   }
-  const own =
-    mcp.mcpEnabled || mcp.mcpServer.trim().startsWith('mcp__')
-      ? []
-      : [ownMcpLine(mcp.mcpServer.trim(), ownServer, mcpFiles)];
+  const own = mcp.mcpEnabled || key.startsWith('mcp__') ? [] : [ownMcpLine(key, ownServer, registered.looked)];
   const base = { id: 'duplicates', title: 'Duplicate registrations' };
-  if (warnings.length === 0)
+  if (warnings.length === 0 && failures.length === 0)
     return {
       ...base,
       status: 'pass',
@@ -90,18 +82,40 @@ export function checkDuplicates(
     };
   return {
     ...base,
-    status: 'warn',
-    lines: [...warnings, ...own, ...skipped],
-    fix: 'Remove those entries (`codebuddy mcp remove openviking -s user` / `claude mcp remove openviking -s user`, and the hooks from settings.json): the plugin registers its hooks and MCP server itself.',
-    data: { duplicates: warnings.length },
+    status: failures.length > 0 ? 'fail' : 'warn',
+    lines: [...failures, ...warnings, ...own, ...skipped],
+    fix: duplicatesFix(failures.length > 0),
+    data: { duplicates: warnings.length + failures.length },
   };
+}
+
+function userScopeLine(entry: ScopedServer): string {
+  const effect =
+    entry.hosts === 'Claude Code'
+      ? "a second set of the plugin's tools"
+      : "CodeBuddy runs it in the place of the plugin's (one server per name, user scope first)";
+  return `${entry.where}: user-scope MCP server "${entry.name}" duplicates the plugin's openviking server (${effect})`;
+}
+
+function projectScopeLine(entry: ScopedServer): string {
+  const broken = namesPluginRoot(entry.server)
+    ? "; it names ${CLAUDE_PLUGIN_ROOT}, which only a plugin's own server is given, so it cannot start and the model gets no OpenViking tool"
+    : '; it waits for your approval';
+  return `${entry.where}: ${entry.scope}-scope MCP server "${entry.name}" (${entry.hosts}) shadows the plugin's openviking server in this folder: CodeBuddy runs it in the plugin's place${broken}`;
+}
+
+function duplicatesFix(shadowed: boolean): string {
+  const remove =
+    'Remove those entries (`codebuddy mcp remove openviking -s user` / `claude mcp remove openviking -s user`, and the hooks from settings.json): the plugin registers its hooks and MCP server itself.';
+  if (!shadowed) return remove;
+  return `Delete the "openviking" entry from the project or local file named above (a project's .mcp.json is for the project's own servers; the plugin declares its server in its manifest), or rename it if it is a server of your own. ${remove}`;
 }
 
 /** Whether the user's own server, which the hints name with the plugin's tools off, is registered at user scope. */
 function ownMcpLine(key: string, foundIn: readonly string[], looked: readonly string[]): string {
   if (foundIn.length > 0)
     return `this plugin's MCP tools are off (mcpEnabled); the hints name your server "${key}", registered in ${foundIn.join(', ')}`;
-  return `this plugin's MCP tools are off (mcpEnabled); the hints name your server "${key}", which is not in ${looked.join(', ')} (a project-scope or plugin server is not looked for)`;
+  return `this plugin's MCP tools are off (mcpEnabled); the hints name your server "${key}", which is not in ${looked.join(', ')} (another plugin's server is not looked for)`;
 }
 
 function hookCommands(hooks: unknown): Array<{ event: string; command: string }> {
@@ -124,27 +138,4 @@ function namesOpenVikingHook(command: string, pluginRoot: string): boolean {
     (lower.includes('openviking') && /hook\.mjs|guard-prefilter\.sh|detach\.sh/.test(lower)) ||
     (pluginRoot !== '' && command.includes(pluginRoot))
   );
-}
-
-function isOpenVikingServer(name: string, server: unknown): boolean {
-  if (name.toLowerCase() === 'openviking') return true;
-  const args =
-    isRecord(server) && Array.isArray(server['args'])
-      ? server['args'].filter((arg): arg is string => typeof arg === 'string')
-      : [];
-  return args.some((arg) => arg.toLowerCase().includes('openviking') && arg.endsWith('mcp-proxy.mjs'));
-}
-
-function readJsonFile(path: string, skipped: string[]): Record<string, unknown> | undefined {
-  const file = readSmallFile(path, MAX_SETTINGS_BYTES);
-  if (file.absent !== undefined) {
-    if (file.absent === 'not-a-file' || file.absent === 'too-large') skipped.push(`not read: ${path} ${file.why}`);
-    return undefined;
-  }
-  try {
-    const value: unknown = JSON.parse(file.text);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined; // not JSON: the host reports that itself
-  }
 }

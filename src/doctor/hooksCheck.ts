@@ -20,11 +20,13 @@ import { access } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { eventBudgetMs } from '../protocol/budgets.js';
-import { isRecord } from '../util/json.js';
+import { isRecord, parseJson } from '../util/json.js';
+import { describeJsonSyntax } from '../util/jsonSyntax.js';
 import { HOOK_EVENTS } from '../protocol/input.js';
 import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
 import { errorMessage } from '../util/errors.js';
+import { counted } from '../util/plural.js';
 
 /** Runs `file args` with `stdin`; the doctor's only process spawn. */
 export type RunProgram = (
@@ -59,7 +61,9 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   try {
     const read = readSmallFile(file, MAX_HOOKS_JSON_BYTES);
     if (read.absent !== undefined) throw new Error(read.why);
-    commands = commandsOf(JSON.parse(read.text) as unknown);
+    const parsed = parseJson(read.text);
+    if (parsed === undefined) throw new Error(`is not valid JSON (${describeJsonSyntax(read.text)})`);
+    commands = commandsOf(parsed);
   } catch (error) {
     const reason = errorMessage(error);
     return {
@@ -102,7 +106,9 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   if (prefilter) problems.push(prefilter);
 
   const events = [...registered];
-  const lines = [`${file}: ${commands.length} commands on ${events.length} events (${events.join(', ')})`];
+  const lines = [
+    `${file}: ${counted(commands.length, 'command')} on ${counted(events.length, 'event')} (${events.join(', ')})`,
+  ];
   if (!prefilter) lines.push('prefilter runs under sh and passes an ordinary Read silently');
   lines.push(...problems, ...uniqueWarnings(warnings));
   const data = { file, events, problems, warnings };

@@ -13,6 +13,7 @@ import { describeDataDir, storeLayout } from '../store/paths.js';
 import { queuePaths, queueStats } from '../store/queue.js';
 import { formatAge } from '../statusline/format.js';
 import type { Check } from './types.js';
+import { counted } from '../util/plural.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -58,7 +59,7 @@ export async function checkDataDir(env: Env, homeDir: string): Promise<Check> {
   if (mode !== 0o700) loose.unshift({ path: dir, mode, want: 0o700 });
   const lines = [
     where,
-    `mode ${octal(mode)}; ${loose.length === 0 ? 'every file 0600 and directory 0700' : `${loose.length} entries too open`}`,
+    `mode ${octal(mode)}; ${loose.length === 0 ? 'every file 0600 and directory 0700' : `${counted(loose.length, 'entry', 'entries')} too open`}`,
   ];
   lines.push(
     ...loose
@@ -133,7 +134,7 @@ export async function checkQueue(env: Env, homeDir: string, now: number, serverU
       ...base,
       status: 'warn',
       lines,
-      fix: `${stats.dead.count} writes were given up (expired, rejected or retried too often); each file in ${queuePaths(queueDir).deadDir} says why and holds the original request. Once the cause is fixed, \`node scripts/hook.mjs requeue-dead\` puts them back in the queue and replays them; delete the ones you do not want sent.`,
+      fix: `${counted(stats.dead.count, 'write')} ${stats.dead.count === 1 ? 'was' : 'were'} given up (expired, rejected or retried too often); each file in ${queuePaths(queueDir).deadDir} says why and holds the original request. Once the cause is fixed, \`node scripts/hook.mjs requeue-dead\` puts them back in the queue and replays them; delete the ones you do not want sent.`,
       data,
     };
   }
@@ -141,7 +142,13 @@ export async function checkQueue(env: Env, homeDir: string, now: number, serverU
     const when = serverUp
       ? 'the next session start replays them'
       : 'they are replayed once the server is reachable again';
-    return { ...base, status: 'warn', lines, fix: `${stats.pending.count} writes wait for the server: ${when}.`, data };
+    return {
+      ...base,
+      status: 'warn',
+      lines,
+      fix: `${counted(stats.pending.count, 'write')} ${stats.pending.count === 1 ? 'waits' : 'wait'} for the server: ${when}.`,
+      data,
+    };
   }
   return { ...base, status: 'pass', lines, data };
 }

@@ -5,8 +5,8 @@
  *
  * Checks run in parallel and every network call is short (a hanging server
  * costs one request timeout, not a minute), so the whole report takes a few
- * seconds at most. Exit code 1 when any check failed, 2 on bad arguments,
- * 0 otherwise; `--json` prints the same report as JSON for scripts. Never
+ * seconds at most. Exit code 1 when any check failed (bad arguments are the
+ * command line's, hook/cli.ts), 0 otherwise; `--json` prints the same report as JSON for scripts. Never
  * throws: an unexpected error becomes a failed check.
  *
  * @module
@@ -20,6 +20,7 @@ import { PLUGIN_VERSION, USER_AGENT } from '../version.js';
 import { checkActivity } from './activityCheck.js';
 import { checkCommitPolicy } from './commitPolicyCheck.js';
 import { checkConfig } from './configCheck.js';
+import { pluginOptionWarnings } from './optionsCheck.js';
 import { checkHooks } from './hooksCheck.js';
 import type { RunProgram } from './hooksCheck.js';
 import { checkDataDir, checkQueue } from './localCheck.js';
@@ -34,6 +35,7 @@ import { renderJson, renderText } from './render.js';
 import { checkServer } from './serverCheck.js';
 import type { Check, DoctorReport } from './types.js';
 import { errorMessage } from '../util/errors.js';
+import { counted } from '../util/plural.js';
 
 /** One request's longest wait. */
 export const DOCTOR_REQUEST_TIMEOUT_MS = 1_500;
@@ -42,10 +44,8 @@ export const DOCTOR_NETWORK_BUDGET_MS = 3_500;
 /** The whole report, whatever hangs (a stuck file system included). */
 export const DOCTOR_TOTAL_BUDGET_MS = 8_000;
 
-const USAGE = 'usage: node scripts/hook.mjs doctor [--json]\n';
-
 /**
- * @param argv - the arguments after `doctor`.
+ * @param argv - the arguments after `doctor`, already checked by the command line (hook/commands.ts).
  * @param deps - the same outside world the stages get.
  * @param io - stdout and the one child process; the real ones by default.
  * @returns the process exit code.
@@ -55,11 +55,6 @@ export async function runDoctor(
   deps: StageDeps,
   io: DoctorIo = createNodeDoctorIo(),
 ): Promise<number> {
-  const unknown = argv.filter((arg) => arg !== '--json');
-  if (unknown.length > 0) {
-    await io.write(`unknown argument: ${unknown.join(' ')}\n${USAGE}`);
-    return 2;
-  }
   const report = await buildDoctorReport(deps, io.runProgram);
   await io.write(argv.includes('--json') ? renderJson(report) : renderText(report));
   return report.ok ? 0 : 1;
@@ -75,12 +70,20 @@ export async function buildDoctorReport(deps: StageDeps, runProgram: RunProgram)
     fix: 'Run doctor again with OPENVIKING_DEBUG=1 and read the debug log.',
   };
   let checks: Check[];
+  const startedAt = deps.now();
   try {
     checks = await withTimeout(runChecks(deps, runProgram), DOCTOR_TOTAL_BUDGET_MS, [timedOut]);
   } catch (error) {
     deps.log.warn('doctor failed', { error: errorMessage(error) });
     checks = [{ ...timedOut, lines: [`the doctor itself failed: ${errorMessage(error)}`] }];
   }
+  // The debug log (OPENVIKING_DEBUG) gets each verdict and the machine-readable facts behind it (no secret: `data` holds none).
+  for (const check of checks)
+    deps.log.debug('doctor check', { id: check.id, status: check.status, ...(check.data ?? {}) });
+  deps.log.debug('doctor done', {
+    ms: deps.now() - startedAt,
+    failed: checks.filter((check) => check.status === 'fail').length,
+  });
   return { ok: checks.every((check) => check.status !== 'fail'), version: PLUGIN_VERSION, checks };
 }
 
@@ -93,7 +96,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
 
   const network = (async () => {
-    const server = await checkServer(config, client, deps.now);
+    const server = await checkServer(config, client, deps.now, deps.env);
     const left = deadlineAt - deps.now();
     const mcp: Check =
       server.health && left > 0
@@ -120,7 +123,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
   const [{ server, mcp, commitPolicy }, dataDirCheck, activity, hooks] = await Promise.all([
     network,
     checkDataDir(deps.env, deps.homeDir),
-    checkActivity(dataDir, startedAt),
+    checkActivity(dataDir, startedAt, config.credentials.baseUrl),
     checkHooks(deps.pluginRoot, runProgram),
   ]);
   const adopted = adoptStrandedWrites(dataDir, deps.env, deps.homeDir, startedAt);
@@ -128,9 +131,10 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass'),
     adopted,
   );
+  const folder = resolveWorkspace({}, deps.env, deps.cwd);
   return [
-    checkConfig(config, deps.homeDir),
-    checkProject(config, resolveWorkspace({}, deps.env, deps.cwd), deps.homeDir, startedAt),
+    checkConfig(config, deps.homeDir, pluginOptionWarnings(deps.env, deps.homeDir, deps.pluginRoot)),
+    checkProject(config, folder, deps.homeDir, startedAt),
     server.server,
     ...(server.identity ? [server.identity] : []),
     mcp,
@@ -140,7 +144,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     commitPolicy,
     checkResident(deps, config.settings),
     hooks,
-    checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot, config.settings),
+    checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot, config.settings, folder),
   ];
 }
 
@@ -151,7 +155,7 @@ function withAdoption(queue: Check, adopted: AdoptResult): Check {
     ...queue,
     lines: [
       ...queue.lines,
-      `moved ${adopted.moved} queued writes here from ${adopted.from.join(', ')} (an earlier install's data directory)`,
+      `moved ${counted(adopted.moved, 'queued write')} here from ${adopted.from.join(', ')} (an earlier install's data directory)`,
     ],
   };
 }

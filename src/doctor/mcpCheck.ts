@@ -15,8 +15,10 @@ import type { HttpResponse, HttpTransport } from '../openviking/http.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import { isRecord, parseJson } from '../util/json.js';
 import { maskIn } from './mask.js';
+import { describeSource } from './sources.js';
 import type { Check } from './types.js';
 import { errorMessage } from '../util/errors.js';
+import { counted } from '../util/plural.js';
 
 export interface McpProbeOptions {
   credentials: Credentials;
@@ -77,7 +79,7 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
       title: 'MCP endpoint',
       status: names.length > 0 ? 'pass' : 'warn',
       lines: [
-        `${shownUrl}: ${names.length} tools (protocol ${version})`,
+        `${shownUrl}: ${counted(names.length, 'tool')} (protocol ${version})`,
         ...(names.length > 0 ? [`tools: ${names.join(', ')}`] : []),
       ],
       ...(names.length > 0
@@ -89,7 +91,7 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
     const reason = errorMessage(error);
     return failed(
       `${shownUrl} did not answer (${reason})`,
-      `Check that the OpenViking server is running; the MCP URL comes from ${credentials.sources.mcpUrl ?? 'the server URL'}.`,
+      `Check that the OpenViking server is running; the MCP URL comes from ${describeSource(credentials.sources.mcpUrl ?? 'derived:baseUrl')}.`,
     );
   }
 }

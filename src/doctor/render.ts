@@ -9,6 +9,7 @@
  */
 import { inertForCommand } from '../protocol/commandOutput.js';
 import type { CheckStatus, DoctorReport } from './types.js';
+import { counted } from '../util/plural.js';
 
 const MARK: Record<CheckStatus, string> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL', info: 'INFO' };
 
@@ -24,10 +25,10 @@ export function renderText(report: DoctorReport): string {
   out.push('');
   if (failed.length > 0)
     out.push(
-      `${failed.length} problem(s) to fix: ${failed.map((check) => check.title).join(', ')}. Start with the first FAIL above.`,
+      `${counted(failed.length, 'problem')} to fix: ${failed.map((check) => check.title).join(', ')}. Start with the first FAIL above.`,
     );
   else if (warned.length > 0)
-    out.push(`Working, with ${warned.length} warning(s): ${warned.map((check) => check.title).join(', ')}.`);
+    out.push(`Working, with ${counted(warned.length, 'warning')}: ${warned.map((check) => check.title).join(', ')}.`);
   else out.push('All checks passed.');
   return inertForCommand(`${out.join('\n')}\n`);
 }

@@ -18,14 +18,8 @@ import { ROOT_KEY_FIX } from './configCheck.js';
 import { maskIn, maskSecret } from './mask.js';
 import type { Check } from './types.js';
 import { displayUrl } from '../openviking/displayUrl.js';
-
-/** What every "set the server" fix says. */
-export const CONNECT_FIX =
-  'No server yet? Run one here: `pip install openviking` (Python 3.10+), put your embedding and VLM model keys in ~/.openviking/ov.conf ' +
-  '("embedding": {"dense": {provider, api_base, api_key, model, dimension}} and "vlm": {provider, api_base, api_key, model}), then run `openviking-server` ' +
-  "(it listens on http://127.0.0.1:1933, the plugin's default). Or point the plugin at yours: " +
-  'set OPENVIKING_URL (plus OPENVIKING_API_KEY with a user key for a remote server), or the plugin options server_url / api_key ' +
-  '(asked when the plugin is enabled; kept in ~/.codebuddy/settings.json and credentials.json), or write ~/.openviking/ovcli.conf as {"url": "https://…", "api_key": "…"}.';
+import { diagnoseHealthFailure } from './serverDiagnosis.js';
+import { describeSource } from './sources.js';
 
 export interface ServerChecks {
   server: Check;
@@ -38,12 +32,32 @@ export async function checkServer(
   config: PluginConfig,
   client: OpenVikingClient,
   now: () => number,
+  env: Readonly<Record<string, string | undefined>> = {},
 ): Promise<ServerChecks> {
+  const { urlProblem, refused, sources } = config.credentials;
+  if (urlProblem !== undefined)
+    return {
+      server: {
+        id: 'server',
+        title: 'Server',
+        status: 'info',
+        lines: [
+          `not contacted: the URL from ${describeSource(urlProblem.source)} is not an http(s) URL (see Configuration); the plugin sends nothing until it is corrected`,
+        ],
+        data: { url: null, code: 'INVALID_URL' },
+      },
+    };
   const started = now();
   const health = await client.health();
   const elapsedMs = now() - started;
-  if (!health.ok) return { server: unreachable(config, health) };
+  if (!health.ok) return { server: unreachable(config, health, env) };
   const info = health.result;
+  const fallback =
+    sources.baseUrl === 'default' && refused !== undefined && refused.length > 0
+      ? [
+          `this is the default address: ${refused.map((file) => file.path).join(', ')} could not be read (see Configuration), and the server it names is not used`,
+        ]
+      : [];
   const server: Check = {
     id: 'server',
     title: 'Server',
@@ -51,6 +65,7 @@ export async function checkServer(
     lines: [
       `${displayUrl(config.credentials.baseUrl, true)} answered /health in ${elapsedMs} ms`,
       `version: ${info.version ?? 'unknown'}, auth mode: ${info.auth_mode ?? 'unknown'}`,
+      ...fallback,
     ],
     data: {
       url: displayUrl(config.credentials.baseUrl, true),
@@ -62,30 +77,26 @@ export async function checkServer(
   return { server, identity: await checkIdentity(config, client, info), health: info };
 }
 
-function unreachable(config: PluginConfig, failure: OvFailure): Check {
-  const { sources, apiKey } = config.credentials;
+function unreachable(
+  config: PluginConfig,
+  failure: OvFailure,
+  env: Readonly<Record<string, string | undefined>>,
+): Check {
+  const diagnosis = diagnoseHealthFailure(config, failure, env);
   const baseUrl = displayUrl(config.credentials.baseUrl, true);
-  const why = maskIn(`${failure.code}: ${failure.message}`, apiKey);
-  const answered = failure.status > 0;
-  const lines = [
-    answered
-      ? `${baseUrl}/health answered HTTP ${failure.status} (${why}): is this an OpenViking server?`
-      : `nothing answers at ${baseUrl} (${why})`,
-    sources.baseUrl === 'default'
-      ? 'no server URL is configured, so the plugin tried the default'
-      : `the URL comes from ${sources.baseUrl}`,
-  ];
-  const fix =
-    sources.baseUrl === 'default'
-      ? CONNECT_FIX
-      : `Check that the OpenViking server at ${baseUrl} is running and reachable from this machine, or correct ${sources.baseUrl}. ${CONNECT_FIX}`;
   return {
     id: 'server',
     title: 'Server',
     status: 'fail',
-    lines,
-    fix,
-    data: { url: baseUrl, code: failure.code, status: failure.status },
+    lines: diagnosis.lines.map((line) => maskIn(line, config.credentials.apiKey)),
+    fix: diagnosis.fix,
+    data: {
+      url: baseUrl,
+      code: failure.code,
+      status: failure.status,
+      kind: diagnosis.kind,
+      cause: failure.cause ?? null,
+    },
   };
 }
 
@@ -122,11 +133,18 @@ async function checkIdentity(config: PluginConfig, client: OpenVikingClient, hea
   if (rootKey)
     return fail(
       'the API key is a ROOT key: OpenViking refuses it on memory APIs (403 PERMISSION_DENIED)',
-      ROOT_KEY_FIX,
+      // The Configuration check already gives this fix when the root key came from ov.conf: said once.
+      config.credentials.rootKeyOnly ? 'See Configuration above.' : ROOT_KEY_FIX,
     );
   if (!search.ok) {
     const failure = describeFailure(search, config.credentials.apiKey);
-    if (search.status === 401) return fail(`the server rejected the credentials (${failure})`, authFix(config));
+    if (search.status === 401)
+      return fail(
+        config.credentials.apiKey
+          ? `the server rejected the credentials (${failure})`
+          : `the server wants an API key (auth mode ${authMode}) and none is configured`,
+        authFix(config),
+      );
     if (search.status === 400 && authMode === 'trusted') {
       return fail(
         `trusted mode needs an account and a user (${failure})`,
@@ -165,7 +183,8 @@ async function checkIdentity(config: PluginConfig, client: OpenVikingClient, hea
 
 function authFix(config: PluginConfig): string {
   const { apiKey, sources } = config.credentials;
-  if (!apiKey) return `This server requires an API key. ${CONNECT_FIX}`;
+  if (!apiKey)
+    return 'Set a user API key for this server: OPENVIKING_API_KEY, the plugin option api_key, or "api_key" in ~/.openviking/ovcli.conf next to its "url" (not the server\'s root key).';
   return `The key ${maskSecret(apiKey)} (from ${sources.apiKey ?? 'unknown'}) is not valid on this server: replace it with a current user key.`;
 }
 

@@ -11,10 +11,10 @@
  *   always the pass-through): the same dispatch, but already off the host's
  *   clock, so the stage does its background work in this process after its
  *   answer (`StageDeps.offHostClock`; no second node).
- * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
- * - `node hook.mjs why [--session ID]` / `recall-preview <query>`: the
- *   user's memory controls (src/controls/main.ts), printed to stdout.
- * - `node hook.mjs requeue-dead`: dead letters back into the pending queue.
+ * - `node hook.mjs <command> …` (`doctor`, `why`, `recall-preview`,
+ *   `requeue-dead`, `--help`, `--version`): a person's command, checked and
+ *   run by the lazily loaded command line (cli.ts, the table in
+ *   commands.ts); a typo is an error naming the nearest command.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
  *   started by a stage through `StageDeps.spawnDetached`.
  * - `node hook.mjs resident`: the resident helper that answers prompt hooks
@@ -40,7 +40,7 @@ import { dispatchHook } from './dispatch.js';
 import { createLogger, type HookLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
 import type { NodeDeps } from './nodeDeps.js';
-import type { StageDeps, LogSettings, Logger } from '../protocol/stage.js';
+import type { LogSettings, Logger } from '../protocol/stage.js';
 import { PREFLIGHT_SAFETY_MS } from '../protocol/budgets.js';
 import { routeFor } from './routes.js';
 import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from '../protocol/stdin.js';
@@ -215,6 +215,8 @@ function armSafety(untilMsSinceStart: number, code: number): void {
  */
 async function runHookEvent(): Promise<void> {
   const stdin = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
+  // A person at a terminal, not a host (hosts pipe the event): the usage, and still exit 0.
+  if (stdin.status === 'tty') return runPersonCommand(['--help']).then(() => undefined);
   if (stdin.status !== 'complete') return exitWith('', 0);
   let built: NodeDeps | undefined;
   const stdout = await dispatchHook(stdin.text, {
@@ -249,11 +251,17 @@ async function runDetachedHookEvent(): Promise<void> {
   exitWith('', 0);
 }
 
-/** A command run from a shell (doctor, requeue-dead, why, recall-preview): its lazily loaded code runs, then its text and exit code. */
-async function runShellCommand(run: (deps: StageDeps) => Promise<{ text: string; code: number }>): Promise<void> {
-  const nodeDeps = buildDeps();
-  const result = await run(nodeDeps.deps);
-  await nodeDeps.settle(SETTLE_CAP_MS);
+/**
+ * A command a person runs (`doctor`, `why`, `--help`, …: the table in
+ * commands.ts): the command line's lazily loaded code checks it and runs
+ * it, then its text, its usage errors on stderr, and its exit code.
+ */
+async function runPersonCommand(argv: readonly string[]): Promise<void> {
+  const { runCommandLine } = await import('./cli.js');
+  let built: NodeDeps | undefined;
+  const result = await runCommandLine(argv, () => (built ??= buildDeps()).deps);
+  await built?.settle(SETTLE_CAP_MS);
+  if (result.stderr) writeSync(2, result.stderr);
   exitWith(result.text, result.code);
 }
 
@@ -279,32 +287,27 @@ async function runResidentCommand(): Promise<void> {
   exitWith('', 0);
 }
 
+/** The plugin's own run modes; any other first argument is a person's command (commands.ts). */
+const RUN_MODES = new Set(['resident', 'worker', 'detached']);
+
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command === undefined) return runHookEvent();
   if (command === 'resident') return runResidentCommand();
-  if (command === 'doctor')
-    return runShellCommand(async (deps) => ({
-      text: '',
-      code: await (await import('../doctor/main.js')).runDoctor(rest, deps),
-    }));
   if (command === 'worker') return runWorkerCommand(rest);
-  if (command === 'why' || command === 'recall-preview')
-    return runShellCommand(async (deps) => (await import('../controls/main.js')).runControl(command, rest, deps));
-  // Dead letters back into the queue, then a replay (capture/worker.ts).
-  if (command === 'requeue-dead')
-    return runShellCommand(async (deps) => (await import('../capture/worker.js')).runRequeueDead(rest, deps));
   if (command === 'detached') return runDetachedHookEvent();
-  return runHookEvent();
+  return runPersonCommand(argv);
 }
 
-/** Last resort: in hook mode, an escaped error still answers pass-through with exit 0. */
+/** Last resort: in hook mode, an escaped error still answers pass-through with exit 0; a person's command fails with 1. */
 function failSafe(error: unknown): void {
   try {
     buildLogger().warn('hook process failed; answering pass-through', { error: errorMessage(error) });
   } catch {
     // Logging is the try's only statement; the process still answers below.
   }
-  exitWith('', process.argv[2] === 'doctor' ? 1 : 0);
+  const command = process.argv[2];
+  exitWith('', command !== undefined && !RUN_MODES.has(command) ? 1 : 0);
 }
 
 process.on('uncaughtException', failSafe);

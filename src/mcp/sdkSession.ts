@@ -69,7 +69,14 @@ const passThroughValidator: jsonSchemaValidator = {
 
 /** Connects and runs the MCP handshake; rejects only with `UpstreamError`. */
 export async function openSdkSession(options: SdkSessionOptions): Promise<SdkSession> {
-  const transport = new StreamableHTTPClientTransport(new URL(options.mcpUrl), { fetch: options.fetch });
+  let url: URL;
+  try {
+    url = new URL(options.mcpUrl);
+  } catch {
+    // A configured URL without a scheme is kept as written (config/credentials.ts): nothing is sent anywhere else.
+    throw new UpstreamError({ kind: 'network', cause: 'the configured MCP URL is not an http(s) URL (see doctor)' });
+  }
+  const transport = new StreamableHTTPClientTransport(url, { fetch: options.fetch });
   const client = new Client(options.clientInfo, { capabilities: {}, jsonSchemaValidator: passThroughValidator });
   client.fallbackNotificationHandler = async (notification) =>
     options.onNotification(notification as JsonRpcNotification);

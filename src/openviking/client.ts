@@ -42,7 +42,7 @@ import {
   readSystemStatus,
   readText,
 } from './shapes.js';
-import { transportFailureKind } from './transportError.js';
+import { transportFailureCause, transportFailureKind } from './transportError.js';
 import { errorMessage } from '../util/errors.js';
 
 type QueryValue = string | number | boolean | undefined;
@@ -164,6 +164,12 @@ async function performCall<T>(options: ClientOptions, baseUrl: string, spec: Cal
 }
 
 function transportFailure(error: unknown, cutByDeadline: boolean, spec: CallSpec<unknown>): OvFailure {
+  const cause = transportFailureCause(error);
+  const failed = transportFailureOf(error, cutByDeadline, spec);
+  return cause === undefined ? failed : { ...failed, cause };
+}
+
+function transportFailureOf(error: unknown, cutByDeadline: boolean, spec: CallSpec<unknown>): OvFailure {
   const where = `${spec.method} ${spec.path}`;
   switch (transportFailureKind(error)) {
     case 'timeout':

@@ -87,6 +87,18 @@ export function proxySettings(env: Env): ProxySettings | undefined {
   };
 }
 
+/**
+ * The variable whose proxy a request to a `protocol` (`http:`, `https:`)
+ * URL uses, read as `proxySettings` reads them; for messages (doctor).
+ */
+export function proxyVariableFor(env: Env, protocol: string): string | undefined {
+  const named = (lower: string, upper: string): string | undefined =>
+    either(env, lower, upper) ? (env[lower] !== undefined ? lower : upper) : undefined;
+  const http = named('http_proxy', 'HTTP_PROXY');
+  const viaHttp = protocol === 'https:' ? (named('https_proxy', 'HTTPS_PROXY') ?? http) : http;
+  return viaHttp ?? named('all_proxy', 'ALL_PROXY');
+}
+
 function parseNoProxyEntry(entry: string): NoProxyEntry {
   let host = entry;
   let port = 0;

@@ -26,7 +26,7 @@
 import type { Socket } from 'node:net';
 import type { ProxyRoute } from './proxy.js';
 import { socketError, transportError } from './transportError.js';
-import { errorMessage } from '../util/errors.js';
+import { errorCode, errorMessage } from '../util/errors.js';
 
 /** A CONNECT answer's head larger than this is not a proxy's. */
 const MAX_CONNECT_HEAD_BYTES = 16 * 1024;
@@ -138,7 +138,8 @@ export async function tunnelTls(target: URL, route: ProxyRoute, timeoutMs: numbe
       });
       secured.once('error', onSecureError);
     }
-    const onSecureError = (error: Error): void => fail(transportError('network', errorMessage(error)));
+    const onSecureError = (error: Error): void =>
+      fail(transportError('network', errorMessage(error), errorCode(error)));
     proxySocket.on('data', onData).on('error', onError).on('close', onClose);
     const lines = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
     if (route.authorization !== undefined) lines.push(`Proxy-Authorization: ${route.authorization}`);

@@ -67,7 +67,8 @@ export function createSocketHttpTransport(options: SocketHttpOptions = {}): Http
     try {
       url = new URL(request.url);
     } catch {
-      throw transportError('network', `invalid URL: ${displayUrl(request.url, true)}`);
+      // Nothing left the machine: a configured URL that is not one (config/credentials.ts) stops here.
+      throw transportError('unsent', `invalid URL: ${displayUrl(request.url, true)}`);
     }
     let route: ProxyRoute | undefined;
     try {
@@ -123,7 +124,7 @@ async function connect(url: URL, route: ProxyRoute | undefined, timeoutMs: numbe
     if (url.protocol === 'https:') return tunnelTls(url, route, timeoutMs);
   }
   if (url.protocol === 'http:' || url.protocol === 'https:') return openConnection(url, true);
-  throw transportError('network', `unsupported protocol ${url.protocol}`);
+  throw transportError('unsent', `unsupported protocol ${url.protocol}`);
 }
 
 interface Exchanged {

@@ -25,11 +25,19 @@ export type TransportFailureKind = 'timeout' | 'network' | 'too_large' | 'unsent
 
 export interface TransportError extends Error {
   kind: TransportFailureKind;
+  /** The system or TLS error code behind it (`ECONNREFUSED`, `ENOTFOUND`, `ERR_SSL_WRONG_VERSION_NUMBER`), for doctor's diagnosis. */
+  cause?: string;
 }
 
 /** Builds the rejection value of a transport. */
-export function transportError(kind: TransportFailureKind, message: string): TransportError {
-  return Object.assign(new Error(message), { kind });
+export function transportError(kind: TransportFailureKind, message: string, cause?: string): TransportError {
+  return Object.assign(new Error(message), cause === undefined ? { kind } : { kind, cause });
+}
+
+/** The error code a transport's rejection carries, if any. */
+export function transportFailureCause(error: unknown): string | undefined {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return typeof cause === 'string' ? cause : undefined;
 }
 
 /** Reads the kind back from any rejection value; unknown shapes are `network`. */
@@ -47,5 +55,6 @@ export function socketError(error: unknown, prefix = ''): TransportError {
   return transportError(
     code !== undefined && NEVER_CONNECTED.has(code) ? 'unsent' : 'network',
     `${prefix}${errorMessage(error)}`,
+    code,
   );
 }

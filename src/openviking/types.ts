@@ -2,7 +2,7 @@
  * Vocabulary of the OpenViking client: result values, request bodies and the
  * lenient views of the responses the plugin reads. No runtime code.
  *
- * Wire facts come from ../shared/openviking-api.md (which follows the server's
+ * Wire facts come from openviking-api.md (source API of docs/host-facts.md, which follows the server's
  * code where its docs differ). Fields the plugin does not read are not typed;
  * responses may carry more keys and nulls, which are tolerated.
  *
@@ -29,6 +29,8 @@ export interface OvFailure {
   retryable: boolean;
   /** Set on a `NETWORK` failure when no byte of the request left this machine (transportError.ts `unsent`): the server cannot have it. */
   unsent?: true;
+  /** On a `NETWORK` failure: the system or TLS error code behind it (`ECONNREFUSED`, `ENOTFOUND`, …), for doctor. */
+  cause?: string;
   details?: Record<string, unknown>;
 }
 

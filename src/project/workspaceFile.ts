@@ -120,15 +120,19 @@ export const MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
 
 /** The layer of the file at `path` under `root`; undefined when it does not exist. Never throws. */
 export function readWorkspaceFile(path: string, root: string, report: FileReport): WorkspaceLayer | undefined {
-  const file = loadConfigFile(path, path, (target) => readTextAtMost(target, MAX_WORKSPACE_FILE_BYTES));
-  if (!file.exists) return undefined;
+  // Where it leads is settled before a byte is read: a link to ~/.git-credentials is never opened, so no
+  // message about it can quote its text. The real path is what is read, so the link cannot change in between.
+  const real = realPath(path);
+  if (real === undefined) return undefined;
   const layer: WorkspaceLayer = { path, values: {}, origins: {} };
-  if (file.warning !== undefined) report.warnings.push(file.warning);
-  if (file.value === undefined) return layer;
-  if (!insideRoot(path, root)) {
-    report.warnings.push(`${path} resolves outside the workspace ${root}; ignoring it`);
+  if (!insideRoot(real, root)) {
+    report.warnings.push(`${path} resolves outside the workspace ${root}; ignoring it (not read)`);
     return layer;
   }
+  const file = loadConfigFile(real, path, (target) => readTextAtMost(target, MAX_WORKSPACE_FILE_BYTES));
+  if (!file.exists) return undefined;
+  if (file.warning !== undefined) report.warnings.push(file.warning);
+  if (file.value === undefined) return layer;
   const version = file.value['version'];
   if (version !== undefined && version !== 1) {
     report.warnings.push(
@@ -250,9 +254,8 @@ function connectionKeysIn(value: JsonRecord, prefix: string): string[] {
   return found;
 }
 
-/** Whether `path`, symlinks followed, is inside `root` (a link to a file elsewhere, e.g. in `$HOME`, is not read). */
-function insideRoot(path: string, root: string): boolean {
-  const real = realPath(path);
+/** Whether the real path `real` is inside `root` (a link to a file elsewhere, e.g. in `$HOME`, is not read). */
+function insideRoot(real: string, root: string): boolean {
   const realRoot = realPath(root);
-  return real !== undefined && realRoot !== undefined && real.startsWith(`${realRoot}${sep}`);
+  return realRoot !== undefined && real.startsWith(`${realRoot}${sep}`);
 }

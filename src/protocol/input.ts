@@ -1,6 +1,6 @@
 /**
  * The stdin payloads CodeBuddy sends to hooks, as observed on real hosts
- * (seed 000 §4 for 2.163; ../shared/codebuddy-host/README.md §2 for 2.117).
+ * (seed 000 §4 for 2.163; source H §2, docs/host-facts.md, for 2.117).
  * Key sets differ between versions and events, so every field but the event
  * name is optional and unknown keys are kept (the host adds keys over time).
  *

@@ -19,11 +19,12 @@ export async function recordRecall(
   ovSessionId: string,
   outcome: RecallOutcome,
   at: number,
+  baseUrl: string,
 ): Promise<void> {
   const up = serverAnswered(outcome);
   const detail = outcome.status === 'failed' ? outcome.failure.code : undefined;
   await Promise.all([
     recordActivity(dataDir, 'recall', ovSessionId, { at, count: outcome.status === 'hits' ? outcome.items.length : 0 }),
-    recordServerStatus(dataDir, { up, at, ...(up || detail === undefined ? {} : { detail }) }),
+    recordServerStatus(dataDir, { up, at, ...(up || detail === undefined ? {} : { detail }) }, baseUrl),
   ]);
 }

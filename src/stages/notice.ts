@@ -93,6 +93,9 @@ function noticeFor({ dataDir, credentials, failure }: NoticeInput): Notice | und
     return {
       text: `OpenViking memory is off: the server at ${displayUrl(credentials.baseUrl, true)} refused the API key. ${DOCTOR}`,
     };
+  // An empty URL is a configured one that is not a URL (config/credentials.ts): nothing was sent anywhere.
+  if (reason === 'unreachable' && credentials.baseUrl === '')
+    return { text: `OpenViking memory is off: the configured server URL is not an http(s) URL. ${DOCTOR}` };
   if (reason === 'unreachable')
     return {
       text: `OpenViking memory is off: no server answers at ${displayUrl(credentials.baseUrl, true)}. ${DOCTOR}`,

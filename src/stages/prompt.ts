@@ -93,7 +93,7 @@ export async function recallFor(
     ...recallPeers(ctx, deps),
   });
   const at = deps.now();
-  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));
+  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at, ctx.config.credentials.baseUrl));
   if (outcome.status === 'failed') {
     deps.log.warn('recall failed; no memories for this prompt', {
       tier: outcome.tier,

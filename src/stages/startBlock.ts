@@ -106,7 +106,7 @@ export function recordStart(
         text,
       }),
     );
-  if (seen !== undefined) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
+  if (seen !== undefined) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen, ctx.config.credentials.baseUrl));
 }
 
 function fetchProfile(ctx: StageContext, deps: StageDeps): Promise<ProfileSources | undefined> {

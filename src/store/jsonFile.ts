@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { errorMessage } from '../util/errors.js';
+import { describeJsonSyntax } from '../util/jsonSyntax.js';
 import { readSmallFile } from './smallFile.js';
 
 /** Largest state file read (capture state, start answers, status: kilobytes to a few hundred). */
@@ -46,8 +46,8 @@ export async function readJsonDetailed(path: string): Promise<JsonReadResult> {
   const text = file.text;
   try {
     return { status: 'ok', value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { status: 'corrupt', reason: `invalid JSON (${text.length} chars): ${errorMessage(error)}` };
+  } catch {
+    return { status: 'corrupt', reason: `invalid JSON (${text.length} chars; ${describeJsonSyntax(text)})` };
   }
 }
 

@@ -26,6 +26,7 @@
 import { join } from 'node:path';
 import { readJson, readJsonSync, writeFileAtomicSync } from './atomic.js';
 import { isRecord } from '../util/json.js';
+import { hash64Hex } from './fastHash.js';
 
 /** Whether the server answered the last time a stage asked. */
 export interface ServerStatus {
@@ -34,6 +35,8 @@ export interface ServerStatus {
   at: number;
   /** Short reason when down (`NETWORK`, `TIMEOUT`, `HTTP 503`); never a URL or key. */
   detail?: string;
+  /** Which server it was (`serverKeyOf` its URL), so doctor shows it only for the configuration in use. */
+  server?: string;
 }
 
 /** One session's last recall or capture. */
@@ -81,13 +84,20 @@ export function serverStatusOf(result: { ok: boolean; status?: number; code?: st
   return { up: false, at, detail: status >= 500 ? `HTTP ${status}` : (result.code ?? 'NETWORK') };
 }
 
-/** Records the server's reachability (skipping a same-state rewrite within SERVER_STATUS_REFRESH_MS); never throws. */
-export async function recordServerStatus(dataDir: string, status: ServerStatus): Promise<void> {
+/** A server's name in the status file: a hash of its URL (the file holds no URL). */
+export function serverKeyOf(baseUrl: string): string {
+  return hash64Hex(baseUrl);
+}
+
+/** Records the reachability of the server at `baseUrl` (skipping a same-state rewrite within SERVER_STATUS_REFRESH_MS); never throws. */
+export async function recordServerStatus(dataDir: string, status: ServerStatus, baseUrl: string): Promise<void> {
   const detail = status.detail?.slice(0, MAX_DETAIL_CHARS);
-  const value: ServerStatus = { up: status.up, at: status.at, ...(detail ? { detail } : {}) };
+  const server = serverKeyOf(baseUrl);
+  const value: ServerStatus = { up: status.up, at: status.at, ...(detail ? { detail } : {}), server };
   const file = statusFile(dataDir, 'server');
   const current = readServer(readJsonSync(file));
-  const unchanged = current !== undefined && current.up === value.up && current.detail === value.detail;
+  const unchanged =
+    current !== undefined && current.up === value.up && current.detail === value.detail && current.server === server;
   if (unchanged && value.at >= current.at && value.at - current.at < SERVER_STATUS_REFRESH_MS) return;
   await writeQuietly(file, value);
 }
@@ -138,7 +148,8 @@ export function latestMark(
 function readServer(value: unknown): ServerStatus | undefined {
   if (!isRecord(value) || typeof value['up'] !== 'boolean' || !isTime(value['at'])) return undefined;
   const detail = typeof value['detail'] === 'string' ? value['detail'] : undefined;
-  return { up: value['up'], at: value['at'], ...(detail ? { detail } : {}) };
+  const server = typeof value['server'] === 'string' ? value['server'] : undefined;
+  return { up: value['up'], at: value['at'], ...(detail ? { detail } : {}), ...(server ? { server } : {}) };
 }
 
 function readMarks(value: unknown): Record<string, ActivityMark> {

@@ -4,7 +4,7 @@
  * Claude Code Stop payload and a Claude-format transcript. Needs the built
  * bundle (`npm run build`).
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { ovSessionId } from '../../src/session/ids.js';
 import { startOvServer } from '../support/ov-server/index.js';
 import type { OvTestServer } from '../support/ov-server/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
+import { pluginMcpFile, pluginMcpServers } from '../support/plugin-mcp.js';
 import { claudePayloads, claudeTranscriptPath, createClaudeHost } from './claude-host.js';
 
 const readJson = (path: string) => JSON.parse(readFileSync(join(REPO_ROOT, path), 'utf8')) as Record<string, unknown>;
@@ -96,10 +97,14 @@ describe('Claude Code manifest', () => {
     expect(typeof claude['description']).toBe('string');
   });
 
-  it('.mcp.json names the one placeholder both hosts fill in, so Claude Code users add nothing by hand', () => {
+  it('the MCP server file names the one placeholder both hosts fill in, so Claude Code users add nothing by hand', () => {
     // CodeBuddy rewrites ${CLAUDE_PLUGIN_ROOT} in MCP args; Claude Code expands it; ${CODEBUDDY_PLUGIN_ROOT}
     // fails on Claude Code ("Missing environment variables") (codebuddy-host README §8, §9; DESIGN.md D10).
-    const servers = readJson('.mcp.json')['mcpServers'] as Record<string, { args: string[] }>;
+    // Both manifests name the same file, and none lies at the root (a project server there, D34).
+    expect(pluginMcpFile('.claude-plugin/plugin.json')).toBe(pluginMcpFile('.codebuddy-plugin/plugin.json'));
+    expect(existsSync(join(REPO_ROOT, '.mcp.json'))).toBe(false);
+    expect(existsSync(join(REPO_ROOT, 'mcp.json'))).toBe(false);
+    const servers = pluginMcpServers();
     expect(servers['openviking']?.args).toEqual(['${CLAUDE_PLUGIN_ROOT}/servers/mcp-proxy.mjs']);
     expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).not.toContain('claude mcp add openviking');
   });

@@ -420,10 +420,21 @@ describe('malformed config files', () => {
     );
   });
 
-  it('skips a URL that is not http(s), naming the source', () => {
+  // Issue 30 item 4: on 4953f41 the next source (in the end the default server) was used in its place.
+  it('a URL that is not http(s) is an error naming the source: nothing is sent, no other server stands in', () => {
+    writeJson(ovcliPath(), { url: 'https://elsewhere.example' });
     const { credentials, warnings } = resolve({ CODEBUDDY_PLUGIN_OPTION_SERVER_URL: 'localhost:1933' });
-    expect(credentials.baseUrl).toBe('http://127.0.0.1:1933');
-    expect(warnings).toEqual(['userConfig:server_url: "localhost:1933" is not an http(s) URL; ignoring it']);
+    expect(credentials.baseUrl).toBe('');
+    expect(credentials.mcpUrl).toBe('');
+    expect(credentials.sources.baseUrl).toBe('userConfig:server_url');
+    expect(credentials.urlProblem).toEqual({
+      source: 'userConfig:server_url',
+      problem:
+        '"localhost:1933" is not an http(s) URL (no scheme: write http://localhost:1933 or https://localhost:1933)',
+    });
+    expect(warnings).toEqual([
+      'userConfig:server_url: "localhost:1933" is not an http(s) URL (no scheme: write http://localhost:1933 or https://localhost:1933)',
+    ]);
   });
 
   it('turns an unreadable file into a warning', () => {

@@ -174,10 +174,10 @@ describe('unknown plugin.codebuddy fields', () => {
       file: file({ recalLimit: 8, recall_limit: 8, OPENVIKING_DEBUG: true, frobnicate: 1 }),
     });
     expect(warnings).toEqual([
-      "~/.openviking/ovcli.conf: plugin.codebuddy.recalLimit is not a setting; did you mean recallLimit? Ignoring it (the fields are listed in the README's settings table)",
-      "~/.openviking/ovcli.conf: plugin.codebuddy.recall_limit is not a setting; did you mean recallLimit? Ignoring it (the fields are listed in the README's settings table)",
-      "~/.openviking/ovcli.conf: plugin.codebuddy.OPENVIKING_DEBUG is not a setting; did you mean debug? Ignoring it (the fields are listed in the README's settings table)",
-      "~/.openviking/ovcli.conf: plugin.codebuddy.frobnicate is not a setting Ignoring it (the fields are listed in the README's settings table)",
+      '~/.openviking/ovcli.conf: plugin.codebuddy.recalLimit is not a setting; did you mean recallLimit? Ignoring it (the fields are listed in docs/settings.md)',
+      '~/.openviking/ovcli.conf: plugin.codebuddy.recall_limit is not a setting; did you mean recallLimit? Ignoring it (the fields are listed in docs/settings.md)',
+      '~/.openviking/ovcli.conf: plugin.codebuddy.OPENVIKING_DEBUG is not a setting; did you mean debug? Ignoring it (the fields are listed in docs/settings.md)',
+      '~/.openviking/ovcli.conf: plugin.codebuddy.frobnicate is not a setting. Ignoring it (the fields are listed in docs/settings.md)',
     ]);
   });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
 import { freshHome } from './support.js';
+import { pluginMcpServers } from '../support/plugin-mcp.js';
 
 const COMMANDS_DIR = join(REPO_ROOT, 'commands');
 const read = (name: string) => readFileSync(join(COMMANDS_DIR, name), 'utf8');
@@ -142,10 +143,7 @@ describe('slash commands', () => {
   });
 
   it("remember names the MCP tool the plugin's own server key yields", () => {
-    const servers = Object.keys(
-      (JSON.parse(readFileSync(join(REPO_ROOT, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> })
-        .mcpServers,
-    );
+    const servers = Object.keys(pluginMcpServers());
     const text = read('remember.md');
     expect(servers).toContain('openviking');
     expect(text).toContain('"toolName": "mcp__openviking__remember"');

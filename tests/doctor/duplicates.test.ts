@@ -63,7 +63,7 @@ describe('duplicate registrations', () => {
     const check = checkOf(await doctor(home), 'duplicates');
     expect(check.status).toBe('warn');
     expect(check.lines).toEqual([
-      `${join(home, '.codebuddy.json')}: user-scope MCP server "openviking" duplicates the plugin's openviking server (two sets of the same tools)`,
+      `${join(home, '.codebuddy.json')}: user-scope MCP server "openviking" duplicates the plugin's openviking server (CodeBuddy runs it in the place of the plugin's (one server per name, user scope first))`,
     ]);
     expect(check.fix).toContain('mcp remove openviking');
   });
@@ -90,6 +90,58 @@ describe('duplicate registrations', () => {
     );
     expect(missing.lines.join('\n')).toMatch(/the hints name your server "elsewhere", which is not in /);
   }, 60_000);
+});
+
+// Issue 30 item 1 (DESIGN D34, F23): CodeBuddy runs one server per name, local and project scope before a plugin's.
+// On 4953f41 doctor looked at user scope only, and said "All checks passed" in a folder whose .mcp.json hid the tools.
+describe("a project- or local-scope server named like the plugin's", () => {
+  const pluginEntry = { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/servers/mcp-proxy.mjs'] };
+
+  it.each(['.mcp.json', 'mcp.json'])(
+    "<folder>/%s with the plugin's own entry fails: it shadows the plugin's and cannot start",
+    async (name) => {
+      const home = freshHome();
+      const folder = join(home, 'openviking-codebuddy');
+      mkdirSync(folder);
+      writeFileSync(join(folder, name), JSON.stringify({ mcpServers: { openviking: pluginEntry } }));
+      const check = checkOf(await doctor(home, folder), 'duplicates');
+      expect(check.status).toBe('fail');
+      const text = check.lines.join('\n');
+      expect(text).toContain(`${join(folder, name)}: project-scope MCP server "openviking"`);
+      expect(text).toContain("shadows the plugin's openviking server in this folder");
+      expect(text).toContain('cannot start and the model gets no OpenViking tool');
+      expect(check.fix).toContain('Delete the "openviking" entry from the project or local file named above');
+    },
+    30_000,
+  );
+
+  it("a local-scope one in ~/.codebuddy.json projects[<folder>] warns: it waits for approval and replaces the plugin's", async () => {
+    const home = freshHome();
+    const folder = join(home, 'app');
+    mkdirSync(folder);
+    writeFileSync(
+      join(home, '.codebuddy.json'),
+      JSON.stringify({
+        projects: {
+          [folder]: { mcpServers: { openviking: { type: 'http', url: 'https://ov.example/mcp' } } },
+          [join(home, 'other')]: { mcpServers: { openviking: pluginEntry } },
+        },
+      }),
+    );
+    const check = checkOf(await doctor(home, folder), 'duplicates');
+    expect(check.status).toBe('warn');
+    expect(check.lines).toEqual([
+      `${join(home, '.codebuddy.json')} projects["${folder}"]: local-scope MCP server "openviking" (CodeBuddy) shadows the plugin's openviking server in this folder: CodeBuddy runs it in the plugin's place; it waits for your approval`,
+    ]);
+  });
+
+  it('another folder, or another name, is no concern', async () => {
+    const home = freshHome();
+    const folder = join(home, 'app');
+    mkdirSync(folder);
+    writeFileSync(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }));
+    expect(checkOf(await doctor(home, folder), 'duplicates').status).toBe('pass');
+  });
 });
 
 describe('project', () => {

@@ -11,6 +11,9 @@ import { recordActivity, recordServerStatus } from '../../src/store/status.js';
 import { writeJsonAtomic } from '../../src/store/atomic.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 
+/** The server every recorded observation here is of. */
+const SERVER_URL = 'http://127.0.0.1:9';
+
 const NOW = 1_800_000_000_000;
 const sandbox = () => mkdtempSync(join(tmpdir(), 'ov-doctor-local-'));
 const envFor = (dataDir: string) => ({ OPENVIKING_CODEBUDDY_DATA_DIR: dataDir });
@@ -74,11 +77,11 @@ describe('queue check', () => {
 describe('activity check', () => {
   it('lists the newest sessions with their last recall and capture', async () => {
     const dir = sandbox();
-    await recordServerStatus(dir, { up: false, at: NOW - 60_000, detail: 'TIMEOUT' });
+    await recordServerStatus(dir, { up: false, at: NOW - 60_000, detail: 'TIMEOUT' }, SERVER_URL);
     await recordActivity(dir, 'recall', 'old', { at: NOW - 3_600_000, count: 2 });
     await recordActivity(dir, 'recall', 'new', { at: NOW - 30_000, count: 1 });
     await recordActivity(dir, 'capture', 'new', { at: NOW - 20_000, count: 6 });
-    const check = await checkActivity(dir, NOW);
+    const check = await checkActivity(dir, NOW, SERVER_URL);
     expect(check.lines).toEqual([
       'server last seen down (TIMEOUT) 1m ago',
       'new: recall 1 memory 30s ago; capture 6 messages 20s ago',
@@ -86,8 +89,24 @@ describe('activity check', () => {
     ]);
   });
 
+  // Issue 30 item 4: on 4953f41 "server last seen down" showed whatever server any configuration's hooks met last.
+  it("shows the server's state only for the configuration in use", async () => {
+    const dir = sandbox();
+    await recordServerStatus(dir, { up: false, at: NOW - 60_000, detail: 'NETWORK' }, 'https://work.example');
+    const other = await checkActivity(dir, NOW, SERVER_URL);
+    expect(other.lines[0]).toBe(
+      `no hook has talked to ${SERVER_URL} lately (the last server the hooks saw, 1m ago, was another configuration's)`,
+    );
+    expect(other.lines.join('\n')).not.toContain('down');
+    expect(other.data?.['server']).toBeNull();
+    const same = await checkActivity(dir, NOW, 'https://work.example');
+    expect(same.lines[0]).toBe('server last seen down (NETWORK) 1m ago');
+  });
+
   it('says so when nothing happened yet', async () => {
-    expect((await checkActivity(sandbox(), NOW)).lines).toEqual(['no session has recalled or captured anything yet']);
+    expect((await checkActivity(sandbox(), NOW, SERVER_URL)).lines).toEqual([
+      'no session has recalled or captured anything yet',
+    ]);
   });
 });
 

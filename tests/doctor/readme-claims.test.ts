@@ -11,6 +11,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPluginConfig } from '../../src/config/load.js';
 import { maskSecret } from '../../src/doctor/mask.js';
 import { until } from '../capture/support/world.js';
 import { pluginProcesses, stopResidents } from '../support/detached.js';
@@ -19,9 +20,19 @@ import { startOvServer, type OvTestServer } from '../support/ov-server/index.js'
 import { REPO_ROOT } from '../support/spawn-hook.js';
 import { checkOf, freshHome, parseReport, runDoctorInProcess } from './support.js';
 
-const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
-const section = (title: string) =>
-  README.slice(README.indexOf(`## ${title}`), README.indexOf('## ', README.indexOf(`## ${title}`) + 3));
+const README_TEXT = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+/** The README section under the heading `title` (any level), up to the next heading of its level or above, on one line. */
+function section(title: string): string {
+  const lines = README_TEXT.split('\n');
+  const start = lines.findIndex((line) => /^#{2,} /.test(line) && line.replace(/^#+ /, '') === title);
+  if (start === -1) throw new Error(`the README has no section "${title}"`);
+  const level = (lines[start] ?? '').indexOf(' ');
+  const end = lines.findIndex((line, index) => index > start && /^#+ /.test(line) && line.indexOf(' ') <= level);
+  return lines
+    .slice(start, end === -1 ? undefined : end)
+    .join(' ')
+    .replace(/\s+/g, ' ');
+}
 
 let server: OvTestServer;
 beforeAll(async () => void (server = await startOvServer()));
@@ -154,6 +165,26 @@ describe('Doctor', () => {
   });
 });
 
+describe('Plugin options', () => {
+  // Issue 30 item 5: on 4953f41 the README said the options were "under `pluginConfigs` in `settings.json`", leaving
+  // out the `.options` level the CLI reads (F18; tests/e2e/plugin-options writes them so on the real 2.117): an
+  // option edited by hand from it did nothing.
+  it("the README's example, written where it says, is the option the plugin reads", () => {
+    const text = section('Plugin options');
+    expect(text).toContain('`pluginConfigs["openviking@<marketplace>"].options`');
+    const raw = README_TEXT.slice(README_TEXT.indexOf('### Plugin options'));
+    const example = /```json\n([\s\S]*?)```/.exec(raw)?.[1] ?? '';
+    const home = freshHome();
+    mkdirSync(join(home, '.codebuddy'));
+    writeFileSync(join(home, '.codebuddy', 'settings.json'), example);
+    const config = loadPluginConfig({ env: { HOME: home }, homeDir: home, readStoredOptions: true });
+    expect(config.credentials.baseUrl).toBe('https://openviking.example.com');
+    expect(config.credentials.sources.baseUrl).toBe(
+      'file:~/.codebuddy/settings.json#pluginConfigs.openviking@openviking-codebuddy.options.server_url',
+    );
+  });
+});
+
 describe('Layout', () => {
   // README: "`capture/` (…), `sessions/` (…), `queue/` (…), `status/` (…), `cache/` (…), `locks/`, `resident/` (…) and `notices/` (…)"
   it("every directory a session leaves in the data directory is in the README's layout", async () => {
@@ -190,7 +221,7 @@ describe('Layout', () => {
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
     expect(dirs).toEqual(expect.arrayContaining(['resident', 'notices', 'status', 'sessions']));
-    const layout = section('Layout');
+    const layout = section('The data directory');
     for (const dir of dirs) expect(layout, dir).toContain(`\`${dir}/\``);
   });
 });

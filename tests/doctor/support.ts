@@ -30,10 +30,11 @@ export async function runDoctorInProcess(
   env: Record<string, string>,
   home: string,
   pluginRoot = REPO_ROOT,
+  cwd = home,
 ): Promise<DoctorRun> {
   const { deps } = createNodeDeps({
     env: { HOME: home, ...env },
-    cwd: home,
+    cwd,
     homeDir: home,
     pluginRoot,
     execPath: process.execPath,

@@ -41,6 +41,10 @@ forEachClaudeVersion((version) => {
   let add: CliRun;
   let install: CliRun;
   let run: CliRun;
+  let uninstall: CliRun;
+  let remove: CliRun;
+  /** settings.json as the install left it (the uninstall at the end of beforeAll rewrites it). */
+  let installedSettings: { enabledPlugins?: Record<string, boolean> };
 
   beforeAll(async () => {
     requireClaudeCli(version);
@@ -50,10 +54,14 @@ forEachClaudeVersion((version) => {
     copyShippedPlugin(REPO_ROOT, clone);
     add = await runClaudePluginCommand(world.sandbox, ['marketplace', 'add', clone]);
     install = await runClaudePluginCommand(world.sandbox, ['install', `${plugin.name}@${manifest.name}`]);
+    installedSettings = readJson(join(world.sandbox.configDir, 'settings.json'));
     run = await runClaude(world.sandbox, 'E2E-CC-FOUR hello from an installed plugin', {
       pluginDirs: [],
       env: world.pluginEnv,
     });
+    // The README's Uninstall, with `claude` in place of `codebuddy`.
+    uninstall = await runClaudePluginCommand(world.sandbox, ['uninstall', `${plugin.name}@${manifest.name}`]);
+    remove = await runClaudePluginCommand(world.sandbox, ['marketplace', 'remove', manifest.name]);
   });
 
   afterAll(async () => {
@@ -61,6 +69,15 @@ forEachClaudeVersion((version) => {
   });
 
   describe('Claude Code scenario 4: the repository as a local marketplace', () => {
+    it("the README's uninstall removes the plugin and the marketplace", () => {
+      expect(uninstall.exit.code, uninstall.stdout + uninstall.stderr).toBe(0);
+      expect(remove.exit.code, remove.stdout + remove.stderr).toBe(0);
+      const settings = readJson<{ enabledPlugins?: Record<string, boolean> }>(
+        join(world.sandbox.configDir, 'settings.json'),
+      );
+      expect(settings.enabledPlugins?.[`${plugin.name}@${manifest.name}`]).not.toBe(true);
+    });
+
     it('ships a Claude Code marketplace manifest listing this plugin at the repository root, like the CodeBuddy one', () => {
       expect(manifest.plugins).toEqual([
         expect.objectContaining({ name: plugin.name, source: './', version: plugin.version }),
@@ -75,10 +92,7 @@ forEachClaudeVersion((version) => {
       expect(add.stdout).toContain(`Successfully added marketplace: ${manifest.name}`);
       expect(install.exit.code, install.stdout + install.stderr).toBe(0);
       expect(install.stdout).toContain(`Successfully installed plugin: ${plugin.name}@${manifest.name}`);
-      const settings = readJson<{ enabledPlugins?: Record<string, boolean> }>(
-        join(world.sandbox.configDir, 'settings.json'),
-      );
-      expect(settings.enabledPlugins?.[`${plugin.name}@${manifest.name}`]).toBe(true);
+      expect(installedSettings.enabledPlugins?.[`${plugin.name}@${manifest.name}`]).toBe(true);
     });
 
     it('a run with no plugin flag fires the hooks and starts the MCP server from the marketplace directory, in place', () => {

@@ -36,6 +36,10 @@ let clone: string;
 let add: CliRun;
 let install: CliRun;
 let run: CliRun;
+let uninstall: CliRun;
+let remove: CliRun;
+/** settings.json as the install left it (the uninstall at the end of beforeAll rewrites it). */
+let installedSettings: string;
 
 beforeAll(async () => {
   requirePluginBuild();
@@ -44,11 +48,15 @@ beforeAll(async () => {
   copyShippedPlugin(REPO_ROOT, clone);
   add = await runPluginCommand(world.sandbox, ['marketplace', 'add', clone]);
   install = await runPluginCommand(world.sandbox, ['install', `${pluginName}@${manifest.name}`]);
+  installedSettings = readFileSync(join(world.sandbox.configDir, 'settings.json'), 'utf8');
   run = await runPrompt(world.sandbox, 'E2E-FOUR hello from an installed plugin', {
     plugin: { kind: 'installed' },
     env: world.pluginEnv,
   });
-});
+  // The README's Uninstall, as written there.
+  uninstall = await runPluginCommand(world.sandbox, ['uninstall', `${pluginName}@${manifest.name}`]);
+  remove = await runPluginCommand(world.sandbox, ['marketplace', 'remove', manifest.name]);
+}, 240_000);
 
 afterAll(async () => {
   await world?.dispose();
@@ -65,10 +73,19 @@ describe('scenario 4: the repository as a local marketplace', () => {
     expect(add.stdout).toContain(`Marketplace '${manifest.name}' added successfully`);
     expect(install.exit.code, install.stdout + install.stderr).toBe(0);
     expect(install.stdout).toContain(`Successfully installed plugin: ${pluginName}@${manifest.name}`);
+    const settings = JSON.parse(installedSettings) as { enabledPlugins?: Record<string, boolean> };
+    expect(settings.enabledPlugins?.[`${pluginName}@${manifest.name}`]).toBe(true);
+  });
+
+  it("the README's uninstall removes the plugin and the marketplace", () => {
+    expect(uninstall.exit.code, uninstall.stdout + uninstall.stderr).toBe(0);
+    expect(remove.exit.code, remove.stdout + remove.stderr).toBe(0);
     const settings = JSON.parse(readFileSync(join(world.sandbox.configDir, 'settings.json'), 'utf8')) as {
       enabledPlugins?: Record<string, boolean>;
     };
-    expect(settings.enabledPlugins?.[`${pluginName}@${manifest.name}`]).toBe(true);
+    expect(settings.enabledPlugins?.[`${pluginName}@${manifest.name}`]).not.toBe(true);
+    const known = readFileSync(join(world.sandbox.configDir, 'plugins', 'known_marketplaces.json'), 'utf8');
+    expect(known).not.toContain(`"${manifest.name}"`);
   });
 
   it('a run with no plugin flag fires the hooks from the installed copy', () => {

@@ -22,6 +22,7 @@ import type { MatcherMode } from '../support/host-sim/protocol/index.js';
 import { START_INSTEAD, stepAsidePrefix } from '../../src/protocol/handoff.js';
 import { loadHooksConfig, substitutePluginRoot } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
+import { pluginMcpServers } from '../support/plugin-mcp.js';
 
 const readJson = (path: string): Record<string, unknown> =>
   JSON.parse(readFileSync(join(REPO_ROOT, path), 'utf8')) as Record<string, unknown>;
@@ -160,7 +161,7 @@ describe('hooks/hooks.json', () => {
   });
 });
 
-describe('.codebuddy-plugin/plugin.json and .mcp.json', () => {
+describe('.codebuddy-plugin/plugin.json and the MCP server file it names', () => {
   it('the manifest names the plugin and points nowhere outside it', () => {
     const manifest = readJson('.codebuddy-plugin/plugin.json');
     expect(manifest.name).toBe('openviking');
@@ -171,8 +172,7 @@ describe('.codebuddy-plugin/plugin.json and .mcp.json', () => {
   });
 
   it('the MCP server runs servers/mcp-proxy.mjs inside the root, named by the one placeholder both hosts fill in', () => {
-    const mcp = readJson('.mcp.json') as { mcpServers?: Record<string, { command: string; args: string[] }> };
-    const server = mcp.mcpServers?.openviking;
+    const server = pluginMcpServers()['openviking'];
     expect(server?.command).toBe('node');
     expect(server?.args).toEqual(['${CLAUDE_PLUGIN_ROOT}/servers/mcp-proxy.mjs']);
     const path = substitutePluginRoot(server?.args[0] ?? '', REPO_ROOT);

@@ -151,10 +151,14 @@ describe('socketHttpTransport', () => {
     expect(transportFailureKind(await rejection(get('/huge', 10_000)))).toBe('too_large');
   });
 
-  it('rejects unsupported URLs without throwing synchronously', async () => {
+  // Nothing leaves the machine for them (`unsent`): a configured URL that is not one sends nothing (issue 30 item 4).
+  it('rejects unsupported URLs without throwing synchronously, as unsent', async () => {
     const promise = socketHttpTransport({ method: 'GET', url: 'ftp://127.0.0.1/', headers: {}, timeoutMs: 100 });
-    expect(transportFailureKind(await rejection(promise))).toBe('network');
-    expect(transportFailureKind(await rejection(get('not a url' as string)))).toBe('network');
+    expect(transportFailureKind(await rejection(promise))).toBe('unsent');
+    expect(transportFailureKind(await rejection(get('not a url' as string)))).toBe('unsent');
+    // An empty server URL (config/credentials.ts keeps a URL that is not one as '') gives a bare path.
+    const bare = socketHttpTransport({ method: 'GET', url: '/api/v1/search/find', headers: {}, timeoutMs: 100 });
+    expect(transportFailureKind(await rejection(bare))).toBe('unsent');
   });
 
   it('leaves no handle behind: a process exits right after its response', async () => {

@@ -159,11 +159,14 @@ const REPOSITORY_FILES: Array<{
   name: string;
   read: boolean;
   subdir?: string;
+  /** What doctor says instead of the target's kind: a workspace file's link out of the workspace is refused unread (issue 29 item 4). */
+  why?: RegExp;
   plant: (repository: string, target: string) => string;
 }> = [
   {
     name: '.openviking/config.json',
     read: true,
+    why: /resolves outside the workspace .*; ignoring it \(not read\)/,
     plant: (ws, target) => link(join(ws, '.openviking', 'config.json'), target),
   },
   {
@@ -198,7 +201,7 @@ function link(path: string, target: string): string {
   return path;
 }
 
-describe.each(REPOSITORY_FILES)('a repository whose $name is hostile', ({ read, subdir, plant }) => {
+describe.each(REPOSITORY_FILES)('a repository whose $name is hostile', ({ read, subdir, why, plant }) => {
   it.each(KINDS)(
     '%s: every hook answers in its normal time, exit 0; doctor names the file',
     async (kind) => {
@@ -210,7 +213,7 @@ describe.each(REPOSITORY_FILES)('a repository whose $name is hostile', ({ read, 
       const report = await doctorProject(box);
       if (read) {
         expect(report).toContain(planted);
-        expect(report).toMatch(WHY[kind]);
+        expect(report).toMatch(why ?? WHY[kind]);
       }
     },
     90_000,

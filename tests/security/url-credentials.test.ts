@@ -121,7 +121,9 @@ describe('the server URL', () => {
       'https://USERNAMEX:4242/DIGITPW@ov.example.com',
     ]) {
       const config = loadPluginConfig({ env: { OPENVIKING_URL: url }, homeDir: home });
-      expect(config.credentials.baseUrl).toBe('http://127.0.0.1:1933');
+      // Not a URL: nothing is sent (issue 30 item 4; on 4953f41 the default server stood in).
+      expect(config.credentials.baseUrl).toBe('');
+      expect(config.credentials.urlProblem?.source).toBe('env:OPENVIKING_URL');
       expect(config.warnings.join('\n')).toMatch(/env:OPENVIKING_URL/);
       expectClean(JSON.stringify(config));
     }

@@ -82,6 +82,17 @@ describe('SessionStart tells the user once when memory is off', () => {
     expect((await w.start(w.newSession())).messages).toHaveLength(1);
   });
 
+  // Issue 30 item 4: a URL without a scheme sends nothing (no default server in its place) and says so.
+  it('a configured URL that is not one: one line saying so, and no request anywhere', async () => {
+    const w = world({ OPENVIKING_URL: `127.0.0.1:${server.port}` });
+    server.clearRequests();
+    const { messages } = await w.start();
+    expect(messages).toEqual([
+      'OpenViking memory is off: the configured server URL is not an http(s) URL. Run /openviking:doctor for the fix.',
+    ]);
+    expect(server.requests()).toEqual([]);
+  });
+
   it('a refused key', async () => {
     const w = world({ OPENVIKING_URL: server.url, OPENVIKING_API_KEY: 'k-wrong' });
     const { messages } = await w.start();

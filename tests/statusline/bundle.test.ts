@@ -12,6 +12,9 @@ import { enqueue } from '../../src/store/queue.js';
 import { recordActivity, recordServerStatus } from '../../src/store/status.js';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
 
+/** The server every recorded observation here is of. */
+const SERVER_URL = 'http://127.0.0.1:9';
+
 const SCRIPT = join(REPO_ROOT, 'scripts', 'statusline.mjs');
 const ANSI = /\u001b\[[0-9;]*m/;
 
@@ -37,7 +40,7 @@ describe('scripts/statusline.mjs', () => {
   it('server up with a recall recorded, with and without colour', async () => {
     const { env, dataDir } = world();
     const now = Date.now();
-    await recordServerStatus(dataDir, { up: true, at: now });
+    await recordServerStatus(dataDir, { up: true, at: now }, SERVER_URL);
     await recordActivity(dataDir, 'recall', 'cb-sess-1', { at: now - 90_000, count: 3 });
     await recordActivity(dataDir, 'recall', 'cb-other-session', { at: now, count: 7 });
     const coloured = await statusLine(env);
@@ -50,7 +53,7 @@ describe('scripts/statusline.mjs', () => {
   it('server down with queued writes', async () => {
     const { env, dataDir } = world();
     const now = Date.now();
-    await recordServerStatus(dataDir, { up: false, at: now - 120_000, detail: 'NETWORK' });
+    await recordServerStatus(dataDir, { up: false, at: now - 120_000, detail: 'NETWORK' }, SERVER_URL);
     for (const id of ['a', 'b'])
       await enqueue(
         join(dataDir, 'queue'),

@@ -10,7 +10,11 @@ import {
   recordServerStatus,
   SERVER_STATUS_REFRESH_MS,
   statusFile,
+  serverKeyOf,
 } from '../../src/store/status.js';
+
+/** The server every recorded observation here is of. */
+const SERVER_URL = 'http://127.0.0.1:9';
 
 const sandbox = () => join(mkdtempSync(join(tmpdir(), 'ov-status-')), 'data');
 
@@ -21,11 +25,11 @@ describe('status snapshot', () => {
 
   it('keeps server state, recall and capture apart, privately', async () => {
     const dir = sandbox();
-    await recordServerStatus(dir, { up: false, at: 1_000, detail: 'NETWORK' });
+    await recordServerStatus(dir, { up: false, at: 1_000, detail: 'NETWORK' }, SERVER_URL);
     await recordActivity(dir, 'recall', 's1', { at: 2_000, count: 3 });
     await recordActivity(dir, 'capture', 's1', { at: 2_500, count: 8 });
     expect(await readStatus(dir)).toEqual({
-      server: { up: false, at: 1_000, detail: 'NETWORK' },
+      server: { up: false, at: 1_000, detail: 'NETWORK', server: serverKeyOf(SERVER_URL) },
       recall: { s1: { at: 2_000, count: 3 } },
       capture: { s1: { at: 2_500, count: 8 } },
     });
@@ -35,21 +39,22 @@ describe('status snapshot', () => {
 
   it('rewrites an unchanged server state at most once per refresh interval, a change at once', async () => {
     const dir = sandbox();
-    await recordServerStatus(dir, { up: true, at: 10_000 });
-    await recordServerStatus(dir, { up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS - 1 });
-    expect((await readStatus(dir)).server).toEqual({ up: true, at: 10_000 });
-    await recordServerStatus(dir, { up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS });
-    expect((await readStatus(dir)).server).toEqual({ up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS });
-    await recordServerStatus(dir, { up: false, at: 10_001 + SERVER_STATUS_REFRESH_MS, detail: 'TIMEOUT' });
+    await recordServerStatus(dir, { up: true, at: 10_000 }, SERVER_URL);
+    await recordServerStatus(dir, { up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS - 1 }, SERVER_URL);
+    expect((await readStatus(dir)).server).toMatchObject({ up: true, at: 10_000 });
+    await recordServerStatus(dir, { up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS }, SERVER_URL);
+    expect((await readStatus(dir)).server).toMatchObject({ up: true, at: 10_000 + SERVER_STATUS_REFRESH_MS });
+    await recordServerStatus(dir, { up: false, at: 10_001 + SERVER_STATUS_REFRESH_MS, detail: 'TIMEOUT' }, SERVER_URL);
     expect((await readStatus(dir)).server).toEqual({
       up: false,
       at: 10_001 + SERVER_STATUS_REFRESH_MS,
       detail: 'TIMEOUT',
+      server: serverKeyOf(SERVER_URL),
     });
-    await recordServerStatus(dir, { up: false, at: 10_002 + SERVER_STATUS_REFRESH_MS, detail: 'HTTP 503' });
+    await recordServerStatus(dir, { up: false, at: 10_002 + SERVER_STATUS_REFRESH_MS, detail: 'HTTP 503' }, SERVER_URL);
     expect((await readStatus(dir)).server?.detail).toBe('HTTP 503');
     // A clock that went back is not "fresh": the observation is written.
-    await recordServerStatus(dir, { up: false, at: 5_000, detail: 'HTTP 503' });
+    await recordServerStatus(dir, { up: false, at: 5_000, detail: 'HTTP 503' }, SERVER_URL);
     expect((await readStatus(dir)).server?.at).toBe(5_000);
   });
 
@@ -79,7 +84,7 @@ describe('status snapshot', () => {
   it('never throws when the data dir cannot be written', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ov-status-')), 'a-file');
     writeFileSync(file, 'x');
-    await expect(recordServerStatus(file, { up: true, at: 1 })).resolves.toBeUndefined();
+    await expect(recordServerStatus(file, { up: true, at: 1 }, SERVER_URL)).resolves.toBeUndefined();
     await expect(recordActivity(file, 'capture', 's', { at: 1, count: 1 })).resolves.toBeUndefined();
   });
 });

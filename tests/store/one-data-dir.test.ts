@@ -142,7 +142,7 @@ describe('moving between install forms strands no queued write', () => {
     );
     const report = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: DEAD_URL }, home));
     const queue = checkOf(report, 'queue');
-    expect(queue.lines.join('\n')).toContain('moved 1 queued writes here');
+    expect(queue.lines.join('\n')).toContain('moved 1 queued write here');
     expect(queue.data).toMatchObject({ pending: { count: 1 } });
   });
 });

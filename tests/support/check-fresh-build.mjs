@@ -1,11 +1,20 @@
-// CI's freshness gate: the committed bundles under scripts/ and servers/ and the
-// hooks module hooks/register.mjs must
-// be exactly what `npm run build` makes from src/. Run right after a build.
+// CI's freshness gate: the committed bundles under scripts/ and servers/, the
+// hooks module hooks/register.mjs and THIRD_PARTY_NOTICES.md must be exactly
+// what `npm run build` makes from src/. Run right after a build.
 import { execFileSync } from 'node:child_process';
 
 const status = execFileSync(
   'git',
-  ['status', '--porcelain', '--untracked-files=all', '--', 'scripts', 'servers', 'hooks/register.mjs'],
+  [
+    'status',
+    '--porcelain',
+    '--untracked-files=all',
+    '--',
+    'scripts',
+    'servers',
+    'hooks/register.mjs',
+    'THIRD_PARTY_NOTICES.md',
+  ],
   {
     encoding: 'utf8',
   },
@@ -13,8 +22,8 @@ const status = execFileSync(
 if (status.trim() !== '') {
   console.error('The committed bundles differ from a fresh `npm run build`:\n' + status);
   console.error(
-    'Rebuild (`npm run build`) and commit scripts/, servers/ and hooks/register.mjs with the source change.',
+    'Rebuild (`npm run build`) and commit scripts/, servers/, hooks/register.mjs and THIRD_PARTY_NOTICES.md with the source change.',
   );
   process.exit(1);
 }
-console.log('bundles fresh: scripts/, servers/ and hooks/register.mjs match a rebuild');
+console.log('bundles fresh: scripts/, servers/, hooks/register.mjs and THIRD_PARTY_NOTICES.md match a rebuild');

@@ -1,5 +1,5 @@
 /**
- * Rewrites the knob table in README.md from src/config/knobs.ts.
+ * Rewrites the knob table in docs/settings.md from src/config/knobs.ts.
  * Run: `npx tsx tests/support/gen-readme-table.ts` (from the repository root).
  *
  * @module
@@ -8,12 +8,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { renderKnobTable } from '../../src/config/knobTable.js';
 import { replaceKnobSection } from './readme-knobs.js';
 
-const README = new URL('../../README.md', import.meta.url);
+const README = new URL('../../docs/settings.md', import.meta.url);
 const before = readFileSync(README, 'utf8');
 const after = replaceKnobSection(before, renderKnobTable());
 if (after === before) {
-  console.log('README.md knob table is up to date');
+  console.log('docs/settings.md knob table is up to date');
 } else {
   writeFileSync(README, after);
-  console.log('README.md knob table rewritten');
+  console.log('docs/settings.md knob table rewritten');
 }

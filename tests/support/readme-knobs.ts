@@ -1,6 +1,7 @@
 /**
- * The README's generated knob section: locate it between its markers and
- * replace it. Shared by the drift test and the regeneration script.
+ * The generated knob section of docs/settings.md (the README links it):
+ * locate it between its markers and replace it. Shared by the drift test
+ * and the regeneration script.
  *
  * @module
  */

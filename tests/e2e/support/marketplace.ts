@@ -13,7 +13,6 @@ import { join } from 'node:path';
 export const SHIPPED_PLUGIN_ENTRIES = [
   '.codebuddy-plugin',
   '.claude-plugin',
-  '.mcp.json',
   'commands',
   'hooks',
   'scripts',
@@ -22,6 +21,7 @@ export const SHIPPED_PLUGIN_ENTRIES = [
   'package.json',
   'README.md',
   'LICENSE',
+  'THIRD_PARTY_NOTICES.md',
 ] as const;
 
 /** Copies the shipped entries of `pluginRoot` that exist into `target`; returns the names copied. */

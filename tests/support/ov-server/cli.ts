@@ -1,6 +1,7 @@
 /**
- * `npm run dev:server`: the test server as a standalone process on
- * 127.0.0.1:1933 (or `--port N`), auth from `--auth dev|api_key|trusted`,
+ * `npm run stand-in-server`: the test server as a standalone process on
+ * 127.0.0.1:1933 (or `--port N`), a local stand-in for OpenViking to try the
+ * plugin with (keyword search, no models), auth from `--auth dev|api_key|trusted`,
  * with a small seeded demo user so a real CodeBuddy session has something
  * to recall. In api_key mode the demo key is `demo-user-key` (user `demo`)
  * and the root key `demo-root-key`.
@@ -54,9 +55,12 @@ async function main(): Promise<void> {
     auth: authFor(values.auth ?? 'dev'),
     seed: DEMO_SEED,
   });
-  process.stdout.write(`OpenViking test server (${values.auth} auth) listening on ${server.url}\n`);
+  process.stdout.write(
+    `OpenViking stand-in (the plugin's test server: keyword search, no models; not OpenViking), ${values.auth} auth, listening on ${server.url}\n`,
+  );
   if (values.auth === 'api_key') process.stdout.write('user key: demo-user-key (user demo), root key: demo-root-key\n');
-  else process.stdout.write(`demo user: ${DEMO_USER} (send X-OpenViking-User: ${DEMO_USER})\n`);
+  else
+    process.stdout.write(`the demo memories are user ${DEMO_USER}'s: set OPENVIKING_USER=${DEMO_USER} to see them\n`);
   const shutdown = (): void => {
     void server.close().then(() => process.exit(0));
   };

@@ -1,11 +1,11 @@
 /**
- * An OpenViking-compatible server for tests and `npm run dev:server`:
+ * An OpenViking-compatible server for tests and `npm run stand-in-server`:
  * `startOvServer(options)` listens on 127.0.0.1 (port 0 by default) and
  * returns a handle with the URL, fault switches, the request log, session
  * snapshots, seeding, and stop()/start() that take it down and bring it
  * back on the same port.
  *
- * Fidelity target: ../shared/openviking-api.md §1–§4 and §9; the rules
+ * Fidelity target: openviking-api.md (source API, docs/host-facts.md) §1–§4 and §9; the rules
  * it implements are pinned by tests/ov-server/*.test.ts.
  *
  * @module

@@ -2,7 +2,7 @@
  * Vocabulary of the OpenViking test server: options, identities, stored
  * state and request-log records. No runtime code.
  *
- * The server imitates the wire contract in ../shared/openviking-api.md
+ * The server imitates the wire contract in openviking-api.md (source API, docs/host-facts.md)
  * (which follows OpenViking's code where its docs differ). Tests read these
  * shapes to assert what the plugin sent and what the server kept.
  *

@@ -1,9 +1,10 @@
+/*! openviking-codebuddy (Apache-2.0, LICENSE) bundles third-party code here: its licences are in THIRD_PARTY_NOTICES.md at the plugin root. */
 import { createRequire as __ovCreateRequire } from 'node:module';
 const require = __ovCreateRequire(import.meta.url);
 import {
   __commonJS,
   __require
-} from "./chunk-CEFMPCQX.mjs";
+} from "./chunk-IMCPPGM2.mjs";
 
 // node_modules/undici/lib/core/symbols.js
 var require_symbols = __commonJS({

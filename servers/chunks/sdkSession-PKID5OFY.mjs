@@ -1,3 +1,4 @@
+/*! openviking-codebuddy (Apache-2.0, LICENSE) bundles third-party code here: its licences are in THIRD_PARTY_NOTICES.md at the plugin root. */
 import { createRequire as __ovCreateRequire } from 'node:module';
 const require = __ovCreateRequire(import.meta.url);
 import {
@@ -6,12 +7,12 @@ import {
   errorMessage,
   isRecord,
   serverMessageOf
-} from "./chunk-ILR7R2JX.mjs";
+} from "./chunk-VVLOHE6E.mjs";
 import {
   __commonJS,
   __export,
   __toESM
-} from "./chunk-CEFMPCQX.mjs";
+} from "./chunk-IMCPPGM2.mjs";
 
 // node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
@@ -18945,7 +18946,13 @@ var passThroughValidator = {
   }
 };
 async function openSdkSession(options) {
-  const transport = new StreamableHTTPClientTransport(new URL(options.mcpUrl), { fetch: options.fetch });
+  let url2;
+  try {
+    url2 = new URL(options.mcpUrl);
+  } catch {
+    throw new UpstreamError({ kind: "network", cause: "the configured MCP URL is not an http(s) URL (see doctor)" });
+  }
+  const transport = new StreamableHTTPClientTransport(url2, { fetch: options.fetch });
   const client = new Client(options.clientInfo, { capabilities: {}, jsonSchemaValidator: passThroughValidator });
   client.fallbackNotificationHandler = async (notification) => options.onNotification(notification);
   client.onclose = options.onClosed;

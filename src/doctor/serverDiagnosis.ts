@@ -1,0 +1,211 @@
+/**
+ * Why the server did not answer doctor's `/health`, in the user's terms:
+ * each kind of failure with its own diagnosis and its own exact fix, naming
+ * the configured thing (the URL as written and where it was set, the proxy
+ * and its variable, a configuration file that could not be read). Issue 30
+ * item 4: every failure used to get one paragraph that began with
+ * installing a server, and a TLS failure printed raw OpenSSL text.
+ *
+ * The install steps are the fix only when nothing is configured and
+ * nothing answers at the default address; a failure behind a proxy names
+ * the proxy first, since the plugin never reached anything else.
+ *
+ * @module
+ */
+import type { PluginConfig } from '../config/types.js';
+import { displayUrl } from '../openviking/displayUrl.js';
+import { proxyRoute, proxySettings, proxyVariableFor } from '../openviking/proxy.js';
+import type { OvFailure } from '../openviking/types.js';
+import { describeSource } from './sources.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** What a failed `/health` means here, and what to do. */
+export interface Diagnosis {
+  /** Stable name of the kind, for `--json` and tests. */
+  kind: string;
+  lines: string[];
+  fix: string;
+  /** True when the fix is to run a server here (nothing configured, nothing answers). */
+  install?: true;
+}
+
+/** The steps that bring up a server on this machine: only for a user with nothing configured (see the header). */
+export const INSTALL_FIX =
+  'No server yet? Run one here: `pip install openviking` (Python 3.10+), put your embedding and VLM model keys in ~/.openviking/ov.conf ' +
+  '("embedding": {"dense": {provider, api_base, api_key, model, dimension}} and "vlm": {provider, api_base, api_key, model}), then run `openviking-server` ' +
+  "(it listens on http://127.0.0.1:1933, the plugin's default). Or point the plugin at yours: " +
+  'set OPENVIKING_URL (plus OPENVIKING_API_KEY with a user key for a remote server), or the plugin options server_url / api_key ' +
+  '(asked when the plugin is enabled; kept in ~/.codebuddy/settings.json and credentials.json), or write ~/.openviking/ovcli.conf as {"url": "https://…", "api_key": "…"}.';
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
+/** OpenSSL's answer when the other side speaks plain HTTP to a TLS client. */
+const PLAIN_HTTP_CODES = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'EPROTO']);
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** The diagnosis of a failed `/health` against the configuration in use. */
+export function diagnoseHealthFailure(config: PluginConfig, failure: OvFailure, env: Env): Diagnosis {
+  const { baseUrl, sources, refused } = config.credentials;
+  const shown = displayUrl(baseUrl, true);
+  const url = new URL(baseUrl);
+  const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+  const fromDefault = sources.baseUrl === 'default';
+  const source = fromDefault ? 'the default' : describeSource(sources.baseUrl ?? 'default');
+  const origin = fromDefault
+    ? refused !== undefined && refused.length > 0
+      ? `no usable URL is configured (${refused.map((file) => file.path).join(', ')} could not be read: see Configuration), so the plugin tried the default`
+      : 'no server URL is configured, so the plugin tried the default'
+    : `the URL is ${shown}, from ${source}`;
+  const correct = fromDefault
+    ? 'set the server URL (OPENVIKING_URL, or "url" in ~/.openviking/ovcli.conf)'
+    : `correct ${source}`;
+
+  const route = routeOf(url, env);
+  const variable = proxyVariableFor(env, url.protocol) ?? 'the proxy variables';
+  const proxy = route === undefined ? '' : displayUrl(route.proxy.href);
+  if (failure.status >= 500 && route !== undefined)
+    return {
+      kind: 'proxy-upstream',
+      lines: [
+        `the proxy ${proxy} (from ${variable}) answered HTTP ${failure.status} for ${shown}/health: it could not reach the server, or the server fails`,
+        origin,
+      ],
+      fix: `Check that the server at ${shown} is up; if this machine reaches it but the proxy does not, add ${url.hostname} to NO_PROXY.`,
+    };
+  if (failure.status > 0) return httpAnswer(failure.status, url, shown, origin, correct, failure);
+  if (route !== undefined) {
+    const host = url.hostname;
+    const exempt = ['localhost', '127.0.0.1', '::1', '[::1]'].includes(host)
+      ? [...new Set([host, 'localhost', '127.0.0.1'])].join(',')
+      : host;
+    return {
+      kind: 'proxy',
+      lines: [
+        `the request to ${shown} goes through the proxy ${proxy} (from ${variable}), which ${proxyFailure(failure)}`,
+        origin,
+      ],
+      fix: `Start the proxy at ${proxy}, or let the plugin reach ${host} directly: add it to NO_PROXY (e.g. NO_PROXY=${exempt}), in the environment the host starts with.`,
+    };
+  }
+  const cause = failure.cause ?? '';
+  if (DNS_CODES.has(cause))
+    return {
+      kind: 'dns',
+      lines: [`the host name ${url.hostname} does not resolve (${cause}): no address was found for it`, origin],
+      fix: `Check the host name in ${shown} and ${correct}; a name that only a VPN or an internal DNS knows needs that network.`,
+    };
+  if (url.protocol === 'https:' && PLAIN_HTTP_CODES.has(cause)) {
+    const plain = displayUrl(baseUrl.replace(/^https:/i, 'http:'), true);
+    return {
+      kind: 'tls-plain-http',
+      lines: [`${where} does not speak TLS: it answered an https request with plain HTTP`, origin],
+      fix: `Use ${plain} (http://, not https://): ${fromDefault ? 'set it as the server URL' : correct}.`,
+    };
+  }
+  if (CERTIFICATE_CODES.has(cause))
+    return {
+      kind: 'tls-certificate',
+      lines: [`the TLS certificate of ${where} is not trusted here (${cause})`, origin],
+      fix: `If the server's certificate comes from a private CA, give its PEM file as NODE_EXTRA_CA_CERTS in the environment the host starts with; if the host name does not match the certificate, ${correct}.`,
+    };
+  if (cause === 'ECONNREFUSED') {
+    if (fromDefault && (refused === undefined || refused.length === 0))
+      return {
+        kind: 'nothing-configured',
+        lines: [`nothing answers at ${shown} (connection refused)`, origin],
+        fix: INSTALL_FIX,
+        install: true,
+      };
+    return {
+      kind: 'refused',
+      lines: [`nothing listens at ${where} (connection refused)`, origin],
+      fix: fromDefault
+        ? `Fix ${refused?.map((file) => file.path).join(' and ')} first (see Configuration): until it reads, the plugin does not know your server.`
+        : `Start the OpenViking server at ${shown}, or ${correct}.`,
+    };
+  }
+  if (failure.code === 'TIMEOUT' || failure.code === 'DEADLINE')
+    return {
+      kind: 'timeout',
+      lines: [
+        `${shown} did not answer in time (${failure.code === 'TIMEOUT' ? 'timed out' : "doctor's time ran out"})`,
+        origin,
+      ],
+      fix: `Check that the server at ${shown} is up and that nothing (a firewall, a VPN) drops traffic to ${where}; or ${correct}.`,
+    };
+  return {
+    kind: 'network',
+    lines: [`the connection to ${where} failed (${cause || 'no answer'})`, origin],
+    fix: `Check that ${shown} is an OpenViking server reachable from this machine, or ${correct}.`,
+  };
+}
+
+function routeOf(url: URL, env: Env): { proxy: URL } | undefined {
+  try {
+    return proxyRoute(url, proxySettings(env));
+  } catch {
+    // An unusable proxy variable: the transport's own message says which.
+    return undefined;
+  }
+}
+
+function proxyFailure(failure: OvFailure): string {
+  switch (failure.cause) {
+    case 'ECONNREFUSED':
+      return 'refuses connections (nothing listens there)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `does not resolve (${failure.cause})`;
+    default:
+      if (failure.code === 'TIMEOUT' || failure.code === 'DEADLINE') return 'did not answer in time';
+      return `failed (${failure.cause ?? 'no answer'})`;
+  }
+}
+
+function httpAnswer(
+  status: number,
+  url: URL,
+  shown: string,
+  origin: string,
+  correct: string,
+  failure: OvFailure,
+): Diagnosis {
+  const path = url.pathname.replace(/\/+$/, '');
+  if (status === 404 && path !== '')
+    return {
+      kind: 'wrong-path',
+      lines: [
+        `${shown}/health answered HTTP 404: the URL has the path ${path}, and OpenViking answers at the root of its address`,
+        origin,
+      ],
+      fix: `Write ${url.origin} (without ${path}): ${correct}.`,
+    };
+  if (status === 401 || status === 403)
+    return {
+      kind: 'health-refused',
+      lines: [
+        `${shown}/health refused the request (HTTP ${status}): the server wants credentials even for /health`,
+        origin,
+      ],
+      fix: 'Set a user API key: OPENVIKING_API_KEY, the plugin option api_key, or "api_key" in ~/.openviking/ovcli.conf.',
+    };
+  if (status >= 500)
+    return {
+      kind: 'server-error',
+      lines: [`${shown}/health answered HTTP ${status} (${failure.code}): the server is up but failing`, origin],
+      fix: "Look at the OpenViking server's log; restart it once the cause is fixed.",
+    };
+  return {
+    kind: 'not-openviking',
+    lines: [`${shown}/health answered HTTP ${status}: this does not look like an OpenViking server`, origin],
+    fix: `Check that ${shown} is the OpenViking server's address (its /health answers), or ${correct}.`,
+  };
+}

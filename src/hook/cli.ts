@@ -1,0 +1,132 @@
+/**
+ * The command line of `node scripts/hook.mjs` for people (issue 30 item 5):
+ * `--help` / `help [command]` / `<command> --help` print usage and exit 0,
+ * `--version` the version; an unknown command or flag is an error (exit 2)
+ * that names the nearest valid one; then the command runs. Everything it
+ * knows comes from the table in commands.ts.
+ *
+ * A lazy module of its own (scripts/lazy/cli.mjs): hooks, whose argv is
+ * empty, never load it.
+ *
+ * @module
+ */
+import type { StageDeps } from '../protocol/stage.js';
+import { nearestName } from '../util/nearest.js';
+import { PLUGIN_VERSION } from '../version.js';
+import { COMMANDS, type CommandResult, type CommandSpec } from './commands.js';
+
+/** What the command line asks of main.ts: the output, its stream and the exit code. */
+export interface CommandLineResult extends CommandResult {
+  /** Usage errors go to stderr. */
+  stderr?: string;
+}
+
+const PROGRAM = 'node scripts/hook.mjs';
+const HELP_WORDS = new Set(['--help', '-h', 'help']);
+const VERSION_WORDS = new Set(['--version', '-V', 'version']);
+
+/** Runs `argv` (everything after the script's name; never empty: that is a hook event). */
+export async function runCommandLine(argv: readonly string[], deps: () => StageDeps): Promise<CommandLineResult> {
+  const [first = '', ...rest] = argv;
+  if (HELP_WORDS.has(first)) {
+    if (rest[0] === undefined) return { text: usage(), code: 0 };
+    const command = find(rest[0]);
+    return command === undefined ? unknownCommand(rest[0]) : { text: commandUsage(command), code: 0 };
+  }
+  if (VERSION_WORDS.has(first)) return { text: `openviking-codebuddy ${PLUGIN_VERSION}\n`, code: 0 };
+  const command = find(first);
+  if (command === undefined) return unknownCommand(first);
+  if (rest.some((arg) => HELP_WORDS.has(arg) && arg !== 'help')) return { text: commandUsage(command), code: 0 };
+  const problem = checkArguments(command, rest);
+  if (problem !== undefined)
+    return { text: '', stderr: `${problem}\n${synopsis(command)}\nMore: ${PROGRAM} ${command.name} --help\n`, code: 2 };
+  return command.run(rest, deps());
+}
+
+function find(name: string): CommandSpec | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}
+
+function unknownCommand(name: string): CommandLineResult {
+  const near = nearestName(
+    name,
+    COMMANDS.map((command) => command.name),
+  );
+  const what = name.startsWith('-') ? 'option' : 'command';
+  return {
+    text: '',
+    stderr: `${PROGRAM}: unknown ${what} "${name}"${near ? `; did you mean "${near}"?` : ''}\nRun \`${PROGRAM} --help\` for the commands.\n`,
+    code: 2,
+  };
+}
+
+/** Why `args` do not fit the command's flags, or undefined when they do. */
+function checkArguments(command: CommandSpec, args: readonly string[]): string | undefined {
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      operands.push(arg);
+      continue;
+    }
+    const flag = command.flags.find((candidate) => candidate.name === arg);
+    if (flag === undefined) {
+      // A query may start with a dash; only a command without operands treats it as a mistyped flag.
+      if (command.operands !== undefined && !arg.startsWith('--')) {
+        operands.push(arg);
+        continue;
+      }
+      const near = nearestName(
+        arg,
+        command.flags.map((candidate) => candidate.name),
+      );
+      return `${command.name}: unknown option "${arg}"${near ? `; did you mean "${near}"?` : ''}`;
+    }
+    if (flag.value !== undefined) {
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith('--'))
+        return `${command.name}: ${flag.name} needs a value (${flag.value})`;
+      i++;
+    }
+  }
+  if (operands.length > 0 && command.operands === undefined)
+    return `${command.name}: unexpected argument "${operands[0]}" (it takes ${command.flags.length > 0 ? 'only the options below' : 'no arguments'})`;
+  return undefined;
+}
+
+function synopsis(command: CommandSpec): string {
+  const flags = command.flags.map((flag) => `[${flag.name}${flag.value ? ` ${flag.value}` : ''}]`);
+  return `usage: ${[PROGRAM, command.name, ...flags, ...(command.operands ? [command.operands] : [])].join(' ')}`;
+}
+
+function commandUsage(command: CommandSpec): string {
+  const lines = [synopsis(command), '', command.summary];
+  if (command.slash) lines.push(`In a session: ${command.slash}`);
+  if (command.flags.length > 0) {
+    lines.push('', 'Options:');
+    const width = Math.max(...command.flags.map((flag) => `${flag.name}${flag.value ? ` ${flag.value}` : ''}`.length));
+    for (const flag of command.flags)
+      lines.push(`  ${`${flag.name}${flag.value ? ` ${flag.value}` : ''}`.padEnd(width)}  ${flag.about}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    `openviking-codebuddy ${PLUGIN_VERSION}: long-term memory for CodeBuddy Code and Claude Code, backed by OpenViking.`,
+    '',
+    `usage: ${PROGRAM} <command> [options]`,
+    '',
+    'Commands:',
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+    `${PROGRAM} <command> --help shows a command's options; --version the version.`,
+    'Without a command it reads a hook event on stdin: that is how the hosts run it (hooks/hooks.json).',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,78 @@
+/**
+ * The commands a person runs: `node scripts/hook.mjs <command> [flags]`.
+ * This table is the one place a command is declared: the usage screen,
+ * `--help`, the check of its flags and the "did you mean" of a typo all
+ * come from it (cli.ts). Adding a command is one entry here; its code stays
+ * behind the `import()` of its `run`, so nothing of it loads for another
+ * command or on a hook's path.
+ *
+ * The plugin's own run modes (`resident`, `worker`, `detached`, and no
+ * argument at all: a hook event on stdin) are not commands for people and
+ * are dispatched by main.ts before this table is loaded.
+ *
+ * @module
+ */
+import type { StageDeps } from '../protocol/stage.js';
+
+export interface FlagSpec {
+  /** `--json`. */
+  name: string;
+  /** What follows the flag (`ID`), when it takes a value. */
+  value?: string;
+  about: string;
+}
+
+export interface CommandResult {
+  /** What goes to stdout (empty when the command wrote its own output). */
+  text: string;
+  code: number;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** One line for the usage screen. */
+  summary: string;
+  flags: readonly FlagSpec[];
+  /** Words the command takes besides its flags (`<query…>`); absent: none. */
+  operands?: string;
+  /** The slash command that runs it in a session, if any. */
+  slash?: string;
+  /** Runs it with the arguments after its name (already checked against `flags`). */
+  run(argv: readonly string[], deps: StageDeps): Promise<CommandResult>;
+}
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'doctor',
+    summary: 'check the configuration, server, identity, MCP tools, local state and hooks; the fix for each problem',
+    flags: [{ name: '--json', about: 'the same report as JSON, for scripts' }],
+    slash: '/openviking:doctor',
+    run: async (argv, deps) => ({ text: '', code: await (await import('../doctor/main.js')).runDoctor(argv, deps) }),
+  },
+  {
+    name: 'why',
+    summary: 'what the plugin injected into a session: the start block and each recall, with URIs',
+    flags: [
+      { name: '--session', value: 'ID', about: "that session (default: this host's session, else the newest here)" },
+    ],
+    slash: '/openviking:why',
+    run: async (argv, deps) => (await import('../controls/main.js')).runControl('why', argv, deps),
+  },
+  {
+    name: 'recall-preview',
+    summary: 'what recall would inject for a query in this folder, with scores and URIs (nothing is recorded)',
+    operands: '<query…>',
+    flags: [
+      { name: '--new-query-file', about: 'make a private file to write the query into (used by /openviking:recall)' },
+      { name: '--query-id', value: 'ID', about: 'read the query from that file, then remove it' },
+    ],
+    slash: '/openviking:recall',
+    run: async (argv, deps) => (await import('../controls/main.js')).runControl('recall-preview', argv, deps),
+  },
+  {
+    name: 'requeue-dead',
+    summary: 'put the writes that were given up back in the queue and replay them (once their cause is fixed)',
+    flags: [],
+    run: async (argv, deps) => (await import('../capture/worker.js')).runRequeueDead(argv, deps),
+  },
+];

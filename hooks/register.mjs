@@ -4654,7 +4654,30 @@ function readSessionInfo(value, sessionId) {
     pending_tokens: n("pending_tokens"),
     last_commit_at: nullableTime("last_commit_at"),
     last_message_at: nullableTime("last_message_at"),
-    auto_commit_policy: readPolicyField(body)
+    auto_commit_policy: readPolicyField(body),
+    memories_extracted: readCounts(body["memories_extracted"])
+  });
+}
+function readCounts(value) {
+  if (!isRecord(value)) return void 0;
+  const counts = {};
+  for (const [name, count] of Object.entries(value)) {
+    if (name === "__proto__" || typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) continue;
+    counts[name] = count;
+  }
+  return counts;
+}
+function readTask(value, taskId) {
+  const body = record(value, "result");
+  const result = isRecord(body["result"]) ? body["result"] : {};
+  const error = body["error"];
+  return compact({
+    task_id: optionalString(body, "task_id", "result") ?? taskId,
+    status: requiredString(body, "status", "result"),
+    error: typeof error === "string" ? error : void 0,
+    memories_extracted: readCounts(result["memories_extracted"]),
+    memory_diff_uri: optionalString(result, "memory_diff_uri", "result.result"),
+    archive_uri: optionalString(result, "archive_uri", "result.result")
   });
 }
 var POLICY_KEYS = [
@@ -4746,6 +4769,7 @@ function createOpenVikingClient(options2) {
       read: (v) => readAddMessages(v, sessionId)
     }),
     commit: (sessionId, body = {}) => sessionCall(sessionId, "/commit", { method: "POST", body, read: (v) => readCommit(v, sessionId) }),
+    getTask: (taskId) => taskId ? call({ method: "GET", path: `${API}/tasks/${encodeURIComponent(taskId)}`, read: (v) => readTask(v, taskId) }) : Promise.resolve(failure(0, "BAD_REQUEST", "task id is empty")),
     setCommitPolicy: (sessionId, policy) => sessionCall(sessionId, "/config", {
       method: "PATCH",
       body: { auto_commit_policy: policy },

@@ -12,8 +12,9 @@
  *   clock, so the stage does its background work in this process after its
  *   answer (`StageDeps.offHostClock`; no second node).
  * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
- * - `node hook.mjs why [--session ID]` / `recall-preview <query>`: the
- *   user's memory controls (src/controls/main.ts), printed to stdout.
+ * - `node hook.mjs why [--session ID]` / `recall-preview <query>` /
+ *   `learned`: the user's memory controls (src/controls/main.ts), printed
+ *   to stdout.
  * - `node hook.mjs requeue-dead`: dead letters back into the pending queue.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
  *   started by a stage through `StageDeps.spawnDetached`.
@@ -249,7 +250,7 @@ async function runDetachedHookEvent(): Promise<void> {
   exitWith('', 0);
 }
 
-/** A command run from a shell (doctor, requeue-dead, why, recall-preview): its lazily loaded code runs, then its text and exit code. */
+/** A command run from a shell (doctor, requeue-dead, why, recall-preview, learned): its lazily loaded code runs, then its text and exit code. */
 async function runShellCommand(run: (deps: StageDeps) => Promise<{ text: string; code: number }>): Promise<void> {
   const nodeDeps = buildDeps();
   const result = await run(nodeDeps.deps);
@@ -288,7 +289,7 @@ async function main(argv: readonly string[]): Promise<void> {
       code: await (await import('../doctor/main.js')).runDoctor(rest, deps),
     }));
   if (command === 'worker') return runWorkerCommand(rest);
-  if (command === 'why' || command === 'recall-preview')
+  if (command === 'why' || command === 'recall-preview' || command === 'learned')
     return runShellCommand(async (deps) => (await import('../controls/main.js')).runControl(command, rest, deps));
   // Dead letters back into the queue, then a replay (capture/worker.ts).
   if (command === 'requeue-dead')

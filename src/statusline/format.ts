@@ -42,7 +42,15 @@ export function formatStatusLine(facts: StatusLineFacts): string {
     const part = activityPart(facts, kind);
     if (part) parts.push(part);
   }
+  const learned = learnedPart(facts);
+  if (learned) parts.push(learned);
   return `OV ${parts.join(' · ')}`;
+}
+
+/** What earlier sessions taught, as this session's start said it (DESIGN D36): `learned 3 memories`; this session's only. */
+function learnedPart(facts: StatusLineFacts): string | undefined {
+  const mark = facts.sessionId ? facts.snapshot.learned?.[facts.sessionId] : undefined;
+  return mark === undefined ? undefined : `learned ${mark.count} ${mark.count === 1 ? 'memory' : 'memories'}`;
 }
 
 function serverPart(facts: StatusLineFacts, paint: (tone: Tone, text: string) => string): string {

@@ -47,6 +47,14 @@ describe('scripts/statusline.mjs', () => {
     expect((await statusLine(env, ['--no-color'])).line).toBe('OV ● up · recall 3 memories 1m ago');
   });
 
+  it("what this session's start said earlier sessions taught (DESIGN D36)", async () => {
+    const { env, dataDir } = world();
+    const now = Date.now();
+    await recordServerStatus(dataDir, { up: true, at: now });
+    await recordActivity(dataDir, 'learned', 'cb-sess-1', { at: now, count: 3 });
+    expect((await statusLine({ ...env, NO_COLOR: '1' })).line).toBe('OV ● up · learned 3 memories');
+  });
+
   it('server down with queued writes', async () => {
     const { env, dataDir } = world();
     const now = Date.now();

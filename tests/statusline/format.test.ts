@@ -47,6 +47,17 @@ describe('formatStatusLine', () => {
     expect(formatStatusLine(facts({ enabled: false }))).toBe('OV off');
   });
 
+  it("says what earlier sessions taught, as this session's start said it, and only for this session (DESIGN D36)", () => {
+    const snapshot = {
+      server: { up: true, at: NOW },
+      recall: {},
+      capture: {},
+      learned: { me: { at: NOW - 5_000, count: 3 }, other: { at: NOW, count: 1 } },
+    };
+    expect(formatStatusLine(facts({ sessionId: 'me', snapshot }))).toBe('OV ● up · learned 3 memories');
+    expect(formatStatusLine(facts({ sessionId: 'third', snapshot }))).toBe('OV ● up');
+  });
+
   it('marks an old "up" with its age', () => {
     const line = formatStatusLine(
       facts({ snapshot: { server: { up: true, at: NOW - STALE_SERVER_MS - 60_000 }, recall: {}, capture: {} } }),

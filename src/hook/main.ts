@@ -16,6 +16,9 @@
  *   `learned`: the user's memory controls (src/controls/main.ts), printed
  *   to stdout.
  * - `node hook.mjs requeue-dead`: dead letters back into the pending queue.
+ * - `node hook.mjs import [...]`: past sessions into OpenViking
+ *   (src/import/main.ts, DESIGN D35), its progress on stderr, its summary
+ *   on stdout.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
  *   started by a stage through `StageDeps.spawnDetached`.
  * - `node hook.mjs resident`: the resident helper that answers prompt hooks
@@ -250,12 +253,18 @@ async function runDetachedHookEvent(): Promise<void> {
   exitWith('', 0);
 }
 
-/** A command run from a shell (doctor, requeue-dead, why, recall-preview, learned): its lazily loaded code runs, then its text and exit code. */
+/** A command run from a shell (doctor, requeue-dead, why, recall-preview, learned, import): its lazily loaded code runs, then its text and exit code. */
 async function runShellCommand(run: (deps: StageDeps) => Promise<{ text: string; code: number }>): Promise<void> {
   const nodeDeps = buildDeps();
   const result = await run(nodeDeps.deps);
   await nodeDeps.settle(SETTLE_CAP_MS);
   exitWith(result.text, result.code);
+}
+
+/** Progress to stderr (the import's): one line rewritten in place on a TTY, plain lines otherwise. */
+function stderrTerminal(): { isTTY: boolean; columns?: number; write(text: string): void } {
+  const stderr = process.stderr;
+  return { isTTY: stderr.isTTY === true, columns: stderr.columns, write: (text) => void stderr.write(text) };
 }
 
 async function runWorkerCommand(argv: readonly string[]): Promise<void> {
@@ -294,6 +303,8 @@ async function main(argv: readonly string[]): Promise<void> {
   // Dead letters back into the queue, then a replay (capture/worker.ts).
   if (command === 'requeue-dead')
     return runShellCommand(async (deps) => (await import('../capture/worker.js')).runRequeueDead(rest, deps));
+  if (command === 'import')
+    return runShellCommand(async (deps) => (await import('../import/main.js')).runImport(rest, deps, stderrTerminal()));
   if (command === 'detached') return runDetachedHookEvent();
   return runHookEvent();
 }

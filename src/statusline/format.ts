@@ -19,6 +19,8 @@ export interface StatusLineFacts {
   queue?: QueueStats;
   /** The OpenViking session id (`cb-…`) of the host's session on the status-line stdin, if any. */
   sessionId?: string;
+  /** A running import's sessions done and total (DESIGN D35). */
+  importing?: { done: number; total: number };
   now: number;
   color: boolean;
 }
@@ -44,6 +46,7 @@ export function formatStatusLine(facts: StatusLineFacts): string {
   }
   const learned = learnedPart(facts);
   if (learned) parts.push(learned);
+  if (facts.importing) parts.push(paint('yellow', `importing ${facts.importing.done}/${facts.importing.total}`));
   return `OV ${parts.join(' · ')}`;
 }
 

@@ -58,6 +58,16 @@ describe('formatStatusLine', () => {
     expect(formatStatusLine(facts({ sessionId: 'third', snapshot }))).toBe('OV ● up');
   });
 
+  it("shows a running import's progress (DESIGN D35)", () => {
+    const line = formatStatusLine(
+      facts({
+        snapshot: { server: { up: true, at: NOW }, recall: {}, capture: {} },
+        importing: { done: 12, total: 340 },
+      }),
+    );
+    expect(line).toBe('OV ● up · importing 12/340');
+  });
+
   it('marks an old "up" with its age', () => {
     const line = formatStatusLine(
       facts({ snapshot: { server: { up: true, at: NOW - STALE_SERVER_MS - 60_000 }, recall: {}, capture: {} } }),

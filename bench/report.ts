@@ -115,7 +115,13 @@ export function renderResults(info: RunInfo, rows: readonly ResultRow[], method:
  * of the table and its header as they were, and one line saying which rows
  * were measured when.
  */
-export function mergeResults(existing: string, rows: readonly ResultRow[], only: string, now: Date): string {
+export function mergeResults(
+  existing: string,
+  rows: readonly ResultRow[],
+  only: string,
+  now: Date,
+  method: readonly string[],
+): string {
   const lines = existing.split('\n');
   const start = lines.findIndex((line) => line.startsWith('| measurement |'));
   if (start === -1) throw new Error('bench/RESULTS.md has no results table to merge into');
@@ -134,7 +140,11 @@ export function mergeResults(existing: string, rows: readonly ResultRow[], only:
     .filter((line) => !line.startsWith(`- Rows measured again by \`npm run bench -- --only ${only} `));
   const blank = head.lastIndexOf('');
   head.splice(blank === -1 ? head.length : blank, 0, note);
-  return [...head, ...lines.slice(start, start + 2), ...kept, ...byName.values(), ...lines.slice(end)].join('\n');
+  const merged = [...head, ...lines.slice(start, start + 2), ...kept, ...byName.values(), ...lines.slice(end)];
+  // A measurement new to the file brings its method line (the list ends the file).
+  const missing = method.filter((line) => !merged.includes(`- ${line}`)).map((line) => `- ${line}`);
+  while (merged.length > 0 && merged[merged.length - 1] === '') merged.pop();
+  return [...merged, ...missing, ''].join('\n');
 }
 
 export async function writeResults(path: string, text: string): Promise<void> {

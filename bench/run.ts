@@ -76,7 +76,7 @@ async function main(argv: readonly string[]): Promise<void> {
   console.log(renderTable(rows));
   const path = join(REPO_ROOT, 'bench', 'RESULTS.md');
   if (only !== '' && !quick && argv.includes('--write')) {
-    await writeResults(path, mergeResults(await readFile(path, 'utf8'), rows, only, new Date()));
+    await writeResults(path, mergeResults(await readFile(path, 'utf8'), rows, only, new Date(), METHOD));
     console.log(`\nmerged into: ${path}`);
     return;
   }

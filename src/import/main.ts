@@ -55,6 +55,18 @@ export interface ImportResult {
   code: number;
 }
 
+/** What one run of the command works with. */
+interface ImportContext {
+  options: ImportOptions;
+  deps: StageDeps;
+  config: PluginConfig;
+  dataDir: string;
+  /** The workspace asked for; undefined with `--all`. */
+  workspace?: string;
+  /** How the summary names what was covered. */
+  scope: string;
+}
+
 export async function runImport(
   argv: readonly string[],
   deps: StageDeps,
@@ -68,9 +80,16 @@ export async function runImport(
   const off = globallyOff(config);
   if (off !== undefined) return { text: `Nothing imported: ${off}.\n`, code: 0 };
   const workspace = options.all ? undefined : resolveWorkspace({}, deps.env, deps.cwd);
-  const scope = workspace === undefined ? 'every workspace' : workspace;
-  if (options.dryRun) return dryRun(options, deps, config, dataDir, workspace, scope);
-  if (options.background) return startInBackground(options, deps, dataDir, scope);
+  const ctx: ImportContext = {
+    options,
+    deps,
+    config,
+    dataDir,
+    scope: workspace ?? 'every workspace',
+    ...(workspace !== undefined ? { workspace } : {}),
+  };
+  if (options.dryRun) return dryRun(ctx);
+  if (options.background) return startInBackground(ctx);
   const lock = await tryLock(sessionLockFile(storeLayout(dataDir), 'import', 'import'), {
     now: deps.now,
     staleMs: LOCK_STALE_MS,
@@ -84,28 +103,21 @@ export async function runImport(
       code: 1,
     };
   try {
-    return await importLocked(options, deps, config, dataDir, workspace, scope, terminal);
+    return await importLocked(ctx, terminal);
   } finally {
     await lock.handle.release();
   }
 }
 
-async function importLocked(
-  options: ImportOptions,
-  deps: StageDeps,
-  config: PluginConfig,
-  dataDir: string,
-  workspace: string | undefined,
-  scope: string,
-  terminal: Terminal | undefined,
-): Promise<ImportResult> {
+async function importLocked(ctx: ImportContext, terminal: Terminal | undefined): Promise<ImportResult> {
+  const { deps, config, dataDir } = ctx;
   const started = deps.now();
   const env = captureEnvFor(deps, config, IMPORT_DEADLINE_MS);
   const probe = await env.client.systemStatus();
   if (!probe.ok && (probe.status === 0 || probe.status >= 500))
     return { text: `Nothing imported: the server does not answer (${probe.code}: ${probe.message}).\n`, code: 1 };
-  const tally = emptyTally(scope);
-  const candidates = await judgeAll(options, deps, config, dataDir, workspace, tally, env.client);
+  const tally = emptyTally(ctx.scope);
+  const candidates = await judgeAll(ctx, tally, env.client);
   const progress = new Progress(
     terminal,
     dataDir,
@@ -148,19 +160,12 @@ async function importLocked(
 }
 
 /** Every transcript of the scope judged: skips counted in `tally`, candidates returned (oldest first). */
-async function judgeAll(
-  options: ImportOptions,
-  deps: StageDeps,
-  config: PluginConfig,
-  dataDir: string,
-  workspace: string | undefined,
-  tally: ImportTally,
-  client: JudgeContext['client'],
-): Promise<Candidate[]> {
-  const ctx: JudgeContext = {
-    config,
+async function judgeAll(ctx: ImportContext, tally: ImportTally, client: JudgeContext['client']): Promise<Candidate[]> {
+  const { deps, workspace, options } = ctx;
+  const judging: JudgeContext = {
+    config: ctx.config,
     homeDir: deps.homeDir,
-    dataDir,
+    dataDir: ctx.dataDir,
     now: deps.now(),
     liveSessionIds: liveSessions(deps.env),
     ...(workspace !== undefined ? { workspace } : {}),
@@ -170,7 +175,7 @@ async function judgeAll(
   const candidates: Candidate[] = [];
   const transcripts = listTranscripts(deps.env, deps.homeDir, workspace);
   for (let from = 0; from < transcripts.length; from += IMPORT_JOBS) {
-    const judged = await Promise.all(transcripts.slice(from, from + IMPORT_JOBS).map((found) => judge(found, ctx)));
+    const judged = await Promise.all(transcripts.slice(from, from + IMPORT_JOBS).map((found) => judge(found, judging)));
     for (const judgement of judged) {
       if ('candidate' in judgement) candidates.push(judgement.candidate);
       else if ('skip' in judgement) tallySkip(tally, judgement.skip, judgement.detail);
@@ -179,17 +184,10 @@ async function judgeAll(
   return candidates;
 }
 
-async function dryRun(
-  options: ImportOptions,
-  deps: StageDeps,
-  config: PluginConfig,
-  dataDir: string,
-  workspace: string | undefined,
-  scope: string,
-): Promise<ImportResult> {
-  const tally = emptyTally(scope);
-  for (const candidate of await judgeAll(options, deps, config, dataDir, workspace, tally, undefined)) {
-    const counts = await wouldSend(candidate, config.settings);
+async function dryRun(ctx: ImportContext): Promise<ImportResult> {
+  const tally = emptyTally(ctx.scope);
+  for (const candidate of await judgeAll(ctx, tally, undefined)) {
+    const counts = await wouldSend(candidate, ctx.config.settings);
     tally.skippedLines += counts.skippedLines;
     tallySession(tally, candidate.cwd, candidate.transcript.host, counts);
   }
@@ -238,7 +236,7 @@ function sumOf(tries: readonly SessionImport[], last: SessionImport): SessionImp
 }
 
 /** `--background`: the same import, detached; this returns at once. */
-function startInBackground(options: ImportOptions, deps: StageDeps, dataDir: string, scope: string): ImportResult {
+function startInBackground({ options, deps, dataDir, scope }: ImportContext): ImportResult {
   if (importRunning(readImportStatus(dataDir), deps.now()))
     return { text: `An import is already running here.\n${statusReport(dataDir, deps.now()).text}`, code: 1 };
   const started = deps.spawnDetached(['import', ...importArgv(options)], '');

@@ -51,6 +51,11 @@ export interface SessionImport {
   lastError?: string;
 }
 
+/** Nothing done yet. */
+function nothingYet(status: SessionImport['status']): SessionImport {
+  return { status, sent: 0, queued: 0, deadLettered: 0, turns: 0, bytes: 0, skippedLines: 0 };
+}
+
 export async function importSession(env: CaptureEnv, candidate: Candidate): Promise<SessionImport> {
   const { transcript } = candidate;
   const identity = {
@@ -60,15 +65,7 @@ export async function importSession(env: CaptureEnv, candidate: Candidate): Prom
     ...(transcript.agentId !== undefined ? { agentId: transcript.agentId } : {}),
   };
   const outcome = await withSessionWriter(env, identity, 0, async (writer) => {
-    const total: SessionImport = {
-      status: 'done',
-      sent: 0,
-      queued: 0,
-      deadLettered: 0,
-      turns: 0,
-      bytes: 0,
-      skippedLines: 0,
-    };
+    const total = nothingYet('done');
     let limit = READ_LIMIT_BYTES;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const before = writer.state.cursor?.path === transcript.path ? writer.state.cursor.offset : 0;
@@ -98,16 +95,8 @@ export async function importSession(env: CaptureEnv, candidate: Candidate): Prom
     return { ...total, status: 'failed' as const, lastError: 'the transcript never came to its end' };
   });
   if (outcome.ok) return outcome.value;
-  return {
-    status: outcome.reason === 'busy' ? 'busy' : 'failed',
-    sent: 0,
-    queued: 0,
-    deadLettered: 0,
-    turns: 0,
-    bytes: 0,
-    skippedLines: 0,
-    ...(outcome.reason === 'error' ? { lastError: outcome.message ?? 'lock error' } : {}),
-  };
+  if (outcome.reason === 'busy') return nothingYet('busy');
+  return { ...nothingYet('failed'), lastError: outcome.message ?? 'lock error' };
 }
 
 /** The session's status after `result`, or undefined when another pass goes on. */

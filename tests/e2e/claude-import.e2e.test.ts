@@ -10,8 +10,6 @@
  *
  * @module
  */
-import { utimesSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastUserQuery } from './support/chat-types.js';
 import { runClaude } from './support/claude-cli.js';
@@ -27,7 +25,8 @@ import { expectNormalExit } from './support/expect-run.js';
 import { countMessages } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
 import { requirePluginBuild } from './support/world.js';
-import { runProcess, type ProcessRun } from '../support/spawn-hook.js';
+import type { ProcessRun } from '../support/spawn-hook.js';
+import { endedHoursAgo, importFromShell } from './support/import.js';
 
 const LEARNED = 'OpenViking learned 1 memory from your last session in this project.';
 
@@ -38,14 +37,6 @@ forEachClaudeVersion((version) => {
   let importedAgain: ProcessRun;
   let after: CliRun;
   let firstSession = '';
-
-  async function importAs(): Promise<ProcessRun> {
-    return runProcess(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs'), 'import'], {
-      env: { PATH: process.env.PATH, HOME: world.sandbox.home, OPENVIKING_URL: world.ov.url },
-      cwd: world.sandbox.workspace,
-      timeoutMs: 60_000,
-    });
-  }
 
   beforeAll(async () => {
     requireClaudeCli(version);
@@ -59,10 +50,9 @@ forEachClaudeVersion((version) => {
     before = await runClaude(world.sandbox, 'E2E-CCIMP-1 which database backs the cache', { pluginDirs: [] });
     firstSession = claudeSessionIdOf(world.model.calls('conversation')[0]);
     // The session ended two hours ago: not live any more (D35).
-    const old = (Date.now() - 2 * 3600_000) / 1000;
-    for (const transcript of world.sandbox.transcripts()) utimesSync(transcript, old, old);
-    imported = await importAs();
-    importedAgain = await importAs();
+    endedHoursAgo(world.sandbox.transcripts());
+    imported = await importFromShell(world.sandbox, world.ov.url);
+    importedAgain = await importFromShell(world.sandbox, world.ov.url);
     after = await runClaude(world.sandbox, 'E2E-CCIMP-2 hello again', {
       pluginDirs: [REPO_ROOT],
       env: world.pluginEnv,

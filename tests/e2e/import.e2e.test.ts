@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { existsSync, utimesSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelCall } from './support/chat-types.js';
@@ -20,10 +20,10 @@ import { expectNormalExit } from './support/expect-run.js';
 import { runPrompt, type CliRun } from './support/cli.js';
 import { countMessages } from './support/openviking.js';
 import { hostSessionIdOf } from './support/observe.js';
-import { REPO_ROOT } from './support/repo.js';
 import { afterToolResult, callTool, firstMatching, forPurpose } from './support/script.js';
 import { createWorld, requirePluginBuild, type E2eWorld } from './support/world.js';
-import { runProcess, type ProcessRun } from '../support/spawn-hook.js';
+import type { ProcessRun } from '../support/spawn-hook.js';
+import { endedHoursAgo, importFromShell } from './support/import.js';
 
 const DONE = 'E2E-IMPORT-COMMAND-DONE';
 
@@ -78,8 +78,7 @@ beforeAll(async () => {
     env: world.pluginEnv,
   });
   // The two sessions ended two hours ago: not live any more (D35); the ones below are.
-  const old = (Date.now() - 2 * 3600_000) / 1000;
-  for (const transcript of world.sandbox.transcripts()) utimesSync(transcript, old, old);
+  endedHoursAgo(world.sandbox.transcripts());
   world.ov.clearRequests();
   dryRun = await runPrompt(world.sandbox, '/openviking:import --dry-run', {
     plugin: world.repoPlugin,
@@ -92,12 +91,8 @@ beforeAll(async () => {
   });
   importRanBySkill = existsSync(join(world.sandbox.configDir, 'openviking', 'status', 'import.json'));
   // Now every session ended two hours ago.
-  for (const transcript of world.sandbox.transcripts()) utimesSync(transcript, old, old);
-  imported = await runProcess(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs'), 'import'], {
-    env: { PATH: process.env.PATH, HOME: world.sandbox.home, OPENVIKING_URL: world.ov.url },
-    cwd: world.sandbox.workspace,
-    timeoutMs: 60_000,
-  });
+  endedHoursAgo(world.sandbox.transcripts());
+  imported = await importFromShell(world.sandbox, world.ov.url);
 }, 300_000);
 
 afterAll(async () => {

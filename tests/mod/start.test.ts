@@ -34,6 +34,24 @@ afterAll(async () => world.dispose());
 
 type Answer = { additionalContext: string[] };
 
+/** A client of the world's test server, to put sessions there as another session of the user would. */
+function serverClient(baseUrl: string) {
+  return createOpenVikingClient({
+    baseUrl,
+    userAgent: 'test',
+    http: socketHttpTransportFor({}),
+    now: Date.now,
+    timeoutMs: 5_000,
+  });
+}
+
+/** What the module told the user (`$.ui.log` without `to: 'debug'`), in order. */
+function noticesOf(session: { calls: ReadonlyArray<{ op: string; args: readonly unknown[] }> }): unknown[] {
+  return session.calls
+    .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
+    .map((call) => call.args[0]);
+}
+
 /** The hook command's whole start for the same event (no flag: it reads and answers itself). */
 async function hookStart(
   event: Record<string, unknown>,
@@ -102,13 +120,7 @@ describe('classic.SessionStart (Claude Code)', () => {
   });
 
   it("resume: the session's latest archive overview too", async () => {
-    const client = createOpenVikingClient({
-      baseUrl: world.server.url,
-      userAgent: 'test',
-      http: socketHttpTransportFor({}),
-      now: Date.now,
-      timeoutMs: 5_000,
-    });
+    const client = serverClient(world.server.url);
     expect(
       (
         await client.addMessages('cb-session-resume', [
@@ -141,10 +153,7 @@ describe('classic.SessionStart (Claude Code)', () => {
     const env = { OPENVIKING_URL: 'http://127.0.0.1:9' };
     const session = await world.session({ env, sessionId: 'session-down' });
     await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-down'), beneath(session).run);
-    const notices = () =>
-      session.calls
-        .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
-        .map((call) => call.args[0]);
+    const notices = () => noticesOf(session);
     expect(notices()).toEqual([
       'OpenViking memory is off: no server answers at http://127.0.0.1:9. Run /openviking:doctor for the fix.',
     ]);
@@ -158,13 +167,7 @@ describe('what the last session taught (DESIGN D36), said by the module', () => 
   it('one task request beside the reads, one transcript notice, once; the hook command handed off says nothing', async () => {
     const taught = await createModWorld({ server: { extractOnCommit: true } });
     try {
-      const client = createOpenVikingClient({
-        baseUrl: taught.server.url,
-        userAgent: 'test',
-        http: socketHttpTransportFor({}),
-        now: Date.now,
-        timeoutMs: 5_000,
-      });
+      const client = serverClient(taught.server.url);
       await client.addMessages('cb-earlier', [
         { role: 'user', parts: [{ type: 'text', text: 'LEARNED we ship on fridays' }] },
       ]);
@@ -193,10 +196,7 @@ describe('what the last session taught (DESIGN D36), said by the module', () => 
       expect(handedOff.stdout).toBe('');
       expect(taught.server.requests({ path: /^\/api\/v1\/tasks\// })).toEqual([]);
       const session = await taught.session({ sessionId: 'session-learned' });
-      const notices = () =>
-        session.calls
-          .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
-          .map((call) => call.args[0]);
+      const notices = () => noticesOf(session);
       await session.fire(
         'classic.SessionStart',
         startEvent(taught, 'startup', 'session-learned'),
@@ -206,11 +206,7 @@ describe('what the last session taught (DESIGN D36), said by the module', () => 
       expect(taught.server.requests({ method: 'GET', path: `/api/v1/tasks/${taskId}` })).toHaveLength(1);
       const next = await taught.session({ sessionId: 'session-after' });
       await next.fire('classic.SessionStart', startEvent(taught, 'startup', 'session-after'), beneath(next).run);
-      expect(
-        next.calls.filter(
-          (call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug',
-        ),
-      ).toEqual([]);
+      expect(noticesOf(next)).toEqual([]);
       expect(taught.server.requests({ path: /^\/api\/v1\/tasks\// })).toHaveLength(1);
     } finally {
       await taught.dispose();

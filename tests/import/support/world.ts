@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { startOvServer, type OvServerOptions, type OvTestServer } from '../../support/ov-server/index.js';
 import { REPO_ROOT, runProcess, type ProcessRun } from '../../support/spawn-hook.js';
 import { ovSessionId, ovSubagentSessionId } from '../../../src/session/ids.js';
-import { messageText } from '../../capture/support/world.js';
+import { messageText, turnRecords } from '../../capture/support/world.js';
 
 export interface TranscriptSpec {
   /** The session's working folder; default the world's workspace. */
@@ -163,34 +163,7 @@ export function age(path: string, minutes: number): void {
 }
 
 /** A user record and an assistant record, as CodeBuddy 2.117 writes them (codebuddy-host README §5). */
-export function codebuddyTurn(sessionId: string, cwd: string, user: string, assistant: string): unknown[] {
-  const userId = randomUUID();
-  const t = (clock += 1_000);
-  return [
-    {
-      id: userId,
-      timestamp: t,
-      type: 'message',
-      role: 'user',
-      content: [{ type: 'input_text', text: user }],
-      providerData: { agent: 'cli' },
-      sessionId,
-      cwd,
-    },
-    {
-      id: `chatcmpl-${randomUUID()}`,
-      parentId: userId,
-      timestamp: t + 500,
-      type: 'message',
-      role: 'assistant',
-      status: 'completed',
-      content: [{ providerData: { annotations: [] }, type: 'output_text', text: assistant }],
-      providerData: { messageId: randomUUID(), model: 'fake-model', agent: 'cli' },
-      sessionId,
-      cwd,
-    },
-  ];
-}
+export const codebuddyTurn = turnRecords;
 
 /** A user record and an assistant record, as Claude Code 2.1 writes them (FC4). */
 export function claudeTurn(sessionId: string, cwd: string, user: string, assistant: string): unknown[] {

@@ -12,6 +12,7 @@ import { planTail } from '../capture/tail.js';
 import { cursorAfterRecords } from '../transcript/index.js';
 import { utf8Length } from '../util/utf8.js';
 import type { Candidate } from './judge.js';
+import { endsWithCutLine } from './scan.js';
 import { READ_LIMIT_BYTES } from './session.js';
 
 export interface WouldSend {
@@ -60,7 +61,8 @@ export async function wouldSend(
       total.bytes += utf8Length(JSON.stringify(item.message));
     }
     state.cursor = cursorAfterRecords(tail.read, tail.consumed);
-    if (tail.read.atEnd) return total;
+    if (tail.read.atEnd)
+      return (await endsWithCutLine(transcript.path)) ? { ...total, skippedLines: total.skippedLines + 1 } : total;
     limit = state.cursor.offset > before ? READ_LIMIT_BYTES : limit * 2;
   }
 }

@@ -21,6 +21,7 @@
  * @module
  */
 import { readdirSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { detectTranscriptFormat, readTranscriptTail } from '../transcript/index.js';
 import type { TranscriptFormat } from '../transcript/index.js';
@@ -108,6 +109,28 @@ export function withHead(transcript: Transcript, head: TranscriptHead): Transcri
   if (transcript.agentId === undefined || transcript.host !== 'Claude Code') return transcript;
   const agentId = head.agentId ?? transcript.agentId.replace(/^agent-/, '');
   return { ...transcript, agentId, ovSessionId: ovSubagentSessionId(transcript.hostSessionId, agentId) };
+}
+
+/**
+ * True when the file's last line has no newline: a write cut short (the
+ * host died mid-line). Capture leaves such a line for a next read that
+ * never comes in a past session, so the import counts it as skipped.
+ */
+export async function endsWithCutLine(path: string): Promise<boolean> {
+  try {
+    const file = await open(path, 'r');
+    try {
+      const { size } = await file.stat();
+      if (size === 0) return false;
+      const last = Buffer.alloc(1);
+      await file.read(last, 0, 1, size - 1);
+      return last[0] !== 0x0a;
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return false; // gone or unreadable: nothing was cut that the import could tell
+  }
 }
 
 /** True when `cwd` is `workspace` or a folder inside it. */

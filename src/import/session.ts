@@ -23,6 +23,7 @@ import { capturePass, type PassResult } from '../capture/pass.js';
 import { trackedPass } from '../capture/tracking.js';
 import { withSessionWriter, type CaptureEnv } from '../capture/writer.js';
 import type { Candidate } from './judge.js';
+import { endsWithCutLine } from './scan.js';
 
 /** Bytes of transcript per pass. */
 export const READ_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -89,6 +90,7 @@ export async function importSession(env: CaptureEnv, candidate: Candidate): Prom
       });
       if (writer.state.lastError !== undefined) total.lastError = writer.state.lastError;
       const status = statusOf(result);
+      if (status === 'done' && (await endsWithCutLine(transcript.path))) total.skippedLines += 1;
       if (status !== undefined) return { ...total, status };
       limit = (result.cursorOffset ?? before) > before ? READ_LIMIT_BYTES : limit * 2;
     }

@@ -10,13 +10,14 @@
  * import-edges.test.ts.
  */
 import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 import { captureLockPath } from '../../src/session/locks.js';
 import { tryLock } from '../../src/store/lock.js';
-import { codebuddyTurn, createImportWorld, type ImportWorld } from './support/world.js';
+import { age, codebuddyTurn, createImportWorld, type ImportWorld } from './support/world.js';
 import { workersIdle } from '../capture/support/world.js';
 
 let world: ImportWorld | undefined;
@@ -126,12 +127,17 @@ describe('import of a workspace', () => {
       cb,
       codebuddyTurn(cb.sessionId, w.workspace, 'IMP-BAD2 a', 'IMP-BAD2 b').map((record) => JSON.stringify(record)),
     );
+    // The host died mid-write: the last line has no end.
+    appendFileSync(cb.path, '{"id":"cut-short","type":"message","role":"user","content":[{"type":"input_te');
+    age(cb.path, 120);
+    const dry = await w.run(['--dry-run']);
+    expect(dry.stdout).toMatch(/Corrupt or cut transcript lines: 4 \(skipped\)\./);
     const run = await w.run([]);
     expect(run.exitCode, run.stdout).toBe(0);
-    expect(run.stdout).toMatch(/Corrupt or cut transcript lines skipped: 3\./);
+    expect(run.stdout).toMatch(/Corrupt or cut transcript lines skipped: 4\./);
     expect(w.texts(cb.ovId)).toEqual(['IMP-BAD1 a', 'IMP-BAD1 b', 'IMP-BAD2 a', 'IMP-BAD2 b']);
-    const dry = await w.run(['--dry-run', '--all']);
-    expect(dry.stdout).toMatch(/Would skip 1 session: 1 imported before/);
+    const again = await w.run(['--dry-run', '--all']);
+    expect(again.stdout).toMatch(/Would skip 1 session: 1 imported before/);
   });
 });
 

@@ -6,7 +6,9 @@
  * (`cb-<the CLI's session id>`) exactly once and commits it; a second
  * import sends nothing. The next session with the plugin (the hooks module
  * on, as shipped) says what that commit taught in one line that reaches the
- * user (a `$.ui.log`: stream-json `system`/`ui_log`, FC18) and not the model.
+ * user (a `$.ui.log`: stream-json `system`/`ui_log`, FC18; the hook
+ * command's `systemMessage` when the module handed the start to it, as it
+ * does under load past its preparation's bound, D30) and not the model.
  *
  * @module
  */
@@ -29,6 +31,25 @@ import type { ProcessRun } from '../support/spawn-hook.js';
 import { endedHoursAgo, importFromShell } from './support/import.js';
 
 const LEARNED = 'OpenViking learned 1 memory from your last session in this project.';
+
+/** A stream-json line of `claude -p --output-format stream-json --verbose`. */
+interface StreamLine {
+  type?: string;
+  subtype?: string;
+  text?: string;
+  hook_event?: string;
+  output?: string;
+}
+
+/** The `systemMessage` of a hook command's JSON answer, if it has one. */
+function systemMessageOf(output: string | undefined): string | undefined {
+  try {
+    const answer = JSON.parse(output ?? '') as { systemMessage?: unknown };
+    return typeof answer.systemMessage === 'string' ? answer.systemMessage : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 forEachClaudeVersion((version) => {
   let world: ClaudeWorld;
@@ -78,15 +99,21 @@ forEachClaudeVersion((version) => {
       expect(importedAgain.stdout).toMatch(/1 imported before/);
     });
 
-    it('the next session with the plugin tells the user, in one line the model never sees', () => {
+    it('the next session with the plugin tells the user once, in one line the model never sees', () => {
       expectNormalExit(after);
-      const logged = after.stdout
+      const lines = after.stdout
         .split('\n')
         .filter((line) => line.trim().startsWith('{'))
-        .map((line) => JSON.parse(line) as { type?: string; subtype?: string; text?: string })
-        .filter((line) => line.type === 'system' && line.subtype === 'ui_log')
-        .map((line) => line.text);
-      expect(logged, `${after.stdout}\n${world.evidence()}`).toContain(LEARNED);
+        .map((line) => JSON.parse(line) as StreamLine);
+      // The module's `$.ui.log` (FC18); or, when the module handed the start to the hook command (its local
+      // preparation past its bound under load, D30), that command's `systemMessage`. One of the two, once.
+      const told = [
+        ...lines.filter((line) => line.type === 'system' && line.subtype === 'ui_log').map((line) => line.text),
+        ...lines
+          .filter((line) => line.subtype === 'hook_response' && line.hook_event === 'SessionStart')
+          .map((line) => systemMessageOf(line.output)),
+      ].filter((text) => text?.includes('OpenViking learned'));
+      expect(told, `${after.stdout}\n${world.evidence()}`).toEqual([LEARNED]);
       const seen = JSON.stringify(world.model.calls('conversation').map((call) => call.messages));
       expect(seen).not.toContain('OpenViking learned');
       expect(world.ov.requests({ method: 'GET', path: /^\/api\/v1\/tasks\// })).toHaveLength(1);

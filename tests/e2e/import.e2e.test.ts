@@ -8,6 +8,11 @@
  * completed (committed), not sent again; every turn of the three exactly
  * once, each session committed. And the model cannot start an import: its
  * Skill call to `openviking:import` is refused (D27) and nothing runs.
+ * Then the next session (D36): its start asks the server about one commit
+ * task (the server extracts a memory per commit here) and says what it
+ * taught; 2.117 headless shows a `systemMessage` nowhere, so the witness is
+ * the status line (`learned N memories` for that session), and the model
+ * never sees the line.
  *
  * @module
  */
@@ -22,7 +27,8 @@ import { countMessages } from './support/openviking.js';
 import { hostSessionIdOf } from './support/observe.js';
 import { afterToolResult, callTool, firstMatching, forPurpose } from './support/script.js';
 import { createWorld, requirePluginBuild, type E2eWorld } from './support/world.js';
-import type { ProcessRun } from '../support/spawn-hook.js';
+import { runProcess, type ProcessRun } from '../support/spawn-hook.js';
+import { REPO_ROOT } from './support/repo.js';
 import { endedHoursAgo, importFromShell } from './support/import.js';
 
 const DONE = 'E2E-IMPORT-COMMAND-DONE';
@@ -42,6 +48,9 @@ let live: CliRun;
 let dryRun: CliRun;
 let skill: CliRun;
 let imported: ProcessRun;
+let next: CliRun;
+let taskRequestsOfNext = 0;
+let nextStatusLine: ProcessRun;
 let importRanBySkill = true;
 let pathsDuringDryRun: string[] = [];
 
@@ -71,6 +80,7 @@ beforeAll(async () => {
         text: `ANSWER-${/E2E-IMP-\d/.exec(lastUserQuery(call))?.[0] ?? 'other'}`,
       })),
     ]),
+    { extractOnCommit: true },
   );
   plain = await runPrompt(world.sandbox, 'E2E-IMP-1 which build tool do we use', { plugin: { kind: 'none' } });
   live = await runPrompt(world.sandbox, 'E2E-IMP-2 and which test runner', {
@@ -93,7 +103,18 @@ beforeAll(async () => {
   // Now every session ended two hours ago.
   endedHoursAgo(world.sandbox.transcripts());
   imported = await importFromShell(world.sandbox, world.ov.url);
-}, 300_000);
+  // The next session: its start asks about the newest commit's task and says what it taught (D36).
+  world.ov.clearRequests();
+  next = await runPrompt(world.sandbox, 'E2E-IMP-3 anything new', { plugin: world.repoPlugin, env: world.pluginEnv });
+  taskRequestsOfNext = world.ov.requests({ method: 'GET', path: /^\/api\/v1\/tasks\// }).length;
+  const nextSession = sessionOfPrompt('E2E-IMP-3');
+  nextStatusLine = await runProcess(process.execPath, [join(REPO_ROOT, 'scripts', 'statusline.mjs')], {
+    stdin: JSON.stringify({ hook_event_name: 'Status', session_id: nextSession, cwd: world.sandbox.workspace }),
+    env: { PATH: process.env.PATH, HOME: world.sandbox.home, NO_COLOR: '1' },
+    cwd: world.sandbox.workspace,
+    timeoutMs: 10_000,
+  });
+}, 360_000);
 
 afterAll(async () => {
   await world?.dispose();
@@ -145,5 +166,15 @@ describe('scenario 12: past sessions imported exactly once', () => {
       ).toHaveLength(1);
       expect(session?.messages, marker).toEqual([]);
     }
+  });
+
+  it('the next session start asks about one commit task and says what it taught: the status line shows it, the model never sees it', () => {
+    expectNormalExit(next);
+    expect(taskRequestsOfNext, world.evidence()).toBe(1);
+    expect(nextStatusLine.stdout.split('\n')[0], `${nextStatusLine.stdout}${nextStatusLine.stderr}`).toMatch(
+      /· learned \d+ memor(y|ies)\b/,
+    );
+    const seen = JSON.stringify(world.model.calls('conversation').map((call) => call.messages));
+    expect(seen).not.toContain('OpenViking learned');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `node scripts/hook.mjs import` through the BUILT plugin against the test
- * server (DESIGN D35), the rest: what is skipped (`--since`, folders whose
- * capture is off, bypassed sessions), 429 and 503 waited out, a server
+ * server (DESIGN D35), the rest: what is skipped (`--since`, memory or
+ * capture off everywhere, folders whose capture is off, bypassed sessions), 429 and 503 waited out, a server
  * away or refusing for good, sub-agents and peers as live capture would
  * have written them, a long transcript read in slices, `--background`
  * with `--status`.
@@ -35,6 +35,25 @@ describe('what is skipped, and a server that refuses for now', () => {
     expect(run.stdout).toMatch(/2 memory or capture off there/);
     for (const skipped of [old, off, bypassed]) expect(w.texts(skipped.ovId)).toEqual([]);
     expect(w.texts(fresh.ovId)).toEqual(['IMP-NEW q', 'IMP-NEW a']);
+  });
+
+  it('memory or capture off for every folder: nothing read, nothing sent, nothing recorded', async () => {
+    world = await createImportWorld();
+    const w = world;
+    const session = w.codebuddy({ turns: [['IMP-GLOBAL-OFF q', 'IMP-GLOBAL-OFF a']] });
+    for (const [env, said] of [
+      [{ OPENVIKING_MEMORY_ENABLED: 'false' }, /^Nothing imported: OpenViking memory is off \(/],
+      [{ OPENVIKING_AUTO_CAPTURE: 'false' }, /^Nothing imported: capture is off \(/],
+    ] as const) {
+      const run = await w.run(['--all'], env);
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(run.stdout).toMatch(said);
+    }
+    expect(w.server.requests()).toEqual([]);
+    expect(w.texts(session.ovId)).toEqual([]);
+    const dry = await w.run(['--dry-run']);
+    expect(dry.stdout).not.toMatch(/imported before/);
+    expect(dry.stdout).toMatch(/1 session · 1 turns · 2 messages/);
   });
 
   it('429 and 503 are waited out: every session lands once, none is left queued', async () => {

@@ -109,6 +109,44 @@ export function renderResults(info: RunInfo, rows: readonly ResultRow[], method:
   ].join('\n');
 }
 
+/**
+ * RESULTS.md after a partial run (`--only … --write`): the measured rows in
+ * place of the rows of the same name (new ones after the others), the rest
+ * of the table and its header as they were, and one line saying which rows
+ * were measured when.
+ */
+export function mergeResults(
+  existing: string,
+  rows: readonly ResultRow[],
+  only: string,
+  now: Date,
+  method: readonly string[],
+): string {
+  const lines = existing.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('| measurement |'));
+  if (start === -1) throw new Error('bench/RESULTS.md has no results table to merge into');
+  let end = start + 2;
+  while (end < lines.length && (lines[end] ?? '').startsWith('| ')) end++;
+  const byName = new Map(rows.map((row) => [row.name, `| ${cells(row).join(' | ')} |`]));
+  const kept = lines.slice(start + 2, end).map((line) => {
+    const name = line.slice(2, line.indexOf(' | ', 2));
+    const fresh = byName.get(name);
+    byName.delete(name);
+    return fresh ?? line;
+  });
+  const note = `- Rows measured again by \`npm run bench -- --only ${only} --write\`: ${now.toISOString()}`;
+  const head = lines
+    .slice(0, start)
+    .filter((line) => !line.startsWith(`- Rows measured again by \`npm run bench -- --only ${only} `));
+  const blank = head.lastIndexOf('');
+  head.splice(blank === -1 ? head.length : blank, 0, note);
+  const merged = [...head, ...lines.slice(start, start + 2), ...kept, ...byName.values(), ...lines.slice(end)];
+  // A measurement new to the file brings its method line (the list ends the file).
+  const missing = method.filter((line) => !merged.includes(`- ${line}`)).map((line) => `- ${line}`);
+  while (merged.length > 0 && merged[merged.length - 1] === '') merged.pop();
+  return [...merged, ...missing, ''].join('\n');
+}
+
 export async function writeResults(path: string, text: string): Promise<void> {
   await writeFile(path, text, 'utf8');
 }

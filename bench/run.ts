@@ -7,10 +7,12 @@
  * built scripts/, servers/ and hooks/ (`--plugin-root <dir>` takes them from
  * another build). Options: `--pairs N` (default 20),
  * `--quick` (5 pairs, for a smoke run), `--only <text>` (measurements whose
- * name contains it); RESULTS.md is written only by a full run.
+ * name contains it); RESULTS.md is written by a full run, and by
+ * `--only <text> --write`, which replaces only the rows it measured.
  *
  * @module
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../tests/support/spawn-hook.js';
 import { measureCapture } from './capture.js';
@@ -18,7 +20,8 @@ import { basicPaths, capturePaths, floorPaths, measurePath, residentRow } from '
 import { measureMcp } from './mcp.js';
 import { measureModule } from './module.js';
 import { measureStartHistory } from './startHistory.js';
-import { renderResults, renderTable, runInfo, writeResults } from './report.js';
+import { measureImport } from './import.js';
+import { mergeResults, renderResults, renderTable, runInfo, writeResults } from './report.js';
 import type { ResultRow } from './report.js';
 import { createBenchWorld } from './world.js';
 
@@ -30,6 +33,7 @@ const METHOD = [
   'Peak RSS: the largest of 3 extra runs under GNU `time -f %M` (the hook and every process it waited for; detached workers excluded); for capture rows it is the worker’s own `process.resourceUsage().maxRSS`, from its debug-log line (debug log on for those runs only).',
   'Capture cost: a fresh session per size; the transcript is written and caught up once (not timed), then one turn is appended and the time from the Stop spawn until the server stores the new turn is measured.',
   'MCP: `servers/mcp-proxy.mjs` against the test server’s `/mcp` (SSE replies); per-call overhead = median through the proxy − median direct POST, interleaved.',
+  'Import: a history of past sessions (half CodeBuddy, half Claude Code, 4 turns each, two hours old) written under a HOME of its own per size, imported by the private copy’s `node scripts/hook.mjs import` under GNU `time` (one run: wall time and peak RSS); run again on the same history, which must send nothing. Writes = POSTs to messages, batch and commit and PATCHes of the session config, from the server’s log.',
   'Hooks module: the real Claude Code 2.1.332 CLI, stream-json sessions of 4 prompts (each recalls, reads a file, answers) with the module on and off (`OPENVIKING_MODULE=off`), alternately; times from the CLI’s debug log (`settled in N ms`, `finished with status 0 (N ms)`, the fetch’s `200 in N ms`), medians over every event of the sessions; the baseline column is the module-off session.',
   'The machine is shared with other jobs; medians of interleaved pairs absorb drift but absolute times vary between runs.',
 ];
@@ -65,12 +69,18 @@ async function main(argv: readonly string[]): Promise<void> {
     await measure('MCP proxy', () => measureMcp(world, pairs, quick ? 50 : 300));
     // Whole CLI sessions (seconds each): a few pairs are enough for medians over every event of them.
     await measure('Claude Code hooks module', () => measureModule(world, quick ? 1 : 3));
+    await measure('import of past sessions', () => measureImport(world, quick));
   } finally {
     await world.dispose();
   }
   console.log(renderTable(rows));
-  if (quick || only !== '') return;
   const path = join(REPO_ROOT, 'bench', 'RESULTS.md');
+  if (only !== '' && !quick && argv.includes('--write')) {
+    await writeResults(path, mergeResults(await readFile(path, 'utf8'), rows, only, new Date(), METHOD));
+    console.log(`\nmerged into: ${path}`);
+    return;
+  }
+  if (quick || only !== '') return;
   await writeResults(path, renderResults(runInfo(new Date(), pairs), rows, METHOD));
   console.log(`\nwritten: ${path}`);
 }

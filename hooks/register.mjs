@@ -4839,7 +4839,30 @@ function readSessionInfo(value, sessionId) {
     pending_tokens: n("pending_tokens"),
     last_commit_at: nullableTime("last_commit_at"),
     last_message_at: nullableTime("last_message_at"),
-    auto_commit_policy: readPolicyField(body)
+    auto_commit_policy: readPolicyField(body),
+    memories_extracted: readCounts(body["memories_extracted"])
+  });
+}
+function readCounts(value) {
+  if (!isRecord(value)) return void 0;
+  const counts = {};
+  for (const [name, count] of Object.entries(value)) {
+    if (name === "__proto__" || typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) continue;
+    counts[name] = count;
+  }
+  return counts;
+}
+function readTask(value, taskId) {
+  const body = record(value, "result");
+  const result = isRecord(body["result"]) ? body["result"] : {};
+  const error = body["error"];
+  return compact({
+    task_id: optionalString(body, "task_id", "result") ?? taskId,
+    status: requiredString(body, "status", "result"),
+    error: typeof error === "string" ? error : void 0,
+    memories_extracted: readCounts(result["memories_extracted"]),
+    memory_diff_uri: optionalString(result, "memory_diff_uri", "result.result"),
+    archive_uri: optionalString(result, "archive_uri", "result.result")
   });
 }
 var POLICY_KEYS = [
@@ -4935,6 +4958,7 @@ function createOpenVikingClient(options2) {
       read: (v) => readAddMessages(v, sessionId)
     }),
     commit: (sessionId, body = {}) => sessionCall(sessionId, "/commit", { method: "POST", body, read: (v) => readCommit(v, sessionId) }),
+    getTask: (taskId) => taskId ? call({ method: "GET", path: `${API}/tasks/${encodeURIComponent(taskId)}`, read: (v) => readTask(v, taskId) }) : Promise.resolve(failure(0, "BAD_REQUEST", "task id is empty")),
     setCommitPolicy: (sessionId, policy) => sessionCall(sessionId, "/config", {
       method: "PATCH",
       body: { auto_commit_policy: policy },
@@ -5889,6 +5913,166 @@ function fetchProfile(ctx, deps) {
   return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
 }
 
+// src/store/learned.ts
+var MAX_COMMITS = 50;
+var FINAL_TASK_STATUSES = /* @__PURE__ */ new Set(["completed", "failed", "cancelled", "expired"]);
+function learnedDir(dataDir) {
+  return join(dataDir, "learned");
+}
+function filesOf(dataDir, workspace) {
+  const key = safeFileKey(workspace);
+  return {
+    commits: join(learnedDir(dataDir), `${key}.commits.json`),
+    outcomes: join(learnedDir(dataDir), `${key}.outcomes.json`)
+  };
+}
+function readLearned(dataDir, workspace) {
+  const files = filesOf(dataDir, workspace);
+  return { commits: readCommits(readJsonSync(files.commits)), outcomes: readOutcomes(readJsonSync(files.outcomes)) };
+}
+function saveOutcomes(dataDir, workspace, ledger) {
+  const listed = new Set(ledger.commits.map((commit) => commit.taskId));
+  const kept = Object.fromEntries(Object.entries(ledger.outcomes).filter(([taskId]) => listed.has(taskId)));
+  try {
+    writeFileAtomicSync(filesOf(dataDir, workspace).outcomes, JSON.stringify({ outcomes: kept }));
+  } catch {
+  }
+}
+function readCommits(value) {
+  const list = isRecord(value) && Array.isArray(value["commits"]) ? value["commits"] : [];
+  const commits = [];
+  for (const item of list) {
+    if (!isRecord(item)) continue;
+    const { ovSessionId: ovSessionId2, taskId, archiveUri, at } = item;
+    if (typeof ovSessionId2 !== "string" || typeof taskId !== "string" || taskId === "" || !isTime2(at)) continue;
+    commits.push({ ovSessionId: ovSessionId2, taskId, at, ...typeof archiveUri === "string" ? { archiveUri } : {} });
+  }
+  return commits.slice(-MAX_COMMITS);
+}
+function readOutcomes(value) {
+  const map = isRecord(value) && isRecord(value["outcomes"]) ? value["outcomes"] : {};
+  const outcomes = {};
+  for (const [taskId, item] of Object.entries(map)) {
+    if (taskId === "__proto__" || !isRecord(item) || typeof item["status"] !== "string" || !isTime2(item["checkedAt"]))
+      continue;
+    const outcome = { status: item["status"], checkedAt: item["checkedAt"] };
+    if (isCount(item["memories"])) outcome.memories = item["memories"];
+    const categories = countsOf(item["categories"]);
+    if (categories !== void 0) outcome.categories = categories;
+    if (typeof item["diffUri"] === "string") outcome.diffUri = item["diffUri"];
+    if (typeof item["error"] === "string") outcome.error = item["error"];
+    if (isTime2(item["reportedAt"])) outcome.reportedAt = item["reportedAt"];
+    outcomes[taskId] = outcome;
+  }
+  return outcomes;
+}
+function countsOf(value) {
+  if (!isRecord(value)) return void 0;
+  const counts = {};
+  for (const [name, count] of Object.entries(value)) if (name !== "__proto__" && isCount(count)) counts[name] = count;
+  return counts;
+}
+function isCount(value) {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+function isTime2(value) {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0;
+}
+
+// src/learned/outcome.ts
+function outcomeOf(answer, now) {
+  if (!answer.ok) return answer.status === 404 ? { status: "expired", checkedAt: now } : void 0;
+  const task = answer.result;
+  const outcome = { status: task.status, checkedAt: now };
+  if (task.status === "completed") {
+    const categories = task.memories_extracted ?? {};
+    outcome.memories = Object.values(categories).reduce((sum, count) => sum + count, 0);
+    outcome.categories = categories;
+    if (task.memory_diff_uri !== void 0) outcome.diffUri = task.memory_diff_uri;
+  }
+  if (task.error !== void 0) outcome.error = task.error;
+  return outcome;
+}
+function isFinal(outcome) {
+  return outcome !== void 0 && FINAL_TASK_STATUSES.has(outcome.status);
+}
+function unresolvedCommits(ledger) {
+  return ledger.commits.filter((commit) => !isFinal(ledger.outcomes[commit.taskId])).reverse();
+}
+function withOutcome(ledger, taskId, outcome) {
+  const reportedAt = ledger.outcomes[taskId]?.reportedAt;
+  return {
+    ...ledger,
+    outcomes: { ...ledger.outcomes, [taskId]: reportedAt === void 0 ? outcome : { ...outcome, reportedAt } }
+  };
+}
+function memoriesText(count) {
+  return `${count} ${count === 1 ? "memory" : "memories"}`;
+}
+
+// src/learned/atStart.ts
+var ERROR_CHARS = 80;
+function learnedAtStart(dataDir, workspace) {
+  const ledger = readLearned(dataDir, workspace);
+  const newest = unresolvedCommits(ledger)[0];
+  return { ledger, changed: false, ...newest !== void 0 ? { checkTaskId: newest.taskId } : {} };
+}
+async function checkLearned(start, client, now) {
+  if (start.checkTaskId === void 0) return start;
+  const outcome = outcomeOf(await client.getTask(start.checkTaskId), now());
+  if (outcome === void 0) return start;
+  return { ...start, ledger: withOutcome(start.ledger, start.checkTaskId, outcome), changed: true };
+}
+function learnedReport(start, now) {
+  const { ledger } = start;
+  const sessionOf = new Map(ledger.commits.map((commit) => [commit.taskId, commit.ovSessionId]));
+  const fresh = Object.entries(ledger.outcomes).filter(
+    ([taskId, outcome]) => sessionOf.has(taskId) && isFinal(outcome) && outcome.reportedAt === void 0
+  );
+  if (fresh.length === 0) return { memories: 0, ledger, save: start.changed };
+  const outcomes = { ...ledger.outcomes };
+  for (const [taskId, outcome] of fresh) outcomes[taskId] = { ...outcome, reportedAt: now };
+  const taught = /* @__PURE__ */ new Map();
+  const failed2 = /* @__PURE__ */ new Map();
+  for (const [taskId, outcome] of fresh) {
+    const session2 = sessionOf.get(taskId) ?? "";
+    if (outcome.status === "completed" && (outcome.memories ?? 0) > 0)
+      taught.set(session2, (taught.get(session2) ?? 0) + (outcome.memories ?? 0));
+    if (outcome.status === "failed") failed2.set(session2, outcome.error ?? "no reason given");
+  }
+  const memories = [...taught.values()].reduce((sum, count) => sum + count, 0);
+  const newestSession = ledger.commits[ledger.commits.length - 1]?.ovSessionId;
+  const line = lineOf(taught, failed2, newestSession);
+  return { ...line !== void 0 ? { line } : {}, memories, ledger: { ...ledger, outcomes }, save: true };
+}
+function lineOf(taught, failed2, newestSession) {
+  const whose = (sessions) => sessions.size > 1 ? `your last ${sessions.size} sessions` : sessions.has(newestSession ?? "") ? "your last session" : "an earlier session";
+  const memories = [...taught.values()].reduce((sum, count) => sum + count, 0);
+  if (taught.size > 0 && failed2.size === 0)
+    return `OpenViking learned ${memoriesText(memories)} from ${whose(taught)} in this project.`;
+  if (taught.size > 0)
+    return `OpenViking learned ${memoriesText(memories)} from ${whose(taught)} in this project; extraction failed for ${failed2.size} more (/openviking:learned lists it).`;
+  if (failed2.size === 0) return void 0;
+  const reason = [...failed2.values()][0]?.replace(/\s+/g, " ").slice(0, ERROR_CHARS) ?? "";
+  return `OpenViking could not extract memories from ${whose(failed2)} in this project (the server said: ${reason}); /openviking:learned lists it.`;
+}
+
+// src/stages/startLearned.ts
+async function answerWithLearned(ctx, deps, graceMs, build, start = learnedAtStart(ctx.dataDir, ctx.workspace)) {
+  const [text2, checked] = await Promise.all([build(), checkLearned(start, ctx.client, deps.now)]);
+  if (deps.now() > ctx.deadlineAt + graceMs) {
+    if (checked.changed) saveOutcomes(ctx.dataDir, ctx.workspace, checked.ledger);
+    return { text: text2 };
+  }
+  const report = learnedReport(checked, deps.now());
+  if (report.save) saveOutcomes(ctx.dataDir, ctx.workspace, report.ledger);
+  if (report.memories > 0 && ctx.ovSessionId !== "")
+    deps.afterAnswer(
+      () => recordActivity(ctx.dataDir, "learned", ctx.ovSessionId, { at: deps.now(), count: report.memories })
+    );
+  return report.line === void 0 ? { text: text2 } : { text: text2, learned: report.line };
+}
+
 // src/mod/start.ts
 var SETTLE_GRACE_MS2 = 200;
 var answering = /* @__PURE__ */ new Map();
@@ -5928,10 +6112,10 @@ async function planInModule($, input) {
     cwd,
     () => {
       const plan2 = planStart(input, deps);
-      if (plan2.off !== void 0) return { plan: plan2, stored: void 0 };
+      if (plan2.off !== void 0) return { plan: plan2, stored: void 0, learned: void 0 };
       readRecallCaches(plan2.ctx.dataDir);
       const stored = plan2.ctx.ovSessionId === "" ? void 0 : loadStartState(startStateFile(plan2.ctx));
-      return { plan: plan2, stored };
+      return { plan: plan2, stored, learned: learnedAtStart(plan2.ctx.dataDir, plan2.ctx.workspace) };
     },
     switchFiles(view)
   );
@@ -5948,12 +6132,20 @@ async function planInModule($, input) {
   return async () => {
     const { ctx, source } = plan;
     const watched = watchFailures(ctx.client, deps.now);
-    const text2 = await within(
+    const watchedCtx = { ...ctx, client: watched.client };
+    const answer = await within(
       $,
-      readStartBlock({ ...ctx, client: watched.client }, source, deps, void 0),
+      answerWithLearned(
+        watchedCtx,
+        deps,
+        SETTLE_GRACE_MS2,
+        () => readStartBlock(watchedCtx, source, deps, void 0),
+        planned.learned
+      ),
       Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS2
     );
-    if (text2 === LATE) throw new Error("the start block ran past its deadline");
+    if (answer === LATE) throw new Error("the start block ran past its deadline");
+    const { text: text2 } = answer;
     if (ctx.ovSessionId !== "")
       deps.afterAnswer(
         () => void saveStartState(
@@ -5963,6 +6155,10 @@ async function planInModule($, input) {
       );
     recordStart(ctx, deps, source, text2, watched.serverSeen());
     await tellIfOff($, plan, watched.failure(), deps.now());
+    if (answer.learned !== void 0) {
+      await flushWrites($);
+      $.ui.log(answer.learned);
+    }
     return { text: text2, afterAnswer };
   };
 }

@@ -14,13 +14,12 @@
  * @module
  */
 import type { CommitBody } from '../openviking/types.js';
-import { cursorAfterRecords, decodeTranscriptRecords, readTranscriptTail } from '../transcript/index.js';
-import type { TranscriptCursor } from '../transcript/index.js';
-import { acknowledge, ackedSet } from './ack.js';
+import { cursorAfterRecords } from '../transcript/index.js';
+import { acknowledge } from './ack.js';
 import { hasWorkLeft } from './state.js';
 import { commitSession } from './commit.js';
 import type { CommitOutcome } from './commit.js';
-import { MAX_BATCH, nextBatch, planItems, resumeRecordIndex } from './plan.js';
+import { MAX_BATCH, nextBatch, resumeRecordIndex } from './plan.js';
 import type { Batch } from './plan.js';
 import { batchFingerprint, deadLetterWrite, hasQueuedWrites, queueWrite } from './queueing.js';
 import { replayPendingWrites } from './replay.js';
@@ -29,21 +28,17 @@ import { fetchSessionCount } from './inflight.js';
 import { recoverEnqueueIntent } from './recover.js';
 import { settleInflight } from './settle.js';
 import { awaitTranscriptFile } from './awaitTranscript.js';
+import { planTail, type TailJob } from './tail.js';
 import type { SessionIdentity } from './state.js';
 import type { SessionWriter } from './writer.js';
 
-/** What a pass is asked to do; built from hook requests (requests.ts). */
-export interface CaptureJob {
+/** What a pass is asked to do; built from hook requests (requests.ts), or by an import (DESIGN D35). */
+export interface CaptureJob extends TailJob {
   identity: SessionIdentity;
-  transcriptPath: string;
-  /** A sub-agent's own transcript (Claude Code marks all its records as sidechain). */
-  subagent: boolean;
-  /** Archive everything after capturing (PreCompact, SessionEnd, SubagentStop, commit-stale). */
+  /** Archive everything after capturing (PreCompact, SessionEnd, SubagentStop, commit-stale, import). */
   commit: boolean;
   /** SubagentStop asked: the sub-agent's file may not exist yet on Claude Code (awaitTranscript.ts). */
   subagentEnded?: boolean;
-  /** The project's peer id (DESIGN D24), put on every message as `peer_id`. */
-  peerId?: string;
   /** The session carries the server's own commit policy (serverPolicy.ts): the server makes the threshold commits. */
   serverCommits?: boolean;
 }
@@ -62,13 +57,21 @@ export interface PassResult {
   queued: number;
   deadLettered: number;
   commit?: CommitOutcome;
+  /** The read stopped at `readLimitBytes` before the end of the file: the next pass goes on (no commit yet). */
+  more?: true;
+  /** User messages among those sent, queued or dead-lettered (the conversation's turns). */
+  turns: number;
+  /** Lines of this pass's read that were not JSON objects (corrupt or cut): skipped. */
+  skippedLines: number;
+  /** Where the cursor stands after the pass (bytes of the file taken care of). */
+  cursorOffset?: number;
 }
 
 /** Replay inside a pass may take this long at most. */
 const PASS_REPLAY_BUDGET_MS = 30_000;
 
 export async function capturePass(writer: SessionWriter, job: CaptureJob): Promise<PassResult> {
-  const result: PassResult = { status: 'complete', sent: 0, queued: 0, deadLettered: 0 };
+  const result: PassResult = { status: 'complete', sent: 0, queued: 0, deadLettered: 0, turns: 0, skippedLines: 0 };
   await recoverEnqueueIntent(writer);
   // The backlog first: replaying it also resolves a queued batch's inflight record.
   const backlog = await drainOwnBacklog(writer);
@@ -80,30 +83,21 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
   if (job.subagentEnded === true && !(await awaitTranscriptFile(job.transcriptPath, env))) {
     env.log.warn('sub-agent transcript never appeared', { session: writer.ovSessionId });
   }
-  const read = await readTranscriptTail(job.transcriptPath, cursorFor(state.cursor, job.transcriptPath));
-  if (read.error !== undefined) {
-    env.log.debug('transcript not readable', { session: writer.ovSessionId, error: read.error });
+  const tail = await planTail(state, job, env.settings);
+  if ('error' in tail) {
+    env.log.debug('transcript not readable', { session: writer.ovSessionId, error: tail.error });
     return result; // nothing to capture (SubagentStart's file does not exist yet)
   }
-  const rescanned = read.rescanned || (state.cursor !== undefined && state.cursor.path !== job.transcriptPath);
+  const { read, items } = tail;
+  result.skippedLines = read.skippedLines;
+  if (!read.atEnd) result.more = true;
   state.transcriptPath = job.transcriptPath;
-  const decoded = decodeTranscriptRecords(read.records, {
-    ...(state.format ? { format: state.format } : {}),
-    includeSidechain: job.subagent,
-  });
-  if (decoded.format !== undefined) state.format = decoded.format;
-  const items = planItems(decoded.messages, {
-    captureAssistantTurns: env.settings.captureAssistantTurns,
-    privacy: { maxToolOutputChars: env.settings.captureToolMaxChars },
-    acked: ackedSet(state),
-    ...(job.peerId !== undefined ? { peerId: job.peerId } : {}),
-    ...(rescanned && state.lastAckedRecordId !== undefined ? { skipThrough: state.lastAckedRecordId } : {}),
-  });
+  if (tail.format !== undefined) state.format = tail.format;
   state.counts.skipped += items.filter((item) => item.skip === 'empty' || item.skip === 'assistant-off').length;
 
   const recordIds = read.spans.map((span) => span.id);
   const moveCursor = (ackedEnd: number): void => {
-    state.cursor = cursorAfterRecords(read, resumeRecordIndex(items, ackedEnd, recordIds, decoded.consumed));
+    state.cursor = cursorAfterRecords(read, resumeRecordIndex(items, ackedEnd, recordIds, tail.consumed));
   };
   let pendingTokens: number | undefined;
   for (let from = 0; ;) {
@@ -127,6 +121,7 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
     if (step.kind === 'queued') queueMode = true;
     if (step.pendingTokens !== undefined) pendingTokens = step.pendingTokens;
     result[step.kind === 'sent' ? 'sent' : step.kind === 'queued' ? 'queued' : 'deadLettered'] += batch.messages.length;
+    result.turns += batch.messages.filter((message) => message.role === 'user').length;
     from = batch.end;
     moveCursor(from);
     await writer.save();
@@ -135,8 +130,10 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
       break;
     }
   }
-  if (result.status === 'complete') result.commit = await commitIfDue(writer, job, pendingTokens);
+  if (result.status === 'complete' && result.more !== true)
+    result.commit = await commitIfDue(writer, job, pendingTokens);
   await writer.save();
+  if (state.cursor !== undefined) result.cursorOffset = state.cursor.offset;
   return result;
 }
 
@@ -157,6 +154,8 @@ async function drainOwnBacklog(writer: SessionWriter): Promise<boolean> {
     budgetMs,
     limit: Math.max(env.settings.pendingReplayLimit, MAX_BATCH),
     held: new Map([[writer.ovSessionId, writer]]),
+    // Another session's entry whose writer is busy waits for that writer (or the next start), not this pass.
+    lockWaitMs: 0,
   });
   env.log.debug('capture replayed the queue', {
     session: writer.ovSessionId,
@@ -233,8 +232,4 @@ async function commitIfDue(
   const outcome = await commitSession(writer, body);
   writer.env.log.debug('capture commit', { session: writer.ovSessionId, outcome, full: job.commit });
   return outcome;
-}
-
-function cursorFor(cursor: TranscriptCursor | undefined, path: string): TranscriptCursor | undefined {
-  return cursor?.path === path ? cursor : undefined;
 }

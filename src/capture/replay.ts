@@ -20,7 +20,8 @@ import { isRecord } from '../util/json.js';
 import { replay } from '../store/queue.js';
 import { sanitizeMessage } from '../transcript/index.js';
 import type { QueueEntry, ReplaySummary, ReplayVerdict } from '../store/queue.js';
-import { recordCommit, recordReplayed } from './ack.js';
+import { recordReplayed } from './ack.js';
+import { commitTaken } from './commit.js';
 import { resolveInflight } from './inflight.js';
 import { queueDirOf } from './queueing.js';
 import { recoverEnqueueIntent } from './recover.js';
@@ -128,8 +129,7 @@ async function replayCommit(writer: SessionWriter, entry: QueueEntry): Promise<R
   if (!(await writer.heartbeat())) return HALT('capture lock lost');
   const result = await writer.env.client.commit(entry.sessionId, body);
   if (result.ok) {
-    recordCommit(writer.state, writer.env.now(), body);
-    writer.count = undefined;
+    await commitTaken(writer, body, result.result);
     return 'done';
   }
   if (result.status === 404) return 'done'; // the session never reached the server: nothing to archive

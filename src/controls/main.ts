@@ -12,6 +12,8 @@
  * - `node hook.mjs why [--session ID]`: what the plugin injected into a
  *   session (why/record.ts): the one asked for, else the host's current
  *   session when the shell knows it, else this folder's newest.
+ * - `node hook.mjs learned`: what recent sessions of this folder taught
+ *   (learned.ts, DESIGN D36).
  *
  * A lazy module of its own (scripts/lazy/controls.mjs): nothing here runs
  * on a hook's path.
@@ -30,6 +32,7 @@ import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
 import { inertForCommand } from '../protocol/commandOutput.js';
 import { newQueryFile, takeQueryFile } from './queryFile.js';
 import { counted } from '../util/plural.js';
+import { learnedCommand } from './learned.js';
 
 export interface ControlResult {
   text: string;
@@ -45,7 +48,9 @@ export async function runControl(command: string, argv: readonly string[], deps:
       ? whyReport(argv, deps)
       : command === 'recall-preview'
         ? await recallPreviewCommand(argv, deps)
-        : { text: `unknown command ${command}\n`, code: 2 };
+        : command === 'learned'
+          ? await learnedCommand(argv, deps)
+          : { text: `unknown command ${command}\n`, code: 2 };
   return { ...result, text: inertForCommand(result.text) };
 }
 

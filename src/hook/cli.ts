@@ -13,7 +13,7 @@
 import type { StageDeps } from '../protocol/stage.js';
 import { nearestName } from '../util/nearest.js';
 import { PLUGIN_VERSION } from '../version.js';
-import { COMMANDS, type CommandResult, type CommandSpec } from './commands.js';
+import { COMMANDS, type CommandIo, type CommandResult, type CommandSpec } from './commands.js';
 
 /** What the command line asks of main.ts: the output, its stream and the exit code. */
 export interface CommandLineResult extends CommandResult {
@@ -26,7 +26,11 @@ const HELP_WORDS = new Set(['--help', '-h', 'help']);
 const VERSION_WORDS = new Set(['--version', '-V', 'version']);
 
 /** Runs `argv` (everything after the script's name; never empty: that is a hook event). */
-export async function runCommandLine(argv: readonly string[], deps: () => StageDeps): Promise<CommandLineResult> {
+export async function runCommandLine(
+  argv: readonly string[],
+  deps: () => StageDeps,
+  io: CommandIo = {},
+): Promise<CommandLineResult> {
   const [first = '', ...rest] = argv;
   if (HELP_WORDS.has(first)) {
     if (rest[0] === undefined) return { text: usage(), code: 0 };
@@ -40,7 +44,7 @@ export async function runCommandLine(argv: readonly string[], deps: () => StageD
   const problem = checkArguments(command, rest);
   if (problem !== undefined)
     return { text: '', stderr: `${problem}\n${synopsis(command)}\nMore: ${PROGRAM} ${command.name} --help\n`, code: 2 };
-  return command.run(rest, deps());
+  return command.run(rest, deps(), io);
 }
 
 function find(name: string): CommandSpec | undefined {

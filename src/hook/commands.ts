@@ -13,6 +13,7 @@
  * @module
  */
 import type { StageDeps } from '../protocol/stage.js';
+import type { Terminal } from '../import/progress.js';
 
 export interface FlagSpec {
   /** `--json`. */
@@ -28,6 +29,11 @@ export interface CommandResult {
   code: number;
 }
 
+/** What a command may write to besides its result (main.ts gives the process's stderr). */
+export interface CommandIo {
+  stderr?: Terminal;
+}
+
 export interface CommandSpec {
   name: string;
   /** One line for the usage screen. */
@@ -38,7 +44,7 @@ export interface CommandSpec {
   /** The slash command that runs it in a session, if any. */
   slash?: string;
   /** Runs it with the arguments after its name (already checked against `flags`). */
-  run(argv: readonly string[], deps: StageDeps): Promise<CommandResult>;
+  run(argv: readonly string[], deps: StageDeps, io: CommandIo): Promise<CommandResult>;
 }
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -68,6 +74,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     slash: '/openviking:recall',
     run: async (argv, deps) => (await import('../controls/main.js')).runControl('recall-preview', argv, deps),
+  },
+  {
+    name: 'learned',
+    summary: 'what the recent sessions of this folder taught: memories extracted per session, pending or failed',
+    flags: [],
+    slash: '/openviking:learned',
+    run: async (argv, deps) => (await import('../controls/main.js')).runControl('learned', argv, deps),
+  },
+  {
+    name: 'import',
+    summary: "bring past CodeBuddy and Claude Code sessions of this folder's workspace into memory, each once",
+    flags: [
+      { name: '--all', about: 'every workspace, not only this one' },
+      { name: '--dry-run', about: 'list what would be sent (sessions, turns, bytes per workspace); send nothing' },
+      { name: '--since', value: 'YYYY-MM-DD', about: 'only sessions written on or after that day (local midnight)' },
+      { name: '--background', about: 'run on its own and return at once (progress: --status, or the status line)' },
+      { name: '--status', about: 'how the running import is doing, or what the last one did' },
+    ],
+    slash: '/openviking:import',
+    run: async (argv, deps, io) => (await import('../import/main.js')).runImport(argv, deps, io.stderr),
   },
   {
     name: 'requeue-dead',

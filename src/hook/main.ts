@@ -12,7 +12,7 @@
  *   clock, so the stage does its background work in this process after its
  *   answer (`StageDeps.offHostClock`; no second node).
  * - `node hook.mjs <command> …` (`doctor`, `why`, `recall-preview`,
- *   `requeue-dead`, `--help`, `--version`): a person's command, checked and
+ *   `learned`, `import`, `requeue-dead`, `trust`, `--help`, `--version`): a person's command, checked and
  *   run by the lazily loaded command line (cli.ts, the table in
  *   commands.ts); a typo is an error naming the nearest command.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
@@ -259,10 +259,17 @@ async function runDetachedHookEvent(): Promise<void> {
 async function runPersonCommand(argv: readonly string[]): Promise<void> {
   const { runCommandLine } = await import('./cli.js');
   let built: NodeDeps | undefined;
-  const result = await runCommandLine(argv, () => (built ??= buildDeps()).deps);
+  const result = await runCommandLine(argv, () => (built ??= buildDeps()).deps, { stderr: stderrTerminal() });
   await built?.settle(SETTLE_CAP_MS);
   if (result.stderr) writeSync(2, result.stderr);
   exitWith(result.text, result.code);
+}
+
+/** Progress to stderr (the import's): one line rewritten in place on a TTY, plain lines otherwise. */
+/** Where a long command shows its progress (the import's). */
+function stderrTerminal(): { isTTY: boolean; columns?: number; write(text: string): void } {
+  const stderr = process.stderr;
+  return { isTTY: stderr.isTTY === true, columns: stderr.columns, write: (text) => void stderr.write(text) };
 }
 
 async function runWorkerCommand(argv: readonly string[]): Promise<void> {

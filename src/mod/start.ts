@@ -20,6 +20,9 @@
  *   transcript notice, never sent to the model). The hook command, handed
  *   off, says none.
  * - The block reaches the model whole (FC6): token budgets alone (D28).
+ * - What earlier sessions taught (DESIGN D36): the stage's own check and
+ *   line (stages/startLearned.ts), its ledger read with the plan's files,
+ *   its request beside the reads, the line a `$.ui.log` like the one above.
  *
  * A failure or a run past the deadline's grace throws; the caller gives the
  * start to the hook commands for the rest of the session.
@@ -31,6 +34,8 @@ import { hookInputFromJson } from '../protocol/parse.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { memoryOffNotice, watchFailures } from '../stages/notice.js';
 import { planStart, readStartBlock, recordStart, startStateFile, type StartPlan } from '../stages/startBlock.js';
+import { answerWithLearned } from '../stages/startLearned.js';
+import { learnedAtStart } from '../learned/atStart.js';
 import { bounded, LATE, PREPARE_MS, within } from './deadline.js';
 import { moduleDeps } from './deps.js';
 import { sessionEnv } from './env/sessionEnv.js';
@@ -103,11 +108,11 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
     cwd,
     () => {
       const plan = planStart(input, deps);
-      if (plan.off !== undefined) return { plan, stored: undefined };
+      if (plan.off !== undefined) return { plan, stored: undefined, learned: undefined };
       // The user-space cache for the start's reads, and the tier cache with it: the first prompt's recall then needs no round for them.
       readRecallCaches(plan.ctx.dataDir);
       const stored = plan.ctx.ovSessionId === '' ? undefined : loadStartState(startStateFile(plan.ctx));
-      return { plan, stored };
+      return { plan, stored, learned: learnedAtStart(plan.ctx.dataDir, plan.ctx.workspace) };
     },
     switchFiles(view),
   );
@@ -124,12 +129,20 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
   return async () => {
     const { ctx, source } = plan;
     const watched = watchFailures(ctx.client, deps.now);
-    const text = await within(
+    const watchedCtx = { ...ctx, client: watched.client };
+    const answer = await within(
       $,
-      readStartBlock({ ...ctx, client: watched.client }, source, deps, undefined),
+      answerWithLearned(
+        watchedCtx,
+        deps,
+        SETTLE_GRACE_MS,
+        () => readStartBlock(watchedCtx, source, deps, undefined),
+        planned.learned,
+      ),
       Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
     );
-    if (text === LATE) throw new Error('the start block ran past its deadline');
+    if (answer === LATE) throw new Error('the start block ran past its deadline');
+    const { text } = answer;
     if (ctx.ovSessionId !== '')
       deps.afterAnswer(
         () =>
@@ -140,6 +153,11 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
       );
     recordStart(ctx, deps, source, text, watched.serverSeen());
     await tellIfOff($, plan, watched.failure(), deps.now());
+    if (answer.learned !== undefined) {
+      // Its ledger marked it said (queued above): written before the line, as the notice's mark is.
+      await flushWrites($);
+      $.ui.log(answer.learned);
+    }
     return { text, afterAnswer };
   };
 }

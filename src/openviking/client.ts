@@ -40,6 +40,7 @@ import {
   readSessionContext,
   readSessionInfo,
   readSystemStatus,
+  readTask,
   readText,
 } from './shapes.js';
 import { transportFailureCause, transportFailureKind } from './transportError.js';
@@ -111,6 +112,10 @@ export function createOpenVikingClient(options: ClientOptions): OpenVikingClient
       }),
     commit: (sessionId: string, body: CommitBody = {}) =>
       sessionCall(sessionId, '/commit', { method: 'POST', body, read: (v) => readCommit(v, sessionId) }),
+    getTask: (taskId: string) =>
+      taskId
+        ? call({ method: 'GET', path: `${API}/tasks/${encodeURIComponent(taskId)}`, read: (v) => readTask(v, taskId) })
+        : Promise.resolve(failure(0, 'BAD_REQUEST', 'task id is empty')),
     setCommitPolicy: (sessionId: string, policy: AutoCommitPolicy) =>
       sessionCall(sessionId, '/config', {
         method: 'PATCH',

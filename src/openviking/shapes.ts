@@ -21,6 +21,8 @@ import type {
   SessionInfo,
   AutoCommitPolicy,
   SystemStatus,
+  MemoryCounts,
+  TaskInfo,
 } from './types.js';
 import {
   ShapeError,
@@ -151,6 +153,33 @@ export function readSessionInfo(value: unknown, sessionId: string): SessionInfo 
     last_commit_at: nullableTime('last_commit_at'),
     last_message_at: nullableTime('last_message_at'),
     auto_commit_policy: readPolicyField(body),
+    memories_extracted: readCounts(body['memories_extracted']),
+  });
+}
+
+/** Non-negative whole counts by name; anything else (or an odd key) is left out. */
+function readCounts(value: unknown): MemoryCounts | undefined {
+  if (!isRecord(value)) return undefined;
+  const counts: MemoryCounts = {};
+  for (const [name, count] of Object.entries(value)) {
+    if (name === '__proto__' || typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) continue;
+    counts[name] = count;
+  }
+  return counts;
+}
+
+/** A task record (`to_dict()`): the status, and for a commit's task its result's counts and diff. */
+export function readTask(value: unknown, taskId: string): TaskInfo {
+  const body = record(value, 'result');
+  const result = isRecord(body['result']) ? body['result'] : {};
+  const error = body['error'];
+  return compact({
+    task_id: optionalString(body, 'task_id', 'result') ?? taskId,
+    status: requiredString(body, 'status', 'result'),
+    error: typeof error === 'string' ? error : undefined,
+    memories_extracted: readCounts(result['memories_extracted']),
+    memory_diff_uri: optionalString(result, 'memory_diff_uri', 'result.result'),
+    archive_uri: optionalString(result, 'archive_uri', 'result.result'),
   });
 }
 

@@ -172,6 +172,25 @@ export interface SessionInfo {
   last_message_at?: string | null;
   /** The session's server-side commit policy (openviking-api.md §10); null: none; absent: the server predates it. */
   auto_commit_policy?: AutoCommitPolicy | null;
+  /** Memories extracted by every commit of the session so far: `total` and per category (DESIGN F25). */
+  memories_extracted?: MemoryCounts;
+}
+
+/** Memories by category (`events`, `preferences`, …; a session's record adds `total`). */
+export type MemoryCounts = Record<string, number>;
+
+/** `GET /api/v1/tasks/{id}` of a commit task, the fields the plugin reads (DESIGN F24). */
+export interface TaskInfo {
+  task_id: string;
+  /** `pending`, `running`, `cancelling`, `completed`, `failed`, `cancelled`. */
+  status: string;
+  /** Why it failed. */
+  error?: string;
+  /** Completed: this commit's memories by category (no `total`: sum them). */
+  memories_extracted?: MemoryCounts;
+  /** Completed, when something was written: `<archive_uri>/memory_diff.json`, which names each memory. */
+  memory_diff_uri?: string;
+  archive_uri?: string;
 }
 
 /** `auto_commit_policy` (openviking-api.md §10): integers; missing fields take the server's defaults. */
@@ -237,6 +256,8 @@ export interface OpenVikingClient {
   addMessage(sessionId: string, message: SessionMessage): Promise<OvResult<AddMessagesResult>>;
   addMessages(sessionId: string, messages: SessionMessage[]): Promise<OvResult<AddMessagesResult>>;
   commit(sessionId: string, body?: CommitBody): Promise<OvResult<CommitResult>>;
+  /** A commit's background task (memory extraction): its status and, once completed, what it extracted. */
+  getTask(taskId: string): Promise<OvResult<TaskInfo>>;
   /** `PATCH .../config` with the session's commit policy; answers the effective one. */
   setCommitPolicy(sessionId: string, policy: AutoCommitPolicy): Promise<OvResult<AutoCommitPolicy | null>>;
   sessionContext(sessionId: string, tokenBudget: number): Promise<OvResult<SessionContext>>;

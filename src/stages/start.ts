@@ -15,6 +15,10 @@
  * the resident helper that answers prompt hooks runs (DESIGN D16), so the
  * session's first prompt finds it warm.
  *
+ * Beside the reads, at most one request says what earlier sessions of this
+ * workspace taught (learned/atStart.ts, DESIGN D36): one line for the user
+ * when a commit's extraction ended since the last report.
+ *
  * Where the in-process hooks module took the start over (its flag set for
  * this host process, protocol/handoff.ts, D30), the stage does the
  * housekeeping only: no profile, listing or archive read, no block, no
@@ -45,6 +49,7 @@ import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { errorMessage } from '../util/errors.js';
 import { planStart, readStartBlock, recordStart, startStateFile } from './startBlock.js';
+import { answerWithLearned, learnedNoticeWith, type StartAnswer } from './startLearned.js';
 
 /** Grace after the deadline for file writes before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 200;
@@ -60,10 +65,10 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
     const watched = watchFailures(ctx.client, deps.now);
     const moduleAnswers = handedOff(deps.env, 'start');
     if (moduleAnswers) deps.log.debug('the hooks module answers this session start; housekeeping only');
-    const text = await withTimeout(
+    const { text, learned } = await withTimeout<StartAnswer, StartAnswer>(
       answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers),
       Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
-      '',
+      { text: '' },
     );
     if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers) ensureResident(deps);
     recordStart(ctx, deps, source, text, watched.serverSeen());
@@ -77,8 +82,12 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
           failure: watched.failure(),
           now: deps.now(),
         });
-    const told = notice === undefined ? {} : { notice };
-    return text === '' ? (notice === undefined ? PASS : { kind: 'pass', ...told }) : { kind: 'context', text, ...told };
+    const told = learnedNoticeWith(notice, learned);
+    return text === ''
+      ? told.notice === undefined
+        ? PASS
+        : { kind: 'pass', ...told }
+      : { kind: 'context', text, ...told };
   } catch (error: unknown) {
     deps.log.warn('session start failed; passing through', { error: errorMessage(error) });
     return PASS;
@@ -87,17 +96,19 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
 
 /**
  * The block for this delivery: the stored answer of an earlier delivery, else
- * freshly built and stored. `housekeepingOnly`: the module answers; replay and
- * commit-stale still run once (under the same lock), nothing is read or stored.
+ * freshly built and stored, with the line on what earlier sessions taught.
+ * `housekeepingOnly`: the module answers; replay and commit-stale still run
+ * once (under the same lock), nothing is read, stored or said.
  */
 async function answerOnce(
   ctx: StageContext,
   source: string,
   deps: StageDeps,
   housekeepingOnly: boolean,
-): Promise<string> {
-  if (housekeepingOnly) return housekeepingAlone(ctx, deps);
-  if (ctx.ovSessionId === '') return buildAnswer(ctx, source, deps);
+): Promise<StartAnswer> {
+  if (housekeepingOnly) return { text: await housekeepingAlone(ctx, deps) };
+  if (ctx.ovSessionId === '')
+    return answerWithLearned(ctx, deps, SETTLE_GRACE_MS, () => buildAnswer(ctx, source, deps));
   const file = startStateFile(ctx);
   const lock = {
     now: deps.now,
@@ -109,15 +120,15 @@ async function answerOnce(
     const reused = reusableAnswer(state, source, deps.now());
     if (reused !== undefined) {
       deps.log.debug('session start delivered again; reusing the answer', { source });
-      return reused.text;
+      return { text: reused.text };
     }
-    const text = await buildAnswer(ctx, source, deps);
-    if (!saveStartState(file, withAnswer(state, source, { text, at: deps.now() })))
+    const answer = await answerWithLearned(ctx, deps, SETTLE_GRACE_MS, () => buildAnswer(ctx, source, deps));
+    if (!saveStartState(file, withAnswer(state, source, { text: answer.text, at: deps.now() })))
       deps.log.warn('session start answer not saved', { file });
-    return text;
+    return answer;
   });
   if (!locked.ok) deps.log.warn('session start lock not acquired; passing through', { reason: locked.reason });
-  return locked.ok ? locked.value : '';
+  return locked.ok ? locked.value : { text: '' };
 }
 
 async function buildAnswer(ctx: StageContext, source: string, deps: StageDeps): Promise<string> {

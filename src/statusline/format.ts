@@ -19,6 +19,8 @@ export interface StatusLineFacts {
   queue?: QueueStats;
   /** The OpenViking session id (`cb-…`) of the host's session on the status-line stdin, if any. */
   sessionId?: string;
+  /** A running import's sessions done and total (DESIGN D35). */
+  importing?: { done: number; total: number };
   now: number;
   color: boolean;
 }
@@ -42,7 +44,16 @@ export function formatStatusLine(facts: StatusLineFacts): string {
     const part = activityPart(facts, kind);
     if (part) parts.push(part);
   }
+  const learned = learnedPart(facts);
+  if (learned) parts.push(learned);
+  if (facts.importing) parts.push(paint('yellow', `importing ${facts.importing.done}/${facts.importing.total}`));
   return `OV ${parts.join(' · ')}`;
+}
+
+/** What earlier sessions taught, as this session's start said it (DESIGN D36): `learned 3 memories`; this session's only. */
+function learnedPart(facts: StatusLineFacts): string | undefined {
+  const mark = facts.sessionId ? facts.snapshot.learned?.[facts.sessionId] : undefined;
+  return mark === undefined ? undefined : `learned ${mark.count} ${mark.count === 1 ? 'memory' : 'memories'}`;
 }
 
 function serverPart(facts: StatusLineFacts, paint: (tone: Tone, text: string) => string): string {

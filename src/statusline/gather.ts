@@ -13,6 +13,7 @@ import { storeLayout, resolveDataDir } from '../store/paths.js';
 import { queueStats } from '../store/queue.js';
 import type { QueueStats } from '../store/queue.js';
 import { readStatus } from '../store/status.js';
+import { importRunning, readImportStatus } from '../store/importStatus.js';
 import { colorAllowed } from './format.js';
 import type { StatusLineFacts } from './format.js';
 
@@ -33,11 +34,15 @@ export async function gatherStatusLineFacts(host: StatusLineHost): Promise<Statu
     queueStats(storeLayout(dataDir).queueDir, host.now).catch((): QueueStats | undefined => undefined),
   ]);
   const sessionId = sessionIdOf(host.stdinText);
+  const importing = readImportStatus(dataDir);
   return {
     enabled: settings.enabled,
     snapshot,
     ...(queue ? { queue } : {}),
     ...(sessionId ? { sessionId } : {}),
+    ...(importing !== undefined && importRunning(importing, host.now)
+      ? { importing: { done: importing.sessionsDone, total: importing.sessionsTotal } }
+      : {}),
     now: host.now,
     color: colorAllowed(host.env),
   };

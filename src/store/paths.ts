@@ -76,6 +76,14 @@ export function codebuddyConfigDir(env: Env, homeDir: string): string {
   return usablePath(env.CODEBUDDY_CONFIG_DIR, homeDir) ?? join(homeDir, '.codebuddy');
 }
 
+/**
+ * Claude Code's config directory: `CLAUDE_CONFIG_DIR` (read as above), else
+ * `~/.claude`. Its `projects/` holds the session transcripts (FC2).
+ */
+export function claudeConfigDir(env: Env, homeDir: string): string {
+  return usablePath(env.CLAUDE_CONFIG_DIR, homeDir) ?? join(homeDir, '.claude');
+}
+
 /** `OPENVIKING_CODEBUDDY_DATA_DIR` → `<CODEBUDDY_CONFIG_DIR or ~/.codebuddy>/openviking`. */
 export function resolveDataDir(env: Env, homeDir: string): string {
   return describeDataDir(env, homeDir).dir;

@@ -11,6 +11,7 @@
  * | `status/server.json`  | every stage that met the server (start, recall, capture, replay) | up/down, when, a short reason |
  * | `status/recall.json`  | the prompt stage           | per session: when, how many memories   |
  * | `status/capture.json` | the session's capture writer (pass, replay, PreCompact, commit-stale) | per session: when, how many messages the server took |
+ * | `status/learned.json` | the session start that said what earlier sessions taught (DESIGN D36) | per session: when, how many memories it spoke of |
  *
  * Sessions are keyed by their OpenViking session id (`cb-<host id>`,
  * src/session/ids.ts). One file per writer, so a recall and a capture
@@ -46,7 +47,7 @@ export interface ActivityMark {
   count: number;
 }
 
-export type ActivityKind = 'recall' | 'capture';
+export type ActivityKind = 'recall' | 'capture' | 'learned';
 
 export interface StatusSnapshot {
   server?: ServerStatus;
@@ -54,6 +55,8 @@ export interface StatusSnapshot {
   recall: Record<string, ActivityMark>;
   /** Session id → last capture, newest sessions only. */
   capture: Record<string, ActivityMark>;
+  /** Session id → the memories its start said earlier sessions taught; absent when none was said. */
+  learned?: Record<string, ActivityMark>;
 }
 
 /** Sessions kept per activity file. */
@@ -103,8 +106,9 @@ export async function recordServerStatus(dataDir: string, status: ServerStatus, 
 }
 
 /**
- * Records a session's recall (`count` = memories injected) or capture
- * (`count` = messages sent); keeps the newest `MAX_STATUS_SESSIONS`. Never throws.
+ * Records a session's recall (`count` = memories injected), capture
+ * (`count` = messages sent) or learned report (`count` = memories earlier
+ * sessions taught); keeps the newest `MAX_STATUS_SESSIONS`. Never throws.
  */
 export async function recordActivity(
   dataDir: string,
@@ -124,12 +128,15 @@ export async function recordActivity(
 
 /** Everything recorded so far; missing or corrupt files read as empty. */
 export async function readStatus(dataDir: string): Promise<StatusSnapshot> {
-  const [server, recall, capture] = await Promise.all([
+  const [server, recall, capture, learned] = await Promise.all([
     readJson(statusFile(dataDir, 'server')),
     readJson(statusFile(dataDir, 'recall')),
     readJson(statusFile(dataDir, 'capture')),
+    readJson(statusFile(dataDir, 'learned')),
   ]);
   const snapshot: StatusSnapshot = { recall: readMarks(recall), capture: readMarks(capture) };
+  const learnedMarks = readMarks(learned);
+  if (Object.keys(learnedMarks).length > 0) snapshot.learned = learnedMarks;
   const parsedServer = readServer(server);
   if (parsedServer) snapshot.server = parsedServer;
   return snapshot;

@@ -36,16 +36,25 @@ function frontmatter(text: string): Record<string, string> {
 const inlineCommands = (text: string) => [...text.matchAll(/!`([^`]+)`/g)].map((match) => (match[1] as string).trim());
 
 describe('slash commands', () => {
-  it('ships doctor, forget, recall, remember, status and why, each with a description', () => {
+  it('ships doctor, forget, import, learned, recall, remember, status and why, each with a description', () => {
     const names = readdirSync(COMMANDS_DIR)
       .filter((name) => name.endsWith('.md'))
       .sort();
-    expect(names).toEqual(['doctor.md', 'forget.md', 'recall.md', 'remember.md', 'status.md', 'why.md']);
+    expect(names).toEqual([
+      'doctor.md',
+      'forget.md',
+      'import.md',
+      'learned.md',
+      'recall.md',
+      'remember.md',
+      'status.md',
+      'why.md',
+    ]);
     for (const name of names) expect(frontmatter(read(name))['description']?.length).toBeGreaterThan(10);
   });
 
   it('allows exactly the shell commands it runs', () => {
-    for (const name of ['doctor.md', 'status.md', 'why.md']) {
+    for (const name of ['doctor.md', 'import.md', 'learned.md', 'status.md', 'why.md']) {
       const text = read(name);
       expect(frontmatter(text)['allowed-tools']).toBe('Bash(node:*)');
       const commands = inlineCommands(text);
@@ -70,6 +79,32 @@ describe('slash commands', () => {
     expect(outputs[0]).toContain('[FAIL] Server');
     expect(outputs[1]).toBe('OV not contacted yet\n');
     expect(outputs[2]).toMatch(/^OpenViking doctor/);
+  }, 40_000);
+
+  it('learned and import run their inline lines once the plugin root is substituted (DESIGN D35, D36)', async () => {
+    const home = freshHome();
+    const env = { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: 'http://127.0.0.1:9' };
+    const [learned] = inlineCommands(read('learned.md'));
+    const [status] = inlineCommands(read('import.md'));
+    expect(status).toBe('node "${CLAUDE_PLUGIN_ROOT}/scripts/hook.mjs" import --status');
+    const outputs: string[] = [];
+    for (const command of [learned, status]) {
+      const run = await runProcess(
+        '/bin/sh',
+        ['-c', (command as string).replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, REPO_ROOT)],
+        {
+          env,
+          cwd: home,
+          timeoutMs: 15_000,
+        },
+      );
+      outputs.push(run.stdout);
+    }
+    expect(outputs[0]).toMatch(/^No commit of a session of .* is recorded yet/);
+    expect(outputs[1]).toBe('No import has run here yet.\n');
+    // The model builds the import's one command from a closed set of options, and starts it in the background.
+    const text = read('import.md');
+    for (const flag of ['--all', '--dry-run', '--status', '--since', '--background']) expect(text).toContain(flag);
   }, 40_000);
 
   it("never pastes the user's words into an inline shell line (the host substitutes $ARGUMENTS as text before running it)", () => {

@@ -10,7 +10,11 @@
  *
  * @module
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitsWith } from '../../src/store/learned.js';
+import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
 import { CLAUDE_CODE_HOOK_CONTEXT_LIMIT } from '../../src/protocol/hostTools.js';
 import { createOpenVikingClient } from '../../src/openviking/client.js';
 import { socketHttpTransportFor } from '../../src/openviking/socketHttp.js';
@@ -29,6 +33,24 @@ beforeAll(async () => {
 afterAll(async () => world.dispose());
 
 type Answer = { additionalContext: string[] };
+
+/** A client of the world's test server, to put sessions there as another session of the user would. */
+function serverClient(baseUrl: string) {
+  return createOpenVikingClient({
+    baseUrl,
+    userAgent: 'test',
+    http: socketHttpTransportFor({}),
+    now: Date.now,
+    timeoutMs: 5_000,
+  });
+}
+
+/** What the module told the user (`$.ui.log` without `to: 'debug'`), in order. */
+function noticesOf(session: { calls: ReadonlyArray<{ op: string; args: readonly unknown[] }> }): unknown[] {
+  return session.calls
+    .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
+    .map((call) => call.args[0]);
+}
 
 /** The hook command's whole start for the same event (no flag: it reads and answers itself). */
 async function hookStart(
@@ -98,13 +120,7 @@ describe('classic.SessionStart (Claude Code)', () => {
   });
 
   it("resume: the session's latest archive overview too", async () => {
-    const client = createOpenVikingClient({
-      baseUrl: world.server.url,
-      userAgent: 'test',
-      http: socketHttpTransportFor({}),
-      now: Date.now,
-      timeoutMs: 5_000,
-    });
+    const client = serverClient(world.server.url);
     expect(
       (
         await client.addMessages('cb-session-resume', [
@@ -137,16 +153,64 @@ describe('classic.SessionStart (Claude Code)', () => {
     const env = { OPENVIKING_URL: 'http://127.0.0.1:9' };
     const session = await world.session({ env, sessionId: 'session-down' });
     await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-down'), beneath(session).run);
-    const notices = () =>
-      session.calls
-        .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
-        .map((call) => call.args[0]);
+    const notices = () => noticesOf(session);
     expect(notices()).toEqual([
       'OpenViking memory is off: no server answers at http://127.0.0.1:9. Run /openviking:doctor for the fix.',
     ]);
     await session.fire('classic.SessionStart', startEvent(world, 'resume', 'session-down'), beneath(session).run);
     expect(notices()).toHaveLength(1);
     expect((await hookStart(startEvent(world, 'startup', 'session-down'), env)).notice).toBeUndefined();
+  });
+});
+
+describe('what the last session taught (DESIGN D36), said by the module', () => {
+  it('one task request beside the reads, one transcript notice, once; the hook command handed off says nothing', async () => {
+    const taught = await createModWorld({ server: { extractOnCommit: true } });
+    try {
+      const client = serverClient(taught.server.url);
+      await client.addMessages('cb-earlier', [
+        { role: 'user', parts: [{ type: 'text', text: 'LEARNED we ship on fridays' }] },
+      ]);
+      const committed = await client.commit('cb-earlier', {});
+      expect(committed.ok && committed.result.task_id).toBeTruthy();
+      const taskId = committed.ok ? (committed.result.task_id ?? '') : '';
+      const note = commitsWith(taught.dataDir, taught.workspace, { ovSessionId: 'cb-earlier', taskId, at: Date.now() });
+      mkdirSync(dirname(note.file), { recursive: true });
+      writeFileSync(note.file, note.text);
+      taught.server.clearRequests();
+      // The hook command of the same start, handed off (the module's flag set): housekeeping only, neither asked nor said.
+      const handedOff = await spawnHook({
+        stdin: JSON.stringify(startEvent(taught, 'startup', 'session-learned')),
+        cwd: taught.workspace,
+        env: {
+          PATH: process.env.PATH,
+          ...taught.env,
+          CLAUDE_PLUGIN_ROOT: REPO_ROOT,
+          CLAUDE_PROJECT_DIR: taught.workspace,
+          CLAUDECODE: '1',
+          CLAUDE_PID,
+          [HANDOFF_FLAGS.start]: CLAUDE_PID,
+          OPENVIKING_RESIDENT: 'off',
+        },
+      });
+      expect(handedOff.stdout).toBe('');
+      expect(taught.server.requests({ path: /^\/api\/v1\/tasks\// })).toEqual([]);
+      const session = await taught.session({ sessionId: 'session-learned' });
+      const notices = () => noticesOf(session);
+      await session.fire(
+        'classic.SessionStart',
+        startEvent(taught, 'startup', 'session-learned'),
+        beneath(session).run,
+      );
+      expect(notices()).toEqual(['OpenViking learned 1 memory from your last session in this project.']);
+      expect(taught.server.requests({ method: 'GET', path: `/api/v1/tasks/${taskId}` })).toHaveLength(1);
+      const next = await taught.session({ sessionId: 'session-after' });
+      await next.fire('classic.SessionStart', startEvent(taught, 'startup', 'session-after'), beneath(next).run);
+      expect(noticesOf(next)).toEqual([]);
+      expect(taught.server.requests({ path: /^\/api\/v1\/tasks\// })).toHaveLength(1);
+    } finally {
+      await taught.dispose();
+    }
   });
 });
 

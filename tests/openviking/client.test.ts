@@ -196,6 +196,41 @@ describe('shape checks → BAD_RESPONSE', () => {
     });
   });
 
+  it("a commit task: its status, this commit's counts and diff; an odd count or key is left out (DESIGN F24)", async () => {
+    answer('/api/v1/tasks/t%201', 200, {
+      status: 'ok',
+      result: {
+        task_id: 't 1',
+        task_type: 'session_commit',
+        status: 'completed',
+        created_at: 1770000000.5,
+        error: null,
+        result: {
+          archive_uri: 'viking://user/u/sessions/s/history/archive_001',
+          memories_extracted: { events: 2, preferences: 1, odd: -1, half: 0.5, __proto__: 3 },
+          memory_diff_uri: 'viking://user/u/sessions/s/history/archive_001/memory_diff.json',
+        },
+      },
+    });
+    expect(await client().getTask('t 1')).toEqual({
+      ok: true,
+      status: 200,
+      result: {
+        task_id: 't 1',
+        status: 'completed',
+        memories_extracted: { events: 2, preferences: 1 },
+        memory_diff_uri: 'viking://user/u/sessions/s/history/archive_001/memory_diff.json',
+        archive_uri: 'viking://user/u/sessions/s/history/archive_001',
+      },
+    });
+    answer('/api/v1/tasks/t2', 200, {
+      status: 'ok',
+      result: { task_id: 't2', status: 'failed', error: 'VLM_FAILED', result: null },
+    });
+    expect(await client().getTask('t2')).toMatchObject({ ok: true, result: { status: 'failed', error: 'VLM_FAILED' } });
+    expect(failureOf(await client().getTask(''))).toMatchObject({ status: 0, code: 'BAD_REQUEST' });
+  });
+
   it('a session reply without session_id is read as the requested session', async () => {
     answer('/api/v1/sessions/s4/messages/batch', 200, { status: 'ok', result: { added: 1 } });
     expect(await client().addMessages('s4', [])).toEqual({

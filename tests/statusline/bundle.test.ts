@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { enqueue } from '../../src/store/queue.js';
 import { recordActivity, recordServerStatus } from '../../src/store/status.js';
+import { writeImportStatus } from '../../src/store/importStatus.js';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
 
 /** The server every recorded observation here is of. */
@@ -48,6 +49,19 @@ describe('scripts/statusline.mjs', () => {
     expect(coloured.line.replace(/\u001b\[[0-9;]*m/g, '')).toBe('OV ● up · recall 3 memories 1m ago');
     expect((await statusLine({ ...env, NO_COLOR: '1' })).line).toBe('OV ● up · recall 3 memories 1m ago');
     expect((await statusLine(env, ['--no-color'])).line).toBe('OV ● up · recall 3 memories 1m ago');
+  });
+
+  it("what this session's start said earlier sessions taught, and a running import's progress (DESIGN D35, D36)", async () => {
+    const { env, dataDir } = world();
+    const now = Date.now();
+    await recordServerStatus(dataDir, { up: true, at: now }, SERVER_URL);
+    await recordActivity(dataDir, 'learned', 'cb-sess-1', { at: now, count: 3 });
+    const running = { state: 'running' as const, pid: 1, startedAt: now - 5_000, at: now, bytesDone: 0, bytesTotal: 9 };
+    writeImportStatus(dataDir, { ...running, sessionsDone: 12, sessionsTotal: 340 });
+    expect((await statusLine({ ...env, NO_COLOR: '1' })).line).toBe('OV ● up · learned 3 memories · importing 12/340');
+    // A status file that stopped moving is an import that died: not shown.
+    writeImportStatus(dataDir, { ...running, at: now - 60_000, sessionsDone: 12, sessionsTotal: 340 });
+    expect((await statusLine({ ...env, NO_COLOR: '1' })).line).toBe('OV ● up · learned 3 memories');
   });
 
   it('server down with queued writes', async () => {

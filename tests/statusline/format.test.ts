@@ -47,6 +47,27 @@ describe('formatStatusLine', () => {
     expect(formatStatusLine(facts({ enabled: false }))).toBe('OV off');
   });
 
+  it("says what earlier sessions taught, as this session's start said it, and only for this session (DESIGN D36)", () => {
+    const snapshot = {
+      server: { up: true, at: NOW },
+      recall: {},
+      capture: {},
+      learned: { me: { at: NOW - 5_000, count: 3 }, other: { at: NOW, count: 1 } },
+    };
+    expect(formatStatusLine(facts({ sessionId: 'me', snapshot }))).toBe('OV ● up · learned 3 memories');
+    expect(formatStatusLine(facts({ sessionId: 'third', snapshot }))).toBe('OV ● up');
+  });
+
+  it("shows a running import's progress (DESIGN D35)", () => {
+    const line = formatStatusLine(
+      facts({
+        snapshot: { server: { up: true, at: NOW }, recall: {}, capture: {} },
+        importing: { done: 12, total: 340 },
+      }),
+    );
+    expect(line).toBe('OV ● up · importing 12/340');
+  });
+
   it('marks an old "up" with its age', () => {
     const line = formatStatusLine(
       facts({ snapshot: { server: { up: true, at: NOW - STALE_SERVER_MS - 60_000 }, recall: {}, capture: {} } }),

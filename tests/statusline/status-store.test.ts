@@ -37,6 +37,12 @@ describe('status snapshot', () => {
     expect(statSync(join(dir, 'status')).mode & 0o777).toBe(0o700);
   });
 
+  it("a start's learned report is its own file, read back only once there is one (DESIGN D36)", async () => {
+    const dir = sandbox();
+    await recordActivity(dir, 'learned', 's1', { at: 3_000, count: 4 });
+    expect(await readStatus(dir)).toEqual({ recall: {}, capture: {}, learned: { s1: { at: 3_000, count: 4 } } });
+  });
+
   it('rewrites an unchanged server state at most once per refresh interval, a change at once', async () => {
     const dir = sandbox();
     await recordServerStatus(dir, { up: true, at: 10_000 }, SERVER_URL);

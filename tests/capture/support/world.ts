@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { createHostSim, createPayloads } from '../../support/host-sim/index.js';
 import type { HostSim, HostVersion, Payloads } from '../../support/host-sim/index.js';
 import { startOvServer } from '../../support/ov-server/index.js';
-import type { OvTestServer } from '../../support/ov-server/index.js';
+import type { OvServerOptions, OvTestServer } from '../../support/ov-server/index.js';
 import { REPO_ROOT } from '../../support/spawn-hook.js';
 import { copyBuiltPlugin } from '../../faults/support/plugin.js';
 import { startFaultProxy } from './proxy.js';
@@ -51,12 +51,14 @@ export interface WorldOptions {
   proxyRule?: ProxyRule;
   /** Run a private copy of the plugin whose worker has the crash seam (`OPENVIKING_TEST_CRASH_AT`); shipped bundles have none. */
   testSeams?: boolean;
+  /** The test server's options (e.g. `extractOnCommit`). */
+  server?: OvServerOptions;
 }
 
 let clock = Date.parse('2026-11-30T08:00:00Z');
 
 export async function createWorld(options: WorldOptions = {}): Promise<CaptureWorld> {
-  const server = await startOvServer();
+  const server = await startOvServer(options.server);
   const proxy = options.proxyRule === undefined ? undefined : await startFaultProxy(server.url, options.proxyRule);
   const home = mkdtempSync(join(tmpdir(), 'ov-cap-home-'));
   const workspace = mkdtempSync(join(tmpdir(), 'ov-cap-ws-'));
@@ -113,6 +115,40 @@ export async function createWorld(options: WorldOptions = {}): Promise<CaptureWo
       rmSync(workspace, { recursive: true, force: true });
     },
   };
+}
+
+/** A session of the world's workspace that captures one turn and ends (SessionEnd commits it). */
+export async function endedSession(w: CaptureWorld, text: string): Promise<string> {
+  const p = createPayloads({ workspace: w.workspace, configDir: join(w.home, '.codebuddy') });
+  w.appendRecords(
+    [
+      {
+        id: `u-${text}`,
+        timestamp: Date.now(),
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text }],
+        sessionId: p.sessionId,
+        cwd: w.workspace,
+      },
+      {
+        id: `a-${text}`,
+        parentId: `u-${text}`,
+        timestamp: Date.now(),
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: `noted ${text}` }],
+        sessionId: p.sessionId,
+        cwd: w.workspace,
+      },
+    ],
+    p.transcriptPath,
+  );
+  await w.sim.fire('Stop', p.stop(`noted ${text}`));
+  await w.sim.fire('SessionEnd', p.sessionEnd());
+  await workersIdle(w, ovSessionId(p.sessionId));
+  return ovSessionId(p.sessionId);
 }
 
 /** One user record and one assistant record, as CodeBuddy 2.117 writes them. */

@@ -100,9 +100,10 @@ export async function createClaudeWorld(
   version: ClaudeCodeVersion,
   label: string,
   script: ModelScript,
+  server: Parameters<typeof startSeededOpenViking>[0] = {},
 ): Promise<ClaudeWorld> {
   const model = await startAnthropicModel({ script });
-  const ov = await startSeededOpenViking();
+  const ov = await startSeededOpenViking(server);
   const sandbox = createClaudeSandbox({ modelBaseUrl: model.baseUrl, version, label });
   const envProbeDir = join(sandbox.root, 'envprobe');
   const envProbeLog = join(sandbox.root, 'envprobe.jsonl');

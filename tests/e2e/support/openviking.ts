@@ -9,6 +9,7 @@
  */
 import {
   startOvServer,
+  type OvServerOptions,
   type OvTestServer,
   type SessionSnapshot,
   type StoredMessage,
@@ -39,9 +40,9 @@ const SEED_FILES = {
   },
 };
 
-/** Starts the test server in dev mode (no auth; user `default`) with the seed above. */
-export async function startSeededOpenViking(): Promise<OvServer> {
-  return startOvServer({ seed: { files: SEED_FILES } });
+/** Starts the test server in dev mode (no auth; user `default`) with the seed above; `options` add to it (e.g. `extractOnCommit`). */
+export async function startSeededOpenViking(options: Omit<OvServerOptions, 'seed'> = {}): Promise<OvServer> {
+  return startOvServer({ ...options, seed: { files: SEED_FILES } });
 }
 
 /** Text of one stored message: its parts' texts and tool fields, joined. */

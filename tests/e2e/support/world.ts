@@ -79,10 +79,14 @@ export function evidenceSections(calls: ModelCall[], ov: OvServer, pluginDebugLo
   ];
 }
 
-/** Builds the world; `script` drives the fake model. */
-export async function createWorld(label: string, script: ModelScript): Promise<E2eWorld> {
+/** Builds the world; `script` drives the fake model; `server`: the test server's options (e.g. `extractOnCommit`). */
+export async function createWorld(
+  label: string,
+  script: ModelScript,
+  server: Parameters<typeof startSeededOpenViking>[0] = {},
+): Promise<E2eWorld> {
   const model = await startFakeModel({ script });
-  const ov = await startSeededOpenViking();
+  const ov = await startSeededOpenViking(server);
   const sandbox = createCliSandbox({ modelUrl: model.chatUrl, label });
   const { pluginEnv, pluginDebugLog } = pluginSide(ov, sandbox.root);
   return {

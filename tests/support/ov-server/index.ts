@@ -18,6 +18,7 @@ import { dispatch } from './dispatch.js';
 import { scanIdleSessions } from './autoCommit.js';
 import type { Route } from './router.js';
 import type { Faults } from './faults.js';
+import type { ExtractionControl } from './tasks.js';
 import { systemRoutes } from './routes/system.js';
 import { fsRoutes } from './routes/fs.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -41,6 +42,7 @@ export type {
   CommitRecord,
 } from './types.js';
 export type { ErrorBurstSpec } from './faults.js';
+export type { ExtractionControl, TaskRecord, TaskStatus } from './tasks.js';
 export { TOOL_NAMES } from './mcp-tools.js';
 export { estimateTokens } from './tokens.js';
 export { terms, scoreTerms } from './scoring.js';
@@ -53,6 +55,8 @@ export interface OvTestServer {
   readonly url: string;
   readonly port: number;
   readonly faults: Faults;
+  /** Commit tasks and memory extraction: hold them pending, make them fail, let them run (tasks.ts). */
+  readonly extraction: ExtractionControl;
   /** Logged requests, optionally filtered (copies). */
   requests(filter?: RequestFilter): LoggedRequest[];
   clearRequests(): void;
@@ -118,6 +122,7 @@ export async function startOvServer(options: OvServerOptions = {}): Promise<OvTe
       return running;
     },
     faults: state.faults,
+    extraction: state.sessions.tasks,
     state,
     requests: (filter) => state.log.list(filter),
     clearRequests: () => state.log.clear(),

@@ -8,13 +8,14 @@
  *
  * @module
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ArchiveRecord, CommitRecord, Identity, SessionSnapshot, StoredMessage } from './types.js';
 import { bodyIssue, parseOrThrow, validationError } from './validation.js';
 import { messageTokens, partText, type PreparedMessage } from './messages.js';
 import { estimateTokens } from './tokens.js';
 import { joinUri } from './uri.js';
+import type { TaskStore } from './tasks.js';
 
 export interface SessionRecord {
   account: string;
@@ -34,17 +35,8 @@ export interface SessionRecord {
   memoryPolicy: unknown;
   autoCommitPolicy: unknown;
   memoryExtractionConfig: unknown;
-}
-
-export interface TaskRecord {
-  task_id: string;
-  task_type: string;
-  status: 'completed';
-  resource_id: string;
-  created_at: string;
-  updated_at: string;
-  result: Record<string, unknown>;
-  error: null;
+  /** `total` plus per category, added to by each completed commit task (tasks.ts). */
+  memoriesExtracted: Record<string, number>;
 }
 
 const commitSchema = z.object({
@@ -68,13 +60,12 @@ export function sessionUri(user: string, sessionId: string): string {
 
 export class SessionStore {
   private readonly records = new Map<string, SessionRecord>();
-  private readonly tasks = new Map<string, TaskRecord>();
   private nextSeq = 1;
 
   constructor(
     private readonly now: () => number,
-    /** Called after a commit archived messages (memory extraction hook). */
-    private readonly onArchive: (record: SessionRecord, archive: ArchiveRecord) => void = () => undefined,
+    /** Each archive's commit task and its memory extraction (phase 2). */
+    readonly tasks: TaskStore,
   ) {}
 
   /** Every session (the idle scanner walks them). */
@@ -111,6 +102,7 @@ export class SessionStore {
       memoryPolicy: init.memoryPolicy ?? null,
       autoCommitPolicy: init.autoCommitPolicy ?? null,
       memoryExtractionConfig: init.memoryExtractionConfig ?? null,
+      memoriesExtracted: { total: 0 },
     };
     this.records.set(keyOf(identity, sessionId), record);
     return record;
@@ -156,7 +148,15 @@ export class SessionStore {
       });
     }
     const archive = this.archive(record, record.live.splice(0, archivedCount));
-    const task = this.recordTask(record, archive);
+    const task = this.tasks.commitTask(
+      {
+        account: record.account,
+        user: record.user,
+        sessionId: record.sessionId,
+        memoriesExtracted: record.memoriesExtracted,
+      },
+      archive,
+    );
     record.commits.push({
       status: 'accepted',
       keepRecentCount: keep,
@@ -166,7 +166,6 @@ export class SessionStore {
       body,
     });
     record.lastCommitAt = record.updatedAt = archive.createdAt;
-    this.onArchive(record, archive);
     return {
       ...base,
       status: 'accepted',
@@ -219,7 +218,7 @@ export class SessionStore {
       created_by_user_id: record.user,
       message_count: record.live.length,
       commit_count: record.archives.length,
-      memories_extracted: { total: 0 },
+      memories_extracted: { ...record.memoriesExtracted },
       last_commit_at: record.lastCommitAt,
       llm_token_usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
       embedding_token_usage: { total_tokens: 0 },
@@ -242,10 +241,6 @@ export class SessionStore {
 
   remove(identity: Pick<Identity, 'account' | 'user'>, sessionId: string): boolean {
     return this.records.delete(keyOf(identity, sessionId));
-  }
-
-  task(taskId: string): TaskRecord | undefined {
-    return this.tasks.get(taskId);
   }
 
   snapshot(): SessionSnapshot[] {
@@ -288,22 +283,6 @@ export class SessionStore {
     };
     record.archives.push(archive);
     return archive;
-  }
-
-  private recordTask(record: SessionRecord, archive: ArchiveRecord): TaskRecord {
-    const nowIso = this.isoNow();
-    const task: TaskRecord = {
-      task_id: randomUUID(),
-      task_type: 'session_commit',
-      status: 'completed',
-      resource_id: record.sessionId,
-      created_at: nowIso,
-      updated_at: nowIso,
-      result: { session_id: record.sessionId, archive_uri: archive.uri, memories_extracted: 0 },
-      error: null,
-    };
-    this.tasks.set(task.task_id, task);
-    return task;
   }
 
   private isoNow(): string {

@@ -5,13 +5,13 @@
  *
  * @module
  */
-import type { AuthOptions, Identity, OvServerOptions, SeedSpec, StoredMessage } from './types.js';
+import type { AuthOptions, Identity, OvServerOptions, SeedSpec } from './types.js';
 import { Vfs } from './vfs.js';
 import { SessionStore, sessionUri, type SessionRecord } from './sessions.js';
+import { TaskStore } from './tasks.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './log.js';
 import { joinUri } from './uri.js';
-import { partText } from './messages.js';
 
 export interface Watch {
   to_uri: string;
@@ -40,10 +40,7 @@ export const DEFAULT_VERSION = '0.0.0-test';
 export function createState(options: OvServerOptions): ServerState {
   const now = options.now ?? Date.now;
   const vfs = new Vfs();
-  const extract = options.extractOnCommit === true;
-  const sessions = new SessionStore(now, (record, archive) => {
-    if (extract) writeExtractedMemory(vfs, record, archive.index, archive.messages, now);
-  });
+  const sessions = new SessionStore(now, new TaskStore(now, vfs, options.extractOnCommit === true));
   const state: ServerState = {
     auth: options.auth ?? { mode: 'dev' },
     version: options.version ?? DEFAULT_VERSION,
@@ -78,37 +75,6 @@ export function seedState(state: ServerState, spec: SeedSpec): void {
       ? path.replace(/\/+$/, '')
       : joinUri(['user', user, ...path.split('/').filter(Boolean)]);
     state.vfs.write(account, uri, typeof file === 'string' ? { content: file } : file, modTime);
-  }
-}
-
-/**
- * The optional commit-time extraction: one event memory per peer of the
- * archive, holding its messages' text. Messages with a `peer_id` go to that
- * peer's memories (`peers/<peer>/memories/events/`), the rest to the user's
- * own (peers.ts).
- */
-function writeExtractedMemory(
-  vfs: Vfs,
-  record: SessionRecord,
-  index: number,
-  messages: StoredMessage[],
-  now: () => number,
-): void {
-  const name = `${record.sessionId}-archive_${String(index).padStart(3, '0')}.md`;
-  const byPeer = new Map<string, string[]>();
-  for (const message of messages) {
-    const key = message.peer_id ?? '';
-    byPeer.set(key, [...(byPeer.get(key) ?? []), message.parts.map(partText).join(' ')]);
-  }
-  for (const [peer, texts] of byPeer) {
-    const content = texts.filter((text) => text.trim() !== '').join('\n');
-    const folder = peer === '' ? ['memories'] : ['peers', peer, 'memories'];
-    vfs.write(
-      record.account,
-      joinUri(['user', record.user, ...folder, 'events', name]),
-      { content },
-      new Date(now()).toISOString(),
-    );
   }
 }
 

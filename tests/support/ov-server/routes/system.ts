@@ -26,7 +26,7 @@ export const systemRoutes: readonly Route[] = [
   })),
   route('GET', '/api/v1/system/status', 'tenant', (ctx) => ok({ initialized: true, user: ctx.identity.user })),
   route('GET', '/api/v1/tasks/{task_id}', 'tenant', (ctx) => {
-    const task = ctx.state.sessions.task(ctx.params['task_id'] ?? '');
+    const task = ctx.state.sessions.tasks.view(ctx.params['task_id'] ?? '');
     if (task === undefined) throw notFound('Task not found or expired');
     return ok(task);
   }),

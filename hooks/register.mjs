@@ -1,4 +1,4 @@
-// The hooks module (hooks.json "modules"): built by build.mjs from src/mod/register.ts; do not edit.
+// The hooks module (Claude Code's, named by hooks/claude-module.json): built by build.mjs from src/mod/register.ts; do not edit.
 
 // src/mod/debugNote.ts
 function debugNote($, text2) {
@@ -1203,7 +1203,7 @@ var KNOB_TABLE = {
     env: "OPENVIKING_MODULE",
     type: "bool",
     default: true,
-    description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf."
+    description: "The in-process hooks module on Claude Code 2.1.328+ (the only host that loads it; see Hosts and versions); off: it only passes every event on and the hook commands do everything, as on CodeBuddy. The module reads this variable (from the environment or `~/.claude/settings.json` `env`), not ovcli.conf."
   },
   debug: {
     env: "OPENVIKING_DEBUG",
@@ -1600,16 +1600,11 @@ function moduleIsOn($) {
   return decided;
 }
 async function readSwitch($) {
-  let fromEnv;
   try {
-    fromEnv = parseSwitch(await $.env.get("OPENVIKING_MODULE"));
+    return parseSwitch(await $.env.get("OPENVIKING_MODULE")) ?? true;
   } catch {
-    fromEnv = void 0;
+    return true;
   }
-  if (fromEnv !== void 0) return fromEnv;
-  const option = options["module"];
-  if (typeof option === "boolean") return option;
-  return parseSwitch(typeof option === "string" ? option : void 0) ?? true;
 }
 
 // src/mod/env/cliVariables.ts
@@ -4854,10 +4849,6 @@ var plugin_default = {
     },
     user: {
       description: "OpenViking user id (trusted-mode servers; optional)",
-      sensitive: false
-    },
-    module: {
-      description: "The in-process hooks module on hosts that load one (CodeBuddy 2.163+): off, false, no or 0 leaves every event to the shell hooks; empty: on",
       sensitive: false
     }
   }

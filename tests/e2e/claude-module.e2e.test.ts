@@ -3,8 +3,10 @@
  * D30) in the real CLI, headless, on each pinned version. One world,
  * three `claude -p` sessions, each asking what recall finds, reading a
  * `viking://` URI, then a file of the workspace, then writing 200 KB:
- * - module on (the default): the host loads it (`hooks module
- *   openviking@inline loaded`); the module reads the profile and recalls:
+ * - module on (the default): the host reads the hooks file the Claude Code
+ *   manifest names (hooks/claude-module.json, D31) and loads the module from
+ *   it (`hooks module openviking@inline loaded`), hooks.json's commands
+ *   beside it; the module reads the profile and recalls:
  *   the first model request carries both, after one profile read and one
  *   search; our UserPromptSubmit command steps aside in its `sh` (the host
  *   still spawns `/bin/sh -c` for it) and no node of the plugin runs on the
@@ -170,9 +172,16 @@ forEachClaudeVersion((version) => {
       );
 
   describe('module on (the default)', () => {
-    it('the CLI finishes normally, the host loads the module, and the turn answers', () => {
+    it('the CLI finishes normally, the host loads the module from the manifest hooks file, and the turn answers', () => {
       expectNormalExit(sessions.ON.run);
       expect(sessions.ON.run.stdout, world.evidence()).toContain('E2E-MOD-ANSWER-ON');
+      expect(sessions.ON.log).toContain(
+        'Read manifest hooks for plugin openviking (enabled=true): ./hooks/claude-module.json',
+      );
+      expect(sessions.ON.log).toMatch(
+        /Read hooks\.json for plugin openviking \(enabled=true\): \S+\/hooks\/hooks\.json/,
+      );
+      expect(sessions.ON.log).not.toMatch(/names one hooks module per plugin/);
       expect(sessions.ON.log).toMatch(
         /hooks module openviking@inline loaded \(worker, environment \d+, tier user\); events: tool\.call,session\.start,command\.run,classic\.SessionStart,classic\.UserPromptSubmit,session\.append,turn\.complete,ui\.render/,
       );

@@ -91,13 +91,9 @@ describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
     expect(session.unstubbed).toEqual(profile === 'codebuddy' ? ['process.hookEnv'] : []);
   });
 
-  for (const [name, options] of [
-    ['OPENVIKING_MODULE=off', { env: { OPENVIKING_MODULE: 'off' } }],
-    ['the plugin option module=false', { options: { module: false } }],
-    ['the plugin option module="no"', { options: { module: 'no' } }],
-  ] as const) {
-    it(`switched off by ${name}: a viking:// Read goes on to the shell guard, no flag is set`, async () => {
-      const session = await startModSession({ profile, ...options });
+  for (const value of ['off', 'false', 'no', '0']) {
+    it(`switched off by OPENVIKING_MODULE=${value}: a viking:// Read goes on to the shell guard, no flag is set`, async () => {
+      const session = await startModSession({ profile, env: { OPENVIKING_MODULE: value } });
       let ranBeneath = false;
       const answer = await call(session, toolCall(profile, DENY_CASES[0]!), () => (ranBeneath = true));
       expect(answer).toBe(RAN);
@@ -105,13 +101,6 @@ describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
       expect(session.calls.filter((c) => c.op === 'env.set')).toEqual([]);
     });
   }
-
-  it('the variable wins over the option: OPENVIKING_MODULE=on with the option off still guards', async () => {
-    const session = await startModSession({ profile, env: { OPENVIKING_MODULE: 'on' }, options: { module: 'off' } });
-    expect(await call(session, toolCall(profile, DENY_CASES[0]!))).toEqual({
-      deny: expectedReason(DENY_CASES[0]!, host),
-    });
-  });
 });
 
 describe('the guard hand-off (Claude Code)', () => {

@@ -1570,19 +1570,22 @@ function hostProfile($) {
   return asked;
 }
 async function detectHost($) {
+  const [env, codebuddyHook] = await Promise.all([
+    orNothing(() => $.process.hookEnv()),
+    orNothing(() => $.env.get("CODEBUDDY_PLUGIN_ROOT"))
+  ]);
+  const hookEnv = Object.fromEntries(
+    Object.entries(env ?? {}).filter((entry) => typeof entry[1] === "string")
+  );
+  const pid = hookEnv.CLAUDE_PID;
+  const handsOff = pid !== void 0 && pid !== "" && (codebuddyHook === void 0 || codebuddyHook === "");
+  return { processId: handsOff ? pid : void 0, hookEnv };
+}
+async function orNothing(ask) {
   try {
-    const env = await $.process.hookEnv();
-    const processId = typeof env?.CLAUDE_PID === "string" && env.CLAUDE_PID !== "" ? env.CLAUDE_PID : void 0;
-    const hookEnv = Object.fromEntries(
-      Object.entries(env ?? {}).filter((entry) => typeof entry[1] === "string")
-    );
-    return {
-      kind: processId !== void 0 || env?.CLAUDECODE === "1" ? "claude-code" : "codebuddy",
-      processId,
-      hookEnv
-    };
+    return await ask();
   } catch {
-    return { kind: "codebuddy", processId: void 0, hookEnv: {} };
+    return void 0;
   }
 }
 
@@ -2670,93 +2673,31 @@ function failedLook(error) {
   return /failed: (?:ENOENT|ENOTDIR)\b/.test(message) ? { state: "missing" } : { state: "refused", why: message.slice(0, 200) };
 }
 
-// src/mod/handoff.ts
-var kinds = {
-  guard: { open: 0, givenUp: false },
-  prompt: { open: 0, givenUp: false },
-  start: { open: 0, givenUp: false }
-};
-async function withHandoff($, kind, processId, next) {
-  if (!await openHandoff($, kind, processId)) return { value: await next(), handedOff: false };
-  try {
-    return { value: await next(), handedOff: true };
-  } finally {
-    await closeHandoff($, kind);
-  }
-}
-async function openHandoff($, kind, processId) {
-  const state = kinds[kind];
-  if (processId === void 0 || state.givenUp) return false;
-  state.open += 1;
-  if (state.open === 1) state.opening = writeFlag($, kind, processId);
-  if (await (state.opening ?? Promise.resolve(true))) return true;
-  state.open -= 1;
-  state.givenUp = true;
-  return false;
-}
-async function closeHandoff($, kind) {
-  const state = kinds[kind];
-  if (state.open === 0) return;
-  state.open -= 1;
-  if (state.open > 0) return;
-  state.opening = void 0;
-  await writeFlag($, kind, void 0);
-}
-function mayHandOff(kind, processId) {
-  return processId !== void 0 && !kinds[kind].givenUp;
-}
-async function giveUp($, kind) {
-  kinds[kind].givenUp = true;
-  kinds[kind].open = 0;
-  kinds[kind].opening = void 0;
-  await writeFlag($, kind, void 0);
-}
-async function writeFlag($, kind, value) {
-  try {
-    let answer;
-    switch (kind) {
-      case "guard":
-        answer = await $.env.set("OPENVIKING_MODULE_GUARD", value);
-        break;
-      case "prompt":
-        answer = await $.env.set("OPENVIKING_MODULE_PROMPT", value);
-        break;
-      case "start":
-        answer = await $.env.set("OPENVIKING_MODULE_START", value);
-        break;
-    }
-    return answer?.deny === void 0;
-  } catch {
-    return false;
-  }
-}
-
 // src/mod/guard.ts
 function toolArguments(e) {
-  return isRecord(e.input) ? e.input : e;
+  const { tool: _tool, tool_use_id: _id, ...args } = e;
+  return args;
 }
 async function guardToolCall($, e, next) {
   if (!await moduleIsOn($)) return next(e);
-  const host = await hostProfile($);
-  const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
-  if (reason !== void 0)
-    return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($, host.kind)) ?? reason };
-  return (await withHandoff($, "guard", host.processId, () => next(e))).value;
+  const reason = guardDenyReason(String(e.tool), toolArguments(e), "claude-code");
+  if (reason === void 0) return next(e);
+  return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($)) ?? reason };
 }
-async function configuredTools($, host) {
+async function configuredTools($) {
   try {
     const view = await sessionEnv($);
     return await decide(
       $,
       view.homeDir,
-      () => toolNamesFor(host, loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings)
+      () => toolNamesFor("claude-code", loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings)
     );
   } catch (error) {
     debugNote(
       $,
       `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`
     );
-    return toolNamesFor(host);
+    return toolNamesFor("claude-code");
   }
 }
 
@@ -3107,9 +3048,6 @@ function cardTree(elements, turn, isOpen, onToggle) {
 }
 function withCard(elements, beneath, card) {
   const { Box } = elements;
-  if (typeof beneath === "object" && beneath !== null && "tree" in beneath) {
-    return { ...beneath, tree: h(Box, { flexDirection: "column" }, beneath.tree, card) };
-  }
   return h(Box, { flexDirection: "column" }, beneath, card);
 }
 
@@ -3230,6 +3168,55 @@ async function runTasks($, tasks) {
 }
 async function flushQueued($) {
   for (const failed2 of await flushWrites($)) debugNote($, `a file was not written: ${failed2}`);
+}
+
+// src/mod/handoff.ts
+var kinds = {
+  prompt: { open: 0, givenUp: false },
+  start: { open: 0, givenUp: false }
+};
+async function openHandoff($, kind, processId) {
+  const state = kinds[kind];
+  if (processId === void 0 || state.givenUp) return false;
+  state.open += 1;
+  if (state.open === 1) state.opening = writeFlag($, kind, processId);
+  if (await (state.opening ?? Promise.resolve(true))) return true;
+  state.open -= 1;
+  state.givenUp = true;
+  return false;
+}
+async function closeHandoff($, kind) {
+  const state = kinds[kind];
+  if (state.open === 0) return;
+  state.open -= 1;
+  if (state.open > 0) return;
+  state.opening = void 0;
+  await writeFlag($, kind, void 0);
+}
+function mayHandOff(kind, processId) {
+  return processId !== void 0 && !kinds[kind].givenUp;
+}
+async function giveUp($, kind) {
+  kinds[kind].givenUp = true;
+  kinds[kind].open = 0;
+  kinds[kind].opening = void 0;
+  await writeFlag($, kind, void 0);
+}
+async function writeFlag($, kind, value) {
+  try {
+    let answer;
+    switch (kind) {
+      case "prompt":
+        answer = await $.env.set("OPENVIKING_MODULE_PROMPT", value);
+        break;
+      case "start":
+        answer = await $.env.set("OPENVIKING_MODULE_START", value);
+        break;
+    }
+    return answer?.deny === void 0;
+  } catch {
+    return false;
+  }
 }
 
 // src/mod/classic.ts

@@ -264,7 +264,7 @@ export const MODULE_BUILD_OPTIONS = {
   legalComments: 'none',
   logLevel: 'warning',
   banner: {
-    js: "// The hooks module (Claude Code's, named by hooks/claude-module.json): built by build.mjs from src/mod/register.ts; do not edit.",
+    js: "// The hooks module (Claude Code's, named by .claude-plugin/module-hooks.json): built by build.mjs from src/mod/register.ts; do not edit.",
   },
   entryPoints: { register: 'src/mod/register.ts' },
   outdir: 'hooks',

@@ -1,4 +1,4 @@
-// The hooks module (Claude Code's, named by hooks/claude-module.json): built by build.mjs from src/mod/register.ts; do not edit.
+// The hooks module (Claude Code's, named by .claude-plugin/module-hooks.json): built by build.mjs from src/mod/register.ts; do not edit.
 
 // src/mod/debugNote.ts
 function debugNote($, text2) {

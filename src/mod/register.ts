@@ -1,8 +1,8 @@
 /**
  * The plugin's hooks module: the in-process half of the plugin on Claude
- * Code 2.1.328+, named by `hooks/claude-module.json`, the hooks file only
- * `.claude-plugin/plugin.json` declares (D31: nothing CodeBuddy reads names
- * it). Built by build.mjs into one self-contained file, `hooks/register.mjs`,
+ * Code 2.1.328+, named by `.claude-plugin/module-hooks.json`, the hooks
+ * file only `.claude-plugin/plugin.json` declares (D31: nothing CodeBuddy
+ * reads names it). Built by build.mjs into one self-contained file, `hooks/register.mjs`,
  * which the host loads into its hooks worker: no node builtins, no package,
  * no dynamic import, no eval (D30).
  *

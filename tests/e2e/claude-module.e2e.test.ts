@@ -4,7 +4,7 @@
  * three `claude -p` sessions, each asking what recall finds, reading a
  * `viking://` URI, then a file of the workspace, then writing 200 KB:
  * - module on (the default): the host reads the hooks file the Claude Code
- *   manifest names (hooks/claude-module.json, D31) and loads the module from
+ *   manifest names (.claude-plugin/module-hooks.json, D31) and loads the module from
  *   it (`hooks module openviking@inline loaded`), hooks.json's commands
  *   beside it; the module reads the profile and recalls:
  *   the first model request carries both, after one profile read and one
@@ -177,7 +177,7 @@ forEachClaudeVersion((version) => {
       expectNormalExit(sessions.ON.run);
       expect(sessions.ON.run.stdout, world.evidence()).toContain('E2E-MOD-ANSWER-ON');
       expect(sessions.ON.log).toContain(
-        'Read manifest hooks for plugin openviking (enabled=true): ./hooks/claude-module.json',
+        'Read manifest hooks for plugin openviking (enabled=true): ./.claude-plugin/module-hooks.json',
       );
       expect(sessions.ON.log).toMatch(
         /Read hooks\.json for plugin openviking \(enabled=true\): \S+\/hooks\/hooks\.json/,

@@ -122,7 +122,10 @@ forEachClaudeVersion((version) => {
       expect(screens.expanded).toMatch(/⌕ read “viking:\/\/\S*kestrel-deploy\.md” \d+ URIs/);
     });
 
-    it("is fed by the module's own recall: one search for the prompt, our UserPromptSubmit command stepped aside in its sh", () => {
+    it("is fed by the module's own recall (loaded from the manifest's hooks file): one search for the prompt, our UserPromptSubmit command stepped aside in its sh", () => {
+      expect(logs.first).toContain(
+        'Read manifest hooks for plugin openviking (enabled=true): ./.claude-plugin/module-hooks.json',
+      );
       expect(logs.first).toMatch(/hooks module openviking@inline classic\.UserPromptSubmit settled in [\d.]+ms/);
       const stepAside = stepAsidePrefix('prompt').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       expect(logs.first).toMatch(

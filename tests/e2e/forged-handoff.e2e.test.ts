@@ -8,6 +8,9 @@
  * them too (a probe plugin records it). Before D31 that made our guard,
  * recall and start commands step aside for the whole session: the model's
  * `Skill openviking:remember` with ``!`touch …` `` ran the touch. Now:
+ * - CodeBuddy read no hooks file of the plugin but hooks/hooks.json (a
+ *   second `.json` in hooks/ would be read as one, F21; the module's is kept
+ *   in .claude-plugin/);
  * - the start block and the recalled memory reach the first model request;
  * - the guard denies the model's run of the plugin's command through the
  *   Skill tool (nothing of its arguments runs) and a `viking://` Read,
@@ -100,6 +103,18 @@ describe('scenario 10: CodeBuddy started with every hand-off variable = its own 
       const [ppid, ...forged] = line.split(' ');
       expect(forged, line).toEqual(FORGED.map(() => ppid));
     }
+  });
+
+  it('CodeBuddy read no hooks file of the plugin but hooks/hooks.json', () => {
+    const loader = world.sandbox
+      .cliLogs()
+      .split('\n')
+      .filter((line) => line.includes('[HookExtensionLoader]'));
+    expect(loader.join('\n'), world.evidence()).toContain(
+      'Loaded hooks configuration from extension: openviking@inline',
+    );
+    expect(loader.filter((line) => /Invalid|not found|Failed/.test(line))).toEqual([]);
+    expect(world.sandbox.cliLogs()).not.toMatch(/module-hooks\.json|register\.mjs/);
   });
 
   it('the start block and the recalled memory still reach the first model request', () => {

@@ -5,7 +5,7 @@
  *   manifest, `.claude-plugin/plugin.json`, the hooks files (hooks.json and
  *   the module's, whose source the validator reads: every `$.state` key the
  *   module reads or writes must be declared in the manifest's types contract,
- *   hooks/claude-module.d.ts, FC24), the skills and commands; and the plugin
+ *   .claude-plugin/module-types.d.ts, FC24), the skills and commands; and the plugin
  *   directory's checks (an icon at .claude-plugin/icon.png) report nothing.
  *   The module is found where the manifest names it, and only there.
  * - CodeBuddy 2.117 (its headless bundle: `cli/bin/codebuddy` cannot run
@@ -68,9 +68,11 @@ forEachClaudeVersion((version) => {
       'declares state: openviking.cardTurns, openviking.cardReplies, openviking.cardExpanded',
     );
     const hooksFiles = files.filter((file) => file.type === 'hooks').map((file) => file.file);
-    expect(hooksFiles).toContain(join(REPO_ROOT, 'hooks', 'claude-module.json'));
-    const moduleNotes = files.filter((file) => (file.notes ?? []).some((note) => note.startsWith('./register.mjs ')));
-    expect(moduleNotes.map((file) => file.file)).toEqual([join(REPO_ROOT, 'hooks', 'claude-module.json')]);
+    expect(hooksFiles).toContain(join(REPO_ROOT, '.claude-plugin', 'module-hooks.json'));
+    const moduleNotes = files.filter((file) =>
+      (file.notes ?? []).some((note) => note.startsWith('../hooks/register.mjs ')),
+    );
+    expect(moduleNotes.map((file) => file.file)).toEqual([join(REPO_ROOT, '.claude-plugin', 'module-hooks.json')]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The hooks module's types contract (hooks/claude-module.d.ts, named by
+ * The hooks module's types contract (.claude-plugin/module-types.d.ts, named by
  * `types` in .claude-plugin/plugin.json): Claude Code refuses a module whose
  * `$.state` keys it does not declare, and `claude plugin validate` checks it
  * (FC24; e2e plugin-validate runs the validators). The card takes its types
@@ -18,7 +18,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { CardData } from '../../src/mod/card/persist.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 
-const CONTRACT = readFileSync(join(REPO_ROOT, 'hooks', 'claude-module.d.ts'), 'utf8');
+const CONTRACT = readFileSync(join(REPO_ROOT, '.claude-plugin', 'module-types.d.ts'), 'utf8');
 const BUNDLE = readFileSync(join(REPO_ROOT, 'hooks', 'register.mjs'), 'utf8');
 
 describe('the types contract', () => {

@@ -11,14 +11,14 @@
  *
  * @module
  */
-import type { CardLookup, CardMemory, CardReply, CardTurn } from '../../../hooks/claude-module.js';
+import type { CardLookup, CardMemory, CardReply, CardTurn } from '../../../.claude-plugin/module-types.js';
 import { recalledInBlock } from '../../recall/block.js';
 import { mcpToolName, type HostKind } from '../../protocol/hostTools.js';
 
 /**
  * The card's values: one recalled memory (URI, score), one call of the
  * plugin's MCP tools the agent made, a turn, an answer row and its turn.
- * Declared once, in the module's types contract (hooks/claude-module.d.ts),
+ * Declared once, in the module's types contract (.claude-plugin/module-types.d.ts),
  * which Claude Code holds the module's `$.state` to (FC24).
  */
 export type { CardLookup, CardMemory, CardReply, CardTurn };

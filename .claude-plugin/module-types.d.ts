@@ -1,8 +1,9 @@
 // The types contract of the hooks module (named by "types" in .claude-plugin/plugin.json):
 // the values it keeps in $.state, the memory card's (src/mod/card/persist.ts). Claude Code
 // refuses a module whose $.state keys are not declared here, and `claude plugin validate`
-// checks this file: types only, no import, nothing that runs. The shapes are the card's own
-// (src/mod/card/turns.ts); tests/mod/types-contract.test.ts holds them equal.
+// checks this file: types only, no import, nothing that runs. The card takes its types from
+// here (src/mod/card/turns.ts); tests/mod/types-contract.test.ts holds the state entry to
+// what the card keeps and the keys to those the built module uses.
 
 /** One recalled memory as the card lists it. */
 export interface CardMemory {

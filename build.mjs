@@ -392,7 +392,7 @@ export const MODULE_BUILD_OPTIONS = {
   legalComments: 'none',
   logLevel: 'warning',
   banner: {
-    js: `// The hooks module: built by build.mjs from src/mod/register.ts; do not edit.\n${NOTICE_POINTER}`,
+    js: `// The hooks module (Claude Code's, named by .claude-plugin/module-hooks.json): built by build.mjs from src/mod/register.ts; do not edit.\n${NOTICE_POINTER}`,
   },
   entryPoints: { register: 'src/mod/register.ts' },
   outdir: 'hooks',

@@ -17,8 +17,9 @@
  * ran one after the other) is kept as a row without a goal, to compare
  * with runs of that time; with the two overlapped it subtracts their
  * overlap twice and flatters. A
- * guard allow: our PreToolUse command stepping aside against running its
- * prefilter; nothing measurable is the goal.
+ * guard allow: our PreToolUse command runs its prefilter with the module on
+ * as with it off (no hand-off for the guard, D31), and the allowed call's
+ * whole `tool.call`; nothing measurable is the goal.
  *
  * @module
  */
@@ -220,10 +221,10 @@ export function moduleRows(sides: Record<Mode, SessionTimes[]>): ResultRow[] {
       'module: plan, then reads beside our command, which hands its housekeeping to the detacher',
     ),
     row(
-      'our PreToolUse:Read, an allowed Read (step-aside vs prefilter)',
+      'our PreToolUse:Read, an allowed Read (its prefilter, module on vs off)',
       median(all(on, (times) => times.hooks['PreToolUse'])),
       median(all(off, (times) => times.hooks['PreToolUse'])),
-      'as the host logs it',
+      'as the host logs it; no hand-off for the guard (D31)',
     ),
     row(
       'tool.call Read, allowed (settle, hooks and the Read included)',

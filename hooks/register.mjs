@@ -1,4 +1,4 @@
-// The hooks module: built by build.mjs from src/mod/register.ts; do not edit.
+// The hooks module (Claude Code's, named by .claude-plugin/module-hooks.json): built by build.mjs from src/mod/register.ts; do not edit.
 /*! openviking-codebuddy (Apache-2.0, LICENSE) bundles third-party code here: its licences are in THIRD_PARTY_NOTICES.md at the plugin root. */
 
 // src/mod/debugNote.ts
@@ -1376,7 +1376,7 @@ var KNOB_TABLE = {
     env: "OPENVIKING_MODULE",
     type: "bool",
     default: true,
-    description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see README: Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf."
+    description: "The in-process hooks module on Claude Code 2.1.328+ (the only host that loads it; see Hosts and versions); off: it only passes every event on and the hook commands do everything, as on CodeBuddy. The module reads this variable (from the environment or `~/.claude/settings.json` `env`), not ovcli.conf."
   },
   debug: {
     env: "OPENVIKING_DEBUG",
@@ -1749,19 +1749,22 @@ function hostProfile($) {
   return asked;
 }
 async function detectHost($) {
+  const [env, codebuddyHook] = await Promise.all([
+    orNothing(() => $.process.hookEnv()),
+    orNothing(() => $.env.get("CODEBUDDY_PLUGIN_ROOT"))
+  ]);
+  const hookEnv = Object.fromEntries(
+    Object.entries(env ?? {}).filter((entry) => typeof entry[1] === "string")
+  );
+  const pid = hookEnv.CLAUDE_PID;
+  const handsOff = pid !== void 0 && pid !== "" && (codebuddyHook === void 0 || codebuddyHook === "");
+  return { processId: handsOff ? pid : void 0, hookEnv };
+}
+async function orNothing(ask) {
   try {
-    const env = await $.process.hookEnv();
-    const processId = typeof env?.CLAUDE_PID === "string" && env.CLAUDE_PID !== "" ? env.CLAUDE_PID : void 0;
-    const hookEnv = Object.fromEntries(
-      Object.entries(env ?? {}).filter((entry) => typeof entry[1] === "string")
-    );
-    return {
-      kind: processId !== void 0 || env?.CLAUDECODE === "1" ? "claude-code" : "codebuddy",
-      processId,
-      hookEnv
-    };
+    return await ask();
   } catch {
-    return { kind: "codebuddy", processId: void 0, hookEnv: {} };
+    return void 0;
   }
 }
 
@@ -1779,16 +1782,11 @@ function moduleIsOn($) {
   return decided;
 }
 async function readSwitch($) {
-  let fromEnv;
   try {
-    fromEnv = parseSwitch(await $.env.get("OPENVIKING_MODULE"));
+    return parseSwitch(await $.env.get("OPENVIKING_MODULE")) ?? true;
   } catch {
-    fromEnv = void 0;
+    return true;
   }
-  if (fromEnv !== void 0) return fromEnv;
-  const option = options["module"];
-  if (typeof option === "boolean") return option;
-  return parseSwitch(typeof option === "string" ? option : void 0) ?? true;
 }
 
 // src/mod/env/cliVariables.ts
@@ -2855,93 +2853,31 @@ function failedLook(error) {
   return /failed: (?:ENOENT|ENOTDIR)\b/.test(message) ? { state: "missing" } : { state: "refused", why: message.slice(0, 200) };
 }
 
-// src/mod/handoff.ts
-var kinds = {
-  guard: { open: 0, givenUp: false },
-  prompt: { open: 0, givenUp: false },
-  start: { open: 0, givenUp: false }
-};
-async function withHandoff($, kind, processId, next) {
-  if (!await openHandoff($, kind, processId)) return { value: await next(), handedOff: false };
-  try {
-    return { value: await next(), handedOff: true };
-  } finally {
-    await closeHandoff($, kind);
-  }
-}
-async function openHandoff($, kind, processId) {
-  const state = kinds[kind];
-  if (processId === void 0 || state.givenUp) return false;
-  state.open += 1;
-  if (state.open === 1) state.opening = writeFlag($, kind, processId);
-  if (await (state.opening ?? Promise.resolve(true))) return true;
-  state.open -= 1;
-  state.givenUp = true;
-  return false;
-}
-async function closeHandoff($, kind) {
-  const state = kinds[kind];
-  if (state.open === 0) return;
-  state.open -= 1;
-  if (state.open > 0) return;
-  state.opening = void 0;
-  await writeFlag($, kind, void 0);
-}
-function mayHandOff(kind, processId) {
-  return processId !== void 0 && !kinds[kind].givenUp;
-}
-async function giveUp($, kind) {
-  kinds[kind].givenUp = true;
-  kinds[kind].open = 0;
-  kinds[kind].opening = void 0;
-  await writeFlag($, kind, void 0);
-}
-async function writeFlag($, kind, value) {
-  try {
-    let answer;
-    switch (kind) {
-      case "guard":
-        answer = await $.env.set("OPENVIKING_MODULE_GUARD", value);
-        break;
-      case "prompt":
-        answer = await $.env.set("OPENVIKING_MODULE_PROMPT", value);
-        break;
-      case "start":
-        answer = await $.env.set("OPENVIKING_MODULE_START", value);
-        break;
-    }
-    return answer?.deny === void 0;
-  } catch {
-    return false;
-  }
-}
-
 // src/mod/guard.ts
 function toolArguments(e) {
-  return isRecord(e.input) ? e.input : e;
+  const { tool: _tool, tool_use_id: _id, ...args } = e;
+  return args;
 }
 async function guardToolCall($, e, next) {
   if (!await moduleIsOn($)) return next(e);
-  const host = await hostProfile($);
-  const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
-  if (reason !== void 0)
-    return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($, host.kind)) ?? reason };
-  return (await withHandoff($, "guard", host.processId, () => next(e))).value;
+  const reason = guardDenyReason(String(e.tool), toolArguments(e), "claude-code");
+  if (reason === void 0) return next(e);
+  return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($)) ?? reason };
 }
-async function configuredTools($, host) {
+async function configuredTools($) {
   try {
     const view = await sessionEnv($);
     return await decide(
       $,
       view.homeDir,
-      () => toolNamesFor(host, loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings)
+      () => toolNamesFor("claude-code", loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings)
     );
   } catch (error) {
     debugNote(
       $,
       `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`
     );
-    return toolNamesFor(host);
+    return toolNamesFor("claude-code");
   }
 }
 
@@ -3292,9 +3228,6 @@ function cardTree(elements, turn, isOpen, onToggle) {
 }
 function withCard(elements, beneath, card) {
   const { Box } = elements;
-  if (typeof beneath === "object" && beneath !== null && "tree" in beneath) {
-    return { ...beneath, tree: h(Box, { flexDirection: "column" }, beneath.tree, card) };
-  }
   return h(Box, { flexDirection: "column" }, beneath, card);
 }
 
@@ -3415,6 +3348,55 @@ async function runTasks($, tasks) {
 }
 async function flushQueued($) {
   for (const failed2 of await flushWrites($)) debugNote($, `a file was not written: ${failed2}`);
+}
+
+// src/mod/handoff.ts
+var kinds = {
+  prompt: { open: 0, givenUp: false },
+  start: { open: 0, givenUp: false }
+};
+async function openHandoff($, kind, processId) {
+  const state = kinds[kind];
+  if (processId === void 0 || state.givenUp) return false;
+  state.open += 1;
+  if (state.open === 1) state.opening = writeFlag($, kind, processId);
+  if (await (state.opening ?? Promise.resolve(true))) return true;
+  state.open -= 1;
+  state.givenUp = true;
+  return false;
+}
+async function closeHandoff($, kind) {
+  const state = kinds[kind];
+  if (state.open === 0) return;
+  state.open -= 1;
+  if (state.open > 0) return;
+  state.opening = void 0;
+  await writeFlag($, kind, void 0);
+}
+function mayHandOff(kind, processId) {
+  return processId !== void 0 && !kinds[kind].givenUp;
+}
+async function giveUp($, kind) {
+  kinds[kind].givenUp = true;
+  kinds[kind].open = 0;
+  kinds[kind].opening = void 0;
+  await writeFlag($, kind, void 0);
+}
+async function writeFlag($, kind, value) {
+  try {
+    let answer;
+    switch (kind) {
+      case "prompt":
+        answer = await $.env.set("OPENVIKING_MODULE_PROMPT", value);
+        break;
+      case "start":
+        answer = await $.env.set("OPENVIKING_MODULE_START", value);
+        break;
+    }
+    return answer?.deny === void 0;
+  } catch {
+    return false;
+  }
 }
 
 // src/mod/classic.ts
@@ -5073,10 +5055,6 @@ var plugin_default = {
     },
     user: {
       description: "OpenViking user id (trusted-mode servers; optional)",
-      sensitive: false
-    },
-    module: {
-      description: "The in-process hooks module on hosts that load one (CodeBuddy 2.163+): off, false, no or 0 leaves every event to the shell hooks; empty: on",
       sensitive: false
     }
   }

@@ -1030,7 +1030,7 @@ var KNOB_TABLE = {
     env: "OPENVIKING_MODULE",
     type: "bool",
     default: true,
-    description: "The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see README: Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf."
+    description: "The in-process hooks module on Claude Code 2.1.328+ (the only host that loads it; see Hosts and versions); off: it only passes every event on and the hook commands do everything, as on CodeBuddy. The module reads this variable (from the environment or `~/.claude/settings.json` `env`), not ovcli.conf."
   },
   debug: {
     env: "OPENVIKING_DEBUG",
@@ -1244,10 +1244,6 @@ var plugin_default = {
     },
     user: {
       description: "OpenViking user id (trusted-mode servers; optional)",
-      sensitive: false
-    },
-    module: {
-      description: "The in-process hooks module on hosts that load one (CodeBuddy 2.163+): off, false, no or 0 leaves every event to the shell hooks; empty: on",
       sensitive: false
     }
   }

@@ -401,7 +401,7 @@ export const KNOB_TABLE: KnobTable = {
     type: 'bool',
     default: true,
     description:
-      'The in-process hooks module on hosts that load one (Claude Code 2.1.328+, CodeBuddy 2.163+; see README: Hosts and versions); off: it only passes every event on and the shell hooks do everything, as on CodeBuddy 2.117. The module reads this variable and the plugin option `module`, not ovcli.conf.',
+      'The in-process hooks module on Claude Code 2.1.328+ (the only host that loads it; see Hosts and versions); off: it only passes every event on and the hook commands do everything, as on CodeBuddy. The module reads this variable (from the environment or `~/.claude/settings.json` `env`), not ovcli.conf.',
   },
   debug: {
     env: 'OPENVIKING_DEBUG',

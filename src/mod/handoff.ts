@@ -1,14 +1,18 @@
 /**
- * The module's side of the hand-off (protocol/handoff.ts, D30): while
- * the module's `next(e)` for an event kind it handled runs, the kind's flag
- * holds this host process's id, so our own shell hook of that event steps
- * aside before anything starts; everyone else's hooks run as usual.
+ * The module's side of the hand-off (protocol/handoff.ts, D30, D31): while
+ * the module's `next(e)` for an event kind it took over runs, the kind's flag
+ * holds this host process's id, so our own hook command of that event steps
+ * aside before anything starts; everyone else's hooks run as usual. Only
+ * the shell that process itself starts passes the hook command's test
+ * (`$PPID`): a process that inherits the flag never does.
  *
  * The flag is set just before `next(e)` and cleared after it, never left
- * standing for the session: a module the host unloads mid-session (a wedged
- * worker, FC13) or that stops answering leaves no flag that would keep
- * the shell path away. Calls of one kind may overlap (parallel tool calls):
- * the first to open sets the flag, the last to close clears it.
+ * standing for the session: the window is that event's hook commands. A
+ * module the host unloads inside it (a wedged worker, FC13) leaves the flag
+ * standing, and that kind stays with nobody for the rest of the session (a
+ * prompt without recall, a start without its block; the guard has no flag).
+ * Calls of one kind may overlap (a repeated delivery): the first to open
+ * sets the flag, the last to close clears it.
  *
  * A kind that failed (the host refused the variable, or the module's own
  * work for it failed: `giveUp`) is never handed off again this session.
@@ -28,30 +32,9 @@ interface KindState {
 }
 
 const kinds: Record<HandoffKind, KindState> = {
-  guard: { open: 0, givenUp: false },
   prompt: { open: 0, givenUp: false },
   start: { open: 0, givenUp: false },
 };
-
-/**
- * Runs `next` with `kind` handed off to the module when `processId` is known
- * and the kind was not given up; otherwise just runs it. `handedOff` says
- * whether our hook command stepped aside (else it ran, and did the kind's
- * work itself).
- */
-export async function withHandoff<R>(
-  $: Engine,
-  kind: HandoffKind,
-  processId: string | undefined,
-  next: () => Promise<R>,
-): Promise<{ value: R; handedOff: boolean }> {
-  if (!(await openHandoff($, kind, processId))) return { value: await next(), handedOff: false };
-  try {
-    return { value: await next(), handedOff: true };
-  } finally {
-    await closeHandoff($, kind);
-  }
-}
 
 /**
  * Opens a hand-off of `kind`: the flag is set by the first open call (the
@@ -103,9 +86,6 @@ async function writeFlag($: Engine, kind: HandoffKind, value: string | undefined
   try {
     let answer: { deny?: string } | undefined;
     switch (kind) {
-      case 'guard':
-        answer = await $.env.set('OPENVIKING_MODULE_GUARD', value);
-        break;
       case 'prompt':
         answer = await $.env.set('OPENVIKING_MODULE_PROMPT', value);
         break;

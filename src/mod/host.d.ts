@@ -1,15 +1,12 @@
 /**
- * The part of the hosts' hooks-module API this plugin uses, written out here
- * so the module type-checks without the host's 23,000-line file.
+ * The part of Claude Code's hooks-module API this plugin uses, written out
+ * here so the module type-checks without the host's 23,000-line file. Only
+ * Claude Code loads the module (D31: its manifest names it).
  *
  * Source: Claude Code 2.1.332's `declare module 'claude-code'` (extracted
  * from the binary; the API is "early access" and moved between 2.1.328 and
  * 2.1.332, so the CLI versions are pinned, DESIGN D22), checked against what
- * both pinned versions did (D30), and seed 003 for CodeBuddy 2.163+
- * (`declare module 'codebuddy-code'`: the same events and `$` nouns, with
- * `$.http.fetch` and `$.process.run` answering `{ deny }`, `tool.call`'s
- * arguments under `input`, and `ui.render` answered as `{ ...beneath, tree }`).
- * Only what the module calls is declared, loosely where the hosts differ.
+ * both pinned versions did (D30). Only what the module calls is declared.
  *
  * The element factory `h` is a global of the module's environment (JSX
  * compiles to it); card/view.ts declares it where it is used.
@@ -70,14 +67,10 @@ export interface ClassicResult {
   [key: string]: unknown;
 }
 
-/**
- * `tool.call`: Claude Code spreads the model's raw arguments beside `tool`
- * (`e.file_path`); CodeBuddy's seed puts them under `e.input`.
- */
+/** `tool.call`: the model's raw arguments beside `tool` (`e.file_path`, FC10). */
 export interface ToolCallInput {
   tool: string;
   tool_use_id?: string;
-  input?: unknown;
   [argument: string]: unknown;
 }
 
@@ -107,7 +100,7 @@ export interface RenderInput {
   props?: Readonly<Record<string, unknown>>;
 }
 
-/** A drawn tree: an element (Claude Code) or `{ ...beneath, tree }` (CodeBuddy's seed). */
+/** A drawn tree: an element. */
 export type RenderResult = unknown;
 
 /** An element as the factory builds it. */
@@ -135,9 +128,9 @@ export interface Engine {
     /** `name` must be a string literal; `undefined` unsets. `{}` or `{ deny }`. */
     set(name: string, value: string | undefined): Promise<{ deny?: string } | undefined>;
   };
-  /** Claude Code: `hookEnv()` gives `CLAUDE_PID` and the other command-hook variables; CodeBuddy's seed lists no such call. */
+  /** `hookEnv()` gives `CLAUDE_PID` and the other variables of the command hooks (FC9). */
   process: {
-    hookEnv?: () => Promise<Record<string, string>>;
+    hookEnv(): Promise<Record<string, string>>;
   };
   session: {
     id(): Promise<string | undefined>;
@@ -183,7 +176,7 @@ export interface Engine {
     register(spec: { name: string; description: string; argumentHint?: string }): Promise<unknown>;
   };
   http: {
-    /** Claude Code; CodeBuddy answers `{ deny }` (seed 003). No timeout option: a dead server holds it 30 s. */
+    /** `{ deny }` when a module above refuses the op. No timeout option: a dead server holds it 30 s. */
     fetch(
       url: string,
       init?: { method?: string; headers?: Record<string, string>; body?: string },

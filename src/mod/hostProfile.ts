@@ -1,23 +1,25 @@
 /**
- * Which host runs the module, asked once per session of `$` itself: Claude
- * Code answers `$.process.hookEnv()` with the variables its command hooks
- * get, `CLAUDE_PID` among them (the hand-off's discriminator,
- * protocol/handoff.ts); CodeBuddy's seed lists no such call, so there it
- * fails and the module takes the host for CodeBuddy, with no discriminator:
- * the module then never sets a hand-off flag and the shell hooks keep every
- * event. The call is made, not tested for: the host reads `$` only as
- * `$.noun.op(...)` at a call site.
+ * The host process the module runs in, asked once per session of `$`
+ * itself. Only Claude Code loads this module (D31: its manifest names it),
+ * and `$.process.hookEnv()` answers the variables its command hooks get:
+ * `CLAUDE_PID`, the process's id and the hand-off flags' value
+ * (protocol/handoff.ts), `CLAUDE_PLUGIN_ROOT`, `CLAUDE_PROJECT_DIR`, ….
+ *
+ * No hand-off where the hook commands would not read one: without a
+ * process id, or when the CLI's own environment holds CodeBuddy's hook mark
+ * (a Claude Code started from a CodeBuddy hook inherits it, and our hook
+ * commands there never step aside), so the module never takes an event the
+ * hook command will do too. The calls are made, not tested for: the host
+ * reads `$` only as `$.noun.op(...)` at a call site.
  *
  * @module
  */
-import type { HostKind } from '../protocol/hostTools.js';
 import type { Engine } from './host.js';
 
 export interface HostProfile {
-  kind: HostKind;
-  /** `CLAUDE_PID`; undefined where the host gives none. */
+  /** The host process's id (`CLAUDE_PID`); undefined: the module hands nothing off this session. */
   processId: string | undefined;
-  /** What the host adds to its command hooks' environment (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PROJECT_DIR`, …); {} on CodeBuddy. */
+  /** What the host adds to its command hooks' environment (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PROJECT_DIR`, …). */
   hookEnv: Readonly<Record<string, string>>;
 }
 
@@ -30,18 +32,23 @@ export function hostProfile($: Engine): Promise<HostProfile> {
 }
 
 async function detectHost($: Engine): Promise<HostProfile> {
+  const [env, codebuddyHook] = await Promise.all([
+    orNothing(() => $.process.hookEnv()),
+    orNothing(() => $.env.get('CODEBUDDY_PLUGIN_ROOT')),
+  ]);
+  const hookEnv = Object.fromEntries(
+    Object.entries(env ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+  const pid = hookEnv.CLAUDE_PID;
+  const handsOff = pid !== undefined && pid !== '' && (codebuddyHook === undefined || codebuddyHook === '');
+  return { processId: handsOff ? pid : undefined, hookEnv };
+}
+
+/** What `ask` answers, or undefined when it fails. */
+async function orNothing<T>(ask: () => Promise<T>): Promise<T | undefined> {
   try {
-    const env = await $.process.hookEnv!();
-    const processId = typeof env?.CLAUDE_PID === 'string' && env.CLAUDE_PID !== '' ? env.CLAUDE_PID : undefined;
-    const hookEnv = Object.fromEntries(
-      Object.entries(env ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-    );
-    return {
-      kind: processId !== undefined || env?.CLAUDECODE === '1' ? 'claude-code' : 'codebuddy',
-      processId,
-      hookEnv,
-    };
+    return await ask();
   } catch {
-    return { kind: 'codebuddy', processId: undefined, hookEnv: {} };
+    return undefined;
   }
 }

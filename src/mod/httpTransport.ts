@@ -16,8 +16,8 @@
  *
  * How a failure reads (openviking/transportError.ts): a refused connection
  * or unknown host `unsent` (nothing reached the server), the deadline
- * `timeout`, a `{ deny }` (CodeBuddy opens no fetch to plugins, FC14)
- * `unsent`, anything else `network`.
+ * `timeout`, a `{ deny }` (a module above ours refused the op) `unsent`,
+ * anything else `network`.
  *
  * @module
  */

@@ -1,14 +1,18 @@
 /**
  * The module's off switch (knob `module`, `OPENVIKING_MODULE`): off, every
  * hook only passes the event on (`next(e)`), sets no hand-off flag and draws
- * nothing, so the shell hooks do everything as on a host without modules.
+ * nothing, so the hook commands do everything as on a host without modules.
  * Claude Code has no per-plugin switch for a module (D30), hence ours.
  *
- * Read once per session: the variable (`$.env.get`, its name spelled
- * literally: the host refuses a computed one; tests hold it to the knob
- * table), else the plugin option `module` where the manifest declares it
- * (CodeBuddy's; Claude Code hands a module only declared options). On unless
- * switched off, with the words every boolean knob takes (config/scalars.ts).
+ * Read once per session from the CLI's environment (`$.env.get`, its name
+ * spelled literally: the host refuses a computed one; tests hold it to the
+ * knob table), which `~/.claude/settings.json`'s `env` reaches too (FC9).
+ * On unless switched off, with the words every boolean knob takes
+ * (config/scalars.ts). No plugin option: Claude Code hands a module only
+ * the options its manifest declares (FC9), and ours declares none.
+ *
+ * Also keeps `register`'s options, which the module's environment view
+ * hands on under the hooks' names (env/sessionEnv.ts).
  *
  * @module
  */
@@ -18,7 +22,7 @@ import type { Engine, PluginOptions } from './host.js';
 let options: PluginOptions = {};
 let decided: Promise<boolean> | undefined;
 
-/** Keeps `register`'s options for the switch. */
+/** Keeps `register`'s options (the manifest's declared `userConfig` values). */
 export function rememberOptions(given: PluginOptions | undefined): void {
   options = given ?? {};
 }
@@ -35,14 +39,9 @@ export function moduleIsOn($: Engine): Promise<boolean> {
 }
 
 async function readSwitch($: Engine): Promise<boolean> {
-  let fromEnv: boolean | undefined;
   try {
-    fromEnv = parseSwitch(await $.env.get('OPENVIKING_MODULE'));
+    return parseSwitch(await $.env.get('OPENVIKING_MODULE')) ?? true;
   } catch {
-    fromEnv = undefined;
+    return true;
   }
-  if (fromEnv !== undefined) return fromEnv;
-  const option = options['module'];
-  if (typeof option === 'boolean') return option;
-  return parseSwitch(typeof option === 'string' ? option : undefined) ?? true;
 }

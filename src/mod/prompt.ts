@@ -3,7 +3,8 @@
  * taken over from the hook command where the module may (classic.ts,
  * recall.ts), and the card's turn opened with what was recalled: the
  * module's own items (written beside `next(e)`), else what the hook
- * commands' block holds (the module off, CodeBuddy, or the kind given up).
+ * commands' block holds (the module off, no hand-off this session, or the
+ * kind given up).
  *
  * @module
  */

@@ -1,16 +1,16 @@
 /**
- * The plugin's hooks module: the in-process half of the plugin on hosts that
- * load one (Claude Code 2.1.328+, CodeBuddy 2.163+; `hooks/hooks.json`
- * `"modules"`). Built by build.mjs into one self-contained file,
- * `hooks/register.mjs`, which the host loads into its hooks worker: no
- * node builtins, no package, no dynamic import, no eval (D30).
+ * The plugin's hooks module: the in-process half of the plugin on Claude
+ * Code 2.1.328+, named by `.claude-plugin/module-hooks.json`, the hooks
+ * file only `.claude-plugin/plugin.json` declares (D31: nothing CodeBuddy
+ * reads names it). Built by build.mjs into one self-contained file, `hooks/register.mjs`,
+ * which the host loads into its hooks worker: no node builtins, no package,
+ * no dynamic import, no eval (D30).
  *
  * What it does: the `viking://` guard on the file tools (guard.ts); recall
- * before each prompt (prompt.ts, recall.ts) and the start block (start.ts)
- * where the host lets the module reach the server and hand the event off
- * (Claude Code; classic.ts, handoff.ts), with the hook commands' own rules
- * (files/, env/, deps.ts); and the memory card under each answer (card/).
- * Capture stays with the hook commands (D30).
+ * before each prompt (prompt.ts, recall.ts) and the start block (start.ts),
+ * handed off from the hook commands (classic.ts, handoff.ts), with the hook
+ * commands' own rules (files/, env/, deps.ts); and the memory card under
+ * each answer (card/). Capture stays with the hook commands (D30).
  *
  * The host reads this file before it loads it, and refuses a module whose
  * event names are not string literals, whose hooks are not functions of the

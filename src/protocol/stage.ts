@@ -65,7 +65,9 @@ export interface StageDeps {
    * True in a process that already runs off the host's clock (`hook.mjs
    * detached`, behind hooks/detach.sh; DESIGN D11): the host has its
    * answer, so a stage does its background work itself, after the answer
-   * (`afterAnswer`), instead of starting one more process.
+   * (`afterAnswer`), instead of starting one more process. A session start
+   * run this way is one the hooks module answers (the hand-off's mark, an
+   * argument no child inherits: stages/start.ts, D31).
    */
   offHostClock?: boolean;
   /**

@@ -19,10 +19,13 @@
  * workspace taught (learned/atStart.ts, DESIGN D36): one line for the user
  * when a commit's extraction ended since the last report.
  *
- * Where the in-process hooks module took the start over (its flag set for
- * this host process, protocol/handoff.ts, D30), the stage does the
+ * Where the in-process hooks module took the start over, the stage does the
  * housekeeping only: no profile, listing or archive read, no block, no
  * memory-off line (the module's), no resident (the module recalls in process).
+ * The mark is how this process was started, never the environment: only the
+ * hook command that stepped aside for the module (protocol/handoff.ts, D31)
+ * runs a session start as `hook.mjs detached` (`deps.offHostClock`), whose
+ * answer reaches nobody; a flag a process inherited changes nothing here.
  *
  * Idempotent: the host can deliver SessionStart twice, even concurrently.
  * The work runs under the session's start lock, and the answer is kept per
@@ -37,7 +40,6 @@ import type { StageDeps, StageResult } from '../protocol/stage.js';
 import { PASS } from '../protocol/stage.js';
 import type { HookInput } from '../protocol/input.js';
 import { withTimeout } from '../util/withTimeout.js';
-import { handedOff } from '../protocol/handoff.js';
 import { hookContextCap, hostFromEnv } from '../protocol/hostTools.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
@@ -63,7 +65,7 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
       return PASS;
     }
     const watched = watchFailures(ctx.client, deps.now);
-    const moduleAnswers = handedOff(deps.env, 'start');
+    const moduleAnswers = deps.offHostClock === true;
     if (moduleAnswers) deps.log.debug('the hooks module answers this session start; housekeeping only');
     const { text, learned } = await withTimeout<StartAnswer, StartAnswer>(
       answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers),

@@ -3,17 +3,20 @@
  * D30) in the real CLI, headless, on each pinned version. One world,
  * three `claude -p` sessions, each asking what recall finds, reading a
  * `viking://` URI, then a file of the workspace, then writing 200 KB:
- * - module on (the default): the host loads it (`hooks module
- *   openviking@inline loaded`); the module reads the profile and recalls:
+ * - module on (the default): the host reads the hooks file the Claude Code
+ *   manifest names (.claude-plugin/module-hooks.json, D31) and loads the module from
+ *   it (`hooks module openviking@inline loaded`), hooks.json's commands
+ *   beside it; the module reads the profile and recalls:
  *   the first model request carries both, after one profile read and one
  *   search; our UserPromptSubmit command steps aside in its `sh` (the host
  *   still spawns `/bin/sh -c` for it) and no node of the plugin runs on the
  *   host's clock, the start's housekeeping running detached; the
  *   viking Read is refused in `tool.call` with the guard's reason, before any
- *   PreToolUse hook (ours, the other plugin's) starts; the allowed Read runs
- *   everyone's PreToolUse hooks while ours steps aside before its prefilter
- *   starts. An exec probe (shims for node, sh and head first on PATH) shows
- *   which of the plugin's programs ran.
+ *   PreToolUse hook (ours, the other plugin's) starts; the allowed calls run
+ *   everyone's PreToolUse hooks, ours its prefilter (no hand-off for the
+ *   guard, D31), which starts no node for them. An exec probe (shims for
+ *   node, sh and head first on PATH) shows which of the plugin's programs
+ *   ran.
  * - `OPENVIKING_MODULE=off` (in `~/.claude/settings.json`'s `env`, as the
  *   README says): the hook commands do everything: the same profile and
  *   recall in the first request, the shell guard denies the same Read with
@@ -170,9 +173,16 @@ forEachClaudeVersion((version) => {
       );
 
   describe('module on (the default)', () => {
-    it('the CLI finishes normally, the host loads the module, and the turn answers', () => {
+    it('the CLI finishes normally, the host loads the module from the manifest hooks file, and the turn answers', () => {
       expectNormalExit(sessions.ON.run);
       expect(sessions.ON.run.stdout, world.evidence()).toContain('E2E-MOD-ANSWER-ON');
+      expect(sessions.ON.log).toContain(
+        'Read manifest hooks for plugin openviking (enabled=true): ./.claude-plugin/module-hooks.json',
+      );
+      expect(sessions.ON.log).toMatch(
+        /Read hooks\.json for plugin openviking \(enabled=true\): \S+\/hooks\/hooks\.json/,
+      );
+      expect(sessions.ON.log).not.toMatch(/names one hooks module per plugin/);
       expect(sessions.ON.log).toMatch(
         /hooks module openviking@inline loaded \(worker, environment \d+, tier user\); events: tool\.call,session\.start,command\.run,classic\.SessionStart,classic\.UserPromptSubmit,session\.append,turn\.complete,ui\.render/,
       );
@@ -204,19 +214,19 @@ forEachClaudeVersion((version) => {
       ).toEqual([join(world.sandbox.workspace, 'notes.txt')]);
     });
 
-    it('a Write of 200 KB (past the pipe buffer): our hook steps aside without reading it, status 0, the file written', () => {
+    it('a Write of 200 KB (past the pipe buffer): our prefilter reads it and passes, status 0, the file written', () => {
       expect(ourPreToolUse(sessions.ON.log, 'Write').join('\n')).toMatch(/finished with status 0/);
       expect(readFileSync(join(world.sandbox.workspace, 'big-ON.txt'), 'utf8')).toHaveLength(200_000);
     });
 
-    it("no process of the plugin on the host's clock: the prefilter never started, the dispatcher only detached (the start's housekeeping, the captures)", () => {
-      expect(prefilterRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toEqual([]);
+    it("no node of the plugin on the host's clock: the dispatcher only detached (the start's housekeeping, the captures); the prefilter for the allowed calls only", () => {
       expect(dispatcherRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toEqual([]);
       expect(
         sessions.ON.exec.lines().filter((line) => /scripts\/hook\.mjs detached$/.test(line)).length,
       ).toBeGreaterThanOrEqual(2);
-      // The prefilter's own read of the payload (detach.sh reads with a larger cap).
-      expect(sessions.ON.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toEqual([]);
+      // The local Read and the Write (the refused viking Read reached no hook), each with its read of the payload.
+      expect(prefilterRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toHaveLength(2);
+      expect(sessions.ON.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toHaveLength(2);
       expect(sessions.OFF.exec.lines().filter((line) => line === `head -c ${MAX_STDIN_BYTES}`)).toHaveLength(3);
     });
   });
@@ -266,8 +276,8 @@ forEachClaudeVersion((version) => {
       expect(viking, world.evidence()).toContain(REASON);
       expect(viking).not.toContain('<tool_use_error>');
       expect(local).toContain(LOCAL_TEXT);
-      // The wrapped guard throws for Read only: the Write was judged and handed off by the module.
-      expect(prefilterRuns(sessions.THROW.exec)).toHaveLength(2);
+      // Every guarded call runs our prefilter (the wrapped guard throws for Read only; the Write's passed the module).
+      expect(prefilterRuns(sessions.THROW.exec)).toHaveLength(3);
     });
   });
 

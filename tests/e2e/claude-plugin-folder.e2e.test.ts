@@ -1,5 +1,5 @@
 /**
- * Claude Code scenario C8 — a session started in the plugin's own folder
+ * Claude Code scenario C10 — a session started in the plugin's own folder
  * (issue 30 item 1, DESIGN D34), each pinned version: the working folder is
  * a copy of every tracked file of this checkout and the plugin is loaded
  * from it. Claude Code reads `<folder>/.mcp.json` as a project file; on
@@ -52,7 +52,7 @@ forEachClaudeVersion((version) => {
     await world?.dispose();
   });
 
-  describe("Claude Code scenario C8: a session in the plugin's own folder", () => {
+  describe("Claude Code scenario C10: a session in the plugin's own folder", () => {
     it('the CLI finishes normally and answers', () => {
       expectNormalExit(run);
       expect(run.stdout, world.evidence()).toContain(ANSWER);

@@ -16,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stepAsidePrefix } from '../../src/protocol/handoff.js';
 import { onceEach, settledCounts } from './support/capture-counts.js';
 import {
   claudeSessionIdOf,
@@ -121,10 +122,16 @@ forEachClaudeVersion((version) => {
       expect(screens.expanded).toMatch(/⌕ read “viking:\/\/\S*kestrel-deploy\.md” \d+ URIs/);
     });
 
-    it("is fed by the module's own recall: one search for the prompt, our UserPromptSubmit command stepped aside in its sh", () => {
+    it("is fed by the module's own recall (loaded from the manifest's hooks file): one search for the prompt, our UserPromptSubmit command stepped aside in its sh", () => {
+      expect(logs.first).toContain(
+        'Read manifest hooks for plugin openviking (enabled=true): ./.claude-plugin/module-hooks.json',
+      );
       expect(logs.first).toMatch(/hooks module openviking@inline classic\.UserPromptSubmit settled in [\d.]+ms/);
+      const stepAside = stepAsidePrefix('prompt').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       expect(logs.first).toMatch(
-        /Hooks: UserPromptSubmit \[\[ -n "\$OPENVIKING_MODULE_PROMPT" \][^\n]*\(plugin openviking@inline\) finished with status 0/,
+        new RegExp(
+          `Hooks: UserPromptSubmit \\[${stepAside}[^\\n]*\\(plugin openviking@inline\\) finished with status 0`,
+        ),
       );
       expect(
         world.ov.requests().filter((request) => request.method === 'POST' && request.path === '/api/v1/search/search'),

@@ -90,13 +90,16 @@ describe('scenario 4: the repository as a local marketplace', () => {
 
   it('a run with no plugin flag fires the hooks from the installed copy', () => {
     expectNormalExit(run);
-    const hookCommands = world.sandbox.cliLogs().match(/cmd=[^\n]*scripts\/hook\.mjs/g) ?? [];
+    // The CLI logs a command cut at ~200 characters: the prompt's and the start's, behind the hooks module's
+    // hand-off test, end before their script; the write path's (`sh …/hooks/detach.sh`) is whole.
+    const hookCommands =
+      world.sandbox.cliLogs().match(/cmd=[^\n]*"[^"\n]*\/(scripts\/hook\.mjs|hooks\/detach\.sh)"/g) ?? [];
     expect(hookCommands.length, 'hook commands in the CLI log').toBeGreaterThan(0);
     // The CLI rewrites the text ${CLAUDE_PLUGIN_ROOT} (DESIGN.md D10, D23), so the logged command
     // carries the installed copy's root.
     for (const command of hookCommands)
       expect(command.replaceAll('//', '/')).toMatch(
-        new RegExp(`"${escapeRegExp(clone.replace(/\/$/, ''))}/scripts/hook\\.mjs`),
+        new RegExp(`"${escapeRegExp(clone.replace(/\/$/, ''))}/(scripts/hook\\.mjs|hooks/detach\\.sh)"`),
       );
     expect(blocksInPrompt(world.model.calls('conversation')[0]).join('\n'), world.evidence()).toContain(
       SEED.profileMarker,

@@ -9,11 +9,15 @@
  * The plugin root holds a space and an apostrophe, and its scripts/hook.mjs
  * is a recorder, so each cell proves the command reached the plugin's own
  * dispatcher (directly, through the guard prefilter, or through the
- * detacher) with the payload intact. The prompt and guard commands open with
- * the hooks module's hand-off test (protocol/handoff.ts): each shell must end
- * them before anything starts when the module's flag names this host
- * process, and run them in every other case. A shell that is missing fails
- * the suite: CI installs zsh and fish (.ci/run).
+ * detacher) with the payload intact. The prompt and start commands open with
+ * the hooks module's hand-off test (protocol/handoff.ts, D31): each shell
+ * must end them before anything starts (the start's: detached) when the
+ * flag names the process that started the shell, under Claude Code only,
+ * and run them in every other case: a flag and CLAUDE_PID inherited from
+ * another process, and on CodeBuddy any environment, even one naming the
+ * CLI's own pid. The guard command runs whatever flag stands (a module
+ * unloaded with one set, FC13). A shell that is missing fails the suite: CI
+ * installs zsh and fish (.ci/run).
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +26,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../e2e/support/wait.js';
 import { createHostSim, createPayloads, loadHooksConfig } from '../support/host-sim/index.js';
 import type { SimulatedHost } from '../support/host-sim/index.js';
-import { HANDOFF_FLAGS, HOST_DISCRIMINATOR, type HandoffKind } from '../../src/protocol/handoff.js';
+import { HANDOFF_FLAGS, HOST_PROCESS_ID, type HandoffKind } from '../../src/protocol/handoff.js';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
 
 /** The shells of the matrix: Debian's packages (dash is /bin/sh). */
@@ -119,35 +123,44 @@ describe('every hooks.json command, every shell, both hosts', () => {
     }
   }
 
-  // The hooks module's hand-off (D30): the prompt and guard commands step aside before node or the prefilter starts;
-  // the start's runs its dispatcher detached (the housekeeping, off the host's clock).
+  // The hooks module's hand-off (D30, D31): the prompt command steps aside before node starts, the start's runs its
+  // dispatcher detached (the housekeeping, off the host's clock); only for the process that started the shell.
   const HANDED_OFF: Array<[string, HandoffKind]> = [
     ['UserPromptSubmit', 'prompt'],
-    ['PreToolUse', 'guard'],
     ['SessionStart', 'start'],
   ];
-  const STEP_ASIDE_CASES: Array<{ name: string; env: (flag: string) => Record<string, string>; stepsAside: boolean }> =
-    [
-      {
-        name: 'flag = this host process',
-        env: (flag) => ({ [flag]: '4242', [HOST_DISCRIMINATOR]: '4242' }),
-        stepsAside: true,
-      },
-      {
-        name: 'flag of another process',
-        env: (flag) => ({ [flag]: '4242', [HOST_DISCRIMINATOR]: '77' }),
-        stepsAside: false,
-      },
-      { name: 'flag, no host process id', env: (flag) => ({ [flag]: '4242' }), stepsAside: false },
-      { name: 'empty flag and id', env: (flag) => ({ [flag]: '', [HOST_DISCRIMINATOR]: '' }), stepsAside: false },
-      { name: 'no flag', env: () => ({ [HOST_DISCRIMINATOR]: '4242' }), stepsAside: false },
-    ];
+  /** This process: the one that starts each hook's shell here, as the real hosts start theirs (`$PPID`). */
+  const HOST_PID = String(process.pid);
+  const STEP_ASIDE_CASES: Array<{
+    name: string;
+    env: (flag: string) => Record<string, string>;
+    stepsAsideOn: SimulatedHost[];
+  }> = [
+    {
+      name: 'flag = the process that started the shell',
+      env: (flag) => ({ [flag]: HOST_PID }),
+      stepsAsideOn: ['claude-code'],
+    },
+    {
+      name: 'flag and CLAUDE_PID = the process that started the shell (a CLI started with both naming itself)',
+      env: (flag) => ({ [flag]: HOST_PID, [HOST_PROCESS_ID]: HOST_PID }),
+      stepsAsideOn: ['claude-code'],
+    },
+    {
+      name: 'flag and CLAUDE_PID inherited from another process',
+      env: (flag) => ({ [flag]: '4242', [HOST_PROCESS_ID]: '4242' }),
+      stepsAsideOn: [],
+    },
+    { name: 'empty flag', env: (flag) => ({ [flag]: '' }), stepsAsideOn: [] },
+    { name: 'no flag', env: () => ({ [HOST_PROCESS_ID]: HOST_PID }), stepsAsideOn: [] },
+  ];
   for (const host of HOSTS) {
     for (const shell of SHELLS) {
-      it(`${host}, SHELL=${shell}: the prompt, guard and start commands step aside only for this host process's flag`, async () => {
+      it(`${host}, SHELL=${shell}: the prompt and start commands step aside only for the flag of the process that started them${host === 'codebuddy' ? ' (never on CodeBuddy)' : ''}`, async () => {
         const sim = createHostSim({ pluginRoot, home, workspace, shell, host });
         for (const [event, kind] of HANDED_OFF) {
-          for (const { name, env, stepsAside } of STEP_ASIDE_CASES) {
+          for (const { name, env, stepsAsideOn } of STEP_ASIDE_CASES) {
+            const stepsAside = stepsAsideOn.includes(host);
             const recordDir = mkdtempSync(join(sandbox, 'rec-'));
             const payload = payloadFor(event);
             const result = await sim.fire(event, payload, {
@@ -172,6 +185,26 @@ describe('every hooks.json command, every shell, both hosts', () => {
         }
       }, 60_000);
     }
+  }
+
+  // No hand-off for the guard (D31): a guard flag left standing (a module unloaded inside its window, FC13), even one
+  // naming the shell's own parent, never keeps a viking:// call from the prefilter and the dispatcher.
+  for (const host of HOSTS) {
+    it(`${host}: a standing OPENVIKING_MODULE_GUARD naming the host process does not silence the guard`, async () => {
+      const sim = createHostSim({ pluginRoot, home, workspace, shell: '/bin/bash', host });
+      const recordDir = mkdtempSync(join(sandbox, 'rec-'));
+      const payload = payloadFor('PreToolUse');
+      const result = await sim.fire('PreToolUse', payload, {
+        env: { RECORD_DIR: recordDir, OPENVIKING_MODULE_GUARD: HOST_PID, [HOST_PROCESS_ID]: HOST_PID },
+      });
+      expect(result.hooks[0]?.process?.exitCode).toBe(0);
+      const file = join(recordDir, 'PreToolUse.json');
+      const recorded = await waitFor(
+        () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined),
+        { timeoutMs: 10_000, what: "the guard's dispatcher record" },
+      );
+      expect(JSON.parse(recorded.stdin)).toEqual(payload);
+    }, 30_000);
   }
 
   // Claude Code always runs /bin/sh, but the form must not depend on dash either:

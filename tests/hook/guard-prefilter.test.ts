@@ -22,7 +22,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
-import { stepAsidePrefix } from '../../src/protocol/handoff.js';
 import type { HookInput } from '../../src/protocol/input.js';
 import { guardDecision } from '../../src/stages/guardRule.js';
 import { DENY_CASES, denyBytes, expectedReason } from '../guard/cases.js';
@@ -83,9 +82,9 @@ function onlyHook(result: FireResult): { stdout: string; stderr: string } {
 describe('guard prefilter through the real hooks.json command', () => {
   const sim = simFor(REPO_ROOT);
 
-  it("runs sh on the prefilter file inside the plugin root (after the hooks module's hand-off test)", async () => {
+  it('runs sh on the prefilter file inside the plugin root, with no hand-off test before it (D31)', async () => {
     const result = await sim.fire('PreToolUse', payloads.preToolUse('Read', { file_path: '/ws/a.ts' }));
-    expect(result.hooks[0]?.command).toBe(`${stepAsidePrefix('guard')}sh "${REPO_ROOT}/hooks/guard-prefilter.sh"`);
+    expect(result.hooks[0]?.command).toBe(`sh "${REPO_ROOT}/hooks/guard-prefilter.sh"`);
   });
 
   it('an allow: exit 0, zero bytes on stdout and stderr, node never started', async () => {

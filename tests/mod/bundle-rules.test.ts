@@ -4,15 +4,15 @@
  * e2e claude-module). The checker is shown each refusal the hosts printed,
  * so a pass means something; then the shipped hooks/register.mjs must pass,
  * hook the events the module is built for, and name in `$.env` only the
- * variables the shared rules read (tests/support/mod-env.ts) and the
- * hand-off flags.
+ * variables the shared rules read (tests/support/mod-env.ts) and
+ * CodeBuddy's hook mark, and set only the hand-off flags.
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
+import { CODEBUDDY_HOOK_MARK, HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
 import { checkModuleSource } from '../support/mods-harness/sourceRules.js';
 import { moduleVariables } from '../support/mod-env.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
@@ -98,8 +98,9 @@ describe('hooks/register.mjs (npm run build)', () => {
     ]);
   });
 
-  it('reads only the variables the shared rules read, and writes only the hand-off flags', () => {
-    expect([...new Set(report.envGets)].sort()).toEqual(moduleVariables().sort());
+  it("reads only the variables the shared rules read and CodeBuddy's hook mark, and writes only the hand-off flags", () => {
+    // The mark: under it our hook commands never step aside, so the module hands nothing off (hostProfile.ts, D31).
+    expect([...new Set(report.envGets)].sort()).toEqual([...moduleVariables(), CODEBUDDY_HOOK_MARK].sort());
     expect([...new Set(report.envSets)].sort()).toEqual(Object.values(HANDOFF_FLAGS).sort());
   });
 });

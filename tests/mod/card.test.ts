@@ -1,10 +1,10 @@
 /**
  * The memory card (src/mod/card/) through the module harness on the BUILT
- * hooks/register.mjs, under both host profiles: a prompt whose hooks injected
+ * hooks/register.mjs, as Claude Code runs it: a prompt whose hooks injected
  * a recall block opens a turn with those memories (URI, score); the agent's
  * calls of the plugin's MCP tools (either host's names) are its lookups; the
- * answer's text row draws the card under the engine's own row (a column on
- * Claude Code, `{ tree }` on CodeBuddy); `/openviking-card expand|collapse`
+ * answer's text row draws the card under the engine's own row (one column);
+ * `/openviking-card expand|collapse`
  * opens and closes every card; a Button press toggles one; the snapshot in
  * the store brings the cards back for `--continue` (same session id, fresh
  * module); a card that cannot be read or drawn leaves the answer as it was;
@@ -22,15 +22,15 @@ import {
   type ModSession,
 } from '../support/mods-harness/index.js';
 
-const PROFILES: HostProfileName[] = ['claude-code', 'codebuddy'];
+const PROFILES: HostProfileName[] = ['claude-code'];
 const MEMORIES = [
   { uri: 'viking://user/default/memories/preferences/tabs.md', score: 0.82, text: 'tabs' },
   { uri: 'viking://user/default/memories/events/deploy.md', score: 0.61, text: 'deploy' },
 ];
 const ROW = 'row-uuid-1';
 
-function mcpName(profile: HostProfileName, tool: string): string {
-  return profile === 'claude-code' ? `mcp__plugin_openviking_openviking__${tool}` : `mcp__openviking__${tool}`;
+function mcpName(tool: string): string {
+  return `mcp__plugin_openviking_openviking__${tool}`;
 }
 
 /** One turn: the prompt (its hooks injected `context`), optional MCP lookups, the answer row, the turn's end. */
@@ -47,11 +47,7 @@ async function turn(
     options.context === undefined ? {} : { additionalContext: options.context },
   );
   for (const lookup of options.lookups ?? []) {
-    const name = mcpName(session.profile, lookup.tool);
-    const event =
-      session.profile === 'claude-code'
-        ? { ...lookup.args, tool: name, tool_use_id: 'toolu_9' }
-        : { tool: name, input: lookup.args };
+    const event = { ...lookup.args, tool: mcpName(lookup.tool), tool_use_id: 'toolu_9' };
     await session.fire('tool.call', event, () => ({
       result: [],
       text: lookup.text,
@@ -85,7 +81,6 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
     expect(text).not.toContain('★');
     // The engine's own rendering stays, above the card.
     expect(JSON.stringify(tree).indexOf('"engine"')).toBeLessThan(JSON.stringify(tree).indexOf('OpenViking'));
-    if (profile === 'codebuddy') expect(tree).toHaveProperty('tree');
   });
 
   it('/openviking-card expand opens every card (memories with scores, lookups with their URI count); collapse closes them', async () => {

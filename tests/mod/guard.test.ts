@@ -1,32 +1,26 @@
 /**
  * The hooks module's guard (src/mod/guard.ts) through the module harness,
- * on the BUILT hooks/register.mjs (`npm run build` first), under both host
- * profiles: every case the PreToolUse guard denies is denied in `tool.call`
- * with the same reason naming the current host's tools (the shared table of
+ * on the BUILT hooks/register.mjs (`npm run build` first), as Claude Code
+ * runs it: every case the PreToolUse guard denies is denied in `tool.call`
+ * with the same reason naming Claude Code's tools (the shared table of
  * tests/guard/cases.ts) and the model's runs of the plugin's own commands
- * (D27), every pass goes on; an allowed call hands the guard
- * off (its flag = CLAUDE_PID only while its `next` runs) on Claude Code and
- * never on CodeBuddy (no host process id); the off switch leaves everything
- * to the shell path; the module asks nothing of the network.
+ * (D27), every pass goes on unchanged with no flag written (our prefilter
+ * judges it again, D31); the off switch leaves everything to the shell
+ * path; the module asks nothing of the network.
  *
  * @module
  */
 import { describe, expect, it } from 'vitest';
-import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
 import { commandDenyReason } from '../../src/stages/commandGuard.js';
 import { DENY_CASES, expectedReason, PASS_CASES, type GuardCase } from '../guard/cases.js';
-import { startModSession, type HostProfileName, type ModSession } from '../support/mods-harness/index.js';
-import { CLAUDE_PID } from '../support/mods-harness/profiles.js';
+import { startModSession, type ModSession } from '../support/mods-harness/index.js';
 
-const PROFILES: HostProfileName[] = ['claude-code', 'codebuddy'];
-const FLAG = HANDOFF_FLAGS.guard;
+const profile = 'claude-code';
 
-/** The `tool.call` event as each host shapes it: Claude Code spreads the arguments, CodeBuddy's seed nests them. */
-function toolCall(profile: HostProfileName, c: GuardCase): Record<string, unknown> {
+/** The `tool.call` event as Claude Code shapes it: the model's arguments beside `tool` (FC10). */
+function toolCall(c: GuardCase): Record<string, unknown> {
   const args = typeof c.toolInput === 'object' && c.toolInput !== null ? (c.toolInput as Record<string, unknown>) : {};
-  return profile === 'claude-code'
-    ? { ...args, tool: c.toolName, tool_use_id: 'toolu_1' }
-    : { tool: c.toolName, input: c.toolInput, tool_use_id: 'toolu_1' };
+  return { ...args, tool: c.toolName, tool_use_id: 'toolu_1' };
 }
 
 const RAN = { result: 'ran', text: 'ran' };
@@ -38,8 +32,8 @@ async function call(session: ModSession, event: Record<string, unknown>, during?
   });
 }
 
-describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
-  const host = profile === 'claude-code' ? 'claude-code' : 'codebuddy';
+describe('the guard in tool.call, Claude Code', () => {
+  const host = 'claude-code';
 
   it('registers on the literal events the host reads, tool.call among them', async () => {
     const session = await startModSession({ profile });
@@ -50,7 +44,7 @@ describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
     it(`denies ${c.name}, naming ${host}'s tools, before anything beneath runs`, async () => {
       const session = await startModSession({ profile });
       let ranBeneath = false;
-      const answer = await call(session, toolCall(profile, c), () => (ranBeneath = true));
+      const answer = await call(session, toolCall(c), () => (ranBeneath = true));
       expect(answer).toEqual({ deny: expectedReason(c, host) });
       expect(ranBeneath).toBe(false);
     });
@@ -59,7 +53,7 @@ describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
   for (const c of PASS_CASES) {
     it(`passes ${c.name} on, unchanged`, async () => {
       const session = await startModSession({ profile });
-      const event = toolCall(profile, c);
+      const event = toolCall(c);
       let seen: unknown;
       const answer = await session.fire('tool.call', event, (e) => {
         seen = e;
@@ -72,8 +66,7 @@ describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
 
   it("denies the model's run of the plugin's own slash command through Skill or SlashCommand (D27), passes any other", async () => {
     const session = await startModSession({ profile });
-    const skill = (args: Record<string, unknown>, tool = 'Skill') =>
-      profile === 'claude-code' ? { ...args, tool } : { tool, input: args };
+    const skill = (args: Record<string, unknown>, tool = 'Skill') => ({ ...args, tool });
     expect(await call(session, skill({ skill: 'openviking:remember', args: '!`touch x`' }))).toEqual({
       deny: commandDenyReason('openviking:remember'),
     });
@@ -83,94 +76,23 @@ describe.each(PROFILES)('the guard in tool.call, %s', (profile) => {
     expect(await call(session, skill({ skill: 'openviking-memory' }))).toBe(RAN);
   });
 
-  it('asks nothing of the network and makes no call the host does not answer (CodeBuddy: only the hookEnv probe)', async () => {
+  it('asks nothing of the network, makes no call the host does not answer, writes no flag', async () => {
     const session = await startModSession({ profile });
-    await call(session, toolCall(profile, DENY_CASES[0]!));
-    await call(session, toolCall(profile, PASS_CASES[0]!));
+    await call(session, toolCall(DENY_CASES[0]!));
+    await call(session, toolCall(PASS_CASES[0]!));
     expect(session.calls.map((c) => c.op)).not.toContain('http.fetch');
-    expect(session.unstubbed).toEqual(profile === 'codebuddy' ? ['process.hookEnv'] : []);
+    expect(session.unstubbed).toEqual([]);
+    expect(session.calls.filter((c) => c.op === 'env.set')).toEqual([]);
   });
 
-  for (const [name, options] of [
-    ['OPENVIKING_MODULE=off', { env: { OPENVIKING_MODULE: 'off' } }],
-    ['the plugin option module=false', { options: { module: false } }],
-    ['the plugin option module="no"', { options: { module: 'no' } }],
-  ] as const) {
-    it(`switched off by ${name}: a viking:// Read goes on to the shell guard, no flag is set`, async () => {
-      const session = await startModSession({ profile, ...options });
+  for (const value of ['off', 'false', 'no', '0']) {
+    it(`switched off by OPENVIKING_MODULE=${value}: a viking:// Read goes on to the shell guard`, async () => {
+      const session = await startModSession({ profile, env: { OPENVIKING_MODULE: value } });
       let ranBeneath = false;
-      const answer = await call(session, toolCall(profile, DENY_CASES[0]!), () => (ranBeneath = true));
+      const answer = await call(session, toolCall(DENY_CASES[0]!), () => (ranBeneath = true));
       expect(answer).toBe(RAN);
       expect(ranBeneath).toBe(true);
       expect(session.calls.filter((c) => c.op === 'env.set')).toEqual([]);
     });
   }
-
-  it('the variable wins over the option: OPENVIKING_MODULE=on with the option off still guards', async () => {
-    const session = await startModSession({ profile, env: { OPENVIKING_MODULE: 'on' }, options: { module: 'off' } });
-    expect(await call(session, toolCall(profile, DENY_CASES[0]!))).toEqual({
-      deny: expectedReason(DENY_CASES[0]!, host),
-    });
-  });
-});
-
-describe('the guard hand-off (Claude Code)', () => {
-  const allowed = (path: string) => ({ file_path: path, tool: 'Read', tool_use_id: `toolu_${path}` });
-
-  it('an allowed call runs its next with the flag = CLAUDE_PID (our prefilter steps aside), cleared after', async () => {
-    const session = await startModSession({ profile: 'claude-code' });
-    let during: string | undefined;
-    await call(session, allowed('/ws/a.ts'), () => (during = session.env.get(FLAG)));
-    expect(during).toBe(CLAUDE_PID);
-    expect(session.env.has(FLAG)).toBe(false);
-    expect(session.calls.filter((c) => c.op === 'env.set').map((c) => c.args)).toEqual([
-      [FLAG, CLAUDE_PID],
-      [FLAG, undefined],
-    ]);
-  });
-
-  it('overlapping calls: set by the first to open, cleared by the last to close', async () => {
-    const session = await startModSession({ profile: 'claude-code' });
-    const gates: Array<() => void> = [];
-    const seen: Array<string | undefined> = [];
-    const pending = ['/ws/a.ts', '/ws/b.ts', '/ws/c.ts'].map((path) =>
-      session.fire('tool.call', allowed(path), async () => {
-        await new Promise<void>((resolve) => gates.push(resolve));
-        seen.push(session.env.get(FLAG));
-        return RAN;
-      }),
-    );
-    await expect.poll(() => gates.length).toBe(3);
-    for (const open of gates) open();
-    await Promise.all(pending);
-    expect(seen).toEqual([CLAUDE_PID, CLAUDE_PID, CLAUDE_PID]);
-    expect(session.env.has(FLAG)).toBe(false);
-    expect(session.calls.filter((c) => c.op === 'env.set')).toHaveLength(2);
-  });
-
-  it('a host that refuses the variable: the call goes on, the guard is never handed off again this session', async () => {
-    const session = await startModSession({ profile: 'claude-code' });
-    session.stub('env.set', () => ({ deny: 'launch-only' }));
-    let during: string | undefined = 'unset';
-    expect(await call(session, allowed('/ws/a.ts'), () => (during = session.env.get(FLAG)))).toBe(RAN);
-    expect(during).toBeUndefined();
-    await call(session, allowed('/ws/b.ts'));
-    expect(session.calls.filter((c) => c.op === 'env.set')).toHaveLength(1);
-  });
-
-  it('a next that throws still clears the flag', async () => {
-    const session = await startModSession({ profile: 'claude-code' });
-    await expect(
-      session.fire('tool.call', allowed('/ws/a.ts'), () => {
-        throw new Error('the tool failed');
-      }),
-    ).rejects.toThrow('the tool failed');
-    expect(session.env.has(FLAG)).toBe(false);
-  });
-
-  it('CodeBuddy (no host process id): never sets a flag', async () => {
-    const session = await startModSession({ profile: 'codebuddy' });
-    await session.fire('tool.call', { tool: 'Read', input: { file_path: '/ws/a.ts' } }, () => RAN);
-    expect(session.calls.filter((c) => c.op === 'env.set')).toEqual([]);
-  });
 });

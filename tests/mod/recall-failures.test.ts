@@ -8,14 +8,14 @@
  * (no flag, ever again): the prompt at hand too when its preparation
  * failed, from the next one on when its search failed (that ran beside
  * `next(e)`, where the hook command had stepped aside: the prompt goes
- * without recall); off, or on CodeBuddy (no fetch, no process id), the
- * module only passes the prompt on and the card reads the hook command's
- * block.
+ * without recall); off, or with no hand-off (CodeBuddy's hook mark in the
+ * CLI's environment, D31), the module only passes the prompt on and the
+ * card reads the hook command's block.
  *
  * @module
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
+import { CODEBUDDY_HOOK_MARK, HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
 import { hostSleep } from '../support/mods-harness/hostIo.js';
 import { RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
 import { beneath, CLAUDE_PID, createModWorld, promptEvent, type ModWorld } from './support/world.js';
@@ -161,14 +161,14 @@ describe('the module passes the prompt on', () => {
     expect(under.seen[0]?.prompt).toBeUndefined();
   });
 
-  it("on CodeBuddy 2.163+ (fetch denied, no process id): nothing sent, no flag, the card from the hook command's block", async () => {
+  it("no hand-off (the CLI's environment holds CodeBuddy's hook mark): nothing sent, no flag, the card from the hook command's block", async () => {
     world.server.clearRequests();
-    const session = await world.session({ profile: 'codebuddy' });
+    const session = await world.session({ env: { [CODEBUDDY_HOOK_MARK]: '/plugins/openviking' } });
     const under = beneath(session, { additionalContext: [shellBlock] });
     const answer = await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT), under.run);
     expect(answer).toEqual({ additionalContext: [shellBlock] });
     expect(world.server.requests()).toEqual([]);
-    expect(session.calls.filter((call) => call.op.startsWith('http.') || call.op.startsWith('fs.'))).toEqual([]);
+    expect(session.calls.filter((call) => call.op.startsWith('http.') || call.op === 'env.set')).toEqual([]);
     expect(under.seen[0]?.prompt).toBeUndefined();
     const turns = session.state.get('openviking/cardTurns')?.value as Array<{ recalled: unknown[] }>;
     expect(turns.at(-1)?.recalled).toEqual([

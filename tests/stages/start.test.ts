@@ -21,6 +21,8 @@ import { USER_AGENT } from '../../src/version.js';
 import { contextOf, createWorld, PROFILE_MARKER } from '../session/support/world.js';
 import type { World } from '../session/support/world.js';
 import { pluginProcessesGone } from '../support/detached.js';
+import { createHostSim } from '../support/host-sim/index.js';
+import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
 
 let world: World;
 
@@ -230,8 +232,9 @@ describe('double delivery', () => {
   });
 });
 
-describe('the hooks module took the start over (D30)', () => {
-  const PID = '4242';
+describe('the hooks module took the start over (D30, D31)', () => {
+  /** The process that starts each hook's shell here, as Claude Code starts its own (`$PPID`, FC21). */
+  const PID = String(process.pid);
   const reads = () => world.server.requests({ path: /\/(content\/read|fs\/ls|system\/status)/ });
   const queueOne = (sessionId: string) =>
     enqueue(
@@ -239,11 +242,20 @@ describe('the hooks module took the start over (D30)', () => {
       { type: 'commit', sessionId, payload: {}, createdAt: Date.now() },
       { now: Date.now, lockTimeoutMs: 1000 },
     );
+  /** The same plugin, home and server as Claude Code runs it: `/bin/sh -c` from this process, CLAUDE_PID = its pid. */
+  const claude = () =>
+    createHostSim({
+      pluginRoot: REPO_ROOT,
+      home: world.home,
+      workspace: world.workspace,
+      host: 'claude-code',
+      env: { OPENVIKING_URL: world.server.url },
+    });
 
-  it('its flag equal to this process: the command answers at once, its dispatcher detached: no profile or listing read and no block, the queue still replayed', async () => {
+  it('Claude Code, its flag = the process that started the shell: the command answers at once, its dispatcher detached: no profile or listing read and no block, the queue still replayed', async () => {
     await queueOne('cb-handed-off');
-    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), {
-      env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID },
+    const result = await claude().fire('SessionStart', world.payloads().sessionStart(), {
+      env: { OPENVIKING_MODULE_START: PID },
     });
     expect(result.outputs[0]?.stdout ?? '').toBe('');
     await world.server.waitForRequests({ path: /\/commit$/ }, 1, 10_000);
@@ -260,8 +272,8 @@ describe('the hooks module took the start over (D30)', () => {
       JSON.stringify({ reason: 'max-attempts', deadAt: Date.now(), file: 'x.json' }),
     );
     try {
-      const flagged = await world.sim.fire('SessionStart', world.payloads().sessionStart(), {
-        env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID },
+      const flagged = await claude().fire('SessionStart', world.payloads().sessionStart(), {
+        env: { OPENVIKING_MODULE_START: PID },
       });
       expect(flagged.outputs[0]?.stdout ?? '').toBe('');
       await pluginProcessesGone(world.home);
@@ -275,16 +287,47 @@ describe('the hooks module took the start over (D30)', () => {
   });
 
   for (const [name, env] of [
-    ['another process (a CLI started from a Bash tool)', { OPENVIKING_MODULE_START: PID, CLAUDE_PID: '77' }],
-    ['no host process id (a host without modules)', { OPENVIKING_MODULE_START: PID }],
-    ['an empty flag', { OPENVIKING_MODULE_START: '', CLAUDE_PID: '' }],
-    ["another kind's flag", { OPENVIKING_MODULE_PROMPT: PID, CLAUDE_PID: PID }],
+    [
+      'Claude Code, the flag and CLAUDE_PID of another process (inherited)',
+      { OPENVIKING_MODULE_START: '4242', CLAUDE_PID: '4242' },
+    ],
+    ['Claude Code, an empty flag', { OPENVIKING_MODULE_START: '' }],
+    ["Claude Code, another kind's flag", { OPENVIKING_MODULE_PROMPT: PID }],
   ] as const) {
-    it(`the flag of ${name}: the block as before`, async () => {
-      const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), { env });
-      expect(contextOf(result)).toBe(EXPECTED_STARTUP_BLOCK);
+    it(`${name}: the block as before`, async () => {
+      const result = await claude().fire('SessionStart', world.payloads().sessionStart(), { env });
+      expect(contextOf(result)).toContain(PROFILE_MARKER);
+      expect(contextOf(result)).toContain('mcp__plugin_openviking_openviking__read');
     });
   }
+
+  it('CodeBuddy, the flag and CLAUDE_PID naming the process that started the shell (a forged environment): the block as before', async () => {
+    const result = await world.sim.fire('SessionStart', world.payloads().sessionStart(), {
+      env: { OPENVIKING_MODULE_START: PID, CLAUDE_PID: PID },
+    });
+    expect(contextOf(result)).toBe(EXPECTED_STARTUP_BLOCK);
+  });
+
+  it('the dispatcher never decides from the environment: node hook.mjs with every flag = CLAUDE_PID answers the block', async () => {
+    const result = await spawnHook({
+      stdin: JSON.stringify(world.payloads().sessionStart()),
+      env: {
+        PATH: process.env.PATH,
+        HOME: world.home,
+        OPENVIKING_URL: world.server.url,
+        OPENVIKING_RESIDENT: 'off',
+        CLAUDE_PLUGIN_ROOT: REPO_ROOT,
+        CLAUDE_PROJECT_DIR: world.workspace,
+        CLAUDE_PID: PID,
+        OPENVIKING_MODULE_START: PID,
+        OPENVIKING_MODULE_PROMPT: PID,
+        OPENVIKING_MODULE_GUARD: PID,
+      },
+      cwd: world.workspace,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(PROFILE_MARKER);
+  });
 });
 
 describe('resume and compact', () => {

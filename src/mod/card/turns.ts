@@ -11,37 +11,17 @@
  *
  * @module
  */
+import type { CardLookup, CardMemory, CardReply, CardTurn } from '../../../.claude-plugin/module-types.js';
 import { recalledInBlock } from '../../recall/block.js';
 import { mcpToolName, type HostKind } from '../../protocol/hostTools.js';
 
-/** One recalled memory as the card lists it. */
-export interface CardMemory {
-  uri: string;
-  score?: number;
-}
-
-/** One call of the plugin's MCP tools the agent made. */
-export interface CardLookup {
-  /** The MCP tool's own name (`search`, `read`, …). */
-  tool: string;
-  /** The query, URI or pattern it was called with (clipped). */
-  query: string;
-  /** `viking://` URIs in its answer. */
-  hits: number;
-  isError: boolean;
-}
-
-export interface CardTurn {
-  n: number;
-  recalled: CardMemory[];
-  lookups: CardLookup[];
-}
-
-/** A reply row (its uuid) and the turn it answers. */
-export interface CardReply {
-  id: string;
-  n: number;
-}
+/**
+ * The card's values: one recalled memory (URI, score), one call of the
+ * plugin's MCP tools the agent made, a turn, an answer row and its turn.
+ * Declared once, in the module's types contract (.claude-plugin/module-types.d.ts),
+ * which Claude Code holds the module's `$.state` to (FC24).
+ */
+export type { CardLookup, CardMemory, CardReply, CardTurn };
 
 /** Newest turns (and reply rows) kept per session; older cards are no longer drawn. */
 export const MAX_TURNS = 50;

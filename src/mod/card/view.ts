@@ -66,15 +66,8 @@ export function cardTree(
   );
 }
 
-/**
- * `beneath` (what the host and the plugins under this one drew) with the
- * card under it: an element (Claude Code) is wrapped in a column; a
- * `{ tree }` answer (CodeBuddy's seed) gets the column as its tree.
- */
+/** `beneath` (what the host and the plugins under this one drew) with the card under it, in one column (FC16). */
 export function withCard(elements: Record<string, ElementType>, beneath: unknown, card: Element): unknown {
   const { Box } = elements;
-  if (typeof beneath === 'object' && beneath !== null && 'tree' in beneath) {
-    return { ...beneath, tree: h(Box, { flexDirection: 'column' }, (beneath as { tree: unknown }).tree, card) };
-  }
   return h(Box, { flexDirection: 'column' }, beneath, card);
 }

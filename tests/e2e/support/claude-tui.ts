@@ -15,7 +15,7 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClaudeSandbox } from './claude-cli.js';
 import { waitFor } from './wait.js';
@@ -51,10 +51,15 @@ export function prepareTuiHome(sandbox: ClaudeSandbox): void {
     hasCompletedOnboarding: true,
     theme: 'dark',
     numStartups: 5,
+    // The startup notice that auto mode is the default (both pinned versions, shown once): it holds the composer.
+    hasSeenAutoDefaultNotice: true,
     customApiKeyResponses: { approved: [key, key.slice(-20)], rejected: [] },
     projects: { [sandbox.workspace]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
   };
   writeFileSync(join(sandbox.home, '.claude.json'), `${JSON.stringify(state)}\n`, { mode: 0o600 });
+  // The classic renderer: a fresh install may get the fullscreen one, which drops what is typed before its switch.
+  mkdirSync(sandbox.configDir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(sandbox.configDir, 'settings.json'), `${JSON.stringify({ tui: 'default' })}\n`, { mode: 0o600 });
 }
 
 function shellQuote(value: string): string {
@@ -95,7 +100,20 @@ export function startTui(sandbox: ClaudeSandbox, name: string, options: TuiOptio
   const screen = () => (isRunning() ? tmux(sandbox, ['capture-pane', '-t', name, '-p', '-S', '-200']) : '');
   return {
     submit(text) {
-      tmux(sandbox, ['send-keys', '-t', name, '-l', text]);
+      // A TUI still starting (a loaded machine) may drop keys typed before it reads them: type again only while
+      // the composer shows none of the text after 15 s (retyping over text it took, or sending C-u, doubled the
+      // prompt: C-u does not clear the composer).
+      const head = text.slice(0, 12);
+      const composer = () =>
+        screen()
+          .split('\n')
+          .findLast((line) => line.includes('❯')) ?? '';
+      for (let attempt = 0; attempt < 3; attempt++) {
+        tmux(sandbox, ['send-keys', '-t', name, '-l', text]);
+        const deadline = Date.now() + 15_000;
+        while (Date.now() < deadline && !composer().includes(head)) execFileSync('sleep', ['0.2']);
+        if (composer().includes(head)) break;
+      }
       // The composer takes the pasted text first; Enter on its own submits it.
       execFileSync('sleep', ['0.3']);
       tmux(sandbox, ['send-keys', '-t', name, 'Enter']);

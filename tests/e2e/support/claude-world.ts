@@ -3,8 +3,8 @@
  * OpenViking test server, a Claude sandbox, the env pointing the real plugin
  * (this repository, built) at that server, and a second, listen-only plugin
  * that records what Claude Code hands every hook and its MCP server (their
- * CLAUDE_* / CODEBUDDY_* env, cwd and stdin), so facts about the host are
- * read from the host.
+ * CLAUDE_* / CODEBUDDY_* env and the hooks module's hand-off flags, cwd and
+ * stdin), so facts about the host are read from the host.
  *
  * @module
  */
@@ -59,7 +59,7 @@ const ENV_PROBE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Sto
 const ENV_PROBE_SCRIPT = `import { appendFileSync, readFileSync } from 'node:fs';
 let stdin = {};
 try { if (process.argv[2] !== 'mcp-server') stdin = JSON.parse(readFileSync(0, 'utf8')); } catch {}
-const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => /^(CLAUDE|CODEBUDDY)/.test(key)));
+const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => /^(CLAUDE|CODEBUDDY|OPENVIKING_MODULE_)/.test(key)));
 appendFileSync(process.env.OV_E2E_ENV_PROBE_LOG, JSON.stringify({ event: process.argv[2], cwd: process.cwd(), env, stdin }) + '\\n');
 `;
 

@@ -29,6 +29,12 @@ export interface CliRunOptions {
   args?: string[];
   /** Hard bound for the whole process; default 60 s. */
   timeoutMs?: number;
+  /**
+   * Variables whose value is the CLI's own pid: set by a `sh` that then execs
+   * the CLI (the pid stays), the way a process can forge what its children
+   * inherit (e2e forged-handoff).
+   */
+  ownPidIn?: readonly string[];
 }
 
 export interface CliRun {
@@ -59,11 +65,11 @@ function launch(
 ): GroupProcess {
   const plugin = pluginArgsAndEnv(options.plugin);
   const args = [CLI_BIN, ...plugin.args, ...modeArgs, '-y', '--model', FAKE_MODEL_ID, ...(options.args ?? [])];
-  return spawnInGroup(process.execPath, args, {
-    cwd: sandbox.workspace,
-    env: sandbox.env({ ...plugin.env, ...options.env }),
-    stdin,
-  });
+  const spawnOptions = { cwd: sandbox.workspace, env: sandbox.env({ ...plugin.env, ...options.env }), stdin };
+  const named = options.ownPidIn ?? [];
+  if (named.length === 0) return spawnInGroup(process.execPath, args, spawnOptions);
+  const exports = named.map((name) => `${name}=$$`).join(' ');
+  return spawnInGroup('/bin/sh', ['-c', `export ${exports}; exec "$@"`, 'sh', process.execPath, ...args], spawnOptions);
 }
 
 /**

@@ -54,7 +54,7 @@ export async function createModWorld(
         env: { ...env, ...given.env },
         ...(given.sessionId !== undefined ? { sessionId: given.sessionId } : {}),
       });
-      useHostIo(session, { fetch: profile === 'claude-code' && given.fetch !== false });
+      useHostIo(session, { fetch: given.fetch !== false });
       return session;
     },
     dispose: async () => {
@@ -107,7 +107,6 @@ export function beneath(
     seen,
     run: () => {
       seen.push({
-        guard: session.env.get(HANDOFF_FLAGS.guard),
         prompt: session.env.get(HANDOFF_FLAGS.prompt),
         start: session.env.get(HANDOFF_FLAGS.start),
       });

@@ -107,10 +107,12 @@ export function inlinePluginDataDir(home: string, pluginName = 'openviking'): st
  * - `codebuddy`: rewrites the exact texts `${CODEBUDDY_PLUGIN_ROOT}` and
  *   `${CLAUDE_PLUGIN_ROOT}`, then runs `$SHELL -c`; exports both root
  *   variables and both project variables;
- * - `claude-code`: rewrites nothing and runs `/bin/sh -c`, which expands
- *   `${CLAUDE_PLUGIN_ROOT}` from the environment; exports CLAUDE_PLUGIN_ROOT,
- *   CLAUDE_PROJECT_DIR, CLAUDECODE=1, CLAUDE_CODE_ENTRYPOINT and never a
- *   CODEBUDDY_* variable; reads matchers in `claude` mode.
+ * - `claude-code`: rewrites nothing and runs `/bin/sh -c` from its own
+ *   process, which expands `${CLAUDE_PLUGIN_ROOT}` from the environment;
+ *   exports CLAUDE_PLUGIN_ROOT, CLAUDE_PROJECT_DIR, CLAUDECODE=1,
+ *   CLAUDE_CODE_ENTRYPOINT and CLAUDE_PID (its own pid: here this process,
+ *   the shell's parent, as `$PPID` reads it, FC21) and never a CODEBUDDY_*
+ *   variable; reads matchers in `claude` mode.
  */
 export type SimulatedHost = 'codebuddy' | 'claude-code';
 
@@ -182,6 +184,7 @@ function hostVariables(host: SimulatedHost, options: HostSimOptions): Record<str
       CLAUDE_PROJECT_DIR: options.workspace,
       CLAUDECODE: '1',
       CLAUDE_CODE_ENTRYPOINT: 'sdk-cli',
+      CLAUDE_PID: String(process.pid),
       ...(options.pluginData !== undefined ? { CLAUDE_PLUGIN_DATA: options.pluginData } : {}),
     };
   }

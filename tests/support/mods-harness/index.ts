@@ -8,11 +8,9 @@
  * the test did not stub throws, naming the op (`unstubbed $.http.fetch`), and
  * is listed in `unstubbed`: the boundary is drawn in the test, never assumed.
  *
- * Two host profiles (tests/support/mods-harness/profiles.ts): Claude Code
- * (`$.process.hookEnv()` gives `CLAUDE_PID`; `$.http.fetch` must be stubbed)
- * and CodeBuddy 2.163+ (seed 003: `$.http.fetch` and `$.process.run` answer
- * `{ deny }`, no `hookEnv`; `tool.call` carries the arguments under `input`;
- * its MCP tools are `mcp__openviking__*`).
+ * The host's own answers come from its profile (profiles.ts): Claude Code,
+ * as measured here (`$.process.hookEnv()` gives `CLAUDE_PID`; `$.http.fetch`
+ * must be stubbed), the one host that loads the module (D31).
  *
  * @module
  */

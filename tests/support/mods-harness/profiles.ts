@@ -1,16 +1,16 @@
 /**
- * What each host answers by itself in the module harness (index.ts):
- * - `claude-code` (Claude Code 2.1.332, FC9):
- *   `$.process.hookEnv()` with `CLAUDE_PID` and the other command-hook
- *   variables; nothing else beyond the common nouns (`$.http.fetch` and
- *   `$.mcp.call` must be stubbed by the test that expects them).
- * - `codebuddy` (CodeBuddy 2.163+, seed 003): no `hookEnv`; `$.http.fetch`
- *   and `$.process.run` answer `{ deny: '… is unavailable: …' }`.
- * `engineRow` is what `next(e)` of an AssistantMessage render gives.
+ * What the host answers by itself in the module harness (index.ts): Claude
+ * Code 2.1.332 as measured here (FC9), the one host that loads the module
+ * (D31: only its manifest names it). `$.process.hookEnv()` gives `CLAUDE_PID`
+ * and the other command-hook variables; nothing else beyond the common nouns
+ * (`$.http.fetch` and `$.mcp.call` must be stubbed by the test that expects
+ * them). No CodeBuddy profile: CodeBuddy never loads the module, and a
+ * profile is a host measured here or one seed's documented API, never a
+ * blend. `engineRow` is what `next(e)` of an AssistantMessage render gives.
  *
  * @module
  */
-export type HostProfileName = 'claude-code' | 'codebuddy';
+export type HostProfileName = 'claude-code';
 
 export const CLAUDE_PID = '31337';
 
@@ -31,12 +31,5 @@ export const PROFILES: Record<HostProfileName, Profile> = {
       }),
     },
     engineRow: { type: 'engine', ref: 1 },
-  },
-  codebuddy: {
-    ops: {
-      'http.fetch': () => ({ deny: '$.http.fetch is unavailable: CodeBuddy Code does not open it to plugins' }),
-      'process.run': () => ({ deny: '$.process.run is unavailable: CodeBuddy Code does not open it to plugins' }),
-    },
-    engineRow: { tree: { type: 'engine', ref: 1 } },
   },
 };

@@ -1928,13 +1928,18 @@ import { basename, dirname, join as join6 } from "node:path";
 
 // src/store/fsUtil.ts
 import {
-  appendFileSync,
+  closeSync as closeSync2,
+  constants as constants2,
+  fchmodSync,
+  fstatSync as fstatSync2,
   mkdirSync,
+  openSync as openSync2,
   readdirSync,
   realpathSync,
   statSync as statSync3,
   unlinkSync,
-  writeFileSync
+  writeFileSync,
+  writeSync
 } from "node:fs";
 function statQuietly(path) {
   try {
@@ -1957,6 +1962,7 @@ function realPathNative(path) {
     return void 0;
   }
 }
+var APPEND_FLAGS = constants2.O_WRONLY | constants2.O_APPEND | constants2.O_CREAT | constants2.O_NOFOLLOW | constants2.O_NONBLOCK;
 
 // src/store/jsonFile.ts
 var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;

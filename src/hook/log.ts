@@ -3,7 +3,8 @@
  *
  * Debug lines are written only when the `debug` knob is on, to the
  * `debugLogPath` knob (default `~/.openviking/logs/codebuddy-hooks.log`;
- * dir 0700, file 0600), from any of the knob's sources (the environment or
+ * dir 0700, file 0600 whatever existed there: a looser file is made
+ * private, a symlink at the path is not followed), from any of the knob's sources (the environment or
  * ovcli.conf's `plugin.codebuddy`). The hook entry never reads the
  * configuration itself (its start-up is the product's latency), so the
  * logger learns the two knobs when the stage loads the configuration
@@ -19,11 +20,10 @@
  *
  * @module
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { expandHome } from '../config/configFile.js';
 import { DEFAULT_DEBUG_LOG_PATH, parseSwitch } from '../config/scalars.js';
 import type { LogSettings, Logger } from '../protocol/stage.js';
+import { appendPrivateFileSync } from '../store/fsUtil.js';
 
 export interface LoggerHost {
   env: Readonly<Record<string, string | undefined>>;
@@ -108,11 +108,9 @@ function clipValue(value: unknown): unknown {
   return typeof value === 'string' && value.length > MAX_FIELD_CHARS ? `${value.slice(0, MAX_FIELD_CHARS)}…` : value;
 }
 
+/** Private whatever was there before (a looser file is made 0600, a symlink at the path is not followed: store/fsUtil.ts). */
 function appendLines(path: string, lines: readonly string[]): void {
-  swallow(() => {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    appendFileSync(path, `${lines.join('\n')}\n`, { mode: 0o600 });
-  });
+  swallow(() => appendPrivateFileSync(path, `${lines.join('\n')}\n`));
 }
 
 /** Logging must never fail a hook: a full disk or a read-only home is ignored. */

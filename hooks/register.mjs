@@ -644,6 +644,8 @@ function resolveCredentials(input) {
   });
   warnings.push(...options2.warnings);
   const cliOnly = credentialMode(env) === "cli";
+  const modeProblem = credentialModeProblem(env);
+  if (modeProblem !== void 0) warnings.push(modeProblem);
   const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
   const fromUser = (key) => ({
     source: options2.sources[key] ?? `userConfig:${key}`,
@@ -737,11 +739,26 @@ function resolveCredentials(input) {
   };
   return { credentials, warnings, cliFile };
 }
+var MODE_WORDS = {
+  auto: "auto",
+  env: "env",
+  environment: "env",
+  cli: "cli",
+  ovcli: "cli",
+  file: "cli",
+  config: "cli"
+};
+function modeText(env) {
+  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
+}
 function credentialMode(env) {
-  const raw = (text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
-  if (raw === "env" || raw === "environment") return "env";
-  if (raw === "cli" || raw === "ovcli" || raw === "file" || raw === "config") return "cli";
-  return "auto";
+  const raw = (modeText(env) ?? "auto").toLowerCase();
+  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
+}
+function credentialModeProblem(env) {
+  const raw = modeText(env);
+  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
+  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
 }
 function loadCredentialFiles({ env, homeDir, readFile }) {
   const paths = credentialFilePaths(env, homeDir);
@@ -876,12 +893,28 @@ function definedOnly(values) {
 }
 
 // src/config/scalars.ts
-var FALSE_WORDS = /* @__PURE__ */ new Set(["0", "false", "no", "off"]);
+var SWITCH_WORDS = {
+  "1": true,
+  true: true,
+  yes: true,
+  y: true,
+  on: true,
+  enable: true,
+  enabled: true,
+  "0": false,
+  false: false,
+  no: false,
+  n: false,
+  off: false,
+  disable: false,
+  disabled: false
+};
 function parseSwitch(raw) {
   const text2 = raw?.trim().toLowerCase();
-  if (!text2) return void 0;
-  return !FALSE_WORDS.has(text2);
+  if (!text2 || !Object.hasOwn(SWITCH_WORDS, text2)) return void 0;
+  return SWITCH_WORDS[text2];
 }
+var SWITCH_WORDS_TEXT = "true/false, yes/no, on/off, 1/0";
 var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
 
 // src/config/knobs.ts
@@ -890,18 +923,21 @@ var KNOB_TABLE = {
   enabled: {
     env: "OPENVIKING_MEMORY_ENABLED",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see What is captured)."
   },
   autoRecall: {
     env: "OPENVIKING_AUTO_RECALL",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Inject relevant memories before each prompt."
   },
   autoCapture: {
     env: "OPENVIKING_AUTO_CAPTURE",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`."
   },
@@ -994,6 +1030,7 @@ var KNOB_TABLE = {
   recallPeerScope: {
     env: "OPENVIKING_RECALL_PEER_SCOPE",
     type: "string",
+    choices: ["all", "actor"],
     default: "all",
     description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project."
   },
@@ -1122,6 +1159,7 @@ var KNOB_TABLE = {
   captureAssistantTurns: {
     env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Capture the assistant's turns too, not only the user's."
   },
@@ -1136,6 +1174,7 @@ var KNOB_TABLE = {
   bypassSession: {
     env: "OPENVIKING_BYPASS_SESSION",
     type: "bool",
+    failClosed: true,
     default: false,
     description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off."
   },
@@ -1227,15 +1266,18 @@ function resolveSettings(input) {
   const warnings = input.file ? unknownFields(input.file) : [];
   const settings = {};
   const sources = {};
+  const failedClosed = {};
   for (const knob of listKnobs()) {
     const resolved = resolveKnob(knob, input, warnings);
     settings[knob.key] = resolved.value;
     sources[knob.key] = resolved.source;
+    if (resolved.unclear !== void 0) failedClosed[knob.key] = resolved.unclear;
   }
   return {
     settings,
     sources,
-    warnings
+    warnings,
+    failedClosed
   };
 }
 function defaultValue(knob, homeDir) {
@@ -1244,30 +1286,54 @@ function defaultValue(knob, homeDir) {
   return knob.default;
 }
 function resolveKnob(knob, input, warnings) {
-  const candidates = [[`env:${knob.env}`, input.env[knob.env]]];
+  const candidates = [
+    [`env:${knob.env}`, input.env[knob.env], `${knob.env}=${shownValue(input.env[knob.env])}`]
+  ];
   if (input.file)
-    candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
-  for (const [source, raw] of candidates) {
+    candidates.push([
+      `file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`,
+      input.file.values[knob.key],
+      `plugin.codebuddy.${knob.key}: ${shownValue(input.file.values[knob.key])} in ${input.file.shownAs}`
+    ]);
+  for (const [source, raw, setting] of candidates) {
     if (raw === void 0 || raw === null || typeof raw === "string" && !raw.trim()) continue;
     const parsed = parseKnobValue(knob, raw, input.homeDir);
+    if (parsed.ok && parsed.unclear === true) {
+      warnings.push(
+        `${source}: ${shownValue(raw)} is not a word a switch understands (${SWITCH_WORDS_TEXT}); ${knob.env} is a privacy switch, so it reads as ${String(parsed.value)} (the value that sends less) until it is one of them`
+      );
+      return { value: parsed.value, source, unclear: setting };
+    }
     if (parsed.ok) return { value: clamp(knob, parsed.value, source, warnings), source };
     warnings.push(`${source}: ${parsed.problem}; ignoring it`);
   }
   return { value: defaultValue(knob, input.homeDir), source: "default" };
 }
+function shownValue(raw) {
+  const text2 = JSON.stringify(raw) ?? String(raw);
+  return text2.length > 40 ? `${text2.slice(0, 40)}\u2026` : text2;
+}
 function parseKnobValue(knob, raw, homeDir) {
   switch (knob.type) {
-    case "bool":
+    case "bool": {
       if (typeof raw === "boolean") return { ok: true, value: raw };
-      if (typeof raw === "string") return { ok: true, value: parseSwitch(raw) ?? false };
-      return { ok: false, problem: `expected a boolean, got ${JSON.stringify(raw)}` };
+      const value = parseSwitch(typeof raw === "string" || typeof raw === "number" ? String(raw) : void 0);
+      if (value !== void 0) return { ok: true, value };
+      if (knob.failClosed !== void 0) return { ok: true, value: knob.failClosed, unclear: true };
+      return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
+    }
     case "int":
     case "float":
       return parseNumber(knob, raw);
     case "string":
-    case "path":
+    case "path": {
       if (typeof raw !== "string") return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
-      return { ok: true, value: knob.type === "path" ? expandHome(raw.trim(), homeDir) : raw.trim() };
+      const text2 = raw.trim();
+      if (knob.choices !== void 0 && !knob.choices.includes(text2.toLowerCase()))
+        return { ok: false, problem: `expected one of ${knob.choices.join(", ")}, got ${shownValue(raw)}` };
+      if (knob.choices !== void 0) return { ok: true, value: text2.toLowerCase() };
+      return { ok: true, value: knob.type === "path" ? expandHome(text2, homeDir) : text2 };
+    }
     case "csv":
       if (typeof raw === "string") return { ok: true, value: splitList(raw) };
       if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
@@ -1381,7 +1447,8 @@ function resolveConfig({
     credentials,
     settings: settings.settings,
     settingSources: settings.sources,
-    warnings: [...warnings, ...settings.warnings]
+    warnings: [...warnings, ...settings.warnings],
+    ...Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}
   };
 }
 
@@ -2289,15 +2356,33 @@ function take(layer, key, spec, raw, report) {
   const earlier = layer.origins[spec.field];
   if (earlier !== void 0) report.notes.push(`${layer.path}: '${key}' replaces '${earlier.key}' of the same file`);
   layer.values[spec.field] = value;
-  layer.origins[spec.field] = { key, path: layer.path };
+  layer.origins[spec.field] = { key, path: layer.path, ...failsClosed(spec, raw) ? { unclear: raw } : {} };
+}
+function failsClosed(spec, raw) {
+  return spec.kind === "bool" && switchValue(raw) === void 0 && privacySwitch(spec.field) !== void 0;
+}
+function privacySwitch(field) {
+  const knob = KNOB_TABLE[field];
+  return knob?.type === "bool" ? knob.failClosed : void 0;
+}
+function switchValue(raw) {
+  return typeof raw === "boolean" ? raw : parseSwitch(typeof raw === "string" ? raw : void 0);
 }
 function parseValue(key, spec, raw, path, report) {
   const ignored = (why) => void report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} ${why}`);
   switch (spec.kind) {
     case "bool": {
-      const value = typeof raw === "boolean" ? raw : typeof raw === "string" ? BOOLEAN_WORDS[raw.trim().toLowerCase()] : void 0;
-      if (value === void 0) ignored("is not true or false");
-      return value;
+      const value = switchValue(raw);
+      if (value !== void 0) return value;
+      const closed = privacySwitch(spec.field);
+      if (closed === void 0) {
+        ignored(`is not true or false (${SWITCH_WORDS_TEXT})`);
+        return void 0;
+      }
+      report.warnings.push(
+        `${path}: '${key}': ${JSON.stringify(raw)?.slice(0, 80)} is not true or false (${SWITCH_WORDS_TEXT}); a privacy switch, so it reads as ${String(closed)} (the value that sends less) until it is`
+      );
+      return closed;
     }
     case "int":
     case "float":
@@ -2321,16 +2406,6 @@ function parseValue(key, spec, raw, path, report) {
       return void 0;
   }
 }
-var BOOLEAN_WORDS = {
-  true: true,
-  "1": true,
-  yes: true,
-  on: true,
-  false: false,
-  "0": false,
-  no: false,
-  off: false
-};
 function parseNumber2(key, spec, raw, path, report) {
   const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
   if (!Number.isFinite(parsed)) {
@@ -2383,7 +2458,16 @@ function mergeSources(earlier, later) {
 }
 function originText(config, field) {
   const origin = config.origins[field];
-  return origin === void 0 ? "" : `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+  if (origin === void 0) return "";
+  if ("unclear" in origin)
+    return `${origin.key}: ${JSON.stringify(origin.unclear)?.slice(0, 40)} (not true or false: read as ${JSON.stringify(config.values[field])}) in ${origin.path}`;
+  return `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+}
+function unclearSwitches(config) {
+  if (config === void 0) return [];
+  return PROJECT_SWITCHES.filter((name) => config.origins[name] !== void 0 && "unclear" in config.origins[name]).map(
+    (name) => originText(config, name)
+  );
 }
 function switchesOff(config) {
   const off = {};
@@ -5327,6 +5411,14 @@ function memoryOffReason(failure2) {
   if (failure2.status === 403) return "forbidden";
   return void 0;
 }
+function unclearSwitchesOf(config, project) {
+  return [...Object.values(config.failedClosed ?? {}), ...unclearSwitches(project.config)];
+}
+function unclearLine(unclear) {
+  if (unclear === void 0 || unclear.length === 0) return void 0;
+  const named = unclear.join("; ");
+  return `OpenViking: ${unclear.length === 1 ? "a privacy switch is" : "privacy switches are"} set to a word it does not understand (${named}): read as the value that sends less until fixed. ${DOCTOR}`;
+}
 function memoryOffNotice(input) {
   try {
     const notice = noticeFor(input);
@@ -5338,7 +5430,14 @@ function memoryOffNotice(input) {
     return void 0;
   }
 }
-function noticeFor({ dataDir, credentials, failure: failure2 }) {
+function noticeFor(input) {
+  const unclear = unclearLine(input.unclear);
+  const other = input.off === true ? void 0 : serverNotice(input);
+  if (unclear === void 0) return other;
+  return other === void 0 ? { text: unclear } : { ...other, text: `${unclear}
+${other.text}` };
+}
+function serverNotice({ dataDir, credentials, failure: failure2 }) {
   const reason = failure2 === void 0 ? void 0 : memoryOffReason(failure2);
   if (credentials.rootKeyOnly || reason === "forbidden") {
     return { text: `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}` };
@@ -5621,6 +5720,8 @@ function switchedOff(scope, key) {
   return scope.config.settings[key] ? void 0 : settingText(scope.config, key, "false");
 }
 function settingText(config, key, shown) {
+  const unclear = config.failedClosed?.[key];
+  if (unclear !== void 0) return `${unclear} (not true or false: read as ${shown})`;
   const source = config.settingSources?.[key];
   const file = fileOf(source);
   return file === void 0 ? `${KNOB_TABLE[key].env}=${shown}` : `plugin.codebuddy.${key}: ${shown} in ${file}`;
@@ -5741,7 +5842,10 @@ async function planInModule($, input) {
   const { plan } = planned;
   if (plan.off !== void 0) {
     deps.log.debug("memory is off here; nothing sent", { reason: plan.off });
-    return async () => ({ text: "", afterAnswer: [] });
+    return async () => {
+      await tellIfOff($, plan, void 0, deps.now(), true);
+      return { text: "", afterAnswer: [] };
+    };
   }
   const reused = reusableAnswer(planned.stored, plan.source, deps.now());
   if (reused !== void 0) {
@@ -5769,7 +5873,7 @@ async function planInModule($, input) {
     return { text: text2, afterAnswer };
   };
 }
-async function tellIfOff($, plan, failure2, now) {
+async function tellIfOff($, plan, failure2, now, off = false) {
   const { ctx } = plan;
   const notice = await settle(
     $,
@@ -5779,7 +5883,9 @@ async function tellIfOff($, plan, failure2, now) {
       sessionId: ctx.ovSessionId,
       credentials: ctx.config.credentials,
       failure: failure2,
-      now
+      now,
+      unclear: unclearSwitchesOf(ctx.config, ctx.project),
+      off
     })
   );
   if (notice === void 0) return;

@@ -97,6 +97,8 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
   });
   warnings.push(...options.warnings);
   const cliOnly = credentialMode(env) === 'cli';
+  const modeProblem = credentialModeProblem(env);
+  if (modeProblem !== undefined) warnings.push(modeProblem);
   const fromEnv = (name: string): Candidate => ({ source: `env:${name}`, value: text(env[name]), layer: 'env' });
   const fromUser = (key: UserConfigKey): Candidate => ({
     source: options.sources[key] ?? `userConfig:${key}`,
@@ -199,16 +201,31 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
   return { credentials, warnings, cliFile };
 }
 
-/** `OPENVIKING_CREDENTIAL_SOURCE` (or its plural alias) as a mode. */
+const MODE_WORDS: Readonly<Record<string, CredentialMode>> = {
+  auto: 'auto',
+  env: 'env',
+  environment: 'env',
+  cli: 'cli',
+  ovcli: 'cli',
+  file: 'cli',
+  config: 'cli',
+};
+
+function modeText(env: Env): string | undefined {
+  return text(env['OPENVIKING_CREDENTIAL_SOURCE']) ?? text(env['OPENVIKING_CREDENTIALS_SOURCE']);
+}
+
+/** `OPENVIKING_CREDENTIAL_SOURCE` (or its plural alias) as a mode; a word it does not know is `auto` (with a warning). */
 export function credentialMode(env: Env): CredentialMode {
-  const raw = (
-    text(env['OPENVIKING_CREDENTIAL_SOURCE']) ??
-    text(env['OPENVIKING_CREDENTIALS_SOURCE']) ??
-    'auto'
-  ).toLowerCase();
-  if (raw === 'env' || raw === 'environment') return 'env';
-  if (raw === 'cli' || raw === 'ovcli' || raw === 'file' || raw === 'config') return 'cli';
-  return 'auto';
+  const raw = (modeText(env) ?? 'auto').toLowerCase();
+  return Object.hasOwn(MODE_WORDS, raw) ? (MODE_WORDS[raw] as CredentialMode) : 'auto';
+}
+
+/** The warning for a mode word it does not know (it keeps the default, `auto`), or undefined. */
+function credentialModeProblem(env: Env): string | undefined {
+  const raw = modeText(env);
+  if (raw === undefined || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return undefined;
+  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
 }
 
 /**

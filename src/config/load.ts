@@ -73,5 +73,6 @@ function resolveConfig({
     settings: settings.settings,
     settingSources: settings.sources,
     warnings: [...warnings, ...settings.warnings],
+    ...(Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}),
   };
 }

@@ -81,7 +81,18 @@ function mergeSources(
 /** `key: value in path`, how doctor and the switches' reasons name a workspace value. */
 export function originText(config: WorkspaceConfig, field: WorkspaceField): string {
   const origin = config.origins[field];
-  return origin === undefined ? '' : `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+  if (origin === undefined) return '';
+  if ('unclear' in origin)
+    return `${origin.key}: ${JSON.stringify(origin.unclear)?.slice(0, 40)} (not true or false: read as ${JSON.stringify(config.values[field])}) in ${origin.path}`;
+  return `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+}
+
+/** The privacy switches the workspace files set to a word no switch understands (read as off), as `originText` names them. */
+export function unclearSwitches(config: WorkspaceConfig | undefined): string[] {
+  if (config === undefined) return [];
+  return PROJECT_SWITCHES.filter((name) => config.origins[name] !== undefined && 'unclear' in config.origins[name]).map(
+    (name) => originText(config, name),
+  );
 }
 
 /** The switches the workspace turns off, each with the key and file that did it (`recall.enabled: false in …`). */

@@ -12,10 +12,16 @@
  * healthy path costs no request and no write: the failures are those of the
  * start's own calls, and the dead-letter check is one `readdir`.
  *
+ * A privacy switch set to a word it does not understand reads as the value
+ * that sends less (config/settings.ts, issue 29 item 7); the same notice
+ * says so first, once per session, also where that leaves memory off.
+ *
  * @module
  */
 import { join } from 'node:path';
-import type { Credentials } from '../config/types.js';
+import type { Credentials, PluginConfig } from '../config/types.js';
+import type { Project } from '../project/identity.js';
+import { unclearSwitches } from '../project/workspaceConfig.js';
 import { observeResults } from '../openviking/observe.js';
 import type { OpenVikingClient, OvFailure } from '../openviking/types.js';
 import { serverStatusOf, type ServerStatus } from '../store/status.js';
@@ -63,6 +69,25 @@ export interface NoticeInput {
   credentials: Pick<Credentials, 'baseUrl' | 'rootKeyOnly'>;
   failure: OvFailure | undefined;
   now: number;
+  /** Privacy switches set to a word they do not understand, as set (`unclearSwitchesOf`). */
+  unclear?: readonly string[];
+  /** Memory is off here (nothing was asked of the server): only the line about the switches, if any. */
+  off?: boolean;
+}
+
+/** The privacy switches of a session's configuration and workspace files that read as "send less" because their word was not understood. */
+export function unclearSwitchesOf(
+  config: Pick<PluginConfig, 'failedClosed'>,
+  project: Pick<Project, 'config'>,
+): string[] {
+  return [...Object.values(config.failedClosed ?? {}), ...unclearSwitches(project.config)];
+}
+
+/** One line naming them, or undefined. */
+function unclearLine(unclear: readonly string[] | undefined): string | undefined {
+  if (unclear === undefined || unclear.length === 0) return undefined;
+  const named = unclear.join('; ');
+  return `OpenViking: ${unclear.length === 1 ? 'a privacy switch is' : 'privacy switches are'} set to a word it does not understand (${named}): read as the value that sends less until fixed. ${DOCTOR}`;
 }
 
 /** The line to show, at most once per session; undefined on a healthy start. Never throws. */
@@ -84,7 +109,14 @@ interface Notice {
   announced?: () => void;
 }
 
-function noticeFor({ dataDir, credentials, failure }: NoticeInput): Notice | undefined {
+function noticeFor(input: NoticeInput): Notice | undefined {
+  const unclear = unclearLine(input.unclear);
+  const other = input.off === true ? undefined : serverNotice(input);
+  if (unclear === undefined) return other;
+  return other === undefined ? { text: unclear } : { ...other, text: `${unclear}\n${other.text}` };
+}
+
+function serverNotice({ dataDir, credentials, failure }: NoticeInput): Notice | undefined {
   const reason = failure === undefined ? undefined : memoryOffReason(failure);
   if (credentials.rootKeyOnly || reason === 'forbidden') {
     return { text: `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}` };

@@ -133,6 +133,27 @@ describe('classic.SessionStart (Claude Code)', () => {
     expect(under.seen[0]?.start).toBe(CLAUDE_PID);
   });
 
+  it('a privacy switch set to a word it does not understand: nothing sent, the same line as the hook command, once (issue 29 item 7)', async () => {
+    world.server.clearRequests();
+    const env = { OPENVIKING_MEMORY_ENABLED: 'nah' };
+    const session = await world.session({ env, sessionId: 'session-nah' });
+    const notices = () =>
+      session.calls
+        .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
+        .map((call) => String(call.args[0]));
+    const under = beneath(session);
+    await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-nah'), under.run);
+    expect(world.server.requests()).toEqual([]);
+    expect(under.seen[0]?.start).toBe(CLAUDE_PID);
+    expect(notices()).toHaveLength(1);
+    expect(notices()[0]).toContain('OPENVIKING_MEMORY_ENABLED="nah"');
+    // The hook command's own line for a session of its own is the same text.
+    expect((await hookStart(startEvent(world, 'startup', 'session-nah-hook'), env)).notice).toBe(notices()[0]);
+    await session.fire('classic.SessionStart', startEvent(world, 'resume', 'session-nah'), beneath(session).run);
+    expect(notices()).toHaveLength(1);
+    expect(world.server.requests()).toEqual([]);
+  });
+
   it('no server answers: one line for the user, once per session, as a transcript notice; the hook command says nothing more', async () => {
     const env = { OPENVIKING_URL: 'http://127.0.0.1:9' };
     const session = await world.session({ env, sessionId: 'session-down' });

@@ -198,12 +198,13 @@ describe('what doctor says', () => {
     expect(clamped.doctor).toMatch(/clamped 'recall\.score_threshold' from 1\.5 to 1 \(allowed 0\.\.1\)/);
     expect(clamped.doctor).toMatch(/clamped 'recall\.dedup_turns' from 500 to 100/);
     expect(clamped.doctor).toMatch(/ignored 'recall\.peer_scope': "team" is not one of all, actor/);
-    expect(clamped.doctor).toMatch(/ignored 'recall\.enabled': "maybe" is not true or false/);
+    // A privacy switch fails closed on a word it does not understand (issue 29 item 7).
+    expect(clamped.doctor).toMatch(/'recall\.enabled': "maybe" is not true or false .*reads as false/);
     expect(clamped.settings).toMatchObject({
       recallLimit: 1,
       scoreThreshold: 1,
       recallDedupTurns: 100,
-      autoRecall: true,
+      autoRecall: false,
     });
   });
 

@@ -956,6 +956,11 @@ var KNOB_TABLE = {
   mcpServer: {
     env: "OPENVIKING_MCP_SERVER",
     type: "string",
+    // It goes into text the model reads (the blocks' tool lines, the guard's reason, the tools-off answer): a tool name's shape only (issue 29 item 3).
+    shape: {
+      pattern: /^(?:mcp__[A-Za-z0-9_-]{1,59}|(?!mcp__)[^\u0000-\u001f\u007f-\u009f<>]{1,64})$/,
+      expected: "a server key (1-64 characters, no control character, < or >) or a tool-name prefix mcp__<letters, digits, _ or -> (at most 64 characters)"
+    },
     default: "openviking",
     description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)."
   },
@@ -1332,6 +1337,8 @@ function parseKnobValue(knob, raw, homeDir) {
       if (knob.choices !== void 0 && !knob.choices.includes(text2.toLowerCase()))
         return { ok: false, problem: `expected one of ${knob.choices.join(", ")}, got ${shownValue(raw)}` };
       if (knob.choices !== void 0) return { ok: true, value: text2.toLowerCase() };
+      if (knob.shape !== void 0 && !knob.shape.pattern.test(text2))
+        return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
       return { ok: true, value: knob.type === "path" ? expandHome(text2, homeDir) : text2 };
     }
     case "csv":
@@ -1472,8 +1479,9 @@ function toolNamesFor(host, choice) {
 }
 function userToolPrefix(server) {
   const value = server.trim();
-  if (value.startsWith("mcp__")) return value.endsWith("__") ? value : `${value}__`;
-  return `mcp__${value.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
+  const literal = value.startsWith("mcp__");
+  const name = (literal ? value : `mcp__${value}`).replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+  return name.endsWith("__") ? name : `${name}__`;
 }
 function asToolNames(tools) {
   return typeof tools === "string" ? toolNamesFor(tools) : tools;

@@ -50,6 +50,8 @@ export interface TextKnob extends KnobCommon {
   default: string;
   /** A choice: the only values it takes (any case, read lower-cased); anything else warns and keeps the default. */
   choices?: readonly string[];
+  /** The shape a value must have (trimmed), and how a warning says it; anything else warns and keeps the default. */
+  shape?: { pattern: RegExp; expected: string };
 }
 
 export interface CsvKnob extends KnobCommon {
@@ -112,6 +114,12 @@ export const KNOB_TABLE: KnobTable = {
   mcpServer: {
     env: 'OPENVIKING_MCP_SERVER',
     type: 'string',
+    // It goes into text the model reads (the blocks' tool lines, the guard's reason, the tools-off answer): a tool name's shape only (issue 29 item 3).
+    shape: {
+      pattern: /^(?:mcp__[A-Za-z0-9_-]{1,59}|(?!mcp__)[^\u0000-\u001f\u007f-\u009f<>]{1,64})$/,
+      expected:
+        'a server key (1-64 characters, no control character, < or >) or a tool-name prefix mcp__<letters, digits, _ or -> (at most 64 characters)',
+    },
     default: 'openviking',
     description:
       "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself).",

@@ -123,6 +123,8 @@ export function parseKnobValue(knob: Knob, raw: unknown, homeDir: string): Parse
       if (knob.choices !== undefined && !knob.choices.includes(text.toLowerCase()))
         return { ok: false, problem: `expected one of ${knob.choices.join(', ')}, got ${shownValue(raw)}` };
       if (knob.choices !== undefined) return { ok: true, value: text.toLowerCase() };
+      if (knob.shape !== undefined && !knob.shape.pattern.test(text))
+        return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
       return { ok: true, value: knob.type === 'path' ? expandHome(text, homeDir) : text };
     }
     case 'csv':

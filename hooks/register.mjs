@@ -3042,6 +3042,16 @@ ${escaped ? body : escapeBlockText(body)}
 </memory>`;
 }
 
+// src/util/printable.ts
+var UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/g;
+var PLAIN = /^[\t\n\u0020-\u007e]*$/;
+function printable(text2) {
+  return PLAIN.test(text2) ? text2 : text2.replace(UNPRINTABLE, "");
+}
+function printableLine(text2) {
+  return printable(text2).replace(/[\t\n]+/g, " ");
+}
+
 // src/mod/card/turns.ts
 var MAX_TURNS = 50;
 var MAX_SESSIONS = 20;
@@ -3052,7 +3062,8 @@ function recalledInContext(additionalContext) {
 }
 function openTurn(turns, recalled) {
   const n = (turns.at(-1)?.n ?? 0) + 1;
-  return [...turns, { n, recalled: [...recalled], lookups: [] }].slice(-MAX_TURNS);
+  const memories = recalled.map((memory) => ({ ...memory, uri: printableLine(memory.uri) }));
+  return [...turns, { n, recalled: memories, lookups: [] }].slice(-MAX_TURNS);
 }
 function addLookup(turns, lookup) {
   const last = turns.at(-1);
@@ -3084,10 +3095,10 @@ var LOOKUP_TOOLS = new RegExp(
 );
 function lookupOf(tool, args, answer) {
   const asked2 = ["query", "uris", "uri", "pattern"].map((key) => args[key]).find((value) => typeof value === "string" || Array.isArray(value));
-  const query = (Array.isArray(asked2) ? asked2.join(", ") : String(asked2 ?? "")).slice(0, MAX_QUERY_CHARS);
+  const query = printableLine(Array.isArray(asked2) ? asked2.join(", ") : String(asked2 ?? "")).slice(0, MAX_QUERY_CHARS);
   const text2 = typeof answer.text === "string" ? answer.text : "";
   return {
-    tool,
+    tool: printableLine(tool),
     query,
     hits: (text2.match(/viking:\/\/[^\s"'<>)\]]+/g) ?? []).length,
     isError: answer.deny !== void 0 || answer.isError === true
@@ -3169,13 +3180,13 @@ function cardRows(turn) {
   return [
     ...turn.recalled.map((memory) => ({
       key: `r-${memory.uri}`,
-      text: `  \u2605 ${memory.uri} `,
-      detail: memory.score === void 0 ? "" : memory.score.toFixed(2)
+      text: `  \u2605 ${printableLine(memory.uri)} `,
+      detail: typeof memory.score === "number" ? memory.score.toFixed(2) : ""
     })),
     ...turn.lookups.map((lookup, index) => ({
       key: `l-${index}`,
-      text: `  \u2315 ${lookup.tool} \u201C${lookup.query}\u201D `,
-      detail: lookup.isError ? "failed" : `${lookup.hits} URIs`
+      text: `  \u2315 ${printableLine(String(lookup.tool))} \u201C${printableLine(String(lookup.query))}\u201D `,
+      detail: lookup.isError ? "failed" : `${Number(lookup.hits)} URIs`
     }))
   ];
 }
@@ -5433,7 +5444,7 @@ function memoryOffNotice(input) {
     if (notice === void 0 || input.sessionId === "") return void 0;
     if (!claimSessionNotice(input.dataDir, input.sessionId, input.now)) return void 0;
     notice.announced?.();
-    return notice.text;
+    return printable(notice.text);
   } catch {
     return void 0;
   }

@@ -1311,6 +1311,13 @@ function buildInitializeResult(params, profile, serverInfo) {
   return result;
 }
 
+// src/util/printable.ts
+var UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/g;
+var PLAIN = /^[\t\n\u0020-\u007e]*$/;
+function printable(text2) {
+  return PLAIN.test(text2) ? text2 : text2.replace(UNPRINTABLE, "");
+}
+
 // src/mcp/log.ts
 var REDACTED = "[redacted]";
 function redact(text2, secrets) {
@@ -1337,7 +1344,7 @@ function createStderrLog(options) {
         message
       });
     }
-    options.write(`${redact(line, options.secrets())}
+    options.write(`${printable(redact(line, options.secrets()))}
 `);
   };
   return {

@@ -28,6 +28,7 @@ import { resolveDataDir } from '../store/paths.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
 import { inertForCommand } from '../protocol/commandOutput.js';
+import { printable, printableLine } from '../util/printable.js';
 import { newQueryFile, takeQueryFile } from './queryFile.js';
 
 export interface ControlResult {
@@ -37,7 +38,12 @@ export interface ControlResult {
 
 const PREVIEW_TIMEOUT_MS = 8_000;
 
-/** Runs a control; its text may land in a slash command, so it holds no template tag (protocol/commandOutput.ts). */
+/**
+ * Runs a control; its text may land in a slash command, so it holds no
+ * template tag (protocol/commandOutput.ts), and it carries URIs, gists and
+ * queries from the server, memories and records, so nothing in it can drive
+ * the terminal (util/printable.ts; each such field on one line).
+ */
 export async function runControl(command: string, argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
   const result =
     command === 'why'
@@ -45,7 +51,7 @@ export async function runControl(command: string, argv: readonly string[], deps:
       : command === 'recall-preview'
         ? await recallPreviewCommand(argv, deps)
         : { text: `unknown command ${command}\n`, code: 2 };
-  return { ...result, text: inertForCommand(result.text) };
+  return { ...result, text: inertForCommand(printable(result.text)) };
 }
 
 async function recallPreviewCommand(argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
@@ -94,7 +100,7 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
     ...recallPeers(ctx, deps),
   });
   const lines = [
-    `Recall preview for: ${query}`,
+    `Recall preview for: ${printableLine(query)}`,
     `project peer: ${project.peerId ?? '(none)'}  [${project.peerSource}]`,
   ];
   if (!settings.autoRecall)
@@ -102,7 +108,9 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
       'note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.',
     );
   if (outcome.status === 'failed') {
-    lines.push(`recall failed (${outcome.tier}): ${outcome.failure.code} ${outcome.failure.message}`);
+    lines.push(
+      `recall failed (${outcome.tier}): ${printableLine(outcome.failure.code)} ${printableLine(outcome.failure.message)}`,
+    );
     return { text: `${lines.join('\n')}\n`, code: 1 };
   }
   if (outcome.status === 'empty')
@@ -110,9 +118,9 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
   else {
     lines.push(`${outcome.items.length} memories (tier: ${outcome.tier}, threshold ${settings.scoreThreshold}):`);
     for (const item of outcome.items) {
-      const gist = item.text.replace(/\s+/g, ' ').trim().slice(0, 160);
+      const gist = printableLine(item.text).replace(/\s+/g, ' ').trim().slice(0, 160);
       lines.push(
-        `- ${item.score === undefined ? '  -  ' : item.score.toFixed(2)}  ${item.uri}${item.category ? `  (${item.category})` : ''}`,
+        `- ${item.score === undefined ? '  -  ' : item.score.toFixed(2)}  ${printableLine(item.uri)}${item.category ? `  (${printableLine(item.category)})` : ''}`,
         ...(gist ? [`        ${gist}`] : []),
       );
     }
@@ -171,12 +179,12 @@ function describe(entry: WhyEntry): string[] {
   const when = new Date(entry.at).toISOString();
   const head =
     entry.kind === 'start'
-      ? `${when}  session start (${entry.detail}): profile block`
-      : `${when}  recall for: ${entry.detail}`;
-  const peer = entry.peer ? `  [project ${entry.peer}]` : '';
+      ? `${when}  session start (${printableLine(entry.detail)}): profile block`
+      : `${when}  recall for: ${printableLine(entry.detail)}`;
+  const peer = entry.peer ? `  [project ${printableLine(entry.peer)}]` : '';
   const items = entry.items.map(
     (item) =>
-      `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${item.uri}${item.category ? `  (${item.category})` : ''}`,
+      `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${printableLine(item.uri)}${item.category ? `  (${printableLine(item.category)})` : ''}`,
   );
   const more = typeof entry.moreItems === 'number' && entry.moreItems > 0 ? [`    … and ${entry.moreItems} more`] : [];
   return [

@@ -24,6 +24,7 @@ import { expandHome } from '../config/configFile.js';
 import { DEFAULT_DEBUG_LOG_PATH, parseSwitch } from '../config/scalars.js';
 import type { LogSettings, Logger } from '../protocol/stage.js';
 import { appendPrivateFileSync } from '../store/fsUtil.js';
+import { printable } from '../util/printable.js';
 
 export interface LoggerHost {
   env: Readonly<Record<string, string | undefined>>;
@@ -63,13 +64,16 @@ export function createLogger(host: LoggerHost): HookLogger {
   };
   const append = (level: 'debug' | 'warn', message: string, fields?: Record<string, unknown>): void => {
     if (settings !== undefined && !settings.debug) return;
-    const line = JSON.stringify({
-      ts: new Date(host.now()).toISOString(),
-      pid: host.pid,
-      level,
-      message,
-      ...redactFields(fields),
-    });
+    // JSON escapes C0 controls; DEL, C1, bidi and tag characters from a server's words it writes raw (util/printable.ts).
+    const line = printable(
+      JSON.stringify({
+        ts: new Date(host.now()).toISOString(),
+        pid: host.pid,
+        level,
+        message,
+        ...redactFields(fields),
+      }),
+    );
     if (settings !== undefined) return write([line]);
     held.push(line);
     if (held.length > MAX_HELD_LINES) held.shift();
@@ -78,7 +82,7 @@ export function createLogger(host: LoggerHost): HookLogger {
     debug: (message, fields) => append('debug', message, fields),
     warn: (message, fields) => {
       append('warn', message, fields);
-      swallow(() => host.writeStderr(`openviking: ${message}\n`));
+      swallow(() => host.writeStderr(`openviking: ${printable(message)}\n`));
     },
     configure: (next) => {
       settings = next;

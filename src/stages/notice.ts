@@ -30,6 +30,7 @@ import { createFileExclusive, namesInDir, removeFileQuietly, statQuietly } from 
 import { safeFileKey, storeLayout } from '../store/paths.js';
 import { parseDeadAt, queuePaths } from '../store/queueFiles.js';
 import { displayUrl } from '../openviking/displayUrl.js';
+import { printable } from '../util/printable.js';
 
 const DOCTOR = 'Run /openviking:doctor for the fix.';
 /** A session is not resumed a month later; its mark can go. */
@@ -97,7 +98,8 @@ export function memoryOffNotice(input: NoticeInput): string | undefined {
     if (notice === undefined || input.sessionId === '') return undefined;
     if (!claimSessionNotice(input.dataDir, input.sessionId, input.now)) return undefined;
     notice.announced?.();
-    return notice.text;
+    // Shown to a person: it names configured values and paths (util/printable.ts).
+    return printable(notice.text);
   } catch {
     return undefined; // a notice is a courtesy: never a reason to fail the start
   }

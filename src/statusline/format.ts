@@ -4,12 +4,15 @@
  * 300 ms without touching the network.
  *
  * Pure: the caller gathers the facts and says whether colour is allowed.
+ * Every fact passes the printable filter (util/printable.ts) before it is
+ * painted: only the line's own colour codes reach the terminal.
  *
  * @module
  */
 import type { QueueStats } from '../store/queue.js';
 import type { ActivityMark, StatusSnapshot } from '../store/status.js';
 import { latestMark } from '../store/status.js';
+import { printableLine } from '../util/printable.js';
 
 export interface StatusLineFacts {
   /** False when OPENVIKING_MEMORY_ENABLED is off. */
@@ -31,7 +34,8 @@ type Tone = keyof typeof ANSI;
 
 /** One line, no trailing newline. */
 export function formatStatusLine(facts: StatusLineFacts): string {
-  const paint = (tone: Tone, text: string): string => (facts.color ? `\u001b[${ANSI[tone]}m${text}\u001b[0m` : text);
+  const paint = (tone: Tone, text: string): string =>
+    facts.color ? `\u001b[${ANSI[tone]}m${printableLine(text)}\u001b[0m` : printableLine(text);
   if (!facts.enabled) return `OV ${paint('dim', 'off')}`;
   const parts = [serverPart(facts, paint)];
   const queued = (facts.queue?.pending.count ?? 0) + (facts.queue?.claimed.count ?? 0);
@@ -40,7 +44,7 @@ export function formatStatusLine(facts: StatusLineFacts): string {
   if (dead > 0) parts.push(paint('red', `${dead} dead`));
   for (const kind of ['recall', 'capture'] as const) {
     const part = activityPart(facts, kind);
-    if (part) parts.push(part);
+    if (part) parts.push(printableLine(part));
   }
   return `OV ${parts.join(' · ')}`;
 }

@@ -42,6 +42,7 @@ export type {
 } from './types.js';
 export type { ErrorBurstSpec } from './faults.js';
 export { TOOL_NAMES } from './mcp-tools.js';
+export { HOSTILE_CHARACTERS, HOSTILE_TEXT, hostileCopy } from './hostile.js';
 export { estimateTokens } from './tokens.js';
 export { terms, scoreTerms } from './scoring.js';
 export { statusForCode, knownErrorCodes } from './errors.js';

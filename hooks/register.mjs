@@ -2883,6 +2883,58 @@ function unescapeAttribute(value) {
 }
 var ATTRIBUTE_ENTITIES = { amp: "&", quot: '"', lt: "<", gt: ">" };
 
+// src/store/jsonFile.ts
+var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
+function readJsonSync(path) {
+  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
+  if (file.absent !== void 0) return void 0;
+  try {
+    return JSON.parse(file.text);
+  } catch {
+    return void 0;
+  }
+}
+
+// src/mod/files/atomic.ts
+function ensurePrivateDirSync(_dir) {
+}
+function writeFileAtomicSync(path, data) {
+  sessionFiles().write(path, data);
+}
+async function writeJsonAtomic(path, value, _options = {}) {
+  sessionFiles().write(path, JSON.stringify(value));
+}
+
+// src/recall/blockMark.ts
+var MARK_CHARS = 24;
+var KEY = /^[0-9a-f]{32}$/;
+function markKeyFile(dataDir) {
+  return join(dataDir, "recall-mark.key");
+}
+function readMarkKey(dataDir) {
+  const text2 = readSmallFile(markKeyFile(dataDir), 64).text?.trim();
+  return text2 !== void 0 && KEY.test(text2) ? text2 : void 0;
+}
+function ensureMarkKey(dataDir) {
+  const held = readMarkKey(dataDir);
+  if (held !== void 0) return held;
+  const random = globalThis.crypto?.getRandomValues?.(new Uint8Array(16));
+  if (random === void 0) return void 0;
+  try {
+    writeFileAtomicSync(markKeyFile(dataDir), [...random].map((byte) => byte.toString(16).padStart(2, "0")).join(""));
+  } catch {
+    return void 0;
+  }
+  return readMarkKey(dataDir);
+}
+var MEMORY_ATTRIBUTES = /^<memory ((?:[a-z]+="[^"]*" ?)+)\/?>/gm;
+function blockMark(key, sessionId, body) {
+  const attributes = [...body.matchAll(MEMORY_ATTRIBUTES)].map((match) => match[1] ?? "").join("\n");
+  return sha256Hex(`${key}
+${sessionId}
+${attributes}`).slice(0, MARK_CHARS);
+}
+
 // src/recall/tokens.ts
 var WIDE_CODEPOINT = 12288;
 function estimateTokens(text2) {
@@ -2962,12 +3014,17 @@ function recallToolsLine(tools) {
 }
 var OPEN_TAG = '<openviking-context source="recall">';
 var CLOSE_TAG = "</openviking-context>";
-function renderRecallBlock(items, budgetTokens, tools = "codebuddy", maxUnits) {
+var OPENING = new RegExp(`<openviking-context source="recall"(?: mark="([0-9a-f]{${MARK_CHARS}})")?>`, "g");
+function openTag(mark) {
+  return mark === void 0 ? OPEN_TAG : `<openviking-context source="recall" mark="${mark}">`;
+}
+function renderRecallBlock(items, budgetTokens, tools = "codebuddy", maxUnits, sign) {
   if (items.length === 0) return "";
   const names = asToolNames(tools);
   const toolsLine = recallToolsLine(names);
   const room = new Room(budgetTokens, maxUnits);
-  for (const line of [OPEN_TAG, toolsLine, STORED_DATA_LINE, CLOSE_TAG]) room.take(line);
+  const opening = openTag(sign === void 0 ? void 0 : "0".repeat(MARK_CHARS));
+  for (const line of [opening, toolsLine, STORED_DATA_LINE, CLOSE_TAG]) room.take(line);
   const reserve = maxUnits === void 0 ? void 0 : notShownLine(items.length, names);
   const lines = [];
   for (const item of items) {
@@ -2991,7 +3048,8 @@ function renderRecallBlock(items, budgetTokens, tools = "codebuddy", maxUnits) {
   if (lines.length === 0) return "";
   if (maxUnits !== void 0 && lines.length < items.length)
     lines.push(notShownLine(items.length - lines.length, names));
-  return [OPEN_TAG, toolsLine, STORED_DATA_LINE, ...lines, CLOSE_TAG].join("\n");
+  const body = [toolsLine, STORED_DATA_LINE, ...lines].join("\n");
+  return [openTag(sign?.(body)), body, CLOSE_TAG].join("\n");
 }
 function clippedElement(item, room, share, reserve) {
   const opening = memoryElement(item, "");
@@ -3007,12 +3065,13 @@ function notShownLine(count, tools) {
 }
 var MEMORY_OPENING = /^<memory ((?:[a-z]+="[^"]*" ?)+)\/?>/gm;
 var ATTRIBUTE = /([a-z]+)="([^"]*)"/g;
-function recalledInBlock(text2) {
+function recalledInBlock(text2, accept = () => true) {
   const found = [];
-  let from = text2.indexOf(OPEN_TAG);
-  while (from !== -1) {
-    const end = text2.indexOf(CLOSE_TAG, from);
-    const block = text2.slice(from, end === -1 ? void 0 : end);
+  for (const open of text2.matchAll(OPENING)) {
+    const start = (open.index ?? 0) + open[0].length + 1;
+    const end = text2.indexOf(CLOSE_TAG, start);
+    const block = text2.slice(start, end === -1 ? void 0 : end);
+    if (!accept(open[1], block.replace(/\n$/, ""))) continue;
     for (const opening of block.matchAll(MEMORY_OPENING)) {
       const attributes = new Map(
         [...(opening[1] ?? "").matchAll(ATTRIBUTE)].map((m) => [m[1] ?? "", unescapeAttribute(m[2] ?? "")])
@@ -3027,7 +3086,6 @@ function recalledInBlock(text2) {
         ...attributes.has("score") && Number.isFinite(score) ? { score } : {}
       });
     }
-    from = end === -1 ? -1 : text2.indexOf(OPEN_TAG, end);
   }
   return found;
 }
@@ -3056,9 +3114,9 @@ function printableLine(text2) {
 var MAX_TURNS = 50;
 var MAX_SESSIONS = 20;
 var MAX_QUERY_CHARS = 80;
-function recalledInContext(additionalContext) {
+function recalledInContext(additionalContext, isOurs) {
   const texts = (additionalContext ?? []).filter((entry) => typeof entry === "string");
-  return texts.flatMap((text2) => recalledInBlock(text2)).map(({ uri, score }) => score === void 0 ? { uri } : { uri, score });
+  return texts.flatMap((text2) => recalledInBlock(text2, isOurs)).map(({ uri, score }) => score === void 0 ? { uri } : { uri, score });
 }
 function openTurn(turns, recalled) {
   const n = (turns.at(-1)?.n ?? 0) + 1;
@@ -3313,6 +3371,63 @@ async function toggle($, which, isOpen) {
   await saveSnapshot($);
 }
 
+// src/session/ids.ts
+var OV_SESSION_PREFIX = "cb-";
+function sanitizeIdPart(raw) {
+  return raw.trim().replace(/[^A-Za-z0-9._-]/g, "-");
+}
+function ovSessionId(hostSessionId) {
+  const id = sanitizeIdPart(hostSessionId);
+  return id === "" ? "" : `${OV_SESSION_PREFIX}${id}`;
+}
+function hostSessionIdOf(input) {
+  return typeof input.session_id === "string" ? input.session_id.trim() : "";
+}
+
+// src/mod/deadline.ts
+var LATE = /* @__PURE__ */ Symbol("late");
+async function within($, work, ms) {
+  const stop = new AbortController();
+  const expired = $.clock.sleep(Math.max(1, ms), { signal: stop.signal }).then(
+    () => LATE,
+    () => LATE
+  );
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    stop.abort();
+  }
+}
+var PREPARE_MS = 1e3;
+async function bounded($, work, ms, what) {
+  const value = await within($, work, ms);
+  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
+  return value;
+}
+
+// src/mod/card/ourBlock.ts
+var NONE = () => false;
+var stuck = false;
+async function ourBlocks($, e, context) {
+  const sessionId = ovSessionId(hostSessionIdOf(e ?? {}));
+  if (stuck || sessionId === "" || !(context ?? []).some((entry) => MARKED.test(entry))) return NONE;
+  try {
+    const read2 = async () => {
+      const view = await sessionEnv($);
+      return settle($, "record", () => readMarkKey(resolveDataDir(view.env, view.homeDir)));
+    };
+    const key = await bounded($, read2(), PREPARE_MS, "reading the recall block's key").catch((error) => {
+      stuck = true;
+      throw error;
+    });
+    if (key === void 0) return NONE;
+    return (mark, body) => mark !== void 0 && mark === blockMark(key, sessionId, body);
+  } catch {
+    return NONE;
+  }
+}
+var MARKED = /<openviking-context source="recall" mark="/;
+
 // src/mod/after.ts
 var queue = Promise.resolve();
 function runAfterAnswer($, tasks) {
@@ -3435,28 +3550,6 @@ function isHookEventName(value) {
 }
 function dropUnless(input, key, type) {
   if (Object.hasOwn(input, key) && typeof input[key] !== type) delete input[key];
-}
-
-// src/store/jsonFile.ts
-var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
-function readJsonSync(path) {
-  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
-  if (file.absent !== void 0) return void 0;
-  try {
-    return JSON.parse(file.text);
-  } catch {
-    return void 0;
-  }
-}
-
-// src/mod/files/atomic.ts
-function ensurePrivateDirSync(_dir) {
-}
-function writeFileAtomicSync(path, data) {
-  sessionFiles().write(path, data);
-}
-async function writeJsonAtomic(path, value, _options = {}) {
-  sessionFiles().write(path, JSON.stringify(value));
 }
 
 // src/store/keyedCache.ts
@@ -3929,13 +4022,13 @@ var stripClaudeCommandOutput = createTagBlockStripper(
 );
 
 // src/transcript/redactionMarker.ts
-var OPENING = "[REDACTED:";
+var OPENING2 = "[REDACTED:";
 function redactionMarker(kind) {
-  return `${OPENING}${kind}]`;
+  return `${OPENING2}${kind}]`;
 }
 var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
 function withoutMarkers(text2) {
-  return text2.includes(OPENING) ? text2.replace(MARKER_IN_TEXT, " ") : text2;
+  return text2.includes(OPENING2) ? text2.replace(MARKER_IN_TEXT, " ") : text2;
 }
 function isRedacted(value) {
   return /^\[REDACTED/i.test(value);
@@ -4970,19 +5063,6 @@ var plugin_default = {
 var PLUGIN_VERSION = plugin_default.version;
 var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 
-// src/session/ids.ts
-var OV_SESSION_PREFIX = "cb-";
-function sanitizeIdPart(raw) {
-  return raw.trim().replace(/[^A-Za-z0-9._-]/g, "-");
-}
-function ovSessionId(hostSessionId) {
-  const id = sanitizeIdPart(hostSessionId);
-  return id === "" ? "" : `${OV_SESSION_PREFIX}${id}`;
-}
-function hostSessionIdOf(input) {
-  return typeof input.session_id === "string" ? input.session_id.trim() : "";
-}
-
 // src/session/workspace.ts
 function resolveWorkspace(input, env, cwd) {
   for (const candidate of [input.cwd, env.CODEBUDDY_PROJECT_DIR, env.CLAUDE_PROJECT_DIR]) {
@@ -5121,9 +5201,11 @@ function rewriteWithNewest(file, line) {
 // src/stages/prompt.ts
 function planRecall(input, deps) {
   const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
-  return { ctx, decision: decideRecall(input, ctx.settings, ctx.workspace) };
+  const decision = decideRecall(input, ctx.settings, ctx.workspace);
+  const markKey = decision.recall && ctx.ovSessionId !== "" ? ensureMarkKey(ctx.dataDir) : void 0;
+  return { ctx, decision, ...markKey !== void 0 ? { markKey } : {} };
 }
-async function recallFor(ctx, query, deps, cap) {
+async function recallFor(ctx, query, deps, cap, markKey) {
   const outcome = await recallMemories({
     client: ctx.client,
     settings: ctx.settings,
@@ -5150,7 +5232,8 @@ async function recallFor(ctx, query, deps, cap) {
     outcome.items,
     ctx.settings.recallTokenBudget,
     toolNamesFor(hostFromEnv(deps.env), ctx.settings),
-    cap
+    cap,
+    markKey === void 0 ? void 0 : (body) => blockMark(markKey, ctx.ovSessionId, body)
   );
   if (text2 === "") return void 0;
   const items = outcome.items.map(({ uri, score, category }) => ({
@@ -5171,27 +5254,6 @@ async function recallFor(ctx, query, deps, cap) {
     })
   );
   return { text: text2, items };
-}
-
-// src/mod/deadline.ts
-var LATE = /* @__PURE__ */ Symbol("late");
-async function within($, work, ms) {
-  const stop = new AbortController();
-  const expired = $.clock.sleep(Math.max(1, ms), { signal: stop.signal }).then(
-    () => LATE,
-    () => LATE
-  );
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    stop.abort();
-  }
-}
-var PREPARE_MS = 1e3;
-async function bounded($, work, ms, what) {
-  const value = await within($, work, ms);
-  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
-  return value;
 }
 
 // src/mod/httpTransport.ts
@@ -5296,12 +5358,12 @@ async function prepareRecall($, input) {
     deps.log.debug("recall skipped", { reason: plan.decision.reason });
     return async () => ({ text: "", items: [], afterAnswer: [] });
   }
-  const { ctx } = plan;
+  const { ctx, markKey } = plan;
   const query = plan.decision.query;
   return async () => {
     const answer = await within(
       $,
-      recallFor(ctx, query, deps, void 0),
+      recallFor(ctx, query, deps, void 0, markKey),
       Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS
     );
     if (answer === LATE) throw new Error("recall ran past its deadline");
@@ -5320,6 +5382,7 @@ function withCachesRead(plan) {
 }
 function readRecallCaches(dataDir) {
   for (const file of [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)]) readJsonSync(file);
+  readMarkKey(dataDir);
 }
 
 // src/mod/prompt.ts
@@ -5335,7 +5398,10 @@ async function onPrompt($, e, next) {
     };
   };
   const { result, ours } = await takeOver($, "prompt", e, next, recall);
-  if (ours === void 0) await cardOnPrompt($, recalledInContext(contextEntries(result)));
+  if (ours === void 0) {
+    const context = contextEntries(result);
+    await cardOnPrompt($, recalledInContext(context, await ourBlocks($, e, context)));
+  }
   return result;
 }
 function cardMemories(recall) {

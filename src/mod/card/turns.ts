@@ -54,11 +54,14 @@ export const MAX_SESSIONS = 20;
 /** Longest query shown. */
 const MAX_QUERY_CHARS = 80;
 
-/** The memories recalled for a prompt, read from the context the prompt's hooks injected. */
-export function recalledInContext(additionalContext: readonly unknown[] | undefined): CardMemory[] {
+/** The memories recalled for a prompt, read from the blocks of ours (`isOurs`: ourBlock.ts) in the context the prompt's hooks injected. */
+export function recalledInContext(
+  additionalContext: readonly unknown[] | undefined,
+  isOurs: (mark: string | undefined, body: string) => boolean,
+): CardMemory[] {
   const texts = (additionalContext ?? []).filter((entry): entry is string => typeof entry === 'string');
   return texts
-    .flatMap((text) => recalledInBlock(text))
+    .flatMap((text) => recalledInBlock(text, isOurs))
     .map(({ uri, score }) => (score === undefined ? { uri } : { uri, score }));
 }
 

@@ -533,11 +533,13 @@ function parseUrl(value) {
 }
 var LOOPBACK_NAMES = /* @__PURE__ */ new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
 function sameServer(a, b) {
-  const [x, y] = [parseUrl(a), parseUrl(b)];
-  if (x === void 0 || y === void 0) return a === b;
-  const host = (url) => LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
-  const path = (url) => url.pathname.replace(/\/+$/, "");
-  return x.protocol === y.protocol && host(x) === host(y) && (x.port || defaultPort(x)) === (y.port || defaultPort(y)) && path(x) === path(y);
+  return serverIdentity(a) === serverIdentity(b);
+}
+function serverIdentity(text2) {
+  const url = parseUrl(text2);
+  if (url === void 0) return text2;
+  const host = LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
+  return `${url.protocol}//${host}:${url.port || defaultPort(url)}${url.pathname.replace(/\/+$/, "")}`;
 }
 function defaultPort(url) {
   return url.protocol === "https:" ? "443" : "80";

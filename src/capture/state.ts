@@ -48,6 +48,8 @@ export interface Inflight {
    * so; cleared by an answer or a refused connection (send.ts).
    */
   unanswered?: boolean;
+  /** The id of the server and identity it was sent to (writeTarget.ts): only that one can say what became of it (D33). */
+  target?: string;
 }
 
 /**
@@ -243,6 +245,7 @@ function narrowInflight(value: unknown): Inflight | undefined {
     queued: value.queued === true,
     startedAt: typeof value.startedAt === 'number' ? value.startedAt : 0,
     ...(value.unanswered === true ? { unanswered: true } : {}),
+    ...(typeof value.target === 'string' ? { target: value.target } : {}),
   };
 }
 

@@ -384,16 +384,15 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0']);
 
 /** One server: same scheme, host (any loopback name counts as one), port and path. */
 export function sameServer(a: string, b: string): boolean {
-  const [x, y] = [parseUrl(a), parseUrl(b)];
-  if (x === undefined || y === undefined) return a === b;
-  const host = (url: URL) => (LOOPBACK_NAMES.has(url.hostname) ? 'loopback' : url.hostname);
-  const path = (url: URL) => url.pathname.replace(/\/+$/, '');
-  return (
-    x.protocol === y.protocol &&
-    host(x) === host(y) &&
-    (x.port || defaultPort(x)) === (y.port || defaultPort(y)) &&
-    path(x) === path(y)
-  );
+  return serverIdentity(a) === serverIdentity(b);
+}
+
+/** What names one server (`sameServer`): scheme, host (any loopback name as `loopback`), port, path; the text itself when it is no http(s) URL. */
+export function serverIdentity(text: string): string {
+  const url = parseUrl(text);
+  if (url === undefined) return text;
+  const host = LOOPBACK_NAMES.has(url.hostname) ? 'loopback' : url.hostname;
+  return `${url.protocol}//${host}:${url.port || defaultPort(url)}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 function defaultPort(url: URL): string {

@@ -15,7 +15,7 @@ import type { StageDeps } from '../protocol/stage.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { clientFor, loadStageConfig } from '../session/stageContext.js';
 import { adoptStrandedWrites, type AdoptResult } from '../store/adopt.js';
-import { resolveDataDir } from '../store/paths.js';
+import { resolveDataDir, storeLayout } from '../store/paths.js';
 import { PLUGIN_VERSION, USER_AGENT } from '../version.js';
 import { checkActivity } from './activityCheck.js';
 import { checkCommitPolicy } from './commitPolicyCheck.js';
@@ -27,6 +27,7 @@ import { checkMcp } from './mcpCheck.js';
 import { checkResident } from './residentCheck.js';
 import { checkDuplicates } from './duplicatesCheck.js';
 import { checkProject } from './projectCheck.js';
+import { checkQueueTargets } from './queueTargetCheck.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { createNodeDoctorIo } from './nodeIo.js';
 import type { DoctorIo } from './nodeIo.js';
@@ -128,6 +129,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass'),
     adopted,
   );
+  const queueTargets = await checkQueueTargets(config, storeLayout(dataDir).queueDir, startedAt);
   return [
     checkConfig(config, deps.homeDir),
     checkProject(config, resolveWorkspace({}, deps.env, deps.cwd), deps.homeDir, startedAt),
@@ -136,6 +138,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     mcp,
     dataDirCheck,
     queue,
+    ...(queueTargets !== undefined ? [queueTargets] : []),
     activity,
     commitPolicy,
     checkResident(deps, config.settings),

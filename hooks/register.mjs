@@ -200,6 +200,13 @@ function describe(value) {
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+function parseJson(text2) {
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+}
 function record(value, path) {
   if (!isRecord(value)) throw new ShapeError(path, "object", value);
   return value;
@@ -1429,6 +1436,7 @@ function loadPluginConfig(input) {
       },
       settings: fallback.settings,
       settingSources: fallback.sources,
+      dataDir: resolveDataDir(input.env, input.homeDir),
       warnings: [`configuration could not be loaded (${reason}); using defaults`]
     };
   }
@@ -1456,6 +1464,7 @@ function resolveConfig({
     credentials,
     settings: settings.settings,
     settingSources: settings.sources,
+    dataDir: resolveDataDir(env, homeDir),
     warnings: [...warnings, ...settings.warnings],
     ...Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}
   };
@@ -2331,6 +2340,7 @@ function readWorkspaceFile(path, root, report) {
     );
     return layer;
   }
+  layer.parsed = file.value;
   for (const key of connectionKeysIn(file.value, ""))
     report.warnings.push(
       `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`
@@ -2451,7 +2461,16 @@ function readWorkspaceConfig(root, touched) {
   touched.push(...paths);
   const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer) => layer !== void 0);
   if (layers.length === 0) return void 0;
-  const merged = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
+  return mergeLayers(layers, report);
+}
+function mergeLayers(layers, report) {
+  const merged = {
+    files: layers.map((layer) => layer.path),
+    values: {},
+    origins: {},
+    layers,
+    ...report
+  };
   for (const layer of layers) {
     for (const field of Object.keys(layer.values)) {
       const value = field === "peerSource" ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
@@ -2515,106 +2534,114 @@ function applyWorkspace(settings, config) {
   return { settings: next, ignored };
 }
 
-// src/project/identity.ts
+// src/project/gitTracked.ts
+var MAX_INDEX_BYTES = 4 * 1024 * 1024 - 1;
+function trackedByGit(git, path) {
+  const top = git.gitRoot.endsWith(sep) ? git.gitRoot : `${git.gitRoot}${sep}`;
+  if (!path.startsWith(top)) return true;
+  const inRepo = path.slice(top.length).split(sep).join("/");
+  const index = readSmallFile(join(git.gitDir, "index"), MAX_INDEX_BYTES);
+  if (index.absent === "missing") return false;
+  if (index.absent !== void 0 || !readableIndex(index.text)) return true;
+  const needle = `${inRepo}\0`;
+  if (index.text.includes(needle)) return true;
+  for (const name of namesInDir(git.gitDir).filter((entry) => entry.startsWith("sharedindex."))) {
+    const shared = readSmallFile(join(git.gitDir, name), MAX_INDEX_BYTES);
+    if (shared.absent !== void 0 || !readableIndex(shared.text) || shared.text.includes(needle)) return true;
+  }
+  return false;
+}
+function readableIndex(text2) {
+  return text2.startsWith("DIRC\0\0\0") && (text2.charCodeAt(7) === 2 || text2.charCodeAt(7) === 3);
+}
+
+// src/store/jsonFile.ts
+var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
+function readJsonSync(path) {
+  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
+  if (file.absent !== void 0) return void 0;
+  try {
+    return JSON.parse(file.text);
+  } catch {
+    return void 0;
+  }
+}
+
+// src/mod/files/atomic.ts
+function ensurePrivateDirSync(_dir) {
+}
+function writeFileAtomicSync(path, data) {
+  sessionFiles().write(path, data);
+}
+async function writeJsonAtomic(path, value, _options = {}) {
+  sessionFiles().write(path, JSON.stringify(value));
+}
+
+// src/project/trust.ts
+var MAX_TRUST_BYTES = 256 * 1024;
+function trustFile(dataDir) {
+  return join(dataDir, "trust.json");
+}
+function contentDigest(parsed) {
+  return sha256Hex(JSON.stringify(parsed));
+}
+function readApprovals(dataDir) {
+  const value = parseJson(readSmallFile(trustFile(dataDir), MAX_TRUST_BYTES).text ?? "");
+  const listed = isRecord(value) && Array.isArray(value["approvals"]) ? value["approvals"] : [];
+  return listed.filter(isApproval);
+}
+function isApproved(approvals, root, file, digest) {
+  return approvals.some((approval) => approval.root === root && approval.file === file && approval.digest === digest);
+}
+function isApproval(value) {
+  return isRecord(value) && typeof value["root"] === "string" && typeof value["file"] === "string" && typeof value["digest"] === "string" && typeof value["peer"] === "string" && typeof value["at"] === "number";
+}
+
+// src/project/peerApproval.ts
+function approvedPeer(config, where, dataDir, peerOf2) {
+  const full = peerOf2(config);
+  const naming = (config?.layers ?? []).filter(
+    (layer) => layer.values.peerId !== void 0 || layer.values.peerSource !== void 0
+  );
+  if (config === void 0 || where === void 0 || naming.length === 0) return full;
+  if (peerOf2(withoutPeers(config, naming)).peerId === full.peerId) return full;
+  const gated = naming.filter((layer) => nameOf(layer) === WORKSPACE_FILES[0] || tracked(layer, where.git));
+  if (gated.length === 0) return full;
+  const without = peerOf2(withoutPeers(config, gated));
+  if (without.peerId === full.peerId) return full;
+  const files = gated.map((layer) => ({
+    path: layer.path,
+    file: nameOf(layer),
+    digest: contentDigest(layer.parsed ?? {})
+  }));
+  if (allApproved(files, where.root, dataDir)) return { ...full, approved: files.map((file) => file.path) };
+  return { ...without, unapproved: { root: where.root, files, named: full.peerId ?? "(none)" } };
+}
+function nameOf(layer) {
+  return layer.path.split(/[/\\]/).pop() ?? "";
+}
+function tracked(layer, git) {
+  return git !== void 0 && trackedByGit(git, layer.path);
+}
+function withoutPeers(config, layers) {
+  const stripped = config.layers.map((layer) => {
+    if (!layers.includes(layer)) return layer;
+    const { peerId: _id, peerSource: _source, ...values } = layer.values;
+    const { peerId: _idFrom, peerSource: _sourceFrom, ...origins } = layer.origins;
+    return { ...layer, values, origins };
+  });
+  return mergeLayers(stripped, { warnings: config.warnings, notes: config.notes });
+}
+function allApproved(files, root, dataDir) {
+  if (dataDir === void 0) return false;
+  const approvals = readApprovals(dataDir);
+  return files.every((file) => isApproved(approvals, root, file.file, file.digest));
+}
+
+// src/project/scan.ts
 var MAX_CACHE_AGE_MS = 6e4;
 var MAX_CACHE_ENTRIES = 64;
 var cache = /* @__PURE__ */ new Map();
-function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
-  const input = {
-    workspace,
-    homeDir,
-    credentials: config.credentials,
-    settings: config.settings,
-    ...originOf(config),
-    now
-  };
-  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
-  const applied = applyWorkspace(config.settings, project.config);
-  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
-  return { project: named, settings: applied.settings, ignored: applied.ignored };
-}
-function isActorScope(settings) {
-  return settings.recallPeerScope.trim().toLowerCase() === "actor";
-}
-function originOf(config) {
-  const origin = config.settingSources?.peerSource;
-  return origin === void 0 ? {} : { peerSourceOrigin: origin };
-}
-function resolveProject(input) {
-  let scan;
-  try {
-    scan = cachedScan(resolve(input.workspace), input.homeDir, input.now);
-  } catch (error) {
-    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
-  }
-  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
-  const base = {
-    peerSource: "",
-    earlierPeerIds: [],
-    off: switchesOff(scan.config),
-    warnings,
-    ...scan.root ? { root: scan.root.root } : {},
-    ...scan.config ? { config: scan.config } : {}
-  };
-  const explicit = explicitPeer(input.credentials, warnings);
-  const named = scan.config?.values.peerId;
-  const namedBy = scan.config === void 0 ? "" : originText(scan.config, "peerId");
-  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
-  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
-  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
-  return derivedPeer(input, scan, base);
-}
-function derivedPeer(input, scan, base) {
-  const source = peerSourceOf(input, scan.config);
-  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
-  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
-  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (rendered === void 0)
-    return {
-      ...base,
-      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
-    };
-  const peer = {
-    ...base,
-    peerId: rendered.id,
-    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
-  };
-  if (input.earlierIds !== true) return peer;
-  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
-    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
-  );
-  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
-}
-function peerSourceOf(input, config) {
-  const knob = input.settings.peerSource;
-  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
-  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
-  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
-  if (config?.values.peerSource !== void 0)
-    return { value: config.values.peerSource, from: originText(config, "peerSource") };
-  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
-  return { value: void 0, from: "default git" };
-}
-function describeVariable(template, scan) {
-  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
-  if (template.includes("{git_root}"))
-    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
-  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
-  return template.includes("{cwd}") ? "the working folder" : "the template itself";
-}
-function explicitPeer(credentials, warnings) {
-  const peerId = credentials.peerId?.trim();
-  if (!peerId) return void 0;
-  const source = credentials.sources.peerId ?? "configuration";
-  if (!isValidPeerId(peerId)) {
-    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
-    return void 0;
-  }
-  return { peerId, source, fromEnv: source.startsWith("env:") };
-}
 var NO_VARIABLES = { git_remote: "", git_root: "", dir: "", git_port: "" };
 function cachedScan(workspace, homeDir, now) {
   const hit = cache.get(workspace);
@@ -2665,6 +2692,114 @@ function signatureOf(path) {
 }
 function clearProjectCache() {
   cache.clear();
+}
+
+// src/project/identity.ts
+function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
+  const input = {
+    workspace,
+    homeDir,
+    ...config.dataDir !== void 0 ? { dataDir: config.dataDir } : {},
+    credentials: config.credentials,
+    settings: config.settings,
+    ...originOf(config),
+    now
+  };
+  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
+  const applied = applyWorkspace(config.settings, project.config);
+  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
+  return { project: named, settings: applied.settings, ignored: applied.ignored };
+}
+function isActorScope(settings) {
+  return settings.recallPeerScope.trim().toLowerCase() === "actor";
+}
+function originOf(config) {
+  const origin = config.settingSources?.peerSource;
+  return origin === void 0 ? {} : { peerSourceOrigin: origin };
+}
+function resolveProject(input) {
+  let scan;
+  try {
+    scan = cachedScan(resolve(input.workspace), input.homeDir, input.now);
+  } catch (error) {
+    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
+  }
+  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
+  const base = {
+    peerSource: "",
+    earlierPeerIds: [],
+    off: switchesOff(scan.config),
+    warnings,
+    ...scan.root ? { root: scan.root.root } : {},
+    ...scan.config ? { config: scan.config } : {}
+  };
+  const explicit = explicitPeer(input.credentials, warnings);
+  const where = scan.root === void 0 ? void 0 : { root: scan.root.root, ...scan.root.git ? { git: scan.root.git } : {} };
+  return approvedPeer(
+    scan.config,
+    where,
+    input.dataDir,
+    (config) => peerOf(input, scan, { ...base, warnings: [...base.warnings] }, explicit, config)
+  );
+}
+function peerOf(input, scan, base, explicit, config) {
+  const named = config?.values.peerId;
+  const namedBy = config === void 0 ? "" : originText(config, "peerId");
+  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
+  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
+  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
+  return derivedPeer(input, scan, base, config);
+}
+function derivedPeer(input, scan, base, config) {
+  const source = peerSourceOf(input, config);
+  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
+  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
+  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (rendered === void 0)
+    return {
+      ...base,
+      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
+    };
+  const peer = {
+    ...base,
+    peerId: rendered.id,
+    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
+  };
+  if (input.earlierIds !== true) return peer;
+  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
+    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
+  );
+  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
+}
+function peerSourceOf(input, config) {
+  const knob = input.settings.peerSource;
+  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
+  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
+  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
+  if (config?.values.peerSource !== void 0)
+    return { value: config.values.peerSource, from: originText(config, "peerSource") };
+  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
+  return { value: void 0, from: "default git" };
+}
+function describeVariable(template, scan) {
+  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
+  if (template.includes("{git_root}"))
+    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
+  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
+  return template.includes("{cwd}") ? "the working folder" : "the template itself";
+}
+function explicitPeer(credentials, warnings) {
+  const peerId = credentials.peerId?.trim();
+  if (!peerId) return void 0;
+  const source = credentials.sources.peerId ?? "configuration";
+  if (!isValidPeerId(peerId)) {
+    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
+    return void 0;
+  }
+  return { peerId, source, fromEnv: source.startsWith("env:") };
 }
 
 // src/mod/files/fetch.ts
@@ -2884,28 +3019,6 @@ function unescapeAttribute(value) {
   return value.replace(/&(amp|quot|lt|gt);/g, (_entity, name) => ATTRIBUTE_ENTITIES[name] ?? "");
 }
 var ATTRIBUTE_ENTITIES = { amp: "&", quot: '"', lt: "<", gt: ">" };
-
-// src/store/jsonFile.ts
-var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
-function readJsonSync(path) {
-  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
-  if (file.absent !== void 0) return void 0;
-  try {
-    return JSON.parse(file.text);
-  } catch {
-    return void 0;
-  }
-}
-
-// src/mod/files/atomic.ts
-function ensurePrivateDirSync(_dir) {
-}
-function writeFileAtomicSync(path, data) {
-  sessionFiles().write(path, data);
-}
-async function writeJsonAtomic(path, value, _options = {}) {
-  sessionFiles().write(path, JSON.stringify(value));
-}
 
 // src/recall/blockMark.ts
 var MARK_CHARS = 24;
@@ -5341,8 +5454,9 @@ function moduleLogger($) {
 // src/mod/files/switchFiles.ts
 function switchFiles(view) {
   const { cli, ov } = credentialFilePaths(view.env, view.homeDir);
+  const approvals = trustFile(resolveDataDir(view.env, view.homeDir));
   const workspaceFiles = new Set(WORKSPACE_FILES);
-  return (path) => path === cli || path === ov || workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR;
+  return (path) => path === cli || path === ov || path === approvals || workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR;
 }
 
 // src/mod/recall.ts
@@ -5518,11 +5632,13 @@ function memoryOffNotice(input) {
   }
 }
 function noticeFor(input) {
-  const unclear = unclearLine(input.unclear);
+  const configured = [unclearLine(input.unclear), input.off === true ? void 0 : input.trust].filter(
+    (line) => line !== void 0
+  );
   const other = input.off === true ? void 0 : serverNotice(input);
-  if (unclear === void 0) return other;
-  return other === void 0 ? { text: unclear } : { ...other, text: `${unclear}
-${other.text}` };
+  if (configured.length === 0) return other;
+  const text2 = [...configured, ...other === void 0 ? [] : [other.text]].join("\n");
+  return other === void 0 ? { text: text2 } : { ...other, text: text2 };
 }
 function serverNotice({ dataDir, credentials, failure: failure2 }) {
   const reason = failure2 === void 0 ? void 0 : memoryOffReason(failure2);
@@ -5572,6 +5688,14 @@ function sweepOldMarks(dir, now) {
     const mtime = statQuietly(path)?.mtimeMs;
     if (mtime !== void 0 && now - mtime > MARK_TTL_MS) removeFileQuietly(path);
   }
+}
+
+// src/stages/trustNotice.ts
+function trustLine(project) {
+  const unapproved = project.unapproved;
+  if (unapproved === void 0) return void 0;
+  const files = unapproved.files.map((file) => file.path).join(" and ");
+  return `OpenViking: ${files} names the project peer ${unapproved.named}, which you have not approved; memory here stays with ${project.peerId ?? "(none: your own space)"}. To use it, run /openviking:trust (or node scripts/hook.mjs trust in ${unapproved.root}).`;
 }
 
 // src/profile/fetch.ts
@@ -5823,6 +5947,46 @@ function fileOf(source) {
   return source.slice("file:".length, hash === -1 ? void 0 : hash);
 }
 
+// src/project/trustMarks.ts
+var MAX_SESSIONS2 = 20;
+function marksFile(dataDir) {
+  return join(dataDir, "status", "trust.json");
+}
+function recordUnapproved(dataDir, sessionId, unapproved, at) {
+  if (sessionId === "") return;
+  const marks = readMarks2(dataDir);
+  if (unapproved === void 0 && marks[sessionId] === void 0) return;
+  delete marks[sessionId];
+  const kept = Object.entries(marks).sort(([, a], [, b]) => b.at - a.at).slice(0, MAX_SESSIONS2 - 1);
+  const mark = unapproved === void 0 ? void 0 : {
+    at,
+    root: unapproved.root,
+    named: unapproved.named,
+    files: unapproved.files.map(({ file, digest }) => ({ file, digest }))
+  };
+  try {
+    writeFileAtomicSync(
+      marksFile(dataDir),
+      JSON.stringify(Object.fromEntries(mark === void 0 ? kept : [[sessionId, mark], ...kept]))
+    );
+  } catch {
+  }
+}
+function readMarks2(dataDir) {
+  const value = readJsonSync(marksFile(dataDir));
+  const marks = {};
+  if (!isRecord(value)) return marks;
+  for (const [id, mark] of Object.entries(value)) {
+    if (id === "__proto__" || !isRecord(mark) || typeof mark["root"] !== "string") continue;
+    if (typeof mark["named"] !== "string" || typeof mark["at"] !== "number" || !Array.isArray(mark["files"])) continue;
+    const files = mark["files"].filter(
+      (file) => isRecord(file) && typeof file["file"] === "string" && typeof file["digest"] === "string"
+    );
+    marks[id] = { at: mark["at"], root: mark["root"], named: mark["named"], files };
+  }
+  return marks;
+}
+
 // src/stages/startBlock.ts
 var ARCHIVE_SOURCES = /* @__PURE__ */ new Set(["resume", "compact"]);
 function planStart(input, deps) {
@@ -5875,6 +6039,7 @@ function recordStart(ctx, deps, source, text2, seen) {
       })
     );
   if (seen !== void 0) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen));
+  deps.afterAnswer(() => recordUnapproved(ctx.dataDir, ctx.ovSessionId, ctx.project.unapproved, deps.now()));
 }
 function fetchProfile(ctx, deps) {
   return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
@@ -5972,7 +6137,8 @@ async function tellIfOff($, plan, failure2, now, off = false) {
       failure: failure2,
       now,
       unclear: unclearSwitchesOf(ctx.config, ctx.project),
-      off
+      off,
+      trust: trustLine(ctx.project)
     })
   );
   if (notice === void 0) return;

@@ -12,9 +12,10 @@ import {
   isRecord,
   isUpstreamError,
   notificationLine,
+  parseJson,
   parseMessage,
   resultLine
-} from "./chunks/chunk-ILR7R2JX.mjs";
+} from "./chunks/chunk-2ZRJIOZS.mjs";
 import "./chunks/chunk-CEFMPCQX.mjs";
 
 // src/mcp/main.ts
@@ -1083,6 +1084,7 @@ function loadPluginConfig(input) {
       },
       settings: fallback.settings,
       settingSources: fallback.sources,
+      dataDir: resolveDataDir(input.env, input.homeDir),
       warnings: [`configuration could not be loaded (${reason}); using defaults`]
     };
   }
@@ -1110,6 +1112,7 @@ function resolveConfig({
     credentials,
     settings: settings.settings,
     settingSources: settings.sources,
+    dataDir: resolveDataDir(env, homeDir),
     warnings: [...warnings, ...settings.warnings],
     ...Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}
   };
@@ -1154,7 +1157,7 @@ var PLUGIN_VERSION = plugin_default.version;
 var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 
 // src/mcp/proxy.ts
-import { join as join11 } from "node:path";
+import { join as join13 } from "node:path";
 
 // src/mcp/configWatch.ts
 import { statSync as statSync2 } from "node:fs";
@@ -1857,8 +1860,8 @@ function bareIsSecret(name, spaceBefore, separator, value, after) {
   if (after === "(" || after === "[") return false;
   if (HEADER_NAME.test(name)) return value.length >= 4;
   const upper = UPPER_NAME.test(name);
-  const sep3 = separator.trim();
-  if (sep3 === "=" && spaceBefore === "") {
+  const sep4 = separator.trim();
+  if (sep4 === "=" && spaceBefore === "") {
     if (upper || !CODE_FOLLOWER.has(after)) return true;
     return !(IDENTIFIER.test(value) || MEMBER_CHAIN.test(value));
   }
@@ -2024,6 +2027,13 @@ import {
   writeFileSync,
   writeSync
 } from "node:fs";
+function namesInDir(dir) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
 function statQuietly(path) {
   try {
     return statSync3(path, { throwIfNoEntry: false });
@@ -2643,6 +2653,7 @@ function readWorkspaceFile(path, root, report) {
     );
     return layer;
   }
+  layer.parsed = file.value;
   for (const key of connectionKeysIn(file.value, ""))
     report.warnings.push(
       `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`
@@ -2763,7 +2774,16 @@ function readWorkspaceConfig(root, touched) {
   touched.push(...paths);
   const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer) => layer !== void 0);
   if (layers.length === 0) return void 0;
-  const merged = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
+  return mergeLayers(layers, report);
+}
+function mergeLayers(layers, report) {
+  const merged = {
+    files: layers.map((layer) => layer.path),
+    values: {},
+    origins: {},
+    layers,
+    ...report
+  };
   for (const layer of layers) {
     for (const field of Object.keys(layer.values)) {
       const value = field === "peerSource" ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
@@ -2821,106 +2841,94 @@ function applyWorkspace(settings, config) {
   return { settings: next, ignored };
 }
 
-// src/project/identity.ts
+// src/project/gitTracked.ts
+import { join as join11, sep as sep3 } from "node:path";
+var MAX_INDEX_BYTES = 4 * 1024 * 1024 - 1;
+function trackedByGit(git, path) {
+  const top = git.gitRoot.endsWith(sep3) ? git.gitRoot : `${git.gitRoot}${sep3}`;
+  if (!path.startsWith(top)) return true;
+  const inRepo = path.slice(top.length).split(sep3).join("/");
+  const index = readSmallFile(join11(git.gitDir, "index"), MAX_INDEX_BYTES);
+  if (index.absent === "missing") return false;
+  if (index.absent !== void 0 || !readableIndex(index.text)) return true;
+  const needle = `${inRepo}\0`;
+  if (index.text.includes(needle)) return true;
+  for (const name of namesInDir(git.gitDir).filter((entry) => entry.startsWith("sharedindex."))) {
+    const shared = readSmallFile(join11(git.gitDir, name), MAX_INDEX_BYTES);
+    if (shared.absent !== void 0 || !readableIndex(shared.text) || shared.text.includes(needle)) return true;
+  }
+  return false;
+}
+function readableIndex(text2) {
+  return text2.startsWith("DIRC\0\0\0") && (text2.charCodeAt(7) === 2 || text2.charCodeAt(7) === 3);
+}
+
+// src/project/trust.ts
+import { join as join12 } from "node:path";
+var MAX_TRUST_BYTES = 256 * 1024;
+function trustFile(dataDir) {
+  return join12(dataDir, "trust.json");
+}
+function contentDigest(parsed) {
+  return sha256Hex(JSON.stringify(parsed));
+}
+function readApprovals(dataDir) {
+  const value = parseJson(readSmallFile(trustFile(dataDir), MAX_TRUST_BYTES).text ?? "");
+  const listed = isRecord(value) && Array.isArray(value["approvals"]) ? value["approvals"] : [];
+  return listed.filter(isApproval);
+}
+function isApproved(approvals, root, file, digest) {
+  return approvals.some((approval) => approval.root === root && approval.file === file && approval.digest === digest);
+}
+function isApproval(value) {
+  return isRecord(value) && typeof value["root"] === "string" && typeof value["file"] === "string" && typeof value["digest"] === "string" && typeof value["peer"] === "string" && typeof value["at"] === "number";
+}
+
+// src/project/peerApproval.ts
+function approvedPeer(config, where, dataDir, peerOf2) {
+  const full = peerOf2(config);
+  const naming = (config?.layers ?? []).filter(
+    (layer) => layer.values.peerId !== void 0 || layer.values.peerSource !== void 0
+  );
+  if (config === void 0 || where === void 0 || naming.length === 0) return full;
+  if (peerOf2(withoutPeers(config, naming)).peerId === full.peerId) return full;
+  const gated = naming.filter((layer) => nameOf(layer) === WORKSPACE_FILES[0] || tracked(layer, where.git));
+  if (gated.length === 0) return full;
+  const without = peerOf2(withoutPeers(config, gated));
+  if (without.peerId === full.peerId) return full;
+  const files = gated.map((layer) => ({
+    path: layer.path,
+    file: nameOf(layer),
+    digest: contentDigest(layer.parsed ?? {})
+  }));
+  if (allApproved(files, where.root, dataDir)) return { ...full, approved: files.map((file) => file.path) };
+  return { ...without, unapproved: { root: where.root, files, named: full.peerId ?? "(none)" } };
+}
+function nameOf(layer) {
+  return layer.path.split(/[/\\]/).pop() ?? "";
+}
+function tracked(layer, git) {
+  return git !== void 0 && trackedByGit(git, layer.path);
+}
+function withoutPeers(config, layers) {
+  const stripped = config.layers.map((layer) => {
+    if (!layers.includes(layer)) return layer;
+    const { peerId: _id, peerSource: _source, ...values } = layer.values;
+    const { peerId: _idFrom, peerSource: _sourceFrom, ...origins } = layer.origins;
+    return { ...layer, values, origins };
+  });
+  return mergeLayers(stripped, { warnings: config.warnings, notes: config.notes });
+}
+function allApproved(files, root, dataDir) {
+  if (dataDir === void 0) return false;
+  const approvals = readApprovals(dataDir);
+  return files.every((file) => isApproved(approvals, root, file.file, file.digest));
+}
+
+// src/project/scan.ts
 var MAX_CACHE_AGE_MS = 6e4;
 var MAX_CACHE_ENTRIES = 64;
 var cache = /* @__PURE__ */ new Map();
-function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
-  const input = {
-    workspace,
-    homeDir,
-    credentials: config.credentials,
-    settings: config.settings,
-    ...originOf(config),
-    now
-  };
-  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
-  const applied = applyWorkspace(config.settings, project.config);
-  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
-  return { project: named, settings: applied.settings, ignored: applied.ignored };
-}
-function isActorScope(settings) {
-  return settings.recallPeerScope.trim().toLowerCase() === "actor";
-}
-function originOf(config) {
-  const origin = config.settingSources?.peerSource;
-  return origin === void 0 ? {} : { peerSourceOrigin: origin };
-}
-function resolveProject(input) {
-  let scan;
-  try {
-    scan = cachedScan(resolve4(input.workspace), input.homeDir, input.now);
-  } catch (error) {
-    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
-  }
-  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
-  const base = {
-    peerSource: "",
-    earlierPeerIds: [],
-    off: switchesOff(scan.config),
-    warnings,
-    ...scan.root ? { root: scan.root.root } : {},
-    ...scan.config ? { config: scan.config } : {}
-  };
-  const explicit = explicitPeer(input.credentials, warnings);
-  const named = scan.config?.values.peerId;
-  const namedBy = scan.config === void 0 ? "" : originText(scan.config, "peerId");
-  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
-  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
-  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
-  return derivedPeer(input, scan, base);
-}
-function derivedPeer(input, scan, base) {
-  const source = peerSourceOf(input, scan.config);
-  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
-  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
-  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (rendered === void 0)
-    return {
-      ...base,
-      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
-    };
-  const peer = {
-    ...base,
-    peerId: rendered.id,
-    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
-  };
-  if (input.earlierIds !== true) return peer;
-  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
-    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
-  );
-  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
-}
-function peerSourceOf(input, config) {
-  const knob = input.settings.peerSource;
-  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
-  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
-  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
-  if (config?.values.peerSource !== void 0)
-    return { value: config.values.peerSource, from: originText(config, "peerSource") };
-  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
-  return { value: void 0, from: "default git" };
-}
-function describeVariable(template, scan) {
-  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
-  if (template.includes("{git_root}"))
-    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
-  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
-  return template.includes("{cwd}") ? "the working folder" : "the template itself";
-}
-function explicitPeer(credentials, warnings) {
-  const peerId = credentials.peerId?.trim();
-  if (!peerId) return void 0;
-  const source = credentials.sources.peerId ?? "configuration";
-  if (!isValidPeerId(peerId)) {
-    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
-    return void 0;
-  }
-  return { peerId, source, fromEnv: source.startsWith("env:") };
-}
 var NO_VARIABLES = { git_remote: "", git_root: "", dir: "", git_port: "" };
 function cachedScan(workspace, homeDir, now) {
   const hit = cache.get(workspace);
@@ -2970,9 +2978,117 @@ function signatureOf(path) {
   return stat === void 0 ? "-" : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
 }
 
+// src/project/identity.ts
+function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
+  const input = {
+    workspace,
+    homeDir,
+    ...config.dataDir !== void 0 ? { dataDir: config.dataDir } : {},
+    credentials: config.credentials,
+    settings: config.settings,
+    ...originOf(config),
+    now
+  };
+  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
+  const applied = applyWorkspace(config.settings, project.config);
+  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
+  return { project: named, settings: applied.settings, ignored: applied.ignored };
+}
+function isActorScope(settings) {
+  return settings.recallPeerScope.trim().toLowerCase() === "actor";
+}
+function originOf(config) {
+  const origin = config.settingSources?.peerSource;
+  return origin === void 0 ? {} : { peerSourceOrigin: origin };
+}
+function resolveProject(input) {
+  let scan;
+  try {
+    scan = cachedScan(resolve4(input.workspace), input.homeDir, input.now);
+  } catch (error) {
+    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
+  }
+  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
+  const base = {
+    peerSource: "",
+    earlierPeerIds: [],
+    off: switchesOff(scan.config),
+    warnings,
+    ...scan.root ? { root: scan.root.root } : {},
+    ...scan.config ? { config: scan.config } : {}
+  };
+  const explicit = explicitPeer(input.credentials, warnings);
+  const where = scan.root === void 0 ? void 0 : { root: scan.root.root, ...scan.root.git ? { git: scan.root.git } : {} };
+  return approvedPeer(
+    scan.config,
+    where,
+    input.dataDir,
+    (config) => peerOf(input, scan, { ...base, warnings: [...base.warnings] }, explicit, config)
+  );
+}
+function peerOf(input, scan, base, explicit, config) {
+  const named = config?.values.peerId;
+  const namedBy = config === void 0 ? "" : originText(config, "peerId");
+  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
+  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
+  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
+  return derivedPeer(input, scan, base, config);
+}
+function derivedPeer(input, scan, base, config) {
+  const source = peerSourceOf(input, config);
+  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
+  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
+  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (rendered === void 0)
+    return {
+      ...base,
+      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
+    };
+  const peer = {
+    ...base,
+    peerId: rendered.id,
+    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
+  };
+  if (input.earlierIds !== true) return peer;
+  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
+    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
+  );
+  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
+}
+function peerSourceOf(input, config) {
+  const knob = input.settings.peerSource;
+  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
+  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
+  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
+  if (config?.values.peerSource !== void 0)
+    return { value: config.values.peerSource, from: originText(config, "peerSource") };
+  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
+  return { value: void 0, from: "default git" };
+}
+function describeVariable(template, scan) {
+  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
+  if (template.includes("{git_root}"))
+    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
+  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
+  return template.includes("{cwd}") ? "the working folder" : "the template itself";
+}
+function explicitPeer(credentials, warnings) {
+  const peerId = credentials.peerId?.trim();
+  if (!peerId) return void 0;
+  const source = credentials.sources.peerId ?? "configuration";
+  if (!isValidPeerId(peerId)) {
+    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
+    return void 0;
+  }
+  return { peerId, source, fromEnv: source.startsWith("env:") };
+}
+
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-O7GA3KAN.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-4L4LMS4Z.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -3262,7 +3378,7 @@ function createProxy(options) {
     warn: (message) => log.warn(message)
   });
   watch = config;
-  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join11(resolveDataDir(options.env, options.homeDir), "cache");
+  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join13(resolveDataDir(options.env, options.homeDir), "cache");
   const snapshots = createSnapshotStore({ cacheDir, now: options.now, warn: (message) => log.warn(message) });
   const mcpUrl = () => config.current().credentials.mcpUrl;
   void snapshots.load(mcpUrl());

@@ -12,6 +12,8 @@
  * - `node hook.mjs why [--session ID]`: what the plugin injected into a
  *   session (why/record.ts): the one asked for, else the host's current
  *   session when the shell knows it, else this folder's newest.
+ * - `node hook.mjs trust [--revoke]`: the user's approval of the peer a
+ *   committed workspace file names here (trust.ts, DESIGN D32).
  *
  * A lazy module of its own (scripts/lazy/controls.mjs): nothing here runs
  * on a hook's path.
@@ -30,6 +32,7 @@ import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
 import { inertForCommand } from '../protocol/commandOutput.js';
 import { printable, printableLine } from '../util/printable.js';
 import { newQueryFile, takeQueryFile } from './queryFile.js';
+import { runTrust } from './trust.js';
 
 export interface ControlResult {
   text: string;
@@ -50,7 +53,9 @@ export async function runControl(command: string, argv: readonly string[], deps:
       ? whyReport(argv, deps)
       : command === 'recall-preview'
         ? await recallPreviewCommand(argv, deps)
-        : { text: `unknown command ${command}\n`, code: 2 };
+        : command === 'trust'
+          ? runTrust(argv, deps)
+          : { text: `unknown command ${command}\n`, code: 2 };
   return { ...result, text: inertForCommand(printable(result.text)) };
 }
 

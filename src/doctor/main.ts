@@ -28,6 +28,7 @@ import { checkResident } from './residentCheck.js';
 import { checkDuplicates } from './duplicatesCheck.js';
 import { checkProject } from './projectCheck.js';
 import { checkQueueTargets } from './queueTargetCheck.js';
+import { checkTrust } from './trustCheck.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { createNodeDoctorIo } from './nodeIo.js';
 import type { DoctorIo } from './nodeIo.js';
@@ -133,18 +134,24 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
   return [
     checkConfig(config, deps.homeDir),
     checkProject(config, resolveWorkspace({}, deps.env, deps.cwd), deps.homeDir, startedAt),
+    ...optionalCheck(checkTrust(config, resolveWorkspace({}, deps.env, deps.cwd), deps.homeDir, startedAt)),
     server.server,
     ...(server.identity ? [server.identity] : []),
     mcp,
     dataDirCheck,
     queue,
-    ...(queueTargets !== undefined ? [queueTargets] : []),
+    ...optionalCheck(queueTargets),
     activity,
     commitPolicy,
     checkResident(deps, config.settings),
     hooks,
     checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot, config.settings),
   ];
+}
+
+/** A check shown only when it has something to say. */
+function optionalCheck(check: Check | undefined): Check[] {
+  return check === undefined ? [] : [check];
 }
 
 /** The queue check, saying where writes an earlier install left elsewhere came from (DESIGN D21). */

@@ -12,8 +12,9 @@
  *   clock, so the stage does its background work in this process after its
  *   answer (`StageDeps.offHostClock`; no second node).
  * - `node hook.mjs doctor [...]`: the doctor, exit code from it.
- * - `node hook.mjs why [--session ID]` / `recall-preview <query>`: the
- *   user's memory controls (src/controls/main.ts), printed to stdout.
+ * - `node hook.mjs why [--session ID]` / `recall-preview <query>` /
+ *   `trust [--revoke]`: the user's memory controls (src/controls/main.ts),
+ *   printed to stdout.
  * - `node hook.mjs requeue-dead`: dead letters back into the pending queue.
  * - `node hook.mjs worker <kind>`: a detached background job (capture),
  *   started by a stage through `StageDeps.spawnDetached`.
@@ -288,7 +289,7 @@ async function main(argv: readonly string[]): Promise<void> {
       code: await (await import('../doctor/main.js')).runDoctor(rest, deps),
     }));
   if (command === 'worker') return runWorkerCommand(rest);
-  if (command === 'why' || command === 'recall-preview')
+  if (command === 'why' || command === 'recall-preview' || command === 'trust')
     return runShellCommand(async (deps) => (await import('../controls/main.js')).runControl(command, rest, deps));
   // Dead letters back into the queue, then a replay (capture/worker.ts).
   if (command === 'requeue-dead')

@@ -31,6 +31,7 @@ import type { SessionStartInput } from '../protocol/input.js';
 import { hookInputFromJson } from '../protocol/parse.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { memoryOffNotice, unclearSwitchesOf, watchFailures } from '../stages/notice.js';
+import { trustLine } from '../stages/trustNotice.js';
 import { planStart, readStartBlock, recordStart, startStateFile, type StartPlan } from '../stages/startBlock.js';
 import { bounded, LATE, PREPARE_MS, within } from './deadline.js';
 import { moduleDeps } from './deps.js';
@@ -166,6 +167,7 @@ async function tellIfOff(
       now,
       unclear: unclearSwitchesOf(ctx.config, ctx.project),
       off,
+      trust: trustLine(ctx.project),
     }),
   );
   if (notice === undefined) return;

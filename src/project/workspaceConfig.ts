@@ -45,6 +45,8 @@ export interface WorkspaceConfig extends FileReport {
   files: string[];
   values: Partial<WorkspaceValues>;
   origins: Partial<Record<WorkspaceField, ValueOrigin>>;
+  /** Each file's own values, shared one first (the peer's approval weighs them one by one: project/peerApproval.ts). */
+  layers: WorkspaceLayer[];
 }
 
 /** Both files of the workspace `root`, merged (the local one wins); undefined when neither exists. Their paths go to `touched` (the cache's change check). */
@@ -56,7 +58,18 @@ export function readWorkspaceConfig(root: string, touched: string[]): WorkspaceC
     .map((path) => readWorkspaceFile(path, root, report))
     .filter((layer): layer is WorkspaceLayer => layer !== undefined);
   if (layers.length === 0) return undefined;
-  const merged: WorkspaceConfig = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
+  return mergeLayers(layers, report);
+}
+
+/** `layers` merged in order (a later one wins key by key; `peer.source` lists join), with `report`'s words. */
+export function mergeLayers(layers: WorkspaceLayer[], report: FileReport): WorkspaceConfig {
+  const merged: WorkspaceConfig = {
+    files: layers.map((layer) => layer.path),
+    values: {},
+    origins: {},
+    layers,
+    ...report,
+  };
   for (const layer of layers) {
     for (const field of Object.keys(layer.values) as WorkspaceField[]) {
       const value =

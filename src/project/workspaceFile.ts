@@ -60,6 +60,8 @@ export interface WorkspaceLayer {
   path: string;
   values: Partial<WorkspaceValues>;
   origins: Partial<Record<WorkspaceField, ValueOrigin>>;
+  /** The file's JSON as read (what an approval of its peer names: project/trust.ts). */
+  parsed?: JsonRecord;
 }
 
 /** What doctor says of the files: `warnings` are problems, `notes` what was read but not used. */
@@ -139,6 +141,7 @@ export function readWorkspaceFile(path: string, root: string, report: FileReport
     );
     return layer;
   }
+  layer.parsed = file.value;
   for (const key of connectionKeysIn(file.value, ''))
     report.warnings.push(
       `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`,

@@ -13,8 +13,10 @@
  * start's own calls, and the dead-letter check is one `readdir`.
  *
  * A privacy switch set to a word it does not understand reads as the value
- * that sends less (config/settings.ts, issue 29 item 7); the same notice
- * says so first, once per session, also where that leaves memory off.
+ * that sends less (config/settings.ts, issue 29 item 7), and a peer a
+ * committed workspace file names waits for the user's approval (D32): the
+ * same notice says those first, once per session (the switches also where
+ * they leave memory off).
  *
  * @module
  */
@@ -74,6 +76,8 @@ export interface NoticeInput {
   unclear?: readonly string[];
   /** Memory is off here (nothing was asked of the server): only the line about the switches, if any. */
   off?: boolean;
+  /** The line about a workspace peer the user has not approved (trustNotice.ts), if any. */
+  trust?: string | undefined;
 }
 
 /** The privacy switches of a session's configuration and workspace files that read as "send less" because their word was not understood. */
@@ -112,10 +116,13 @@ interface Notice {
 }
 
 function noticeFor(input: NoticeInput): Notice | undefined {
-  const unclear = unclearLine(input.unclear);
+  const configured = [unclearLine(input.unclear), input.off === true ? undefined : input.trust].filter(
+    (line): line is string => line !== undefined,
+  );
   const other = input.off === true ? undefined : serverNotice(input);
-  if (unclear === undefined) return other;
-  return other === undefined ? { text: unclear } : { ...other, text: `${unclear}\n${other.text}` };
+  if (configured.length === 0) return other;
+  const text = [...configured, ...(other === undefined ? [] : [other.text])].join('\n');
+  return other === undefined ? { text } : { ...other, text };
 }
 
 function serverNotice({ dataDir, credentials, failure }: NoticeInput): Notice | undefined {

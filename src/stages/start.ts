@@ -39,6 +39,7 @@ import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../p
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
 import { ensureResident } from '../resident/launch.js';
 import { memoryOffNotice, unclearSwitchesOf, watchFailures } from './notice.js';
+import { trustLine } from './trustNotice.js';
 import type { OvFailure } from '../openviking/types.js';
 import { startLockPath } from '../session/locks.js';
 import type { StageContext } from '../session/stageContext.js';
@@ -95,6 +96,7 @@ function startNotice(
     now: deps.now(),
     unclear: unclearSwitchesOf(ctx.config, ctx.project),
     off,
+    trust: trustLine(ctx.project),
   });
 }
 

@@ -22,6 +22,8 @@ export interface StatusLineFacts {
   queue?: QueueStats;
   /** The OpenViking session id (`cb-…`) of the host's session on the status-line stdin, if any. */
   sessionId?: string;
+  /** The peer this session's workspace files name and the user has not approved (DESIGN D32). */
+  unapprovedPeer?: string;
   now: number;
   color: boolean;
 }
@@ -46,7 +48,16 @@ export function formatStatusLine(facts: StatusLineFacts): string {
     const part = activityPart(facts, kind);
     if (part) parts.push(printableLine(part));
   }
+  const trust = trustPart(facts);
+  if (trust) parts.push(paint('yellow', trust));
   return `OV ${parts.join(' · ')}`;
+}
+
+/** A workspace peer waiting for the user's approval: which, and the command (D32). */
+function trustPart(facts: StatusLineFacts): string | undefined {
+  return facts.unapprovedPeer === undefined
+    ? undefined
+    : `peer ${facts.unapprovedPeer} not approved: /openviking:trust`;
 }
 
 function serverPart(facts: StatusLineFacts, paint: (tone: Tone, text: string) => string): string {

@@ -14,6 +14,7 @@ import { queueStats } from '../store/queue.js';
 import type { QueueStats } from '../store/queue.js';
 import { readStatus } from '../store/status.js';
 import { colorAllowed } from './format.js';
+import { unapprovedPeerOf } from '../project/trustMarks.js';
 import type { StatusLineFacts } from './format.js';
 
 export interface StatusLineHost {
@@ -33,11 +34,13 @@ export async function gatherStatusLineFacts(host: StatusLineHost): Promise<Statu
     queueStats(storeLayout(dataDir).queueDir, host.now).catch((): QueueStats | undefined => undefined),
   ]);
   const sessionId = sessionIdOf(host.stdinText);
+  const unapprovedPeer = unapprovedPeerOf(dataDir, sessionId);
   return {
     enabled: settings.enabled,
     snapshot,
     ...(queue ? { queue } : {}),
     ...(sessionId ? { sessionId } : {}),
+    ...(unapprovedPeer !== undefined ? { unapprovedPeer } : {}),
     now: host.now,
     color: colorAllowed(host.env),
   };

@@ -35,11 +35,11 @@ function frontmatter(text: string): Record<string, string> {
 const inlineCommands = (text: string) => [...text.matchAll(/!`([^`]+)`/g)].map((match) => (match[1] as string).trim());
 
 describe('slash commands', () => {
-  it('ships doctor, forget, recall, remember, status and why, each with a description', () => {
+  it('ships doctor, forget, recall, remember, status, trust and why, each with a description', () => {
     const names = readdirSync(COMMANDS_DIR)
       .filter((name) => name.endsWith('.md'))
       .sort();
-    expect(names).toEqual(['doctor.md', 'forget.md', 'recall.md', 'remember.md', 'status.md', 'why.md']);
+    expect(names).toEqual(['doctor.md', 'forget.md', 'recall.md', 'remember.md', 'status.md', 'trust.md', 'why.md']);
     for (const name of names) expect(frontmatter(read(name))['description']?.length).toBeGreaterThan(10);
   });
 

@@ -10,6 +10,8 @@
  *
  * @module
  */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_HOOK_CONTEXT_LIMIT } from '../../src/protocol/hostTools.js';
 import { createOpenVikingClient } from '../../src/openviking/client.js';
@@ -152,6 +154,31 @@ describe('classic.SessionStart (Claude Code)', () => {
     await session.fire('classic.SessionStart', startEvent(world, 'resume', 'session-nah'), beneath(session).run);
     expect(notices()).toHaveLength(1);
     expect(world.server.requests()).toEqual([]);
+  });
+
+  it("a workspace file's peer the user has not approved (D32): the module's start says the hook command's line, once; the start reads speak as the workspace's own peer", async () => {
+    mkdirSync(join(world.workspace, '.openviking'), { recursive: true });
+    writeFileSync(
+      join(world.workspace, '.openviking', 'config.json'),
+      JSON.stringify({ version: 1, peer: { id: 'someone-else' } }),
+    );
+    try {
+      world.server.clearRequests();
+      const session = await world.session({ sessionId: 'session-trust' });
+      await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-trust'), beneath(session).run);
+      const notices = session.calls
+        .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
+        .map((call) => String(call.args[0]));
+      expect(notices).toHaveLength(1);
+      expect(notices[0]).toContain('names the project peer someone-else');
+      expect(notices[0]).toContain('/openviking:trust');
+      expect((await hookStart(startEvent(world, 'startup', 'session-trust-hook'))).notice).toBe(notices[0]);
+      const peers = world.server.requests().map((request) => request.headers['x-openviking-actor-peer']);
+      expect(peers.length).toBeGreaterThan(0);
+      expect(peers).not.toContain('someone-else');
+    } finally {
+      rmSync(join(world.workspace, '.openviking'), { recursive: true, force: true });
+    }
   });
 
   it('no server answers: one line for the user, once per session, as a transcript notice; the hook command says nothing more', async () => {

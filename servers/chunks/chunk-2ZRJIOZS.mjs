@@ -207,6 +207,7 @@ function failureToRpcError(failure, context) {
 
 export {
   isRecord,
+  parseJson,
   errorMessage,
   errorCode,
   displayUrl,

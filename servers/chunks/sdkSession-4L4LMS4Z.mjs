@@ -6,7 +6,7 @@ import {
   errorMessage,
   isRecord,
   serverMessageOf
-} from "./chunk-ILR7R2JX.mjs";
+} from "./chunk-2ZRJIOZS.mjs";
 import {
   __commonJS,
   __export,

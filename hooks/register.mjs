@@ -2604,10 +2604,11 @@ function approvedPeer(config, where, dataDir, peerOf2) {
     (layer) => layer.values.peerId !== void 0 || layer.values.peerSource !== void 0
   );
   if (config === void 0 || where === void 0 || naming.length === 0) return full;
-  if (peerOf2(withoutPeers(config, naming)).peerId === full.peerId) return full;
+  const withoutAny = peerOf2(withoutPeers(config, naming));
+  if (withoutAny.peerId === full.peerId) return full;
   const gated = naming.filter((layer) => nameOf(layer) === WORKSPACE_FILES[0] || tracked(layer, where.git));
   if (gated.length === 0) return full;
-  const without = peerOf2(withoutPeers(config, gated));
+  const without = gated.length === naming.length ? withoutAny : peerOf2(withoutPeers(config, gated));
   if (without.peerId === full.peerId) return full;
   const files = gated.map((layer) => ({
     path: layer.path,

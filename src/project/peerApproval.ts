@@ -63,10 +63,11 @@ export function approvedPeer<P extends { peerId?: string }>(
     (layer) => layer.values.peerId !== undefined || layer.values.peerSource !== undefined,
   );
   if (config === undefined || where === undefined || naming.length === 0) return full;
-  if (peerOf(withoutPeers(config, naming)).peerId === full.peerId) return full;
+  const withoutAny = peerOf(withoutPeers(config, naming));
+  if (withoutAny.peerId === full.peerId) return full;
   const gated = naming.filter((layer) => nameOf(layer) === WORKSPACE_FILES[0] || tracked(layer, where.git));
   if (gated.length === 0) return full;
-  const without = peerOf(withoutPeers(config, gated));
+  const without = gated.length === naming.length ? withoutAny : peerOf(withoutPeers(config, gated));
   if (without.peerId === full.peerId) return full;
   const files = gated.map((layer) => ({
     path: layer.path,

@@ -25,9 +25,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { turnRecords, until } from '../capture/support/world.js';
+import { appendTranscript, turnRecords, until } from '../capture/support/world.js';
 import { pluginProcesses } from '../support/detached.js';
 import { createHostSim, createPayloads, type Payloads } from '../support/host-sim/index.js';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
@@ -85,13 +85,7 @@ function session(env: Record<string, string>) {
       await settle();
     },
     turn: async (user: string) => {
-      mkdirSync(dirname(p.transcriptPath), { recursive: true });
-      appendFileSync(
-        p.transcriptPath,
-        turnRecords(p.sessionId, workspace, user, 'ok')
-          .map((record) => `${JSON.stringify(record)}\n`)
-          .join(''),
-      );
+      appendTranscript(p.transcriptPath, turnRecords(p.sessionId, workspace, user, 'ok'));
       await sim.fire('Stop', p.stop('ok'));
       await settle();
     },

@@ -21,11 +21,11 @@
  *
  * @module
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { turnRecords, until } from '../capture/support/world.js';
+import { appendTranscript, turnRecords, until } from '../capture/support/world.js';
 import { pluginProcesses } from '../support/detached.js';
 import { createHostSim, createPayloads, type HostSim, type Payloads } from '../support/host-sim/index.js';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
@@ -90,13 +90,7 @@ function session(workspace: string, env: Record<string, string> = {}, sessionId?
     sim,
     p,
     turn: async (user) => {
-      mkdirSync(dirname(p.transcriptPath), { recursive: true });
-      appendFileSync(
-        p.transcriptPath,
-        turnRecords(p.sessionId, workspace, user, 'ok')
-          .map((record) => `${JSON.stringify(record)}\n`)
-          .join(''),
-      );
+      appendTranscript(p.transcriptPath, turnRecords(p.sessionId, workspace, user, 'ok'));
       await sim.fire('Stop', p.stop('ok'));
       await settle();
     },

@@ -1,9 +1,19 @@
 // The hooks module (hooks.json "modules"): built by build.mjs from src/mod/register.ts; do not edit.
 
+// src/util/printable.ts
+var UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/g;
+var PLAIN = /^[\t\n\u0020-\u007e]*$/;
+function printable(text2) {
+  return PLAIN.test(text2) ? text2 : text2.replace(UNPRINTABLE, "");
+}
+function printableLine(text2) {
+  return printable(text2).replace(/[\t\n]+/g, " ");
+}
+
 // src/mod/debugNote.ts
 function debugNote($, text2) {
   try {
-    $.ui.log(`openviking: ${text2}`, { to: "debug" });
+    $.ui.log(printable(`openviking: ${text2}`), { to: "debug" });
   } catch {
   }
 }
@@ -3214,16 +3224,6 @@ function memoryElement(item, text2, escaped = false) {
   return `<memory ${attributes.join(" ")}>
 ${escaped ? body : escapeBlockText(body)}
 </memory>`;
-}
-
-// src/util/printable.ts
-var UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/g;
-var PLAIN = /^[\t\n\u0020-\u007e]*$/;
-function printable(text2) {
-  return PLAIN.test(text2) ? text2 : text2.replace(UNPRINTABLE, "");
-}
-function printableLine(text2) {
-  return printable(text2).replace(/[\t\n]+/g, " ");
 }
 
 // src/mod/card/turns.ts

@@ -170,6 +170,18 @@ describe('the memory card', () => {
     clean(drawn);
   });
 
+  // JSON escapes C0 controls, not DEL, C1, bidi or tag characters: a server's error code reached the host's debug log raw (4815fe1).
+  it("the module's lines in the host's debug log (a failed recall's warning, the server's code in it) carry none", async () => {
+    world.server.faults.errorBurst({ status: 500, count: 20 });
+    const session = await world.session({ env: { OPENVIKING_DEBUG: '1' } });
+    await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT), beneath(session).run);
+    await session.settled();
+    world.server.faults.clear();
+    world.server.faults.hostileText = true;
+    expect(session.logs.join('\n')).toContain('openviking: warn: recall failed');
+    clean(session.logs.join('\n'));
+  });
+
   it('a stored card of an earlier version, raw, is drawn without the characters', () => {
     const raw: CardTurn = {
       n: 1,

@@ -4,7 +4,11 @@
  * read), an uncached call (cache cleared: the file reads alone) and a
  * cached call (what the resident and the MCP proxy pay per request: a few
  * stats). Real repositories made with `git`: a clone with a remote, a
- * linked worktree, a subdirectory three levels down, a folder outside git.
+ * linked worktree, a subdirectory three levels down, a folder outside git;
+ * and the approval of a workspace file's peer (D32): a committed
+ * config.json naming another peer, unapproved and approved (trust.json read
+ * each call), and an untracked config.local.json naming one (git's index
+ * searched each call).
  *
  * Run: `npx tsx bench/project.ts`
  *
@@ -15,6 +19,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearProjectCache, resolveProject } from '../src/project/identity.js';
+import { approve } from '../src/project/trust.js';
 
 const ROUNDS = 2000;
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'ov-bench-project-')));
@@ -43,19 +48,49 @@ mkdirSync(join(clone, 'a', 'b', 'c'), { recursive: true });
 mkdirSync(join(root, 'plain'));
 mkdirSync(join(root, 'home'));
 
+/** A clone of its own with `.openviking/<name>` holding `content` (committed when `commit`). */
+function cloneWith(name: string, file: string, content: unknown, commit: boolean): string {
+  const dir = join(root, name);
+  mkdirSync(join(dir, '.openviking'), { recursive: true });
+  git(dir, 'init', '-q');
+  git(dir, 'remote', 'add', 'origin', `https://github.com/acme/${name}.git`);
+  for (let index = 0; index < 200; index++) writeFileSync(join(dir, `f${index}`), 'x');
+  writeFileSync(join(dir, '.openviking', file), JSON.stringify(content));
+  if (!commit) writeFileSync(join(dir, '.git', 'info', 'exclude'), `.openviking/${file}\n`);
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-q', '-m', 'x');
+  return dir;
+}
+const dataDir = join(root, 'data');
+const named = { version: 1, peer: { id: 'github.com-acme-payments' } };
+const unapproved = cloneWith('unapproved', 'config.json', named, true);
+const approved = cloneWith('approved', 'config.json', named, true);
+const local = cloneWith('local', 'config.local.json', named, false);
+
 const cases: Array<[string, string]> = [
   ['clone with a remote', clone],
   ['linked worktree', join(root, 'worktree')],
   ['subdirectory, 3 levels down', join(clone, 'a', 'b', 'c')],
   ['folder outside git', join(root, 'plain')],
+  ['committed config.json naming another peer, not approved', unapproved],
+  ['committed config.json naming another peer, approved', approved],
+  ['untracked config.local.json naming a peer (index of 200 files searched)', local],
 ];
 const input = (workspace: string) => ({
   workspace,
   homeDir: join(root, 'home'),
+  dataDir: join(root, 'data'),
   credentials: { sources: {} },
   settings: { workspacePeer: true, peerSource: [] },
   now: Date.now(),
 });
+
+const pending = resolveProject(input(approved)).unapproved;
+approve(
+  dataDir,
+  (pending?.files ?? []).map((file) => ({ ...file, root: approved, peer: 'x', at: 0 })),
+);
+clearProjectCache();
 
 const micros = (run: () => void, rounds: number): number => {
   const started = process.hrtime.bigint();

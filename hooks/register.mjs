@@ -1,10 +1,20 @@
 // The hooks module (Claude Code's, named by .claude-plugin/module-hooks.json): built by build.mjs from src/mod/register.ts; do not edit.
 /*! openviking-codebuddy (Apache-2.0, LICENSE) bundles third-party code here: its licences are in THIRD_PARTY_NOTICES.md at the plugin root. */
 
+// src/util/printable.ts
+var UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/g;
+var PLAIN = /^[\t\n\u0020-\u007e]*$/;
+function printable(text2) {
+  return PLAIN.test(text2) ? text2 : text2.replace(UNPRINTABLE, "");
+}
+function printableLine(text2) {
+  return printable(text2).replace(/[\t\n]+/g, " ");
+}
+
 // src/mod/debugNote.ts
 function debugNote($, text2) {
   try {
-    $.ui.log(`openviking: ${text2}`, { to: "debug" });
+    $.ui.log(printable(`openviking: ${text2}`), { to: "debug" });
   } catch {
   }
 }
@@ -200,6 +210,13 @@ function describe(value) {
 }
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function parseJson(text2) {
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
 }
 function record(value, path) {
   if (!isRecord(value)) throw new ShapeError(path, "object", value);
@@ -800,6 +817,8 @@ function resolveCredentials(input) {
   });
   warnings.push(...options2.warnings);
   const cliOnly = credentialMode(env) === "cli";
+  const modeProblem = credentialModeProblem(env);
+  if (modeProblem !== void 0) warnings.push(modeProblem);
   const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
   const fromUser = (key) => ({
     source: options2.sources[key] ?? `userConfig:${key}`,
@@ -902,11 +921,26 @@ function resolveCredentials(input) {
   };
   return { credentials, warnings, cliFile };
 }
+var MODE_WORDS = {
+  auto: "auto",
+  env: "env",
+  environment: "env",
+  cli: "cli",
+  ovcli: "cli",
+  file: "cli",
+  config: "cli"
+};
+function modeText(env) {
+  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
+}
 function credentialMode(env) {
-  const raw = (text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
-  if (raw === "env" || raw === "environment") return "env";
-  if (raw === "cli" || raw === "ovcli" || raw === "file" || raw === "config") return "cli";
-  return "auto";
+  const raw = (modeText(env) ?? "auto").toLowerCase();
+  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
+}
+function credentialModeProblem(env) {
+  const raw = modeText(env);
+  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
+  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
 }
 function loadCredentialFiles({ env, homeDir, readFile }) {
   const paths = credentialFilePaths(env, homeDir);
@@ -1035,11 +1069,13 @@ function parseUrl(value) {
 }
 var LOOPBACK_NAMES = /* @__PURE__ */ new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
 function sameServer(a, b) {
-  const [x, y] = [parseUrl(a), parseUrl(b)];
-  if (x === void 0 || y === void 0) return a === b;
-  const host = (url) => LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
-  const path = (url) => url.pathname.replace(/\/+$/, "");
-  return x.protocol === y.protocol && host(x) === host(y) && (x.port || defaultPort(x)) === (y.port || defaultPort(y)) && path(x) === path(y);
+  return serverIdentity(a) === serverIdentity(b);
+}
+function serverIdentity(text2) {
+  const url = parseUrl(text2);
+  if (url === void 0) return text2;
+  const host = LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
+  return `${url.protocol}//${host}:${url.port || defaultPort(url)}${url.pathname.replace(/\/+$/, "")}`;
 }
 function defaultPort(url) {
   return url.protocol === "https:" ? "443" : "80";
@@ -1049,12 +1085,28 @@ function definedOnly(values) {
 }
 
 // src/config/scalars.ts
-var FALSE_WORDS = /* @__PURE__ */ new Set(["0", "false", "no", "off"]);
+var SWITCH_WORDS = {
+  "1": true,
+  true: true,
+  yes: true,
+  y: true,
+  on: true,
+  enable: true,
+  enabled: true,
+  "0": false,
+  false: false,
+  no: false,
+  n: false,
+  off: false,
+  disable: false,
+  disabled: false
+};
 function parseSwitch(raw) {
   const text2 = raw?.trim().toLowerCase();
-  if (!text2) return void 0;
-  return !FALSE_WORDS.has(text2);
+  if (!text2 || !Object.hasOwn(SWITCH_WORDS, text2)) return void 0;
+  return SWITCH_WORDS[text2];
 }
+var SWITCH_WORDS_TEXT = "true/false, yes/no, on/off, 1/0";
 var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
 
 // src/config/knobs.ts
@@ -1063,18 +1115,21 @@ var KNOB_TABLE = {
   enabled: {
     env: "OPENVIKING_MEMORY_ENABLED",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see README: Privacy)."
   },
   autoRecall: {
     env: "OPENVIKING_AUTO_RECALL",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Inject relevant memories before each prompt."
   },
   autoCapture: {
     env: "OPENVIKING_AUTO_CAPTURE",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`."
   },
@@ -1093,6 +1148,11 @@ var KNOB_TABLE = {
   mcpServer: {
     env: "OPENVIKING_MCP_SERVER",
     type: "string",
+    // It goes into text the model reads (the blocks' tool lines, the guard's reason, the tools-off answer): a tool name's shape only (issue 29 item 3).
+    shape: {
+      pattern: /^(?:mcp__[A-Za-z0-9_-]{1,59}|(?!mcp__)[^\u0000-\u001f\u007f-\u009f<>]{1,64})$/,
+      expected: "a server key (1-64 characters, no control character, < or >) or a tool-name prefix mcp__<letters, digits, _ or -> (at most 64 characters)"
+    },
     default: "openviking",
     description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)."
   },
@@ -1167,6 +1227,7 @@ var KNOB_TABLE = {
   recallPeerScope: {
     env: "OPENVIKING_RECALL_PEER_SCOPE",
     type: "string",
+    choices: ["all", "actor"],
     default: "all",
     description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project."
   },
@@ -1295,6 +1356,7 @@ var KNOB_TABLE = {
   captureAssistantTurns: {
     env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Capture the assistant's turns too, not only the user's."
   },
@@ -1309,6 +1371,7 @@ var KNOB_TABLE = {
   bypassSession: {
     env: "OPENVIKING_BYPASS_SESSION",
     type: "bool",
+    failClosed: true,
     default: false,
     description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off."
   },
@@ -1426,15 +1489,18 @@ function resolveSettings(input) {
   const warnings = input.file ? unknownFields(input.file) : [];
   const settings = {};
   const sources = {};
+  const failedClosed = {};
   for (const knob of listKnobs()) {
     const resolved = resolveKnob(knob, input, warnings);
     settings[knob.key] = resolved.value;
     sources[knob.key] = resolved.source;
+    if (resolved.unclear !== void 0) failedClosed[knob.key] = resolved.unclear;
   }
   return {
     settings,
     sources,
-    warnings
+    warnings,
+    failedClosed
   };
 }
 function defaultValue(knob, homeDir) {
@@ -1443,30 +1509,56 @@ function defaultValue(knob, homeDir) {
   return knob.default;
 }
 function resolveKnob(knob, input, warnings) {
-  const candidates = [[`env:${knob.env}`, input.env[knob.env]]];
+  const candidates = [
+    [`env:${knob.env}`, input.env[knob.env], `${knob.env}=${shownValue(input.env[knob.env])}`]
+  ];
   if (input.file)
-    candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
-  for (const [source, raw] of candidates) {
+    candidates.push([
+      `file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`,
+      input.file.values[knob.key],
+      `plugin.codebuddy.${knob.key}: ${shownValue(input.file.values[knob.key])} in ${input.file.shownAs}`
+    ]);
+  for (const [source, raw, setting] of candidates) {
     if (raw === void 0 || raw === null || typeof raw === "string" && !raw.trim()) continue;
     const parsed = parseKnobValue(knob, raw, input.homeDir);
+    if (parsed.ok && parsed.unclear === true) {
+      warnings.push(
+        `${source}: ${shownValue(raw)} is not a word a switch understands (${SWITCH_WORDS_TEXT}); ${knob.env} is a privacy switch, so it reads as ${String(parsed.value)} (the value that sends less) until it is one of them`
+      );
+      return { value: parsed.value, source, unclear: setting };
+    }
     if (parsed.ok) return { value: clamp(knob, parsed.value, source, warnings), source };
     warnings.push(`${source}: ${parsed.problem}; ignoring it`);
   }
   return { value: defaultValue(knob, input.homeDir), source: "default" };
 }
+function shownValue(raw) {
+  const text2 = JSON.stringify(raw) ?? String(raw);
+  return text2.length > 40 ? `${text2.slice(0, 40)}\u2026` : text2;
+}
 function parseKnobValue(knob, raw, homeDir) {
   switch (knob.type) {
-    case "bool":
+    case "bool": {
       if (typeof raw === "boolean") return { ok: true, value: raw };
-      if (typeof raw === "string") return { ok: true, value: parseSwitch(raw) ?? false };
-      return { ok: false, problem: `expected a boolean, got ${JSON.stringify(raw)}` };
+      const value = parseSwitch(typeof raw === "string" || typeof raw === "number" ? String(raw) : void 0);
+      if (value !== void 0) return { ok: true, value };
+      if (knob.failClosed !== void 0) return { ok: true, value: knob.failClosed, unclear: true };
+      return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
+    }
     case "int":
     case "float":
       return parseNumber(knob, raw);
     case "string":
-    case "path":
+    case "path": {
       if (typeof raw !== "string") return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
-      return { ok: true, value: knob.type === "path" ? expandHome(raw.trim(), homeDir) : raw.trim() };
+      const text2 = raw.trim();
+      if (knob.choices !== void 0 && !knob.choices.includes(text2.toLowerCase()))
+        return { ok: false, problem: `expected one of ${knob.choices.join(", ")}, got ${shownValue(raw)}` };
+      if (knob.choices !== void 0) return { ok: true, value: text2.toLowerCase() };
+      if (knob.shape !== void 0 && !knob.shape.pattern.test(text2))
+        return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
+      return { ok: true, value: knob.type === "path" ? expandHome(text2, homeDir) : text2 };
+    }
     case "csv":
       if (typeof raw === "string") return { ok: true, value: splitList(raw) };
       if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
@@ -1533,6 +1625,7 @@ function loadPluginConfig(input) {
       },
       settings: fallback.settings,
       settingSources: fallback.sources,
+      dataDir: resolveDataDir(input.env, input.homeDir),
       warnings: [`configuration could not be loaded (${reason}); using defaults`]
     };
   }
@@ -1560,7 +1653,9 @@ function resolveConfig({
     credentials,
     settings: settings.settings,
     settingSources: settings.sources,
-    warnings: [...warnings, ...settings.warnings]
+    dataDir: resolveDataDir(env, homeDir),
+    warnings: [...warnings, ...settings.warnings],
+    ...Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}
   };
 }
 
@@ -1584,8 +1679,9 @@ function toolNamesFor(host, choice) {
 }
 function userToolPrefix(server) {
   const value = server.trim();
-  if (value.startsWith("mcp__")) return value.endsWith("__") ? value : `${value}__`;
-  return `mcp__${value.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
+  const literal = value.startsWith("mcp__");
+  const name = (literal ? value : `mcp__${value}`).replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+  return name.endsWith("__") ? name : `${name}__`;
 }
 function asToolNames(tools) {
   return typeof tools === "string" ? toolNamesFor(tools) : tools;
@@ -2433,6 +2529,7 @@ function readWorkspaceFile(path, root, report) {
     );
     return layer;
   }
+  layer.parsed = file.value;
   for (const key of connectionKeysIn(file.value, ""))
     report.warnings.push(
       `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`
@@ -2468,15 +2565,33 @@ function take(layer, key, spec, raw, report) {
   const earlier = layer.origins[spec.field];
   if (earlier !== void 0) report.notes.push(`${layer.path}: '${key}' replaces '${earlier.key}' of the same file`);
   layer.values[spec.field] = value;
-  layer.origins[spec.field] = { key, path: layer.path };
+  layer.origins[spec.field] = { key, path: layer.path, ...failsClosed(spec, raw) ? { unclear: raw } : {} };
+}
+function failsClosed(spec, raw) {
+  return spec.kind === "bool" && switchValue(raw) === void 0 && privacySwitch(spec.field) !== void 0;
+}
+function privacySwitch(field) {
+  const knob = KNOB_TABLE[field];
+  return knob?.type === "bool" ? knob.failClosed : void 0;
+}
+function switchValue(raw) {
+  return typeof raw === "boolean" ? raw : parseSwitch(typeof raw === "string" ? raw : void 0);
 }
 function parseValue(key, spec, raw, path, report) {
   const ignored = (why) => void report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} ${why}`);
   switch (spec.kind) {
     case "bool": {
-      const value = typeof raw === "boolean" ? raw : typeof raw === "string" ? BOOLEAN_WORDS[raw.trim().toLowerCase()] : void 0;
-      if (value === void 0) ignored("is not true or false");
-      return value;
+      const value = switchValue(raw);
+      if (value !== void 0) return value;
+      const closed = privacySwitch(spec.field);
+      if (closed === void 0) {
+        ignored(`is not true or false (${SWITCH_WORDS_TEXT})`);
+        return void 0;
+      }
+      report.warnings.push(
+        `${path}: '${key}': ${JSON.stringify(raw)?.slice(0, 80)} is not true or false (${SWITCH_WORDS_TEXT}); a privacy switch, so it reads as ${String(closed)} (the value that sends less) until it is`
+      );
+      return closed;
     }
     case "int":
     case "float":
@@ -2500,16 +2615,6 @@ function parseValue(key, spec, raw, path, report) {
       return void 0;
   }
 }
-var BOOLEAN_WORDS = {
-  true: true,
-  "1": true,
-  yes: true,
-  on: true,
-  false: false,
-  "0": false,
-  no: false,
-  off: false
-};
 function parseNumber2(key, spec, raw, path, report) {
   const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
   if (!Number.isFinite(parsed)) {
@@ -2544,7 +2649,16 @@ function readWorkspaceConfig(root, touched) {
   touched.push(...paths);
   const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer) => layer !== void 0);
   if (layers.length === 0) return void 0;
-  const merged = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
+  return mergeLayers(layers, report);
+}
+function mergeLayers(layers, report) {
+  const merged = {
+    files: layers.map((layer) => layer.path),
+    values: {},
+    origins: {},
+    layers,
+    ...report
+  };
   for (const layer of layers) {
     for (const field of Object.keys(layer.values)) {
       const value = field === "peerSource" ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
@@ -2561,7 +2675,16 @@ function mergeSources(earlier, later) {
 }
 function originText(config, field) {
   const origin = config.origins[field];
-  return origin === void 0 ? "" : `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+  if (origin === void 0) return "";
+  if ("unclear" in origin)
+    return `${origin.key}: ${JSON.stringify(origin.unclear)?.slice(0, 40)} (not true or false: read as ${JSON.stringify(config.values[field])}) in ${origin.path}`;
+  return `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+}
+function unclearSwitches(config) {
+  if (config === void 0) return [];
+  return PROJECT_SWITCHES.filter((name) => config.origins[name] !== void 0 && "unclear" in config.origins[name]).map(
+    (name) => originText(config, name)
+  );
 }
 function switchesOff(config) {
   const off = {};
@@ -2599,106 +2722,115 @@ function applyWorkspace(settings, config) {
   return { settings: next, ignored };
 }
 
-// src/project/identity.ts
+// src/project/gitTracked.ts
+var MAX_INDEX_BYTES = 4 * 1024 * 1024 - 1;
+function trackedByGit(git, path) {
+  const top = git.gitRoot.endsWith(sep) ? git.gitRoot : `${git.gitRoot}${sep}`;
+  if (!path.startsWith(top)) return true;
+  const inRepo = path.slice(top.length).split(sep).join("/");
+  const index = readSmallFile(join(git.gitDir, "index"), MAX_INDEX_BYTES);
+  if (index.absent === "missing") return false;
+  if (index.absent !== void 0 || !readableIndex(index.text)) return true;
+  const needle = `${inRepo}\0`;
+  if (index.text.includes(needle)) return true;
+  for (const name of namesInDir(git.gitDir).filter((entry) => entry.startsWith("sharedindex."))) {
+    const shared = readSmallFile(join(git.gitDir, name), MAX_INDEX_BYTES);
+    if (shared.absent !== void 0 || !readableIndex(shared.text) || shared.text.includes(needle)) return true;
+  }
+  return false;
+}
+function readableIndex(text2) {
+  return text2.startsWith("DIRC\0\0\0") && (text2.charCodeAt(7) === 2 || text2.charCodeAt(7) === 3);
+}
+
+// src/store/jsonFile.ts
+var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
+function readJsonSync(path) {
+  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
+  if (file.absent !== void 0) return void 0;
+  try {
+    return JSON.parse(file.text);
+  } catch {
+    return void 0;
+  }
+}
+
+// src/mod/files/atomic.ts
+function ensurePrivateDirSync(_dir) {
+}
+function writeFileAtomicSync(path, data) {
+  sessionFiles().write(path, data);
+}
+async function writeJsonAtomic(path, value, _options = {}) {
+  sessionFiles().write(path, JSON.stringify(value));
+}
+
+// src/project/trust.ts
+var MAX_TRUST_BYTES = 256 * 1024;
+function trustFile(dataDir) {
+  return join(dataDir, "trust.json");
+}
+function contentDigest(parsed) {
+  return sha256Hex(JSON.stringify(parsed));
+}
+function readApprovals(dataDir) {
+  const value = parseJson(readSmallFile(trustFile(dataDir), MAX_TRUST_BYTES).text ?? "");
+  const listed = isRecord(value) && Array.isArray(value["approvals"]) ? value["approvals"] : [];
+  return listed.filter(isApproval);
+}
+function isApproved(approvals, root, file, digest) {
+  return approvals.some((approval) => approval.root === root && approval.file === file && approval.digest === digest);
+}
+function isApproval(value) {
+  return isRecord(value) && typeof value["root"] === "string" && typeof value["file"] === "string" && typeof value["digest"] === "string" && typeof value["peer"] === "string" && typeof value["at"] === "number";
+}
+
+// src/project/peerApproval.ts
+function approvedPeer(config, where, dataDir, peerOf2) {
+  const full = peerOf2(config);
+  const naming = (config?.layers ?? []).filter(
+    (layer) => layer.values.peerId !== void 0 || layer.values.peerSource !== void 0
+  );
+  if (config === void 0 || where === void 0 || naming.length === 0) return full;
+  const withoutAny = peerOf2(withoutPeers(config, naming));
+  if (withoutAny.peerId === full.peerId) return full;
+  const gated = naming.filter((layer) => nameOf(layer) === WORKSPACE_FILES[0] || tracked(layer, where.git));
+  if (gated.length === 0) return full;
+  const without = gated.length === naming.length ? withoutAny : peerOf2(withoutPeers(config, gated));
+  if (without.peerId === full.peerId) return full;
+  const files = gated.map((layer) => ({
+    path: layer.path,
+    file: nameOf(layer),
+    digest: contentDigest(layer.parsed ?? {})
+  }));
+  if (allApproved(files, where.root, dataDir)) return { ...full, approved: files.map((file) => file.path) };
+  return { ...without, unapproved: { root: where.root, files, named: full.peerId ?? "(none)" } };
+}
+function nameOf(layer) {
+  return layer.path.split(/[/\\]/).pop() ?? "";
+}
+function tracked(layer, git) {
+  return git !== void 0 && trackedByGit(git, layer.path);
+}
+function withoutPeers(config, layers) {
+  const stripped = config.layers.map((layer) => {
+    if (!layers.includes(layer)) return layer;
+    const { peerId: _id, peerSource: _source, ...values } = layer.values;
+    const { peerId: _idFrom, peerSource: _sourceFrom, ...origins } = layer.origins;
+    return { ...layer, values, origins };
+  });
+  return mergeLayers(stripped, { warnings: config.warnings, notes: config.notes });
+}
+function allApproved(files, root, dataDir) {
+  if (dataDir === void 0) return false;
+  const approvals = readApprovals(dataDir);
+  return files.every((file) => isApproved(approvals, root, file.file, file.digest));
+}
+
+// src/project/scan.ts
 var MAX_CACHE_AGE_MS = 6e4;
 var MAX_CACHE_ENTRIES = 64;
 var cache = /* @__PURE__ */ new Map();
-function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
-  const input = {
-    workspace,
-    homeDir,
-    credentials: config.credentials,
-    settings: config.settings,
-    ...originOf(config),
-    now
-  };
-  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
-  const applied = applyWorkspace(config.settings, project.config);
-  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
-  return { project: named, settings: applied.settings, ignored: applied.ignored };
-}
-function isActorScope(settings) {
-  return settings.recallPeerScope.trim().toLowerCase() === "actor";
-}
-function originOf(config) {
-  const origin = config.settingSources?.peerSource;
-  return origin === void 0 ? {} : { peerSourceOrigin: origin };
-}
-function resolveProject(input) {
-  let scan;
-  try {
-    scan = cachedScan(resolve(input.workspace), input.homeDir, input.now);
-  } catch (error) {
-    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
-  }
-  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
-  const base = {
-    peerSource: "",
-    earlierPeerIds: [],
-    off: switchesOff(scan.config),
-    warnings,
-    ...scan.root ? { root: scan.root.root } : {},
-    ...scan.config ? { config: scan.config } : {}
-  };
-  const explicit = explicitPeer(input.credentials, warnings);
-  const named = scan.config?.values.peerId;
-  const namedBy = scan.config === void 0 ? "" : originText(scan.config, "peerId");
-  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
-  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
-  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
-  return derivedPeer(input, scan, base);
-}
-function derivedPeer(input, scan, base) {
-  const source = peerSourceOf(input, scan.config);
-  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
-  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
-  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (rendered === void 0)
-    return {
-      ...base,
-      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
-    };
-  const peer = {
-    ...base,
-    peerId: rendered.id,
-    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
-  };
-  if (input.earlierIds !== true) return peer;
-  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
-    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
-  );
-  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
-}
-function peerSourceOf(input, config) {
-  const knob = input.settings.peerSource;
-  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
-  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
-  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
-  if (config?.values.peerSource !== void 0)
-    return { value: config.values.peerSource, from: originText(config, "peerSource") };
-  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
-  return { value: void 0, from: "default git" };
-}
-function describeVariable(template, scan) {
-  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
-  if (template.includes("{git_root}"))
-    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
-  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
-  return template.includes("{cwd}") ? "the working folder" : "the template itself";
-}
-function explicitPeer(credentials, warnings) {
-  const peerId = credentials.peerId?.trim();
-  if (!peerId) return void 0;
-  const source = credentials.sources.peerId ?? "configuration";
-  if (!isValidPeerId(peerId)) {
-    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
-    return void 0;
-  }
-  return { peerId, source, fromEnv: source.startsWith("env:") };
-}
 var NO_VARIABLES = { git_remote: "", git_root: "", dir: "", git_port: "" };
 function cachedScan(workspace, homeDir, now) {
   const hit = cache.get(workspace);
@@ -2749,6 +2881,114 @@ function signatureOf(path) {
 }
 function clearProjectCache() {
   cache.clear();
+}
+
+// src/project/identity.ts
+function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
+  const input = {
+    workspace,
+    homeDir,
+    ...config.dataDir !== void 0 ? { dataDir: config.dataDir } : {},
+    credentials: config.credentials,
+    settings: config.settings,
+    ...originOf(config),
+    now
+  };
+  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
+  const applied = applyWorkspace(config.settings, project.config);
+  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
+  return { project: named, settings: applied.settings, ignored: applied.ignored };
+}
+function isActorScope(settings) {
+  return settings.recallPeerScope.trim().toLowerCase() === "actor";
+}
+function originOf(config) {
+  const origin = config.settingSources?.peerSource;
+  return origin === void 0 ? {} : { peerSourceOrigin: origin };
+}
+function resolveProject(input) {
+  let scan;
+  try {
+    scan = cachedScan(resolve(input.workspace), input.homeDir, input.now);
+  } catch (error) {
+    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
+  }
+  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
+  const base = {
+    peerSource: "",
+    earlierPeerIds: [],
+    off: switchesOff(scan.config),
+    warnings,
+    ...scan.root ? { root: scan.root.root } : {},
+    ...scan.config ? { config: scan.config } : {}
+  };
+  const explicit = explicitPeer(input.credentials, warnings);
+  const where = scan.root === void 0 ? void 0 : { root: scan.root.root, ...scan.root.git ? { git: scan.root.git } : {} };
+  return approvedPeer(
+    scan.config,
+    where,
+    input.dataDir,
+    (config) => peerOf(input, scan, { ...base, warnings: [...base.warnings] }, explicit, config)
+  );
+}
+function peerOf(input, scan, base, explicit, config) {
+  const named = config?.values.peerId;
+  const namedBy = config === void 0 ? "" : originText(config, "peerId");
+  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
+  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
+  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
+  return derivedPeer(input, scan, base, config);
+}
+function derivedPeer(input, scan, base, config) {
+  const source = peerSourceOf(input, config);
+  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
+  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
+  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (rendered === void 0)
+    return {
+      ...base,
+      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
+    };
+  const peer = {
+    ...base,
+    peerId: rendered.id,
+    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
+  };
+  if (input.earlierIds !== true) return peer;
+  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
+    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
+  );
+  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
+}
+function peerSourceOf(input, config) {
+  const knob = input.settings.peerSource;
+  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
+  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
+  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
+  if (config?.values.peerSource !== void 0)
+    return { value: config.values.peerSource, from: originText(config, "peerSource") };
+  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
+  return { value: void 0, from: "default git" };
+}
+function describeVariable(template, scan) {
+  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
+  if (template.includes("{git_root}"))
+    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
+  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
+  return template.includes("{cwd}") ? "the working folder" : "the template itself";
+}
+function explicitPeer(credentials, warnings) {
+  const peerId = credentials.peerId?.trim();
+  if (!peerId) return void 0;
+  const source = credentials.sources.peerId ?? "configuration";
+  if (!isValidPeerId(peerId)) {
+    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
+    return void 0;
+  }
+  return { peerId, source, fromEnv: source.startsWith("env:") };
 }
 
 // src/mod/files/fetch.ts
@@ -2907,6 +3147,36 @@ function unescapeAttribute(value) {
 }
 var ATTRIBUTE_ENTITIES = { amp: "&", quot: '"', lt: "<", gt: ">" };
 
+// src/recall/blockMark.ts
+var MARK_CHARS = 24;
+var KEY = /^[0-9a-f]{32}$/;
+function markKeyFile(dataDir) {
+  return join(dataDir, "recall-mark.key");
+}
+function readMarkKey(dataDir) {
+  const text2 = readSmallFile(markKeyFile(dataDir), 64).text?.trim();
+  return text2 !== void 0 && KEY.test(text2) ? text2 : void 0;
+}
+function ensureMarkKey(dataDir) {
+  const held = readMarkKey(dataDir);
+  if (held !== void 0) return held;
+  const random = globalThis.crypto?.getRandomValues?.(new Uint8Array(16));
+  if (random === void 0) return void 0;
+  try {
+    writeFileAtomicSync(markKeyFile(dataDir), [...random].map((byte) => byte.toString(16).padStart(2, "0")).join(""));
+  } catch {
+    return void 0;
+  }
+  return readMarkKey(dataDir);
+}
+var MEMORY_ATTRIBUTES = /^<memory ((?:[a-z]+="[^"]*" ?)+)\/?>/gm;
+function blockMark(key, sessionId, body) {
+  const attributes = [...body.matchAll(MEMORY_ATTRIBUTES)].map((match) => match[1] ?? "").join("\n");
+  return sha256Hex(`${key}
+${sessionId}
+${attributes}`).slice(0, MARK_CHARS);
+}
+
 // src/recall/tokens.ts
 var WIDE_CODEPOINT = 12288;
 function estimateTokens(text2) {
@@ -2986,12 +3256,17 @@ function recallToolsLine(tools) {
 }
 var OPEN_TAG = '<openviking-context source="recall">';
 var CLOSE_TAG = "</openviking-context>";
-function renderRecallBlock(items, budgetTokens, tools = "codebuddy", maxUnits) {
+var OPENING = new RegExp(`<openviking-context source="recall"(?: mark="([0-9a-f]{${MARK_CHARS}})")?>`, "g");
+function openTag(mark) {
+  return mark === void 0 ? OPEN_TAG : `<openviking-context source="recall" mark="${mark}">`;
+}
+function renderRecallBlock(items, budgetTokens, tools = "codebuddy", maxUnits, sign) {
   if (items.length === 0) return "";
   const names = asToolNames(tools);
   const toolsLine = recallToolsLine(names);
   const room = new Room(budgetTokens, maxUnits);
-  for (const line of [OPEN_TAG, toolsLine, STORED_DATA_LINE, CLOSE_TAG]) room.take(line);
+  const opening = openTag(sign === void 0 ? void 0 : "0".repeat(MARK_CHARS));
+  for (const line of [opening, toolsLine, STORED_DATA_LINE, CLOSE_TAG]) room.take(line);
   const reserve = maxUnits === void 0 ? void 0 : notShownLine(items.length, names);
   const lines = [];
   for (const item of items) {
@@ -3015,7 +3290,8 @@ function renderRecallBlock(items, budgetTokens, tools = "codebuddy", maxUnits) {
   if (lines.length === 0) return "";
   if (maxUnits !== void 0 && lines.length < items.length)
     lines.push(notShownLine(items.length - lines.length, names));
-  return [OPEN_TAG, toolsLine, STORED_DATA_LINE, ...lines, CLOSE_TAG].join("\n");
+  const body = [toolsLine, STORED_DATA_LINE, ...lines].join("\n");
+  return [openTag(sign?.(body)), body, CLOSE_TAG].join("\n");
 }
 function clippedElement(item, room, share, reserve) {
   const opening = memoryElement(item, "");
@@ -3031,12 +3307,13 @@ function notShownLine(count, tools) {
 }
 var MEMORY_OPENING = /^<memory ((?:[a-z]+="[^"]*" ?)+)\/?>/gm;
 var ATTRIBUTE = /([a-z]+)="([^"]*)"/g;
-function recalledInBlock(text2) {
+function recalledInBlock(text2, accept = () => true) {
   const found = [];
-  let from = text2.indexOf(OPEN_TAG);
-  while (from !== -1) {
-    const end = text2.indexOf(CLOSE_TAG, from);
-    const block = text2.slice(from, end === -1 ? void 0 : end);
+  for (const open of text2.matchAll(OPENING)) {
+    const start = (open.index ?? 0) + open[0].length + 1;
+    const end = text2.indexOf(CLOSE_TAG, start);
+    const block = text2.slice(start, end === -1 ? void 0 : end);
+    if (!accept(open[1], block.replace(/\n$/, ""))) continue;
     for (const opening of block.matchAll(MEMORY_OPENING)) {
       const attributes = new Map(
         [...(opening[1] ?? "").matchAll(ATTRIBUTE)].map((m) => [m[1] ?? "", unescapeAttribute(m[2] ?? "")])
@@ -3051,7 +3328,6 @@ function recalledInBlock(text2) {
         ...attributes.has("score") && Number.isFinite(score) ? { score } : {}
       });
     }
-    from = end === -1 ? -1 : text2.indexOf(OPEN_TAG, end);
   }
   return found;
 }
@@ -3070,13 +3346,14 @@ ${escaped ? body : escapeBlockText(body)}
 var MAX_TURNS = 50;
 var MAX_SESSIONS = 20;
 var MAX_QUERY_CHARS = 80;
-function recalledInContext(additionalContext) {
+function recalledInContext(additionalContext, isOurs) {
   const texts = (additionalContext ?? []).filter((entry) => typeof entry === "string");
-  return texts.flatMap((text2) => recalledInBlock(text2)).map(({ uri, score }) => score === void 0 ? { uri } : { uri, score });
+  return texts.flatMap((text2) => recalledInBlock(text2, isOurs)).map(({ uri, score }) => score === void 0 ? { uri } : { uri, score });
 }
 function openTurn(turns, recalled) {
   const n = (turns.at(-1)?.n ?? 0) + 1;
-  return [...turns, { n, recalled: [...recalled], lookups: [] }].slice(-MAX_TURNS);
+  const memories = recalled.map((memory) => ({ ...memory, uri: printableLine(memory.uri) }));
+  return [...turns, { n, recalled: memories, lookups: [] }].slice(-MAX_TURNS);
 }
 function addLookup(turns, lookup) {
   const last = turns.at(-1);
@@ -3108,10 +3385,10 @@ var LOOKUP_TOOLS = new RegExp(
 );
 function lookupOf(tool, args, answer) {
   const asked2 = ["query", "uris", "uri", "pattern"].map((key) => args[key]).find((value) => typeof value === "string" || Array.isArray(value));
-  const query = (Array.isArray(asked2) ? asked2.join(", ") : String(asked2 ?? "")).slice(0, MAX_QUERY_CHARS);
+  const query = printableLine(Array.isArray(asked2) ? asked2.join(", ") : String(asked2 ?? "")).slice(0, MAX_QUERY_CHARS);
   const text2 = typeof answer.text === "string" ? answer.text : "";
   return {
-    tool,
+    tool: printableLine(tool),
     query,
     hits: (text2.match(/viking:\/\/[^\s"'<>)\]]+/g) ?? []).length,
     isError: answer.deny !== void 0 || answer.isError === true
@@ -3193,13 +3470,13 @@ function cardRows(turn) {
   return [
     ...turn.recalled.map((memory) => ({
       key: `r-${memory.uri}`,
-      text: `  \u2605 ${memory.uri} `,
-      detail: memory.score === void 0 ? "" : memory.score.toFixed(2)
+      text: `  \u2605 ${printableLine(memory.uri)} `,
+      detail: typeof memory.score === "number" ? memory.score.toFixed(2) : ""
     })),
     ...turn.lookups.map((lookup, index) => ({
       key: `l-${index}`,
-      text: `  \u2315 ${lookup.tool} \u201C${lookup.query}\u201D `,
-      detail: lookup.isError ? "failed" : `${lookup.hits} URIs`
+      text: `  \u2315 ${printableLine(String(lookup.tool))} \u201C${printableLine(String(lookup.query))}\u201D `,
+      detail: lookup.isError ? "failed" : `${Number(lookup.hits)} URIs`
     }))
   ];
 }
@@ -3322,6 +3599,63 @@ async function toggle($, which, isOpen) {
   await writeExpanded($, setExpanded(await readExpanded($), turns, which, isOpen));
   await saveSnapshot($);
 }
+
+// src/session/ids.ts
+var OV_SESSION_PREFIX = "cb-";
+function sanitizeIdPart(raw) {
+  return raw.trim().replace(/[^A-Za-z0-9._-]/g, "-");
+}
+function ovSessionId(hostSessionId) {
+  const id = sanitizeIdPart(hostSessionId);
+  return id === "" ? "" : `${OV_SESSION_PREFIX}${id}`;
+}
+function hostSessionIdOf(input) {
+  return typeof input.session_id === "string" ? input.session_id.trim() : "";
+}
+
+// src/mod/deadline.ts
+var LATE = /* @__PURE__ */ Symbol("late");
+async function within($, work, ms) {
+  const stop = new AbortController();
+  const expired = $.clock.sleep(Math.max(1, ms), { signal: stop.signal }).then(
+    () => LATE,
+    () => LATE
+  );
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    stop.abort();
+  }
+}
+var PREPARE_MS = 1e3;
+async function bounded($, work, ms, what) {
+  const value = await within($, work, ms);
+  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
+  return value;
+}
+
+// src/mod/card/ourBlock.ts
+var NONE = () => false;
+var stuck = false;
+async function ourBlocks($, e, context) {
+  const sessionId = ovSessionId(hostSessionIdOf(e ?? {}));
+  if (stuck || sessionId === "" || !(context ?? []).some((entry) => MARKED.test(entry))) return NONE;
+  try {
+    const read2 = async () => {
+      const view = await sessionEnv($);
+      return settle($, "record", () => readMarkKey(resolveDataDir(view.env, view.homeDir)));
+    };
+    const key = await bounded($, read2(), PREPARE_MS, "reading the recall block's key").catch((error) => {
+      stuck = true;
+      throw error;
+    });
+    if (key === void 0) return NONE;
+    return (mark, body) => mark !== void 0 && mark === blockMark(key, sessionId, body);
+  } catch {
+    return NONE;
+  }
+}
+var MARKED = /<openviking-context source="recall" mark="/;
 
 // src/mod/after.ts
 var queue = Promise.resolve();
@@ -3494,28 +3828,6 @@ function isHookEventName(value) {
 }
 function dropUnless(input, key, type) {
   if (Object.hasOwn(input, key) && typeof input[key] !== type) delete input[key];
-}
-
-// src/store/jsonFile.ts
-var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
-function readJsonSync(path) {
-  const file = readSmallFile(path, MAX_STATE_FILE_BYTES);
-  if (file.absent !== void 0) return void 0;
-  try {
-    return JSON.parse(file.text);
-  } catch {
-    return void 0;
-  }
-}
-
-// src/mod/files/atomic.ts
-function ensurePrivateDirSync(_dir) {
-}
-function writeFileAtomicSync(path, data) {
-  sessionFiles().write(path, data);
-}
-async function writeJsonAtomic(path, value, _options = {}) {
-  sessionFiles().write(path, JSON.stringify(value));
 }
 
 // src/store/keyedCache.ts
@@ -3988,13 +4300,13 @@ var stripClaudeCommandOutput = createTagBlockStripper(
 );
 
 // src/transcript/redactionMarker.ts
-var OPENING = "[REDACTED:";
+var OPENING2 = "[REDACTED:";
 function redactionMarker(kind) {
-  return `${OPENING}${kind}]`;
+  return `${OPENING2}${kind}]`;
 }
 var MARKER_IN_TEXT = /[ \t]*\[REDACTED:[a-z0-9-]+\][ \t]*/g;
 function withoutMarkers(text2) {
-  return text2.includes(OPENING) ? text2.replace(MARKER_IN_TEXT, " ") : text2;
+  return text2.includes(OPENING2) ? text2.replace(MARKER_IN_TEXT, " ") : text2;
 }
 function isRedacted(value) {
   return /^\[REDACTED/i.test(value);
@@ -5064,19 +5376,6 @@ var plugin_default = {
 var PLUGIN_VERSION = plugin_default.version;
 var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 
-// src/session/ids.ts
-var OV_SESSION_PREFIX = "cb-";
-function sanitizeIdPart(raw) {
-  return raw.trim().replace(/[^A-Za-z0-9._-]/g, "-");
-}
-function ovSessionId(hostSessionId) {
-  const id = sanitizeIdPart(hostSessionId);
-  return id === "" ? "" : `${OV_SESSION_PREFIX}${id}`;
-}
-function hostSessionIdOf(input) {
-  return typeof input.session_id === "string" ? input.session_id.trim() : "";
-}
-
 // src/session/workspace.ts
 function resolveWorkspace(input, env, cwd) {
   for (const candidate of [input.cwd, env.CODEBUDDY_PROJECT_DIR, env.CLAUDE_PROJECT_DIR]) {
@@ -5215,9 +5514,11 @@ function rewriteWithNewest(file, line) {
 // src/stages/prompt.ts
 function planRecall(input, deps) {
   const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
-  return { ctx, decision: decideRecall(input, ctx.settings, ctx.workspace) };
+  const decision = decideRecall(input, ctx.settings, ctx.workspace);
+  const markKey = decision.recall && ctx.ovSessionId !== "" ? ensureMarkKey(ctx.dataDir) : void 0;
+  return { ctx, decision, ...markKey !== void 0 ? { markKey } : {} };
 }
-async function recallFor(ctx, query, deps, cap) {
+async function recallFor(ctx, query, deps, cap, markKey) {
   const outcome = await recallMemories({
     client: ctx.client,
     settings: ctx.settings,
@@ -5244,7 +5545,8 @@ async function recallFor(ctx, query, deps, cap) {
     outcome.items,
     ctx.settings.recallTokenBudget,
     toolNamesFor(hostFromEnv(deps.env), ctx.settings),
-    cap
+    cap,
+    markKey === void 0 ? void 0 : (body) => blockMark(markKey, ctx.ovSessionId, body)
   );
   if (text2 === "") return void 0;
   const items = outcome.items.map(({ uri, score, category }) => ({
@@ -5265,27 +5567,6 @@ async function recallFor(ctx, query, deps, cap) {
     })
   );
   return { text: text2, items };
-}
-
-// src/mod/deadline.ts
-var LATE = /* @__PURE__ */ Symbol("late");
-async function within($, work, ms) {
-  const stop = new AbortController();
-  const expired = $.clock.sleep(Math.max(1, ms), { signal: stop.signal }).then(
-    () => LATE,
-    () => LATE
-  );
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    stop.abort();
-  }
-}
-var PREPARE_MS = 1e3;
-async function bounded($, work, ms, what) {
-  const value = await within($, work, ms);
-  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
-  return value;
 }
 
 // src/mod/httpTransport.ts
@@ -5371,8 +5652,9 @@ function moduleLogger($) {
 // src/mod/files/switchFiles.ts
 function switchFiles(view) {
   const { cli, ov } = credentialFilePaths(view.env, view.homeDir);
+  const approvals = trustFile(resolveDataDir(view.env, view.homeDir));
   const workspaceFiles = new Set(WORKSPACE_FILES);
-  return (path) => path === cli || path === ov || workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR;
+  return (path) => path === cli || path === ov || path === approvals || workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR;
 }
 
 // src/mod/recall.ts
@@ -5390,12 +5672,12 @@ async function prepareRecall($, input) {
     deps.log.debug("recall skipped", { reason: plan.decision.reason });
     return async () => ({ text: "", items: [], afterAnswer: [] });
   }
-  const { ctx } = plan;
+  const { ctx, markKey } = plan;
   const query = plan.decision.query;
   return async () => {
     const answer = await within(
       $,
-      recallFor(ctx, query, deps, void 0),
+      recallFor(ctx, query, deps, void 0, markKey),
       Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS
     );
     if (answer === LATE) throw new Error("recall ran past its deadline");
@@ -5414,6 +5696,7 @@ function withCachesRead(plan) {
 }
 function readRecallCaches(dataDir) {
   for (const file of [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)]) readJsonSync(file);
+  readMarkKey(dataDir);
 }
 
 // src/mod/prompt.ts
@@ -5429,7 +5712,10 @@ async function onPrompt($, e, next) {
     };
   };
   const { result, ours } = await takeOver($, "prompt", e, next, recall);
-  if (ours === void 0) await cardOnPrompt($, recalledInContext(contextEntries(result)));
+  if (ours === void 0) {
+    const context = contextEntries(result);
+    await cardOnPrompt($, recalledInContext(context, await ourBlocks($, e, context)));
+  }
   return result;
 }
 function cardMemories(recall) {
@@ -5524,18 +5810,35 @@ function memoryOffReason(failure2) {
   if (failure2.status === 403) return "forbidden";
   return void 0;
 }
+function unclearSwitchesOf(config, project) {
+  return [...Object.values(config.failedClosed ?? {}), ...unclearSwitches(project.config)];
+}
+function unclearLine(unclear) {
+  if (unclear === void 0 || unclear.length === 0) return void 0;
+  const named = unclear.join("; ");
+  return `OpenViking: ${unclear.length === 1 ? "a privacy switch is" : "privacy switches are"} set to a word it does not understand (${named}): read as the value that sends less until fixed. ${DOCTOR}`;
+}
 function memoryOffNotice(input) {
   try {
     const notice = noticeFor(input);
     if (notice === void 0 || input.sessionId === "") return void 0;
     if (!claimSessionNotice(input.dataDir, input.sessionId, input.now)) return void 0;
     notice.announced?.();
-    return notice.text;
+    return printable(notice.text);
   } catch {
     return void 0;
   }
 }
-function noticeFor({ dataDir, credentials, failure: failure2 }) {
+function noticeFor(input) {
+  const configured = [unclearLine(input.unclear), input.off === true ? void 0 : input.trust].filter(
+    (line) => line !== void 0
+  );
+  const other = input.off === true ? void 0 : serverNotice(input);
+  if (configured.length === 0) return other;
+  const text2 = [...configured, ...other === void 0 ? [] : [other.text]].join("\n");
+  return other === void 0 ? { text: text2 } : { ...other, text: text2 };
+}
+function serverNotice({ dataDir, credentials, failure: failure2 }) {
   const reason = failure2 === void 0 ? void 0 : memoryOffReason(failure2);
   if (credentials.rootKeyOnly || reason === "forbidden") {
     return { text: `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}` };
@@ -5585,6 +5888,14 @@ function sweepOldMarks(dir, now) {
     const mtime = statQuietly(path)?.mtimeMs;
     if (mtime !== void 0 && now - mtime > MARK_TTL_MS) removeFileQuietly(path);
   }
+}
+
+// src/stages/trustNotice.ts
+function trustLine(project) {
+  const unapproved = project.unapproved;
+  if (unapproved === void 0) return void 0;
+  const files = unapproved.files.map((file) => file.path).join(" and ");
+  return `OpenViking: ${files} names the project peer ${unapproved.named}, which you have not approved; memory here stays with ${project.peerId ?? "(none: your own space)"}. To use it, run /openviking:trust (or node scripts/hook.mjs trust in ${unapproved.root}).`;
 }
 
 // src/profile/fetch.ts
@@ -5820,6 +6131,8 @@ function switchedOff(scope, key) {
   return scope.config.settings[key] ? void 0 : settingText(scope.config, key, "false");
 }
 function settingText(config, key, shown) {
+  const unclear = config.failedClosed?.[key];
+  if (unclear !== void 0) return `${unclear} (not true or false: read as ${shown})`;
   const source = config.settingSources?.[key];
   const file = fileOf(source);
   return file === void 0 ? `${KNOB_TABLE[key].env}=${shown}` : `plugin.codebuddy.${key}: ${shown} in ${file}`;
@@ -5832,6 +6145,46 @@ function fileOf(source) {
   if (source === void 0 || !source.startsWith("file:")) return void 0;
   const hash = source.indexOf("#");
   return source.slice("file:".length, hash === -1 ? void 0 : hash);
+}
+
+// src/project/trustMarks.ts
+var MAX_SESSIONS2 = 20;
+function marksFile(dataDir) {
+  return join(dataDir, "status", "trust.json");
+}
+function recordUnapproved(dataDir, sessionId, unapproved, at) {
+  if (sessionId === "") return;
+  const marks = readMarks2(dataDir);
+  if (unapproved === void 0 && marks[sessionId] === void 0) return;
+  delete marks[sessionId];
+  const kept = Object.entries(marks).sort(([, a], [, b]) => b.at - a.at).slice(0, MAX_SESSIONS2 - 1);
+  const mark = unapproved === void 0 ? void 0 : {
+    at,
+    root: unapproved.root,
+    named: unapproved.named,
+    files: unapproved.files.map(({ file, digest }) => ({ file, digest }))
+  };
+  try {
+    writeFileAtomicSync(
+      marksFile(dataDir),
+      JSON.stringify(Object.fromEntries(mark === void 0 ? kept : [[sessionId, mark], ...kept]))
+    );
+  } catch {
+  }
+}
+function readMarks2(dataDir) {
+  const value = readJsonSync(marksFile(dataDir));
+  const marks = {};
+  if (!isRecord(value)) return marks;
+  for (const [id, mark] of Object.entries(value)) {
+    if (id === "__proto__" || !isRecord(mark) || typeof mark["root"] !== "string") continue;
+    if (typeof mark["named"] !== "string" || typeof mark["at"] !== "number" || !Array.isArray(mark["files"])) continue;
+    const files = mark["files"].filter(
+      (file) => isRecord(file) && typeof file["file"] === "string" && typeof file["digest"] === "string"
+    );
+    marks[id] = { at: mark["at"], root: mark["root"], named: mark["named"], files };
+  }
+  return marks;
 }
 
 // src/stages/startBlock.ts
@@ -5886,6 +6239,7 @@ function recordStart(ctx, deps, source, text2, seen) {
       })
     );
   if (seen !== void 0) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen, ctx.config.credentials.baseUrl));
+  deps.afterAnswer(() => recordUnapproved(ctx.dataDir, ctx.ovSessionId, ctx.project.unapproved, deps.now()));
 }
 function fetchProfile(ctx, deps) {
   return fetchProfileFor(ctx.client, { dataDir: ctx.dataDir, credentials: ctx.config.credentials, now: deps.now() });
@@ -6100,7 +6454,10 @@ async function planInModule($, input) {
   const { plan } = planned;
   if (plan.off !== void 0) {
     deps.log.debug("memory is off here; nothing sent", { reason: plan.off });
-    return async () => ({ text: "", afterAnswer: [] });
+    return async () => {
+      await tellIfOff($, plan, void 0, deps.now(), true);
+      return { text: "", afterAnswer: [] };
+    };
   }
   const reused = reusableAnswer(planned.stored, plan.source, deps.now());
   if (reused !== void 0) {
@@ -6140,7 +6497,7 @@ async function planInModule($, input) {
     return { text: text2, afterAnswer };
   };
 }
-async function tellIfOff($, plan, failure2, now) {
+async function tellIfOff($, plan, failure2, now, off = false) {
   const { ctx } = plan;
   const notice = await settle(
     $,
@@ -6150,7 +6507,10 @@ async function tellIfOff($, plan, failure2, now) {
       sessionId: ctx.ovSessionId,
       credentials: ctx.config.credentials,
       failure: failure2,
-      now
+      now,
+      unclear: unclearSwitchesOf(ctx.config, ctx.project),
+      off,
+      trust: trustLine(ctx.project)
     })
   );
   if (notice === void 0) return;

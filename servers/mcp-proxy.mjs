@@ -13,9 +13,10 @@ import {
   isRecord,
   isUpstreamError,
   notificationLine,
+  parseJson,
   parseMessage,
   resultLine
-} from "./chunks/chunk-VVLOHE6E.mjs";
+} from "./chunks/chunk-OKSRYEML.mjs";
 import "./chunks/chunk-IMCPPGM2.mjs";
 
 // src/mcp/main.ts
@@ -454,6 +455,8 @@ function resolveCredentials(input) {
   });
   warnings.push(...options.warnings);
   const cliOnly = credentialMode(env) === "cli";
+  const modeProblem = credentialModeProblem(env);
+  if (modeProblem !== void 0) warnings.push(modeProblem);
   const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
   const fromUser = (key) => ({
     source: options.sources[key] ?? `userConfig:${key}`,
@@ -556,11 +559,26 @@ function resolveCredentials(input) {
   };
   return { credentials, warnings, cliFile };
 }
+var MODE_WORDS = {
+  auto: "auto",
+  env: "env",
+  environment: "env",
+  cli: "cli",
+  ovcli: "cli",
+  file: "cli",
+  config: "cli"
+};
+function modeText(env) {
+  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
+}
 function credentialMode(env) {
-  const raw = (text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
-  if (raw === "env" || raw === "environment") return "env";
-  if (raw === "cli" || raw === "ovcli" || raw === "file" || raw === "config") return "cli";
-  return "auto";
+  const raw = (modeText(env) ?? "auto").toLowerCase();
+  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
+}
+function credentialModeProblem(env) {
+  const raw = modeText(env);
+  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
+  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
 }
 function loadCredentialFiles({ env, homeDir, readFile }) {
   const paths = credentialFilePaths(env, homeDir);
@@ -689,11 +707,13 @@ function parseUrl(value) {
 }
 var LOOPBACK_NAMES = /* @__PURE__ */ new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
 function sameServer(a, b) {
-  const [x, y] = [parseUrl(a), parseUrl(b)];
-  if (x === void 0 || y === void 0) return a === b;
-  const host = (url) => LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
-  const path = (url) => url.pathname.replace(/\/+$/, "");
-  return x.protocol === y.protocol && host(x) === host(y) && (x.port || defaultPort(x)) === (y.port || defaultPort(y)) && path(x) === path(y);
+  return serverIdentity(a) === serverIdentity(b);
+}
+function serverIdentity(text2) {
+  const url = parseUrl(text2);
+  if (url === void 0) return text2;
+  const host = LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
+  return `${url.protocol}//${host}:${url.port || defaultPort(url)}${url.pathname.replace(/\/+$/, "")}`;
 }
 function defaultPort(url) {
   return url.protocol === "https:" ? "443" : "80";
@@ -703,12 +723,28 @@ function definedOnly(values) {
 }
 
 // src/config/scalars.ts
-var FALSE_WORDS = /* @__PURE__ */ new Set(["0", "false", "no", "off"]);
+var SWITCH_WORDS = {
+  "1": true,
+  true: true,
+  yes: true,
+  y: true,
+  on: true,
+  enable: true,
+  enabled: true,
+  "0": false,
+  false: false,
+  no: false,
+  n: false,
+  off: false,
+  disable: false,
+  disabled: false
+};
 function parseSwitch(raw) {
   const text2 = raw?.trim().toLowerCase();
-  if (!text2) return void 0;
-  return !FALSE_WORDS.has(text2);
+  if (!text2 || !Object.hasOwn(SWITCH_WORDS, text2)) return void 0;
+  return SWITCH_WORDS[text2];
 }
+var SWITCH_WORDS_TEXT = "true/false, yes/no, on/off, 1/0";
 var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
 
 // src/config/knobs.ts
@@ -717,18 +753,21 @@ var KNOB_TABLE = {
   enabled: {
     env: "OPENVIKING_MEMORY_ENABLED",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see README: Privacy)."
   },
   autoRecall: {
     env: "OPENVIKING_AUTO_RECALL",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Inject relevant memories before each prompt."
   },
   autoCapture: {
     env: "OPENVIKING_AUTO_CAPTURE",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`."
   },
@@ -747,6 +786,11 @@ var KNOB_TABLE = {
   mcpServer: {
     env: "OPENVIKING_MCP_SERVER",
     type: "string",
+    // It goes into text the model reads (the blocks' tool lines, the guard's reason, the tools-off answer): a tool name's shape only (issue 29 item 3).
+    shape: {
+      pattern: /^(?:mcp__[A-Za-z0-9_-]{1,59}|(?!mcp__)[^\u0000-\u001f\u007f-\u009f<>]{1,64})$/,
+      expected: "a server key (1-64 characters, no control character, < or >) or a tool-name prefix mcp__<letters, digits, _ or -> (at most 64 characters)"
+    },
     default: "openviking",
     description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)."
   },
@@ -821,6 +865,7 @@ var KNOB_TABLE = {
   recallPeerScope: {
     env: "OPENVIKING_RECALL_PEER_SCOPE",
     type: "string",
+    choices: ["all", "actor"],
     default: "all",
     description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project."
   },
@@ -949,6 +994,7 @@ var KNOB_TABLE = {
   captureAssistantTurns: {
     env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
     type: "bool",
+    failClosed: false,
     default: true,
     description: "Capture the assistant's turns too, not only the user's."
   },
@@ -963,6 +1009,7 @@ var KNOB_TABLE = {
   bypassSession: {
     env: "OPENVIKING_BYPASS_SESSION",
     type: "bool",
+    failClosed: true,
     default: false,
     description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off."
   },
@@ -1080,15 +1127,18 @@ function resolveSettings(input) {
   const warnings = input.file ? unknownFields(input.file) : [];
   const settings = {};
   const sources = {};
+  const failedClosed = {};
   for (const knob of listKnobs()) {
     const resolved = resolveKnob(knob, input, warnings);
     settings[knob.key] = resolved.value;
     sources[knob.key] = resolved.source;
+    if (resolved.unclear !== void 0) failedClosed[knob.key] = resolved.unclear;
   }
   return {
     settings,
     sources,
-    warnings
+    warnings,
+    failedClosed
   };
 }
 function defaultValue(knob, homeDir) {
@@ -1097,30 +1147,56 @@ function defaultValue(knob, homeDir) {
   return knob.default;
 }
 function resolveKnob(knob, input, warnings) {
-  const candidates = [[`env:${knob.env}`, input.env[knob.env]]];
+  const candidates = [
+    [`env:${knob.env}`, input.env[knob.env], `${knob.env}=${shownValue(input.env[knob.env])}`]
+  ];
   if (input.file)
-    candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
-  for (const [source, raw] of candidates) {
+    candidates.push([
+      `file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`,
+      input.file.values[knob.key],
+      `plugin.codebuddy.${knob.key}: ${shownValue(input.file.values[knob.key])} in ${input.file.shownAs}`
+    ]);
+  for (const [source, raw, setting] of candidates) {
     if (raw === void 0 || raw === null || typeof raw === "string" && !raw.trim()) continue;
     const parsed = parseKnobValue(knob, raw, input.homeDir);
+    if (parsed.ok && parsed.unclear === true) {
+      warnings.push(
+        `${source}: ${shownValue(raw)} is not a word a switch understands (${SWITCH_WORDS_TEXT}); ${knob.env} is a privacy switch, so it reads as ${String(parsed.value)} (the value that sends less) until it is one of them`
+      );
+      return { value: parsed.value, source, unclear: setting };
+    }
     if (parsed.ok) return { value: clamp(knob, parsed.value, source, warnings), source };
     warnings.push(`${source}: ${parsed.problem}; ignoring it`);
   }
   return { value: defaultValue(knob, input.homeDir), source: "default" };
 }
+function shownValue(raw) {
+  const text2 = JSON.stringify(raw) ?? String(raw);
+  return text2.length > 40 ? `${text2.slice(0, 40)}\u2026` : text2;
+}
 function parseKnobValue(knob, raw, homeDir) {
   switch (knob.type) {
-    case "bool":
+    case "bool": {
       if (typeof raw === "boolean") return { ok: true, value: raw };
-      if (typeof raw === "string") return { ok: true, value: parseSwitch(raw) ?? false };
-      return { ok: false, problem: `expected a boolean, got ${JSON.stringify(raw)}` };
+      const value = parseSwitch(typeof raw === "string" || typeof raw === "number" ? String(raw) : void 0);
+      if (value !== void 0) return { ok: true, value };
+      if (knob.failClosed !== void 0) return { ok: true, value: knob.failClosed, unclear: true };
+      return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
+    }
     case "int":
     case "float":
       return parseNumber(knob, raw);
     case "string":
-    case "path":
+    case "path": {
       if (typeof raw !== "string") return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
-      return { ok: true, value: knob.type === "path" ? expandHome(raw.trim(), homeDir) : raw.trim() };
+      const text2 = raw.trim();
+      if (knob.choices !== void 0 && !knob.choices.includes(text2.toLowerCase()))
+        return { ok: false, problem: `expected one of ${knob.choices.join(", ")}, got ${shownValue(raw)}` };
+      if (knob.choices !== void 0) return { ok: true, value: text2.toLowerCase() };
+      if (knob.shape !== void 0 && !knob.shape.pattern.test(text2))
+        return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
+      return { ok: true, value: knob.type === "path" ? expandHome(text2, homeDir) : text2 };
+    }
     case "csv":
       if (typeof raw === "string") return { ok: true, value: splitList(raw) };
       if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
@@ -1187,6 +1263,7 @@ function loadPluginConfig(input) {
       },
       settings: fallback.settings,
       settingSources: fallback.sources,
+      dataDir: resolveDataDir(input.env, input.homeDir),
       warnings: [`configuration could not be loaded (${reason}); using defaults`]
     };
   }
@@ -1214,7 +1291,9 @@ function resolveConfig({
     credentials,
     settings: settings.settings,
     settingSources: settings.sources,
-    warnings: [...warnings, ...settings.warnings]
+    dataDir: resolveDataDir(env, homeDir),
+    warnings: [...warnings, ...settings.warnings],
+    ...Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}
   };
 }
 
@@ -1254,7 +1333,7 @@ var PLUGIN_VERSION = plugin_default.version;
 var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 
 // src/mcp/proxy.ts
-import { join as join11 } from "node:path";
+import { join as join13 } from "node:path";
 
 // src/mcp/configWatch.ts
 import { statSync as statSync2 } from "node:fs";
@@ -1413,6 +1492,13 @@ function buildInitializeResult(params, profile, serverInfo) {
   return result;
 }
 
+// src/util/printable.ts
+var UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/g;
+var PLAIN = /^[\t\n\u0020-\u007e]*$/;
+function printable(text2) {
+  return PLAIN.test(text2) ? text2 : text2.replace(UNPRINTABLE, "");
+}
+
 // src/mcp/log.ts
 var REDACTED = "[redacted]";
 function redact(text2, secrets) {
@@ -1439,7 +1525,7 @@ function createStderrLog(options) {
         message
       });
     }
-    options.write(`${redact(line, options.secrets())}
+    options.write(`${printable(redact(line, options.secrets()))}
 `);
   };
   return {
@@ -1950,8 +2036,8 @@ function bareIsSecret(name, spaceBefore, separator, value, after) {
   if (after === "(" || after === "[") return false;
   if (HEADER_NAME.test(name)) return value.length >= 4;
   const upper = UPPER_NAME.test(name);
-  const sep3 = separator.trim();
-  if (sep3 === "=" && spaceBefore === "") {
+  const sep4 = separator.trim();
+  if (sep4 === "=" && spaceBefore === "") {
     if (upper || !CODE_FOLLOWER.has(after)) return true;
     return !(IDENTIFIER.test(value) || MEMBER_CHAIN.test(value));
   }
@@ -2104,14 +2190,26 @@ import { basename, dirname, join as join6 } from "node:path";
 
 // src/store/fsUtil.ts
 import {
-  appendFileSync,
+  closeSync as closeSync2,
+  constants as constants2,
+  fchmodSync,
+  fstatSync as fstatSync2,
   mkdirSync,
+  openSync as openSync2,
   readdirSync,
   realpathSync,
   statSync as statSync3,
   unlinkSync,
-  writeFileSync
+  writeFileSync,
+  writeSync
 } from "node:fs";
+function namesInDir(dir) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
 function statQuietly(path) {
   try {
     return statSync3(path, { throwIfNoEntry: false });
@@ -2133,6 +2231,7 @@ function realPathNative(path) {
     return void 0;
   }
 }
+var APPEND_FLAGS = constants2.O_WRONLY | constants2.O_APPEND | constants2.O_CREAT | constants2.O_NOFOLLOW | constants2.O_NONBLOCK;
 
 // src/store/jsonFile.ts
 var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
@@ -2732,6 +2831,7 @@ function readWorkspaceFile(path, root, report) {
     );
     return layer;
   }
+  layer.parsed = file.value;
   for (const key of connectionKeysIn(file.value, ""))
     report.warnings.push(
       `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`
@@ -2767,15 +2867,33 @@ function take(layer, key, spec, raw, report) {
   const earlier = layer.origins[spec.field];
   if (earlier !== void 0) report.notes.push(`${layer.path}: '${key}' replaces '${earlier.key}' of the same file`);
   layer.values[spec.field] = value;
-  layer.origins[spec.field] = { key, path: layer.path };
+  layer.origins[spec.field] = { key, path: layer.path, ...failsClosed(spec, raw) ? { unclear: raw } : {} };
+}
+function failsClosed(spec, raw) {
+  return spec.kind === "bool" && switchValue(raw) === void 0 && privacySwitch(spec.field) !== void 0;
+}
+function privacySwitch(field) {
+  const knob = KNOB_TABLE[field];
+  return knob?.type === "bool" ? knob.failClosed : void 0;
+}
+function switchValue(raw) {
+  return typeof raw === "boolean" ? raw : parseSwitch(typeof raw === "string" ? raw : void 0);
 }
 function parseValue(key, spec, raw, path, report) {
   const ignored = (why) => void report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} ${why}`);
   switch (spec.kind) {
     case "bool": {
-      const value = typeof raw === "boolean" ? raw : typeof raw === "string" ? BOOLEAN_WORDS[raw.trim().toLowerCase()] : void 0;
-      if (value === void 0) ignored("is not true or false");
-      return value;
+      const value = switchValue(raw);
+      if (value !== void 0) return value;
+      const closed = privacySwitch(spec.field);
+      if (closed === void 0) {
+        ignored(`is not true or false (${SWITCH_WORDS_TEXT})`);
+        return void 0;
+      }
+      report.warnings.push(
+        `${path}: '${key}': ${JSON.stringify(raw)?.slice(0, 80)} is not true or false (${SWITCH_WORDS_TEXT}); a privacy switch, so it reads as ${String(closed)} (the value that sends less) until it is`
+      );
+      return closed;
     }
     case "int":
     case "float":
@@ -2799,16 +2917,6 @@ function parseValue(key, spec, raw, path, report) {
       return void 0;
   }
 }
-var BOOLEAN_WORDS = {
-  true: true,
-  "1": true,
-  yes: true,
-  on: true,
-  false: false,
-  "0": false,
-  no: false,
-  off: false
-};
 function parseNumber2(key, spec, raw, path, report) {
   const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
   if (!Number.isFinite(parsed)) {
@@ -2843,7 +2951,16 @@ function readWorkspaceConfig(root, touched) {
   touched.push(...paths);
   const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer) => layer !== void 0);
   if (layers.length === 0) return void 0;
-  const merged = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
+  return mergeLayers(layers, report);
+}
+function mergeLayers(layers, report) {
+  const merged = {
+    files: layers.map((layer) => layer.path),
+    values: {},
+    origins: {},
+    layers,
+    ...report
+  };
   for (const layer of layers) {
     for (const field of Object.keys(layer.values)) {
       const value = field === "peerSource" ? mergeSources(merged.values.peerSource, layer.values.peerSource) : layer.values[field];
@@ -2860,7 +2977,10 @@ function mergeSources(earlier, later) {
 }
 function originText(config, field) {
   const origin = config.origins[field];
-  return origin === void 0 ? "" : `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+  if (origin === void 0) return "";
+  if ("unclear" in origin)
+    return `${origin.key}: ${JSON.stringify(origin.unclear)?.slice(0, 40)} (not true or false: read as ${JSON.stringify(config.values[field])}) in ${origin.path}`;
+  return `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
 }
 function switchesOff(config) {
   const off = {};
@@ -2898,106 +3018,95 @@ function applyWorkspace(settings, config) {
   return { settings: next, ignored };
 }
 
-// src/project/identity.ts
+// src/project/gitTracked.ts
+import { join as join11, sep as sep3 } from "node:path";
+var MAX_INDEX_BYTES = 4 * 1024 * 1024 - 1;
+function trackedByGit(git, path) {
+  const top = git.gitRoot.endsWith(sep3) ? git.gitRoot : `${git.gitRoot}${sep3}`;
+  if (!path.startsWith(top)) return true;
+  const inRepo = path.slice(top.length).split(sep3).join("/");
+  const index = readSmallFile(join11(git.gitDir, "index"), MAX_INDEX_BYTES);
+  if (index.absent === "missing") return false;
+  if (index.absent !== void 0 || !readableIndex(index.text)) return true;
+  const needle = `${inRepo}\0`;
+  if (index.text.includes(needle)) return true;
+  for (const name of namesInDir(git.gitDir).filter((entry) => entry.startsWith("sharedindex."))) {
+    const shared = readSmallFile(join11(git.gitDir, name), MAX_INDEX_BYTES);
+    if (shared.absent !== void 0 || !readableIndex(shared.text) || shared.text.includes(needle)) return true;
+  }
+  return false;
+}
+function readableIndex(text2) {
+  return text2.startsWith("DIRC\0\0\0") && (text2.charCodeAt(7) === 2 || text2.charCodeAt(7) === 3);
+}
+
+// src/project/trust.ts
+import { join as join12 } from "node:path";
+var MAX_TRUST_BYTES = 256 * 1024;
+function trustFile(dataDir) {
+  return join12(dataDir, "trust.json");
+}
+function contentDigest(parsed) {
+  return sha256Hex(JSON.stringify(parsed));
+}
+function readApprovals(dataDir) {
+  const value = parseJson(readSmallFile(trustFile(dataDir), MAX_TRUST_BYTES).text ?? "");
+  const listed = isRecord(value) && Array.isArray(value["approvals"]) ? value["approvals"] : [];
+  return listed.filter(isApproval);
+}
+function isApproved(approvals, root, file, digest) {
+  return approvals.some((approval) => approval.root === root && approval.file === file && approval.digest === digest);
+}
+function isApproval(value) {
+  return isRecord(value) && typeof value["root"] === "string" && typeof value["file"] === "string" && typeof value["digest"] === "string" && typeof value["peer"] === "string" && typeof value["at"] === "number";
+}
+
+// src/project/peerApproval.ts
+function approvedPeer(config, where, dataDir, peerOf2) {
+  const full = peerOf2(config);
+  const naming = (config?.layers ?? []).filter(
+    (layer) => layer.values.peerId !== void 0 || layer.values.peerSource !== void 0
+  );
+  if (config === void 0 || where === void 0 || naming.length === 0) return full;
+  const withoutAny = peerOf2(withoutPeers(config, naming));
+  if (withoutAny.peerId === full.peerId) return full;
+  const gated = naming.filter((layer) => nameOf(layer) === WORKSPACE_FILES[0] || tracked(layer, where.git));
+  if (gated.length === 0) return full;
+  const without = gated.length === naming.length ? withoutAny : peerOf2(withoutPeers(config, gated));
+  if (without.peerId === full.peerId) return full;
+  const files = gated.map((layer) => ({
+    path: layer.path,
+    file: nameOf(layer),
+    digest: contentDigest(layer.parsed ?? {})
+  }));
+  if (allApproved(files, where.root, dataDir)) return { ...full, approved: files.map((file) => file.path) };
+  return { ...without, unapproved: { root: where.root, files, named: full.peerId ?? "(none)" } };
+}
+function nameOf(layer) {
+  return layer.path.split(/[/\\]/).pop() ?? "";
+}
+function tracked(layer, git) {
+  return git !== void 0 && trackedByGit(git, layer.path);
+}
+function withoutPeers(config, layers) {
+  const stripped = config.layers.map((layer) => {
+    if (!layers.includes(layer)) return layer;
+    const { peerId: _id, peerSource: _source, ...values } = layer.values;
+    const { peerId: _idFrom, peerSource: _sourceFrom, ...origins } = layer.origins;
+    return { ...layer, values, origins };
+  });
+  return mergeLayers(stripped, { warnings: config.warnings, notes: config.notes });
+}
+function allApproved(files, root, dataDir) {
+  if (dataDir === void 0) return false;
+  const approvals = readApprovals(dataDir);
+  return files.every((file) => isApproved(approvals, root, file.file, file.digest));
+}
+
+// src/project/scan.ts
 var MAX_CACHE_AGE_MS = 6e4;
 var MAX_CACHE_ENTRIES = 64;
 var cache = /* @__PURE__ */ new Map();
-function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
-  const input = {
-    workspace,
-    homeDir,
-    credentials: config.credentials,
-    settings: config.settings,
-    ...originOf(config),
-    now
-  };
-  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
-  const applied = applyWorkspace(config.settings, project.config);
-  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
-  return { project: named, settings: applied.settings, ignored: applied.ignored };
-}
-function isActorScope(settings) {
-  return settings.recallPeerScope.trim().toLowerCase() === "actor";
-}
-function originOf(config) {
-  const origin = config.settingSources?.peerSource;
-  return origin === void 0 ? {} : { peerSourceOrigin: origin };
-}
-function resolveProject(input) {
-  let scan;
-  try {
-    scan = cachedScan(resolve4(input.workspace), input.homeDir, input.now);
-  } catch (error) {
-    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
-  }
-  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
-  const base = {
-    peerSource: "",
-    earlierPeerIds: [],
-    off: switchesOff(scan.config),
-    warnings,
-    ...scan.root ? { root: scan.root.root } : {},
-    ...scan.config ? { config: scan.config } : {}
-  };
-  const explicit = explicitPeer(input.credentials, warnings);
-  const named = scan.config?.values.peerId;
-  const namedBy = scan.config === void 0 ? "" : originText(scan.config, "peerId");
-  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
-  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
-  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
-  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
-  return derivedPeer(input, scan, base);
-}
-function derivedPeer(input, scan, base) {
-  const source = peerSourceOf(input, scan.config);
-  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
-  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
-  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
-  if (rendered === void 0)
-    return {
-      ...base,
-      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
-    };
-  const peer = {
-    ...base,
-    peerId: rendered.id,
-    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
-  };
-  if (input.earlierIds !== true) return peer;
-  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
-    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
-  );
-  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
-}
-function peerSourceOf(input, config) {
-  const knob = input.settings.peerSource;
-  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
-  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
-  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
-  if (config?.values.peerSource !== void 0)
-    return { value: config.values.peerSource, from: originText(config, "peerSource") };
-  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
-  return { value: void 0, from: "default git" };
-}
-function describeVariable(template, scan) {
-  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
-  if (template.includes("{git_root}"))
-    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
-  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
-  return template.includes("{cwd}") ? "the working folder" : "the template itself";
-}
-function explicitPeer(credentials, warnings) {
-  const peerId = credentials.peerId?.trim();
-  if (!peerId) return void 0;
-  const source = credentials.sources.peerId ?? "configuration";
-  if (!isValidPeerId(peerId)) {
-    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
-    return void 0;
-  }
-  return { peerId, source, fromEnv: source.startsWith("env:") };
-}
 var NO_VARIABLES = { git_remote: "", git_root: "", dir: "", git_port: "" };
 function cachedScan(workspace, homeDir, now) {
   const hit = cache.get(workspace);
@@ -3047,9 +3156,117 @@ function signatureOf(path) {
   return stat === void 0 ? "-" : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
 }
 
+// src/project/identity.ts
+function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") {
+  const input = {
+    workspace,
+    homeDir,
+    ...config.dataDir !== void 0 ? { dataDir: config.dataDir } : {},
+    credentials: config.credentials,
+    settings: config.settings,
+    ...originOf(config),
+    now
+  };
+  const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
+  const applied = applyWorkspace(config.settings, project.config);
+  const named = earlierIds === "for-recall" && !isActorScope(config.settings) && isActorScope(applied.settings) ? resolveProject({ ...input, earlierIds: true }) : project;
+  return { project: named, settings: applied.settings, ignored: applied.ignored };
+}
+function isActorScope(settings) {
+  return settings.recallPeerScope.trim().toLowerCase() === "actor";
+}
+function originOf(config) {
+  const origin = config.settingSources?.peerSource;
+  return origin === void 0 ? {} : { peerSourceOrigin: origin };
+}
+function resolveProject(input) {
+  let scan;
+  try {
+    scan = cachedScan(resolve4(input.workspace), input.homeDir, input.now);
+  } catch (error) {
+    scan = { variables: NO_VARIABLES, remote: "", ignored: [`project not resolved (${errorMessage(error)})`] };
+  }
+  const warnings = [...scan.ignored, ...scan.config?.warnings ?? []];
+  const base = {
+    peerSource: "",
+    earlierPeerIds: [],
+    off: switchesOff(scan.config),
+    warnings,
+    ...scan.root ? { root: scan.root.root } : {},
+    ...scan.config ? { config: scan.config } : {}
+  };
+  const explicit = explicitPeer(input.credentials, warnings);
+  const where = scan.root === void 0 ? void 0 : { root: scan.root.root, ...scan.root.git ? { git: scan.root.git } : {} };
+  return approvedPeer(
+    scan.config,
+    where,
+    input.dataDir,
+    (config) => peerOf(input, scan, { ...base, warnings: [...base.warnings] }, explicit, config)
+  );
+}
+function peerOf(input, scan, base, explicit, config) {
+  const named = config?.values.peerId;
+  const namedBy = config === void 0 ? "" : originText(config, "peerId");
+  if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (named === false) return { ...base, peerSource: `none (${namedBy})` };
+  if (named !== void 0) return { ...base, peerId: named, peerSource: namedBy };
+  if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
+  if (!input.settings.workspacePeer) return { ...base, peerSource: "none (OPENVIKING_WORKSPACE_PEER off)" };
+  return derivedPeer(input, scan, base, config);
+}
+function derivedPeer(input, scan, base, config) {
+  const source = peerSourceOf(input, config);
+  const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
+  const variables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
+  const rendered = firstRendered(templates, variables, (message) => base.warnings.push(`${source.from}: ${message}`));
+  if (rendered === void 0)
+    return {
+      ...base,
+      peerSource: scan.root?.git === void 0 ? "none (not in a git repository)" : `none (no template of ${source.from} resolved)`
+    };
+  const peer = {
+    ...base,
+    peerId: rendered.id,
+    peerSource: `${rendered.template} of ${describeVariable(rendered.template, scan)} (peer source: ${source.from})`
+  };
+  if (input.earlierIds !== true) return peer;
+  const earlier = [earlierGitIdOf(scan), variables.cwd].filter(
+    (id) => id !== void 0 && id !== "" && id !== rendered.id && isValidPeerId(id)
+  );
+  return { ...peer, earlierPeerIds: [...new Set(earlier)] };
+}
+function peerSourceOf(input, config) {
+  const knob = input.settings.peerSource;
+  const knobValue = knob.length === 1 ? knob[0] : knob.length === 0 ? void 0 : knob;
+  const origin = input.peerSourceOrigin ?? (knob.length > 0 ? "env:OPENVIKING_PEER_SOURCE" : "default");
+  if (origin.startsWith("env:")) return { value: knobValue, from: "OPENVIKING_PEER_SOURCE" };
+  if (config?.values.peerSource !== void 0)
+    return { value: config.values.peerSource, from: originText(config, "peerSource") };
+  if (knob.length > 0) return { value: knobValue, from: origin.replace(/^file:/, "") };
+  return { value: void 0, from: "default git" };
+}
+function describeVariable(template, scan) {
+  if (template.includes("{git_remote}")) return `origin ${scan.remote}`;
+  if (template.includes("{git_root}"))
+    return `the repository at ${scan.root?.git ? mainCheckout(scan.root.git) : "?"} (no usable origin)`;
+  if (template.includes("{dir}")) return `the workspace folder ${scan.root?.root ?? "?"}`;
+  return template.includes("{cwd}") ? "the working folder" : "the template itself";
+}
+function explicitPeer(credentials, warnings) {
+  const peerId = credentials.peerId?.trim();
+  if (!peerId) return void 0;
+  const source = credentials.sources.peerId ?? "configuration";
+  if (!isValidPeerId(peerId)) {
+    warnings.push(`${source}: peer id "${peerId.slice(0, 40)}" does not match ^[a-zA-Z0-9_.@-]+$; ignoring it`);
+    return void 0;
+  }
+  return { peerId, source, fromEnv: source.startsWith("env:") };
+}
+
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-PKID5OFY.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-TULY4I5J.mjs")).openSdkSession(options);
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -3261,6 +3478,8 @@ function switchedOff(scope, key) {
   return scope.config.settings[key] ? void 0 : settingText(scope.config, key, "false");
 }
 function settingText(config, key, shown) {
+  const unclear = config.failedClosed?.[key];
+  if (unclear !== void 0) return `${unclear} (not true or false: read as ${shown})`;
   const source = config.settingSources?.[key];
   const file = fileOf(source);
   return file === void 0 ? `${KNOB_TABLE[key].env}=${shown}` : `plugin.codebuddy.${key}: ${shown} in ${file}`;
@@ -3314,8 +3533,9 @@ function toolNamesFor(host, choice) {
 }
 function userToolPrefix(server) {
   const value = server.trim();
-  if (value.startsWith("mcp__")) return value.endsWith("__") ? value : `${value}__`;
-  return `mcp__${value.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
+  const literal = value.startsWith("mcp__");
+  const name = (literal ? value : `mcp__${value}`).replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+  return name.endsWith("__") ? name : `${name}__`;
 }
 
 // src/mcp/proxy.ts
@@ -3336,7 +3556,7 @@ function createProxy(options) {
     warn: (message) => log.warn(message)
   });
   watch = config;
-  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join11(resolveDataDir(options.env, options.homeDir), "cache");
+  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join13(resolveDataDir(options.env, options.homeDir), "cache");
   const snapshots = createSnapshotStore({ cacheDir, now: options.now, warn: (message) => log.warn(message) });
   const mcpUrl = () => config.current().credentials.mcpUrl;
   void snapshots.load(mcpUrl());

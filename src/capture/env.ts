@@ -16,6 +16,7 @@ import { observeResults } from '../openviking/observe.js';
 import { resolveDataDir } from '../store/paths.js';
 import { recordServerStatus, serverStatusOf } from '../store/status.js';
 import type { CaptureEnv, CrashPoint } from './writer.js';
+import { writeTargetOf } from './writeTarget.js';
 
 export function captureEnvFor(
   deps: StageDeps,
@@ -29,6 +30,7 @@ export function captureEnvFor(
   const env: CaptureEnv = {
     dataDir,
     settings: config.settings,
+    target: writeTargetOf(config.credentials),
     // Every answer (or its absence) says whether the server is up, for the status line and doctor.
     client: observeResults(
       client,

@@ -111,7 +111,7 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
       break;
     }
     const step = queueMode
-      ? await queueBatch(writer, batch, batchFingerprint(writer.ovSessionId, { messages: batch.messages }))
+      ? await queueBatch(writer, batch, batchFingerprint(writer, { messages: batch.messages }))
       : await sendBatch(writer, batch);
     if (step.kind === 'retry-serial') continue;
     if (step.kind === 'stop') {
@@ -170,7 +170,7 @@ type Step =
 
 async function sendBatch(writer: SessionWriter, batch: Batch): Promise<Step> {
   const payload = { messages: batch.messages };
-  const fingerprint = batchFingerprint(writer.ovSessionId, payload);
+  const fingerprint = batchFingerprint(writer, payload);
   const now = writer.env.now;
   const delivery = await deliverBatch(writer, batch.messages, {
     fingerprint,

@@ -6,6 +6,8 @@
  * The session's capture state lists the queue entries it owns, so "does
  * this session still have queued writes?" (then new batches queue behind
  * them, keeping order) costs a few `stat`s instead of reading the queue.
+ * Every entry records the server and identity it was captured for
+ * (writeTarget.ts, D33): replay sends it there or nowhere.
  *
  * @module
  */
@@ -30,9 +32,9 @@ export function queueDirOf(dataDir: string): string {
   return storeLayout(dataDir).queueDir;
 }
 
-/** The fingerprint of a batch: the key its queue entry would have. */
-export function batchFingerprint(ovSessionId: string, payload: unknown): string {
-  return dedupKeyOf('addMessages', ovSessionId, payload);
+/** The fingerprint of a batch: the key its queue entry would have (its session, payload and target, D33). */
+export function batchFingerprint(writer: Pick<SessionWriter, 'env' | 'ovSessionId'>, payload: unknown): string {
+  return dedupKeyOf('addMessages', writer.ovSessionId, payload, writer.env.target.id);
 }
 
 /** Queues one write for replay behind the writer's earlier ones; true when it is on disk (or already was). */
@@ -40,7 +42,14 @@ export async function queueWrite(writer: SessionWriter, type: QueueEntryType, pa
   const { env } = writer;
   const queued = await enqueue(
     queueDirOf(env.dataDir),
-    { type, sessionId: writer.ovSessionId, payload, createdAt: env.now(), seq: writer.nextQueueSeq() },
+    {
+      type,
+      sessionId: writer.ovSessionId,
+      payload,
+      target: env.target,
+      createdAt: env.now(),
+      seq: writer.nextQueueSeq(),
+    },
     { now: env.now, lockTimeoutMs: env.settings.lockTimeoutMs },
   );
   if (!queued.ok) {
@@ -65,10 +74,11 @@ export async function deadLetterWrite(
     type,
     sessionId: writer.ovSessionId,
     payload,
+    target: env.target,
     createdAt: now,
     seq: 0,
     attempts: 1,
-    dedupKey: dedupKeyOf(type, writer.ovSessionId, payload),
+    dedupKey: dedupKeyOf(type, writer.ovSessionId, payload, env.target.id),
   };
   const base = entryBaseName(entry);
   const letter: DeadLetter = {

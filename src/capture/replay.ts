@@ -11,7 +11,9 @@
  * refusal of the write (a 4xx other than 408, 429 and a retryable 409)
  * costs an attempt; no answer, a timeout, a 5xx, 429 or a busy writer
  * never does (`wait`), so an outage across any number of session starts
- * dead-letters nothing (DESIGN D18).
+ * dead-letters nothing (DESIGN D18). An entry captured for another server
+ * or identity than the configured one waits too, untouched, until that one
+ * is configured again or its TTL ends (DESIGN D33).
  *
  * @module
  */
@@ -29,6 +31,7 @@ import { deliverBatch } from './send.js';
 import { settleInflight } from './settle.js';
 import { withSessionWriter } from './writer.js';
 import type { CaptureEnv, SessionWriter } from './writer.js';
+import { otherTargetText } from './writeTarget.js';
 
 export interface ReplayRun {
   /** No entry starts after this long. */
@@ -55,6 +58,9 @@ export function replayPendingWrites(env: CaptureEnv, run: ReplayRun): Promise<Re
 }
 
 async function executeEntry(env: CaptureEnv, run: ReplayRun, entry: QueueEntry): Promise<ReplayVerdict> {
+  // It goes to the server and identity it was captured for, or waits (uncounted; the TTL still bounds it): D33.
+  if (entry.target !== undefined && entry.target.id !== env.target.id)
+    return { verdict: 'wait', error: otherTargetText(entry.target, env.target) };
   const held = run.held?.get(entry.sessionId);
   if (held !== undefined) return executeAs(held, entry);
   const identity = { ovSessionId: entry.sessionId, hostSessionId: '', workspace: '' };

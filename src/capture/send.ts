@@ -55,6 +55,7 @@ export async function deliverBatch(
     queued: meta.queued,
     startedAt: writer.env.now(),
     unanswered: true,
+    target: writer.env.target.id,
   };
   if (!(await writer.save())) {
     writer.state.inflight = undefined;

@@ -24,6 +24,13 @@ export async function settleInflight(writer: SessionWriter): Promise<Settlement>
   const inflight = writer.state.inflight;
   if (inflight === undefined) return 'clear';
   if (inflight.queued && (await entryWaits(writer, inflight.fingerprint))) return 'queued';
+  // Sent to another server or identity than the configured one: only that one can say what became of it (D33).
+  if (inflight.target !== undefined && inflight.target !== writer.env.target.id) {
+    writer.env.log.debug('inflight batch belongs to another server or identity; the session waits', {
+      session: writer.ovSessionId,
+    });
+    return 'blocked';
+  }
   const resolution = await resolveInflight(writer);
   if (resolution === undefined) return 'clear';
   if (resolution.kind === 'unknown') {

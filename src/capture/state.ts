@@ -54,6 +54,8 @@ export interface Inflight {
    * so; cleared by an answer or a refused connection (send.ts).
    */
   unanswered?: boolean;
+  /** The id of the server and identity it was sent to (writeTarget.ts): only that one can say what became of it (D33). */
+  target?: string;
 }
 
 /**
@@ -250,6 +252,7 @@ function narrowInflight(value: unknown): Inflight | undefined {
     startedAt: typeof value.startedAt === 'number' ? value.startedAt : 0,
     ...(typeof value.gaveUpAt === 'number' ? { gaveUpAt: value.gaveUpAt } : {}),
     ...(value.unanswered === true ? { unanswered: true } : {}),
+    ...(typeof value.target === 'string' ? { target: value.target } : {}),
   };
 }
 

@@ -29,6 +29,7 @@
  * @module
  */
 import { loadStageConfig } from '../session/stageContext.js';
+import { printableLine } from '../util/printable.js';
 import type { PluginConfig } from '../config/types.js';
 import type { StageDeps } from '../protocol/stage.js';
 import { isRecord, parseJson } from '../util/json.js';
@@ -166,7 +167,7 @@ export async function runRequeueDead(
       `replayed ${replayed.replayed} now; ${replayed.remaining} wait for the server (sent at the next session start)`,
     );
   }
-  for (const problem of back.problems) lines.push(`problem: ${problem}`);
+  for (const problem of back.problems) lines.push(`problem: ${printableLine(problem)}`);
   return { code: back.problems.length > 0 ? 1 : 0, text: `${lines.join('\n')}\n` };
 }
 

@@ -25,6 +25,7 @@ import type { LockHandle } from '../store/lock.js';
 import { recordActivity } from '../store/status.js';
 import { emptyCaptureState, loadCaptureState, saveCaptureState } from './state.js';
 import type { CaptureState, ServerCount, SessionIdentity } from './state.js';
+import type { WriteTarget } from './writeTarget.js';
 
 /** A named point where a test can stop the process (see worker.ts); a no-op in production. */
 export type CrashPoint = 'before-send' | 'after-send' | 'after-enqueue';
@@ -37,6 +38,8 @@ export type CrashPoint = 'before-send' | 'after-send' | 'after-enqueue';
  * is the background one (env.ts).
  */
 export interface CaptureEnv extends Pick<StageContext, 'dataDir' | 'settings' | 'client' | 'deadlineAt'> {
+  /** The server and identity the client speaks to and as (writeTarget.ts): what is queued now belongs to it, and only what belongs to it is replayed (D33). */
+  target: WriteTarget;
   now(): number;
   log: Logger;
   crashPoint?(point: CrashPoint): void;

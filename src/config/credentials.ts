@@ -99,6 +99,8 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
   });
   warnings.push(...options.warnings);
   const cliOnly = credentialMode(env) === 'cli';
+  const modeProblem = credentialModeProblem(env);
+  if (modeProblem !== undefined) warnings.push(modeProblem);
   const fromEnv = (name: string): Candidate => ({ source: `env:${name}`, value: text(env[name]), layer: 'env' });
   const fromUser = (key: UserConfigKey): Candidate => ({
     source: options.sources[key] ?? `userConfig:${key}`,
@@ -212,16 +214,31 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
   return { credentials, warnings, cliFile };
 }
 
-/** `OPENVIKING_CREDENTIAL_SOURCE` (or its plural alias) as a mode. */
+const MODE_WORDS: Readonly<Record<string, CredentialMode>> = {
+  auto: 'auto',
+  env: 'env',
+  environment: 'env',
+  cli: 'cli',
+  ovcli: 'cli',
+  file: 'cli',
+  config: 'cli',
+};
+
+function modeText(env: Env): string | undefined {
+  return text(env['OPENVIKING_CREDENTIAL_SOURCE']) ?? text(env['OPENVIKING_CREDENTIALS_SOURCE']);
+}
+
+/** `OPENVIKING_CREDENTIAL_SOURCE` (or its plural alias) as a mode; a word it does not know is `auto` (with a warning). */
 export function credentialMode(env: Env): CredentialMode {
-  const raw = (
-    text(env['OPENVIKING_CREDENTIAL_SOURCE']) ??
-    text(env['OPENVIKING_CREDENTIALS_SOURCE']) ??
-    'auto'
-  ).toLowerCase();
-  if (raw === 'env' || raw === 'environment') return 'env';
-  if (raw === 'cli' || raw === 'ovcli' || raw === 'file' || raw === 'config') return 'cli';
-  return 'auto';
+  const raw = (modeText(env) ?? 'auto').toLowerCase();
+  return Object.hasOwn(MODE_WORDS, raw) ? (MODE_WORDS[raw] as CredentialMode) : 'auto';
+}
+
+/** The warning for a mode word it does not know (it keeps the default, `auto`), or undefined. */
+function credentialModeProblem(env: Env): string | undefined {
+  const raw = modeText(env);
+  if (raw === undefined || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return undefined;
+  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
 }
 
 /**
@@ -400,16 +417,15 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0']);
 
 /** One server: same scheme, host (any loopback name counts as one), port and path. */
 export function sameServer(a: string, b: string): boolean {
-  const [x, y] = [parseUrl(a), parseUrl(b)];
-  if (x === undefined || y === undefined) return a === b;
-  const host = (url: URL) => (LOOPBACK_NAMES.has(url.hostname) ? 'loopback' : url.hostname);
-  const path = (url: URL) => url.pathname.replace(/\/+$/, '');
-  return (
-    x.protocol === y.protocol &&
-    host(x) === host(y) &&
-    (x.port || defaultPort(x)) === (y.port || defaultPort(y)) &&
-    path(x) === path(y)
-  );
+  return serverIdentity(a) === serverIdentity(b);
+}
+
+/** What names one server (`sameServer`): scheme, host (any loopback name as `loopback`), port, path; the text itself when it is no http(s) URL. */
+export function serverIdentity(text: string): string {
+  const url = parseUrl(text);
+  if (url === undefined) return text;
+  const host = LOOPBACK_NAMES.has(url.hostname) ? 'loopback' : url.hostname;
+  return `${url.protocol}//${host}:${url.port || defaultPort(url)}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 function defaultPort(url: URL): string {

@@ -28,6 +28,13 @@ interface KnobCommon {
 export interface BoolKnob extends KnobCommon {
   type: 'bool';
   default: boolean;
+  /**
+   * A privacy switch (its purpose is to keep data on the machine): the value
+   * a word it does not understand reads as, the one that sends less, with a
+   * warning (doctor) and a line at session start. Any other switch keeps its
+   * default then, with a warning.
+   */
+  failClosed?: boolean;
 }
 
 export interface NumberKnob extends KnobCommon {
@@ -41,6 +48,10 @@ export interface TextKnob extends KnobCommon {
   /** `path` values get `~` expanded against the home directory. */
   type: 'string' | 'path';
   default: string;
+  /** A choice: the only values it takes (any case, read lower-cased); anything else warns and keeps the default. */
+  choices?: readonly string[];
+  /** The shape a value must have (trimmed), and how a warning says it; anything else warns and keeps the default. */
+  shape?: { pattern: RegExp; expected: string };
 }
 
 export interface CsvKnob extends KnobCommon {
@@ -67,6 +78,7 @@ export const KNOB_TABLE: KnobTable = {
   enabled: {
     env: 'OPENVIKING_MEMORY_ENABLED',
     type: 'bool',
+    failClosed: false,
     default: true,
     description:
       'Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see README: Privacy).',
@@ -74,12 +86,14 @@ export const KNOB_TABLE: KnobTable = {
   autoRecall: {
     env: 'OPENVIKING_AUTO_RECALL',
     type: 'bool',
+    failClosed: false,
     default: true,
     description: 'Inject relevant memories before each prompt.',
   },
   autoCapture: {
     env: 'OPENVIKING_AUTO_CAPTURE',
     type: 'bool',
+    failClosed: false,
     default: true,
     description:
       'Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`.',
@@ -100,6 +114,12 @@ export const KNOB_TABLE: KnobTable = {
   mcpServer: {
     env: 'OPENVIKING_MCP_SERVER',
     type: 'string',
+    // It goes into text the model reads (the blocks' tool lines, the guard's reason, the tools-off answer): a tool name's shape only (issue 29 item 3).
+    shape: {
+      pattern: /^(?:mcp__[A-Za-z0-9_-]{1,59}|(?!mcp__)[^\u0000-\u001f\u007f-\u009f<>]{1,64})$/,
+      expected:
+        'a server key (1-64 characters, no control character, < or >) or a tool-name prefix mcp__<letters, digits, _ or -> (at most 64 characters)',
+    },
     default: 'openviking',
     description:
       "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself).",
@@ -177,6 +197,7 @@ export const KNOB_TABLE: KnobTable = {
   recallPeerScope: {
     env: 'OPENVIKING_RECALL_PEER_SCOPE',
     type: 'string',
+    choices: ['all', 'actor'],
     default: 'all',
     description:
       "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project.",
@@ -314,6 +335,7 @@ export const KNOB_TABLE: KnobTable = {
   captureAssistantTurns: {
     env: 'OPENVIKING_CAPTURE_ASSISTANT_TURNS',
     type: 'bool',
+    failClosed: false,
     default: true,
     description: "Capture the assistant's turns too, not only the user's.",
   },
@@ -328,6 +350,7 @@ export const KNOB_TABLE: KnobTable = {
   bypassSession: {
     env: 'OPENVIKING_BYPASS_SESSION',
     type: 'bool',
+    failClosed: true,
     default: false,
     description: 'Leave every session (and the MCP tools) alone: nothing is sent, as with memory off.',
   },

@@ -14,6 +14,7 @@ import { readSmallTextFile, displayPath, type ReadTextFile } from './configFile.
 import { DEFAULT_BASE_URL, resolveCredentials } from './credentials.js';
 import { resolveSettings } from './settings.js';
 import { isRecord } from '../util/json.js';
+import { resolveDataDir } from '../store/paths.js';
 import { errorMessage } from '../util/errors.js';
 
 export { renderKnobTable } from './knobTable.js';
@@ -44,6 +45,7 @@ export function loadPluginConfig(input: LoadConfigInput): PluginConfig {
       },
       settings: fallback.settings,
       settingSources: fallback.sources,
+      dataDir: resolveDataDir(input.env, input.homeDir),
       warnings: [`configuration could not be loaded (${reason}); using defaults`],
     };
   }
@@ -72,6 +74,8 @@ function resolveConfig({
     credentials,
     settings: settings.settings,
     settingSources: settings.sources,
+    dataDir: resolveDataDir(env, homeDir),
     warnings: [...warnings, ...settings.warnings],
+    ...(Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}),
   };
 }

@@ -10,15 +10,39 @@
  * @module
  */
 
-/** The only words that switch a boolean knob off (openviking-api.md §5.3); anything else set is on. */
-const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
+/** The words a switch understands, any case (openviking-api.md §5.3's, with `y`/`n` and `enabled`/`disabled`). */
+const SWITCH_WORDS: Readonly<Record<string, boolean>> = {
+  '1': true,
+  true: true,
+  yes: true,
+  y: true,
+  on: true,
+  enable: true,
+  enabled: true,
+  '0': false,
+  false: false,
+  no: false,
+  n: false,
+  off: false,
+  disable: false,
+  disabled: false,
+};
 
-/** A switch's text as a boolean; undefined when unset or blank. */
+/**
+ * A switch's text as a boolean; undefined when unset, blank, or a word it
+ * does not understand (`nah`, `none`). Every reader then keeps the knob's
+ * default, except a privacy switch, which reads a word it does not
+ * understand as the value that sends less (knobs.ts `failClosed`,
+ * settings.ts; issue 29 item 7).
+ */
 export function parseSwitch(raw: string | undefined): boolean | undefined {
   const text = raw?.trim().toLowerCase();
-  if (!text) return undefined;
-  return !FALSE_WORDS.has(text);
+  if (!text || !Object.hasOwn(SWITCH_WORDS, text)) return undefined;
+  return SWITCH_WORDS[text];
 }
+
+/** The words `parseSwitch` understands, for messages. */
+export const SWITCH_WORDS_TEXT = 'true/false, yes/no, on/off, 1/0';
 
 /** The debug log's default path (`~` is the home directory). */
 export const DEFAULT_DEBUG_LOG_PATH = '~/.openviking/logs/codebuddy-hooks.log';

@@ -6,15 +6,20 @@
  * e.g. `recallLimit`, mirroring `plugin.claude_code.*` of the Claude Code
  * plugin), then the default. A value that does not parse is ignored with a
  * warning; a number out of bounds is clamped with a warning; both name the
- * source. Booleans are false only for `0`, `false`, `no`, `off` (§5.3), so
- * `OPENVIKING_DEBUG=yes` and `=1` both mean on. An empty env value is unset.
+ * source. A switch understands `true`/`false`, `yes`/`no`, `on`/`off`,
+ * `1`/`0` (also `y`/`n`, `enabled`/`disabled`; scalars.ts); any other word
+ * warns and keeps the default, except in a privacy switch (knobs.ts
+ * `failClosed`: memory, auto-recall, auto-capture, assistant turns,
+ * bypass), which then reads as the value that sends less and is listed in
+ * `failedClosed` for the session-start line (issue 29 item 7). A choice
+ * (`choices`) takes only its values. An empty env value is unset.
  *
  * @module
  */
 import type { Settings, ValueSource } from './types.js';
 import { listKnobs, type Knob, type NumberKnob } from './knobs.js';
 import { expandHome } from './configFile.js';
-import { parseSwitch } from './scalars.js';
+import { parseSwitch, SWITCH_WORDS_TEXT } from './scalars.js';
 import type { JsonRecord } from '../util/json.js';
 import { nearestName } from '../util/nearest.js';
 
@@ -31,24 +36,29 @@ export interface SettingsResolution {
   settings: Settings;
   sources: Record<keyof Settings, ValueSource>;
   warnings: string[];
+  /** Privacy switches whose value was not understood, read as the value that sends less: what was set, where (`OPENVIKING_MEMORY_ENABLED="disabled"`). */
+  failedClosed: Partial<Record<keyof Settings, string>>;
 }
 
-type Parsed = { ok: true; value: Settings[keyof Settings] } | { ok: false; problem: string };
+type Parsed = { ok: true; value: Settings[keyof Settings]; unclear?: true } | { ok: false; problem: string };
 
 /** Resolves every knob. Never throws. */
 export function resolveSettings(input: SettingsInput): SettingsResolution {
   const warnings: string[] = input.file ? unknownFields(input.file) : [];
   const settings: Record<string, unknown> = {};
   const sources: Record<string, ValueSource> = {};
+  const failedClosed: SettingsResolution['failedClosed'] = {};
   for (const knob of listKnobs()) {
     const resolved = resolveKnob(knob, input, warnings);
     settings[knob.key] = resolved.value;
     sources[knob.key] = resolved.source;
+    if (resolved.unclear !== undefined) failedClosed[knob.key] = resolved.unclear;
   }
   return {
     settings: settings as unknown as Settings,
     sources: sources as Record<keyof Settings, ValueSource>,
     warnings,
+    failedClosed,
   };
 }
 
@@ -63,33 +73,61 @@ function resolveKnob(
   knob: Knob,
   input: SettingsInput,
   warnings: string[],
-): { value: Settings[keyof Settings]; source: ValueSource } {
-  const candidates: Array<[ValueSource, unknown]> = [[`env:${knob.env}`, input.env[knob.env]]];
+): { value: Settings[keyof Settings]; source: ValueSource; unclear?: string } {
+  const candidates: Array<[ValueSource, unknown, string]> = [
+    [`env:${knob.env}`, input.env[knob.env], `${knob.env}=${shownValue(input.env[knob.env])}`],
+  ];
   if (input.file)
-    candidates.push([`file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`, input.file.values[knob.key]]);
-  for (const [source, raw] of candidates) {
+    candidates.push([
+      `file:${input.file.shownAs}#plugin.codebuddy.${knob.key}`,
+      input.file.values[knob.key],
+      `plugin.codebuddy.${knob.key}: ${shownValue(input.file.values[knob.key])} in ${input.file.shownAs}`,
+    ]);
+  for (const [source, raw, setting] of candidates) {
     if (raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim())) continue;
     const parsed = parseKnobValue(knob, raw, input.homeDir);
+    if (parsed.ok && parsed.unclear === true) {
+      warnings.push(
+        `${source}: ${shownValue(raw)} is not a word a switch understands (${SWITCH_WORDS_TEXT}); ${knob.env} is a privacy switch, so it reads as ${String(parsed.value)} (the value that sends less) until it is one of them`,
+      );
+      return { value: parsed.value, source, unclear: setting };
+    }
     if (parsed.ok) return { value: clamp(knob, parsed.value, source, warnings), source };
     warnings.push(`${source}: ${parsed.problem}; ignoring it`);
   }
   return { value: defaultValue(knob, input.homeDir), source: 'default' };
 }
 
+/** A value as a message shows it: JSON, clipped (the environment's text is the user's, yet shown to a terminal). */
+function shownValue(raw: unknown): string {
+  const text = JSON.stringify(raw) ?? String(raw);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 /** Parses one raw value (env text or a JSON value from a file) for a knob. */
 export function parseKnobValue(knob: Knob, raw: unknown, homeDir: string): Parsed {
   switch (knob.type) {
-    case 'bool':
+    case 'bool': {
       if (typeof raw === 'boolean') return { ok: true, value: raw };
-      if (typeof raw === 'string') return { ok: true, value: parseSwitch(raw) ?? false };
-      return { ok: false, problem: `expected a boolean, got ${JSON.stringify(raw)}` };
+      const value = parseSwitch(typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined);
+      if (value !== undefined) return { ok: true, value };
+      if (knob.failClosed !== undefined) return { ok: true, value: knob.failClosed, unclear: true };
+      return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
+    }
     case 'int':
     case 'float':
       return parseNumber(knob, raw);
     case 'string':
-    case 'path':
+    case 'path': {
       if (typeof raw !== 'string') return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
-      return { ok: true, value: knob.type === 'path' ? expandHome(raw.trim(), homeDir) : raw.trim() };
+      const text = raw.trim();
+      if (knob.choices !== undefined && !knob.choices.includes(text.toLowerCase()))
+        return { ok: false, problem: `expected one of ${knob.choices.join(', ')}, got ${shownValue(raw)}` };
+      if (knob.choices !== undefined) return { ok: true, value: text.toLowerCase() };
+      if (knob.shape !== undefined && !knob.shape.pattern.test(text))
+        return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
+      return { ok: true, value: knob.type === 'path' ? expandHome(text, homeDir) : text };
+    }
     case 'csv':
       if (typeof raw === 'string') return { ok: true, value: splitList(raw) };
       if (Array.isArray(raw) && raw.every((item) => typeof item === 'string'))

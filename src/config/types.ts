@@ -123,4 +123,8 @@ export interface PluginConfig {
   settingSources?: Partial<Record<keyof Settings, ValueSource>>;
   /** Human-readable problems (malformed file, out-of-range value, root key), each naming its source. */
   warnings: string[];
+  /** The plugin's data dir (store/paths.ts), where the user's approvals of workspace files' peers are (project/trust.ts, D32). */
+  dataDir?: string;
+  /** Privacy switches whose value was not understood and reads as the value that sends less, each as it was set (`OPENVIKING_MEMORY_ENABLED="disabled"`), for the session-start line and the switches' reasons. */
+  failedClosed?: Partial<Record<keyof Settings, string>>;
 }

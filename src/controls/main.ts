@@ -14,6 +14,8 @@
  *   session when the shell knows it, else this folder's newest.
  * - `node hook.mjs learned`: what recent sessions of this folder taught
  *   (learned.ts, DESIGN D36).
+ * - `node hook.mjs trust [--revoke]`: the user's approval of the peer a
+ *   committed workspace file names here (trust.ts, DESIGN D32).
  *
  * A lazy module of its own (scripts/lazy/controls.mjs): nothing here runs
  * on a hook's path.
@@ -30,9 +32,11 @@ import { resolveDataDir } from '../store/paths.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
 import { inertForCommand } from '../protocol/commandOutput.js';
+import { printable, printableLine } from '../util/printable.js';
 import { newQueryFile, takeQueryFile } from './queryFile.js';
 import { counted } from '../util/plural.js';
 import { learnedCommand } from './learned.js';
+import { runTrust } from './trust.js';
 
 export interface ControlResult {
   text: string;
@@ -41,7 +45,12 @@ export interface ControlResult {
 
 const PREVIEW_TIMEOUT_MS = 8_000;
 
-/** Runs a control; its text may land in a slash command, so it holds no template tag (protocol/commandOutput.ts). */
+/**
+ * Runs a control; its text may land in a slash command, so it holds no
+ * template tag (protocol/commandOutput.ts), and it carries URIs, gists and
+ * queries from the server, memories and records, so nothing in it can drive
+ * the terminal (util/printable.ts; each such field on one line).
+ */
 export async function runControl(command: string, argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
   const result =
     command === 'why'
@@ -50,8 +59,10 @@ export async function runControl(command: string, argv: readonly string[], deps:
         ? await recallPreviewCommand(argv, deps)
         : command === 'learned'
           ? await learnedCommand(argv, deps)
-          : { text: `unknown command ${command}\n`, code: 2 };
-  return { ...result, text: inertForCommand(result.text) };
+          : command === 'trust'
+            ? runTrust(argv, deps)
+            : { text: `unknown command ${command}\n`, code: 2 };
+  return { ...result, text: inertForCommand(printable(result.text)) };
 }
 
 async function recallPreviewCommand(argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
@@ -100,7 +111,7 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
     ...recallPeers(ctx, deps),
   });
   const lines = [
-    `Recall preview for: ${query}`,
+    `Recall preview for: ${printableLine(query)}`,
     `project peer: ${project.peerId ?? '(none)'}  [${project.peerSource}]`,
   ];
   if (!settings.autoRecall)
@@ -108,7 +119,9 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
       'note: automatic recall is off here (configuration or .openviking/config.json); this is what it would find.',
     );
   if (outcome.status === 'failed') {
-    lines.push(`recall failed (${outcome.tier}): ${outcome.failure.code} ${outcome.failure.message}`);
+    lines.push(
+      `recall failed (${outcome.tier}): ${printableLine(outcome.failure.code)} ${printableLine(outcome.failure.message)}`,
+    );
     return { text: `${lines.join('\n')}\n`, code: 1 };
   }
   if (outcome.status === 'empty')
@@ -118,9 +131,9 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
       `${counted(outcome.items.length, 'memory', 'memories')} (tier: ${outcome.tier}, threshold ${settings.scoreThreshold}):`,
     );
     for (const item of outcome.items) {
-      const gist = item.text.replace(/\s+/g, ' ').trim().slice(0, 160);
+      const gist = printableLine(item.text).replace(/\s+/g, ' ').trim().slice(0, 160);
       lines.push(
-        `- ${item.score === undefined ? '  -  ' : item.score.toFixed(2)}  ${item.uri}${item.category ? `  (${item.category})` : ''}`,
+        `- ${item.score === undefined ? '  -  ' : item.score.toFixed(2)}  ${printableLine(item.uri)}${item.category ? `  (${printableLine(item.category)})` : ''}`,
         ...(gist ? [`        ${gist}`] : []),
       );
     }
@@ -179,12 +192,12 @@ function describe(entry: WhyEntry): string[] {
   const when = new Date(entry.at).toISOString();
   const head =
     entry.kind === 'start'
-      ? `${when}  session start (${entry.detail}): profile block`
-      : `${when}  recall for: ${entry.detail}`;
-  const peer = entry.peer ? `  [project ${entry.peer}]` : '';
+      ? `${when}  session start (${printableLine(entry.detail)}): profile block`
+      : `${when}  recall for: ${printableLine(entry.detail)}`;
+  const peer = entry.peer ? `  [project ${printableLine(entry.peer)}]` : '';
   const items = entry.items.map(
     (item) =>
-      `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${item.uri}${item.category ? `  (${item.category})` : ''}`,
+      `    ${item.score === undefined ? '' : `${item.score.toFixed(2)}  `}${printableLine(item.uri)}${item.category ? `  (${printableLine(item.category)})` : ''}`,
   );
   const more = typeof entry.moreItems === 'number' && entry.moreItems > 0 ? [`    … and ${entry.moreItems} more`] : [];
   return [

@@ -15,7 +15,7 @@ import type { StageDeps } from '../protocol/stage.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { clientFor, loadStageConfig } from '../session/stageContext.js';
 import { adoptStrandedWrites, type AdoptResult } from '../store/adopt.js';
-import { resolveDataDir } from '../store/paths.js';
+import { resolveDataDir, storeLayout } from '../store/paths.js';
 import { PLUGIN_VERSION, USER_AGENT } from '../version.js';
 import { checkActivity } from './activityCheck.js';
 import { checkCommitPolicy } from './commitPolicyCheck.js';
@@ -28,6 +28,8 @@ import { checkMcp } from './mcpCheck.js';
 import { checkResident } from './residentCheck.js';
 import { checkDuplicates } from './duplicatesCheck.js';
 import { checkProject } from './projectCheck.js';
+import { checkQueueTargets } from './queueTargetCheck.js';
+import { checkTrust } from './trustCheck.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { createNodeDoctorIo } from './nodeIo.js';
 import type { DoctorIo } from './nodeIo.js';
@@ -131,21 +133,29 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     await checkQueue(deps.env, deps.homeDir, startedAt, server.server.status === 'pass'),
     adopted,
   );
+  const queueTargets = await checkQueueTargets(config, storeLayout(dataDir).queueDir, startedAt);
   const folder = resolveWorkspace({}, deps.env, deps.cwd);
   return [
     checkConfig(config, deps.homeDir, pluginOptionWarnings(deps.env, deps.homeDir, deps.pluginRoot)),
     checkProject(config, folder, deps.homeDir, startedAt),
+    ...optionalCheck(checkTrust(config, folder, deps.homeDir, startedAt)),
     server.server,
     ...(server.identity ? [server.identity] : []),
     mcp,
     dataDirCheck,
     queue,
+    ...optionalCheck(queueTargets),
     activity,
     commitPolicy,
     checkResident(deps, config.settings),
     hooks,
     checkDuplicates(deps.env, deps.homeDir, deps.pluginRoot, config.settings, folder),
   ];
+}
+
+/** A check shown only when it has something to say. */
+function optionalCheck(check: Check | undefined): Check[] {
+  return check === undefined ? [] : [check];
 }
 
 /** The queue check, saying where writes an earlier install left elsewhere came from (DESIGN D21). */

@@ -96,6 +96,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     run: async (argv, deps, io) => (await import('../import/main.js')).runImport(argv, deps, io.stderr),
   },
   {
+    name: 'trust',
+    summary:
+      "approve the project peer this folder's committed .openviking/config.json names (for this folder and that content)",
+    flags: [{ name: '--revoke', about: 'take the approval back: the derived peer is used again' }],
+    slash: '/openviking:trust',
+    run: async (argv, deps) => (await import('../controls/main.js')).runControl('trust', argv, deps),
+  },
+  {
     name: 'requeue-dead',
     summary: 'put the writes that were given up back in the queue and replay them (once their cause is fixed)',
     flags: [],

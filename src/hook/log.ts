@@ -3,7 +3,8 @@
  *
  * Debug lines are written only when the `debug` knob is on, to the
  * `debugLogPath` knob (default `~/.openviking/logs/codebuddy-hooks.log`;
- * dir 0700, file 0600), from any of the knob's sources (the environment or
+ * dir 0700, file 0600 whatever existed there: a looser file is made
+ * private, a symlink at the path is not followed), from any of the knob's sources (the environment or
  * ovcli.conf's `plugin.codebuddy`). The hook entry never reads the
  * configuration itself (its start-up is the product's latency), so the
  * logger learns the two knobs when the stage loads the configuration
@@ -19,11 +20,11 @@
  *
  * @module
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { expandHome } from '../config/configFile.js';
 import { DEFAULT_DEBUG_LOG_PATH, parseSwitch } from '../config/scalars.js';
 import type { LogSettings, Logger } from '../protocol/stage.js';
+import { appendPrivateFileSync } from '../store/fsUtil.js';
+import { printable } from '../util/printable.js';
 
 export interface LoggerHost {
   env: Readonly<Record<string, string | undefined>>;
@@ -63,13 +64,16 @@ export function createLogger(host: LoggerHost): HookLogger {
   };
   const append = (level: 'debug' | 'warn', message: string, fields?: Record<string, unknown>): void => {
     if (settings !== undefined && !settings.debug) return;
-    const line = JSON.stringify({
-      ts: new Date(host.now()).toISOString(),
-      pid: host.pid,
-      level,
-      message,
-      ...redactFields(fields),
-    });
+    // JSON escapes C0 controls; DEL, C1, bidi and tag characters from a server's words it writes raw (util/printable.ts).
+    const line = printable(
+      JSON.stringify({
+        ts: new Date(host.now()).toISOString(),
+        pid: host.pid,
+        level,
+        message,
+        ...redactFields(fields),
+      }),
+    );
     if (settings !== undefined) return write([line]);
     held.push(line);
     if (held.length > MAX_HELD_LINES) held.shift();
@@ -78,7 +82,7 @@ export function createLogger(host: LoggerHost): HookLogger {
     debug: (message, fields) => append('debug', message, fields),
     warn: (message, fields) => {
       append('warn', message, fields);
-      swallow(() => host.writeStderr(`openviking: ${message}\n`));
+      swallow(() => host.writeStderr(`openviking: ${printable(message)}\n`));
     },
     configure: (next) => {
       settings = next;
@@ -108,11 +112,9 @@ function clipValue(value: unknown): unknown {
   return typeof value === 'string' && value.length > MAX_FIELD_CHARS ? `${value.slice(0, MAX_FIELD_CHARS)}…` : value;
 }
 
+/** Private whatever was there before (a looser file is made 0600, a symlink at the path is not followed: store/fsUtil.ts). */
 function appendLines(path: string, lines: readonly string[]): void {
-  swallow(() => {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    appendFileSync(path, `${lines.join('\n')}\n`, { mode: 0o600 });
-  });
+  swallow(() => appendPrivateFileSync(path, `${lines.join('\n')}\n`));
 }
 
 /** Logging must never fail a hook: a full disk or a read-only home is ignored. */

@@ -10,6 +10,8 @@
  * @module
  */
 
+import { printable } from '../util/printable.js';
+
 export interface ProxyLog {
   debug(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -52,7 +54,8 @@ export function createStderrLog(options: StderrLogOptions): ProxyLog {
         message,
       });
     }
-    options.write(`${redact(line, options.secrets())}\n`);
+    // JSON escapes C0 controls; DEL, C1, bidi and tag characters from a server's words it writes raw (util/printable.ts).
+    options.write(`${printable(redact(line, options.secrets()))}\n`);
   };
   return {
     debug: (message, fields) => {

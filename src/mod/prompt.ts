@@ -4,11 +4,12 @@
  * recall.ts), and the card's turn opened with what was recalled: the
  * module's own items (written beside `next(e)`), else what the hook
  * commands' block holds (the module off, no hand-off this session, or the
- * kind given up).
+ * kind given up), when its mark says it is ours.
  *
  * @module
  */
 import { cardOnPrompt } from './card/hooks.js';
+import { ourBlocks } from './card/ourBlock.js';
 import { recalledInContext, type CardMemory } from './card/turns.js';
 import { contextEntries, takeOver } from './classic.js';
 import type { ClassicInput, ClassicResult, Engine, Next } from './host.js';
@@ -35,7 +36,11 @@ export async function onPrompt(
           };
         };
   const { result, ours } = await takeOver($, 'prompt', e, next, recall);
-  if (ours === undefined) await cardOnPrompt($, recalledInContext(contextEntries(result)));
+  // Only a block marked as ours counts: the context holds every plugin's hook output (card/ourBlock.ts).
+  if (ours === undefined) {
+    const context = contextEntries(result);
+    await cardOnPrompt($, recalledInContext(context, await ourBlocks($, e, context)));
+  }
   return result;
 }
 

@@ -27,6 +27,7 @@
 import { hookInputFromJson } from '../protocol/parse.js';
 import type { UserPromptSubmitInput } from '../protocol/input.js';
 import { userSpaceCacheFile } from '../openviking/userSpace.js';
+import { readMarkKey } from '../recall/blockMark.js';
 import { tierCacheFile } from '../recall/tierCache.js';
 import { planRecall, recallFor, type RecallPlan } from '../stages/prompt.js';
 import { readJsonSync } from '../store/atomic.js';
@@ -71,12 +72,12 @@ export async function prepareRecall($: Engine, input: UserPromptSubmitInput): Pr
     deps.log.debug('recall skipped', { reason: plan.decision.reason });
     return async () => ({ text: '', items: [], afterAnswer: [] });
   }
-  const { ctx } = plan;
+  const { ctx, markKey } = plan;
   const query = plan.decision.query;
   return async () => {
     const answer = await within(
       $,
-      recallFor(ctx, query, deps, undefined),
+      recallFor(ctx, query, deps, undefined, markKey),
       Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
     );
     if (answer === LATE) throw new Error('recall ran past its deadline');
@@ -98,7 +99,8 @@ function withCachesRead(plan: RecallPlan): RecallPlan {
   return plan;
 }
 
-/** Reads the caches a recall's search reads, inside a run: into the snapshot (the start reads them ahead for the first prompt). */
+/** Reads the caches a recall's search reads, and the key that marks its block (recall/blockMark.ts), inside a run: into the snapshot (the start reads them ahead for the first prompt). */
 export function readRecallCaches(dataDir: string): void {
   for (const file of [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)]) readJsonSync(file);
+  readMarkKey(dataDir);
 }

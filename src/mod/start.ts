@@ -14,8 +14,9 @@
  *   per source at a time in this session (the module's state), and the
  *   stored answer of a delivery the hook command or another process made
  *   (profile/startState.ts), which the module keeps for the next one.
- * - Memory off (server away, key refused, writes given up): the same one
- *   line, once per session (stages/notice.ts: its mark), shown with
+ * - Memory off (server away, key refused, writes given up; a privacy
+ *   switch whose word was not understood, also where memory is off here):
+ *   the same one line, once per session (stages/notice.ts: its mark), shown with
  *   `$.ui.log` (a classic answer has no `systemMessage`, FC18; the line is a
  *   transcript notice, never sent to the model). The hook command, handed
  *   off, says none.
@@ -32,7 +33,8 @@
 import type { SessionStartInput } from '../protocol/input.js';
 import { hookInputFromJson } from '../protocol/parse.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
-import { memoryOffNotice, watchFailures } from '../stages/notice.js';
+import { memoryOffNotice, unclearSwitchesOf, watchFailures } from '../stages/notice.js';
+import { trustLine } from '../stages/trustNotice.js';
 import { planStart, readStartBlock, recordStart, startStateFile, type StartPlan } from '../stages/startBlock.js';
 import { answerWithLearned } from '../stages/startLearned.js';
 import { learnedAtStart } from '../learned/atStart.js';
@@ -119,7 +121,10 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
   const { plan } = planned;
   if (plan.off !== undefined) {
     deps.log.debug('memory is off here; nothing sent', { reason: plan.off });
-    return async () => ({ text: '', afterAnswer: [] });
+    return async () => {
+      await tellIfOff($, plan, undefined, deps.now(), true);
+      return { text: '', afterAnswer: [] };
+    };
   }
   const reused = reusableAnswer(planned.stored, plan.source, deps.now());
   if (reused !== undefined) {
@@ -168,6 +173,7 @@ async function tellIfOff(
   plan: StartPlan,
   failure: ReturnType<ReturnType<typeof watchFailures>['failure']>,
   now: number,
+  off = false,
 ): Promise<void> {
   const { ctx } = plan;
   const notice = await settle($, 'record', () =>
@@ -177,6 +183,9 @@ async function tellIfOff(
       credentials: ctx.config.credentials,
       failure,
       now,
+      unclear: unclearSwitchesOf(ctx.config, ctx.project),
+      off,
+      trust: trustLine(ctx.project),
     }),
   );
   if (notice === undefined) return;

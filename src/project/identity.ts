@@ -4,7 +4,8 @@
  *
  * Peer id, first that applies (the order of OpenViking's own plugins):
  * 1. `OPENVIKING_PEER_ID` (the environment is the most deliberate);
- * 2. the workspace files' `peer.id` / `peerId` (`false`: none);
+ * 2. the workspace files' `peer.id` / `peerId` (`false`: none), a committed
+ *    file's only once the user approved it (peerApproval.ts, D32);
  * 3. ovcli.conf `actor_peer_id` / `peer_id`, ov.conf `codebuddy.peerId`;
  * 4. unless `OPENVIKING_WORKSPACE_PEER=false`: derived by the peer source
  *    (`OPENVIKING_PEER_SOURCE`, else the workspace's `peer.source`, else
@@ -18,44 +19,34 @@
  * legacy form. Recall asks for them too under `peer_scope: actor`
  * (recall/cascade.ts); under `all` the server's sweep already covers them.
  *
- * Cost: the scan reads a few small files (no `git` process); it is cached
- * per workspace in the process (the resident helper serves many
- * workspaces and many prompts) and re-used while none of the files it read
- * (or looked for) changed size, mtime or inode, and for at most a minute.
- * Never throws.
+ * Cost: the scan reads a few small files (no `git` process), cached per
+ * workspace (scan.ts). Never throws.
  *
  * @module
  */
 import { resolve } from 'node:path';
 import type { Credentials, PluginConfig, Settings } from '../config/types.js';
-import { realPathNative, statQuietly } from '../store/fsUtil.js';
-import { mainCheckout, originUrl, pickRemoteUrl, readGitConfig, type ScanNotes } from './gitRepo.js';
-import {
-  firstRendered,
-  gitRemoteVariable,
-  legacyPeerForm,
-  normalizeRemote,
-  parseRemote,
-  remotePort,
-  sanitizePeerId,
-  templatesOf,
-  type TemplateVariables,
-} from './peerTemplate.js';
-import { canonicalRemote, isValidPeerId, localPeerId, peerIdForRemote } from './remote.js';
+import { mainCheckout } from './gitRepo.js';
+import { firstRendered, legacyPeerForm, templatesOf, type TemplateVariables } from './peerTemplate.js';
+import { isValidPeerId } from './remote.js';
 import {
   applyWorkspace,
-  readWorkspaceConfig,
   switchesOff,
   originText,
   type ProjectSwitch,
   type WorkspaceConfig,
 } from './workspaceConfig.js';
-import { findWorkspaceRoot, type WorkspaceRoot } from './workspaceRoot.js';
+import { approvedPeer, type UnapprovedPeer } from './peerApproval.js';
+import { cachedScan, earlierGitIdOf, NO_VARIABLES, type Scan } from './scan.js';
 import { errorMessage } from '../util/errors.js';
+
+export { clearProjectCache } from './scan.js';
 
 export interface ProjectInput {
   workspace: string;
   homeDir: string;
+  /** Where the user's approvals of workspace files' peers are kept (project/trust.ts); none: no file's peer is approved. */
+  dataDir?: string;
   credentials: Pick<Credentials, 'peerId' | 'sources'>;
   settings: Pick<Settings, 'workspacePeer' | 'peerSource'>;
   /** Where `settings.peerSource` came from (`env:…`, `file:…`, `default`): the environment's beats the workspace's, ovcli.conf's does not. */
@@ -77,33 +68,12 @@ export interface Project {
   root?: string;
   /** The workspace files read (merged), when there are any. */
   config?: WorkspaceConfig;
+  /** A peer the workspace files name that is not used until the user approves it (D32); the project has the one it would have without them. */
+  unapproved?: UnapprovedPeer;
+  /** The workspace files whose peer is used because the user approved it (D32). */
+  approved?: string[];
   warnings: string[];
 }
-
-/** What the file scan found; cached. Holds no remote URL (it may carry credentials). */
-interface Scan {
-  root?: WorkspaceRoot;
-  /** The template variables but `{cwd}` (the caller's own text). */
-  variables: Omit<TemplateVariables, 'cwd'>;
-  /** `origin` as `host/path`, for doctor. */
-  remote: string;
-  /** The repository's common git dir, where its earlier id is read from when asked for. */
-  commonDir?: string;
-  /** This plugin's id of the repository before issue 22 (remote.ts), once asked for. */
-  earlierGitId?: string;
-  config?: WorkspaceConfig;
-  ignored: string[];
-}
-
-interface CacheEntry {
-  scan: Scan;
-  signatures: Array<[string, string]>;
-  at: number;
-}
-
-const MAX_CACHE_AGE_MS = 60_000;
-const MAX_CACHE_ENTRIES = 64;
-const cache = new Map<string, CacheEntry>();
 
 /**
  * The project of `workspace` under `config`, and the settings with what its
@@ -121,6 +91,7 @@ export function projectFor(
   const input: ProjectInput = {
     workspace,
     homeDir,
+    ...(config.dataDir !== undefined ? { dataDir: config.dataDir } : {}),
     credentials: config.credentials,
     settings: config.settings,
     ...originOf(config),
@@ -162,19 +133,36 @@ export function resolveProject(input: ProjectInput): Project {
     ...(scan.config ? { config: scan.config } : {}),
   };
   const explicit = explicitPeer(input.credentials, warnings);
-  const named = scan.config?.values.peerId;
-  const namedBy = scan.config === undefined ? '' : originText(scan.config, 'peerId');
+  // A peer a committed workspace file names is used only once the user approved it (peerApproval.ts, D32).
+  const where =
+    scan.root === undefined ? undefined : { root: scan.root.root, ...(scan.root.git ? { git: scan.root.git } : {}) };
+  // Each try with its own warnings: the one kept says them once.
+  return approvedPeer(scan.config, where, input.dataDir, (config) =>
+    peerOf(input, scan, { ...base, warnings: [...base.warnings] }, explicit, config),
+  );
+}
+
+/** The peer under `config`'s peer values (the workspace files', all or those approved), first that applies. */
+function peerOf(
+  input: ProjectInput,
+  scan: Scan,
+  base: Project,
+  explicit: ReturnType<typeof explicitPeer>,
+  config: WorkspaceConfig | undefined,
+): Project {
+  const named = config?.values.peerId;
+  const namedBy = config === undefined ? '' : originText(config, 'peerId');
   if (explicit?.fromEnv) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
   if (named === false) return { ...base, peerSource: `none (${namedBy})` };
   if (named !== undefined) return { ...base, peerId: named, peerSource: namedBy };
   if (explicit) return { ...base, peerId: explicit.peerId, peerSource: explicit.source };
   if (!input.settings.workspacePeer) return { ...base, peerSource: 'none (OPENVIKING_WORKSPACE_PEER off)' };
-  return derivedPeer(input, scan, base);
+  return derivedPeer(input, scan, base, config);
 }
 
 /** The peer the peer source renders, with the earlier ids of the same project. */
-function derivedPeer(input: ProjectInput, scan: Scan, base: Project): Project {
-  const source = peerSourceOf(input, scan.config);
+function derivedPeer(input: ProjectInput, scan: Scan, base: Project, config: WorkspaceConfig | undefined): Project {
+  const source = peerSourceOf(input, config);
   const templates = templatesOf(source.value, (message) => base.warnings.push(`${source.from}: ${message}`));
   if (templates.length === 0) return { ...base, peerSource: `none (peer source "none" from ${source.from})` };
   const variables: TemplateVariables = { ...scan.variables, cwd: legacyPeerForm(input.workspace) };
@@ -235,74 +223,4 @@ function explicitPeer(
     return undefined;
   }
   return { peerId, source, fromEnv: source.startsWith('env:') };
-}
-
-const NO_VARIABLES: Scan['variables'] = { git_remote: '', git_root: '', dir: '', git_port: '' };
-
-function cachedScan(workspace: string, homeDir: string, now: number): Scan {
-  const hit = cache.get(workspace);
-  if (
-    hit !== undefined &&
-    now - hit.at < MAX_CACHE_AGE_MS &&
-    hit.signatures.every(([path, signature]) => signatureOf(path) === signature)
-  )
-    return hit.scan;
-  const notes: ScanNotes = { touched: [], ignored: [] };
-  const scan = scanWorkspace(workspace, homeDir, notes);
-  if (cache.size >= MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
-  cache.set(workspace, { scan, signatures: notes.touched.map((path) => [path, signatureOf(path)]), at: now });
-  return scan;
-}
-
-function scanWorkspace(workspace: string, homeDir: string, notes: ScanNotes): Scan {
-  const root = findWorkspaceRoot(workspace, homeDir, notes);
-  if (root === undefined) return { variables: NO_VARIABLES, remote: '', ignored: notes.ignored };
-  const config = root.hasFiles ? readWorkspaceConfig(root.root, notes.touched) : undefined;
-  const dir = sanitizePeerId(root.root.split(/[/\\]/).filter(Boolean).pop() ?? '');
-  const scan: Scan = {
-    root,
-    variables: { ...NO_VARIABLES, dir },
-    remote: '',
-    ignored: notes.ignored,
-    ...(config ? { config } : {}),
-  };
-  if (root.git === undefined) return scan;
-  const gitConfig = readGitConfig(root.git.commonDir, notes);
-  const origin = originUrl(gitConfig);
-  const parts = origin === undefined ? undefined : parseRemote(origin);
-  scan.variables = {
-    dir,
-    git_remote: gitRemoteVariable(origin),
-    git_root: legacyPeerForm(mainCheckout(root.git)),
-    git_port: remotePort(parts),
-  };
-  scan.remote = normalizeRemote(parts);
-  scan.commonDir = root.git.commonDir;
-  return scan;
-}
-
-/**
- * This plugin's id of the scanned repository before issue 22 (remembered in
- * the scan): `git-<host-path>-<8 hex>` of origin, else of the first remote,
- * else `git-local-<name>-<8 hex>` of the real common git dir.
- */
-function earlierGitIdOf(scan: Scan): string | undefined {
-  if (scan.commonDir === undefined || scan.earlierGitId !== undefined) return scan.earlierGitId;
-  const remoteUrl = pickRemoteUrl(readGitConfig(scan.commonDir, { touched: [], ignored: [] }));
-  const canonical = remoteUrl === undefined ? undefined : canonicalRemote(remoteUrl);
-  scan.earlierGitId =
-    canonical !== undefined
-      ? peerIdForRemote(canonical)
-      : localPeerId(remoteUrl === undefined ? (realPathNative(scan.commonDir) ?? scan.commonDir) : scan.commonDir);
-  return scan.earlierGitId;
-}
-
-function signatureOf(path: string): string {
-  const stat = statQuietly(path);
-  return stat === undefined ? '-' : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-}
-
-/** Forgets every cached scan (tests). */
-export function clearProjectCache(): void {
-  cache.clear();
 }

@@ -45,6 +45,8 @@ export interface WorkspaceConfig extends FileReport {
   files: string[];
   values: Partial<WorkspaceValues>;
   origins: Partial<Record<WorkspaceField, ValueOrigin>>;
+  /** Each file's own values, shared one first (the peer's approval weighs them one by one: project/peerApproval.ts). */
+  layers: WorkspaceLayer[];
 }
 
 /** Both files of the workspace `root`, merged (the local one wins); undefined when neither exists. Their paths go to `touched` (the cache's change check). */
@@ -56,7 +58,18 @@ export function readWorkspaceConfig(root: string, touched: string[]): WorkspaceC
     .map((path) => readWorkspaceFile(path, root, report))
     .filter((layer): layer is WorkspaceLayer => layer !== undefined);
   if (layers.length === 0) return undefined;
-  const merged: WorkspaceConfig = { files: layers.map((layer) => layer.path), values: {}, origins: {}, ...report };
+  return mergeLayers(layers, report);
+}
+
+/** `layers` merged in order (a later one wins key by key; `peer.source` lists join), with `report`'s words. */
+export function mergeLayers(layers: WorkspaceLayer[], report: FileReport): WorkspaceConfig {
+  const merged: WorkspaceConfig = {
+    files: layers.map((layer) => layer.path),
+    values: {},
+    origins: {},
+    layers,
+    ...report,
+  };
   for (const layer of layers) {
     for (const field of Object.keys(layer.values) as WorkspaceField[]) {
       const value =
@@ -81,7 +94,18 @@ function mergeSources(
 /** `key: value in path`, how doctor and the switches' reasons name a workspace value. */
 export function originText(config: WorkspaceConfig, field: WorkspaceField): string {
   const origin = config.origins[field];
-  return origin === undefined ? '' : `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+  if (origin === undefined) return '';
+  if ('unclear' in origin)
+    return `${origin.key}: ${JSON.stringify(origin.unclear)?.slice(0, 40)} (not true or false: read as ${JSON.stringify(config.values[field])}) in ${origin.path}`;
+  return `${origin.key}: ${JSON.stringify(config.values[field])} in ${origin.path}`;
+}
+
+/** The privacy switches the workspace files set to a word no switch understands (read as off), as `originText` names them. */
+export function unclearSwitches(config: WorkspaceConfig | undefined): string[] {
+  if (config === undefined) return [];
+  return PROJECT_SWITCHES.filter((name) => config.origins[name] !== undefined && 'unclear' in config.origins[name]).map(
+    (name) => originText(config, name),
+  );
 }
 
 /** The switches the workspace turns off, each with the key and file that did it (`recall.enabled: false in …`). */

@@ -28,6 +28,7 @@ import { loadConfigFile, readTextAtMost } from '../config/configFile.js';
 import { KNOB_TABLE } from '../config/knobs.js';
 import { isRecord, type JsonRecord } from '../util/json.js';
 import { isValidPeerId } from './remote.js';
+import { parseSwitch, SWITCH_WORDS_TEXT } from '../config/scalars.js';
 import { realPath } from '../store/fsUtil.js';
 
 /** The values a workspace file may hold, by this plugin's names. */
@@ -51,12 +52,16 @@ export type WorkspaceField = keyof WorkspaceValues;
 export interface ValueOrigin {
   key: string;
   path: string;
+  /** A privacy switch's value it did not understand (`"nah"`), read as false (issue 29 item 7). */
+  unclear?: unknown;
 }
 
 export interface WorkspaceLayer {
   path: string;
   values: Partial<WorkspaceValues>;
   origins: Partial<Record<WorkspaceField, ValueOrigin>>;
+  /** The file's JSON as read (what an approval of its peer names: project/trust.ts). */
+  parsed?: JsonRecord;
 }
 
 /** What doctor says of the files: `warnings` are problems, `notes` what was read but not used. */
@@ -140,6 +145,7 @@ export function readWorkspaceFile(path: string, root: string, report: FileReport
     );
     return layer;
   }
+  layer.parsed = file.value;
   for (const key of connectionKeysIn(file.value, ''))
     report.warnings.push(
       `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`,
@@ -177,7 +183,21 @@ function take(layer: WorkspaceLayer, key: string, spec: KeySpec, raw: unknown, r
   const earlier = layer.origins[spec.field];
   if (earlier !== undefined) report.notes.push(`${layer.path}: '${key}' replaces '${earlier.key}' of the same file`);
   (layer.values as Record<string, unknown>)[spec.field] = value;
-  layer.origins[spec.field] = { key, path: layer.path };
+  layer.origins[spec.field] = { key, path: layer.path, ...(failsClosed(spec, raw) ? { unclear: raw } : {}) };
+}
+
+/** A privacy switch (the knob's `failClosed`) set to a word no switch understands: it reads as the value that sends less. */
+function failsClosed(spec: KeySpec, raw: unknown): boolean {
+  return spec.kind === 'bool' && switchValue(raw) === undefined && privacySwitch(spec.field) !== undefined;
+}
+
+function privacySwitch(field: WorkspaceField): boolean | undefined {
+  const knob = KNOB_TABLE[field as keyof typeof KNOB_TABLE];
+  return knob?.type === 'bool' ? knob.failClosed : undefined;
+}
+
+function switchValue(raw: unknown): boolean | undefined {
+  return typeof raw === 'boolean' ? raw : parseSwitch(typeof raw === 'string' ? raw : undefined);
 }
 
 function parseValue(
@@ -191,10 +211,17 @@ function parseValue(
     void report.warnings.push(`${path}: ignored '${key}': ${JSON.stringify(raw)?.slice(0, 80)} ${why}`);
   switch (spec.kind) {
     case 'bool': {
-      const value =
-        typeof raw === 'boolean' ? raw : typeof raw === 'string' ? BOOLEAN_WORDS[raw.trim().toLowerCase()] : undefined;
-      if (value === undefined) ignored('is not true or false');
-      return value;
+      const value = switchValue(raw);
+      if (value !== undefined) return value;
+      const closed = privacySwitch(spec.field);
+      if (closed === undefined) {
+        ignored(`is not true or false (${SWITCH_WORDS_TEXT})`);
+        return undefined;
+      }
+      report.warnings.push(
+        `${path}: '${key}': ${JSON.stringify(raw)?.slice(0, 80)} is not true or false (${SWITCH_WORDS_TEXT}); a privacy switch, so it reads as ${String(closed)} (the value that sends less) until it is`,
+      );
+      return closed;
     }
     case 'int':
     case 'float':
@@ -218,17 +245,6 @@ function parseValue(
       return undefined;
   }
 }
-
-const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
-  true: true,
-  '1': true,
-  yes: true,
-  on: true,
-  false: false,
-  '0': false,
-  no: false,
-  off: false,
-};
 
 function parseNumber(key: string, spec: KeySpec, raw: unknown, path: string, report: FileReport): number | undefined {
   const parsed = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;

@@ -102,11 +102,18 @@ export function toolNamesFor(host: HostKind, choice?: McpChoice): ToolNames {
   return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
 }
 
-/** `mcp__<key>__` of a server key (characters outside `[a-zA-Z0-9_-]` as `_`), or a literal `mcp__…` prefix ending in `__`. */
+/**
+ * `mcp__<key>__` of a server key, or a literal `mcp__…` prefix ending in
+ * `__`; characters outside `[a-zA-Z0-9_-]` as `_` either way, at most 64.
+ * The settings already refuse a value of another shape (config/knobs.ts,
+ * issue 29 item 3); this keeps whatever reaches here a tool name's shape,
+ * since it goes into text the model reads.
+ */
 export function userToolPrefix(server: string): string {
   const value = server.trim();
-  if (value.startsWith('mcp__')) return value.endsWith('__') ? value : `${value}__`;
-  return `mcp__${value.replace(/[^a-zA-Z0-9_-]/g, '_')}__`;
+  const literal = value.startsWith('mcp__');
+  const name = (literal ? value : `mcp__${value}`).replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+  return name.endsWith('__') ? name : `${name}__`;
 }
 
 /** A `HostKind` (the bundled tools) or tool names as they are. */

@@ -14,13 +14,16 @@
  *
  * `recalledInBlock` reads a block back (URI, type, score of each memory),
  * for the hooks module's memory card, which sees the block the shell recall
- * injected; it knows the one shape written here.
+ * injected; it knows the one shape written here. A block signed by its
+ * writer carries `mark="…"` (blockMark.ts), and the card counts only the
+ * blocks whose mark it computes too (issue 29 item 5).
  *
  * @module
  */
 import { asToolNames, deferredToolsClause } from '../protocol/hostTools.js';
 import type { HostKind, ToolNames } from '../protocol/hostTools.js';
 import { escapeAttribute, escapeBlockText, STORED_DATA_LINE, unescapeAttribute } from './escape.js';
+import { MARK_CHARS } from './blockMark.js';
 import { Room } from './room.js';
 import { clipToTokens, clipToUnits, estimateTokens } from './tokens.js';
 import type { RecalledItem } from './types.js';
@@ -35,6 +38,13 @@ export function recallToolsLine(tools: HostKind | ToolNames): string {
 
 const OPEN_TAG = '<openviking-context source="recall">';
 const CLOSE_TAG = '</openviking-context>';
+/** The opening tag with a mark of `MARK_CHARS` hex digits; one in front of any other text read back. */
+const OPENING = new RegExp(`<openviking-context source="recall"(?: mark="([0-9a-f]{${MARK_CHARS}})")?>`, 'g');
+
+/** The opening tag, with `mark` when the block is signed. */
+function openTag(mark: string | undefined): string {
+  return mark === undefined ? OPEN_TAG : `<openviking-context source="recall" mark="${mark}">`;
+}
 
 /**
  * The block, or '' when there is nothing to show; its tool line names
@@ -48,12 +58,14 @@ export function renderRecallBlock(
   budgetTokens: number,
   tools: HostKind | ToolNames = 'codebuddy',
   maxUnits?: number,
+  sign?: (body: string) => string,
 ): string {
   if (items.length === 0) return '';
   const names = asToolNames(tools);
   const toolsLine = recallToolsLine(names);
   const room = new Room(budgetTokens, maxUnits);
-  for (const line of [OPEN_TAG, toolsLine, STORED_DATA_LINE, CLOSE_TAG]) room.take(line);
+  const opening = openTag(sign === undefined ? undefined : '0'.repeat(MARK_CHARS));
+  for (const line of [opening, toolsLine, STORED_DATA_LINE, CLOSE_TAG]) room.take(line);
   // Under a cap, room stays for the line that counts what was left out.
   const reserve = maxUnits === undefined ? undefined : notShownLine(items.length, names);
   const lines: string[] = [];
@@ -78,7 +90,8 @@ export function renderRecallBlock(
   if (lines.length === 0) return '';
   if (maxUnits !== undefined && lines.length < items.length)
     lines.push(notShownLine(items.length - lines.length, names));
-  return [OPEN_TAG, toolsLine, STORED_DATA_LINE, ...lines, CLOSE_TAG].join('\n');
+  const body = [toolsLine, STORED_DATA_LINE, ...lines].join('\n');
+  return [openTag(sign?.(body)), body, CLOSE_TAG].join('\n');
 }
 
 /**
@@ -118,14 +131,20 @@ const ATTRIBUTE = /([a-z]+)="([^"]*)"/g;
 
 /**
  * The memories of every recall block in `text` (an `additionalContext` entry,
- * or several joined), in order; none when it holds no block of ours.
+ * or several joined), in order, of the blocks `accept` takes (by their mark,
+ * undefined for an unsigned block, and their body: what follows the opening
+ * tag); none when it holds no block of ours.
  */
-export function recalledInBlock(text: string): BlockMemory[] {
+export function recalledInBlock(
+  text: string,
+  accept: (mark: string | undefined, body: string) => boolean = () => true,
+): BlockMemory[] {
   const found: BlockMemory[] = [];
-  let from = text.indexOf(OPEN_TAG);
-  while (from !== -1) {
-    const end = text.indexOf(CLOSE_TAG, from);
-    const block = text.slice(from, end === -1 ? undefined : end);
+  for (const open of text.matchAll(OPENING)) {
+    const start = (open.index ?? 0) + open[0].length + 1;
+    const end = text.indexOf(CLOSE_TAG, start);
+    const block = text.slice(start, end === -1 ? undefined : end);
+    if (!accept(open[1], block.replace(/\n$/, ''))) continue;
     for (const opening of block.matchAll(MEMORY_OPENING)) {
       const attributes = new Map(
         [...(opening[1] ?? '').matchAll(ATTRIBUTE)].map((m) => [m[1] ?? '', unescapeAttribute(m[2] ?? '')]),
@@ -140,7 +159,6 @@ export function recalledInBlock(text: string): BlockMemory[] {
         ...(attributes.has('score') && Number.isFinite(score) ? { score } : {}),
       });
     }
-    from = end === -1 ? -1 : text.indexOf(OPEN_TAG, end);
   }
   return found;
 }

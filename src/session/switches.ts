@@ -74,8 +74,10 @@ function switchedOff(scope: SwitchScope, key: 'enabled' | 'autoCapture'): string
   return scope.config.settings[key] ? undefined : settingText(scope.config, key, 'false');
 }
 
-/** `OPENVIKING_X=value`, or `plugin.codebuddy.<key>: value in <file>` when the file set it. */
+/** `OPENVIKING_X=value`, or `plugin.codebuddy.<key>: value in <file>` when the file set it; a privacy switch's word it did not understand as written. */
 export function settingText(config: PluginConfig, key: keyof Settings, shown: string): string {
+  const unclear = config.failedClosed?.[key];
+  if (unclear !== undefined) return `${unclear} (not true or false: read as ${shown})`;
   const source = config.settingSources?.[key];
   const file = fileOf(source);
   return file === undefined ? `${KNOB_TABLE[key].env}=${shown}` : `plugin.codebuddy.${key}: ${shown} in ${file}`;

@@ -12,10 +12,18 @@
  * healthy path costs no request and no write: the failures are those of the
  * start's own calls, and the dead-letter check is one `readdir`.
  *
+ * A privacy switch set to a word it does not understand reads as the value
+ * that sends less (config/settings.ts, issue 29 item 7), and a peer a
+ * committed workspace file names waits for the user's approval (D32): the
+ * same notice says those first, once per session (the switches also where
+ * they leave memory off).
+ *
  * @module
  */
 import { join } from 'node:path';
-import type { Credentials } from '../config/types.js';
+import type { Credentials, PluginConfig } from '../config/types.js';
+import type { Project } from '../project/identity.js';
+import { unclearSwitches } from '../project/workspaceConfig.js';
 import { observeResults } from '../openviking/observe.js';
 import type { OpenVikingClient, OvFailure } from '../openviking/types.js';
 import { serverStatusOf, type ServerStatus } from '../store/status.js';
@@ -24,6 +32,7 @@ import { createFileExclusive, namesInDir, removeFileQuietly, statQuietly } from 
 import { safeFileKey, storeLayout } from '../store/paths.js';
 import { parseDeadAt, queuePaths } from '../store/queueFiles.js';
 import { displayUrl } from '../openviking/displayUrl.js';
+import { printable } from '../util/printable.js';
 
 const DOCTOR = 'Run /openviking:doctor for the fix.';
 /** A session is not resumed a month later; its mark can go. */
@@ -63,6 +72,27 @@ export interface NoticeInput {
   credentials: Pick<Credentials, 'baseUrl' | 'rootKeyOnly'>;
   failure: OvFailure | undefined;
   now: number;
+  /** Privacy switches set to a word they do not understand, as set (`unclearSwitchesOf`). */
+  unclear?: readonly string[];
+  /** Memory is off here (nothing was asked of the server): only the line about the switches, if any. */
+  off?: boolean;
+  /** The line about a workspace peer the user has not approved (trustNotice.ts), if any. */
+  trust?: string | undefined;
+}
+
+/** The privacy switches of a session's configuration and workspace files that read as "send less" because their word was not understood. */
+export function unclearSwitchesOf(
+  config: Pick<PluginConfig, 'failedClosed'>,
+  project: Pick<Project, 'config'>,
+): string[] {
+  return [...Object.values(config.failedClosed ?? {}), ...unclearSwitches(project.config)];
+}
+
+/** One line naming them, or undefined. */
+function unclearLine(unclear: readonly string[] | undefined): string | undefined {
+  if (unclear === undefined || unclear.length === 0) return undefined;
+  const named = unclear.join('; ');
+  return `OpenViking: ${unclear.length === 1 ? 'a privacy switch is' : 'privacy switches are'} set to a word it does not understand (${named}): read as the value that sends less until fixed. ${DOCTOR}`;
 }
 
 /** The line to show, at most once per session; undefined on a healthy start. Never throws. */
@@ -72,7 +102,8 @@ export function memoryOffNotice(input: NoticeInput): string | undefined {
     if (notice === undefined || input.sessionId === '') return undefined;
     if (!claimSessionNotice(input.dataDir, input.sessionId, input.now)) return undefined;
     notice.announced?.();
-    return notice.text;
+    // Shown to a person: it names configured values and paths (util/printable.ts).
+    return printable(notice.text);
   } catch {
     return undefined; // a notice is a courtesy: never a reason to fail the start
   }
@@ -84,7 +115,17 @@ interface Notice {
   announced?: () => void;
 }
 
-function noticeFor({ dataDir, credentials, failure }: NoticeInput): Notice | undefined {
+function noticeFor(input: NoticeInput): Notice | undefined {
+  const configured = [unclearLine(input.unclear), input.off === true ? undefined : input.trust].filter(
+    (line): line is string => line !== undefined,
+  );
+  const other = input.off === true ? undefined : serverNotice(input);
+  if (configured.length === 0) return other;
+  const text = [...configured, ...(other === undefined ? [] : [other.text])].join('\n');
+  return other === undefined ? { text } : { ...other, text };
+}
+
+function serverNotice({ dataDir, credentials, failure }: NoticeInput): Notice | undefined {
   const reason = failure === undefined ? undefined : memoryOffReason(failure);
   if (credentials.rootKeyOnly || reason === 'forbidden') {
     return { text: `OpenViking memory is off: the server refuses this key for memory (a root key?). ${DOCTOR}` };

@@ -19,6 +19,7 @@ import { hookContextCap, hostFromEnv, toolNamesFor } from '../protocol/hostTools
 import type { HookInput, UserPromptSubmitInput } from '../protocol/input.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { renderRecallBlock } from '../recall/block.js';
+import { blockMark, ensureMarkKey } from '../recall/blockMark.js';
 import { recallMemories } from '../recall/cascade.js';
 import { decideRecall, type RecallDecision } from '../recall/skip.js';
 import { recordRecall } from '../recall/status.js';
@@ -30,8 +31,12 @@ import { errorMessage } from '../util/errors.js';
 /** Grace after the deadline for the client's cut-off to land before the stage gives up regardless. */
 const SETTLE_GRACE_MS = 150;
 
-/** What a prompt gets: no recall (and why), or the context to recall for and the filtered query. */
-export type RecallPlan = { ctx: StageContext; decision: RecallDecision };
+/**
+ * What a prompt gets: no recall (and why), or the context to recall for and
+ * the filtered query, with the key that marks the block as ours
+ * (recall/blockMark.ts) when one is there or could be made.
+ */
+export type RecallPlan = { ctx: StageContext; decision: RecallDecision; markKey?: string };
 
 /** The recall block and what it holds, for the why record and the hooks module's card. */
 export interface RecallAnswer {
@@ -45,14 +50,16 @@ export interface RecallAnswer {
  */
 export function planRecall(input: UserPromptSubmitInput, deps: StageDeps): RecallPlan {
   const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
-  return { ctx, decision: decideRecall(input, ctx.settings, ctx.workspace) };
+  const decision = decideRecall(input, ctx.settings, ctx.workspace);
+  const markKey = decision.recall && ctx.ovSessionId !== '' ? ensureMarkKey(ctx.dataDir) : undefined;
+  return { ctx, decision, ...(markKey !== undefined ? { markKey } : {}) };
 }
 
 /** @param startResident - the relay's "no resident listened": start one, if the configuration wants residents and recall here. */
 export async function runPrompt(input: HookInput, deps: StageDeps, startResident?: () => void): Promise<StageResult> {
   if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
   try {
-    const { ctx, decision } = planRecall(input, deps);
+    const { ctx, decision, markKey } = planRecall(input, deps);
     if (startResident !== undefined && ctx.settings.resident && ctx.settings.enabled && ctx.settings.autoRecall)
       startResident();
     if (!decision.recall) {
@@ -60,7 +67,7 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
       return PASS;
     }
     const answer = await withTimeout(
-      recallFor(ctx, decision.query, deps, hookContextCap(hostFromEnv(deps.env))),
+      recallFor(ctx, decision.query, deps, hookContextCap(hostFromEnv(deps.env)), markKey),
       Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
       undefined,
     );
@@ -74,13 +81,15 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
 /**
  * One recall for `query`: the search, the status and why records (after the
  * answer), and the block within `cap` UTF-16 units (undefined: the token
- * budget alone); undefined when nothing is to be injected.
+ * budget alone), marked as ours with `markKey`; undefined when nothing is to
+ * be injected.
  */
 export async function recallFor(
   ctx: StageContext,
   query: string,
   deps: StageDeps,
   cap: number | undefined,
+  markKey?: string,
 ): Promise<RecallAnswer | undefined> {
   const outcome = await recallMemories({
     client: ctx.client,
@@ -109,6 +118,7 @@ export async function recallFor(
     ctx.settings.recallTokenBudget,
     toolNamesFor(hostFromEnv(deps.env), ctx.settings),
     cap,
+    markKey === undefined ? undefined : (body) => blockMark(markKey, ctx.ovSessionId, body),
   );
   if (text === '') return undefined;
   const items = outcome.items.map(({ uri, score, category }) => ({

@@ -44,7 +44,9 @@ import { hookContextCap, hostFromEnv } from '../protocol/hostTools.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { commitStaleInBackground, replayQueue } from '../profile/housekeeping.js';
 import { ensureResident } from '../resident/launch.js';
-import { memoryOffNotice, watchFailures } from './notice.js';
+import { memoryOffNotice, unclearSwitchesOf, watchFailures } from './notice.js';
+import { trustLine } from './trustNotice.js';
+import type { OvFailure } from '../openviking/types.js';
 import { startLockPath } from '../session/locks.js';
 import type { StageContext } from '../session/stageContext.js';
 import { adoptStrandedWrites } from '../store/adopt.js';
@@ -60,12 +62,14 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
   if (input.hook_event_name !== 'SessionStart') return PASS;
   try {
     const { ctx, source, off } = planStart(input, deps);
+    const moduleAnswers = deps.offHostClock === true;
     if (off !== undefined) {
       deps.log.debug('memory is off here; nothing sent', { reason: off });
-      return PASS;
+      // A privacy switch read as "off" because its word was not understood is still said, once (the module's when it answers).
+      const notice = moduleAnswers ? undefined : startNotice(ctx, deps, undefined, true);
+      return notice === undefined ? PASS : { kind: 'pass', notice };
     }
     const watched = watchFailures(ctx.client, deps.now);
-    const moduleAnswers = deps.offHostClock === true;
     if (moduleAnswers) deps.log.debug('the hooks module answers this session start; housekeeping only');
     const { text, learned } = await withTimeout<StartAnswer, StartAnswer>(
       answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers),
@@ -75,15 +79,7 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
     if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers) ensureResident(deps);
     recordStart(ctx, deps, source, text, watched.serverSeen());
     // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21); the module's own when it answers.
-    const notice = moduleAnswers
-      ? undefined
-      : memoryOffNotice({
-          dataDir: ctx.dataDir,
-          sessionId: ctx.ovSessionId,
-          credentials: ctx.config.credentials,
-          failure: watched.failure(),
-          now: deps.now(),
-        });
+    const notice = moduleAnswers ? undefined : startNotice(ctx, deps, watched.failure(), false);
     const told = learnedNoticeWith(notice, learned);
     return text === ''
       ? told.notice === undefined
@@ -94,6 +90,25 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
     deps.log.warn('session start failed; passing through', { error: errorMessage(error) });
     return PASS;
   }
+}
+
+/** The session start's line for the user (stages/notice.ts), at most once per session. */
+function startNotice(
+  ctx: StageContext,
+  deps: StageDeps,
+  failure: OvFailure | undefined,
+  off: boolean,
+): string | undefined {
+  return memoryOffNotice({
+    dataDir: ctx.dataDir,
+    sessionId: ctx.ovSessionId,
+    credentials: ctx.config.credentials,
+    failure,
+    now: deps.now(),
+    unclear: unclearSwitchesOf(ctx.config, ctx.project),
+    off,
+    trust: trustLine(ctx.project),
+  });
 }
 
 /**

@@ -18,6 +18,7 @@ import { memoryOffReason } from '../session/switches.js';
 import { recordInjection, urisIn } from '../why/record.js';
 import { sessionStateFile, storeLayout } from '../store/paths.js';
 import { recordServerStatus, type ServerStatus } from '../store/status.js';
+import { recordUnapproved } from '../project/trustMarks.js';
 
 /** Sources whose block adds the session's latest archive overview. */
 const ARCHIVE_SOURCES = new Set(['resume', 'compact']);
@@ -107,6 +108,8 @@ export function recordStart(
       }),
     );
   if (seen !== undefined) deps.afterAnswer(() => recordServerStatus(ctx.dataDir, seen, ctx.config.credentials.baseUrl));
+  // A workspace peer waiting for the user's approval, for the status line (D32); nothing written otherwise.
+  deps.afterAnswer(() => recordUnapproved(ctx.dataDir, ctx.ovSessionId, ctx.project.unapproved, deps.now()));
 }
 
 function fetchProfile(ctx: StageContext, deps: StageDeps): Promise<ProfileSources | undefined> {

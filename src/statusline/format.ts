@@ -4,12 +4,15 @@
  * 300 ms without touching the network.
  *
  * Pure: the caller gathers the facts and says whether colour is allowed.
+ * Every fact passes the printable filter (util/printable.ts) before it is
+ * painted: only the line's own colour codes reach the terminal.
  *
  * @module
  */
 import type { QueueStats } from '../store/queue.js';
 import type { ActivityMark, StatusSnapshot } from '../store/status.js';
 import { latestMark } from '../store/status.js';
+import { printableLine } from '../util/printable.js';
 
 export interface StatusLineFacts {
   /** False when OPENVIKING_MEMORY_ENABLED is off. */
@@ -21,6 +24,8 @@ export interface StatusLineFacts {
   sessionId?: string;
   /** A running import's sessions done and total (DESIGN D35). */
   importing?: { done: number; total: number };
+  /** The peer this session's workspace files name and the user has not approved (DESIGN D32). */
+  unapprovedPeer?: string;
   now: number;
   color: boolean;
 }
@@ -33,7 +38,8 @@ type Tone = keyof typeof ANSI;
 
 /** One line, no trailing newline. */
 export function formatStatusLine(facts: StatusLineFacts): string {
-  const paint = (tone: Tone, text: string): string => (facts.color ? `\u001b[${ANSI[tone]}m${text}\u001b[0m` : text);
+  const paint = (tone: Tone, text: string): string =>
+    facts.color ? `\u001b[${ANSI[tone]}m${printableLine(text)}\u001b[0m` : printableLine(text);
   if (!facts.enabled) return `OV ${paint('dim', 'off')}`;
   const parts = [serverPart(facts, paint)];
   const queued = (facts.queue?.pending.count ?? 0) + (facts.queue?.claimed.count ?? 0);
@@ -42,11 +48,13 @@ export function formatStatusLine(facts: StatusLineFacts): string {
   if (dead > 0) parts.push(paint('red', `${dead} dead`));
   for (const kind of ['recall', 'capture'] as const) {
     const part = activityPart(facts, kind);
-    if (part) parts.push(part);
+    if (part) parts.push(printableLine(part));
   }
   const learned = learnedPart(facts);
   if (learned) parts.push(learned);
   if (facts.importing) parts.push(paint('yellow', `importing ${facts.importing.done}/${facts.importing.total}`));
+  const trust = trustPart(facts);
+  if (trust) parts.push(paint('yellow', trust));
   return `OV ${parts.join(' · ')}`;
 }
 
@@ -54,6 +62,13 @@ export function formatStatusLine(facts: StatusLineFacts): string {
 function learnedPart(facts: StatusLineFacts): string | undefined {
   const mark = facts.sessionId ? facts.snapshot.learned?.[facts.sessionId] : undefined;
   return mark === undefined ? undefined : `learned ${mark.count} ${mark.count === 1 ? 'memory' : 'memories'}`;
+}
+
+/** A workspace peer waiting for the user's approval: which, and the command (D32). */
+function trustPart(facts: StatusLineFacts): string | undefined {
+  return facts.unapprovedPeer === undefined
+    ? undefined
+    : `peer ${facts.unapprovedPeer} not approved: /openviking:trust`;
 }
 
 function serverPart(facts: StatusLineFacts, paint: (tone: Tone, text: string) => string): string {

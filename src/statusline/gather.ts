@@ -15,6 +15,7 @@ import type { QueueStats } from '../store/queue.js';
 import { readStatus } from '../store/status.js';
 import { importRunning, readImportStatus } from '../store/importStatus.js';
 import { colorAllowed } from './format.js';
+import { unapprovedPeerOf } from '../project/trustMarks.js';
 import type { StatusLineFacts } from './format.js';
 
 export interface StatusLineHost {
@@ -35,6 +36,7 @@ export async function gatherStatusLineFacts(host: StatusLineHost): Promise<Statu
   ]);
   const sessionId = sessionIdOf(host.stdinText);
   const importing = readImportStatus(dataDir);
+  const unapprovedPeer = unapprovedPeerOf(dataDir, sessionId);
   return {
     enabled: settings.enabled,
     snapshot,
@@ -43,6 +45,7 @@ export async function gatherStatusLineFacts(host: StatusLineHost): Promise<Statu
     ...(importing !== undefined && importRunning(importing, host.now)
       ? { importing: { done: importing.sessionsDone, total: importing.sessionsTotal } }
       : {}),
+    ...(unapprovedPeer !== undefined ? { unapprovedPeer } : {}),
     now: host.now,
     color: colorAllowed(host.env),
   };

@@ -14,13 +14,18 @@
  * @module
  */
 import {
-  appendFileSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   realpathSync,
   statSync,
   unlinkSync,
   writeFileSync,
+  writeSync,
   type Stats,
 } from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
@@ -93,14 +98,38 @@ export function realPathNative(path: string): string | undefined {
   }
 }
 
-/** Appends `text` to a private file (0600), creating it and its folder (0700) when missing. Throws on any other failure. */
+/**
+ * Opened for an append: created 0600 when missing; a symlink at the path
+ * is refused (`O_NOFOLLOW`: ELOOP), and a FIFO there never blocks.
+ */
+const APPEND_FLAGS =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Appends `text` to a private file, creating it (0600) and its folder
+ * (0700) when missing. Private whatever was there before: a file that
+ * existed with another mode is made 0600 before the text goes in, a
+ * symlink at the path is not followed, and anything but a regular file is
+ * refused. Throws on any failure (the caller decides whether a lost line
+ * matters).
+ */
 export function appendPrivateFileSync(path: string, text: string): void {
+  let fd: number;
   try {
-    appendFileSync(path, text, { mode: PRIVATE_FILE_MODE });
+    fd = openSync(path, APPEND_FLAGS, PRIVATE_FILE_MODE);
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw error;
     mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
-    appendFileSync(path, text, { mode: PRIVATE_FILE_MODE });
+    fd = openSync(path, APPEND_FLAGS, PRIVATE_FILE_MODE);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new Error(`${path} is not a regular file`);
+    if ((stats.mode & 0o777) !== PRIVATE_FILE_MODE) fchmodSync(fd, PRIVATE_FILE_MODE);
+    const bytes = Buffer.from(text, 'utf8');
+    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -31,12 +31,19 @@ import {
   PENDING_SUFFIX,
   queuePaths,
 } from './queueFiles.js';
-import type { QueueEntry, QueueEntryType } from './queueFiles.js';
+import type { QueueEntry, QueueEntryType, QueueTarget } from './queueFiles.js';
 
 export { replay } from './queueReplay.js';
 export type { ReplayOptions, ReplaySummary, ReplayVerdict } from './queueReplay.js';
 export { queuePaths, redactError, stableStringify } from './queueFiles.js';
-export type { DeadLetter, DeadLetterReason, QueueEntry, QueueEntryType, QueuePaths } from './queueFiles.js';
+export type {
+  DeadLetter,
+  DeadLetterReason,
+  QueueEntry,
+  QueueEntryType,
+  QueuePaths,
+  QueueTarget,
+} from './queueFiles.js';
 
 /** What a caller hands to `enqueue`; attempts start at 0. */
 export interface NewQueueEntry {
@@ -47,6 +54,8 @@ export interface NewQueueEntry {
   createdAt: number;
   /** Order inside one millisecond, 0..999999 (default 0). */
   seq?: number;
+  /** The server and identity it belongs to (D33). */
+  target?: QueueTarget;
 }
 
 export interface EnqueueOptions {
@@ -74,11 +83,12 @@ export async function enqueue(queueDir: string, input: NewQueueEntry, options: E
   }
   let entry: QueueEntry;
   try {
-    const dedupKey = dedupKeyOf(input.type, input.sessionId, input.payload);
+    const dedupKey = dedupKeyOf(input.type, input.sessionId, input.payload, input.target?.id);
     entry = {
       type: input.type,
       sessionId: input.sessionId,
       payload: input.payload,
+      ...(input.target !== undefined ? { target: input.target } : {}),
       createdAt: input.createdAt,
       seq,
       attempts: 0,

@@ -24,14 +24,30 @@ export const QUEUE_ENTRY_TYPES = ['addMessages', 'commit'] as const;
 export type QueueEntryType = (typeof QUEUE_ENTRY_TYPES)[number];
 
 /**
+ * The server and identity a write belongs to (capture/writeTarget.ts, D33):
+ * an opaque `id` (server, account, user and key hashed; never the key), and
+ * what may be shown (the server without user info, account, user).
+ */
+export interface QueueTarget {
+  id: string;
+  server: string;
+  account?: string;
+  user?: string;
+}
+
+/**
  * One deferred write. `payload` is the request body to re-send (messages or
  * commit options) and never holds a URL or credentials: replay uses the
- * replaying process's own configuration.
+ * replaying process's own configuration, and only while it names the
+ * entry's `target` (D33; an entry queued before targets existed has none
+ * and goes to the configured server).
  */
 export interface QueueEntry {
   type: QueueEntryType;
   sessionId: string;
   payload: unknown;
+  /** Where it goes, and nowhere else. */
+  target?: QueueTarget;
   /** ms since epoch; with `seq`, the replay order. */
   createdAt: number;
   /** Orders entries created in the same millisecond (e.g. the chunks of one batch). */
@@ -95,10 +111,15 @@ export function stableStringify(value: unknown): string {
   });
 }
 
-/** sha256 hex of type, session and payload. Throws on payloads JSON cannot encode. */
-export function dedupKeyOf(type: QueueEntryType, sessionId: string, payload: unknown): string {
+/**
+ * sha256 hex of type, session, payload and (when there is one) the target's
+ * id: the same write for another server is another entry, never collapsed
+ * into this one. Throws on payloads JSON cannot encode.
+ */
+export function dedupKeyOf(type: QueueEntryType, sessionId: string, payload: unknown, targetId?: string): string {
+  const target = targetId === undefined ? '' : `\n${targetId}`;
   return createHash('sha256')
-    .update(`${type}\n${sessionId}\n${stableStringify(payload)}`, 'utf8')
+    .update(`${type}\n${sessionId}\n${stableStringify(payload)}${target}`, 'utf8')
     .digest('hex');
 }
 
@@ -148,7 +169,19 @@ export function toQueueEntry(value: unknown): QueueEntry | undefined {
   if (!isCount(v.createdAt) || !isCount(v.seq) || !isCount(v.attempts)) return undefined;
   if (v.lastError !== undefined && typeof v.lastError !== 'string') return undefined;
   if (v.requeuedAt !== undefined && !isCount(v.requeuedAt)) return undefined;
+  if (v.target !== undefined && !isQueueTarget(v.target)) return undefined;
   return v as unknown as QueueEntry;
+}
+
+function isQueueTarget(value: unknown): value is QueueTarget {
+  if (typeof value !== 'object' || value === null) return false;
+  const t = value as Record<string, unknown>;
+  return (
+    typeof t.id === 'string' &&
+    typeof t.server === 'string' &&
+    (t.account === undefined || typeof t.account === 'string') &&
+    (t.user === undefined || typeof t.user === 'string')
+  );
 }
 
 function isCount(value: unknown): value is number {

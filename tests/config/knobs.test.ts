@@ -63,13 +63,56 @@ describe('knob table', () => {
 });
 
 describe('env parsing', () => {
-  it('booleans are false only for 0/false/no/off (any case, trimmed)', () => {
-    for (const word of ['0', 'false', 'No', ' OFF ']) {
-      expect(resolveSettings({ env: { OPENVIKING_AUTO_RECALL: word }, homeDir: home }).settings.autoRecall).toBe(false);
+  it('switches understand true/false, yes/no, on/off, 1/0, y/n, enabled/disabled (any case, trimmed)', () => {
+    for (const word of ['0', 'false', 'No', ' OFF ', 'n', 'Disabled']) {
+      const resolved = resolveSettings({ env: { OPENVIKING_AUTO_RECALL: word }, homeDir: home });
+      expect(resolved.settings.autoRecall).toBe(false);
+      expect(resolved.warnings).toEqual([]);
     }
-    for (const word of ['1', 'true', 'yes', 'on', 'enabled']) {
+    for (const word of ['1', 'true', 'yes', 'on', 'enabled', 'Y']) {
       expect(resolveSettings({ env: { OPENVIKING_DEBUG: word }, homeDir: home }).settings.debug).toBe(true);
     }
+  });
+
+  it('a privacy switch reads a word it does not understand as the value that sends less, with a warning (issue 29 item 7)', () => {
+    const privacy = listKnobs().filter((knob) => knob.type === 'bool' && knob.failClosed !== undefined);
+    expect(privacy.map((knob) => knob.key).sort()).toEqual(
+      ['autoCapture', 'autoRecall', 'bypassSession', 'captureAssistantTurns', 'enabled'].sort(),
+    );
+    for (const knob of privacy) {
+      const resolved = resolveSettings({ env: { [knob.env]: 'nah' }, homeDir: home });
+      expect(resolved.settings[knob.key]).toBe(knob.key === 'bypassSession');
+      expect(resolved.failedClosed[knob.key]).toBe(`${knob.env}="nah"`);
+      expect(resolved.warnings.join('\n')).toContain(`${knob.env} is a privacy switch`);
+    }
+    // From ovcli.conf too, and a number that is no switch word.
+    const fromFile = resolveSettings({
+      env: {},
+      homeDir: home,
+      file: { values: { enabled: 'none', autoCapture: 7 }, shownAs: '~/.openviking/ovcli.conf' },
+    });
+    expect(fromFile.settings).toMatchObject({ enabled: false, autoCapture: false });
+    expect(fromFile.failedClosed.enabled).toBe('plugin.codebuddy.enabled: "none" in ~/.openviking/ovcli.conf');
+  });
+
+  it('any other switch keeps its default on a word it does not understand, with a warning', () => {
+    const resolved = resolveSettings({ env: { OPENVIKING_DEBUG: 'nah', OPENVIKING_RESIDENT: 'nope' }, homeDir: home });
+    expect(resolved.settings).toMatchObject({ debug: false, resident: true });
+    expect(resolved.failedClosed).toEqual({});
+    expect(resolved.warnings).toHaveLength(2);
+  });
+
+  it('a choice takes only its values (any case), else warns and keeps the default', () => {
+    expect(resolveSettings({ env: { OPENVIKING_RECALL_PEER_SCOPE: ' Actor ' }, homeDir: home }).settings).toMatchObject(
+      {
+        recallPeerScope: 'actor',
+      },
+    );
+    const mine = resolveSettings({ env: { OPENVIKING_RECALL_PEER_SCOPE: 'mine' }, homeDir: home });
+    expect(mine.settings.recallPeerScope).toBe('all');
+    expect(mine.warnings).toEqual([
+      'env:OPENVIKING_RECALL_PEER_SCOPE: expected one of all, actor, got "mine"; ignoring it',
+    ]);
   });
 
   it('an empty env value counts as unset', () => {
@@ -149,13 +192,13 @@ describe('ovcli.conf plugin.codebuddy values', () => {
     const { settings, warnings } = resolveSettings({
       env: { OPENVIKING_RECALL_LIMIT: 'x' },
       homeDir: home,
-      file: file({ recallLimit: 6, autoRecall: { yes: true }, debugLogPath: 5, recallDedupTurns: -1 }),
+      file: file({ recallLimit: 6, autoProfile: { yes: true }, debugLogPath: 5, recallDedupTurns: -1 }),
     });
     expect(settings.recallLimit).toBe(6);
-    expect(settings.autoRecall).toBe(true);
+    expect(settings.autoProfile).toBe(true);
     expect(settings.recallDedupTurns).toBe(0);
     expect(warnings).toEqual([
-      'file:~/.openviking/ovcli.conf#plugin.codebuddy.autoRecall: expected a boolean, got {"yes":true}; ignoring it',
+      'file:~/.openviking/ovcli.conf#plugin.codebuddy.autoProfile: expected true or false (true/false, yes/no, on/off, 1/0), got {"yes":true}; ignoring it',
       'env:OPENVIKING_RECALL_LIMIT: expected a number, got "x"; ignoring it',
       'file:~/.openviking/ovcli.conf#plugin.codebuddy.recallDedupTurns: -1 is below the minimum 0; using 0',
       'file:~/.openviking/ovcli.conf#plugin.codebuddy.debugLogPath: expected a string, got 5; ignoring it',

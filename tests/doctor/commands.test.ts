@@ -36,7 +36,7 @@ function frontmatter(text: string): Record<string, string> {
 const inlineCommands = (text: string) => [...text.matchAll(/!`([^`]+)`/g)].map((match) => (match[1] as string).trim());
 
 describe('slash commands', () => {
-  it('ships doctor, forget, import, learned, recall, remember, status and why, each with a description', () => {
+  it('ships doctor, forget, import, learned, recall, remember, status, trust and why, each with a description', () => {
     const names = readdirSync(COMMANDS_DIR)
       .filter((name) => name.endsWith('.md'))
       .sort();
@@ -48,6 +48,7 @@ describe('slash commands', () => {
       'recall.md',
       'remember.md',
       'status.md',
+      'trust.md',
       'why.md',
     ]);
     for (const name of names) expect(frontmatter(read(name))['description']?.length).toBeGreaterThan(10);

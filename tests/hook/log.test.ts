@@ -8,10 +8,10 @@ const sandbox = mkdtempSync(join(tmpdir(), 'ov-log-'));
 afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 
 describe('hook logger', () => {
-  it('the environment alone reads OPENVIKING_DEBUG as every boolean knob (off only for 0, false, no, off) and expands ~ in OPENVIKING_DEBUG_LOG', () => {
-    for (const v of ['1', 'true', 'YES', ' on ', 'debug'])
+  it('the environment alone reads OPENVIKING_DEBUG as the knob does (a word no switch understands keeps the default, off) and expands ~ in OPENVIKING_DEBUG_LOG', () => {
+    for (const v of ['1', 'true', 'YES', ' on ', 'enabled'])
       expect(envLogSettings({ OPENVIKING_DEBUG: v }, '/h').debug).toBe(true);
-    for (const v of [undefined, '', '0', 'false', 'off', 'No'])
+    for (const v of [undefined, '', '0', 'false', 'off', 'No', 'debug'])
       expect(envLogSettings({ OPENVIKING_DEBUG: v }, '/h').debug).toBe(false);
     // README: OPENVIKING_DEBUG_LOG "Where the debug log goes; `~` is your home directory" (on 8e37669 a hook wrote <cwd>/~/dbg.log).
     expect(envLogSettings({ OPENVIKING_DEBUG_LOG: '~/dbg.log' }, '/h').debugLogPath).toBe('/h/dbg.log');

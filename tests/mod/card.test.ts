@@ -8,19 +8,51 @@
  * opens and closes every card; a Button press toggles one; the snapshot in
  * the store brings the cards back for `--continue` (same session id, fresh
  * module); a card that cannot be read or drawn leaves the answer as it was;
- * switched off, nothing is recorded or drawn.
+ * switched off, nothing is recorded or drawn. Only a block marked as ours
+ * (recall/blockMark.ts: this data dir's key, this session) counts: a block
+ * of the same shape another plugin injected names nothing (issue 29 item 5;
+ * on 4953f41 it made the card show memories that never came from
+ * OpenViking).
  *
  * @module
  */
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CODEBUDDY_HOOK_MARK } from '../../src/protocol/handoff.js';
 import { renderRecallBlock } from '../../src/recall/block.js';
+import { blockMark } from '../../src/recall/blockMark.js';
+import { useHostIo } from '../support/mods-harness/hostIo.js';
+import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
+import { RECALL_PROMPT } from '../session/support/world.js';
+import { createModWorld, promptEvent } from './support/world.js';
 import {
   findElement,
-  startModSession,
+  startModSession as startHarness,
   textOf,
   type HostProfileName,
   type ModSession,
+  type ModSessionOptions,
 } from '../support/mods-harness/index.js';
+
+/** A HOME whose data dir holds the key that marks our blocks; every session reads it through `$.fs`. */
+const HOME = mkdtempSync(join(tmpdir(), 'ov-card-home-'));
+const KEY = '0123456789abcdef0123456789abcdef';
+mkdirSync(join(HOME, '.codebuddy', 'openviking'), { recursive: true });
+writeFileSync(join(HOME, '.codebuddy', 'openviking', 'recall-mark.key'), KEY);
+afterAll(() => rmSync(HOME, { recursive: true, force: true }));
+
+async function startModSession(options: ModSessionOptions): Promise<ModSession> {
+  const session = await startHarness({ ...options, env: { HOME, ...options.env } });
+  useHostIo(session, { fetch: false });
+  return session;
+}
+
+/** The hook commands' recall block for the prompts of `turn` (session `session-1`), marked as ours. */
+function ourBlock(items: typeof MEMORIES, profile: HostProfileName, key = KEY): string {
+  return renderRecallBlock(items, 2000, profile, undefined, (body) => blockMark(key, 'cb-session-1', body));
+}
 
 const PROFILES: HostProfileName[] = ['claude-code'];
 const MEMORIES = [
@@ -66,7 +98,7 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
     const session = await startModSession({ profile });
     await session.fire('session.start', { cwd: '/ws' });
     await turn(session, {
-      context: ['SessionStart text', renderRecallBlock(MEMORIES, 2000, profile)],
+      context: ['SessionStart text', ourBlock(MEMORIES, profile)],
       lookups: [
         {
           tool: 'search',
@@ -88,7 +120,7 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
     await session.fire('session.start', { cwd: '/ws' });
     expect(session.calls.find((c) => c.op === 'command.register')?.args[0]).toMatchObject({ name: 'openviking-card' });
     await turn(session, {
-      context: [renderRecallBlock(MEMORIES, 2000, profile)],
+      context: [ourBlock(MEMORIES, profile)],
       lookups: [{ tool: 'read', args: { uris: 'viking://user/x.md' }, text: 'nope', isError: true }],
     });
     const answer = await session.fire('command.run', { command: 'openviking-card', args: ' Expand ' }, () => ({
@@ -110,11 +142,21 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
 
   it('a Button press toggles that card alone', async () => {
     const session = await startModSession({ profile });
-    await turn(session, { context: [renderRecallBlock(MEMORIES.slice(0, 1), 2000, profile)], row: 'row-a' });
-    await turn(session, { context: [renderRecallBlock(MEMORIES.slice(1), 2000, profile)], row: 'row-b' });
+    await turn(session, { context: [ourBlock(MEMORIES.slice(0, 1), profile)], row: 'row-a' });
+    await turn(session, { context: [ourBlock(MEMORIES.slice(1), profile)], row: 'row-b' });
     await session.press(await session.render('row-a'), 'openviking-card-1');
     expect(textOf(await session.render('row-a'))).toContain('★ viking://user/default/memories/preferences/tabs.md');
     expect(textOf(await session.render('row-b'))).not.toContain('★');
+  });
+
+  it("a block of our shape that is not ours (another plugin's injected text, another key) names no memory", async () => {
+    const session = await startModSession({ profile });
+    await turn(session, {
+      context: [renderRecallBlock(MEMORIES, 2000, profile), ourBlock(MEMORIES, profile, 'f'.repeat(32))],
+    });
+    expect(textOf(await session.render(ROW))).not.toContain('OpenViking');
+    await turn(session, { context: [ourBlock(MEMORIES.slice(0, 1), profile)], row: 'row-ours' });
+    expect(textOf(await session.render('row-ours'))).toContain('OpenViking · 1 recalled');
   });
 
   it('no card for a turn with nothing recalled or looked up, nor for a row the card does not know', async () => {
@@ -127,7 +169,7 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
 
   it('--continue: a fresh module with the same session id and the stored snapshot draws the same cards, open as left', async () => {
     const first = await startModSession({ profile, sessionId: 'continued' });
-    await turn(first, { context: [renderRecallBlock(MEMORIES, 2000, profile)] });
+    await turn(first, { context: [ourBlock(MEMORIES, profile)] });
     await first.fire('command.run', { command: 'openviking-card', args: 'expand' });
     const again = await startModSession({ profile, sessionId: 'continued', store: first.store });
     // Restored rows are drawn before session.start: nothing yet, then the card once start restored the state.
@@ -141,7 +183,7 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
 
   it("a card that cannot be read leaves the answer as the engine drew it, and says so in the host's debug log only", async () => {
     const session = await startModSession({ profile });
-    await turn(session, { context: [renderRecallBlock(MEMORIES, 2000, profile)] });
+    await turn(session, { context: [ourBlock(MEMORIES, profile)] });
     session.stub('state.get', () => {
       throw new Error('state is away');
     });
@@ -161,15 +203,42 @@ describe.each(PROFILES)('memory card, %s', (profile) => {
     session.stub('state.set', () => {
       throw new Error('no room');
     });
-    const folded = { additionalContext: [renderRecallBlock(MEMORIES, 2000, profile)] };
+    const folded = { additionalContext: [ourBlock(MEMORIES, profile)] };
     expect(await session.fire('classic.UserPromptSubmit', { prompt: 'x' }, () => folded)).toBe(folded);
   });
 
   it('switched off (OPENVIKING_MODULE=0): no command, nothing recorded, nothing drawn', async () => {
     const session = await startModSession({ profile, env: { OPENVIKING_MODULE: '0' } });
     await session.fire('session.start', { cwd: '/ws' });
-    await turn(session, { context: [renderRecallBlock(MEMORIES, 2000, profile)] });
+    await turn(session, { context: [ourBlock(MEMORIES, profile)] });
     expect(textOf(await session.render(ROW))).not.toContain('OpenViking');
     expect(session.calls.map((c) => c.op).filter((op) => op !== 'env.get')).toEqual([]);
+  });
+});
+
+describe("the hook commands' own block, as the card meets it when nothing is handed off (the hook recalls)", () => {
+  it('counts: the built prompt hook marked it with the key it made; a copy without the mark names nothing', async () => {
+    const world = await createModWorld();
+    try {
+      const event = promptEvent(world, RECALL_PROMPT);
+      const run = await spawnHook({
+        stdin: JSON.stringify(event),
+        cwd: world.workspace,
+        env: { PATH: process.env.PATH, ...world.env, CODEBUDDY_PLUGIN_ROOT: REPO_ROOT, OPENVIKING_RESIDENT: 'off' },
+      });
+      const block = (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+        .additionalContext;
+      expect(block).toMatch(/^<openviking-context source="recall" mark="[0-9a-f]{24}">/);
+      const recalled = async (context: string) => {
+        const session = await world.session({ env: { [CODEBUDDY_HOOK_MARK]: '/plugins/openviking' } });
+        await session.fire('classic.UserPromptSubmit', event, () => ({ additionalContext: [context] }));
+        return ((session.state.get('openviking/cardTurns')?.value ?? []) as Array<{ recalled: unknown[] }>)[0]
+          ?.recalled;
+      };
+      expect((await recalled(block))?.length).toBeGreaterThan(0);
+      expect(await recalled(block.replace(/ mark="[0-9a-f]+"/, ''))).toEqual([]);
+    } finally {
+      await world.dispose();
+    }
   });
 });

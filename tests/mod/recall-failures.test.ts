@@ -14,8 +14,10 @@
  *
  * @module
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEBUDDY_HOOK_MARK, HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
+import { blockMark, markKeyFile } from '../../src/recall/blockMark.js';
 import { hostSleep } from '../support/mods-harness/hostIo.js';
 import { RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
 import { beneath, CLAUDE_PID, createModWorld, promptEvent, type ModWorld } from './support/world.js';
@@ -151,7 +153,10 @@ describe('a search that fails after the hand-off', () => {
 });
 
 describe('the module passes the prompt on', () => {
-  const shellBlock = `<openviking-context source="recall">\n<memory uri="viking://user/default/memories/entities/default/osprey-deploy.md" type="entities" score="0.81">\n${RECALL_MARKER}\n</memory>\n</openviking-context>`;
+  const body = `<memory uri="viking://user/default/memories/entities/default/osprey-deploy.md" type="entities" score="0.81">\n${RECALL_MARKER}\n</memory>`;
+  // The hook command marks its block as ours with the data dir's key (recall/blockMark.ts): the card counts only such a block.
+  const KEY = '00112233445566778899aabbccddeeff';
+  const shellBlock = `<openviking-context source="recall" mark="${blockMark(KEY, 'cb-session-1', body)}">\n${body}\n</openviking-context>`;
 
   it('switched off: no file, network or flag call at all', async () => {
     const session = await world.session({ env: { OPENVIKING_MODULE: 'off' } });
@@ -163,12 +168,20 @@ describe('the module passes the prompt on', () => {
 
   it("no hand-off (the CLI's environment holds CodeBuddy's hook mark): nothing sent, no flag, the card from the hook command's block", async () => {
     world.server.clearRequests();
+    mkdirSync(world.dataDir, { recursive: true });
+    writeFileSync(markKeyFile(world.dataDir), KEY);
     const session = await world.session({ env: { [CODEBUDDY_HOOK_MARK]: '/plugins/openviking' } });
     const under = beneath(session, { additionalContext: [shellBlock] });
     const answer = await session.fire('classic.UserPromptSubmit', promptEvent(world, RECALL_PROMPT), under.run);
     expect(answer).toEqual({ additionalContext: [shellBlock] });
     expect(world.server.requests()).toEqual([]);
-    expect(session.calls.filter((call) => call.op.startsWith('http.') || call.op === 'env.set')).toEqual([]);
+    expect(
+      session.calls.filter((call) => call.op.startsWith('http.') || call.op === 'env.set' || call.op === 'fs.write'),
+    ).toEqual([]);
+    // The one file looked at: the key that tells the hook command's block from another plugin's.
+    expect(new Set(session.calls.filter((call) => call.op.startsWith('fs.')).map((call) => call.args[0]))).toEqual(
+      new Set([markKeyFile(world.dataDir)]),
+    );
     expect(under.seen[0]?.prompt).toBeUndefined();
     const turns = session.state.get('openviking/cardTurns')?.value as Array<{ recalled: unknown[] }>;
     expect(turns.at(-1)?.recalled).toEqual([

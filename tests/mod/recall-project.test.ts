@@ -4,7 +4,9 @@
  * workspace, read through the module's `$.fs` snapshot instead of node's
  * files. A repository with an `origin` under actor scope (the project's own
  * id and its earlier ids, one request each), and a workspace file naming
- * the peer. Each compared with the built hook command on the same files.
+ * the peer, which counts once the user approved it (D32: the approvals read
+ * through the same snapshot, looked at again before each prompt). Each
+ * compared with the built hook command on the same files.
  * And a FIFO committed as a repository's `.git/config` neither hangs the
  * host nor counts.
  *
@@ -87,13 +89,32 @@ describe('the project of a module recall', () => {
     expect(fromModule).toEqual(await hookAsks(cwd, 'session-repo-hook'));
   });
 
-  it('a workspace file that names the peer', async () => {
+  it('a workspace file that names the peer: the derived one until the user approves it (trust, D32), then its own; within one module session too', async () => {
     mkdirSync(join(repo, '.openviking'), { recursive: true });
     writeFileSync(join(repo, '.openviking', 'config.json'), JSON.stringify({ version: 1, peer: { id: 'team-app' } }));
     try {
-      const fromModule = await moduleAsks(repo, 'session-file-module');
-      expect(fromModule.map((request) => request.peer)).toEqual(['team-app']);
-      expect(fromModule).toEqual(await hookAsks(repo, 'session-file-hook'));
+      const before = await moduleAsks(repo, 'session-file-module');
+      expect(before.map((request) => request.peer)).toContain('github.com-acme-app');
+      expect(before.map((request) => request.peer)).not.toContain('team-app');
+      expect(before).toEqual(await hookAsks(repo, 'session-file-hook'));
+      // One module session across the approval: the approvals are a switch file, looked at again before each prompt.
+      const session = await world.session({ sessionId: 'session-across' });
+      const prompt = async () => {
+        world.server.clearRequests();
+        await session.fire(
+          'classic.UserPromptSubmit',
+          { ...promptEvent(world, RECALL_PROMPT, 'session-across'), cwd: repo },
+          beneath(session).run,
+        );
+        return asked(world.server.requests(SEARCH)).map((request) => request.peer);
+      };
+      expect(await prompt()).toContain('github.com-acme-app');
+      const trusted = await spawnHook({ args: ['trust'], cwd: repo, env: { PATH: process.env.PATH, ...world.env } });
+      expect(trusted.stdout).toContain('now use team-app');
+      expect(await prompt()).toEqual(['team-app']);
+      const after = await moduleAsks(repo, 'session-file-module-2');
+      expect(after.map((request) => request.peer)).toEqual(['team-app']);
+      expect(after).toEqual(await hookAsks(repo, 'session-file-hook-2'));
     } finally {
       rmSync(join(repo, '.openviking'), { recursive: true, force: true });
     }

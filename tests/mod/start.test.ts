@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitsWith } from '../../src/store/learned.js';
 import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
@@ -147,6 +147,52 @@ describe('classic.SessionStart (Claude Code)', () => {
     });
     expect(world.server.requests()).toEqual([]);
     expect(under.seen[0]?.start).toBe(CLAUDE_PID);
+  });
+
+  it('a privacy switch set to a word it does not understand: nothing sent, the same line as the hook command, once (issue 29 item 7)', async () => {
+    world.server.clearRequests();
+    const env = { OPENVIKING_MEMORY_ENABLED: 'nah' };
+    const session = await world.session({ env, sessionId: 'session-nah' });
+    const notices = () =>
+      session.calls
+        .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
+        .map((call) => String(call.args[0]));
+    const under = beneath(session);
+    await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-nah'), under.run);
+    expect(world.server.requests()).toEqual([]);
+    expect(under.seen[0]?.start).toBe(CLAUDE_PID);
+    expect(notices()).toHaveLength(1);
+    expect(notices()[0]).toContain('OPENVIKING_MEMORY_ENABLED="nah"');
+    // The hook command's own line for a session of its own is the same text.
+    expect((await hookStart(startEvent(world, 'startup', 'session-nah-hook'), env)).notice).toBe(notices()[0]);
+    await session.fire('classic.SessionStart', startEvent(world, 'resume', 'session-nah'), beneath(session).run);
+    expect(notices()).toHaveLength(1);
+    expect(world.server.requests()).toEqual([]);
+  });
+
+  it("a workspace file's peer the user has not approved (D32): the module's start says the hook command's line, once; the start reads speak as the workspace's own peer", async () => {
+    mkdirSync(join(world.workspace, '.openviking'), { recursive: true });
+    writeFileSync(
+      join(world.workspace, '.openviking', 'config.json'),
+      JSON.stringify({ version: 1, peer: { id: 'someone-else' } }),
+    );
+    try {
+      world.server.clearRequests();
+      const session = await world.session({ sessionId: 'session-trust' });
+      await session.fire('classic.SessionStart', startEvent(world, 'startup', 'session-trust'), beneath(session).run);
+      const notices = session.calls
+        .filter((call) => call.op === 'ui.log' && (call.args[1] as { to?: string } | undefined)?.to !== 'debug')
+        .map((call) => String(call.args[0]));
+      expect(notices).toHaveLength(1);
+      expect(notices[0]).toContain('names the project peer someone-else');
+      expect(notices[0]).toContain('/openviking:trust');
+      expect((await hookStart(startEvent(world, 'startup', 'session-trust-hook'))).notice).toBe(notices[0]);
+      const peers = world.server.requests().map((request) => request.headers['x-openviking-actor-peer']);
+      expect(peers.length).toBeGreaterThan(0);
+      expect(peers).not.toContain('someone-else');
+    } finally {
+      rmSync(join(world.workspace, '.openviking'), { recursive: true, force: true });
+    }
   });
 
   it('no server answers: one line for the user, once per session, as a transcript notice; the hook command says nothing more', async () => {

@@ -1,10 +1,11 @@
 /**
  * Fault switches and the request log: down/up on the same port, latency,
  * error bursts (500/503/429/409 retryable), hang, reset mid-response (after
- * the handler ran), legacy context face, missing recall route.
+ * the handler ran), legacy context face, missing recall route, hostile
+ * text.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
+import { HOSTILE_TEXT, startOvServer, type OvTestServer } from '../support/ov-server/index.js';
 import { call, clientFor } from './http-client.js';
 
 let server: OvTestServer;
@@ -119,6 +120,27 @@ describe('old-server faces', () => {
     const res = await api.post('/api/v1/search/recall', { query: 'tea' });
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('a hostile server', () => {
+  it('hostileText: every string of every answer ends in HOSTILE_TEXT, the envelope status kept; errors too; MCP too', async () => {
+    server.faults.hostileText = true;
+    const health = await api.get('/health');
+    expect(health.json.status).toBe('ok');
+    expect(health.json.version).toBe(`${String(health.json.version).replace(HOSTILE_TEXT, '')}${HOSTILE_TEXT}`);
+    const found = await api.post('/api/v1/search/find', { query: 'tea' });
+    expect(found.json.status).toBe('ok');
+    const uris = JSON.stringify(found.json.result);
+    expect(uris).toContain(JSON.stringify(HOSTILE_TEXT).slice(1, -1));
+    const missing = await api.get('/api/v1/content/read?uri=viking://user/u1/nothing.md');
+    expect(missing.json.status).toBe('error');
+    expect(missing.json.error.message.endsWith(HOSTILE_TEXT)).toBe(true);
+    const tools = await call(server.url, 'POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      headers: { 'X-OpenViking-User': 'u1', Accept: 'application/json, text/event-stream' },
+    });
+    expect(tools.text).toContain(JSON.stringify(HOSTILE_TEXT).slice(1, -1));
   });
 });
 

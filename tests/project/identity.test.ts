@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearProjectCache, resolveProject } from '../../src/project/identity.js';
 import { canonicalRemote, isValidPeerId, peerIdForRemote } from '../../src/project/remote.js';
+import { resolveApproved } from './support/approved.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'ov-project-')));
 const home = join(root, 'home');
@@ -61,8 +62,9 @@ function commit(dir: string): void {
 }
 
 type Input = Parameters<typeof resolveProject>[0];
+/** The project of `workspace`, its workspace files' peer approved as the user would (`trust`, D32). */
 function peerOf(workspace: string, overrides: Partial<Input> = {}) {
-  return resolveProject({
+  return resolveApproved({
     workspace,
     homeDir: home,
     credentials: { sources: {} },

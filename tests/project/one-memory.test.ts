@@ -116,8 +116,9 @@ describe('the peer each folder speaks as', () => {
 });
 
 describe("workspace files in OpenViking's schema", () => {
-  it('peer.id in config.json wins over git; config.local.json over config.json', async () => {
+  it('peer.id in config.json wins over git once approved (trust, D32); config.local.json over config.json', async () => {
     const team = world.workspace('git@github.com:acme/app.git', { config: { version: 1, peer: { id: 'team-app' } } });
+    await team.trust();
     expect(new Set(await actorPeers(team))).toEqual(new Set(['team-app']));
     const mine = world.workspace('git@github.com:acme/app.git', {
       config: { version: 1, peer: { id: 'team-app' } },

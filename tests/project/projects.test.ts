@@ -141,8 +141,9 @@ describe('workspace .openviking/config.json', () => {
     expect(texts).not.toContain('a turn after the switch that must stay local');
   });
 
-  it("peerId names the project's peer (also in captured messages)", async () => {
+  it("peerId names the project's peer (also in captured messages), once approved (trust, D32)", async () => {
     const named = world.workspace(ALPHA, { config: { peerId: 'billing-team' } });
+    await named.trust();
     world.server.clearRequests();
     await named.recall(QUERY);
     expect(world.server.requests({ path: '/api/v1/search/search' })[0]?.headers['x-openviking-actor-peer']).toBe(

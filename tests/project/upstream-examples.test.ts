@@ -29,6 +29,7 @@ import {
   templatesOf,
 } from '../../src/project/peerTemplate.js';
 import { findWorkspaceRoot } from '../../src/project/workspaceRoot.js';
+import { resolveApproved } from './support/approved.js';
 
 const T_ID = 'workspace-identity.test.mjs';
 const T_PEER = 'workspace-peer.test.mjs';
@@ -75,7 +76,8 @@ function peerOf(
   peerSource: string[] = [],
   extra: Partial<Parameters<typeof resolveProject>[0]> = {},
 ) {
-  return resolveProject({
+  // As the user has it once they trusted the repository's workspace file (D32).
+  return resolveApproved({
     workspace,
     homeDir: home,
     credentials: { sources: {} },

@@ -20,6 +20,7 @@ import { resolveSettings } from '../../src/config/settings.js';
 import { checkProject } from '../../src/doctor/projectCheck.js';
 import { clearProjectCache, projectFor } from '../../src/project/identity.js';
 import { memoryOffReason } from '../../src/session/switches.js';
+import { APPROVALS_DIR, approveWorkspace } from './support/approved.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'ov-ws-files-')));
 const home = join(base, 'home');
@@ -57,6 +58,7 @@ function configWith(env: Record<string, string> = {}): PluginConfig {
     },
     settings,
     settingSources: sources,
+    dataDir: APPROVALS_DIR,
     warnings: [],
   };
 }
@@ -66,6 +68,8 @@ function resolved(
   env: Record<string, string> = {},
 ): { settings: Settings; doctor: string; status: string; peerId: string | undefined; off: string | undefined } {
   const config = configWith(env);
+  // As the user has it once they trusted the team file's peer (D32).
+  approveWorkspace(config, dir, home);
   const { project, settings } = projectFor(config, dir, home, Date.now());
   const check = checkProject(config, dir, home, Date.now());
   return {
@@ -198,12 +202,13 @@ describe('what doctor says', () => {
     expect(clamped.doctor).toMatch(/clamped 'recall\.score_threshold' from 1\.5 to 1 \(allowed 0\.\.1\)/);
     expect(clamped.doctor).toMatch(/clamped 'recall\.dedup_turns' from 500 to 100/);
     expect(clamped.doctor).toMatch(/ignored 'recall\.peer_scope': "team" is not one of all, actor/);
-    expect(clamped.doctor).toMatch(/ignored 'recall\.enabled': "maybe" is not true or false/);
+    // A privacy switch fails closed on a word it does not understand (issue 29 item 7).
+    expect(clamped.doctor).toMatch(/'recall\.enabled': "maybe" is not true or false .*reads as false/);
     expect(clamped.settings).toMatchObject({
       recallLimit: 1,
       scoreThreshold: 1,
       recallDedupTurns: 100,
-      autoRecall: true,
+      autoRecall: false,
     });
   });
 

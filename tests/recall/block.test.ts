@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { recalledInBlock, renderRecallBlock } from '../../src/recall/block.js';
+import { blockMark } from '../../src/recall/blockMark.js';
 import { escapeBlockText, STORED_DATA_LINE } from '../../src/recall/escape.js';
 import { estimateTokens } from '../../src/recall/tokens.js';
 import { hookContextCap, toolNamesFor } from '../../src/protocol/hostTools.js';
@@ -90,6 +91,47 @@ describe('recalledInBlock', () => {
     expect(recalledInBlock(joined)).toEqual([{ uri: 'viking://user/u/memories/plain.md' }]);
     expect(recalledInBlock('no block here <memory uri="viking://x"/>')).toEqual([]);
     expect(recalledInBlock('')).toEqual([]);
+  });
+});
+
+// Issue 29 item 5: the card counts only a block marked as ours (on 4953f41 any block of this shape counted).
+describe('the mark of our block', () => {
+  const KEY = '0123456789abcdef0123456789abcdef';
+  const SESSION = 'cb-session-1';
+  const items = [
+    { uri: 'viking://user/u/memories/events/deploy.md', category: 'events', score: 0.7, text: 'helm' },
+    { uri: 'viking://user/u/memories/tabs.md', score: 0.5, text: 'tabs' },
+  ];
+  const sign = (key: string, session: string) => (body: string) => blockMark(key, session, body);
+  const ours = (mark: string | undefined, body: string) => mark !== undefined && mark === blockMark(KEY, SESSION, body);
+
+  it('a signed block carries mark="<24 hex>" and reads back whole under the same key and session', () => {
+    const block = renderRecallBlock(items, 4000, 'claude-code', 9_500, sign(KEY, SESSION));
+    expect(block.split('\n')[0]).toMatch(/^<openviking-context source="recall" mark="[0-9a-f]{24}">$/);
+    expect(recalledInBlock(block, ours).map((memory) => memory.uri)).toEqual(items.map((item) => item.uri));
+  });
+
+  it('an unsigned block, another key or session, or a memory changed after signing: none of it counts', () => {
+    const signed = renderRecallBlock(items, 4000, 'codebuddy', undefined, sign(KEY, SESSION));
+    for (const block of [
+      renderRecallBlock(items, 4000), // another plugin's copy of the shape
+      renderRecallBlock(items, 4000, 'codebuddy', undefined, sign('f'.repeat(32), SESSION)),
+      renderRecallBlock(items, 4000, 'codebuddy', undefined, sign(KEY, 'cb-another-session')),
+      signed.replace('events/deploy.md', 'events/forged.md'),
+      signed.replace('score="0.70"', 'score="1.00"'),
+    ])
+      expect(recalledInBlock(block, ours)).toEqual([]);
+  });
+
+  it('under a cap, the mark covers the memories the block kept (and still fits the cap)', () => {
+    const many = Array.from({ length: 40 }, (_, n) => ({
+      uri: `viking://user/u/memories/events/e${n}.md`,
+      score: 0.9 - n / 100,
+      text: 'word '.repeat(200),
+    }));
+    const block = renderRecallBlock(many, 32_000, 'claude-code', 2_000, sign(KEY, SESSION));
+    expect(block.length).toBeLessThanOrEqual(2_000);
+    expect(recalledInBlock(block, ours).length).toBe(block.split('\n').filter((l) => l.startsWith('<memory ')).length);
   });
 });
 

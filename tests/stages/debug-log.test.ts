@@ -5,11 +5,23 @@
  * `debugLogPath` from ovcli.conf did nothing in hooks: the hook logger read
  * only the environment) and OPENVIKING_DEBUG_LOG: "`~` is your home
  * directory" (on 8e37669 `~/dbg.log` became `<workspace>/~/dbg.log`).
+ * The log is private whatever was there before (issue 29 item 8): on
+ * 4953f41 a log that existed at 0644 stayed 0644, and a symlink at its path
+ * was followed (its target got the lines).
  * `OV_BUILT_PLUGIN_DIR` runs it against another build.
  *
  * @module
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../capture/support/world.js';
@@ -61,5 +73,28 @@ describe('debug log knobs', () => {
     await session({ OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: '~/dbg.log' });
     expect(messages(join(box.home, 'dbg.log')).length).toBeGreaterThan(0);
     expect(existsSync(join(box.workspace, '~'))).toBe(false);
+  });
+});
+
+describe('debug log privacy', () => {
+  it('a log that existed world-readable is made 0600 by the next line written', async () => {
+    const log = join(box.home, 'dbg.log');
+    writeFileSync(log, 'earlier line\n');
+    chmodSync(log, 0o644);
+    await session({ OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: log });
+    expect(statSync(log).mode & 0o777).toBe(0o600);
+    expect(readFileSync(log, 'utf8')).toMatch(/^earlier line\n\{/);
+  });
+
+  it('a symlink at the log path is not followed: its target gets nothing and keeps its mode', async () => {
+    const target = join(box.root, 'elsewhere.txt');
+    writeFileSync(target, 'not a log\n');
+    chmodSync(target, 0o644);
+    const log = join(box.home, 'dbg.log');
+    symlinkSync(target, log);
+    await session({ OPENVIKING_DEBUG: '1', OPENVIKING_DEBUG_LOG: log });
+    expect(readFileSync(target, 'utf8')).toBe('not a log\n');
+    expect(statSync(target).mode & 0o777).toBe(0o644);
+    expect(lstatSync(log).isSymbolicLink()).toBe(true);
   });
 });

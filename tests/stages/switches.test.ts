@@ -15,15 +15,17 @@
  * auto-capture off replayed the queued turn at session start; the folder
  * `secret-work` itself was not bypassed by `secret-work/**`; queued turns
  * of a bypassed folder left with another folder's start; recall-preview
- * searched from a folder with memory off).
+ * searched from a folder with memory off). A privacy switch set to a word
+ * it does not understand (`none`, `nah`, `maybe`) reads as the value that
+ * sends less (issue 29 item 7): on 4953f41 every such case sent.
  *
  * @module
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { turnRecords, until } from '../capture/support/world.js';
+import { appendTranscript, turnRecords, until } from '../capture/support/world.js';
 import { pluginProcesses } from '../support/detached.js';
 import { createHostSim, createPayloads, type HostSim, type Payloads } from '../support/host-sim/index.js';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
@@ -88,13 +90,7 @@ function session(workspace: string, env: Record<string, string> = {}, sessionId?
     sim,
     p,
     turn: async (user) => {
-      mkdirSync(dirname(p.transcriptPath), { recursive: true });
-      appendFileSync(
-        p.transcriptPath,
-        turnRecords(p.sessionId, workspace, user, 'ok')
-          .map((record) => `${JSON.stringify(record)}\n`)
-          .join(''),
-      );
+      appendTranscript(p.transcriptPath, turnRecords(p.sessionId, workspace, user, 'ok'));
       await sim.fire('Stop', p.stop('ok'));
       await settle();
     },
@@ -158,6 +154,11 @@ const OFF_CASES: Array<{
   { name: 'plugin.codebuddy.enabled false in ovcli.conf', ovcli: { plugin: { codebuddy: { enabled: false } } } },
   { name: '.openviking/config.json enabled: false', config: { enabled: false } },
   { name: 'OPENVIKING_BYPASS_SESSION=true', env: () => ({ OPENVIKING_BYPASS_SESSION: 'true' }) },
+  // A privacy switch fails closed on a word it does not understand (issue 29 item 7; on 4953f41 each of these left memory on).
+  { name: 'OPENVIKING_MEMORY_ENABLED=none (not a switch word)', env: () => ({ OPENVIKING_MEMORY_ENABLED: 'none' }) },
+  { name: 'plugin.codebuddy.enabled "nah" in ovcli.conf', ovcli: { plugin: { codebuddy: { enabled: 'nah' } } } },
+  { name: '.openviking/config.json enabled: "nah"', config: { enabled: 'nah' } },
+  { name: 'OPENVIKING_BYPASS_SESSION=maybe (not a switch word)', env: () => ({ OPENVIKING_BYPASS_SESSION: 'maybe' }) },
   // The README's own example: "e.g. `/home/me/secret-work/**`" bypasses the folder itself and everything below it.
   {
     name: 'the folder itself matches OPENVIKING_BYPASS_SESSION_PATTERNS=<…>/secret-work/**',
@@ -204,20 +205,24 @@ describe('memory off or bypassed: no request reaches the server on any path', ()
 });
 
 describe('auto-capture off: nothing of the conversation is stored; recall follows auto-recall', () => {
-  it('OPENVIKING_AUTO_CAPTURE=false: recall and start reads only, no message, commit or replay', async () => {
-    const { dir, earlier } = await folderWithHistory('capture-off');
-    const queued = pending().length;
-    server.clearRequests();
-    await everyPath(dir, { OPENVIKING_AUTO_CAPTURE: 'false' });
-    const requests = ours();
-    expect(requests.some((request) => request.path === '/api/v1/search/search')).toBe(true);
-    const writes = requests.filter(
-      (request) => request.method !== 'GET' && request.path.startsWith('/api/v1/sessions'),
-    );
-    expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([]);
-    expect(requests.filter((request) => request.path.includes(earlier.p.sessionId))).toEqual([]);
-    expect(pending().length).toBe(queued);
-  }, 120_000);
+  it.each(['false', 'nah'])(
+    'OPENVIKING_AUTO_CAPTURE=%s: recall and start reads only, no message, commit or replay',
+    async (word) => {
+      const { dir, earlier } = await folderWithHistory(`capture-off-${word}`);
+      const queued = pending().length;
+      server.clearRequests();
+      await everyPath(dir, { OPENVIKING_AUTO_CAPTURE: word });
+      const requests = ours();
+      expect(requests.some((request) => request.path === '/api/v1/search/search')).toBe(true);
+      const writes = requests.filter(
+        (request) => request.method !== 'GET' && request.path.startsWith('/api/v1/sessions'),
+      );
+      expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([]);
+      expect(requests.filter((request) => request.path.includes(earlier.p.sessionId))).toEqual([]);
+      expect(pending().length).toBe(queued);
+    },
+    120_000,
+  );
 });
 
 describe('queued turns of a folder that is now off stay on this machine', () => {

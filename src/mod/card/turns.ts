@@ -8,12 +8,16 @@
  *
  * The host keeps the data in `$.state` (card/persist.ts); a reply row of the
  * conversation (its uuid is what a render names) maps to the turn it answers.
+ * URIs come from the server and queries from the model, and both are kept
+ * in the host's store for `--continue`: they pass the printable filter when
+ * recorded here and again when drawn (view.ts; issue 29 item 2).
  *
  * @module
  */
 import type { CardLookup, CardMemory, CardReply, CardTurn } from '../../../.claude-plugin/module-types.js';
 import { recalledInBlock } from '../../recall/block.js';
 import { mcpToolName, type HostKind } from '../../protocol/hostTools.js';
+import { printableLine } from '../../util/printable.js';
 
 /**
  * The card's values: one recalled memory (URI, score), one call of the
@@ -30,18 +34,22 @@ export const MAX_SESSIONS = 20;
 /** Longest query shown. */
 const MAX_QUERY_CHARS = 80;
 
-/** The memories recalled for a prompt, read from the context the prompt's hooks injected. */
-export function recalledInContext(additionalContext: readonly unknown[] | undefined): CardMemory[] {
+/** The memories recalled for a prompt, read from the blocks of ours (`isOurs`: ourBlock.ts) in the context the prompt's hooks injected. */
+export function recalledInContext(
+  additionalContext: readonly unknown[] | undefined,
+  isOurs: (mark: string | undefined, body: string) => boolean,
+): CardMemory[] {
   const texts = (additionalContext ?? []).filter((entry): entry is string => typeof entry === 'string');
   return texts
-    .flatMap((text) => recalledInBlock(text))
+    .flatMap((text) => recalledInBlock(text, isOurs))
     .map(({ uri, score }) => (score === undefined ? { uri } : { uri, score }));
 }
 
 /** The turns with a new one for the prompt just submitted. */
 export function openTurn(turns: readonly CardTurn[], recalled: readonly CardMemory[]): CardTurn[] {
   const n = (turns.at(-1)?.n ?? 0) + 1;
-  return [...turns, { n, recalled: [...recalled], lookups: [] }].slice(-MAX_TURNS);
+  const memories = recalled.map((memory) => ({ ...memory, uri: printableLine(memory.uri) }));
+  return [...turns, { n, recalled: memories, lookups: [] }].slice(-MAX_TURNS);
 }
 
 /** The turns with `lookup` added to the newest (none open: unchanged). */
@@ -97,10 +105,10 @@ export function lookupOf(
   const asked = ['query', 'uris', 'uri', 'pattern']
     .map((key) => args[key])
     .find((value) => typeof value === 'string' || Array.isArray(value));
-  const query = (Array.isArray(asked) ? asked.join(', ') : String(asked ?? '')).slice(0, MAX_QUERY_CHARS);
+  const query = printableLine(Array.isArray(asked) ? asked.join(', ') : String(asked ?? '')).slice(0, MAX_QUERY_CHARS);
   const text = typeof answer.text === 'string' ? answer.text : '';
   return {
-    tool,
+    tool: printableLine(tool),
     query,
     hits: (text.match(/viking:\/\/[^\s"'<>)\]]+/g) ?? []).length,
     isError: answer.deny !== undefined || answer.isError === true,

@@ -9,6 +9,7 @@
  */
 import type { Element, ElementFactory, ElementType } from '../host.js';
 import type { CardTurn } from './turns.js';
+import { printableLine } from '../../util/printable.js';
 
 /** The hosts' global element factory (JSX compiles to it); never imported or declared at run time. */
 declare const h: ElementFactory;
@@ -18,18 +19,22 @@ export function cardSummary(turn: CardTurn): string {
   return `OpenViking · ${turn.recalled.length} recalled · ${turn.lookups.length} looked up`;
 }
 
-/** The card's rows, as text, when it is open. */
+/**
+ * The card's rows, as text, when it is open. Drawn through the printable
+ * filter again: a snapshot restored for `--continue` may come from an
+ * earlier version that stored them raw.
+ */
 export function cardRows(turn: CardTurn): Array<{ key: string; text: string; detail: string }> {
   return [
     ...turn.recalled.map((memory) => ({
       key: `r-${memory.uri}`,
-      text: `  ★ ${memory.uri} `,
-      detail: memory.score === undefined ? '' : memory.score.toFixed(2),
+      text: `  ★ ${printableLine(memory.uri)} `,
+      detail: typeof memory.score === 'number' ? memory.score.toFixed(2) : '',
     })),
     ...turn.lookups.map((lookup, index) => ({
       key: `l-${index}`,
-      text: `  ⌕ ${lookup.tool} “${lookup.query}” `,
-      detail: lookup.isError ? 'failed' : `${lookup.hits} URIs`,
+      text: `  ⌕ ${printableLine(String(lookup.tool))} “${printableLine(String(lookup.query))}” `,
+      detail: lookup.isError ? 'failed' : `${Number(lookup.hits)} URIs`,
     })),
   ];
 }

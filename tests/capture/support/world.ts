@@ -83,10 +83,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<CaptureWo
   });
   const dataDir = join(home, '.codebuddy', 'openviking');
   const ovId = ovSessionId(p.sessionId);
-  const appendRecords = (records: readonly unknown[], path = p.transcriptPath): void => {
-    mkdirSync(dirname(path), { recursive: true });
-    appendFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
-  };
+  const appendRecords = (records: readonly unknown[], path = p.transcriptPath): void => appendTranscript(path, records);
   return {
     server,
     home,
@@ -149,6 +146,12 @@ export async function endedSession(w: CaptureWorld, text: string): Promise<strin
   await w.sim.fire('SessionEnd', p.sessionEnd());
   await workersIdle(w, ovSessionId(p.sessionId));
   return ovSessionId(p.sessionId);
+}
+
+/** Appends `records` to the transcript at `path` as JSON lines (its folder made first). */
+export function appendTranscript(path: string, records: readonly unknown[]): void {
+  mkdirSync(dirname(path), { recursive: true });
+  appendFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
 }
 
 /** One user record and one assistant record, as CodeBuddy 2.117 writes them. */

@@ -18,7 +18,7 @@ import { createHostSim, createPayloads } from '../../support/host-sim/index.js';
 import type { FireResult, HostSim, Payloads } from '../../support/host-sim/index.js';
 import { startOvServer } from '../../support/ov-server/index.js';
 import type { OvTestServer } from '../../support/ov-server/index.js';
-import { REPO_ROOT } from '../../support/spawn-hook.js';
+import { REPO_ROOT, spawnHook } from '../../support/spawn-hook.js';
 import { appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -33,6 +33,8 @@ export interface ProjectWorkspace {
   leaveTurnBehind(first: string, second: string): Promise<string>;
   /** The plugin's recall context for a prompt ('' when none). */
   recall(prompt: string): Promise<string>;
+  /** `node scripts/hook.mjs trust` run here, as the user approves the workspace files' peer (D32); its output. */
+  trust(...args: string[]): Promise<string>;
 }
 
 export interface ProjectsWorld {
@@ -59,6 +61,9 @@ export interface ProjectsWorld {
   dispose(): Promise<void>;
 }
 
+/** The built plugin the hooks run from (`OV_BUILT_PLUGIN_DIR`: another build). */
+const PLUGIN_ROOT = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT;
+
 export function git(cwd: string, ...args: string[]): void {
   execFileSync('git', args, { cwd, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
 }
@@ -84,7 +89,7 @@ export async function createProjectsWorld(env: Record<string, string> = {}): Pro
     }
     const dir = options.prepare?.(repository) ?? repository;
     const sim = createHostSim({
-      pluginRoot: REPO_ROOT,
+      pluginRoot: PLUGIN_ROOT,
       home,
       workspace: dir,
       resident: options.resident === true,
@@ -127,6 +132,15 @@ export async function createProjectsWorld(env: Record<string, string> = {}): Pro
         return `cb-${p.sessionId}`;
       },
       recall: async (prompt) => contextOf(await sim.fire('UserPromptSubmit', payloads().userPromptSubmit(prompt))),
+      trust: async (...args) =>
+        (
+          await spawnHook({
+            pluginRoot: PLUGIN_ROOT,
+            args: ['trust', ...args],
+            cwd: dir,
+            env: { PATH: process.env.PATH, ...sim.env },
+          })
+        ).stdout,
     };
   };
   return {

@@ -19,6 +19,7 @@ import { validationError } from './validation.js';
 import { matchRoute, type Reply, type RequestContext, type Route } from './router.js';
 import { ensureHome } from './fsops.js';
 import { handleMcp } from './mcp.js';
+import { hostileCopy, makeHostile } from './hostile.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PLACEHOLDER_IDENTITY: Identity = { account: 'default', user: 'default', role: 'root' };
@@ -64,6 +65,7 @@ export async function dispatch(
   entry.handledAt = state.now();
   if (entry.path === '/mcp') {
     if (fault.reset === true) return resetMidResponse(res, entry, { status: 200, body: { jsonrpc: '2.0' } });
+    if (state.faults.hostileText) makeHostile(res);
     return handleMcp(state, req, res, headers, rawBody);
   }
   const reply = await runRoute(state, routes, entry, headers, rawBody);
@@ -126,7 +128,7 @@ function errorReply(error: OvError): Reply {
 }
 
 function writeReply(res: ServerResponse, reply: Reply, startedAt: number, state: ServerState): void {
-  const text = JSON.stringify(reply.body);
+  const text = JSON.stringify(state.faults.hostileText ? hostileCopy(reply.body) : reply.body);
   res.writeHead(reply.status, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(text),

@@ -1,7 +1,7 @@
 /**
  * Fault switches tests flip at runtime: latency, error bursts, hangs,
  * resets mid-response, an old server's context face, a missing recall
- * route. (Down/up is the server's stop()/start(), on the same port.)
+ * route, a hostile server's text (hostile.ts). (Down/up is the server's stop()/start(), on the same port.)
  *
  * Each request asks `decide()` once, before routing; counted faults are
  * consumed by the requests they hit, in arrival order.
@@ -54,6 +54,8 @@ export class Faults {
   legacyContextFace = false;
   /** `POST /api/v1/search/recall` is an unknown route (404), like a server without it. */
   noRecallRoute = false;
+  /** Every string of every answer ends in terminal escapes, bidi and tag characters (hostile.ts). */
+  hostileText = false;
 
   private latencies: Array<{ match: RequestFilter; ms: number }> = [];
   private bursts: Array<Counted<ErrorBurstSpec>> = [];
@@ -87,6 +89,7 @@ export class Faults {
     this.resets = [];
     this.legacyContextFace = false;
     this.noRecallRoute = false;
+    this.hostileText = false;
   }
 
   decide(method: string, path: string): FaultDecision {

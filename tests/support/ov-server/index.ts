@@ -44,6 +44,7 @@ export type {
 export type { ErrorBurstSpec } from './faults.js';
 export type { ExtractionControl, TaskRecord, TaskStatus } from './tasks.js';
 export { TOOL_NAMES } from './mcp-tools.js';
+export { HOSTILE_CHARACTERS, HOSTILE_TEXT, hostileCopy } from './hostile.js';
 export { estimateTokens } from './tokens.js';
 export { terms, scoreTerms } from './scoring.js';
 export { statusForCode, knownErrorCodes } from './errors.js';

@@ -7,7 +7,7 @@ import {
   errorMessage,
   isRecord,
   serverMessageOf
-} from "./chunk-VVLOHE6E.mjs";
+} from "./chunk-OKSRYEML.mjs";
 import {
   __commonJS,
   __export,

@@ -208,6 +208,7 @@ function failureToRpcError(failure, context) {
 
 export {
   isRecord,
+  parseJson,
   errorMessage,
   errorCode,
   displayUrl,

@@ -300,7 +300,10 @@ async function removeStale(made) {
  * recall, start, the why and status records), whose leaf I/O is node's. In
  * hooks/register.mjs only, that leaf is the module's own (src/mod/files/,
  * D30): `node:path` is a POSIX port of node's, and the store's three file
- * leaves are answered from the module's `$.fs` snapshot. Every other node
+ * leaves are answered from the module's `$.fs` snapshot. Both sides of each
+ * leaf implement the file seam (src/store/fileSeam.ts, which the compiler
+ * holds them to; tests/store/file-seam.test.ts runs its contract on both,
+ * D37). Every other node
  * builtin is left out as long as nothing the module runs uses it
  * (`sideEffects: false`); one still imported fails the build here, not the
  * host's load (FC8).

@@ -239,6 +239,25 @@ function compact(value) {
   return out;
 }
 
+// src/store/fileSeam.ts
+var MISSING = { absent: "missing", why: "does not exist" };
+function smallFileRefusal(kind, size, maxBytes) {
+  if (kind !== "file") return { absent: "not-a-file", why: `is ${describeKind(kind)}, not a regular file` };
+  return size > maxBytes ? tooLargeFile(maxBytes) : void 0;
+}
+function smallFileText(text2, bytes, maxBytes) {
+  return bytes > maxBytes ? tooLargeFile(maxBytes) : { text: text2 };
+}
+function unreadableFile(why) {
+  return { absent: "unreadable", why: `cannot be read (${why})` };
+}
+function tooLargeFile(maxBytes) {
+  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
+}
+function describeKind(kind) {
+  return kind === "other" ? "not a file" : `a ${kind}`;
+}
+
 // src/util/utf8.ts
 function utf8Length(text2) {
   let bytes = 0;
@@ -396,7 +415,7 @@ function sessionFiles() {
 }
 
 // src/mod/files/smallFile.ts
-var NOT_YET = { absent: "missing", why: "does not exist" };
+var NOT_YET = MISSING;
 function readSmallFile(path, maxBytes) {
   const files = sessionFiles();
   const seen = files.stat(path);
@@ -404,20 +423,13 @@ function readSmallFile(path, maxBytes) {
     files.text(path, maxBytes);
     return NOT_YET;
   }
-  if (seen.state === "missing") return { absent: "missing", why: "does not exist" };
-  if (seen.state === "refused") return { absent: "unreadable", why: `cannot be read (${seen.why})` };
-  if (seen.facts.kind !== "file")
-    return {
-      absent: "not-a-file",
-      why: `is ${seen.facts.kind === "dir" ? "a directory" : "not a file"}, not a regular file`
-    };
-  if (seen.facts.size > maxBytes) return tooLarge(maxBytes);
+  if (seen.state === "missing") return MISSING;
+  if (seen.state === "refused") return unreadableFile(seen.why);
+  const { kind, size } = seen.facts;
+  const refused2 = smallFileRefusal(kind === "dir" ? "directory" : kind, size, maxBytes);
+  if (refused2 !== void 0) return refused2;
   const text2 = files.text(path, maxBytes);
-  if (text2 === void 0) return NOT_YET;
-  return utf8Length(text2) > maxBytes ? tooLarge(maxBytes) : { text: text2 };
-}
-function tooLarge(maxBytes) {
-  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
+  return text2 === void 0 ? NOT_YET : smallFileText(text2, utf8Length(text2), maxBytes);
 }
 
 // src/util/errors.ts
@@ -2657,6 +2669,7 @@ async function readText($, need, seen) {
 async function statOf($, path) {
   try {
     const stat = await $.fs.stat(path, { resolve: true });
+    if (stat.isLink && stat.kind === "other" && stat.realPath === void 0) return { state: "missing" };
     return {
       state: "found",
       facts: {

@@ -25,6 +25,27 @@ import { isAbsolute, join, resolve } from "node:path";
 
 // src/store/smallFile.ts
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+
+// src/store/fileSeam.ts
+var PRIVATE_FILE_MODE = 384;
+var PRIVATE_DIR_MODE = 448;
+var TEMP_SUFFIX = ".tmp";
+var MISSING = { absent: "missing", why: "does not exist" };
+function smallFileRefusal(kind, size, maxBytes) {
+  if (kind !== "file") return { absent: "not-a-file", why: `is ${describeKind(kind)}, not a regular file` };
+  return size > maxBytes ? tooLargeFile(maxBytes) : void 0;
+}
+function unreadableFile(why) {
+  return { absent: "unreadable", why: `cannot be read (${why})` };
+}
+function tooLargeFile(maxBytes) {
+  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
+}
+function describeKind(kind) {
+  return kind === "other" ? "not a file" : `a ${kind}`;
+}
+
+// src/store/smallFile.ts
 var OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 function readSmallFile(path, maxBytes) {
   let stats;
@@ -33,7 +54,7 @@ function readSmallFile(path, maxBytes) {
   } catch (error) {
     return unreadable(error);
   }
-  if (stats === void 0) return { absent: "missing", why: "does not exist" };
+  if (stats === void 0) return MISSING;
   const refused2 = refusal(stats, maxBytes);
   if (refused2 !== void 0) return refused2;
   let fd;
@@ -52,16 +73,14 @@ function readSmallFile(path, maxBytes) {
   }
 }
 function refusal(stats, maxBytes) {
-  if (!stats.isFile()) return { absent: "not-a-file", why: `is ${kindOf(stats)}, not a regular file` };
-  if (stats.size > maxBytes) return tooLarge(maxBytes);
-  return void 0;
+  return smallFileRefusal(kindOf(stats), stats.size, maxBytes);
 }
 function readOpen(fd, expected, maxBytes) {
   let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, expected + 1));
   let length = 0;
   for (; ; ) {
     if (length === buffer.length) {
-      if (buffer.length > maxBytes) return tooLarge(maxBytes);
+      if (buffer.length > maxBytes) return tooLargeFile(maxBytes);
       const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2 + 4096));
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
@@ -71,25 +90,23 @@ function readOpen(fd, expected, maxBytes) {
     length += read;
     if (expected > 0 && length === expected) break;
   }
-  if (length > maxBytes) return tooLarge(maxBytes);
+  if (length > maxBytes) return tooLargeFile(maxBytes);
   return { text: buffer.toString("utf8", 0, length) };
-}
-function tooLarge(maxBytes) {
-  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
 }
 function unreadable(error) {
   const code = error?.code;
-  if (code === "ENOENT" || code === "ENOTDIR") return { absent: "missing", why: "does not exist" };
+  if (code === "ENOENT" || code === "ENOTDIR") return MISSING;
   if (code === "ENXIO") return { absent: "not-a-file", why: "is a socket or device, not a regular file" };
-  return { absent: "unreadable", why: `cannot be read (${errorMessage(error)})` };
+  return unreadableFile(errorMessage(error));
 }
 function kindOf(stats) {
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isFIFO()) return "a FIFO";
-  if (stats.isCharacterDevice()) return "a character device";
-  if (stats.isBlockDevice()) return "a block device";
-  if (stats.isSocket()) return "a socket";
-  return "not a file";
+  if (stats.isFile()) return "file";
+  if (stats.isDirectory()) return "directory";
+  if (stats.isFIFO()) return "FIFO";
+  if (stats.isCharacterDevice()) return "character device";
+  if (stats.isBlockDevice()) return "block device";
+  if (stats.isSocket()) return "socket";
+  return "other";
 }
 
 // src/config/configFile.ts
@@ -1927,15 +1944,7 @@ import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join as join6 } from "node:path";
 
 // src/store/fsUtil.ts
-import {
-  appendFileSync,
-  mkdirSync,
-  readdirSync,
-  realpathSync,
-  statSync as statSync3,
-  unlinkSync,
-  writeFileSync
-} from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, realpathSync, statSync as statSync3, unlinkSync, writeFileSync } from "node:fs";
 function statQuietly(path) {
   try {
     return statSync3(path, { throwIfNoEntry: false });
@@ -1977,9 +1986,6 @@ async function readJson(path) {
 }
 
 // src/store/atomic.ts
-var PRIVATE_FILE_MODE = 384;
-var PRIVATE_DIR_MODE = 448;
-var TEMP_SUFFIX = ".tmp";
 async function ensurePrivateDir(dir) {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 }

@@ -493,6 +493,41 @@ function displayPath(path, homeDir) {
   return path.startsWith(home) ? `~/${path.slice(home.length)}` : path;
 }
 
+// src/mod/files/fsUtil.ts
+var MAX_APPEND_BASE_BYTES = 4 * 1024 * 1024 - 1;
+function statQuietly(path) {
+  const seen = sessionFiles().stat(path);
+  if (seen?.state !== "found") return void 0;
+  const { kind, size, mtimeMs } = seen.facts;
+  return { isFile: () => kind === "file", isDirectory: () => kind === "dir", size, mtimeMs, ino: 0 };
+}
+function realPath(path) {
+  const seen = sessionFiles().stat(path);
+  return seen?.state === "found" ? seen.facts.realPath : void 0;
+}
+var realPathNative = realPath;
+function namesInDir(dir) {
+  return sessionFiles().names(dir) ?? [];
+}
+function removeFileQuietly(_path) {
+}
+function appendPrivateFileSync(path, text2) {
+  const files = sessionFiles();
+  const seen = files.stat(path);
+  if (seen === void 0) throw new Error(`${path} not looked at yet`);
+  if (seen.state === "refused" || seen.state === "found" && seen.facts.kind !== "file")
+    throw new Error(`${path} cannot be appended to`);
+  const before = seen.state === "missing" ? "" : files.text(path, MAX_APPEND_BASE_BYTES);
+  if (before === void 0) throw new Error(`${path} not read yet`);
+  files.write(path, before + text2);
+}
+function createFileExclusive(path) {
+  const files = sessionFiles();
+  if (files.stat(path)?.state !== "missing") return false;
+  files.write(path, "");
+  return true;
+}
+
 // src/store/fastHash.ts
 function hash64Hex(text2) {
   let h1 = 3735928559;
@@ -621,6 +656,19 @@ function scalar(value) {
 function text(value) {
   const trimmed = value?.trim();
   return trimmed ? trimmed : void 0;
+}
+
+// src/config/configFiles.ts
+function credentialFilePaths(env, homeDir) {
+  const at = (override, fallbackName) => expandHome(override ?? join("~", ".openviking", fallbackName), homeDir);
+  return {
+    cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"),
+    ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
+  };
+}
+function configurationFiles(env, homeDir, credentials) {
+  const { cli, ov } = credentialFilePaths(env, homeDir);
+  return [.../* @__PURE__ */ new Set([cli, ov, ...credentials?.files ?? []])].sort();
 }
 
 // src/openviking/displayUrl.ts
@@ -763,13 +811,6 @@ function loadCredentialFiles({ env, homeDir, readFile }) {
     return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
   }
   return { cliFile: load(paths.cli), ovFile };
-}
-function credentialFilePaths(env, homeDir) {
-  const at = (override, fallbackName) => expandHome(override ?? join("~", ".openviking", fallbackName), homeDir);
-  return {
-    cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"),
-    ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
-  };
 }
 function looksLikeOvcli(value) {
   if (!value || isRecord(value["server"])) return false;
@@ -1782,41 +1823,6 @@ function optionVariables() {
     variables[`CLAUDE_PLUGIN_OPTION_${key.toUpperCase()}`] = String(value);
   }
   return variables;
-}
-
-// src/mod/files/fsUtil.ts
-var MAX_APPEND_BASE_BYTES = 4 * 1024 * 1024 - 1;
-function statQuietly(path) {
-  const seen = sessionFiles().stat(path);
-  if (seen?.state !== "found") return void 0;
-  const { kind, size, mtimeMs } = seen.facts;
-  return { isFile: () => kind === "file", isDirectory: () => kind === "dir", size, mtimeMs, ino: 0 };
-}
-function realPath(path) {
-  const seen = sessionFiles().stat(path);
-  return seen?.state === "found" ? seen.facts.realPath : void 0;
-}
-var realPathNative = realPath;
-function namesInDir(dir) {
-  return sessionFiles().names(dir) ?? [];
-}
-function removeFileQuietly(_path) {
-}
-function appendPrivateFileSync(path, text2) {
-  const files = sessionFiles();
-  const seen = files.stat(path);
-  if (seen === void 0) throw new Error(`${path} not looked at yet`);
-  if (seen.state === "refused" || seen.state === "found" && seen.facts.kind !== "file")
-    throw new Error(`${path} cannot be appended to`);
-  const before = seen.state === "missing" ? "" : files.text(path, MAX_APPEND_BASE_BYTES);
-  if (before === void 0) throw new Error(`${path} not read yet`);
-  files.write(path, before + text2);
-}
-function createFileExclusive(path) {
-  const files = sessionFiles();
-  if (files.stat(path)?.state !== "missing") return false;
-  files.write(path, "");
-  return true;
 }
 
 // src/project/gitRepo.ts
@@ -5186,9 +5192,9 @@ function moduleLogger($) {
 
 // src/mod/files/switchFiles.ts
 function switchFiles(view) {
-  const { cli, ov } = credentialFilePaths(view.env, view.homeDir);
+  const configuration = new Set(configurationFiles(view.env, view.homeDir));
   const workspaceFiles = new Set(WORKSPACE_FILES);
-  return (path) => path === cli || path === ov || workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR;
+  return (path) => configuration.has(path) || workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR;
 }
 
 // src/mod/recall.ts

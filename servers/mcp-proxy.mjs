@@ -165,8 +165,32 @@ function displayPath(path, homeDir) {
   return path.startsWith(home) ? `~/${path.slice(home.length)}` : path;
 }
 
-// src/config/credentials.ts
+// src/config/configFiles.ts
 import { join as join4 } from "node:path";
+
+// src/store/fsUtil.ts
+import { appendFileSync, mkdirSync, readdirSync, realpathSync, statSync as statSync2, unlinkSync, writeFileSync } from "node:fs";
+function statQuietly(path) {
+  try {
+    return statSync2(path, { throwIfNoEntry: false });
+  } catch {
+    return void 0;
+  }
+}
+function realPath(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return void 0;
+  }
+}
+function realPathNative(path) {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return void 0;
+  }
+}
 
 // src/config/pluginOptions.ts
 import { join as join3 } from "node:path";
@@ -293,6 +317,52 @@ function scalar(value) {
 function text(value) {
   const trimmed = value?.trim();
   return trimmed ? trimmed : void 0;
+}
+
+// src/config/configFiles.ts
+function credentialFilePaths(env, homeDir) {
+  const at = (override, fallbackName) => expandHome(override ?? join4("~", ".openviking", fallbackName), homeDir);
+  return {
+    cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"),
+    ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
+  };
+}
+function configurationFiles(env, homeDir, credentials) {
+  const { cli, ov } = credentialFilePaths(env, homeDir);
+  return [.../* @__PURE__ */ new Set([cli, ov, ...credentials?.files ?? []])].sort();
+}
+function filesStamp(paths) {
+  return paths.map((path) => {
+    const stats = statQuietly(path);
+    return stats ? `${path}:${stats.mtimeMs}:${stats.size}` : `${path}:-`;
+  }).join("|");
+}
+function createConfigWatch(options) {
+  let config = options.load();
+  let paths = configurationFiles(options.env, options.homeDir, config.credentials);
+  let stamp = filesStamp(paths);
+  for (const warning of config.warnings) options.warn(warning);
+  return {
+    current: () => config,
+    refresh() {
+      const now = filesStamp(paths);
+      if (now === stamp) return false;
+      stamp = now;
+      try {
+        config = options.load();
+      } catch (error) {
+        options.warn(`config reload failed, keeping the previous configuration: ${errorMessage(error)}`);
+        return false;
+      }
+      for (const warning of config.warnings) options.warn(warning);
+      const nextPaths = configurationFiles(options.env, options.homeDir, config.credentials);
+      if (nextPaths.join("|") !== paths.join("|")) {
+        paths = nextPaths;
+        stamp = filesStamp(paths);
+      }
+      return true;
+    }
+  };
 }
 
 // src/config/credentials.ts
@@ -422,13 +492,6 @@ function loadCredentialFiles({ env, homeDir, readFile }) {
     return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
   }
   return { cliFile: load(paths.cli), ovFile };
-}
-function credentialFilePaths(env, homeDir) {
-  const at = (override, fallbackName) => expandHome(override ?? join4("~", ".openviking", fallbackName), homeDir);
-  return {
-    cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"),
-    ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
-  };
 }
 function looksLikeOvcli(value) {
   if (!value || isRecord(value["server"])) return false;
@@ -1095,54 +1158,7 @@ var PLUGIN_VERSION = plugin_default.version;
 var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 
 // src/mcp/proxy.ts
-import { join as join11 } from "node:path";
-
-// src/mcp/configWatch.ts
-import { statSync as statSync2 } from "node:fs";
-import { join as join5 } from "node:path";
-function standardConfigPaths(env, homeDir) {
-  const pick = (name, fallback) => expandHome(env[name]?.trim() || join5("~", ".openviking", fallback), homeDir);
-  return [pick("OPENVIKING_CLI_CONFIG_FILE", "ovcli.conf"), pick("OPENVIKING_CONFIG_FILE", "ov.conf")];
-}
-function fingerprintFiles(paths) {
-  return paths.map((path) => {
-    try {
-      const stats = statSync2(path, { throwIfNoEntry: false });
-      return stats ? `${path}:${stats.mtimeMs}:${stats.size}` : `${path}:-`;
-    } catch {
-      return `${path}:-`;
-    }
-  }).join("|");
-}
-function createConfigWatch(options) {
-  const standard = standardConfigPaths(options.env, options.homeDir);
-  const watchedPaths = (config2) => [.../* @__PURE__ */ new Set([...standard, ...config2.credentials.files])].sort();
-  let config = options.load();
-  let paths = watchedPaths(config);
-  let fingerprint = fingerprintFiles(paths);
-  for (const warning of config.warnings) options.warn(warning);
-  return {
-    current: () => config,
-    refresh() {
-      const now = fingerprintFiles(paths);
-      if (now === fingerprint) return false;
-      fingerprint = now;
-      try {
-        config = options.load();
-      } catch (error) {
-        options.warn(`config reload failed, keeping the previous configuration: ${errorMessage(error)}`);
-        return false;
-      }
-      for (const warning of config.warnings) options.warn(warning);
-      const nextPaths = watchedPaths(config);
-      if (nextPaths.join("|") !== paths.join("|")) {
-        paths = nextPaths;
-        fingerprint = fingerprintFiles(paths);
-      }
-      return true;
-    }
-  };
-}
+import { join as join10 } from "node:path";
 
 // src/mcp/discovery.ts
 var LISTING_BUDGET_MS = 3e3;
@@ -1937,35 +1953,11 @@ function filterOutboundParams(method, params) {
 }
 
 // src/mcp/snapshot.ts
-import { join as join7 } from "node:path";
+import { join as join6 } from "node:path";
 
 // src/store/atomic.ts
 import { mkdir, open, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join as join6 } from "node:path";
-
-// src/store/fsUtil.ts
-import { appendFileSync, mkdirSync, readdirSync, realpathSync, statSync as statSync3, unlinkSync, writeFileSync } from "node:fs";
-function statQuietly(path) {
-  try {
-    return statSync3(path, { throwIfNoEntry: false });
-  } catch {
-    return void 0;
-  }
-}
-function realPath(path) {
-  try {
-    return realpathSync(path);
-  } catch {
-    return void 0;
-  }
-}
-function realPathNative(path) {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return void 0;
-  }
-}
+import { basename, dirname, join as join5 } from "node:path";
 
 // src/store/jsonFile.ts
 var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
@@ -1991,7 +1983,7 @@ async function ensurePrivateDir(dir) {
 }
 function tempPathFor(path) {
   const unique = `${process.pid}.${uniqueToken()}`;
-  return join6(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
+  return join5(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
 }
 async function writeFileAtomic(path, data, options = {}) {
   await ensurePrivateDir(dirname(path));
@@ -2017,7 +2009,7 @@ async function writeJsonAtomic(path, value, options = {}) {
 // src/mcp/snapshot.ts
 var SNAPSHOT_VERSION = 1;
 function snapshotPath(cacheDir, mcpUrl) {
-  return join7(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
+  return join6(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
 }
 function narrowSnapshot(value, mcpUrl) {
   if (!isRecord(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
@@ -2108,11 +2100,11 @@ function createSemaphore(limit) {
 import { resolve as resolve4 } from "node:path";
 
 // src/project/gitRepo.ts
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join8, resolve as resolve2, sep } from "node:path";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join7, resolve as resolve2, sep } from "node:path";
 var MAX_GIT_FILE_BYTES = 256 * 1024;
 var SUBMODULE_DIR = /[/\\]\.git[/\\]modules[/\\]/;
 function gitDirAt(dir, notes) {
-  const dotGit = join8(dir, ".git");
+  const dotGit = join7(dir, ".git");
   notes.touched.push(dotGit);
   const stat = statQuietly(dotGit);
   if (stat === void 0) return void 0;
@@ -2129,7 +2121,7 @@ function mainCheckout(git) {
   return basename2(git.commonDir) === ".git" ? dirname2(git.commonDir) : git.commonDir;
 }
 function commonDirOf(gitDir, notes) {
-  const commondirFile = join8(gitDir, "commondir");
+  const commondirFile = join7(gitDir, "commondir");
   notes.touched.push(commondirFile);
   const common = readSmall(commondirFile, notes)?.trim();
   if (!common) return { dir: gitDir, named: false };
@@ -2139,7 +2131,7 @@ function commonDirOf(gitDir, notes) {
   return { dir: gitDir, named: false };
 }
 function readGitConfig(commonDir, notes) {
-  const file = join8(commonDir, "config");
+  const file = join7(commonDir, "config");
   notes.touched.push(file);
   return readSmall(file, notes) ?? "";
 }
@@ -2472,10 +2464,10 @@ function withoutQuery2(path) {
 }
 
 // src/project/workspaceConfig.ts
-import { join as join10 } from "node:path";
+import { join as join9 } from "node:path";
 
 // src/project/workspaceRoot.ts
-import { dirname as dirname3, join as join9, parse, resolve as resolve3 } from "node:path";
+import { dirname as dirname3, join as join8, parse, resolve as resolve3 } from "node:path";
 var WORKSPACE_DIR = ".openviking";
 var WORKSPACE_FILES = ["config.json", "config.local.json"];
 var MAX_FOLDER_CHARS = 4096;
@@ -2500,7 +2492,7 @@ function findWorkspaceRoot(folder, homeDir, notes) {
 }
 function workspaceFilesAt(dir, notes) {
   const stats = WORKSPACE_FILES.map((name) => {
-    const path = join9(dir, WORKSPACE_DIR, name);
+    const path = join8(dir, WORKSPACE_DIR, name);
     notes.touched.push(path);
     return statQuietly(path);
   });
@@ -2668,7 +2660,7 @@ function insideRoot(path, root) {
 var PROJECT_SWITCHES = ["enabled", "autoRecall", "autoCapture", "autoProfile"];
 function readWorkspaceConfig(root, touched) {
   const report = { warnings: [], notes: [] };
-  const paths = WORKSPACE_FILES.map((name) => join10(root, WORKSPACE_DIR, name));
+  const paths = WORKSPACE_FILES.map((name) => join9(root, WORKSPACE_DIR, name));
   touched.push(...paths);
   const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer) => layer !== void 0);
   if (layers.length === 0) return void 0;
@@ -3165,7 +3157,7 @@ function createProxy(options) {
     warn: (message) => log.warn(message)
   });
   watch = config;
-  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join11(resolveDataDir(options.env, options.homeDir), "cache");
+  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join10(resolveDataDir(options.env, options.homeDir), "cache");
   const snapshots = createSnapshotStore({ cacheDir, now: options.now, warn: (message) => log.warn(message) });
   const mcpUrl = () => config.current().credentials.mcpUrl;
   void snapshots.load(mcpUrl());

@@ -38,11 +38,11 @@
  *
  * @module
  */
-import { join } from 'node:path';
 import type { Credentials, SkippedValue, ValueSource } from './types.js';
 import type { JsonRecord } from '../util/json.js';
 import { isRecord } from '../util/json.js';
-import { displayPath, expandHome, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
+import { displayPath, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
+import { credentialFilePaths } from './configFiles.js';
 import { resolveUserConfig, text, type UserConfigKey } from './pluginOptions.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 
@@ -232,16 +232,6 @@ function loadCredentialFiles({ env, homeDir, readFile }: CredentialInput): {
     return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
   }
   return { cliFile: load(paths.cli), ovFile };
-}
-
-/** Where ovcli.conf and ov.conf are looked for: the variables' files, else `~/.openviking/`. */
-export function credentialFilePaths(env: Env, homeDir: string): { cli: string; ov: string } {
-  const at = (override: string | undefined, fallbackName: string) =>
-    expandHome(override ?? join('~', '.openviking', fallbackName), homeDir);
-  return {
-    cli: at(text(env['OPENVIKING_CLI_CONFIG_FILE']), 'ovcli.conf'),
-    ov: at(text(env['OPENVIKING_CONFIG_FILE']), 'ov.conf'),
-  };
 }
 
 function looksLikeOvcli(value: JsonRecord | undefined): boolean {

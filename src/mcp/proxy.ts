@@ -38,7 +38,7 @@ import type { Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import type { PluginConfig } from '../config/types.js';
 import { resolveDataDir } from '../store/paths.js';
-import { createConfigWatch, type ConfigWatch } from './configWatch.js';
+import { createConfigWatch, type ConfigWatch } from '../config/configFiles.js';
 import { createDiscovery, fallbackListing, listingField } from './discovery.js';
 import { describeError, failureToRpcError, isUpstreamError } from './failures.js';
 import { buildInitializeResult, type ServerInfo, type UpstreamProfile } from './initialize.js';

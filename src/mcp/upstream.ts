@@ -8,7 +8,7 @@
  *   callers share one handshake.
  * - Identity headers are added per request from the current config, so an
  *   edited key applies to the very next call without a new session. Before
- *   each call the config files are checked for changes (configWatch.ts);
+ *   each call the config files are checked for changes (config/configFiles.ts);
  *   a changed MCP URL retires the session.
  * - HTTP 400/404 on a call: the session is retired, a new one is opened and
  *   the call retried once (the reference proxy's re-init).
@@ -23,7 +23,7 @@
  * @module
  */
 import type { Credentials } from '../config/types.js';
-import type { ConfigWatch } from './configWatch.js';
+import type { ConfigWatch } from '../config/configFiles.js';
 import { UpstreamError, type UpstreamFailure } from './failures.js';
 import type { UpstreamProfile } from './initialize.js';
 import type { JsonRpcNotification } from './jsonRpc.js';

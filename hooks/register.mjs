@@ -3383,20 +3383,26 @@ function cacheFile(dataDir, name) {
 function cacheKey(...parts) {
   return hash64Hex(parts.map((part) => part ?? "").join("\n"));
 }
-async function readCached(file, key, now, accept) {
+function readCached(file, key, now, accept) {
   const entry = readEntries(file)[key];
   if (!isRecord(entry) || typeof entry["expiresAt"] !== "number" || entry["expiresAt"] <= now) return void 0;
   return accept(entry["value"]) ? entry["value"] : void 0;
 }
-async function writeCached(file, key, value, expiresAt, now) {
-  const entries = readEntries(file);
-  const live = Object.entries(entries).filter(
-    ([name, entry]) => name !== key && isRecord(entry) && typeof entry["expiresAt"] === "number" && entry["expiresAt"] > now
+function writeCached(file, key, value, expiresAt, now) {
+  return writeCachedEntries(file, [{ key, value, expiresAt }], now);
+}
+async function writeCachedEntries(file, entries, now) {
+  const keys = new Set(entries.map((entry) => entry.key));
+  const live = Object.entries(readEntries(file)).filter(
+    ([name, entry]) => !keys.has(name) && isRecord(entry) && typeof entry["expiresAt"] === "number" && entry["expiresAt"] > now
   );
   live.sort(
     ([, a], [, b]) => Number(b["expiresAt"]) - Number(a["expiresAt"])
   );
-  const next = Object.fromEntries([[key, { value, expiresAt }], ...live.slice(0, MAX_KEYS - 1)]);
+  const next = Object.fromEntries([
+    ...entries.map(({ key, value, expiresAt }) => [key, { value, expiresAt }]),
+    ...live.slice(0, Math.max(0, MAX_KEYS - entries.length))
+  ]);
   await writeJsonAtomic(file, next, { fsync: false }).catch(() => void 0);
 }
 function readEntries(file) {
@@ -3425,9 +3431,7 @@ function cachedUserSpace(ref) {
 function lastKnownUserSpace(ref) {
   return readCached(userSpaceCacheFile(ref.dataDir), `${keyOf(ref)}:last`, ref.now, isSpace);
 }
-async function resolveUserSpace(client, ref) {
-  const cached = await cachedUserSpace(ref);
-  if (cached !== void 0) return cached;
+async function lookUpUserSpace(client) {
   const [status, listing] = await Promise.all([
     client.systemStatus(),
     client.ls("viking://user", { output: "original" })
@@ -3435,11 +3439,24 @@ async function resolveUserSpace(client, ref) {
   if (!status.ok && !listing.ok) return void 0;
   const fallback = status.ok && isSpace(status.result.user) ? status.result.user : "default";
   const names = listing.ok ? listing.result.filter((entry) => entry.isDir !== false).map((entry) => entry.name ?? lastSegment2(entry.uri)) : [];
-  const space = chooseSpace(names, fallback);
-  if (space === void 0) return void 0;
-  const file = userSpaceCacheFile(ref.dataDir);
-  await writeCached(file, keyOf(ref), space, ref.now + USER_SPACE_TTL_MS, ref.now);
-  await writeCached(file, `${keyOf(ref)}:last`, space, ref.now + LAST_KNOWN_TTL_MS, ref.now);
+  return chooseSpace(names, fallback);
+}
+function rememberUserSpace(ref, space) {
+  const key = keyOf(ref);
+  return writeCachedEntries(
+    userSpaceCacheFile(ref.dataDir),
+    [
+      { key, value: space, expiresAt: ref.now + USER_SPACE_TTL_MS },
+      { key: `${key}:last`, value: space, expiresAt: ref.now + LAST_KNOWN_TTL_MS }
+    ],
+    ref.now
+  );
+}
+async function resolveUserSpace(client, ref) {
+  const cached = cachedUserSpace(ref);
+  if (cached !== void 0) return cached;
+  const space = await lookUpUserSpace(client);
+  if (space !== void 0) await rememberUserSpace(ref, space);
   return space;
 }
 function chooseSpace(names, fallback) {
@@ -3462,11 +3479,27 @@ function isFallbackTier(value) {
 function tierCacheFile(dataDir) {
   return cacheFile(dataDir, CACHE_NAME);
 }
-async function startingTier(dataDir, baseUrl, now) {
-  return await readCached(tierCacheFile(dataDir), cacheKey(baseUrl), now, isFallbackTier) ?? "context";
+function startingTier(dataDir, baseUrl, now) {
+  return readCached(tierCacheFile(dataDir), cacheKey(baseUrl), now, isFallbackTier) ?? "context";
 }
 async function rememberFallbackTier(dataDir, baseUrl, tier, now) {
   await writeCached(tierCacheFile(dataDir), cacheKey(baseUrl), tier, now + TIER_DECISION_TTL_MS, now);
+}
+
+// src/recall/known.ts
+function recallCacheFiles(dataDir) {
+  return [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)];
+}
+function readRecallKnown(dataDir, credentials, now) {
+  const tier = startingTier(dataDir, credentials.baseUrl, now);
+  const space = cachedUserSpace({ dataDir, credentials, now });
+  return space === void 0 ? { tier } : { tier, space };
+}
+async function rememberRecall(dataDir, credentials, learned, now) {
+  await Promise.all([
+    learned.fallbackTier === void 0 ? void 0 : rememberFallbackTier(dataDir, credentials.baseUrl, learned.fallbackTier, now),
+    learned.space === void 0 ? void 0 : rememberUserSpace({ dataDir, credentials, now }, learned.space)
+  ]);
 }
 
 // src/recall/rank.ts
@@ -3533,41 +3566,37 @@ var CONTEXT_FIELDS = /\b(?:mode|purpose|dedup_turns|max_tokens|session_id|query_
 var UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknown field/i;
 var RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 async function recallMemories(request) {
-  return withoutExcluded(await recallByTier(request), request.settings.recallExcludeUris);
+  const learned = {};
+  const outcome = await recallByTier(request, learned);
+  return { outcome: withoutExcluded(outcome, request.settings.recallExcludeUris), learned };
 }
-async function recallByTier(request) {
-  const baseUrl = request.credentials.baseUrl;
-  let tier = await startingTier(request.dataDir, baseUrl, request.now());
+async function recallByTier(request, learned) {
   const earlier = asksEarlierPeers(request) ? request.earlierPeers ?? [] : [];
+  let tier = request.known.tier;
   if (tier === "context") {
-    const body = contextBody(request);
-    const { own: result, others } = await askEveryPeer(request.client, earlier, (client) => client.searchContext(body));
-    if (!result.ok && isUnsupported(result)) {
-      tier = "recall";
-      await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else
-      return mergeOutcomes(
-        fromContextResult("context", result, request.settings.recallLimit),
-        others.map((other) => fromContextResult("context", other, request.settings.recallLimit)),
-        request.settings.recallLimit
-      );
+    const answered = await askTier(request, earlier, "context", (client) => client.searchContext(contextBody(request)));
+    if (answered !== void 0) return answered;
+    tier = learned.fallbackTier = "recall";
   }
   if (tier === "recall") {
-    const body = recallBody(request);
-    const { own: result, others } = await askEveryPeer(request.client, earlier, (client) => client.recall(body));
-    if (!result.ok && isUnsupported(result)) {
-      tier = "find";
-      await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else
-      return mergeOutcomes(
-        fromContextResult("recall", result, request.settings.recallLimit),
-        others.map((other) => fromContextResult("recall", other, request.settings.recallLimit)),
-        request.settings.recallLimit
-      );
+    const answered = await askTier(request, earlier, "recall", (client) => client.recall(recallBody(request)));
+    if (answered !== void 0) return answered;
+    learned.fallbackTier = "find";
   }
   return findTier(
     request,
-    earlier.map((entry) => entry.peer)
+    earlier.map((entry) => entry.peer),
+    learned
+  );
+}
+async function askTier(request, earlier, tier, call) {
+  const { own, others } = await askEveryPeer(request.client, earlier, call);
+  if (!own.ok && isUnsupported(own)) return void 0;
+  const limit = request.settings.recallLimit;
+  return mergeOutcomes(
+    fromContextResult(tier, own, limit),
+    others.map((other) => fromContextResult(tier, other, limit)),
+    limit
   );
 }
 async function askEveryPeer(own, earlier, call) {
@@ -3659,13 +3688,13 @@ function fromEntry(entry) {
     ...entry.score !== void 0 ? { score: entry.score } : {}
   };
 }
-async function findTier(request, earlierPeers) {
+async function findTier(request, earlierPeers, learned) {
   const { client, settings, query } = request;
-  const space = await resolveUserSpace(client, {
-    dataDir: request.dataDir,
-    credentials: request.credentials,
-    now: request.now()
-  });
+  let space = request.known.space;
+  if (space === void 0) {
+    space = await lookUpUserSpace(client);
+    if (space !== void 0) learned.space = space;
+  }
   if (space === void 0)
     return {
       status: "failed",
@@ -5037,20 +5066,23 @@ function rewriteWithNewest(file, line) {
 // src/stages/prompt.ts
 function planRecall(input, deps) {
   const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
-  return { ctx, decision: decideRecall(input, ctx.settings, ctx.workspace) };
+  const decision = decideRecall(input, ctx.settings, ctx.workspace);
+  if (!decision.recall) return { ctx, ...decision };
+  return { ctx, ...decision, known: readRecallKnown(ctx.dataDir, ctx.config.credentials, deps.now()) };
 }
-async function recallFor(ctx, query, deps, cap) {
-  const outcome = await recallMemories({
+async function recallFor(plan, deps, cap) {
+  const { ctx, query } = plan;
+  const { outcome, learned } = await recallMemories({
     client: ctx.client,
     settings: ctx.settings,
     credentials: ctx.config.credentials,
-    dataDir: ctx.dataDir,
+    known: plan.known,
     ovSessionId: ctx.ovSessionId,
     query,
-    now: deps.now,
     ...recallPeers(ctx, deps)
   });
   const at = deps.now();
+  deps.afterAnswer(() => rememberRecall(ctx.dataDir, ctx.config.credentials, learned, at));
   deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at));
   if (outcome.status === "failed") {
     deps.log.warn("recall failed; no memories for this prompt", {
@@ -5208,17 +5240,15 @@ function promptOf(e) {
 async function prepareRecall($, input) {
   const cwd = input.cwd;
   const { plan, deps, afterAnswer } = await bounded($, prepare($, input, cwd), PREPARE_MS, "preparing recall");
-  if (!plan.decision.recall) {
-    deps.log.debug("recall skipped", { reason: plan.decision.reason });
+  if (!plan.recall) {
+    deps.log.debug("recall skipped", { reason: plan.reason });
     return async () => ({ text: "", items: [], afterAnswer: [] });
   }
-  const { ctx } = plan;
-  const query = plan.decision.query;
   return async () => {
     const answer = await within(
       $,
-      recallFor(ctx, query, deps, void 0),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS
+      recallFor(plan, deps, void 0),
+      Math.max(0, plan.ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS
     );
     if (answer === LATE) throw new Error("recall ran past its deadline");
     return { text: answer?.text ?? "", items: answer?.items ?? [], afterAnswer };
@@ -5227,15 +5257,11 @@ async function prepareRecall($, input) {
 async function prepare($, input, cwd) {
   const view = await sessionEnv($);
   const { deps, afterAnswer } = moduleDeps($, view, cwd);
-  const plan = await decide($, cwd, () => withCachesRead(planRecall(input, deps)), switchFiles(view));
+  const plan = await decide($, cwd, () => planRecall(input, deps), switchFiles(view));
   return { view, plan, deps, afterAnswer };
 }
-function withCachesRead(plan) {
-  if (plan.decision.recall) readRecallCaches(plan.ctx.dataDir);
-  return plan;
-}
 function readRecallCaches(dataDir) {
-  for (const file of [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)]) readJsonSync(file);
+  for (const file of recallCacheFiles(dataDir)) readJsonSync(file);
 }
 
 // src/mod/prompt.ts
@@ -5451,9 +5477,9 @@ async function fetchArchiveOverview(client, ovSessionId2, tokenBudget) {
   return overview ? overview : void 0;
 }
 async function fetchProfileFor(client, ref) {
-  const cached = await cachedUserSpace(ref);
+  const cached = cachedUserSpace(ref);
   if (cached !== void 0) return fetchProfileSources(client, cached);
-  const guess = await lastKnownUserSpace(ref);
+  const guess = lastKnownUserSpace(ref);
   if (guess === void 0) {
     const space2 = await resolveUserSpace(client, ref);
     return space2 === void 0 ? void 0 : fetchProfileSources(client, space2);

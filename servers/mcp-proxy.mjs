@@ -1237,6 +1237,103 @@ function createDiscovery(options) {
   };
 }
 
+// src/mcp/hostLink.ts
+var STDIN_END_DRAIN_MS = 1e3;
+var HostLink = class {
+  constructor(stdout, log) {
+    this.stdout = stdout;
+    this.log = log;
+    this.closed = new Promise((resolve5) => this.resolveClosed = resolve5);
+    stdout.once("error", () => void this.close());
+  }
+  stdout;
+  log;
+  /** Resolves once the link has closed. */
+  closed;
+  resolveClosed;
+  closing = false;
+  draining = false;
+  handlers;
+  inFlight = /* @__PURE__ */ new Map();
+  /** Requests still being answered (stdin's end waits for them, briefly). */
+  pending = /* @__PURE__ */ new Set();
+  /** Sends a notification to the host (the upstream's, or the proxy's own list-changed). */
+  notify(notification) {
+    this.write(notificationLine(notification));
+  }
+  /** Reads the host's messages from `stdin` and answers them with `handlers`. */
+  listen(stdin, handlers) {
+    this.handlers = handlers;
+    const feed = createLineSplitter((line) => this.onLine(line));
+    stdin.on("data", (chunk) => feed(chunk));
+    stdin.once("end", () => void this.drainThenClose());
+    stdin.once("close", () => void this.drainThenClose());
+    stdin.once("error", () => void this.close());
+  }
+  /** Abandons what is in flight and closes (idempotent). */
+  async close() {
+    if (this.closing) return this.closed;
+    this.closing = true;
+    for (const controller of this.inFlight.values()) controller.abort();
+    this.inFlight.clear();
+    await this.handlers?.onClose();
+    this.resolveClosed();
+    return this.closed;
+  }
+  write(line) {
+    if (!this.closing) this.stdout.write(line);
+  }
+  onLine(line) {
+    const message = parseMessage(line);
+    switch (message.kind) {
+      case "request": {
+        const handling = this.answerRequest(message.request);
+        this.pending.add(handling);
+        void handling.finally(() => this.pending.delete(handling));
+        return;
+      }
+      case "notification":
+        this.onNotification(message.notification);
+        return;
+      case "invalid":
+        this.write(errorLine(message.id, message.error));
+        return;
+      case "response":
+        return;
+    }
+  }
+  async answerRequest(request) {
+    const handlers = this.handlers;
+    if (handlers === void 0) return;
+    const controller = new AbortController();
+    this.inFlight.set(request.id, controller);
+    try {
+      const result = await handlers.answer(request, controller.signal);
+      if (!controller.signal.aborted) this.write(resultLine(request.id, result));
+    } catch (error) {
+      if (!controller.signal.aborted) this.write(errorLine(request.id, handlers.toRpcError(error)));
+    } finally {
+      if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
+    }
+  }
+  onNotification(notification) {
+    if (notification.method === "notifications/cancelled") {
+      const id = notification.params?.requestId;
+      if (typeof id === "string" || typeof id === "number") this.inFlight.get(id)?.abort();
+      return;
+    }
+    this.log.debug("host notification", { method: notification.method });
+  }
+  /** stdin ended: answer what was already asked (a script may pipe requests and EOF), then close. */
+  async drainThenClose() {
+    if (this.draining) return;
+    this.draining = true;
+    const budget = new Promise((resolve5) => setTimeout(resolve5, STDIN_END_DRAIN_MS).unref());
+    await Promise.race([Promise.allSettled([...this.pending]), budget]);
+    await this.close();
+  }
+};
+
 // src/mcp/initialize.ts
 var SUPPORTED_PROTOCOL_VERSIONS = [
   "2025-11-25",
@@ -2061,41 +2158,6 @@ function createSnapshotStore(options) {
   return { load, update };
 }
 
-// src/mcp/semaphore.ts
-function createSemaphore(limit) {
-  const capacity = Math.max(1, Math.floor(limit));
-  const queue = [];
-  let active = 0;
-  const acquire = () => {
-    if (active < capacity) {
-      active += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve5) => queue.push(resolve5));
-  };
-  const release = () => {
-    const next = queue.shift();
-    if (next) next();
-    else active -= 1;
-  };
-  return {
-    async run(task) {
-      await acquire();
-      try {
-        return await task();
-      } finally {
-        release();
-      }
-    },
-    get active() {
-      return active;
-    },
-    get waiting() {
-      return queue.length;
-    }
-  };
-}
-
 // src/project/identity.ts
 import { resolve as resolve4 } from "node:path";
 
@@ -2868,9 +2930,7 @@ function signatureOf(path) {
   return stat === void 0 ? "-" : `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
 }
 
-// src/mcp/upstream.ts
-var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-O7GA3KAN.mjs")).openSdkSession(options);
+// src/mcp/identityFetch.ts
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -2885,132 +2945,194 @@ function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = crede
     else headers.delete(name);
   }
 }
-function createUpstream(options) {
-  const { config, log } = options;
-  const openSession = options.openSession ?? loadSdkSession;
-  const semaphore = createSemaphore(options.maxConcurrent);
-  const defaultTimeout = () => config.current().settings.timeoutMs;
-  let link;
-  let closed = false;
-  const identityFetch = (url, init) => {
+function identityFetchFor(options) {
+  return (url, init) => {
     const headers = new Headers(init?.headers);
-    const current = config.current();
+    const current = options.config.current();
     const { credentials } = current;
     const project = options.project;
     const peer = project ? projectFor(current, project.workspace, project.homeDir, options.now()).project.peerId : credentials.peerId;
     applyIdentityHeaders(headers, credentials, options.userAgent, peer);
     const isPost = (init?.method ?? "GET").toUpperCase() === "POST";
-    const timeout = AbortSignal.timeout(defaultTimeout());
+    const timeout = AbortSignal.timeout(current.settings.timeoutMs);
     const signal = isPost ? init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout : init?.signal;
     return options.fetch(url, { ...init, headers, ...signal ? { signal } : {} });
   };
-  const closeIfIdle = (target) => {
-    if (target.retired && target.inFlight === 0)
-      void target.session.then(
-        (session) => session.close(),
-        () => void 0
-      );
-  };
-  const retire = (target) => {
-    if (!target || target.retired) return;
-    target.retired = true;
-    if (link === target) link = void 0;
-    closeIfIdle(target);
-  };
-  const currentLink = (timeoutMs) => {
-    if (link && !link.retired) return link;
-    const mcpUrl = config.current().credentials.mcpUrl;
-    let fresh;
-    const session = openSession({
-      mcpUrl,
-      fetch: identityFetch,
-      clientInfo: options.clientInfo,
-      timeoutMs,
-      onNotification: options.onNotification,
-      onClosed: () => retire(fresh),
-      onError: (message) => log.debug("upstream transport error", { message })
-    });
-    fresh = { mcpUrl, session, inFlight: 0, retired: false };
-    session.then(
-      (session2) => {
-        log.debug("upstream session opened", { mcpUrl: displayUrl(mcpUrl, true) });
-        options.onProfile(mcpUrl, session2.profile);
-      },
-      () => retire(fresh)
-    );
-    link = fresh;
-    return fresh;
-  };
-  const attempt = async (method, params, deadline, signal) => {
-    const remaining = () => deadline - options.now();
-    if (remaining() <= 0) throw new UpstreamError({ kind: "timeout", timeoutMs: defaultTimeout() });
-    const target = currentLink(remaining());
-    target.inFlight += 1;
-    try {
-      const session = await target.session;
-      if (remaining() <= 0) throw new UpstreamError({ kind: "timeout", timeoutMs: defaultTimeout() });
-      return await session.request(method, params, { timeoutMs: remaining(), ...signal ? { signal } : {} });
-    } catch (error) {
-      const failure = failureOf(error);
-      if (failure.kind === "network" || failure.kind === "protocol" || failure.kind === "http" && (failure.status === 400 || failure.status === 404)) {
-        retire(target);
-      }
-      throw error;
-    } finally {
-      target.inFlight -= 1;
-      closeIfIdle(target);
+}
+
+// src/mcp/semaphore.ts
+function createSemaphore(limit) {
+  const capacity = Math.max(1, Math.floor(limit));
+  const queue = [];
+  let active = 0;
+  const acquire = () => {
+    if (active < capacity) {
+      active += 1;
+      return Promise.resolve();
     }
+    return new Promise((resolve5) => queue.push(resolve5));
   };
-  const refreshConfig = () => {
-    if (!config.refresh()) return false;
-    log.debug("configuration reloaded");
-    if (link && link.mcpUrl !== config.current().credentials.mcpUrl) retire(link);
-    return true;
+  const release = () => {
+    const next = queue.shift();
+    if (next) next();
+    else active -= 1;
   };
   return {
+    async run(task) {
+      await acquire();
+      try {
+        return await task();
+      } finally {
+        release();
+      }
+    },
+    get active() {
+      return active;
+    },
+    get waiting() {
+      return queue.length;
+    }
+  };
+}
+
+// src/mcp/upstream.ts
+var CLOSE_BUDGET_MS = 2e3;
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-O7GA3KAN.mjs")).openSdkSession(options);
+function createUpstream(options) {
+  const sessions = new UpstreamSessions(options);
+  const { config, log } = options;
+  const semaphore = createSemaphore(options.maxConcurrent);
+  return {
     request(method, params, callOptions = {}) {
-      if (closed) return Promise.reject(new UpstreamError({ kind: "cancelled" }));
+      if (sessions.closed) return Promise.reject(new UpstreamError({ kind: "cancelled" }));
       return semaphore.run(async () => {
-        refreshConfig();
-        const budgetMs = callOptions.timeoutMs ?? defaultTimeout();
+        sessions.refreshConfig();
+        const budgetMs = callOptions.timeoutMs ?? config.current().settings.timeoutMs;
         const deadline = options.now() + budgetMs;
+        const attempt = () => sessions.attempt(method, params, deadline, callOptions.signal);
         try {
           try {
-            return await attempt(method, params, deadline, callOptions.signal);
+            return await attempt();
           } catch (error) {
             const failure = failureOf(error);
-            if (!shouldRetry(failure, refreshConfig)) throw error;
+            if (!shouldRetry(failure, () => sessions.refreshConfig())) throw error;
             log.debug("retrying upstream call once", {
               method,
               reason: failure.kind === "http" ? failure.status : failure.kind
             });
-            return await attempt(method, params, deadline, callOptions.signal);
+            return await attempt();
           }
         } catch (error) {
           throw reportBudget(error, budgetMs);
         }
       });
     },
-    syncConfig: refreshConfig,
-    warmUp() {
-      if (closed) return;
-      refreshConfig();
-      currentLink(defaultTimeout()).session.catch(
-        (error) => log.debug("upstream not reachable yet", { failure: failureOf(error).kind })
-      );
-    },
-    async close() {
-      closed = true;
-      const last = link;
-      link = void 0;
-      if (!last) return;
-      const closing = last.session.then(
+    syncConfig: () => sessions.refreshConfig(),
+    warmUp: () => sessions.warmUp(),
+    close: () => sessions.close()
+  };
+}
+var UpstreamSessions = class {
+  constructor(options) {
+    this.options = options;
+    this.openSession = options.openSession ?? loadSdkSession;
+    this.identityFetch = identityFetchFor(options);
+  }
+  options;
+  closed = false;
+  link;
+  openSession;
+  identityFetch;
+  /** One try of a call on the current link, within `deadline`; a failure that breaks the link retires it. */
+  async attempt(method, params, deadline, signal) {
+    const remaining = () => deadline - this.options.now();
+    const timedOut = () => new UpstreamError({ kind: "timeout", timeoutMs: this.defaultTimeout() });
+    if (remaining() <= 0) throw timedOut();
+    const target = this.current(remaining());
+    target.inFlight += 1;
+    try {
+      const session = await target.session;
+      if (remaining() <= 0) throw timedOut();
+      return await session.request(method, params, { timeoutMs: remaining(), ...signal ? { signal } : {} });
+    } catch (error) {
+      if (breaksLink(failureOf(error))) this.retire(target);
+      throw error;
+    } finally {
+      target.inFlight -= 1;
+      this.closeIfIdle(target);
+    }
+  }
+  /** Re-reads the configuration when a file changed; a changed MCP URL retires the link. True when it did. */
+  refreshConfig() {
+    if (!this.options.config.refresh()) return false;
+    this.options.log.debug("configuration reloaded");
+    if (this.link && this.link.mcpUrl !== this.options.config.current().credentials.mcpUrl) this.retire(this.link);
+    return true;
+  }
+  warmUp() {
+    if (this.closed) return;
+    this.refreshConfig();
+    this.current(this.defaultTimeout()).session.catch(
+      (error) => this.options.log.debug("upstream not reachable yet", { failure: failureOf(error).kind })
+    );
+  }
+  async close() {
+    this.closed = true;
+    const last = this.link;
+    this.link = void 0;
+    if (!last) return;
+    const closing = last.session.then(
+      (session) => session.close(),
+      () => void 0
+    );
+    await Promise.race([closing, new Promise((resolve5) => setTimeout(resolve5, CLOSE_BUDGET_MS).unref())]);
+  }
+  defaultTimeout() {
+    return this.options.config.current().settings.timeoutMs;
+  }
+  /** The open link, or a new one to the configured MCP URL. */
+  current(timeoutMs) {
+    if (this.link && !this.link.retired) return this.link;
+    const { options } = this;
+    const mcpUrl = options.config.current().credentials.mcpUrl;
+    let fresh;
+    const session = this.openSession({
+      mcpUrl,
+      fetch: this.identityFetch,
+      clientInfo: options.clientInfo,
+      timeoutMs,
+      onNotification: options.onNotification,
+      onClosed: () => this.retire(fresh),
+      onError: (message) => options.log.debug("upstream transport error", { message })
+    });
+    fresh = { mcpUrl, session, inFlight: 0, retired: false };
+    session.then(
+      (opened) => {
+        options.log.debug("upstream session opened", { mcpUrl: displayUrl(mcpUrl, true) });
+        options.onProfile(mcpUrl, opened.profile);
+      },
+      () => this.retire(fresh)
+    );
+    this.link = fresh;
+    return fresh;
+  }
+  retire(target) {
+    if (!target || target.retired) return;
+    target.retired = true;
+    if (this.link === target) this.link = void 0;
+    this.closeIfIdle(target);
+  }
+  /** A retired link is closed once its last call has settled. */
+  closeIfIdle(target) {
+    if (target.retired && target.inFlight === 0)
+      void target.session.then(
         (session) => session.close(),
         () => void 0
       );
-      await Promise.race([closing, new Promise((resolve5) => setTimeout(resolve5, CLOSE_BUDGET_MS).unref())]);
-    }
-  };
+  }
+};
+function breaksLink(failure) {
+  return failure.kind === "network" || failure.kind === "protocol" || failure.kind === "http" && (failure.status === 400 || failure.status === 404);
 }
 function reportBudget(error, budgetMs) {
   return error instanceof UpstreamError && error.failure.kind === "timeout" && error.failure.timeoutMs !== budgetMs ? new UpstreamError({ kind: "timeout", timeoutMs: budgetMs }) : error;
@@ -3141,8 +3263,18 @@ function userToolPrefix(server) {
 
 // src/mcp/proxy.ts
 var DEFAULT_MAX_CONCURRENT = 16;
-var STDIN_END_DRAIN_MS = 1e3;
 function createProxy(options) {
+  const { log, config } = logAndConfig(options);
+  const host = new HostLink(options.stdout, log);
+  const parts = proxyParts(options, log, config, host);
+  host.listen(options.stdin, {
+    answer: (request, signal) => answer(parts, request, signal),
+    toRpcError: (error) => toRpcError(parts, error),
+    onClose: () => parts.upstream.close().catch((error) => log.debug("upstream close failed", { error: describeError(error) }))
+  });
+  return { log, closed: host.closed, close: () => host.close() };
+}
+function logAndConfig(options) {
   let watch;
   const log = createStderrLog({
     write: options.writeStderr,
@@ -3150,30 +3282,20 @@ function createProxy(options) {
     debugEnabled: () => watch?.current().settings.debug ?? false,
     secrets: () => [watch?.current().credentials.apiKey]
   });
-  const config = createConfigWatch({
+  watch = createConfigWatch({
     load: options.loadConfig,
     env: options.env,
     homeDir: options.homeDir,
     warn: (message) => log.warn(message)
   });
-  watch = config;
+  return { log, config: watch };
+}
+function proxyParts(options, log, config, host) {
   const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join10(resolveDataDir(options.env, options.homeDir), "cache");
   const snapshots = createSnapshotStore({ cacheDir, now: options.now, warn: (message) => log.warn(message) });
   const mcpUrl = () => config.current().credentials.mcpUrl;
   void snapshots.load(mcpUrl());
-  let closing = false;
-  let resolveClosed;
-  const closed = new Promise((resolve5) => resolveClosed = resolve5);
-  const inFlight = /* @__PURE__ */ new Map();
-  const pending = /* @__PURE__ */ new Set();
-  const write = (line) => {
-    if (!closing) options.stdout.write(line);
-  };
-  const sendNotification = (notification) => write(notificationLine(notification));
-  const rememberProfile = (url, profile) => {
-    void snapshots.update(url, { profile });
-    discovery.onReconnected();
-  };
+  const notify = host.notify.bind(host);
   const upstream = createUpstream({
     config,
     fetch: options.fetch,
@@ -3182,8 +3304,11 @@ function createProxy(options) {
     maxConcurrent: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
     now: options.now,
     log,
-    onNotification: sendNotification,
-    onProfile: rememberProfile,
+    onNotification: notify,
+    onProfile: (url, profile) => {
+      void snapshots.update(url, { profile });
+      discovery.onReconnected();
+    },
     ...options.workspace !== void 0 ? { project: { workspace: options.workspace, homeDir: options.homeDir } } : {}
   });
   const discovery = createDiscovery({
@@ -3191,134 +3316,81 @@ function createProxy(options) {
     snapshots,
     mcpUrl,
     timeoutMs: () => config.current().settings.timeoutMs,
-    notify: sendNotification,
+    notify,
     log
   });
+  const switches = switchesHere(options, config, upstream);
+  return { options, log, config, snapshots, upstream, discovery, switches, mcpUrl };
+}
+function switchesHere(options, config, upstream) {
   let wasOff = false;
-  const memoryOffHere = () => {
-    upstream.syncConfig();
-    const current = config.current();
-    const scope = options.workspace === void 0 ? { config: current, project: { off: {} } } : scopeOf(current, options.workspace, options.homeDir, options.now());
-    const off = memoryOffReason(scope);
-    if (off === void 0 && wasOff) setImmediate(() => upstream.warmUp());
-    wasOff = off !== void 0;
-    return off;
-  };
-  const toolsOffHere = () => {
-    upstream.syncConfig();
-    const current = config.current();
-    if (current.settings.mcpEnabled) return void 0;
-    const instead = toolNamesFor(hostFromEnv(options.env), current.settings).name("<tool>");
-    return toolsOffText(settingText(current, "mcpEnabled", "false"), instead);
-  };
-  const answer = async (request, signal) => {
-    switch (request.method) {
-      case "initialize": {
-        const snapshot = await snapshots.load(mcpUrl());
-        if (toolsOffHere() === void 0 && memoryOffHere() === void 0) setImmediate(() => upstream.warmUp());
-        return buildInitializeResult(request.params, snapshot?.profile, options.serverInfo);
-      }
-      case "ping":
-        return {};
-      default: {
-        const field = listingField(request.method, request.params);
-        const toolsOff = toolsOffHere();
-        if (toolsOff !== void 0) {
-          log.debug("bundled tools are off; answered locally", { method: request.method });
-          if (field !== void 0) return fallbackListing(field);
-          if (request.method === "tools/call") return { content: [{ type: "text", text: toolsOff }], isError: true };
-          throw new ToolsOffError(toolsOff);
-        }
-        const off = memoryOffHere();
-        if (off !== void 0) {
-          log.debug("memory is off here; answered locally", { method: request.method, reason: off });
-          if (field !== void 0) return discovery.answerLocally(request, field);
-          if (request.method === "tools/call")
-            return { content: [{ type: "text", text: memoryOffText(off) }], isError: true };
-          throw new MemoryOffError(off);
-        }
-        if (field !== void 0) return discovery.answer(request, field, signal);
-        return upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
-      }
+  return {
+    memoryOff() {
+      upstream.syncConfig();
+      const current = config.current();
+      const scope = options.workspace === void 0 ? { config: current, project: { off: {} } } : scopeOf(current, options.workspace, options.homeDir, options.now());
+      const off = memoryOffReason(scope);
+      if (off === void 0 && wasOff) setImmediate(() => upstream.warmUp());
+      wasOff = off !== void 0;
+      return off;
+    },
+    toolsOff() {
+      upstream.syncConfig();
+      const current = config.current();
+      if (current.settings.mcpEnabled) return void 0;
+      const instead = toolNamesFor(hostFromEnv(options.env), current.settings).name("<tool>");
+      return toolsOffText(settingText(current, "mcpEnabled", "false"), instead);
     }
   };
-  const toRpcError = (error) => {
-    if (error instanceof MemoryOffError)
-      return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
-    if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
-    if (isUpstreamError(error))
-      return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
-    log.warn("internal error while handling a request", { error: describeError(error) });
-    return {
-      code: RpcErrorCode.internalError,
-      message: `OpenViking MCP proxy internal error: ${describeError(error)}`
-    };
-  };
-  const handleRequest = (request) => {
-    const handling = answerRequest(request);
-    pending.add(handling);
-    void handling.finally(() => pending.delete(handling));
-  };
-  const answerRequest = async (request) => {
-    const controller = new AbortController();
-    inFlight.set(request.id, controller);
-    try {
-      const result = await answer(request, controller.signal);
-      if (!controller.signal.aborted) write(resultLine(request.id, result));
-    } catch (error) {
-      if (!controller.signal.aborted) write(errorLine(request.id, toRpcError(error)));
-    } finally {
-      if (inFlight.get(request.id) === controller) inFlight.delete(request.id);
+}
+async function answer(parts, request, signal) {
+  switch (request.method) {
+    case "initialize": {
+      const snapshot = await parts.snapshots.load(parts.mcpUrl());
+      if (parts.switches.toolsOff() === void 0 && parts.switches.memoryOff() === void 0)
+        setImmediate(() => parts.upstream.warmUp());
+      return buildInitializeResult(request.params, snapshot?.profile, parts.options.serverInfo);
     }
+    case "ping":
+      return {};
+    default:
+      return forward(parts, request, signal);
+  }
+}
+async function forward(parts, request, signal) {
+  const field = listingField(request.method, request.params);
+  const toolsOff = parts.switches.toolsOff();
+  if (toolsOff !== void 0) {
+    parts.log.debug("bundled tools are off; answered locally", { method: request.method });
+    if (field !== void 0) return fallbackListing(field);
+    if (request.method === "tools/call") return { content: [{ type: "text", text: toolsOff }], isError: true };
+    throw new ToolsOffError(toolsOff);
+  }
+  const off = parts.switches.memoryOff();
+  if (off !== void 0) {
+    parts.log.debug("memory is off here; answered locally", { method: request.method, reason: off });
+    if (field !== void 0) return parts.discovery.answerLocally(request, field);
+    if (request.method === "tools/call")
+      return { content: [{ type: "text", text: memoryOffText(off) }], isError: true };
+    throw new MemoryOffError(off);
+  }
+  if (field !== void 0) return parts.discovery.answer(request, field, signal);
+  return parts.upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
+}
+function toRpcError(parts, error) {
+  if (error instanceof MemoryOffError)
+    return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
+  if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
+  if (isUpstreamError(error))
+    return failureToRpcError(error.failure, {
+      mcpUrl: parts.mcpUrl(),
+      credentials: parts.config.current().credentials
+    });
+  parts.log.warn("internal error while handling a request", { error: describeError(error) });
+  return {
+    code: RpcErrorCode.internalError,
+    message: `OpenViking MCP proxy internal error: ${describeError(error)}`
   };
-  const handleNotification = (notification) => {
-    if (notification.method === "notifications/cancelled") {
-      const id = notification.params?.requestId;
-      if (typeof id === "string" || typeof id === "number") inFlight.get(id)?.abort();
-      return;
-    }
-    log.debug("host notification", { method: notification.method });
-  };
-  const onLine = (line) => {
-    const message = parseMessage(line);
-    switch (message.kind) {
-      case "request":
-        handleRequest(message.request);
-        return;
-      case "notification":
-        handleNotification(message.notification);
-        return;
-      case "invalid":
-        write(errorLine(message.id, message.error));
-        return;
-      case "response":
-        return;
-    }
-  };
-  const close = async () => {
-    if (closing) return closed;
-    closing = true;
-    for (const controller of inFlight.values()) controller.abort();
-    inFlight.clear();
-    await upstream.close().catch((error) => log.debug("upstream close failed", { error: describeError(error) }));
-    resolveClosed();
-    return closed;
-  };
-  let draining = false;
-  const drainThenClose = async () => {
-    if (draining) return;
-    draining = true;
-    const budget = new Promise((resolve5) => setTimeout(resolve5, STDIN_END_DRAIN_MS).unref());
-    await Promise.race([Promise.allSettled([...pending]), budget]);
-    await close();
-  };
-  const feed = createLineSplitter(onLine);
-  options.stdin.on("data", (chunk) => feed(chunk));
-  options.stdin.once("end", () => void drainThenClose());
-  options.stdin.once("close", () => void drainThenClose());
-  options.stdin.once("error", () => void close());
-  options.stdout.once("error", () => void close());
-  return { log, closed, close };
 }
 
 // src/openviking/ipRange.ts

@@ -684,140 +684,7 @@ function displayUrl(text2, withPath = false) {
   return `${scheme === null ? "" : `${scheme[1].toLowerCase()}://`}${host}${path.replace(/\/+$/, "")}`;
 }
 
-// src/config/credentials.ts
-var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
-var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
-function resolveCredentials(input) {
-  const { env, homeDir } = input;
-  const warnings = [];
-  const { cliFile, ovFile } = loadCredentialFiles(input);
-  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
-  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
-  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
-  const ovServer = ov.section("server");
-  const ovHarness = ov.section("codebuddy");
-  const options2 = resolveUserConfig({
-    env,
-    homeDir,
-    readFile: input.readFile,
-    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
-  });
-  warnings.push(...options2.warnings);
-  const cliOnly = credentialMode(env) === "cli";
-  const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
-  const fromUser = (key) => ({
-    source: options2.sources[key] ?? `userConfig:${key}`,
-    value: options2.values[key],
-    layer: "options"
-  });
-  const sources = {};
-  const skipped = [];
-  const servers = {};
-  let baseUrl = DEFAULT_BASE_URL;
-  const pick = (field, candidates) => {
-    let chosen;
-    for (const candidate of candidates) {
-      if (candidate.value === void 0) continue;
-      const skip2 = (kind, reason) => {
-        skipped.push({ field, source: candidate.source, reason, kind });
-        if (kind === "cli-mode") warnings.push(`${candidate.source}: ${reason}; ignoring it`);
-      };
-      const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== "ovcli")
-        skip2("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
-      else if (chosen !== void 0) skip2("shadowed", `${chosen.source} comes first`);
-      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, baseUrl)) {
-        skip2(
-          "other-server",
-          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`
-        );
-      } else chosen = candidate;
-    }
-    if (chosen !== void 0) sources[field] = chosen.source;
-    return chosen?.value;
-  };
-  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
-  const optionsUrl = validUrls([fromUser("server_url")], warnings);
-  const cliUrl = validUrls([cli.get("url")], warnings);
-  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
-  servers.options = optionsUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovcli = cliUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? {
-    source: `default server of ${displayPath(ovFile.path, homeDir)}`,
-    value: DEFAULT_BASE_URL,
-    layer: "ovconf"
-  };
-  baseUrl = pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
-  sources.baseUrl ??= "default";
-  const apiKey = pick("apiKey", [
-    fromEnv("OPENVIKING_BEARER_TOKEN"),
-    fromEnv("OPENVIKING_API_KEY"),
-    fromUser("api_key"),
-    cli.get("api_key"),
-    ovHarness.get("apiKey"),
-    ovServer.get("root_api_key")
-  ]);
-  const account = pick("account", [
-    fromEnv("OPENVIKING_ACCOUNT"),
-    fromUser("account"),
-    cli.get("account"),
-    cli.get("account_id"),
-    ovHarness.get("accountId")
-  ]);
-  const user = pick("user", [
-    fromEnv("OPENVIKING_USER"),
-    fromUser("user"),
-    cli.get("user"),
-    cli.get("user_id"),
-    ovHarness.get("userId")
-  ]);
-  const peerId = pick("peerId", [
-    fromEnv("OPENVIKING_PEER_ID"),
-    cli.get("actor_peer_id"),
-    cli.get("peer_id"),
-    ovHarness.get("peerId"),
-    ovHarness.get("peer_id")
-  ]);
-  const mcpUrl = pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
-  sources.mcpUrl ??= "derived:baseUrl";
-  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
-  if (rootKeyOnly) {
-    warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}; OpenViking refuses root keys on memory APIs (except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.`
-    );
-  }
-  const credentials = {
-    baseUrl,
-    mcpUrl,
-    ...definedOnly({ apiKey, account, user, peerId }),
-    sources,
-    rootKeyOnly,
-    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files],
-    ...skipped.length > 0 ? { skipped } : {}
-  };
-  return { credentials, warnings, cliFile };
-}
-function credentialMode(env) {
-  const raw = (text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
-  if (raw === "env" || raw === "environment") return "env";
-  if (raw === "cli" || raw === "ovcli" || raw === "file" || raw === "config") return "cli";
-  return "auto";
-}
-function loadCredentialFiles({ env, homeDir, readFile }) {
-  const paths = credentialFilePaths(env, homeDir);
-  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
-  const ovFile = load(paths.ov);
-  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
-    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
-  }
-  return { cliFile: load(paths.cli), ovFile };
-}
-function looksLikeOvcli(value) {
-  if (!value || isRecord(value["server"])) return false;
-  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
-    (key) => typeof value[key] === "string"
-  );
-}
+// src/config/credentialCandidates.ts
 var FileFields = class _FileFields {
   constructor(file, homeDir, warnings, value, prefix, layer) {
     this.file = file;
@@ -923,6 +790,180 @@ function sameServer(a, b) {
 }
 function defaultPort(url) {
   return url.protocol === "https:" ? "443" : "80";
+}
+
+// src/config/credentials.ts
+var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
+var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
+function resolveCredentials(input) {
+  const layers = credentialLayers(input);
+  const { warnings, fromEnv } = layers;
+  const picker = new FieldPicker(credentialMode(input.env) === "cli", warnings);
+  const baseUrl = pickServer(picker, layers);
+  const identity = pickIdentity(picker, layers);
+  const mcpUrl = picker.pick("mcpUrl", validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings)) ?? `${baseUrl}/mcp`;
+  picker.sources.mcpUrl ??= "derived:baseUrl";
+  const { sources, skipped } = picker;
+  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === layers.ovServer.sourceOf("root_api_key");
+  if (rootKeyOnly) {
+    warnings.push(
+      `the only API key found is server.root_api_key in ${displayPath(layers.ovFile.path, input.homeDir)}; OpenViking refuses root keys on memory APIs (except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.`
+    );
+  }
+  const credentials = {
+    baseUrl,
+    mcpUrl,
+    ...definedOnly(identity),
+    sources,
+    rootKeyOnly,
+    files: layers.files,
+    ...skipped.length > 0 ? { skipped } : {}
+  };
+  return { credentials, warnings, cliFile: layers.cliFile };
+}
+function credentialLayers(input) {
+  const { env, homeDir } = input;
+  const warnings = [];
+  const { cliFile, ovFile } = loadCredentialFiles(input);
+  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
+  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
+  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
+  const ovServer = ov.section("server");
+  const ovHarness = ov.section("codebuddy");
+  const options2 = resolveUserConfig({
+    env,
+    homeDir,
+    readFile: input.readFile,
+    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
+  });
+  warnings.push(...options2.warnings);
+  return {
+    warnings,
+    fromEnv: (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" }),
+    fromUser: (key) => ({
+      source: options2.sources[key] ?? `userConfig:${key}`,
+      value: options2.values[key],
+      layer: "options"
+    }),
+    cli,
+    ovServer,
+    ovHarness,
+    cliFile,
+    ovFile,
+    homeDir,
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files]
+  };
+}
+function pickServer(picker, layers) {
+  const { warnings, fromEnv, fromUser, cli, ovServer } = layers;
+  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
+  const optionsUrl = validUrls([fromUser("server_url")], warnings);
+  const cliUrl = validUrls([cli.get("url")], warnings);
+  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
+  const named = (candidates) => candidates.find((candidate) => candidate.value !== void 0);
+  picker.servers.options = named(optionsUrl);
+  picker.servers.ovcli = named(cliUrl);
+  picker.servers.ovconf = named(ovUrl) ?? {
+    source: `default server of ${displayPath(layers.ovFile.path, layers.homeDir)}`,
+    value: DEFAULT_BASE_URL,
+    layer: "ovconf"
+  };
+  picker.baseUrl = picker.pick("baseUrl", [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
+  picker.sources.baseUrl ??= "default";
+  return picker.baseUrl;
+}
+function pickIdentity(picker, layers) {
+  const { fromEnv, fromUser, cli, ovServer, ovHarness } = layers;
+  return {
+    apiKey: picker.pick("apiKey", [
+      fromEnv("OPENVIKING_BEARER_TOKEN"),
+      fromEnv("OPENVIKING_API_KEY"),
+      fromUser("api_key"),
+      cli.get("api_key"),
+      ovHarness.get("apiKey"),
+      ovServer.get("root_api_key")
+    ]),
+    account: picker.pick("account", [
+      fromEnv("OPENVIKING_ACCOUNT"),
+      fromUser("account"),
+      cli.get("account"),
+      cli.get("account_id"),
+      ovHarness.get("accountId")
+    ]),
+    user: picker.pick("user", [
+      fromEnv("OPENVIKING_USER"),
+      fromUser("user"),
+      cli.get("user"),
+      cli.get("user_id"),
+      ovHarness.get("userId")
+    ]),
+    peerId: picker.pick("peerId", [
+      fromEnv("OPENVIKING_PEER_ID"),
+      cli.get("actor_peer_id"),
+      cli.get("peer_id"),
+      ovHarness.get("peerId"),
+      ovHarness.get("peer_id")
+    ])
+  };
+}
+var FieldPicker = class {
+  constructor(cliOnly, warnings) {
+    this.cliOnly = cliOnly;
+    this.warnings = warnings;
+  }
+  cliOnly;
+  warnings;
+  sources = {};
+  skipped = [];
+  /** The server each layer names (its identity fields belong to it). */
+  servers = {};
+  /** The server in use, once picked. */
+  baseUrl = DEFAULT_BASE_URL;
+  pick(field, candidates) {
+    let chosen;
+    for (const candidate of candidates) {
+      if (candidate.value === void 0) continue;
+      const own = this.servers[candidate.layer];
+      if (this.cliOnly && candidate.layer !== "ovcli")
+        this.skip(field, candidate, "cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
+      else if (chosen !== void 0) this.skip(field, candidate, "shadowed", `${chosen.source} comes first`);
+      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, this.baseUrl)) {
+        this.skip(
+          field,
+          candidate,
+          "other-server",
+          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${this.baseUrl} (${this.sources.baseUrl})`
+        );
+      } else chosen = candidate;
+    }
+    if (chosen !== void 0) this.sources[field] = chosen.source;
+    return chosen?.value;
+  }
+  skip(field, candidate, kind, reason) {
+    this.skipped.push({ field, source: candidate.source, reason, kind });
+    if (kind === "cli-mode") this.warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+  }
+};
+function credentialMode(env) {
+  const raw = (text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]) ?? "auto").toLowerCase();
+  if (raw === "env" || raw === "environment") return "env";
+  if (raw === "cli" || raw === "ovcli" || raw === "file" || raw === "config") return "cli";
+  return "auto";
+}
+function loadCredentialFiles({ env, homeDir, readFile }) {
+  const paths = credentialFilePaths(env, homeDir);
+  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
+  const ovFile = load(paths.ov);
+  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
+    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
+  }
+  return { cliFile: load(paths.cli), ovFile };
+}
+function looksLikeOvcli(value) {
+  if (!value || isRecord(value["server"])) return false;
+  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
+    (key) => typeof value[key] === "string"
+  );
 }
 function definedOnly(values) {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));

@@ -38,25 +38,25 @@
  *
  * @module
  */
-import type { Credentials, SkippedValue, ValueSource } from './types.js';
+import type { Credentials, SkippedValue } from './types.js';
 import type { JsonRecord } from '../util/json.js';
 import { isRecord } from '../util/json.js';
 import { displayPath, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
 import { credentialFilePaths } from './configFiles.js';
+import {
+  derivedServerUrl,
+  FileFields,
+  sameServer,
+  validUrls,
+  type Candidate,
+  type Layer,
+} from './credentialCandidates.js';
 import { resolveUserConfig, text, type UserConfigKey } from './pluginOptions.js';
-import { displayUrl } from '../openviking/displayUrl.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:1933';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Field = keyof Credentials['sources'];
-/** Which source a value came from: a server it names binds its identity fields (see the header). */
-type Layer = 'env' | 'options' | 'ovcli' | 'ovconf';
-interface Candidate {
-  source: ValueSource;
-  value: string | undefined;
-  layer: Layer;
-}
 
 export interface CredentialInput {
   env: Env;
@@ -80,11 +80,54 @@ const IDENTITY_FIELDS: ReadonlySet<Field> = new Set(['apiKey', 'account', 'user'
 
 /** Resolves every credential field and records where each came from. Never throws. */
 export function resolveCredentials(input: CredentialInput): CredentialResolution {
+  const layers = credentialLayers(input);
+  const { warnings, fromEnv } = layers;
+  const picker = new FieldPicker(credentialMode(input.env) === 'cli', warnings);
+  const baseUrl = pickServer(picker, layers);
+  const identity = pickIdentity(picker, layers);
+  const mcpUrl = picker.pick('mcpUrl', validUrls([fromEnv('OPENVIKING_MCP_URL')], warnings)) ?? `${baseUrl}/mcp`;
+  picker.sources.mcpUrl ??= 'derived:baseUrl';
+
+  const { sources, skipped } = picker;
+  const rootKeyOnly = sources.apiKey !== undefined && sources.apiKey === layers.ovServer.sourceOf('root_api_key');
+  if (rootKeyOnly) {
+    warnings.push(
+      `the only API key found is server.root_api_key in ${displayPath(layers.ovFile.path, input.homeDir)}; OpenViking refuses root keys on memory APIs ` +
+        '(except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.',
+    );
+  }
+  const credentials: Credentials = {
+    baseUrl,
+    mcpUrl,
+    ...definedOnly(identity),
+    sources,
+    rootKeyOnly,
+    files: layers.files,
+    ...(skipped.length > 0 ? { skipped } : {}),
+  };
+  return { credentials, warnings, cliFile: layers.cliFile };
+}
+
+/** Every source of a credential value, read once, in the order their warnings are told. */
+interface CredentialLayers {
+  warnings: string[];
+  fromEnv(name: string): Candidate;
+  fromUser(key: UserConfigKey): Candidate;
+  cli: FileFields;
+  ovServer: FileFields;
+  ovHarness: FileFields;
+  cliFile: LoadedConfigFile;
+  ovFile: LoadedConfigFile;
+  homeDir: string;
+  /** The files read that exist. */
+  files: string[];
+}
+
+function credentialLayers(input: CredentialInput): CredentialLayers {
   const { env, homeDir } = input;
   const warnings: string[] = [];
   const { cliFile, ovFile } = loadCredentialFiles(input);
   for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
-
   const cli = FileFields.of(cliFile, homeDir, warnings, 'ovcli');
   const ov = FileFields.of(ovFile, homeDir, warnings, 'ovconf');
   const ovServer = ov.section('server');
@@ -96,107 +139,121 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
     ...(input.readStoredOptions !== undefined ? { readStored: input.readStoredOptions } : {}),
   });
   warnings.push(...options.warnings);
-  const cliOnly = credentialMode(env) === 'cli';
-  const fromEnv = (name: string): Candidate => ({ source: `env:${name}`, value: text(env[name]), layer: 'env' });
-  const fromUser = (key: UserConfigKey): Candidate => ({
-    source: options.sources[key] ?? `userConfig:${key}`,
-    value: options.values[key],
-    layer: 'options',
-  });
-
-  const sources: Credentials['sources'] = {};
-  const skipped: SkippedValue[] = [];
-  const servers: Partial<Record<Layer, Candidate>> = {};
-  let baseUrl = DEFAULT_BASE_URL;
-  const pick = (field: Field, candidates: Candidate[]): string | undefined => {
-    let chosen: Candidate | undefined;
-    for (const candidate of candidates) {
-      if (candidate.value === undefined) continue;
-      const skip = (kind: SkippedValue['kind'], reason: string) => {
-        skipped.push({ field, source: candidate.source, reason, kind });
-        // Set, yet ignored by the mode the user chose: said out loud. The other two are the order working as documented (doctor lists them).
-        if (kind === 'cli-mode') warnings.push(`${candidate.source}: ${reason}; ignoring it`);
-      };
-      const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== 'ovcli')
-        skip('cli-mode', 'OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only');
-      else if (chosen !== undefined) skip('shadowed', `${chosen.source} comes first`);
-      else if (IDENTITY_FIELDS.has(field) && own?.value !== undefined && !sameServer(own.value, baseUrl)) {
-        skip(
-          'other-server',
-          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`,
-        );
-      } else chosen = candidate;
-    }
-    if (chosen !== undefined) sources[field] = chosen.source;
-    return chosen?.value;
+  return {
+    warnings,
+    fromEnv: (name) => ({ source: `env:${name}`, value: text(env[name]), layer: 'env' }),
+    fromUser: (key) => ({
+      source: options.sources[key] ?? `userConfig:${key}`,
+      value: options.values[key],
+      layer: 'options',
+    }),
+    cli,
+    ovServer,
+    ovHarness,
+    cliFile,
+    ovFile,
+    homeDir,
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
   };
+}
 
+/** The server in use: the first valid URL by precedence; each layer's own server noted for the identity rule. */
+function pickServer(picker: FieldPicker, layers: CredentialLayers): string {
+  const { warnings, fromEnv, fromUser, cli, ovServer } = layers;
   const envUrl = validUrls([fromEnv('OPENVIKING_URL'), fromEnv('OPENVIKING_BASE_URL')], warnings);
   const optionsUrl = validUrls([fromUser('server_url')], warnings);
   const cliUrl = validUrls([cli.get('url')], warnings);
   const ovUrl = validUrls([ovServer.get('url'), derivedServerUrl(ovServer)], warnings);
-  servers.options = optionsUrl.find((candidate) => candidate.value !== undefined);
-  servers.ovcli = cliUrl.find((candidate) => candidate.value !== undefined);
+  const named = (candidates: Candidate[]) => candidates.find((candidate) => candidate.value !== undefined);
+  picker.servers.options = named(optionsUrl);
+  picker.servers.ovcli = named(cliUrl);
   // ov.conf configures a server even when it names none: the default one.
-  servers.ovconf = ovUrl.find((candidate) => candidate.value !== undefined) ?? {
-    source: `default server of ${displayPath(ovFile.path, homeDir)}`,
+  picker.servers.ovconf = named(ovUrl) ?? {
+    source: `default server of ${displayPath(layers.ovFile.path, layers.homeDir)}`,
     value: DEFAULT_BASE_URL,
     layer: 'ovconf',
   };
-  baseUrl = pick('baseUrl', [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
-  sources.baseUrl ??= 'default';
+  picker.baseUrl = picker.pick('baseUrl', [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl]) ?? DEFAULT_BASE_URL;
+  picker.sources.baseUrl ??= 'default';
+  return picker.baseUrl;
+}
 
-  const apiKey = pick('apiKey', [
-    fromEnv('OPENVIKING_BEARER_TOKEN'),
-    fromEnv('OPENVIKING_API_KEY'),
-    fromUser('api_key'),
-    cli.get('api_key'),
-    ovHarness.get('apiKey'),
-    ovServer.get('root_api_key'),
-  ]);
-  const account = pick('account', [
-    fromEnv('OPENVIKING_ACCOUNT'),
-    fromUser('account'),
-    cli.get('account'),
-    cli.get('account_id'),
-    ovHarness.get('accountId'),
-  ]);
-  const user = pick('user', [
-    fromEnv('OPENVIKING_USER'),
-    fromUser('user'),
-    cli.get('user'),
-    cli.get('user_id'),
-    ovHarness.get('userId'),
-  ]);
-  const peerId = pick('peerId', [
-    fromEnv('OPENVIKING_PEER_ID'),
-    cli.get('actor_peer_id'),
-    cli.get('peer_id'),
-    ovHarness.get('peerId'),
-    ovHarness.get('peer_id'),
-  ]);
-  const mcpUrl = pick('mcpUrl', validUrls([fromEnv('OPENVIKING_MCP_URL')], warnings)) ?? `${baseUrl}/mcp`;
-  sources.mcpUrl ??= 'derived:baseUrl';
+/** Key, account, user and peer, each from the first source that sets it and may (see the header). */
+function pickIdentity(picker: FieldPicker, layers: CredentialLayers) {
+  const { fromEnv, fromUser, cli, ovServer, ovHarness } = layers;
+  return {
+    apiKey: picker.pick('apiKey', [
+      fromEnv('OPENVIKING_BEARER_TOKEN'),
+      fromEnv('OPENVIKING_API_KEY'),
+      fromUser('api_key'),
+      cli.get('api_key'),
+      ovHarness.get('apiKey'),
+      ovServer.get('root_api_key'),
+    ]),
+    account: picker.pick('account', [
+      fromEnv('OPENVIKING_ACCOUNT'),
+      fromUser('account'),
+      cli.get('account'),
+      cli.get('account_id'),
+      ovHarness.get('accountId'),
+    ]),
+    user: picker.pick('user', [
+      fromEnv('OPENVIKING_USER'),
+      fromUser('user'),
+      cli.get('user'),
+      cli.get('user_id'),
+      ovHarness.get('userId'),
+    ]),
+    peerId: picker.pick('peerId', [
+      fromEnv('OPENVIKING_PEER_ID'),
+      cli.get('actor_peer_id'),
+      cli.get('peer_id'),
+      ovHarness.get('peerId'),
+      ovHarness.get('peer_id'),
+    ]),
+  };
+}
 
-  const rootKeyOnly = sources.apiKey !== undefined && sources.apiKey === ovServer.sourceOf('root_api_key');
-  if (rootKeyOnly) {
-    warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}; OpenViking refuses root keys on memory APIs ` +
-        '(except on trusted-mode servers). Set a user key in the plugin option api_key, OPENVIKING_API_KEY or ovcli.conf.',
-    );
+/** Chooses each field's value among its candidates, recording the source chosen and every value skipped, and why. */
+class FieldPicker {
+  readonly sources: Credentials['sources'] = {};
+  readonly skipped: SkippedValue[] = [];
+  /** The server each layer names (its identity fields belong to it). */
+  readonly servers: Partial<Record<Layer, Candidate>> = {};
+  /** The server in use, once picked. */
+  baseUrl = DEFAULT_BASE_URL;
+
+  constructor(
+    private readonly cliOnly: boolean,
+    private readonly warnings: string[],
+  ) {}
+
+  pick(field: Field, candidates: Candidate[]): string | undefined {
+    let chosen: Candidate | undefined;
+    for (const candidate of candidates) {
+      if (candidate.value === undefined) continue;
+      const own = this.servers[candidate.layer];
+      if (this.cliOnly && candidate.layer !== 'ovcli')
+        this.skip(field, candidate, 'cli-mode', 'OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only');
+      else if (chosen !== undefined) this.skip(field, candidate, 'shadowed', `${chosen.source} comes first`);
+      else if (IDENTITY_FIELDS.has(field) && own?.value !== undefined && !sameServer(own.value, this.baseUrl)) {
+        this.skip(
+          field,
+          candidate,
+          'other-server',
+          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${this.baseUrl} (${this.sources.baseUrl})`,
+        );
+      } else chosen = candidate;
+    }
+    if (chosen !== undefined) this.sources[field] = chosen.source;
+    return chosen?.value;
   }
 
-  const credentials: Credentials = {
-    baseUrl,
-    mcpUrl,
-    ...definedOnly({ apiKey, account, user, peerId }),
-    sources,
-    rootKeyOnly,
-    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
-    ...(skipped.length > 0 ? { skipped } : {}),
-  };
-  return { credentials, warnings, cliFile };
+  private skip(field: Field, candidate: Candidate, kind: SkippedValue['kind'], reason: string): void {
+    this.skipped.push({ field, source: candidate.source, reason, kind });
+    // Set, yet ignored by the mode the user chose: said out loud. The other two are the order working as documented (doctor lists them).
+    if (kind === 'cli-mode') this.warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+  }
 }
 
 /** `OPENVIKING_CREDENTIAL_SOURCE` (or its plural alias) as a mode. */
@@ -239,138 +296,6 @@ function looksLikeOvcli(value: JsonRecord | undefined): boolean {
   return ['url', 'api_key', 'account', 'account_id', 'user', 'user_id', 'actor_peer_id'].some(
     (key) => typeof value[key] === 'string',
   );
-}
-
-/**
- * String fields of one JSON object in a config file, as candidates with
- * their sources. A field of the wrong type is skipped with a warning naming
- * file and field.
- */
-class FileFields {
-  /** Fields of the whole file. */
-  static of(file: LoadedConfigFile, homeDir: string, warnings: string[], layer: Layer): FileFields {
-    return new FileFields(file, homeDir, warnings, file.value, '', layer);
-  }
-
-  private constructor(
-    private readonly file: LoadedConfigFile,
-    private readonly homeDir: string,
-    private readonly warnings: string[],
-    private readonly value: JsonRecord | undefined,
-    private readonly prefix: string,
-    private readonly layer: Layer,
-  ) {}
-
-  get(key: string): Candidate {
-    const entry = this.value?.[key];
-    const candidate = (value: string | undefined): Candidate => ({
-      source: this.sourceOf(key),
-      value,
-      layer: this.layer,
-    });
-    if (entry === undefined || entry === null) return candidate(undefined);
-    if (typeof entry === 'number' && Number.isFinite(entry)) return candidate(String(entry));
-    if (typeof entry !== 'string') {
-      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
-      return candidate(undefined);
-    }
-    return candidate(text(entry));
-  }
-
-  section(key: string): FileFields {
-    const entry = this.value?.[key];
-    if (entry !== undefined && entry !== null && !isRecord(entry)) {
-      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
-    }
-    return new FileFields(
-      this.file,
-      this.homeDir,
-      this.warnings,
-      isRecord(entry) ? entry : undefined,
-      `${this.prefix}${key}.`,
-      this.layer,
-    );
-  }
-
-  sourceOf(key: string): ValueSource {
-    return `file:${this.shown()}#${this.prefix}${key}`;
-  }
-
-  private shown(): string {
-    return displayPath(this.file.path, this.homeDir);
-  }
-}
-
-/** `http://{server.host or 127.0.0.1, 0.0.0.0 → 127.0.0.1}:{server.port or 1933}`, only when ov.conf names a host or port. */
-function derivedServerUrl(server: FileFields): Candidate {
-  const host = server.get('host');
-  const port = server.get('port');
-  if (host.value === undefined && port.value === undefined) return { ...host, value: undefined };
-  const portNumber = port.value !== undefined && /^\d+$/.test(port.value) ? Number(port.value) : 1933;
-  const hostName = !host.value || host.value === '0.0.0.0' ? '127.0.0.1' : host.value;
-  return { ...(host.value !== undefined ? host : port), value: `http://${hostName}:${portNumber}` };
-}
-
-/**
- * Drops candidates that are not http(s) URLs, with a warning; trims trailing
- * slashes; leaves out a `user:password@` (never sent: the key is a header),
- * so no message, log or request can carry it (issue 20 item 5). Warnings
- * show a URL without its user info (displayUrl.ts).
- */
-function validUrls(candidates: Candidate[], warnings: string[]): Candidate[] {
-  return candidates.map((candidate) => {
-    const { source, value } = candidate;
-    if (value === undefined) return candidate;
-    const url = parseUrl(value);
-    if (url === undefined) {
-      warnings.push(`${source}: "${displayUrl(value, true)}" is not an http(s) URL; ignoring it`);
-      return { ...candidate, value: undefined };
-    }
-    if (`${url.pathname}${url.search}${url.hash}`.includes('@')) {
-      // `https://u:12/34@host` parses as host `u`, port 12: the user's words would be looked up and shown as the host.
-      warnings.push(
-        `${source}: "${displayUrl(value, true)}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?); ignoring it`,
-      );
-      return { ...candidate, value: undefined };
-    }
-    if (url.username === '' && url.password === '') return { ...candidate, value: value.replace(/\/+$/, '') };
-    warnings.push(
-      `${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`,
-    );
-    url.username = '';
-    url.password = '';
-    return { ...candidate, value: url.href.replace(/\/+$/, '') };
-  });
-}
-
-function parseUrl(value: string): URL | undefined {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    // Unparseable: reported by the caller as "not an http(s) URL".
-    return undefined;
-  }
-}
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0']);
-
-/** One server: same scheme, host (any loopback name counts as one), port and path. */
-export function sameServer(a: string, b: string): boolean {
-  const [x, y] = [parseUrl(a), parseUrl(b)];
-  if (x === undefined || y === undefined) return a === b;
-  const host = (url: URL) => (LOOPBACK_NAMES.has(url.hostname) ? 'loopback' : url.hostname);
-  const path = (url: URL) => url.pathname.replace(/\/+$/, '');
-  return (
-    x.protocol === y.protocol &&
-    host(x) === host(y) &&
-    (x.port || defaultPort(x)) === (y.port || defaultPort(y)) &&
-    path(x) === path(y)
-  );
-}
-
-function defaultPort(url: URL): string {
-  return url.protocol === 'https:' ? '443' : '80';
 }
 
 function definedOnly<T extends Record<string, string | undefined>>(values: T): Partial<T> {

@@ -1970,41 +1970,58 @@ function redactNamedSecrets(text2, marker) {
   pattern.lastIndex = 0;
   let result = "";
   let position = 0;
+  const lineEndAfter = lineEnds(text2);
+  for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
+    const found = namedSecretAt(text2, match, lineEndAfter);
+    if (found === void 0) continue;
+    const redacted = found.quoted ? `${found.quoted[0]}${marker(found.kind)}${found.quoted[1]}` : marker(found.kind);
+    result += text2.slice(position, found.start) + redacted;
+    position = found.start + found.length;
+    pattern.lastIndex = Math.max(pattern.lastIndex, position);
+  }
+  return position === 0 ? text2 : result + text2.slice(position);
+}
+function lineEnds(text2) {
   let lineEnd = -1;
-  const lineEndAfter = (start) => {
+  return (start) => {
     if (lineEnd < start) {
       lineEnd = text2.indexOf("\n", start);
       if (lineEnd === -1) lineEnd = text2.length;
     }
     return lineEnd;
   };
-  for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
-    const [whole, word = "", rest = "", quote = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
-    let nameStart = match.index;
-    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1)))
-      nameStart--;
-    if (text2.charAt(nameStart - 1) === "$" || text2.charAt(nameStart - 1) === "{" && text2.charAt(nameStart - 2) === "$")
-      continue;
-    const name = text2.slice(nameStart, match.index) + word + rest;
-    const bareName = name.replace(/^[-.]+/, "");
-    const kind = credentialNameKind(bareName);
-    const value = dq ?? sq ?? bare ?? "";
-    if (kind === void 0 || valueIsPlaceholder(value.trim())) continue;
-    const valueStart = match.index + word.length + rest.length + quote.length + spaceBefore.length + separator.length;
-    let valueLength = value.length + (bare === void 0 ? 2 : 0);
-    if (bare !== void 0) {
-      const end = match.index + whole.length;
-      if (separator.trim() === ":" && !HEADER_NAME.test(bareName))
-        valueLength = yamlValueLength(text2, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
-      else if (!bareIsSecret(bareName, spaceBefore, separator, value, text2.charAt(end))) valueLength = 0;
-      if (valueLength === 0) continue;
-    }
-    const redacted = bare === void 0 ? `${whole.charAt(valueStart - match.index)}${marker(kind)}${whole.charAt(whole.length - 1)}` : marker(kind);
-    result += text2.slice(position, valueStart) + redacted;
-    position = valueStart + valueLength;
-    pattern.lastIndex = Math.max(pattern.lastIndex, position);
-  }
-  return position === 0 ? text2 : result + text2.slice(position);
+}
+function namedSecretAt(text2, match, lineEndAfter) {
+  const [whole, word = "", rest = "", quote = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
+  const nameStart = nameStartBefore(text2, match.index);
+  if (readsVariable(text2, nameStart)) return void 0;
+  const bareName = (text2.slice(nameStart, match.index) + word + rest).replace(/^[-.]+/, "");
+  const kind = credentialNameKind(bareName);
+  const value = dq ?? sq ?? bare ?? "";
+  if (kind === void 0 || valueIsPlaceholder(value.trim())) return void 0;
+  const start = match.index + word.length + rest.length + quote.length + spaceBefore.length + separator.length;
+  if (bare === void 0)
+    return {
+      start,
+      length: value.length + 2,
+      kind,
+      quoted: [whole.charAt(start - match.index), whole.charAt(whole.length - 1)]
+    };
+  const after = text2.charAt(match.index + whole.length);
+  const length = separator.trim() === ":" && !HEADER_NAME.test(bareName) ? yamlValueLength(text2, start, lineEndAfter(start), UPPER_NAME.test(bareName)) : bareSecretLength(bareName, spaceBefore, separator, value, after);
+  return length === 0 ? void 0 : { start, length, kind };
+}
+function nameStartBefore(text2, index) {
+  let start = index;
+  while (start > 0 && index - start < MAX_NAME && isNameChar(text2.charCodeAt(start - 1))) start--;
+  return start;
+}
+function readsVariable(text2, nameStart) {
+  const before = text2.charAt(nameStart - 1);
+  return before === "$" || before === "{" && text2.charAt(nameStart - 2) === "$";
+}
+function bareSecretLength(name, spaceBefore, separator, value, after) {
+  return bareIsSecret(name, spaceBefore, separator, value, after) ? value.length : 0;
 }
 
 // src/transcript/secrets.ts

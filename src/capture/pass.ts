@@ -74,8 +74,23 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
   const backlog = await drainOwnBacklog(writer);
   const settlement = await settleInflight(writer);
   if (settlement === 'blocked') return { ...result, status: 'blocked' };
-  let queueMode = backlog || settlement === 'queued';
+  const tail = await planTail(writer, job);
+  if (tail === undefined) return result; // nothing to capture (SubagentStart's file does not exist yet)
+  const pendingTokens = await deliverTail(writer, tail, backlog || settlement === 'queued', result);
+  if (result.status === 'complete') result.commit = await commitIfDue(writer, job, pendingTokens);
+  await writer.save();
+  return result;
+}
 
+/** What the transcript gained since the cursor, planned into messages, and how to move the cursor over a prefix of them. */
+interface PlannedTail {
+  items: ReturnType<typeof planItems>;
+  /** Puts the cursor after the records of the first `ackedEnd` items. */
+  moveCursor(ackedEnd: number): void;
+}
+
+/** Reads, decodes and filters what the transcript gained (plan.ts); undefined when it cannot be read. */
+async function planTail(writer: SessionWriter, job: CaptureJob): Promise<PlannedTail | undefined> {
   const { state, env } = writer;
   if (job.subagentEnded === true && !(await awaitTranscriptFile(job.transcriptPath, env))) {
     env.log.warn('sub-agent transcript never appeared', { session: writer.ovSessionId });
@@ -83,7 +98,7 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
   const read = await readTranscriptTail(job.transcriptPath, cursorFor(state.cursor, job.transcriptPath));
   if (read.error !== undefined) {
     env.log.debug('transcript not readable', { session: writer.ovSessionId, error: read.error });
-    return result; // nothing to capture (SubagentStart's file does not exist yet)
+    return undefined;
   }
   const rescanned = read.rescanned || (state.cursor !== undefined && state.cursor.path !== job.transcriptPath);
   state.transcriptPath = job.transcriptPath;
@@ -100,44 +115,52 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
     ...(rescanned && state.lastAckedRecordId !== undefined ? { skipThrough: state.lastAckedRecordId } : {}),
   });
   state.counts.skipped += items.filter((item) => item.skip === 'empty' || item.skip === 'assistant-off').length;
-
   const recordIds = read.spans.map((span) => span.id);
-  const moveCursor = (ackedEnd: number): void => {
-    state.cursor = cursorAfterRecords(read, resumeRecordIndex(items, ackedEnd, recordIds, decoded.consumed));
+  return {
+    items,
+    moveCursor: (ackedEnd) => {
+      state.cursor = cursorAfterRecords(read, resumeRecordIndex(items, ackedEnd, recordIds, decoded.consumed));
+    },
   };
+}
+
+/**
+ * Sends the planned items batch by batch (queues them once anything is
+ * queued, `queueMode`), saving the cursor after each; counts into `result`
+ * and marks it partial when it stops early. The server's pending tokens as
+ * last reported.
+ */
+async function deliverTail(
+  writer: SessionWriter,
+  tail: PlannedTail,
+  queueMode: boolean,
+  result: PassResult,
+): Promise<number | undefined> {
+  const { state, env } = writer;
   let pendingTokens: number | undefined;
   for (let from = 0; ;) {
-    const batch = nextBatch(items, from, state.serialOnly ? 1 : MAX_BATCH);
+    const batch = nextBatch(tail.items, from, state.serialOnly ? 1 : MAX_BATCH);
     if (batch === undefined) {
-      moveCursor(items.length);
-      break;
+      tail.moveCursor(tail.items.length);
+      return pendingTokens;
     }
-    if (env.now() >= env.deadlineAt) {
-      result.status = 'partial';
-      break;
-    }
+    if (env.now() >= env.deadlineAt) break;
     const step = queueMode
       ? await queueBatch(writer, batch, batchFingerprint(writer.ovSessionId, { messages: batch.messages }))
       : await sendBatch(writer, batch);
     if (step.kind === 'retry-serial') continue;
-    if (step.kind === 'stop') {
-      result.status = 'partial';
-      break;
-    }
+    if (step.kind === 'stop') break;
     if (step.kind === 'queued') queueMode = true;
     if (step.pendingTokens !== undefined) pendingTokens = step.pendingTokens;
     result[step.kind === 'sent' ? 'sent' : step.kind === 'queued' ? 'queued' : 'deadLettered'] += batch.messages.length;
     from = batch.end;
-    moveCursor(from);
+    tail.moveCursor(from);
     await writer.save();
-    if (!(await writer.heartbeat())) {
-      result.status = 'partial'; // the lock was lost: the writer that took it goes on from the saved state
-      break;
-    }
+    // The lock lost: the writer that took it goes on from the saved state.
+    if (!(await writer.heartbeat())) break;
   }
-  if (result.status === 'complete') result.commit = await commitIfDue(writer, job, pendingTokens);
-  await writer.save();
-  return result;
+  result.status = 'partial';
+  return pendingTokens;
 }
 
 /**

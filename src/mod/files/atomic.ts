@@ -20,7 +20,7 @@ export {
   readJsonSync,
   type JsonReadResult,
 } from '../../store/jsonFile.js';
-export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, TEMP_SUFFIX, type AtomicWriteOptions } from '../../store/fileSeam.js';
+export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, TEMP_SUFFIX } from '../../store/fileSeam.js';
 /** This file is the module's side of the seam's AtomicLeaf. */
 export type _ModuleAtomic = Implements<AtomicLeaf, typeof import('./atomic.js')>;
 

@@ -14,7 +14,6 @@
 import type { FsUtilLeaf, Implements, PathStat } from '../../store/fileSeam.js';
 import { sessionFiles } from './snapshot.js';
 
-export type { PathStat } from '../../store/fileSeam.js';
 /** This file is the module's side of the seam's FsUtilLeaf. */
 export type _ModuleFsUtil = Implements<FsUtilLeaf, typeof import('./fsUtil.js')>;
 

@@ -21,7 +21,6 @@ import {
 import { utf8Length } from '../../util/utf8.js';
 import { sessionFiles } from './snapshot.js';
 
-export type { SmallFile, SmallFileAbsence } from '../../store/fileSeam.js';
 /** This file is the module's side of the seam's SmallFileLeaf. */
 export type _ModuleSmallFile = Implements<SmallFileLeaf, typeof import('./smallFile.js')>;
 

@@ -8,6 +8,253 @@ function debugNote($, text2) {
   }
 }
 
+// src/util/errors.ts
+function errorMessage(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// src/util/json.ts
+var ShapeError = class extends Error {
+  constructor(path, expected, actual) {
+    super(`${path}: expected ${expected}, got ${describe(actual)}`);
+    this.path = path;
+    this.name = "ShapeError";
+  }
+  path;
+};
+function describe(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function record(value, path) {
+  if (!isRecord(value)) throw new ShapeError(path, "object", value);
+  return value;
+}
+function requiredString(source, key, path) {
+  const value = source[key];
+  if (typeof value !== "string") throw new ShapeError(`${path}.${key}`, "string", value);
+  return value;
+}
+function optionalString(source, key, path) {
+  return optional(source, key, path, "string", (v) => typeof v === "string");
+}
+function optionalNumber(source, key, path) {
+  return optional(source, key, path, "number", (v) => typeof v === "number" && Number.isFinite(v));
+}
+function optionalBoolean(source, key, path) {
+  return optional(source, key, path, "boolean", (v) => typeof v === "boolean");
+}
+function listOf(source, key, path, item) {
+  const value = source[key];
+  if (value === void 0 || value === null) return [];
+  return arrayOf(value, `${path}.${key}`, item);
+}
+function arrayOf(value, path, item) {
+  if (!Array.isArray(value)) throw new ShapeError(path, "array", value);
+  return value.map((entry, index) => item(entry, `${path}[${index}]`));
+}
+function optional(source, key, path, expected, test) {
+  const value = source[key];
+  if (value === void 0 || value === null) return void 0;
+  if (!test(value)) throw new ShapeError(`${path}.${key}`, expected, value);
+  return value;
+}
+function compact(value) {
+  const out = {};
+  for (const [key, entry] of Object.entries(value)) if (entry !== void 0) out[key] = entry;
+  return out;
+}
+
+// src/protocol/stage.ts
+var PASS = Object.freeze({ kind: "pass" });
+
+// src/protocol/hostTools.ts
+function hostFromEnv(env) {
+  if (env.CODEBUDDY_PLUGIN_ROOT) return "codebuddy";
+  return env.CLAUDE_PLUGIN_ROOT ? "claude-code" : "codebuddy";
+}
+var PLUGIN = "openviking";
+function mcpToolName(host, tool) {
+  return host === "claude-code" ? `mcp__plugin_${PLUGIN}_${PLUGIN}__${tool}` : `mcp__${PLUGIN}__${tool}`;
+}
+function deferredToolsClause(host) {
+  return host === "claude-code" ? 'load them with ToolSearch {"query": "select:<tool name>"}, then call them directly' : "call them through DeferExecuteTool with toolName and params";
+}
+function toolNamesFor(host, choice) {
+  if (choice === void 0 || choice.mcpEnabled)
+    return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
+  const prefix = userToolPrefix(choice.mcpServer);
+  return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
+}
+function userToolPrefix(server) {
+  const value = server.trim();
+  if (value.startsWith("mcp__")) return value.endsWith("__") ? value : `${value}__`;
+  return `mcp__${value.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
+}
+function asToolNames(tools) {
+  return typeof tools === "string" ? toolNamesFor(tools) : tools;
+}
+
+// src/stages/commandGuard.ts
+var COMMAND_TOOLS = /* @__PURE__ */ new Set(["Skill", "SlashCommand"]);
+function pluginCommandNamed(toolInput) {
+  if (!isRecord(toolInput)) return void 0;
+  for (const key of ["skill", "command", "name"]) {
+    const value = toolInput[key];
+    if (typeof value !== "string") continue;
+    const name = value.trim().replace(/^\/+/, "").split(/\s/)[0]?.toLowerCase() ?? "";
+    if (name.startsWith("openviking:")) return name.slice(0, 64);
+  }
+  return void 0;
+}
+function commandDenyReason(command) {
+  return [
+    `/${command} is a command for the user to type, not for the model: the host would run any !\`\u2026\` in its arguments without asking.`,
+    "Do what it does with the OpenViking MCP tools instead (search, read, remember, forget), or tell the user they can type the command."
+  ].join("\n");
+}
+
+// src/stages/guardRule.ts
+var FILE_TOOL_FAMILIES = {
+  Read: "read",
+  NotebookRead: "read",
+  LS: "list",
+  Glob: "glob",
+  Grep: "grep",
+  Write: "write",
+  NotebookEdit: "write",
+  Edit: "edit",
+  MultiEdit: "edit"
+};
+var GUARDED_TOOLS = [...Object.keys(FILE_TOOL_FAMILIES), ...COMMAND_TOOLS];
+function fileToolFamily(toolName) {
+  return Object.hasOwn(FILE_TOOL_FAMILIES, toolName) ? FILE_TOOL_FAMILIES[toolName] : void 0;
+}
+var PATH_KEYS = ["file_path", "filePath", "filepath", "path", "paths", "notebook_path", "uri", "edits"];
+var MAX_DEPTH = 6;
+var VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]*|$))/i;
+var MAX_ECHO_CHARS = 300;
+function guardDenyReason(toolName, toolInput, tools) {
+  if (COMMAND_TOOLS.has(toolName)) {
+    const command = pluginCommandNamed(toolInput);
+    return command === void 0 ? void 0 : commandDenyReason(command);
+  }
+  const family = fileToolFamily(toolName);
+  if (family === void 0 || !isRecord(toolInput)) return void 0;
+  const found = findVikingPath(toolInput, family === "glob");
+  return found === void 0 ? void 0 : guardReason(toolName, family, found, toolInput, tools);
+}
+async function namingConfiguredTools(toolName, toolInput, reason, configured) {
+  if (COMMAND_TOOLS.has(toolName)) return reason;
+  try {
+    return guardDenyReason(toolName, toolInput, await configured()) ?? reason;
+  } catch {
+    return reason;
+  }
+}
+function findVikingPath(toolInput, patternIsPath) {
+  const keys = patternIsPath ? ["pattern", ...PATH_KEYS] : PATH_KEYS;
+  for (const key of keys) {
+    if (!Object.hasOwn(toolInput, key)) continue;
+    const uri = findInValue(toolInput[key], keys, 0);
+    if (uri !== void 0) return { uri, key };
+  }
+  return void 0;
+}
+function findInValue(value, keys, depth) {
+  if (typeof value === "string") {
+    const uri = VIKING_URI.exec(value)?.[1];
+    return uri === void 0 ? void 0 : canonicalUri(uri.slice("viking:".length));
+  }
+  if (depth >= MAX_DEPTH) return void 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const uri = findInValue(item, keys, depth + 1);
+      if (uri !== void 0) return uri;
+    }
+    return void 0;
+  }
+  if (!isRecord(value)) return void 0;
+  for (const key of keys) {
+    if (!Object.hasOwn(value, key)) continue;
+    const uri = findInValue(value[key], keys, depth + 1);
+    if (uri !== void 0) return uri;
+  }
+  return void 0;
+}
+function canonicalUri(afterScheme) {
+  const path = afterScheme.startsWith("\\") ? afterScheme.replace(/\\/g, "/") : afterScheme;
+  return `viking://${path.replace(/^\/+/, "")}`;
+}
+function guardReason(toolName, family, found, toolInput, tools) {
+  const names = asToolNames(tools);
+  const host = names.host;
+  const uri = clip(found.uri);
+  const call = suggestedCall(family, found, toolInput, (tool) => names.name(tool));
+  const params = JSON.stringify(call.params);
+  const first = `${uri} is an OpenViking URI, not a local path, so ${toolName} cannot use it.`;
+  if (host === "claude-code") {
+    return [
+      first,
+      `Use ${call.alternatives} instead: ${call.tool} ${params}`,
+      `OpenViking MCP tools are deferred in Claude Code: if ${call.tool} is not loaded yet, load it first with ToolSearch ${JSON.stringify({ query: `select:${call.tool}` })}, then call it with the params above.`
+    ].join("\n");
+  }
+  return [
+    first,
+    `Use ${call.alternatives} instead: DeferExecuteTool ${JSON.stringify({ toolName: call.tool, params: call.params })}`,
+    `OpenViking MCP tools are deferred on CodeBuddy: ${deferredToolsClause(host)} (or load them with ToolSearch); where ${call.tool} is listed directly, call it with the same params.`
+  ].join("\n");
+}
+function suggestedCall(family, found, toolInput, mcp) {
+  const uri = clip(found.uri);
+  switch (family) {
+    case "read":
+      return { tool: mcp("read"), alternatives: mcp("read"), params: { uris: uri } };
+    case "list":
+      return { tool: mcp("list"), alternatives: mcp("list"), params: { uri } };
+    case "glob":
+      return {
+        tool: mcp("glob"),
+        alternatives: `${mcp("glob")} (or ${mcp("list")} for one folder)`,
+        params: globParams(found, toolInput)
+      };
+    case "grep":
+      return {
+        tool: mcp("grep"),
+        alternatives: `${mcp("grep")} (or ${mcp("search")} to search by meaning)`,
+        params: { uri, pattern: stringArg(toolInput.pattern) ?? "<regex>" }
+      };
+    case "write":
+      return { tool: mcp("write"), alternatives: mcp("write"), params: { uri, content: "<the text>" } };
+    case "edit":
+      return {
+        tool: mcp("edit"),
+        alternatives: mcp("edit"),
+        params: { uri, old_string: "<exact old text>", new_string: "<new text>" }
+      };
+  }
+}
+function globParams(found, toolInput) {
+  const wildcard = found.uri.search(/[*?[{]/);
+  if (wildcard >= 0) {
+    const cut = found.uri.lastIndexOf("/", wildcard) + 1;
+    return { pattern: clip(found.uri.slice(cut)) || "**/*", uri: clip(found.uri.slice(0, cut)) };
+  }
+  const pattern = found.key === "pattern" ? void 0 : stringArg(toolInput.pattern);
+  return { pattern: pattern ?? "**/*", uri: clip(found.uri) };
+}
+function stringArg(value) {
+  return typeof value === "string" && value.trim() !== "" && !VIKING_URI.test(value) ? clip(value) : void 0;
+}
+function clip(text2) {
+  return text2.length > MAX_ECHO_CHARS ? `${text2.slice(0, MAX_ECHO_CHARS)}\u2026` : text2;
+}
+
 // src/mod/files/posixPath.ts
 var sep = "/";
 var SLASH = 47;
@@ -181,62 +428,6 @@ function parse(path) {
   if (startPart > 0) parsed.dir = path.slice(0, startPart - 1);
   else if (absolute) parsed.dir = "/";
   return parsed;
-}
-
-// src/util/json.ts
-var ShapeError = class extends Error {
-  constructor(path, expected, actual) {
-    super(`${path}: expected ${expected}, got ${describe(actual)}`);
-    this.path = path;
-    this.name = "ShapeError";
-  }
-  path;
-};
-function describe(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function record(value, path) {
-  if (!isRecord(value)) throw new ShapeError(path, "object", value);
-  return value;
-}
-function requiredString(source, key, path) {
-  const value = source[key];
-  if (typeof value !== "string") throw new ShapeError(`${path}.${key}`, "string", value);
-  return value;
-}
-function optionalString(source, key, path) {
-  return optional(source, key, path, "string", (v) => typeof v === "string");
-}
-function optionalNumber(source, key, path) {
-  return optional(source, key, path, "number", (v) => typeof v === "number" && Number.isFinite(v));
-}
-function optionalBoolean(source, key, path) {
-  return optional(source, key, path, "boolean", (v) => typeof v === "boolean");
-}
-function listOf(source, key, path, item) {
-  const value = source[key];
-  if (value === void 0 || value === null) return [];
-  return arrayOf(value, `${path}.${key}`, item);
-}
-function arrayOf(value, path, item) {
-  if (!Array.isArray(value)) throw new ShapeError(path, "array", value);
-  return value.map((entry, index) => item(entry, `${path}[${index}]`));
-}
-function optional(source, key, path, expected, test) {
-  const value = source[key];
-  if (value === void 0 || value === null) return void 0;
-  if (!test(value)) throw new ShapeError(`${path}.${key}`, expected, value);
-  return value;
-}
-function compact(value) {
-  const out = {};
-  for (const [key, entry] of Object.entries(value)) if (entry !== void 0) out[key] = entry;
-  return out;
 }
 
 // src/store/fileSeam.ts
@@ -430,11 +621,6 @@ function readSmallFile(path, maxBytes) {
   if (refused2 !== void 0) return refused2;
   const text2 = files.text(path, maxBytes);
   return text2 === void 0 ? NOT_YET : smallFileText(text2, utf8Length(text2), maxBytes);
-}
-
-// src/util/errors.ts
-function errorMessage(error) {
-  return error instanceof Error ? error.message : String(error);
 }
 
 // src/config/configFile.ts
@@ -1479,182 +1665,141 @@ function resolveConfig({
   };
 }
 
-// src/protocol/hostTools.ts
-function hostFromEnv(env) {
-  if (env.CODEBUDDY_PLUGIN_ROOT) return "codebuddy";
-  return env.CLAUDE_PLUGIN_ROOT ? "claude-code" : "codebuddy";
-}
-var PLUGIN = "openviking";
-function mcpToolName(host, tool) {
-  return host === "claude-code" ? `mcp__plugin_${PLUGIN}_${PLUGIN}__${tool}` : `mcp__${PLUGIN}__${tool}`;
-}
-function deferredToolsClause(host) {
-  return host === "claude-code" ? 'load them with ToolSearch {"query": "select:<tool name>"}, then call them directly' : "call them through DeferExecuteTool with toolName and params";
-}
-function toolNamesFor(host, choice) {
-  if (choice === void 0 || choice.mcpEnabled)
-    return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
-  const prefix = userToolPrefix(choice.mcpServer);
-  return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
-}
-function userToolPrefix(server) {
-  const value = server.trim();
-  if (value.startsWith("mcp__")) return value.endsWith("__") ? value : `${value}__`;
-  return `mcp__${value.replace(/[^a-zA-Z0-9_-]/g, "_")}__`;
-}
-function asToolNames(tools) {
-  return typeof tools === "string" ? toolNamesFor(tools) : tools;
-}
-
-// src/protocol/stage.ts
-var PASS = Object.freeze({ kind: "pass" });
-
-// src/stages/commandGuard.ts
-var COMMAND_TOOLS = /* @__PURE__ */ new Set(["Skill", "SlashCommand"]);
-function pluginCommandNamed(toolInput) {
-  if (!isRecord(toolInput)) return void 0;
-  for (const key of ["skill", "command", "name"]) {
-    const value = toolInput[key];
-    if (typeof value !== "string") continue;
-    const name = value.trim().replace(/^\/+/, "").split(/\s/)[0]?.toLowerCase() ?? "";
-    if (name.startsWith("openviking:")) return name.slice(0, 64);
+// src/stages/guardTools.ts
+function configuredToolNames(deps, host = hostFromEnv(deps.env)) {
+  try {
+    const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+    deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });
+    return toolNamesFor(host, config.settings);
+  } catch (error) {
+    deps.log.warn("guard: configuration not read; naming the bundled tools", { error: errorMessage(error) });
+    return toolNamesFor(host);
   }
-  return void 0;
-}
-function commandDenyReason(command) {
-  return [
-    `/${command} is a command for the user to type, not for the model: the host would run any !\`\u2026\` in its arguments without asking.`,
-    "Do what it does with the OpenViking MCP tools instead (search, read, remember, forget), or tell the user they can type the command."
-  ].join("\n");
 }
 
-// src/stages/guardRule.ts
-var FILE_TOOL_FAMILIES = {
-  Read: "read",
-  NotebookRead: "read",
-  LS: "list",
-  Glob: "glob",
-  Grep: "grep",
-  Write: "write",
-  NotebookEdit: "write",
-  Edit: "edit",
-  MultiEdit: "edit"
+// src/openviking/transportError.ts
+function transportError(kind, message) {
+  return Object.assign(new Error(message), { kind });
+}
+function transportFailureKind(error) {
+  const kind = error?.kind;
+  return kind === "timeout" || kind === "too_large" || kind === "unsent" ? kind : "network";
+}
+
+// src/util/withTimeout.ts
+var nodeTimer = (ms, expire) => {
+  const timer = setTimeout(expire, ms);
+  return () => clearTimeout(timer);
 };
-var GUARDED_TOOLS = [...Object.keys(FILE_TOOL_FAMILIES), ...COMMAND_TOOLS];
-function fileToolFamily(toolName) {
-  return Object.hasOwn(FILE_TOOL_FAMILIES, toolName) ? FILE_TOOL_FAMILIES[toolName] : void 0;
-}
-var PATH_KEYS = ["file_path", "filePath", "filepath", "path", "paths", "notebook_path", "uri", "edits"];
-var MAX_DEPTH = 6;
-var VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]*|$))/i;
-var MAX_ECHO_CHARS = 300;
-function guardDenyReason(toolName, toolInput, tools) {
-  if (COMMAND_TOOLS.has(toolName)) {
-    const command = pluginCommandNamed(toolInput);
-    return command === void 0 ? void 0 : commandDenyReason(command);
+async function withTimeout(work, ms, onTimeout, startTimer = nodeTimer) {
+  let stop;
+  const expired = new Promise((resolve2) => {
+    stop = startTimer(Math.max(0, ms), () => resolve2(onTimeout));
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    stop?.();
   }
-  const family = fileToolFamily(toolName);
-  if (family === void 0 || !isRecord(toolInput)) return void 0;
-  const found = findVikingPath(toolInput, family === "glob");
-  return found === void 0 ? void 0 : guardReason(toolName, family, found, toolInput, tools);
 }
-function findVikingPath(toolInput, patternIsPath) {
-  const keys = patternIsPath ? ["pattern", ...PATH_KEYS] : PATH_KEYS;
-  for (const key of keys) {
-    if (!Object.hasOwn(toolInput, key)) continue;
-    const uri = findInValue(toolInput[key], keys, 0);
-    if (uri !== void 0) return { uri, key };
-  }
-  return void 0;
+
+// src/mod/deadline.ts
+var LATE = /* @__PURE__ */ Symbol("late");
+function within($, work, ms) {
+  return withTimeout(work, Math.max(1, ms), LATE, hostTimer($));
 }
-function findInValue(value, keys, depth) {
-  if (typeof value === "string") {
-    const uri = VIKING_URI.exec(value)?.[1];
-    return uri === void 0 ? void 0 : canonicalUri(uri.slice("viking:".length));
-  }
-  if (depth >= MAX_DEPTH) return void 0;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const uri = findInValue(item, keys, depth + 1);
-      if (uri !== void 0) return uri;
+function hostTimer($) {
+  return (ms, expire) => {
+    const stop = new AbortController();
+    $.clock.sleep(ms, { signal: stop.signal }).then(expire, expire);
+    return () => stop.abort();
+  };
+}
+var PREPARE_MS = 1e3;
+async function bounded($, work, ms, what) {
+  const value = await within($, work, ms);
+  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
+  return value;
+}
+
+// src/mod/httpTransport.ts
+var hanging = /* @__PURE__ */ new Map();
+var NEVER_SENT = /failed: (?:ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN)\b/;
+function fetchTransport($) {
+  return async (request) => {
+    const origin = originOf(request.url);
+    if (hanging.has(origin))
+      throw transportError(
+        "timeout",
+        `an earlier request to ${origin} is still without an answer; not asking again until it ends`
+      );
+    const answered = $.http.fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...request.body !== void 0 ? { body: request.body } : {}
+    }).then(
+      (answer2) => ({ answer: answer2 }),
+      (error) => ({ error })
+    );
+    const first = await within($, answered, request.timeoutMs);
+    if (first === LATE) {
+      hanging.set(origin, answered);
+      void answered.then(() => {
+        if (hanging.get(origin) === answered) hanging.delete(origin);
+      });
+      throw transportError("timeout", `no complete answer within ${request.timeoutMs} ms`);
     }
-    return void 0;
-  }
-  if (!isRecord(value)) return void 0;
-  for (const key of keys) {
-    if (!Object.hasOwn(value, key)) continue;
-    const uri = findInValue(value[key], keys, depth + 1);
-    if (uri !== void 0) return uri;
-  }
-  return void 0;
+    if ("error" in first) {
+      const message = first.error instanceof Error ? first.error.message : String(first.error);
+      throw transportError(
+        NEVER_SENT.test(message) ? "unsent" : message.includes("aborted") ? "timeout" : "network",
+        message
+      );
+    }
+    const answer = first.answer;
+    if ("deny" in answer) throw transportError("unsent", `the host refused the request: ${answer.deny}`);
+    return { status: answer.status, headers: answer.headers, body: answer.text };
+  };
 }
-function canonicalUri(afterScheme) {
-  const path = afterScheme.startsWith("\\") ? afterScheme.replace(/\\/g, "/") : afterScheme;
-  return `viking://${path.replace(/^\/+/, "")}`;
-}
-function guardReason(toolName, family, found, toolInput, tools) {
-  const names = asToolNames(tools);
-  const host = names.host;
-  const uri = clip(found.uri);
-  const call = suggestedCall(family, found, toolInput, (tool) => names.name(tool));
-  const params = JSON.stringify(call.params);
-  const first = `${uri} is an OpenViking URI, not a local path, so ${toolName} cannot use it.`;
-  if (host === "claude-code") {
-    return [
-      first,
-      `Use ${call.alternatives} instead: ${call.tool} ${params}`,
-      `OpenViking MCP tools are deferred in Claude Code: if ${call.tool} is not loaded yet, load it first with ToolSearch ${JSON.stringify({ query: `select:${call.tool}` })}, then call it with the params above.`
-    ].join("\n");
-  }
-  return [
-    first,
-    `Use ${call.alternatives} instead: DeferExecuteTool ${JSON.stringify({ toolName: call.tool, params: call.params })}`,
-    `OpenViking MCP tools are deferred on CodeBuddy: ${deferredToolsClause(host)} (or load them with ToolSearch); where ${call.tool} is listed directly, call it with the same params.`
-  ].join("\n");
-}
-function suggestedCall(family, found, toolInput, mcp) {
-  const uri = clip(found.uri);
-  switch (family) {
-    case "read":
-      return { tool: mcp("read"), alternatives: mcp("read"), params: { uris: uri } };
-    case "list":
-      return { tool: mcp("list"), alternatives: mcp("list"), params: { uri } };
-    case "glob":
-      return {
-        tool: mcp("glob"),
-        alternatives: `${mcp("glob")} (or ${mcp("list")} for one folder)`,
-        params: globParams(found, toolInput)
-      };
-    case "grep":
-      return {
-        tool: mcp("grep"),
-        alternatives: `${mcp("grep")} (or ${mcp("search")} to search by meaning)`,
-        params: { uri, pattern: stringArg(toolInput.pattern) ?? "<regex>" }
-      };
-    case "write":
-      return { tool: mcp("write"), alternatives: mcp("write"), params: { uri, content: "<the text>" } };
-    case "edit":
-      return {
-        tool: mcp("edit"),
-        alternatives: mcp("edit"),
-        params: { uri, old_string: "<exact old text>", new_string: "<new text>" }
-      };
+function originOf(url) {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }
-function globParams(found, toolInput) {
-  const wildcard = found.uri.search(/[*?[{]/);
-  if (wildcard >= 0) {
-    const cut = found.uri.lastIndexOf("/", wildcard) + 1;
-    return { pattern: clip(found.uri.slice(cut)) || "**/*", uri: clip(found.uri.slice(0, cut)) };
-  }
-  const pattern = found.key === "pattern" ? void 0 : stringArg(toolInput.pattern);
-  return { pattern: pattern ?? "**/*", uri: clip(found.uri) };
+
+// src/mod/deps.ts
+function moduleDeps($, view, cwd) {
+  const afterAnswer = [];
+  const deps = {
+    now: () => Date.now(),
+    env: view.env,
+    cwd,
+    homeDir: view.homeDir,
+    // Only what starts plugin processes reads it, and the module starts none.
+    pluginRoot: view.env.CLAUDE_PLUGIN_ROOT ?? "",
+    http: fetchTransport($),
+    pid: 0,
+    pipeAtomicBytes: 0,
+    spawnDetached: () => false,
+    afterAnswer: (task) => void afterAnswer.push(task),
+    log: moduleLogger($)
+  };
+  return { deps, afterAnswer };
 }
-function stringArg(value) {
-  return typeof value === "string" && value.trim() !== "" && !VIKING_URI.test(value) ? clip(value) : void 0;
-}
-function clip(text2) {
-  return text2.length > MAX_ECHO_CHARS ? `${text2.slice(0, MAX_ECHO_CHARS)}\u2026` : text2;
+function moduleLogger($) {
+  let settings;
+  const write = (level, message, fields) => debugNote($, `${level}: ${message}${fields === void 0 ? "" : ` ${JSON.stringify(fields)}`}`);
+  return {
+    debug: (message, fields) => {
+      if (settings?.debug === true) write("debug", message, fields);
+    },
+    warn: (message, fields) => write("warn", message, fields),
+    configure: (given) => {
+      settings = given;
+    }
+  };
 }
 
 // src/mod/hostProfile.ts
@@ -2490,7 +2635,7 @@ function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") 
     homeDir,
     credentials: config.credentials,
     settings: config.settings,
-    ...originOf(config),
+    ...originOf2(config),
     now
   };
   const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
@@ -2501,7 +2646,7 @@ function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") 
 function isActorScope(settings) {
   return settings.recallPeerScope.trim().toLowerCase() === "actor";
 }
-function originOf(config) {
+function originOf2(config) {
   const origin = config.settingSources?.peerSource;
   return origin === void 0 ? {} : { peerSourceOrigin: origin };
 }
@@ -2803,25 +2948,20 @@ function toolArguments(e) {
 async function guardToolCall($, e, next) {
   if (!await moduleIsOn($)) return next(e);
   const host = await hostProfile($);
-  const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
+  const tool = String(e.tool);
+  const reason = guardDenyReason(tool, toolArguments(e), host.kind);
   if (reason !== void 0)
-    return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($, host.kind)) ?? reason };
+    return { deny: await namingConfiguredTools(tool, toolArguments(e), reason, () => configuredTools($, host.kind)) };
   return (await withHandoff($, "guard", host.processId, () => next(e))).value;
 }
 async function configuredTools($, host) {
   try {
     const view = await sessionEnv($);
-    return await decide(
-      $,
-      view.homeDir,
-      () => toolNamesFor(host, loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings)
-    );
+    const deps = { env: view.env, homeDir: view.homeDir, log: moduleLogger($) };
+    return await decide($, view.homeDir, () => configuredToolNames(deps, host));
   } catch (error) {
-    debugNote(
-      $,
-      `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`
-    );
-    return toolNamesFor(host);
+    debugNote($, `guard: configuration not read; naming the bundled tools: ${errorMessage(error)}`);
+    throw error;
   }
 }
 
@@ -4804,15 +4944,6 @@ function readSessionContext(value) {
   });
 }
 
-// src/openviking/transportError.ts
-function transportError(kind, message) {
-  return Object.assign(new Error(message), { kind });
-}
-function transportFailureKind(error) {
-  const kind = error?.kind;
-  return kind === "timeout" || kind === "too_large" || kind === "unsent" ? kind : "network";
-}
-
 // src/openviking/client.ts
 var API = "/api/v1";
 function createOpenVikingClient(options2) {
@@ -5122,6 +5253,10 @@ function rewriteWithNewest(file, line) {
 }
 
 // src/stages/prompt.ts
+var SETTLE_GRACE_MS = 150;
+function recallWaitMs(ctx, now) {
+  return Math.max(0, ctx.deadlineAt - now) + SETTLE_GRACE_MS;
+}
 function planRecall(input, deps) {
   const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
   const decision = decideRecall(input, ctx.settings, ctx.workspace);
@@ -5179,107 +5314,6 @@ async function recallFor(plan, deps, cap) {
   return { text: text2, items };
 }
 
-// src/mod/deadline.ts
-var LATE = /* @__PURE__ */ Symbol("late");
-async function within($, work, ms) {
-  const stop = new AbortController();
-  const expired = $.clock.sleep(Math.max(1, ms), { signal: stop.signal }).then(
-    () => LATE,
-    () => LATE
-  );
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    stop.abort();
-  }
-}
-var PREPARE_MS = 1e3;
-async function bounded($, work, ms, what) {
-  const value = await within($, work, ms);
-  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
-  return value;
-}
-
-// src/mod/httpTransport.ts
-var hanging = /* @__PURE__ */ new Map();
-var NEVER_SENT = /failed: (?:ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN)\b/;
-function fetchTransport($) {
-  return async (request) => {
-    const origin = originOf2(request.url);
-    if (hanging.has(origin))
-      throw transportError(
-        "timeout",
-        `an earlier request to ${origin} is still without an answer; not asking again until it ends`
-      );
-    const answered = $.http.fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      ...request.body !== void 0 ? { body: request.body } : {}
-    }).then(
-      (answer2) => ({ answer: answer2 }),
-      (error) => ({ error })
-    );
-    const first = await within($, answered, request.timeoutMs);
-    if (first === LATE) {
-      hanging.set(origin, answered);
-      void answered.then(() => {
-        if (hanging.get(origin) === answered) hanging.delete(origin);
-      });
-      throw transportError("timeout", `no complete answer within ${request.timeoutMs} ms`);
-    }
-    if ("error" in first) {
-      const message = first.error instanceof Error ? first.error.message : String(first.error);
-      throw transportError(
-        NEVER_SENT.test(message) ? "unsent" : message.includes("aborted") ? "timeout" : "network",
-        message
-      );
-    }
-    const answer = first.answer;
-    if ("deny" in answer) throw transportError("unsent", `the host refused the request: ${answer.deny}`);
-    return { status: answer.status, headers: answer.headers, body: answer.text };
-  };
-}
-function originOf2(url) {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-}
-
-// src/mod/deps.ts
-function moduleDeps($, view, cwd) {
-  const afterAnswer = [];
-  const deps = {
-    now: () => Date.now(),
-    env: view.env,
-    cwd,
-    homeDir: view.homeDir,
-    // Only what starts plugin processes reads it, and the module starts none.
-    pluginRoot: view.env.CLAUDE_PLUGIN_ROOT ?? "",
-    http: fetchTransport($),
-    pid: 0,
-    pipeAtomicBytes: 0,
-    spawnDetached: () => false,
-    afterAnswer: (task) => void afterAnswer.push(task),
-    log: moduleLogger($)
-  };
-  return { deps, afterAnswer };
-}
-function moduleLogger($) {
-  let settings;
-  const write = (level, message, fields) => debugNote($, `${level}: ${message}${fields === void 0 ? "" : ` ${JSON.stringify(fields)}`}`);
-  return {
-    debug: (message, fields) => {
-      if (settings?.debug === true) write("debug", message, fields);
-    },
-    warn: (message, fields) => write("warn", message, fields),
-    configure: (given) => {
-      settings = given;
-    }
-  };
-}
-
 // src/mod/files/switchFiles.ts
 function switchFiles(view) {
   const configuration = new Set(configurationFiles(view.env, view.homeDir));
@@ -5288,7 +5322,6 @@ function switchFiles(view) {
 }
 
 // src/mod/recall.ts
-var SETTLE_GRACE_MS = 150;
 function promptOf(e) {
   const input = hookInputFromJson(e);
   if (input?.hook_event_name !== "UserPromptSubmit" || typeof input.cwd !== "string" || !isAbsolute(input.cwd))
@@ -5303,11 +5336,7 @@ async function prepareRecall($, input) {
     return async () => ({ text: "", items: [], afterAnswer: [] });
   }
   return async () => {
-    const answer = await within(
-      $,
-      recallFor(plan, deps, void 0),
-      Math.max(0, plan.ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS
-    );
+    const answer = await within($, recallFor(plan, deps, void 0), recallWaitMs(plan.ctx, deps.now()));
     if (answer === LATE) throw new Error("recall ran past its deadline");
     return { text: answer?.text ?? "", items: answer?.items ?? [], afterAnswer };
   };
@@ -5739,6 +5768,7 @@ function fileOf(source) {
 }
 
 // src/stages/startBlock.ts
+var SETTLE_GRACE_MS2 = 200;
 var ARCHIVE_SOURCES = /* @__PURE__ */ new Set(["resume", "compact"]);
 function planStart(input, deps) {
   const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
@@ -5748,8 +5778,14 @@ function planStart(input, deps) {
     sessionId: ctx.hostSessionId,
     workspace: ctx.workspace
   });
-  const source = typeof input.source === "string" && input.source.trim() !== "" ? input.source.trim() : "startup";
-  return { ctx, source, ...off !== void 0 ? { off } : {} };
+  return { ctx, source: startSource(input), ...off !== void 0 ? { off } : {} };
+}
+function startSource(input) {
+  const given = typeof input.source === "string" ? input.source.trim() : "";
+  return given === "" ? "startup" : given;
+}
+function startWaitMs(ctx, now) {
+  return Math.max(0, ctx.deadlineAt - now) + SETTLE_GRACE_MS2;
 }
 function startStateFile(ctx) {
   return sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
@@ -5796,7 +5832,6 @@ function fetchProfile(ctx, deps) {
 }
 
 // src/mod/start.ts
-var SETTLE_GRACE_MS2 = 200;
 var answering = /* @__PURE__ */ new Map();
 async function onSessionStart($, e, next) {
   if (!await moduleIsOn($)) return next(e);
@@ -5810,7 +5845,7 @@ function startOf(e) {
   return input;
 }
 async function startInModule($, input) {
-  const source = typeof input.source === "string" ? input.source.trim() : "";
+  const source = startSource(input);
   const running = answering.get(source);
   if (running !== void 0) {
     const reads = await running;
@@ -5857,7 +5892,7 @@ async function planInModule($, input) {
     const text2 = await within(
       $,
       readStartBlock({ ...ctx, client: watched.client }, source, deps, void 0),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS2
+      startWaitMs(ctx, deps.now())
     );
     if (text2 === LATE) throw new Error("the start block ran past its deadline");
     if (ctx.ovSessionId !== "")

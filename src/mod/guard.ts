@@ -7,9 +7,11 @@
  * model reads the reason as the tool's error (D30).
  *
  * A deny names the tools the configuration gives (D29: the bundled ones,
- * or with `mcpEnabled` off those of the user's own server), read as the
- * stage reads them (stages/guardTools.ts) through the module's file
- * snapshot; when that fails, the host's bundled names, as there.
+ * or with `mcpEnabled` off those of the user's own server), read by the
+ * stage's own code (stages/guardRule.ts `namingConfiguredTools`,
+ * stages/guardTools.ts) through the module's file snapshot: a Skill or
+ * SlashCommand deny reads nothing, and a failed read names the host's
+ * bundled tools, as there.
  *
  * An allowed call goes on (`next(e)`) with the guard handed off, so our
  * shell prefilter steps aside for it (handoff.ts); everyone else's
@@ -17,12 +19,14 @@
  *
  * @module
  */
-import { loadPluginConfig } from '../config/load.js';
-import { toolNamesFor, type HostKind, type ToolNames } from '../protocol/hostTools.js';
+import type { HostKind, ToolNames } from '../protocol/hostTools.js';
+import { errorMessage } from '../util/errors.js';
 import { isRecord } from '../util/json.js';
-import { guardDenyReason } from '../stages/guardRule.js';
+import { guardDenyReason, namingConfiguredTools } from '../stages/guardRule.js';
+import { configuredToolNames } from '../stages/guardTools.js';
 export { GUARDED_TOOLS } from '../stages/guardRule.js';
 import { debugNote } from './debugNote.js';
+import { moduleLogger } from './deps.js';
 import { sessionEnv } from './env/sessionEnv.js';
 import { decide } from './files/fetch.js';
 import { withHandoff } from './handoff.js';
@@ -43,23 +47,21 @@ export async function guardToolCall(
 ): Promise<ToolCallResult> {
   if (!(await moduleIsOn($))) return next(e);
   const host = await hostProfile($);
-  const reason = guardDenyReason(String(e.tool), toolArguments(e), host.kind);
+  const tool = String(e.tool);
+  const reason = guardDenyReason(tool, toolArguments(e), host.kind);
   if (reason !== undefined)
-    return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($, host.kind)) ?? reason };
+    return { deny: await namingConfiguredTools(tool, toolArguments(e), reason, () => configuredTools($, host.kind)) };
   return (await withHandoff($, 'guard', host.processId, () => next(e))).value;
 }
 
+/** The stage's read of the configuration's tool names (stages/guardTools.ts), through the file snapshot. */
 async function configuredTools($: Engine, host: HostKind): Promise<ToolNames> {
   try {
     const view = await sessionEnv($);
-    return await decide($, view.homeDir, () =>
-      toolNamesFor(host, loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings),
-    );
+    const deps = { env: view.env, homeDir: view.homeDir, log: moduleLogger($) };
+    return await decide($, view.homeDir, () => configuredToolNames(deps, host));
   } catch (error) {
-    debugNote(
-      $,
-      `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return toolNamesFor(host);
+    debugNote($, `guard: configuration not read; naming the bundled tools: ${errorMessage(error)}`);
+    throw error;
   }
 }

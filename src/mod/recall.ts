@@ -27,7 +27,7 @@
 import { hookInputFromJson } from '../protocol/parse.js';
 import type { UserPromptSubmitInput } from '../protocol/input.js';
 import { recallCacheFiles } from '../recall/known.js';
-import { planRecall, recallFor } from '../stages/prompt.js';
+import { planRecall, recallFor, recallWaitMs } from '../stages/prompt.js';
 import { readJsonSync } from '../store/atomic.js';
 import type { InjectedItem } from '../why/record.js';
 import { bounded, LATE, PREPARE_MS, within } from './deadline.js';
@@ -37,9 +37,6 @@ import { decide } from './files/fetch.js';
 import { isAbsolute } from './files/posixPath.js';
 import { switchFiles } from './files/switchFiles.js';
 import type { ClassicInput, Engine } from './host.js';
-
-/** As the stage's: time for the client's cut at the deadline to land. */
-const SETTLE_GRACE_MS = 150;
 
 export interface ModuleRecall {
   /** The block ('' when there is none: nothing recalled, or the prompt is skipped). */
@@ -71,11 +68,7 @@ export async function prepareRecall($: Engine, input: UserPromptSubmitInput): Pr
     return async () => ({ text: '', items: [], afterAnswer: [] });
   }
   return async () => {
-    const answer = await within(
-      $,
-      recallFor(plan, deps, undefined),
-      Math.max(0, plan.ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
-    );
+    const answer = await within($, recallFor(plan, deps, undefined), recallWaitMs(plan.ctx, deps.now()));
     if (answer === LATE) throw new Error('recall ran past its deadline');
     return { text: answer?.text ?? '', items: answer?.items ?? [], afterAnswer };
   };

@@ -30,7 +30,15 @@ import type { SessionStartInput } from '../protocol/input.js';
 import { hookInputFromJson } from '../protocol/parse.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { memoryOffNotice, watchFailures } from '../stages/notice.js';
-import { planStart, readStartBlock, recordStart, startStateFile, type StartPlan } from '../stages/startBlock.js';
+import {
+  planStart,
+  readStartBlock,
+  recordStart,
+  startSource,
+  startStateFile,
+  startWaitMs,
+  type StartPlan,
+} from '../stages/startBlock.js';
 import { bounded, LATE, PREPARE_MS, within } from './deadline.js';
 import { moduleDeps } from './deps.js';
 import { sessionEnv } from './env/sessionEnv.js';
@@ -41,9 +49,6 @@ import { takeOver } from './classic.js';
 import type { ClassicInput, ClassicResult, Engine, Next } from './host.js';
 import { moduleIsOn } from './moduleSwitch.js';
 import { readRecallCaches } from './recall.js';
-
-/** As the stage's: time for the client's cut at the deadline to land. */
-const SETTLE_GRACE_MS = 200;
 
 export interface ModuleStart {
   text: string;
@@ -78,7 +83,7 @@ export function startOf(e: ClassicInput): SessionStartInput | undefined {
  * and the module's reads wait for neither).
  */
 export async function startInModule($: Engine, input: SessionStartInput): Promise<() => Promise<ModuleStart>> {
-  const source = typeof input.source === 'string' ? input.source.trim() : '';
+  const source = startSource(input);
   const running = answering.get(source);
   if (running !== undefined) {
     const reads = await running;
@@ -127,7 +132,7 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
     const text = await within(
       $,
       readStartBlock({ ...ctx, client: watched.client }, source, deps, undefined),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+      startWaitMs(ctx, deps.now()),
     );
     if (text === LATE) throw new Error('the start block ran past its deadline');
     if (ctx.ovSessionId !== '')

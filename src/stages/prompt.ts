@@ -30,8 +30,13 @@ import { recordInjection, type InjectedItem } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
 import { errorMessage } from '../util/errors.js';
 
-/** Grace after the deadline for the client's cut-off to land before the stage gives up regardless. */
+/** Grace after the deadline for the client's cut-off to land before a recall is given up regardless. */
 const SETTLE_GRACE_MS = 150;
+
+/** How long a recall may run from `now`: to the plan's deadline, and the grace. The stage and the hooks module wait this. */
+export function recallWaitMs(ctx: Pick<StageContext, 'deadlineAt'>, now: number): number {
+  return Math.max(0, ctx.deadlineAt - now) + SETTLE_GRACE_MS;
+}
 
 /** What a prompt gets: no recall (and why), or the context to recall for, the filtered query and what is known. */
 export type RecallPlan =
@@ -73,7 +78,7 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
     }
     const answer = await withTimeout(
       recallFor(plan, deps, hookContextCap(hostFromEnv(deps.env))),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+      recallWaitMs(ctx, deps.now()),
       undefined,
     );
     return answer === undefined ? PASS : { kind: 'context', text: answer.text };

@@ -44,10 +44,7 @@ import type { StageContext } from '../session/stageContext.js';
 import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { errorMessage } from '../util/errors.js';
-import { planStart, readStartBlock, recordStart, startStateFile } from './startBlock.js';
-
-/** Grace after the deadline for file writes before the stage gives up regardless. */
-const SETTLE_GRACE_MS = 200;
+import { planStart, readStartBlock, recordStart, startStateFile, startWaitMs } from './startBlock.js';
 
 export async function runStart(input: HookInput, deps: StageDeps): Promise<StageResult> {
   if (input.hook_event_name !== 'SessionStart') return PASS;
@@ -62,7 +59,7 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
     if (moduleAnswers) deps.log.debug('the hooks module answers this session start; housekeeping only');
     const text = await withTimeout(
       answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+      startWaitMs(ctx, deps.now()),
       '',
     );
     if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers) ensureResident(deps);

@@ -42,10 +42,25 @@
 //
 // Output is deterministic (content-hashed chunk names, no timestamps), so CI
 // can prove that a rebuild leaves `git diff` empty.
-import { build } from 'esbuild';
+//
+// Every build is made in memory and only the files whose bytes differ are
+// written, each atomically (temp + rename); files under scripts/ and servers/
+// that no build made any more (an old chunk) are removed. So an unchanged
+// tree rewrites nothing, and a test run elsewhere in the checkout never sees
+// a bundle half-written. Every test run builds this way first
+// (tests/support/build-before-test.ts, vitest's globalSetup; D37).
+import * as esbuild from 'esbuild';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository: every path here is taken from it, whatever the caller's working directory. */
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/** The folders whose every file a build makes: a file there no build made is stale and removed. */
+const BUILT_DIRS = ['scripts', 'servers'];
 
 /** Source module → its file under scripts/lazy/ (without extension). */
 export const LAZY_MODULES = {
@@ -282,7 +297,7 @@ function lazyExternals(prefix) {
   return {
     name: 'lazy-externals',
     setup(b) {
-      const byPath = new Map(Object.entries(LAZY_MODULES).map(([src, out]) => [resolve(src), out]));
+      const byPath = new Map(Object.entries(LAZY_MODULES).map(([src, out]) => [resolve(ROOT, src), out]));
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
         const target = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
@@ -317,13 +332,86 @@ export function bundleBuilds() {
   ];
 }
 
-async function buildAll() {
-  await Promise.all(
-    ['scripts/chunks', 'scripts/lazy', 'servers/chunks'].map((dir) => rm(dir, { recursive: true, force: true })),
-  );
+/** Every bundle, built in memory: the files the builds make, not yet written, and their metafiles. */
+async function bundleAll() {
+  const outputs = [];
   const metafiles = [];
-  for (const options of bundleBuilds()) metafiles.push((await build(options)).metafile);
-  writeThirdPartyNotices(metafiles);
+  for (const options of bundleBuilds()) {
+    const result = await buildInMemory(options);
+    outputs.push(...result.outputFiles);
+    metafiles.push(result.metafile);
+  }
+  return { outputs, metafiles };
+}
+
+/**
+ * Builds every bundle and writes what changed (see the header): the paths
+ * written and removed, relative to the repository; both empty when the
+ * committed bundles were already what src/ makes. Throws when a build fails,
+ * having written nothing.
+ */
+async function buildAll() {
+  const { outputs, metafiles } = await bundleAll();
+  const written = await writeChanged(outputs);
+  const removed = await removeStale(new Set(outputs.map((file) => file.path)));
+  writeThirdPartyNotices(metafiles, ROOT);
+  return { written: written.map((path) => relative(ROOT, path)), removed: removed.map((path) => relative(ROOT, path)) };
+}
+
+/** esbuild's build of `options` in memory, paths taken from the repository. */
+function buildInMemory(options) {
+  return esbuild.build({ absWorkingDir: ROOT, ...options, write: false });
+}
+
+/**
+ * Writes each output whose bytes differ from the file's, atomically; the
+ * deepest first (lazy files and chunks before the entries that load them).
+ */
+async function writeChanged(outputs) {
+  const changed = [];
+  for (const file of outputs) {
+    const before = await readFile(file.path).catch(() => undefined);
+    if (before === undefined || Buffer.compare(before, file.contents) !== 0) changed.push(file);
+  }
+  changed.sort((a, b) => b.path.split('/').length - a.path.split('/').length || a.path.localeCompare(b.path));
+  for (const file of changed) await writeAtomically(file.path, file.contents);
+  return changed.map((file) => file.path);
+}
+
+async function writeAtomically(path, contents) {
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await mkdir(dirname(path), { recursive: true });
+  try {
+    await writeFile(temp, contents);
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A temp file younger than this may be another build's, about to be renamed: left alone. */
+const TEMP_GRACE_MS = 60_000;
+
+/** Removes the files under BUILT_DIRS that are not in `made`, and the folders that leaves empty. */
+async function removeStale(made) {
+  const removed = [];
+  const inFlight = async (path) => path.endsWith('.tmp') && Date.now() - (await stat(path)).mtimeMs < TEMP_GRACE_MS;
+  const sweep = async (dir) => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        await sweep(path);
+        await rmdir(path).catch(() => undefined); // only when empty
+      } else if (!made.has(path) && !(await inFlight(path).catch(() => true))) {
+        await rm(path, { force: true });
+        removed.push(path);
+      }
+    }
+  };
+  for (const dir of BUILT_DIRS) await sweep(join(ROOT, dir));
+  return removed;
 }
 
 /** The MCP proxy: the only bundle with packages in it (the MCP SDK, zod, ajv, undici), so it carries the notice pointer. */
@@ -343,7 +431,10 @@ export const MCP_BUILD_OPTIONS = {
  * recall, start, the why and status records), whose leaf I/O is node's. In
  * hooks/register.mjs only, that leaf is the module's own (src/mod/files/,
  * D30): `node:path` is a POSIX port of node's, and the store's three file
- * leaves are answered from the module's `$.fs` snapshot. Every other node
+ * leaves are answered from the module's `$.fs` snapshot. Both sides of each
+ * leaf implement the file seam (src/store/fileSeam.ts, which the compiler
+ * holds them to; tests/store/file-seam.test.ts runs its contract on both,
+ * D37). Every other node
  * builtin is left out as long as nothing the module runs uses it
  * (`sideEffects: false`); one still imported fails the build here, not the
  * host's load (FC8).
@@ -405,15 +496,17 @@ export const MODULE_BUILD_OPTIONS = {
  * the built plugin in the fault tests, never for scripts/.
  */
 async function buildWorkerWithTestSeams(lazyDir) {
-  if (resolve(lazyDir) === resolve('scripts/lazy')) throw new Error('the seamed worker never goes into scripts/lazy');
-  await build({
+  if (resolve(lazyDir) === resolve(ROOT, 'scripts/lazy'))
+    throw new Error('the seamed worker never goes into scripts/lazy');
+  const { outputFiles } = await buildInMemory({
     ...HOOK_BUNDLE_OPTIONS,
     define: { OV_TEST_SEAMS: 'true' },
     entryPoints: { worker: 'src/capture/worker.ts' },
-    outdir: lazyDir,
+    outdir: resolve(lazyDir),
     outExtension: { '.js': '.mjs' },
     plugins: [lazyExternals('./'), builtinsWithoutFacades],
   });
+  await writeChanged(outputFiles);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

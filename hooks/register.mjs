@@ -19,6 +19,261 @@ function debugNote($, text2) {
   }
 }
 
+// src/util/errors.ts
+function errorMessage(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// src/protocol/stage.ts
+var PASS = Object.freeze({ kind: "pass" });
+
+// src/util/json.ts
+var ShapeError = class extends Error {
+  constructor(path, expected, actual) {
+    super(`${path}: expected ${expected}, got ${describe(actual)}`);
+    this.path = path;
+    this.name = "ShapeError";
+  }
+  path;
+};
+function describe(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function parseJson(text2) {
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+}
+function record(value, path) {
+  if (!isRecord(value)) throw new ShapeError(path, "object", value);
+  return value;
+}
+function requiredString(source, key, path) {
+  const value = source[key];
+  if (typeof value !== "string") throw new ShapeError(`${path}.${key}`, "string", value);
+  return value;
+}
+function optionalString(source, key, path) {
+  return optional(source, key, path, "string", (v) => typeof v === "string");
+}
+function optionalNumber(source, key, path) {
+  return optional(source, key, path, "number", (v) => typeof v === "number" && Number.isFinite(v));
+}
+function optionalBoolean(source, key, path) {
+  return optional(source, key, path, "boolean", (v) => typeof v === "boolean");
+}
+function listOf(source, key, path, item) {
+  const value = source[key];
+  if (value === void 0 || value === null) return [];
+  return arrayOf(value, `${path}.${key}`, item);
+}
+function arrayOf(value, path, item) {
+  if (!Array.isArray(value)) throw new ShapeError(path, "array", value);
+  return value.map((entry, index) => item(entry, `${path}[${index}]`));
+}
+function optional(source, key, path, expected, test) {
+  const value = source[key];
+  if (value === void 0 || value === null) return void 0;
+  if (!test(value)) throw new ShapeError(`${path}.${key}`, expected, value);
+  return value;
+}
+function compact(value) {
+  const out = {};
+  for (const [key, entry] of Object.entries(value)) if (entry !== void 0) out[key] = entry;
+  return out;
+}
+
+// src/protocol/hostTools.ts
+function hostFromEnv(env) {
+  if (env.CODEBUDDY_PLUGIN_ROOT) return "codebuddy";
+  return env.CLAUDE_PLUGIN_ROOT ? "claude-code" : "codebuddy";
+}
+var PLUGIN = "openviking";
+function mcpToolName(host, tool) {
+  return host === "claude-code" ? `mcp__plugin_${PLUGIN}_${PLUGIN}__${tool}` : `mcp__${PLUGIN}__${tool}`;
+}
+function deferredToolsClause(host) {
+  return host === "claude-code" ? 'load them with ToolSearch {"query": "select:<tool name>"}, then call them directly' : "call them through DeferExecuteTool with toolName and params";
+}
+function toolNamesFor(host, choice) {
+  if (choice === void 0 || choice.mcpEnabled)
+    return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
+  const prefix = userToolPrefix(choice.mcpServer);
+  return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
+}
+function userToolPrefix(server) {
+  const value = server.trim();
+  const literal = value.startsWith("mcp__");
+  const name = (literal ? value : `mcp__${value}`).replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+  return name.endsWith("__") ? name : `${name}__`;
+}
+function asToolNames(tools) {
+  return typeof tools === "string" ? toolNamesFor(tools) : tools;
+}
+
+// src/stages/commandGuard.ts
+var COMMAND_TOOLS = /* @__PURE__ */ new Set(["Skill", "SlashCommand"]);
+function pluginCommandNamed(toolInput) {
+  if (!isRecord(toolInput)) return void 0;
+  for (const key of ["skill", "command", "name"]) {
+    const value = toolInput[key];
+    if (typeof value !== "string") continue;
+    const name = value.trim().replace(/^\/+/, "").split(/\s/)[0]?.toLowerCase() ?? "";
+    if (name.startsWith("openviking:")) return name.slice(0, 64);
+  }
+  return void 0;
+}
+function commandDenyReason(command) {
+  return [
+    `/${command} is a command for the user to type, not for the model: the host would run any !\`\u2026\` in its arguments without asking.`,
+    "Do what it does with the OpenViking MCP tools instead (search, read, remember, forget), or tell the user they can type the command."
+  ].join("\n");
+}
+
+// src/stages/guardRule.ts
+var FILE_TOOL_FAMILIES = {
+  Read: "read",
+  NotebookRead: "read",
+  LS: "list",
+  Glob: "glob",
+  Grep: "grep",
+  Write: "write",
+  NotebookEdit: "write",
+  Edit: "edit",
+  MultiEdit: "edit"
+};
+var GUARDED_TOOLS = [...Object.keys(FILE_TOOL_FAMILIES), ...COMMAND_TOOLS];
+function fileToolFamily(toolName) {
+  return Object.hasOwn(FILE_TOOL_FAMILIES, toolName) ? FILE_TOOL_FAMILIES[toolName] : void 0;
+}
+var PATH_KEYS = ["file_path", "filePath", "filepath", "path", "paths", "notebook_path", "uri", "edits"];
+var MAX_DEPTH = 6;
+var VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]*|$))/i;
+var MAX_ECHO_CHARS = 300;
+function guardDenyReason(toolName, toolInput, tools) {
+  if (COMMAND_TOOLS.has(toolName)) {
+    const command = pluginCommandNamed(toolInput);
+    return command === void 0 ? void 0 : commandDenyReason(command);
+  }
+  const family = fileToolFamily(toolName);
+  if (family === void 0 || !isRecord(toolInput)) return void 0;
+  const found = findVikingPath(toolInput, family === "glob");
+  return found === void 0 ? void 0 : guardReason(toolName, family, found, toolInput, tools);
+}
+async function namingConfiguredTools(toolName, toolInput, reason, configured) {
+  if (COMMAND_TOOLS.has(toolName)) return reason;
+  try {
+    return guardDenyReason(toolName, toolInput, await configured()) ?? reason;
+  } catch {
+    return reason;
+  }
+}
+function findVikingPath(toolInput, patternIsPath) {
+  const keys = patternIsPath ? ["pattern", ...PATH_KEYS] : PATH_KEYS;
+  for (const key of keys) {
+    if (!Object.hasOwn(toolInput, key)) continue;
+    const uri = findInValue(toolInput[key], keys, 0);
+    if (uri !== void 0) return { uri, key };
+  }
+  return void 0;
+}
+function findInValue(value, keys, depth) {
+  if (typeof value === "string") {
+    const uri = VIKING_URI.exec(value)?.[1];
+    return uri === void 0 ? void 0 : canonicalUri(uri.slice("viking:".length));
+  }
+  if (depth >= MAX_DEPTH) return void 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const uri = findInValue(item, keys, depth + 1);
+      if (uri !== void 0) return uri;
+    }
+    return void 0;
+  }
+  if (!isRecord(value)) return void 0;
+  for (const key of keys) {
+    if (!Object.hasOwn(value, key)) continue;
+    const uri = findInValue(value[key], keys, depth + 1);
+    if (uri !== void 0) return uri;
+  }
+  return void 0;
+}
+function canonicalUri(afterScheme) {
+  const path = afterScheme.startsWith("\\") ? afterScheme.replace(/\\/g, "/") : afterScheme;
+  return `viking://${path.replace(/^\/+/, "")}`;
+}
+function guardReason(toolName, family, found, toolInput, tools) {
+  const names = asToolNames(tools);
+  const host = names.host;
+  const uri = clip(found.uri);
+  const call = suggestedCall(family, found, toolInput, (tool) => names.name(tool));
+  const params = JSON.stringify(call.params);
+  const first = `${uri} is an OpenViking URI, not a local path, so ${toolName} cannot use it.`;
+  if (host === "claude-code") {
+    return [
+      first,
+      `Use ${call.alternatives} instead: ${call.tool} ${params}`,
+      `OpenViking MCP tools are deferred in Claude Code: if ${call.tool} is not loaded yet, load it first with ToolSearch ${JSON.stringify({ query: `select:${call.tool}` })}, then call it with the params above.`
+    ].join("\n");
+  }
+  return [
+    first,
+    `Use ${call.alternatives} instead: DeferExecuteTool ${JSON.stringify({ toolName: call.tool, params: call.params })}`,
+    `OpenViking MCP tools are deferred on CodeBuddy: ${deferredToolsClause(host)} (or load them with ToolSearch); where ${call.tool} is listed directly, call it with the same params.`
+  ].join("\n");
+}
+function suggestedCall(family, found, toolInput, mcp) {
+  const uri = clip(found.uri);
+  switch (family) {
+    case "read":
+      return { tool: mcp("read"), alternatives: mcp("read"), params: { uris: uri } };
+    case "list":
+      return { tool: mcp("list"), alternatives: mcp("list"), params: { uri } };
+    case "glob":
+      return {
+        tool: mcp("glob"),
+        alternatives: `${mcp("glob")} (or ${mcp("list")} for one folder)`,
+        params: globParams(found, toolInput)
+      };
+    case "grep":
+      return {
+        tool: mcp("grep"),
+        alternatives: `${mcp("grep")} (or ${mcp("search")} to search by meaning)`,
+        params: { uri, pattern: stringArg(toolInput.pattern) ?? "<regex>" }
+      };
+    case "write":
+      return { tool: mcp("write"), alternatives: mcp("write"), params: { uri, content: "<the text>" } };
+    case "edit":
+      return {
+        tool: mcp("edit"),
+        alternatives: mcp("edit"),
+        params: { uri, old_string: "<exact old text>", new_string: "<new text>" }
+      };
+  }
+}
+function globParams(found, toolInput) {
+  const wildcard = found.uri.search(/[*?[{]/);
+  if (wildcard >= 0) {
+    const cut = found.uri.lastIndexOf("/", wildcard) + 1;
+    return { pattern: clip(found.uri.slice(cut)) || "**/*", uri: clip(found.uri.slice(0, cut)) };
+  }
+  const pattern = found.key === "pattern" ? void 0 : stringArg(toolInput.pattern);
+  return { pattern: pattern ?? "**/*", uri: clip(found.uri) };
+}
+function stringArg(value) {
+  return typeof value === "string" && value.trim() !== "" && !VIKING_URI.test(value) ? clip(value) : void 0;
+}
+function clip(text2) {
+  return text2.length > MAX_ECHO_CHARS ? `${text2.slice(0, MAX_ECHO_CHARS)}\u2026` : text2;
+}
+
 // src/mod/files/posixPath.ts
 var sep = "/";
 var SLASH = 47;
@@ -194,67 +449,23 @@ function parse(path) {
   return parsed;
 }
 
-// src/util/json.ts
-var ShapeError = class extends Error {
-  constructor(path, expected, actual) {
-    super(`${path}: expected ${expected}, got ${describe(actual)}`);
-    this.path = path;
-    this.name = "ShapeError";
-  }
-  path;
-};
-function describe(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
+// src/store/fileSeam.ts
+var MISSING = { absent: "missing", why: "does not exist" };
+function smallFileRefusal(kind, size, maxBytes) {
+  if (kind !== "file") return { absent: "not-a-file", why: `is ${describeKind(kind)}, not a regular file` };
+  return size > maxBytes ? tooLargeFile(maxBytes) : void 0;
 }
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+function smallFileText(text2, bytes, maxBytes) {
+  return bytes > maxBytes ? tooLargeFile(maxBytes) : { text: text2 };
 }
-function parseJson(text2) {
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
+function unreadableFile(why) {
+  return { absent: "unreadable", why: `cannot be read (${why})` };
 }
-function record(value, path) {
-  if (!isRecord(value)) throw new ShapeError(path, "object", value);
-  return value;
+function tooLargeFile(maxBytes) {
+  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
 }
-function requiredString(source, key, path) {
-  const value = source[key];
-  if (typeof value !== "string") throw new ShapeError(`${path}.${key}`, "string", value);
-  return value;
-}
-function optionalString(source, key, path) {
-  return optional(source, key, path, "string", (v) => typeof v === "string");
-}
-function optionalNumber(source, key, path) {
-  return optional(source, key, path, "number", (v) => typeof v === "number" && Number.isFinite(v));
-}
-function optionalBoolean(source, key, path) {
-  return optional(source, key, path, "boolean", (v) => typeof v === "boolean");
-}
-function listOf(source, key, path, item) {
-  const value = source[key];
-  if (value === void 0 || value === null) return [];
-  return arrayOf(value, `${path}.${key}`, item);
-}
-function arrayOf(value, path, item) {
-  if (!Array.isArray(value)) throw new ShapeError(path, "array", value);
-  return value.map((entry, index) => item(entry, `${path}[${index}]`));
-}
-function optional(source, key, path, expected, test) {
-  const value = source[key];
-  if (value === void 0 || value === null) return void 0;
-  if (!test(value)) throw new ShapeError(`${path}.${key}`, expected, value);
-  return value;
-}
-function compact(value) {
-  const out = {};
-  for (const [key, entry] of Object.entries(value)) if (entry !== void 0) out[key] = entry;
-  return out;
+function describeKind(kind) {
+  return kind === "other" ? "not a file" : `a ${kind}`;
 }
 
 // src/util/utf8.ts
@@ -414,7 +625,7 @@ function sessionFiles() {
 }
 
 // src/mod/files/smallFile.ts
-var NOT_YET = { absent: "missing", why: "does not exist" };
+var NOT_YET = MISSING;
 function readSmallFile(path, maxBytes) {
   const files = sessionFiles();
   const seen = files.stat(path);
@@ -422,25 +633,13 @@ function readSmallFile(path, maxBytes) {
     files.text(path, maxBytes);
     return NOT_YET;
   }
-  if (seen.state === "missing") return { absent: "missing", why: "does not exist" };
-  if (seen.state === "refused") return { absent: "unreadable", why: `cannot be read (${seen.why})` };
-  if (seen.facts.kind !== "file")
-    return {
-      absent: "not-a-file",
-      why: `is ${seen.facts.kind === "dir" ? "a directory" : "not a file"}, not a regular file`
-    };
-  if (seen.facts.size > maxBytes) return tooLarge(maxBytes);
+  if (seen.state === "missing") return MISSING;
+  if (seen.state === "refused") return unreadableFile(seen.why);
+  const { kind, size } = seen.facts;
+  const refused2 = smallFileRefusal(kind === "dir" ? "directory" : kind, size, maxBytes);
+  if (refused2 !== void 0) return refused2;
   const text2 = files.text(path, maxBytes);
-  if (text2 === void 0) return NOT_YET;
-  return utf8Length(text2) > maxBytes ? tooLarge(maxBytes) : { text: text2 };
-}
-function tooLarge(maxBytes) {
-  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
-}
-
-// src/util/errors.ts
-function errorMessage(error) {
-  return error instanceof Error ? error.message : String(error);
+  return text2 === void 0 ? NOT_YET : smallFileText(text2, utf8Length(text2), maxBytes);
 }
 
 // src/util/jsonSyntax.ts
@@ -652,6 +851,41 @@ function displayPath(path, homeDir) {
   return path.startsWith(home) ? `~/${path.slice(home.length)}` : path;
 }
 
+// src/mod/files/fsUtil.ts
+var MAX_APPEND_BASE_BYTES = 4 * 1024 * 1024 - 1;
+function statQuietly(path) {
+  const seen = sessionFiles().stat(path);
+  if (seen?.state !== "found") return void 0;
+  const { kind, size, mtimeMs } = seen.facts;
+  return { isFile: () => kind === "file", isDirectory: () => kind === "dir", size, mtimeMs, ino: 0 };
+}
+function realPath(path) {
+  const seen = sessionFiles().stat(path);
+  return seen?.state === "found" ? seen.facts.realPath : void 0;
+}
+var realPathNative = realPath;
+function namesInDir(dir) {
+  return sessionFiles().names(dir) ?? [];
+}
+function removeFileQuietly(_path) {
+}
+function appendPrivateFileSync(path, text2) {
+  const files = sessionFiles();
+  const seen = files.stat(path);
+  if (seen === void 0) throw new Error(`${path} not looked at yet`);
+  if (seen.state === "refused" || seen.state === "found" && seen.facts.kind !== "file")
+    throw new Error(`${path} cannot be appended to`);
+  const before = seen.state === "missing" ? "" : files.text(path, MAX_APPEND_BASE_BYTES);
+  if (before === void 0) throw new Error(`${path} not read yet`);
+  files.write(path, before + text2);
+}
+function createFileExclusive(path) {
+  const files = sessionFiles();
+  if (files.stat(path)?.state !== "missing") return false;
+  files.write(path, "");
+  return true;
+}
+
 // src/store/fastHash.ts
 function hash64Hex(text2) {
   let h1 = 3735928559;
@@ -784,6 +1018,19 @@ function text(value) {
   return trimmed ? trimmed : void 0;
 }
 
+// src/config/configFiles.ts
+function credentialFilePaths(env, homeDir) {
+  const at = (override, fallbackName) => expandHome(override ?? join("~", ".openviking", fallbackName), homeDir);
+  return {
+    cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"),
+    ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
+  };
+}
+function configurationFiles(env, homeDir, credentials) {
+  const { cli, ov } = credentialFilePaths(env, homeDir);
+  return [.../* @__PURE__ */ new Set([cli, ov, ...credentials?.files ?? []])].sort();
+}
+
 // src/openviking/displayUrl.ts
 function displayUrl(text2, withPath = false) {
   const trimmed = text2.trim();
@@ -797,173 +1044,7 @@ function displayUrl(text2, withPath = false) {
   return `${scheme === null ? "" : `${scheme[1].toLowerCase()}://`}${host}${path.replace(/\/+$/, "")}`;
 }
 
-// src/config/credentials.ts
-var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
-var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
-function resolveCredentials(input) {
-  const { env, homeDir } = input;
-  const warnings = [];
-  const { cliFile, ovFile } = loadCredentialFiles(input);
-  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
-  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
-  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
-  const ovServer = ov.section("server");
-  const ovHarness = ov.section("codebuddy");
-  const options2 = resolveUserConfig({
-    env,
-    homeDir,
-    readFile: input.readFile,
-    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
-  });
-  warnings.push(...options2.warnings);
-  const cliOnly = credentialMode(env) === "cli";
-  const modeProblem = credentialModeProblem(env);
-  if (modeProblem !== void 0) warnings.push(modeProblem);
-  const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
-  const fromUser = (key) => ({
-    source: options2.sources[key] ?? `userConfig:${key}`,
-    value: options2.values[key],
-    layer: "options"
-  });
-  const sources = {};
-  const skipped = [];
-  const servers = {};
-  let baseUrl = DEFAULT_BASE_URL;
-  const pick = (field, candidates) => {
-    let chosen;
-    for (const candidate of candidates) {
-      if (candidate.value === void 0) continue;
-      const skip2 = (kind, reason) => {
-        skipped.push({ field, source: candidate.source, reason, kind });
-        if (kind === "cli-mode") warnings.push(`${candidate.source}: ${reason}; ignoring it`);
-      };
-      const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== "ovcli")
-        skip2("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
-      else if (chosen !== void 0) skip2("shadowed", `${chosen.source} comes first`);
-      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, baseUrl)) {
-        skip2(
-          "other-server",
-          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`
-        );
-      } else chosen = candidate;
-    }
-    if (chosen !== void 0) sources[field] = chosen.source;
-    return chosen?.value;
-  };
-  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
-  const optionsUrl = validUrls([fromUser("server_url")], warnings);
-  const cliUrl = validUrls([cli.get("url")], warnings);
-  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
-  servers.options = optionsUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovcli = cliUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? {
-    source: `default server of ${displayPath(ovFile.path, homeDir)}`,
-    value: DEFAULT_BASE_URL,
-    layer: "ovconf"
-  };
-  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
-  baseUrl = pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
-  sources.baseUrl ??= "default";
-  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === sources.baseUrl);
-  if (baseProblem !== void 0) baseUrl = "";
-  const apiKey = pick("apiKey", [
-    fromEnv("OPENVIKING_BEARER_TOKEN"),
-    fromEnv("OPENVIKING_API_KEY"),
-    fromUser("api_key"),
-    cli.get("api_key"),
-    ovHarness.get("apiKey"),
-    ovServer.get("root_api_key")
-  ]);
-  const account = pick("account", [
-    fromEnv("OPENVIKING_ACCOUNT"),
-    fromUser("account"),
-    cli.get("account"),
-    cli.get("account_id"),
-    ovHarness.get("accountId")
-  ]);
-  const user = pick("user", [
-    fromEnv("OPENVIKING_USER"),
-    fromUser("user"),
-    cli.get("user"),
-    cli.get("user_id"),
-    ovHarness.get("userId")
-  ]);
-  const peerId = pick("peerId", [
-    fromEnv("OPENVIKING_PEER_ID"),
-    cli.get("actor_peer_id"),
-    cli.get("peer_id"),
-    ovHarness.get("peerId"),
-    ovHarness.get("peer_id")
-  ]);
-  const mcpCandidates = validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings);
-  let mcpUrl = pick("mcpUrl", mcpCandidates) ?? (baseUrl === "" ? "" : `${baseUrl}/mcp`);
-  sources.mcpUrl ??= "derived:baseUrl";
-  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === sources.mcpUrl);
-  if (mcpProblem !== void 0) mcpUrl = "";
-  const urlProblem = baseProblem ?? mcpProblem;
-  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
-  if (rootKeyOnly) {
-    warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`
-    );
-  }
-  const credentials = {
-    baseUrl,
-    mcpUrl,
-    ...definedOnly({ apiKey, account, user, peerId }),
-    sources,
-    rootKeyOnly,
-    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files],
-    ...skipped.length > 0 ? { skipped } : {},
-    ...urlProblem?.invalid !== void 0 ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } } : {},
-    ...refusedFiles([cliFile, ovFile], options2.refused, homeDir)
-  };
-  return { credentials, warnings, cliFile };
-}
-var MODE_WORDS = {
-  auto: "auto",
-  env: "env",
-  environment: "env",
-  cli: "cli",
-  ovcli: "cli",
-  file: "cli",
-  config: "cli"
-};
-function modeText(env) {
-  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
-}
-function credentialMode(env) {
-  const raw = (modeText(env) ?? "auto").toLowerCase();
-  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
-}
-function credentialModeProblem(env) {
-  const raw = modeText(env);
-  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
-  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
-}
-function loadCredentialFiles({ env, homeDir, readFile }) {
-  const paths = credentialFilePaths(env, homeDir);
-  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
-  const ovFile = load(paths.ov);
-  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
-    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
-  }
-  return { cliFile: load(paths.cli), ovFile };
-}
-function credentialFilePaths(env, homeDir) {
-  const at = (override, fallbackName) => expandHome(override ?? join("~", ".openviking", fallbackName), homeDir);
-  return {
-    cli: at(text(env["OPENVIKING_CLI_CONFIG_FILE"]), "ovcli.conf"),
-    ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
-  };
-}
-function looksLikeOvcli(value) {
-  if (!value || isRecord(value["server"])) return false;
-  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
-    (key) => typeof value[key] === "string"
-  );
-}
+// src/config/credentialCandidates.ts
 var FileFields = class _FileFields {
   constructor(file, homeDir, warnings, value, prefix, layer) {
     this.file = file;
@@ -1052,13 +1133,6 @@ function validUrls(candidates, warnings) {
     return { ...candidate, value: url.href.replace(/\/+$/, "") };
   });
 }
-function refusedFiles(files, more, homeDir) {
-  const refused2 = [
-    ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
-    ...more
-  ];
-  return refused2.length > 0 ? { refused: refused2 } : {};
-}
 function parseUrl(value) {
   try {
     const url = new URL(value);
@@ -1079,6 +1153,214 @@ function serverIdentity(text2) {
 }
 function defaultPort(url) {
   return url.protocol === "https:" ? "443" : "80";
+}
+
+// src/config/credentials.ts
+var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
+var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
+function resolveCredentials(input) {
+  const layers = credentialLayers(input);
+  const { warnings, fromEnv } = layers;
+  const modeProblem = credentialModeProblem(input.env);
+  if (modeProblem !== void 0) warnings.push(modeProblem);
+  const picker = new FieldPicker(credentialMode(input.env) === "cli", warnings);
+  const { baseUrl, baseProblem } = pickServer(picker, layers);
+  const identity = pickIdentity(picker, layers);
+  const mcpCandidates = validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings);
+  let mcpUrl = picker.pick("mcpUrl", mcpCandidates) ?? (baseUrl === "" ? "" : `${baseUrl}/mcp`);
+  picker.sources.mcpUrl ??= "derived:baseUrl";
+  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.mcpUrl);
+  if (mcpProblem !== void 0) mcpUrl = "";
+  const urlProblem = baseProblem ?? mcpProblem;
+  const { sources, skipped } = picker;
+  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === layers.ovServer.sourceOf("root_api_key");
+  if (rootKeyOnly) {
+    warnings.push(
+      `the only API key found is server.root_api_key in ${displayPath(layers.ovFile.path, input.homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`
+    );
+  }
+  const credentials = {
+    baseUrl,
+    mcpUrl,
+    ...definedOnly(identity),
+    sources,
+    rootKeyOnly,
+    files: layers.files,
+    ...skipped.length > 0 ? { skipped } : {},
+    ...urlProblem?.invalid !== void 0 ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } } : {},
+    ...refusedFiles([layers.cliFile, layers.ovFile], layers.refused, input.homeDir)
+  };
+  return { credentials, warnings, cliFile: layers.cliFile };
+}
+function credentialLayers(input) {
+  const { env, homeDir } = input;
+  const warnings = [];
+  const { cliFile, ovFile } = loadCredentialFiles(input);
+  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
+  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
+  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
+  const ovServer = ov.section("server");
+  const ovHarness = ov.section("codebuddy");
+  const options2 = resolveUserConfig({
+    env,
+    homeDir,
+    readFile: input.readFile,
+    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
+  });
+  warnings.push(...options2.warnings);
+  return {
+    warnings,
+    fromEnv: (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" }),
+    fromUser: (key) => ({
+      source: options2.sources[key] ?? `userConfig:${key}`,
+      value: options2.values[key],
+      layer: "options"
+    }),
+    cli,
+    ovServer,
+    ovHarness,
+    cliFile,
+    ovFile,
+    homeDir,
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files],
+    refused: options2.refused
+  };
+}
+function pickServer(picker, layers) {
+  const { warnings, fromEnv, fromUser, cli, ovServer } = layers;
+  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
+  const optionsUrl = validUrls([fromUser("server_url")], warnings);
+  const cliUrl = validUrls([cli.get("url")], warnings);
+  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
+  const named = (candidates) => candidates.find((candidate) => candidate.value !== void 0);
+  picker.servers.options = named(optionsUrl);
+  picker.servers.ovcli = named(cliUrl);
+  picker.servers.ovconf = named(ovUrl) ?? {
+    source: `default server of ${displayPath(layers.ovFile.path, layers.homeDir)}`,
+    value: DEFAULT_BASE_URL,
+    layer: "ovconf"
+  };
+  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
+  picker.baseUrl = picker.pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
+  picker.sources.baseUrl ??= "default";
+  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.baseUrl);
+  if (baseProblem !== void 0) picker.baseUrl = "";
+  return baseProblem === void 0 ? { baseUrl: picker.baseUrl } : { baseUrl: picker.baseUrl, baseProblem };
+}
+function pickIdentity(picker, layers) {
+  const { fromEnv, fromUser, cli, ovServer, ovHarness } = layers;
+  return {
+    apiKey: picker.pick("apiKey", [
+      fromEnv("OPENVIKING_BEARER_TOKEN"),
+      fromEnv("OPENVIKING_API_KEY"),
+      fromUser("api_key"),
+      cli.get("api_key"),
+      ovHarness.get("apiKey"),
+      ovServer.get("root_api_key")
+    ]),
+    account: picker.pick("account", [
+      fromEnv("OPENVIKING_ACCOUNT"),
+      fromUser("account"),
+      cli.get("account"),
+      cli.get("account_id"),
+      ovHarness.get("accountId")
+    ]),
+    user: picker.pick("user", [
+      fromEnv("OPENVIKING_USER"),
+      fromUser("user"),
+      cli.get("user"),
+      cli.get("user_id"),
+      ovHarness.get("userId")
+    ]),
+    peerId: picker.pick("peerId", [
+      fromEnv("OPENVIKING_PEER_ID"),
+      cli.get("actor_peer_id"),
+      cli.get("peer_id"),
+      ovHarness.get("peerId"),
+      ovHarness.get("peer_id")
+    ])
+  };
+}
+var FieldPicker = class {
+  constructor(cliOnly, warnings) {
+    this.cliOnly = cliOnly;
+    this.warnings = warnings;
+  }
+  cliOnly;
+  warnings;
+  sources = {};
+  skipped = [];
+  /** The server each layer names (its identity fields belong to it). */
+  servers = {};
+  /** The server in use, once picked. */
+  baseUrl = DEFAULT_BASE_URL;
+  pick(field, candidates) {
+    let chosen;
+    for (const candidate of candidates) {
+      if (candidate.value === void 0) continue;
+      const own = this.servers[candidate.layer];
+      if (this.cliOnly && candidate.layer !== "ovcli")
+        this.skip(field, candidate, "cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
+      else if (chosen !== void 0) this.skip(field, candidate, "shadowed", `${chosen.source} comes first`);
+      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, this.baseUrl)) {
+        this.skip(
+          field,
+          candidate,
+          "other-server",
+          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${this.baseUrl} (${this.sources.baseUrl})`
+        );
+      } else chosen = candidate;
+    }
+    if (chosen !== void 0) this.sources[field] = chosen.source;
+    return chosen?.value;
+  }
+  skip(field, candidate, kind, reason) {
+    this.skipped.push({ field, source: candidate.source, reason, kind });
+    if (kind === "cli-mode") this.warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+  }
+};
+var MODE_WORDS = {
+  auto: "auto",
+  env: "env",
+  environment: "env",
+  cli: "cli",
+  ovcli: "cli",
+  file: "cli",
+  config: "cli"
+};
+function modeText(env) {
+  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
+}
+function credentialMode(env) {
+  const raw = (modeText(env) ?? "auto").toLowerCase();
+  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
+}
+function credentialModeProblem(env) {
+  const raw = modeText(env);
+  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
+  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
+}
+function refusedFiles(files, more, homeDir) {
+  const refused2 = [
+    ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
+    ...more
+  ];
+  return refused2.length > 0 ? { refused: refused2 } : {};
+}
+function loadCredentialFiles({ env, homeDir, readFile }) {
+  const paths = credentialFilePaths(env, homeDir);
+  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
+  const ovFile = load(paths.ov);
+  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
+    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
+  }
+  return { cliFile: load(paths.cli), ovFile };
+}
+function looksLikeOvcli(value) {
+  if (!value || isRecord(value["server"])) return false;
+  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
+    (key) => typeof value[key] === "string"
+  );
 }
 function definedOnly(values) {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));
@@ -1659,183 +1941,145 @@ function resolveConfig({
   };
 }
 
-// src/protocol/hostTools.ts
-function hostFromEnv(env) {
-  if (env.CODEBUDDY_PLUGIN_ROOT) return "codebuddy";
-  return env.CLAUDE_PLUGIN_ROOT ? "claude-code" : "codebuddy";
-}
-var PLUGIN = "openviking";
-function mcpToolName(host, tool) {
-  return host === "claude-code" ? `mcp__plugin_${PLUGIN}_${PLUGIN}__${tool}` : `mcp__${PLUGIN}__${tool}`;
-}
-function deferredToolsClause(host) {
-  return host === "claude-code" ? 'load them with ToolSearch {"query": "select:<tool name>"}, then call them directly' : "call them through DeferExecuteTool with toolName and params";
-}
-function toolNamesFor(host, choice) {
-  if (choice === void 0 || choice.mcpEnabled)
-    return { host, bundled: true, name: (tool) => mcpToolName(host, tool) };
-  const prefix = userToolPrefix(choice.mcpServer);
-  return { host, bundled: false, name: (tool) => `${prefix}${tool}` };
-}
-function userToolPrefix(server) {
-  const value = server.trim();
-  const literal = value.startsWith("mcp__");
-  const name = (literal ? value : `mcp__${value}`).replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
-  return name.endsWith("__") ? name : `${name}__`;
-}
-function asToolNames(tools) {
-  return typeof tools === "string" ? toolNamesFor(tools) : tools;
-}
-
-// src/protocol/stage.ts
-var PASS = Object.freeze({ kind: "pass" });
-
-// src/stages/commandGuard.ts
-var COMMAND_TOOLS = /* @__PURE__ */ new Set(["Skill", "SlashCommand"]);
-function pluginCommandNamed(toolInput) {
-  if (!isRecord(toolInput)) return void 0;
-  for (const key of ["skill", "command", "name"]) {
-    const value = toolInput[key];
-    if (typeof value !== "string") continue;
-    const name = value.trim().replace(/^\/+/, "").split(/\s/)[0]?.toLowerCase() ?? "";
-    if (name.startsWith("openviking:")) return name.slice(0, 64);
+// src/stages/guardTools.ts
+function configuredToolNames(deps, host = hostFromEnv(deps.env)) {
+  try {
+    const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
+    deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });
+    return toolNamesFor(host, config.settings);
+  } catch (error) {
+    deps.log.warn("guard: configuration not read; naming the bundled tools", { error: errorMessage(error) });
+    return toolNamesFor(host);
   }
-  return void 0;
-}
-function commandDenyReason(command) {
-  return [
-    `/${command} is a command for the user to type, not for the model: the host would run any !\`\u2026\` in its arguments without asking.`,
-    "Do what it does with the OpenViking MCP tools instead (search, read, remember, forget), or tell the user they can type the command."
-  ].join("\n");
 }
 
-// src/stages/guardRule.ts
-var FILE_TOOL_FAMILIES = {
-  Read: "read",
-  NotebookRead: "read",
-  LS: "list",
-  Glob: "glob",
-  Grep: "grep",
-  Write: "write",
-  NotebookEdit: "write",
-  Edit: "edit",
-  MultiEdit: "edit"
+// src/openviking/transportError.ts
+function transportError(kind, message, cause) {
+  return Object.assign(new Error(message), cause === void 0 ? { kind } : { kind, cause });
+}
+function transportFailureCause(error) {
+  const cause = error?.cause;
+  return typeof cause === "string" ? cause : void 0;
+}
+function transportFailureKind(error) {
+  const kind = error?.kind;
+  return kind === "timeout" || kind === "too_large" || kind === "unsent" ? kind : "network";
+}
+
+// src/util/withTimeout.ts
+var nodeTimer = (ms, expire) => {
+  const timer = setTimeout(expire, ms);
+  return () => clearTimeout(timer);
 };
-var GUARDED_TOOLS = [...Object.keys(FILE_TOOL_FAMILIES), ...COMMAND_TOOLS];
-function fileToolFamily(toolName) {
-  return Object.hasOwn(FILE_TOOL_FAMILIES, toolName) ? FILE_TOOL_FAMILIES[toolName] : void 0;
-}
-var PATH_KEYS = ["file_path", "filePath", "filepath", "path", "paths", "notebook_path", "uri", "edits"];
-var MAX_DEPTH = 6;
-var VIKING_URI = /(?:^\s*["'`]?(?=viking:[/\\])|[/\\])(viking:(?:[/\\][^\s"'`]*|$))/i;
-var MAX_ECHO_CHARS = 300;
-function guardDenyReason(toolName, toolInput, tools) {
-  if (COMMAND_TOOLS.has(toolName)) {
-    const command = pluginCommandNamed(toolInput);
-    return command === void 0 ? void 0 : commandDenyReason(command);
+async function withTimeout(work, ms, onTimeout, startTimer = nodeTimer) {
+  let stop;
+  const expired = new Promise((resolve2) => {
+    stop = startTimer(Math.max(0, ms), () => resolve2(onTimeout));
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    stop?.();
   }
-  const family = fileToolFamily(toolName);
-  if (family === void 0 || !isRecord(toolInput)) return void 0;
-  const found = findVikingPath(toolInput, family === "glob");
-  return found === void 0 ? void 0 : guardReason(toolName, family, found, toolInput, tools);
 }
-function findVikingPath(toolInput, patternIsPath) {
-  const keys = patternIsPath ? ["pattern", ...PATH_KEYS] : PATH_KEYS;
-  for (const key of keys) {
-    if (!Object.hasOwn(toolInput, key)) continue;
-    const uri = findInValue(toolInput[key], keys, 0);
-    if (uri !== void 0) return { uri, key };
-  }
-  return void 0;
+
+// src/mod/deadline.ts
+var LATE = /* @__PURE__ */ Symbol("late");
+function within($, work, ms) {
+  return withTimeout(work, Math.max(1, ms), LATE, hostTimer($));
 }
-function findInValue(value, keys, depth) {
-  if (typeof value === "string") {
-    const uri = VIKING_URI.exec(value)?.[1];
-    return uri === void 0 ? void 0 : canonicalUri(uri.slice("viking:".length));
-  }
-  if (depth >= MAX_DEPTH) return void 0;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const uri = findInValue(item, keys, depth + 1);
-      if (uri !== void 0) return uri;
+function hostTimer($) {
+  return (ms, expire) => {
+    const stop = new AbortController();
+    $.clock.sleep(ms, { signal: stop.signal }).then(expire, expire);
+    return () => stop.abort();
+  };
+}
+var PREPARE_MS = 1e3;
+async function bounded($, work, ms, what) {
+  const value = await within($, work, ms);
+  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
+  return value;
+}
+
+// src/mod/httpTransport.ts
+var hanging = /* @__PURE__ */ new Map();
+var NEVER_SENT = /failed: (?:ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN)\b/;
+function fetchTransport($) {
+  return async (request) => {
+    const origin = originOf(request.url);
+    if (hanging.has(origin))
+      throw transportError(
+        "timeout",
+        `an earlier request to ${origin} is still without an answer; not asking again until it ends`
+      );
+    const answered = $.http.fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...request.body !== void 0 ? { body: request.body } : {}
+    }).then(
+      (answer2) => ({ answer: answer2 }),
+      (error) => ({ error })
+    );
+    const first = await within($, answered, request.timeoutMs);
+    if (first === LATE) {
+      hanging.set(origin, answered);
+      void answered.then(() => {
+        if (hanging.get(origin) === answered) hanging.delete(origin);
+      });
+      throw transportError("timeout", `no complete answer within ${request.timeoutMs} ms`);
     }
-    return void 0;
-  }
-  if (!isRecord(value)) return void 0;
-  for (const key of keys) {
-    if (!Object.hasOwn(value, key)) continue;
-    const uri = findInValue(value[key], keys, depth + 1);
-    if (uri !== void 0) return uri;
-  }
-  return void 0;
+    if ("error" in first) {
+      const message = first.error instanceof Error ? first.error.message : String(first.error);
+      throw transportError(
+        NEVER_SENT.test(message) ? "unsent" : message.includes("aborted") ? "timeout" : "network",
+        message
+      );
+    }
+    const answer = first.answer;
+    if ("deny" in answer) throw transportError("unsent", `the host refused the request: ${answer.deny}`);
+    return { status: answer.status, headers: answer.headers, body: answer.text };
+  };
 }
-function canonicalUri(afterScheme) {
-  const path = afterScheme.startsWith("\\") ? afterScheme.replace(/\\/g, "/") : afterScheme;
-  return `viking://${path.replace(/^\/+/, "")}`;
-}
-function guardReason(toolName, family, found, toolInput, tools) {
-  const names = asToolNames(tools);
-  const host = names.host;
-  const uri = clip(found.uri);
-  const call = suggestedCall(family, found, toolInput, (tool) => names.name(tool));
-  const params = JSON.stringify(call.params);
-  const first = `${uri} is an OpenViking URI, not a local path, so ${toolName} cannot use it.`;
-  if (host === "claude-code") {
-    return [
-      first,
-      `Use ${call.alternatives} instead: ${call.tool} ${params}`,
-      `OpenViking MCP tools are deferred in Claude Code: if ${call.tool} is not loaded yet, load it first with ToolSearch ${JSON.stringify({ query: `select:${call.tool}` })}, then call it with the params above.`
-    ].join("\n");
-  }
-  return [
-    first,
-    `Use ${call.alternatives} instead: DeferExecuteTool ${JSON.stringify({ toolName: call.tool, params: call.params })}`,
-    `OpenViking MCP tools are deferred on CodeBuddy: ${deferredToolsClause(host)} (or load them with ToolSearch); where ${call.tool} is listed directly, call it with the same params.`
-  ].join("\n");
-}
-function suggestedCall(family, found, toolInput, mcp) {
-  const uri = clip(found.uri);
-  switch (family) {
-    case "read":
-      return { tool: mcp("read"), alternatives: mcp("read"), params: { uris: uri } };
-    case "list":
-      return { tool: mcp("list"), alternatives: mcp("list"), params: { uri } };
-    case "glob":
-      return {
-        tool: mcp("glob"),
-        alternatives: `${mcp("glob")} (or ${mcp("list")} for one folder)`,
-        params: globParams(found, toolInput)
-      };
-    case "grep":
-      return {
-        tool: mcp("grep"),
-        alternatives: `${mcp("grep")} (or ${mcp("search")} to search by meaning)`,
-        params: { uri, pattern: stringArg(toolInput.pattern) ?? "<regex>" }
-      };
-    case "write":
-      return { tool: mcp("write"), alternatives: mcp("write"), params: { uri, content: "<the text>" } };
-    case "edit":
-      return {
-        tool: mcp("edit"),
-        alternatives: mcp("edit"),
-        params: { uri, old_string: "<exact old text>", new_string: "<new text>" }
-      };
+function originOf(url) {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }
-function globParams(found, toolInput) {
-  const wildcard = found.uri.search(/[*?[{]/);
-  if (wildcard >= 0) {
-    const cut = found.uri.lastIndexOf("/", wildcard) + 1;
-    return { pattern: clip(found.uri.slice(cut)) || "**/*", uri: clip(found.uri.slice(0, cut)) };
-  }
-  const pattern = found.key === "pattern" ? void 0 : stringArg(toolInput.pattern);
-  return { pattern: pattern ?? "**/*", uri: clip(found.uri) };
+
+// src/mod/deps.ts
+function moduleDeps($, view, cwd) {
+  const afterAnswer = [];
+  const deps = {
+    now: () => Date.now(),
+    env: view.env,
+    cwd,
+    homeDir: view.homeDir,
+    // Only what starts plugin processes reads it, and the module starts none.
+    pluginRoot: view.env.CLAUDE_PLUGIN_ROOT ?? "",
+    http: fetchTransport($),
+    pid: 0,
+    pipeAtomicBytes: 0,
+    spawnDetached: () => false,
+    afterAnswer: (task) => void afterAnswer.push(task),
+    log: moduleLogger($)
+  };
+  return { deps, afterAnswer };
 }
-function stringArg(value) {
-  return typeof value === "string" && value.trim() !== "" && !VIKING_URI.test(value) ? clip(value) : void 0;
-}
-function clip(text2) {
-  return text2.length > MAX_ECHO_CHARS ? `${text2.slice(0, MAX_ECHO_CHARS)}\u2026` : text2;
+function moduleLogger($) {
+  let settings;
+  const write = (level, message, fields) => debugNote($, `${level}: ${message}${fields === void 0 ? "" : ` ${JSON.stringify(fields)}`}`);
+  return {
+    debug: (message, fields) => {
+      if (settings?.debug === true) write("debug", message, fields);
+    },
+    warn: (message, fields) => write("warn", message, fields),
+    configure: (given) => {
+      settings = given;
+    }
+  };
 }
 
 // src/mod/hostProfile.ts
@@ -2043,41 +2287,6 @@ function optionVariables() {
     variables[`CLAUDE_PLUGIN_OPTION_${key.toUpperCase()}`] = String(value);
   }
   return variables;
-}
-
-// src/mod/files/fsUtil.ts
-var MAX_APPEND_BASE_BYTES = 4 * 1024 * 1024 - 1;
-function statQuietly(path) {
-  const seen = sessionFiles().stat(path);
-  if (seen?.state !== "found") return void 0;
-  const { kind, size, mtimeMs } = seen.facts;
-  return { isFile: () => kind === "file", isDirectory: () => kind === "dir", size, mtimeMs, ino: 0 };
-}
-function realPath(path) {
-  const seen = sessionFiles().stat(path);
-  return seen?.state === "found" ? seen.facts.realPath : void 0;
-}
-var realPathNative = realPath;
-function namesInDir(dir) {
-  return sessionFiles().names(dir) ?? [];
-}
-function removeFileQuietly(_path) {
-}
-function appendPrivateFileSync(path, text2) {
-  const files = sessionFiles();
-  const seen = files.stat(path);
-  if (seen === void 0) throw new Error(`${path} not looked at yet`);
-  if (seen.state === "refused" || seen.state === "found" && seen.facts.kind !== "file")
-    throw new Error(`${path} cannot be appended to`);
-  const before = seen.state === "missing" ? "" : files.text(path, MAX_APPEND_BASE_BYTES);
-  if (before === void 0) throw new Error(`${path} not read yet`);
-  files.write(path, before + text2);
-}
-function createFileExclusive(path) {
-  const files = sessionFiles();
-  if (files.stat(path)?.state !== "missing") return false;
-  files.write(path, "");
-  return true;
 }
 
 // src/project/gitRepo.ts
@@ -2891,7 +3100,7 @@ function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") 
     ...config.dataDir !== void 0 ? { dataDir: config.dataDir } : {},
     credentials: config.credentials,
     settings: config.settings,
-    ...originOf(config),
+    ...originOf2(config),
     now
   };
   const project = resolveProject({ ...input, earlierIds: earlierIds === "always" || isActorScope(config.settings) });
@@ -2902,7 +3111,7 @@ function projectFor(config, workspace, homeDir, now, earlierIds = "for-recall") 
 function isActorScope(settings) {
   return settings.recallPeerScope.trim().toLowerCase() === "actor";
 }
-function originOf(config) {
+function originOf2(config) {
   const origin = config.settingSources?.peerSource;
   return origin === void 0 ? {} : { peerSourceOrigin: origin };
 }
@@ -3075,6 +3284,7 @@ async function readText($, need, seen) {
 async function statOf($, path) {
   try {
     const stat = await $.fs.stat(path, { resolve: true });
+    if (stat.isLink && stat.kind === "other" && stat.realPath === void 0) return { state: "missing" };
     return {
       state: "found",
       facts: {
@@ -3100,24 +3310,19 @@ function toolArguments(e) {
 }
 async function guardToolCall($, e, next) {
   if (!await moduleIsOn($)) return next(e);
-  const reason = guardDenyReason(String(e.tool), toolArguments(e), "claude-code");
+  const tool = String(e.tool);
+  const reason = guardDenyReason(tool, toolArguments(e), "claude-code");
   if (reason === void 0) return next(e);
-  return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($)) ?? reason };
+  return { deny: await namingConfiguredTools(tool, toolArguments(e), reason, () => configuredTools($)) };
 }
 async function configuredTools($) {
   try {
     const view = await sessionEnv($);
-    return await decide(
-      $,
-      view.homeDir,
-      () => toolNamesFor("claude-code", loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings)
-    );
+    const deps = { env: view.env, homeDir: view.homeDir, log: moduleLogger($) };
+    return await decide($, view.homeDir, () => configuredToolNames(deps, "claude-code"));
   } catch (error) {
-    debugNote(
-      $,
-      `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`
-    );
-    return toolNamesFor("claude-code");
+    debugNote($, `guard: configuration not read; naming the bundled tools: ${errorMessage(error)}`);
+    throw error;
   }
 }
 
@@ -3613,27 +3818,6 @@ function hostSessionIdOf(input) {
   return typeof input.session_id === "string" ? input.session_id.trim() : "";
 }
 
-// src/mod/deadline.ts
-var LATE = /* @__PURE__ */ Symbol("late");
-async function within($, work, ms) {
-  const stop = new AbortController();
-  const expired = $.clock.sleep(Math.max(1, ms), { signal: stop.signal }).then(
-    () => LATE,
-    () => LATE
-  );
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    stop.abort();
-  }
-}
-var PREPARE_MS = 1e3;
-async function bounded($, work, ms, what) {
-  const value = await within($, work, ms);
-  if (value === LATE) throw new Error(`${what} took longer than ${ms} ms`);
-  return value;
-}
-
 // src/mod/card/ourBlock.ts
 var NONE = () => false;
 var stuck = false;
@@ -3838,20 +4022,26 @@ function cacheFile(dataDir, name) {
 function cacheKey(...parts) {
   return hash64Hex(parts.map((part) => part ?? "").join("\n"));
 }
-async function readCached(file, key, now, accept) {
+function readCached(file, key, now, accept) {
   const entry = readEntries(file)[key];
   if (!isRecord(entry) || typeof entry["expiresAt"] !== "number" || entry["expiresAt"] <= now) return void 0;
   return accept(entry["value"]) ? entry["value"] : void 0;
 }
-async function writeCached(file, key, value, expiresAt, now) {
-  const entries = readEntries(file);
-  const live = Object.entries(entries).filter(
-    ([name, entry]) => name !== key && isRecord(entry) && typeof entry["expiresAt"] === "number" && entry["expiresAt"] > now
+function writeCached(file, key, value, expiresAt, now) {
+  return writeCachedEntries(file, [{ key, value, expiresAt }], now);
+}
+async function writeCachedEntries(file, entries, now) {
+  const keys = new Set(entries.map((entry) => entry.key));
+  const live = Object.entries(readEntries(file)).filter(
+    ([name, entry]) => !keys.has(name) && isRecord(entry) && typeof entry["expiresAt"] === "number" && entry["expiresAt"] > now
   );
   live.sort(
     ([, a], [, b]) => Number(b["expiresAt"]) - Number(a["expiresAt"])
   );
-  const next = Object.fromEntries([[key, { value, expiresAt }], ...live.slice(0, MAX_KEYS - 1)]);
+  const next = Object.fromEntries([
+    ...entries.map(({ key, value, expiresAt }) => [key, { value, expiresAt }]),
+    ...live.slice(0, Math.max(0, MAX_KEYS - entries.length))
+  ]);
   await writeJsonAtomic(file, next, { fsync: false }).catch(() => void 0);
 }
 function readEntries(file) {
@@ -3880,9 +4070,7 @@ function cachedUserSpace(ref) {
 function lastKnownUserSpace(ref) {
   return readCached(userSpaceCacheFile(ref.dataDir), `${keyOf(ref)}:last`, ref.now, isSpace);
 }
-async function resolveUserSpace(client, ref) {
-  const cached = await cachedUserSpace(ref);
-  if (cached !== void 0) return cached;
+async function lookUpUserSpace(client) {
   const [status, listing] = await Promise.all([
     client.systemStatus(),
     client.ls("viking://user", { output: "original" })
@@ -3890,11 +4078,24 @@ async function resolveUserSpace(client, ref) {
   if (!status.ok && !listing.ok) return void 0;
   const fallback = status.ok && isSpace(status.result.user) ? status.result.user : "default";
   const names = listing.ok ? listing.result.filter((entry) => entry.isDir !== false).map((entry) => entry.name ?? lastSegment2(entry.uri)) : [];
-  const space = chooseSpace(names, fallback);
-  if (space === void 0) return void 0;
-  const file = userSpaceCacheFile(ref.dataDir);
-  await writeCached(file, keyOf(ref), space, ref.now + USER_SPACE_TTL_MS, ref.now);
-  await writeCached(file, `${keyOf(ref)}:last`, space, ref.now + LAST_KNOWN_TTL_MS, ref.now);
+  return chooseSpace(names, fallback);
+}
+function rememberUserSpace(ref, space) {
+  const key = keyOf(ref);
+  return writeCachedEntries(
+    userSpaceCacheFile(ref.dataDir),
+    [
+      { key, value: space, expiresAt: ref.now + USER_SPACE_TTL_MS },
+      { key: `${key}:last`, value: space, expiresAt: ref.now + LAST_KNOWN_TTL_MS }
+    ],
+    ref.now
+  );
+}
+async function resolveUserSpace(client, ref) {
+  const cached = cachedUserSpace(ref);
+  if (cached !== void 0) return cached;
+  const space = await lookUpUserSpace(client);
+  if (space !== void 0) await rememberUserSpace(ref, space);
   return space;
 }
 function chooseSpace(names, fallback) {
@@ -3917,11 +4118,27 @@ function isFallbackTier(value) {
 function tierCacheFile(dataDir) {
   return cacheFile(dataDir, CACHE_NAME);
 }
-async function startingTier(dataDir, baseUrl, now) {
-  return await readCached(tierCacheFile(dataDir), cacheKey(baseUrl), now, isFallbackTier) ?? "context";
+function startingTier(dataDir, baseUrl, now) {
+  return readCached(tierCacheFile(dataDir), cacheKey(baseUrl), now, isFallbackTier) ?? "context";
 }
 async function rememberFallbackTier(dataDir, baseUrl, tier, now) {
   await writeCached(tierCacheFile(dataDir), cacheKey(baseUrl), tier, now + TIER_DECISION_TTL_MS, now);
+}
+
+// src/recall/known.ts
+function recallCacheFiles(dataDir) {
+  return [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)];
+}
+function readRecallKnown(dataDir, credentials, now) {
+  const tier = startingTier(dataDir, credentials.baseUrl, now);
+  const space = cachedUserSpace({ dataDir, credentials, now });
+  return space === void 0 ? { tier } : { tier, space };
+}
+async function rememberRecall(dataDir, credentials, learned, now) {
+  await Promise.all([
+    learned.fallbackTier === void 0 ? void 0 : rememberFallbackTier(dataDir, credentials.baseUrl, learned.fallbackTier, now),
+    learned.space === void 0 ? void 0 : rememberUserSpace({ dataDir, credentials, now }, learned.space)
+  ]);
 }
 
 // src/recall/rank.ts
@@ -3988,41 +4205,37 @@ var CONTEXT_FIELDS = /\b(?:mode|purpose|dedup_turns|max_tokens|session_id|query_
 var UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknown field/i;
 var RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 async function recallMemories(request) {
-  return withoutExcluded(await recallByTier(request), request.settings.recallExcludeUris);
+  const learned = {};
+  const outcome = await recallByTier(request, learned);
+  return { outcome: withoutExcluded(outcome, request.settings.recallExcludeUris), learned };
 }
-async function recallByTier(request) {
-  const baseUrl = request.credentials.baseUrl;
-  let tier = await startingTier(request.dataDir, baseUrl, request.now());
+async function recallByTier(request, learned) {
   const earlier = asksEarlierPeers(request) ? request.earlierPeers ?? [] : [];
+  let tier = request.known.tier;
   if (tier === "context") {
-    const body = contextBody(request);
-    const { own: result, others } = await askEveryPeer(request.client, earlier, (client) => client.searchContext(body));
-    if (!result.ok && isUnsupported(result)) {
-      tier = "recall";
-      await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else
-      return mergeOutcomes(
-        fromContextResult("context", result, request.settings.recallLimit),
-        others.map((other) => fromContextResult("context", other, request.settings.recallLimit)),
-        request.settings.recallLimit
-      );
+    const answered = await askTier(request, earlier, "context", (client) => client.searchContext(contextBody(request)));
+    if (answered !== void 0) return answered;
+    tier = learned.fallbackTier = "recall";
   }
   if (tier === "recall") {
-    const body = recallBody(request);
-    const { own: result, others } = await askEveryPeer(request.client, earlier, (client) => client.recall(body));
-    if (!result.ok && isUnsupported(result)) {
-      tier = "find";
-      await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else
-      return mergeOutcomes(
-        fromContextResult("recall", result, request.settings.recallLimit),
-        others.map((other) => fromContextResult("recall", other, request.settings.recallLimit)),
-        request.settings.recallLimit
-      );
+    const answered = await askTier(request, earlier, "recall", (client) => client.recall(recallBody(request)));
+    if (answered !== void 0) return answered;
+    learned.fallbackTier = "find";
   }
   return findTier(
     request,
-    earlier.map((entry) => entry.peer)
+    earlier.map((entry) => entry.peer),
+    learned
+  );
+}
+async function askTier(request, earlier, tier, call) {
+  const { own, others } = await askEveryPeer(request.client, earlier, call);
+  if (!own.ok && isUnsupported(own)) return void 0;
+  const limit = request.settings.recallLimit;
+  return mergeOutcomes(
+    fromContextResult(tier, own, limit),
+    others.map((other) => fromContextResult(tier, other, limit)),
+    limit
   );
 }
 async function askEveryPeer(own, earlier, call) {
@@ -4114,13 +4327,13 @@ function fromEntry(entry) {
     ...entry.score !== void 0 ? { score: entry.score } : {}
   };
 }
-async function findTier(request, earlierPeers) {
+async function findTier(request, earlierPeers, learned) {
   const { client, settings, query } = request;
-  const space = await resolveUserSpace(client, {
-    dataDir: request.dataDir,
-    credentials: request.credentials,
-    now: request.now()
-  });
+  let space = request.known.space;
+  if (space === void 0) {
+    space = await lookUpUserSpace(client);
+    if (space !== void 0) learned.space = space;
+  }
   if (space === void 0)
     return {
       status: "failed",
@@ -4763,41 +4976,58 @@ function redactNamedSecrets(text2, marker) {
   pattern.lastIndex = 0;
   let result = "";
   let position = 0;
+  const lineEndAfter = lineEnds(text2);
+  for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
+    const found = namedSecretAt(text2, match, lineEndAfter);
+    if (found === void 0) continue;
+    const redacted = found.quoted ? `${found.quoted[0]}${marker(found.kind)}${found.quoted[1]}` : marker(found.kind);
+    result += text2.slice(position, found.start) + redacted;
+    position = found.start + found.length;
+    pattern.lastIndex = Math.max(pattern.lastIndex, position);
+  }
+  return position === 0 ? text2 : result + text2.slice(position);
+}
+function lineEnds(text2) {
   let lineEnd = -1;
-  const lineEndAfter = (start) => {
+  return (start) => {
     if (lineEnd < start) {
       lineEnd = text2.indexOf("\n", start);
       if (lineEnd === -1) lineEnd = text2.length;
     }
     return lineEnd;
   };
-  for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
-    const [whole, word = "", rest = "", quote2 = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
-    let nameStart = match.index;
-    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1)))
-      nameStart--;
-    if (text2.charAt(nameStart - 1) === "$" || text2.charAt(nameStart - 1) === "{" && text2.charAt(nameStart - 2) === "$")
-      continue;
-    const name = text2.slice(nameStart, match.index) + word + rest;
-    const bareName = name.replace(/^[-.]+/, "");
-    const kind = credentialNameKind(bareName);
-    const value = dq ?? sq ?? bare ?? "";
-    if (kind === void 0 || valueIsPlaceholder(value.trim())) continue;
-    const valueStart = match.index + word.length + rest.length + quote2.length + spaceBefore.length + separator.length;
-    let valueLength = value.length + (bare === void 0 ? 2 : 0);
-    if (bare !== void 0) {
-      const end = match.index + whole.length;
-      if (separator.trim() === ":" && !HEADER_NAME.test(bareName))
-        valueLength = yamlValueLength(text2, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
-      else if (!bareIsSecret(bareName, spaceBefore, separator, value, text2.charAt(end))) valueLength = 0;
-      if (valueLength === 0) continue;
-    }
-    const redacted = bare === void 0 ? `${whole.charAt(valueStart - match.index)}${marker(kind)}${whole.charAt(whole.length - 1)}` : marker(kind);
-    result += text2.slice(position, valueStart) + redacted;
-    position = valueStart + valueLength;
-    pattern.lastIndex = Math.max(pattern.lastIndex, position);
-  }
-  return position === 0 ? text2 : result + text2.slice(position);
+}
+function namedSecretAt(text2, match, lineEndAfter) {
+  const [whole, word = "", rest = "", quote2 = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
+  const nameStart = nameStartBefore(text2, match.index);
+  if (readsVariable(text2, nameStart)) return void 0;
+  const bareName = (text2.slice(nameStart, match.index) + word + rest).replace(/^[-.]+/, "");
+  const kind = credentialNameKind(bareName);
+  const value = dq ?? sq ?? bare ?? "";
+  if (kind === void 0 || valueIsPlaceholder(value.trim())) return void 0;
+  const start = match.index + word.length + rest.length + quote2.length + spaceBefore.length + separator.length;
+  if (bare === void 0)
+    return {
+      start,
+      length: value.length + 2,
+      kind,
+      quoted: [whole.charAt(start - match.index), whole.charAt(whole.length - 1)]
+    };
+  const after = text2.charAt(match.index + whole.length);
+  const length = separator.trim() === ":" && !HEADER_NAME.test(bareName) ? yamlValueLength(text2, start, lineEndAfter(start), UPPER_NAME.test(bareName)) : bareSecretLength(bareName, spaceBefore, separator, value, after);
+  return length === 0 ? void 0 : { start, length, kind };
+}
+function nameStartBefore(text2, index) {
+  let start = index;
+  while (start > 0 && index - start < MAX_NAME && isNameChar(text2.charCodeAt(start - 1))) start--;
+  return start;
+}
+function readsVariable(text2, nameStart) {
+  const before = text2.charAt(nameStart - 1);
+  return before === "$" || before === "{" && text2.charAt(nameStart - 2) === "$";
+}
+function bareSecretLength(name, spaceBefore, separator, value, after) {
+  return bareIsSecret(name, spaceBefore, separator, value, after) ? value.length : 0;
 }
 
 // src/transcript/secrets.ts
@@ -5200,19 +5430,6 @@ function readSessionContext(value) {
   });
 }
 
-// src/openviking/transportError.ts
-function transportError(kind, message, cause) {
-  return Object.assign(new Error(message), cause === void 0 ? { kind } : { kind, cause });
-}
-function transportFailureCause(error) {
-  const cause = error?.cause;
-  return typeof cause === "string" ? cause : void 0;
-}
-function transportFailureKind(error) {
-  const kind = error?.kind;
-  return kind === "timeout" || kind === "too_large" || kind === "unsent" ? kind : "network";
-}
-
 // src/openviking/client.ts
 var API = "/api/v1";
 function createOpenVikingClient(options2) {
@@ -5512,24 +5729,35 @@ function rewriteWithNewest(file, line) {
 }
 
 // src/stages/prompt.ts
+var SETTLE_GRACE_MS = 150;
+function recallWaitMs(ctx, now) {
+  return Math.max(0, ctx.deadlineAt - now) + SETTLE_GRACE_MS;
+}
 function planRecall(input, deps) {
   const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
   const decision = decideRecall(input, ctx.settings, ctx.workspace);
-  const markKey = decision.recall && ctx.ovSessionId !== "" ? ensureMarkKey(ctx.dataDir) : void 0;
-  return { ctx, decision, ...markKey !== void 0 ? { markKey } : {} };
+  if (!decision.recall) return { ctx, ...decision };
+  const markKey = ctx.ovSessionId !== "" ? ensureMarkKey(ctx.dataDir) : void 0;
+  return {
+    ctx,
+    ...decision,
+    known: readRecallKnown(ctx.dataDir, ctx.config.credentials, deps.now()),
+    ...markKey !== void 0 ? { markKey } : {}
+  };
 }
-async function recallFor(ctx, query, deps, cap, markKey) {
-  const outcome = await recallMemories({
+async function recallFor(plan, deps, cap) {
+  const { ctx, query, markKey } = plan;
+  const { outcome, learned } = await recallMemories({
     client: ctx.client,
     settings: ctx.settings,
     credentials: ctx.config.credentials,
-    dataDir: ctx.dataDir,
+    known: plan.known,
     ovSessionId: ctx.ovSessionId,
     query,
-    now: deps.now,
     ...recallPeers(ctx, deps)
   });
   const at = deps.now();
+  deps.afterAnswer(() => rememberRecall(ctx.dataDir, ctx.config.credentials, learned, at));
   deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at, ctx.config.credentials.baseUrl));
   if (outcome.status === "failed") {
     deps.log.warn("recall failed; no memories for this prompt", {
@@ -5569,96 +5797,15 @@ async function recallFor(ctx, query, deps, cap, markKey) {
   return { text: text2, items };
 }
 
-// src/mod/httpTransport.ts
-var hanging = /* @__PURE__ */ new Map();
-var NEVER_SENT = /failed: (?:ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN)\b/;
-function fetchTransport($) {
-  return async (request) => {
-    const origin = originOf2(request.url);
-    if (hanging.has(origin))
-      throw transportError(
-        "timeout",
-        `an earlier request to ${origin} is still without an answer; not asking again until it ends`
-      );
-    const answered = $.http.fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      ...request.body !== void 0 ? { body: request.body } : {}
-    }).then(
-      (answer2) => ({ answer: answer2 }),
-      (error) => ({ error })
-    );
-    const first = await within($, answered, request.timeoutMs);
-    if (first === LATE) {
-      hanging.set(origin, answered);
-      void answered.then(() => {
-        if (hanging.get(origin) === answered) hanging.delete(origin);
-      });
-      throw transportError("timeout", `no complete answer within ${request.timeoutMs} ms`);
-    }
-    if ("error" in first) {
-      const message = first.error instanceof Error ? first.error.message : String(first.error);
-      throw transportError(
-        NEVER_SENT.test(message) ? "unsent" : message.includes("aborted") ? "timeout" : "network",
-        message
-      );
-    }
-    const answer = first.answer;
-    if ("deny" in answer) throw transportError("unsent", `the host refused the request: ${answer.deny}`);
-    return { status: answer.status, headers: answer.headers, body: answer.text };
-  };
-}
-function originOf2(url) {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-}
-
-// src/mod/deps.ts
-function moduleDeps($, view, cwd) {
-  const afterAnswer = [];
-  const deps = {
-    now: () => Date.now(),
-    env: view.env,
-    cwd,
-    homeDir: view.homeDir,
-    // Only what starts plugin processes reads it, and the module starts none.
-    pluginRoot: view.env.CLAUDE_PLUGIN_ROOT ?? "",
-    http: fetchTransport($),
-    pid: 0,
-    pipeAtomicBytes: 0,
-    spawnDetached: () => false,
-    afterAnswer: (task) => void afterAnswer.push(task),
-    log: moduleLogger($)
-  };
-  return { deps, afterAnswer };
-}
-function moduleLogger($) {
-  let settings;
-  const write = (level, message, fields) => debugNote($, `${level}: ${message}${fields === void 0 ? "" : ` ${JSON.stringify(fields)}`}`);
-  return {
-    debug: (message, fields) => {
-      if (settings?.debug === true) write("debug", message, fields);
-    },
-    warn: (message, fields) => write("warn", message, fields),
-    configure: (given) => {
-      settings = given;
-    }
-  };
-}
-
 // src/mod/files/switchFiles.ts
 function switchFiles(view) {
-  const { cli, ov } = credentialFilePaths(view.env, view.homeDir);
+  const configuration = new Set(configurationFiles(view.env, view.homeDir));
   const approvals = trustFile(resolveDataDir(view.env, view.homeDir));
   const workspaceFiles = new Set(WORKSPACE_FILES);
-  return (path) => path === cli || path === ov || path === approvals || workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR;
+  return (path) => configuration.has(path) || path === approvals || workspaceFiles.has(basename(path)) && basename(dirname(path)) === WORKSPACE_DIR;
 }
 
 // src/mod/recall.ts
-var SETTLE_GRACE_MS = 150;
 function promptOf(e) {
   const input = hookInputFromJson(e);
   if (input?.hook_event_name !== "UserPromptSubmit" || typeof input.cwd !== "string" || !isAbsolute(input.cwd))
@@ -5668,18 +5815,12 @@ function promptOf(e) {
 async function prepareRecall($, input) {
   const cwd = input.cwd;
   const { plan, deps, afterAnswer } = await bounded($, prepare($, input, cwd), PREPARE_MS, "preparing recall");
-  if (!plan.decision.recall) {
-    deps.log.debug("recall skipped", { reason: plan.decision.reason });
+  if (!plan.recall) {
+    deps.log.debug("recall skipped", { reason: plan.reason });
     return async () => ({ text: "", items: [], afterAnswer: [] });
   }
-  const { ctx, markKey } = plan;
-  const query = plan.decision.query;
   return async () => {
-    const answer = await within(
-      $,
-      recallFor(ctx, query, deps, void 0, markKey),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS
-    );
+    const answer = await within($, recallFor(plan, deps, void 0), recallWaitMs(plan.ctx, deps.now()));
     if (answer === LATE) throw new Error("recall ran past its deadline");
     return { text: answer?.text ?? "", items: answer?.items ?? [], afterAnswer };
   };
@@ -5687,15 +5828,11 @@ async function prepareRecall($, input) {
 async function prepare($, input, cwd) {
   const view = await sessionEnv($);
   const { deps, afterAnswer } = moduleDeps($, view, cwd);
-  const plan = await decide($, cwd, () => withCachesRead(planRecall(input, deps)), switchFiles(view));
+  const plan = await decide($, cwd, () => planRecall(input, deps), switchFiles(view));
   return { view, plan, deps, afterAnswer };
 }
-function withCachesRead(plan) {
-  if (plan.decision.recall) readRecallCaches(plan.ctx.dataDir);
-  return plan;
-}
 function readRecallCaches(dataDir) {
-  for (const file of [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)]) readJsonSync(file);
+  for (const file of recallCacheFiles(dataDir)) readJsonSync(file);
   readMarkKey(dataDir);
 }
 
@@ -5942,9 +6079,9 @@ async function fetchArchiveOverview(client, ovSessionId2, tokenBudget) {
   return overview ? overview : void 0;
 }
 async function fetchProfileFor(client, ref) {
-  const cached = await cachedUserSpace(ref);
+  const cached = cachedUserSpace(ref);
   if (cached !== void 0) return fetchProfileSources(client, cached);
-  const guess = await lastKnownUserSpace(ref);
+  const guess = lastKnownUserSpace(ref);
   if (guess === void 0) {
     const space2 = await resolveUserSpace(client, ref);
     return space2 === void 0 ? void 0 : fetchProfileSources(client, space2);
@@ -6188,6 +6325,7 @@ function readMarks2(dataDir) {
 }
 
 // src/stages/startBlock.ts
+var SETTLE_GRACE_MS2 = 200;
 var ARCHIVE_SOURCES = /* @__PURE__ */ new Set(["resume", "compact"]);
 function planStart(input, deps) {
   const ctx = openStageContext(input, deps, (settings) => settings.startDeadlineMs);
@@ -6197,8 +6335,17 @@ function planStart(input, deps) {
     sessionId: ctx.hostSessionId,
     workspace: ctx.workspace
   });
-  const source = typeof input.source === "string" && input.source.trim() !== "" ? input.source.trim() : "startup";
-  return { ctx, source, ...off !== void 0 ? { off } : {} };
+  return { ctx, source: startSource(input), ...off !== void 0 ? { off } : {} };
+}
+function startSource(input) {
+  const given = typeof input.source === "string" ? input.source.trim() : "";
+  return given === "" ? "startup" : given;
+}
+function startWaitMs(ctx, now) {
+  return Math.max(0, ctx.deadlineAt - now) + SETTLE_GRACE_MS2;
+}
+function pastStartWait(ctx, now) {
+  return now > ctx.deadlineAt + SETTLE_GRACE_MS2;
 }
 function startStateFile(ctx) {
   return sessionStateFile(storeLayout(ctx.dataDir), `${ctx.ovSessionId}#start`);
@@ -6390,9 +6537,9 @@ function lineOf(taught, failed2, newestSession) {
 }
 
 // src/stages/startLearned.ts
-async function answerWithLearned(ctx, deps, graceMs, build, start = learnedAtStart(ctx.dataDir, ctx.workspace)) {
+async function answerWithLearned(ctx, deps, build, start = learnedAtStart(ctx.dataDir, ctx.workspace)) {
   const [text2, checked] = await Promise.all([build(), checkLearned(start, ctx.client, deps.now)]);
-  if (deps.now() > ctx.deadlineAt + graceMs) {
+  if (pastStartWait(ctx, deps.now())) {
     if (checked.changed) saveOutcomes(ctx.dataDir, ctx.workspace, checked.ledger);
     return { text: text2 };
   }
@@ -6406,7 +6553,6 @@ async function answerWithLearned(ctx, deps, graceMs, build, start = learnedAtSta
 }
 
 // src/mod/start.ts
-var SETTLE_GRACE_MS2 = 200;
 var answering = /* @__PURE__ */ new Map();
 async function onSessionStart($, e, next) {
   if (!await moduleIsOn($)) return next(e);
@@ -6420,7 +6566,7 @@ function startOf(e) {
   return input;
 }
 async function startInModule($, input) {
-  const source = typeof input.source === "string" ? input.source.trim() : "";
+  const source = startSource(input);
   const running = answering.get(source);
   if (running !== void 0) {
     const reads = await running;
@@ -6470,14 +6616,8 @@ async function planInModule($, input) {
     const watchedCtx = { ...ctx, client: watched.client };
     const answer = await within(
       $,
-      answerWithLearned(
-        watchedCtx,
-        deps,
-        SETTLE_GRACE_MS2,
-        () => readStartBlock(watchedCtx, source, deps, void 0),
-        planned.learned
-      ),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS2
+      answerWithLearned(watchedCtx, deps, () => readStartBlock(watchedCtx, source, deps, void 0), planned.learned),
+      startWaitMs(ctx, deps.now())
     );
     if (answer === LATE) throw new Error("the start block ran past its deadline");
     const { text: text2 } = answer;

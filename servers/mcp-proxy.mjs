@@ -27,6 +27,27 @@ import { isAbsolute, join, resolve } from "node:path";
 
 // src/store/smallFile.ts
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+
+// src/store/fileSeam.ts
+var PRIVATE_FILE_MODE = 384;
+var PRIVATE_DIR_MODE = 448;
+var TEMP_SUFFIX = ".tmp";
+var MISSING = { absent: "missing", why: "does not exist" };
+function smallFileRefusal(kind, size, maxBytes) {
+  if (kind !== "file") return { absent: "not-a-file", why: `is ${describeKind(kind)}, not a regular file` };
+  return size > maxBytes ? tooLargeFile(maxBytes) : void 0;
+}
+function unreadableFile(why) {
+  return { absent: "unreadable", why: `cannot be read (${why})` };
+}
+function tooLargeFile(maxBytes) {
+  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
+}
+function describeKind(kind) {
+  return kind === "other" ? "not a file" : `a ${kind}`;
+}
+
+// src/store/smallFile.ts
 var OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 function readSmallFile(path, maxBytes) {
   let stats;
@@ -35,7 +56,7 @@ function readSmallFile(path, maxBytes) {
   } catch (error) {
     return unreadable(error);
   }
-  if (stats === void 0) return { absent: "missing", why: "does not exist" };
+  if (stats === void 0) return MISSING;
   const refused2 = refusal(stats, maxBytes);
   if (refused2 !== void 0) return refused2;
   let fd;
@@ -54,16 +75,14 @@ function readSmallFile(path, maxBytes) {
   }
 }
 function refusal(stats, maxBytes) {
-  if (!stats.isFile()) return { absent: "not-a-file", why: `is ${kindOf(stats)}, not a regular file` };
-  if (stats.size > maxBytes) return tooLarge(maxBytes);
-  return void 0;
+  return smallFileRefusal(kindOf(stats), stats.size, maxBytes);
 }
 function readOpen(fd, expected, maxBytes) {
   let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, expected + 1));
   let length = 0;
   for (; ; ) {
     if (length === buffer.length) {
-      if (buffer.length > maxBytes) return tooLarge(maxBytes);
+      if (buffer.length > maxBytes) return tooLargeFile(maxBytes);
       const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2 + 4096));
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
@@ -73,25 +92,23 @@ function readOpen(fd, expected, maxBytes) {
     length += read;
     if (expected > 0 && length === expected) break;
   }
-  if (length > maxBytes) return tooLarge(maxBytes);
+  if (length > maxBytes) return tooLargeFile(maxBytes);
   return { text: buffer.toString("utf8", 0, length) };
-}
-function tooLarge(maxBytes) {
-  return { absent: "too-large", why: `is larger than ${maxBytes} bytes` };
 }
 function unreadable(error) {
   const code = error?.code;
-  if (code === "ENOENT" || code === "ENOTDIR") return { absent: "missing", why: "does not exist" };
+  if (code === "ENOENT" || code === "ENOTDIR") return MISSING;
   if (code === "ENXIO") return { absent: "not-a-file", why: "is a socket or device, not a regular file" };
-  return { absent: "unreadable", why: `cannot be read (${errorMessage(error)})` };
+  return unreadableFile(errorMessage(error));
 }
 function kindOf(stats) {
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isFIFO()) return "a FIFO";
-  if (stats.isCharacterDevice()) return "a character device";
-  if (stats.isBlockDevice()) return "a block device";
-  if (stats.isSocket()) return "a socket";
-  return "not a file";
+  if (stats.isFile()) return "file";
+  if (stats.isDirectory()) return "directory";
+  if (stats.isFIFO()) return "FIFO";
+  if (stats.isCharacterDevice()) return "character device";
+  if (stats.isBlockDevice()) return "block device";
+  if (stats.isSocket()) return "socket";
+  return "other";
 }
 
 // src/util/jsonSyntax.ts
@@ -303,8 +320,53 @@ function displayPath(path, homeDir) {
   return path.startsWith(home) ? `~/${path.slice(home.length)}` : path;
 }
 
-// src/config/credentials.ts
+// src/config/configFiles.ts
 import { join as join4 } from "node:path";
+
+// src/store/fsUtil.ts
+import {
+  closeSync as closeSync2,
+  constants as constants2,
+  fchmodSync,
+  fstatSync as fstatSync2,
+  mkdirSync,
+  openSync as openSync2,
+  readdirSync,
+  realpathSync,
+  statSync as statSync2,
+  unlinkSync,
+  writeFileSync,
+  writeSync
+} from "node:fs";
+function namesInDir(dir) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+function statQuietly(path) {
+  try {
+    return statSync2(path, { throwIfNoEntry: false });
+  } catch {
+    return void 0;
+  }
+}
+function realPath(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return void 0;
+  }
+}
+function realPathNative(path) {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return void 0;
+  }
+}
+var APPEND_FLAGS = constants2.O_WRONLY | constants2.O_APPEND | constants2.O_CREAT | constants2.O_NOFOLLOW | constants2.O_NONBLOCK;
 
 // src/config/pluginOptions.ts
 import { join as join3 } from "node:path";
@@ -435,160 +497,7 @@ function text(value) {
   return trimmed ? trimmed : void 0;
 }
 
-// src/config/credentials.ts
-var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
-var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
-function resolveCredentials(input) {
-  const { env, homeDir } = input;
-  const warnings = [];
-  const { cliFile, ovFile } = loadCredentialFiles(input);
-  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
-  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
-  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
-  const ovServer = ov.section("server");
-  const ovHarness = ov.section("codebuddy");
-  const options = resolveUserConfig({
-    env,
-    homeDir,
-    readFile: input.readFile,
-    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
-  });
-  warnings.push(...options.warnings);
-  const cliOnly = credentialMode(env) === "cli";
-  const modeProblem = credentialModeProblem(env);
-  if (modeProblem !== void 0) warnings.push(modeProblem);
-  const fromEnv = (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" });
-  const fromUser = (key) => ({
-    source: options.sources[key] ?? `userConfig:${key}`,
-    value: options.values[key],
-    layer: "options"
-  });
-  const sources = {};
-  const skipped = [];
-  const servers = {};
-  let baseUrl = DEFAULT_BASE_URL;
-  const pick = (field, candidates) => {
-    let chosen;
-    for (const candidate of candidates) {
-      if (candidate.value === void 0) continue;
-      const skip = (kind, reason) => {
-        skipped.push({ field, source: candidate.source, reason, kind });
-        if (kind === "cli-mode") warnings.push(`${candidate.source}: ${reason}; ignoring it`);
-      };
-      const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== "ovcli")
-        skip("cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
-      else if (chosen !== void 0) skip("shadowed", `${chosen.source} comes first`);
-      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, baseUrl)) {
-        skip(
-          "other-server",
-          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`
-        );
-      } else chosen = candidate;
-    }
-    if (chosen !== void 0) sources[field] = chosen.source;
-    return chosen?.value;
-  };
-  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
-  const optionsUrl = validUrls([fromUser("server_url")], warnings);
-  const cliUrl = validUrls([cli.get("url")], warnings);
-  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
-  servers.options = optionsUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovcli = cliUrl.find((candidate) => candidate.value !== void 0);
-  servers.ovconf = ovUrl.find((candidate) => candidate.value !== void 0) ?? {
-    source: `default server of ${displayPath(ovFile.path, homeDir)}`,
-    value: DEFAULT_BASE_URL,
-    layer: "ovconf"
-  };
-  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
-  baseUrl = pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
-  sources.baseUrl ??= "default";
-  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === sources.baseUrl);
-  if (baseProblem !== void 0) baseUrl = "";
-  const apiKey = pick("apiKey", [
-    fromEnv("OPENVIKING_BEARER_TOKEN"),
-    fromEnv("OPENVIKING_API_KEY"),
-    fromUser("api_key"),
-    cli.get("api_key"),
-    ovHarness.get("apiKey"),
-    ovServer.get("root_api_key")
-  ]);
-  const account = pick("account", [
-    fromEnv("OPENVIKING_ACCOUNT"),
-    fromUser("account"),
-    cli.get("account"),
-    cli.get("account_id"),
-    ovHarness.get("accountId")
-  ]);
-  const user = pick("user", [
-    fromEnv("OPENVIKING_USER"),
-    fromUser("user"),
-    cli.get("user"),
-    cli.get("user_id"),
-    ovHarness.get("userId")
-  ]);
-  const peerId = pick("peerId", [
-    fromEnv("OPENVIKING_PEER_ID"),
-    cli.get("actor_peer_id"),
-    cli.get("peer_id"),
-    ovHarness.get("peerId"),
-    ovHarness.get("peer_id")
-  ]);
-  const mcpCandidates = validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings);
-  let mcpUrl = pick("mcpUrl", mcpCandidates) ?? (baseUrl === "" ? "" : `${baseUrl}/mcp`);
-  sources.mcpUrl ??= "derived:baseUrl";
-  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === sources.mcpUrl);
-  if (mcpProblem !== void 0) mcpUrl = "";
-  const urlProblem = baseProblem ?? mcpProblem;
-  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === ovServer.sourceOf("root_api_key");
-  if (rootKeyOnly) {
-    warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`
-    );
-  }
-  const credentials = {
-    baseUrl,
-    mcpUrl,
-    ...definedOnly({ apiKey, account, user, peerId }),
-    sources,
-    rootKeyOnly,
-    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
-    ...skipped.length > 0 ? { skipped } : {},
-    ...urlProblem?.invalid !== void 0 ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } } : {},
-    ...refusedFiles([cliFile, ovFile], options.refused, homeDir)
-  };
-  return { credentials, warnings, cliFile };
-}
-var MODE_WORDS = {
-  auto: "auto",
-  env: "env",
-  environment: "env",
-  cli: "cli",
-  ovcli: "cli",
-  file: "cli",
-  config: "cli"
-};
-function modeText(env) {
-  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
-}
-function credentialMode(env) {
-  const raw = (modeText(env) ?? "auto").toLowerCase();
-  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
-}
-function credentialModeProblem(env) {
-  const raw = modeText(env);
-  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
-  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
-}
-function loadCredentialFiles({ env, homeDir, readFile }) {
-  const paths = credentialFilePaths(env, homeDir);
-  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
-  const ovFile = load(paths.ov);
-  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
-    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
-  }
-  return { cliFile: load(paths.cli), ovFile };
-}
+// src/config/configFiles.ts
 function credentialFilePaths(env, homeDir) {
   const at = (override, fallbackName) => expandHome(override ?? join4("~", ".openviking", fallbackName), homeDir);
   return {
@@ -596,12 +505,45 @@ function credentialFilePaths(env, homeDir) {
     ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
   };
 }
-function looksLikeOvcli(value) {
-  if (!value || isRecord(value["server"])) return false;
-  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
-    (key) => typeof value[key] === "string"
-  );
+function configurationFiles(env, homeDir, credentials) {
+  const { cli, ov } = credentialFilePaths(env, homeDir);
+  return [.../* @__PURE__ */ new Set([cli, ov, ...credentials?.files ?? []])].sort();
 }
+function filesStamp(paths) {
+  return paths.map((path) => {
+    const stats = statQuietly(path);
+    return stats ? `${path}:${stats.mtimeMs}:${stats.size}` : `${path}:-`;
+  }).join("|");
+}
+function createConfigWatch(options) {
+  let config = options.load();
+  let paths = configurationFiles(options.env, options.homeDir, config.credentials);
+  let stamp = filesStamp(paths);
+  for (const warning of config.warnings) options.warn(warning);
+  return {
+    current: () => config,
+    refresh() {
+      const now = filesStamp(paths);
+      if (now === stamp) return false;
+      stamp = now;
+      try {
+        config = options.load();
+      } catch (error) {
+        options.warn(`config reload failed, keeping the previous configuration: ${errorMessage(error)}`);
+        return false;
+      }
+      for (const warning of config.warnings) options.warn(warning);
+      const nextPaths = configurationFiles(options.env, options.homeDir, config.credentials);
+      if (nextPaths.join("|") !== paths.join("|")) {
+        paths = nextPaths;
+        stamp = filesStamp(paths);
+      }
+      return true;
+    }
+  };
+}
+
+// src/config/credentialCandidates.ts
 var FileFields = class _FileFields {
   constructor(file, homeDir, warnings, value, prefix, layer) {
     this.file = file;
@@ -690,13 +632,6 @@ function validUrls(candidates, warnings) {
     return { ...candidate, value: url.href.replace(/\/+$/, "") };
   });
 }
-function refusedFiles(files, more, homeDir) {
-  const refused2 = [
-    ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
-    ...more
-  ];
-  return refused2.length > 0 ? { refused: refused2 } : {};
-}
 function parseUrl(value) {
   try {
     const url = new URL(value);
@@ -717,6 +652,214 @@ function serverIdentity(text2) {
 }
 function defaultPort(url) {
   return url.protocol === "https:" ? "443" : "80";
+}
+
+// src/config/credentials.ts
+var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
+var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
+function resolveCredentials(input) {
+  const layers = credentialLayers(input);
+  const { warnings, fromEnv } = layers;
+  const modeProblem = credentialModeProblem(input.env);
+  if (modeProblem !== void 0) warnings.push(modeProblem);
+  const picker = new FieldPicker(credentialMode(input.env) === "cli", warnings);
+  const { baseUrl, baseProblem } = pickServer(picker, layers);
+  const identity = pickIdentity(picker, layers);
+  const mcpCandidates = validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings);
+  let mcpUrl = picker.pick("mcpUrl", mcpCandidates) ?? (baseUrl === "" ? "" : `${baseUrl}/mcp`);
+  picker.sources.mcpUrl ??= "derived:baseUrl";
+  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.mcpUrl);
+  if (mcpProblem !== void 0) mcpUrl = "";
+  const urlProblem = baseProblem ?? mcpProblem;
+  const { sources, skipped } = picker;
+  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === layers.ovServer.sourceOf("root_api_key");
+  if (rootKeyOnly) {
+    warnings.push(
+      `the only API key found is server.root_api_key in ${displayPath(layers.ovFile.path, input.homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`
+    );
+  }
+  const credentials = {
+    baseUrl,
+    mcpUrl,
+    ...definedOnly(identity),
+    sources,
+    rootKeyOnly,
+    files: layers.files,
+    ...skipped.length > 0 ? { skipped } : {},
+    ...urlProblem?.invalid !== void 0 ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } } : {},
+    ...refusedFiles([layers.cliFile, layers.ovFile], layers.refused, input.homeDir)
+  };
+  return { credentials, warnings, cliFile: layers.cliFile };
+}
+function credentialLayers(input) {
+  const { env, homeDir } = input;
+  const warnings = [];
+  const { cliFile, ovFile } = loadCredentialFiles(input);
+  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
+  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
+  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
+  const ovServer = ov.section("server");
+  const ovHarness = ov.section("codebuddy");
+  const options = resolveUserConfig({
+    env,
+    homeDir,
+    readFile: input.readFile,
+    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
+  });
+  warnings.push(...options.warnings);
+  return {
+    warnings,
+    fromEnv: (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" }),
+    fromUser: (key) => ({
+      source: options.sources[key] ?? `userConfig:${key}`,
+      value: options.values[key],
+      layer: "options"
+    }),
+    cli,
+    ovServer,
+    ovHarness,
+    cliFile,
+    ovFile,
+    homeDir,
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
+    refused: options.refused
+  };
+}
+function pickServer(picker, layers) {
+  const { warnings, fromEnv, fromUser, cli, ovServer } = layers;
+  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
+  const optionsUrl = validUrls([fromUser("server_url")], warnings);
+  const cliUrl = validUrls([cli.get("url")], warnings);
+  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
+  const named = (candidates) => candidates.find((candidate) => candidate.value !== void 0);
+  picker.servers.options = named(optionsUrl);
+  picker.servers.ovcli = named(cliUrl);
+  picker.servers.ovconf = named(ovUrl) ?? {
+    source: `default server of ${displayPath(layers.ovFile.path, layers.homeDir)}`,
+    value: DEFAULT_BASE_URL,
+    layer: "ovconf"
+  };
+  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
+  picker.baseUrl = picker.pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
+  picker.sources.baseUrl ??= "default";
+  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.baseUrl);
+  if (baseProblem !== void 0) picker.baseUrl = "";
+  return baseProblem === void 0 ? { baseUrl: picker.baseUrl } : { baseUrl: picker.baseUrl, baseProblem };
+}
+function pickIdentity(picker, layers) {
+  const { fromEnv, fromUser, cli, ovServer, ovHarness } = layers;
+  return {
+    apiKey: picker.pick("apiKey", [
+      fromEnv("OPENVIKING_BEARER_TOKEN"),
+      fromEnv("OPENVIKING_API_KEY"),
+      fromUser("api_key"),
+      cli.get("api_key"),
+      ovHarness.get("apiKey"),
+      ovServer.get("root_api_key")
+    ]),
+    account: picker.pick("account", [
+      fromEnv("OPENVIKING_ACCOUNT"),
+      fromUser("account"),
+      cli.get("account"),
+      cli.get("account_id"),
+      ovHarness.get("accountId")
+    ]),
+    user: picker.pick("user", [
+      fromEnv("OPENVIKING_USER"),
+      fromUser("user"),
+      cli.get("user"),
+      cli.get("user_id"),
+      ovHarness.get("userId")
+    ]),
+    peerId: picker.pick("peerId", [
+      fromEnv("OPENVIKING_PEER_ID"),
+      cli.get("actor_peer_id"),
+      cli.get("peer_id"),
+      ovHarness.get("peerId"),
+      ovHarness.get("peer_id")
+    ])
+  };
+}
+var FieldPicker = class {
+  constructor(cliOnly, warnings) {
+    this.cliOnly = cliOnly;
+    this.warnings = warnings;
+  }
+  cliOnly;
+  warnings;
+  sources = {};
+  skipped = [];
+  /** The server each layer names (its identity fields belong to it). */
+  servers = {};
+  /** The server in use, once picked. */
+  baseUrl = DEFAULT_BASE_URL;
+  pick(field, candidates) {
+    let chosen;
+    for (const candidate of candidates) {
+      if (candidate.value === void 0) continue;
+      const own = this.servers[candidate.layer];
+      if (this.cliOnly && candidate.layer !== "ovcli")
+        this.skip(field, candidate, "cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
+      else if (chosen !== void 0) this.skip(field, candidate, "shadowed", `${chosen.source} comes first`);
+      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, this.baseUrl)) {
+        this.skip(
+          field,
+          candidate,
+          "other-server",
+          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${this.baseUrl} (${this.sources.baseUrl})`
+        );
+      } else chosen = candidate;
+    }
+    if (chosen !== void 0) this.sources[field] = chosen.source;
+    return chosen?.value;
+  }
+  skip(field, candidate, kind, reason) {
+    this.skipped.push({ field, source: candidate.source, reason, kind });
+    if (kind === "cli-mode") this.warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+  }
+};
+var MODE_WORDS = {
+  auto: "auto",
+  env: "env",
+  environment: "env",
+  cli: "cli",
+  ovcli: "cli",
+  file: "cli",
+  config: "cli"
+};
+function modeText(env) {
+  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
+}
+function credentialMode(env) {
+  const raw = (modeText(env) ?? "auto").toLowerCase();
+  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
+}
+function credentialModeProblem(env) {
+  const raw = modeText(env);
+  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
+  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
+}
+function refusedFiles(files, more, homeDir) {
+  const refused2 = [
+    ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
+    ...more
+  ];
+  return refused2.length > 0 ? { refused: refused2 } : {};
+}
+function loadCredentialFiles({ env, homeDir, readFile }) {
+  const paths = credentialFilePaths(env, homeDir);
+  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
+  const ovFile = load(paths.ov);
+  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
+    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
+  }
+  return { cliFile: load(paths.cli), ovFile };
+}
+function looksLikeOvcli(value) {
+  if (!value || isRecord(value["server"])) return false;
+  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
+    (key) => typeof value[key] === "string"
+  );
 }
 function definedOnly(values) {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));
@@ -1333,54 +1476,7 @@ var PLUGIN_VERSION = plugin_default.version;
 var USER_AGENT = `openviking-codebuddy/${PLUGIN_VERSION}`;
 
 // src/mcp/proxy.ts
-import { join as join13 } from "node:path";
-
-// src/mcp/configWatch.ts
-import { statSync as statSync2 } from "node:fs";
-import { join as join5 } from "node:path";
-function standardConfigPaths(env, homeDir) {
-  const pick = (name, fallback) => expandHome(env[name]?.trim() || join5("~", ".openviking", fallback), homeDir);
-  return [pick("OPENVIKING_CLI_CONFIG_FILE", "ovcli.conf"), pick("OPENVIKING_CONFIG_FILE", "ov.conf")];
-}
-function fingerprintFiles(paths) {
-  return paths.map((path) => {
-    try {
-      const stats = statSync2(path, { throwIfNoEntry: false });
-      return stats ? `${path}:${stats.mtimeMs}:${stats.size}` : `${path}:-`;
-    } catch {
-      return `${path}:-`;
-    }
-  }).join("|");
-}
-function createConfigWatch(options) {
-  const standard = standardConfigPaths(options.env, options.homeDir);
-  const watchedPaths = (config2) => [.../* @__PURE__ */ new Set([...standard, ...config2.credentials.files])].sort();
-  let config = options.load();
-  let paths = watchedPaths(config);
-  let fingerprint = fingerprintFiles(paths);
-  for (const warning of config.warnings) options.warn(warning);
-  return {
-    current: () => config,
-    refresh() {
-      const now = fingerprintFiles(paths);
-      if (now === fingerprint) return false;
-      fingerprint = now;
-      try {
-        config = options.load();
-      } catch (error) {
-        options.warn(`config reload failed, keeping the previous configuration: ${errorMessage(error)}`);
-        return false;
-      }
-      for (const warning of config.warnings) options.warn(warning);
-      const nextPaths = watchedPaths(config);
-      if (nextPaths.join("|") !== paths.join("|")) {
-        paths = nextPaths;
-        fingerprint = fingerprintFiles(paths);
-      }
-      return true;
-    }
-  };
-}
+import { join as join12 } from "node:path";
 
 // src/mcp/discovery.ts
 var LISTING_BUDGET_MS = 3e3;
@@ -1458,6 +1554,103 @@ function createDiscovery(options) {
     }
   };
 }
+
+// src/mcp/hostLink.ts
+var STDIN_END_DRAIN_MS = 1e3;
+var HostLink = class {
+  constructor(stdout, log) {
+    this.stdout = stdout;
+    this.log = log;
+    this.closed = new Promise((resolve5) => this.resolveClosed = resolve5);
+    stdout.once("error", () => void this.close());
+  }
+  stdout;
+  log;
+  /** Resolves once the link has closed. */
+  closed;
+  resolveClosed;
+  closing = false;
+  draining = false;
+  handlers;
+  inFlight = /* @__PURE__ */ new Map();
+  /** Requests still being answered (stdin's end waits for them, briefly). */
+  pending = /* @__PURE__ */ new Set();
+  /** Sends a notification to the host (the upstream's, or the proxy's own list-changed). */
+  notify(notification) {
+    this.write(notificationLine(notification));
+  }
+  /** Reads the host's messages from `stdin` and answers them with `handlers`. */
+  listen(stdin, handlers) {
+    this.handlers = handlers;
+    const feed = createLineSplitter((line) => this.onLine(line));
+    stdin.on("data", (chunk) => feed(chunk));
+    stdin.once("end", () => void this.drainThenClose());
+    stdin.once("close", () => void this.drainThenClose());
+    stdin.once("error", () => void this.close());
+  }
+  /** Abandons what is in flight and closes (idempotent). */
+  async close() {
+    if (this.closing) return this.closed;
+    this.closing = true;
+    for (const controller of this.inFlight.values()) controller.abort();
+    this.inFlight.clear();
+    await this.handlers?.onClose();
+    this.resolveClosed();
+    return this.closed;
+  }
+  write(line) {
+    if (!this.closing) this.stdout.write(line);
+  }
+  onLine(line) {
+    const message = parseMessage(line);
+    switch (message.kind) {
+      case "request": {
+        const handling = this.answerRequest(message.request);
+        this.pending.add(handling);
+        void handling.finally(() => this.pending.delete(handling));
+        return;
+      }
+      case "notification":
+        this.onNotification(message.notification);
+        return;
+      case "invalid":
+        this.write(errorLine(message.id, message.error));
+        return;
+      case "response":
+        return;
+    }
+  }
+  async answerRequest(request) {
+    const handlers = this.handlers;
+    if (handlers === void 0) return;
+    const controller = new AbortController();
+    this.inFlight.set(request.id, controller);
+    try {
+      const result = await handlers.answer(request, controller.signal);
+      if (!controller.signal.aborted) this.write(resultLine(request.id, result));
+    } catch (error) {
+      if (!controller.signal.aborted) this.write(errorLine(request.id, handlers.toRpcError(error)));
+    } finally {
+      if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
+    }
+  }
+  onNotification(notification) {
+    if (notification.method === "notifications/cancelled") {
+      const id = notification.params?.requestId;
+      if (typeof id === "string" || typeof id === "number") this.inFlight.get(id)?.abort();
+      return;
+    }
+    this.log.debug("host notification", { method: notification.method });
+  }
+  /** stdin ended: answer what was already asked (a script may pipe requests and EOF), then close. */
+  async drainThenClose() {
+    if (this.draining) return;
+    this.draining = true;
+    const budget = new Promise((resolve5) => setTimeout(resolve5, STDIN_END_DRAIN_MS).unref());
+    await Promise.race([Promise.allSettled([...this.pending]), budget]);
+    await this.close();
+  }
+};
 
 // src/mcp/initialize.ts
 var SUPPORTED_PROTOCOL_VERSIONS = [
@@ -2061,41 +2254,58 @@ function redactNamedSecrets(text2, marker) {
   pattern.lastIndex = 0;
   let result = "";
   let position = 0;
+  const lineEndAfter = lineEnds(text2);
+  for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
+    const found = namedSecretAt(text2, match, lineEndAfter);
+    if (found === void 0) continue;
+    const redacted = found.quoted ? `${found.quoted[0]}${marker(found.kind)}${found.quoted[1]}` : marker(found.kind);
+    result += text2.slice(position, found.start) + redacted;
+    position = found.start + found.length;
+    pattern.lastIndex = Math.max(pattern.lastIndex, position);
+  }
+  return position === 0 ? text2 : result + text2.slice(position);
+}
+function lineEnds(text2) {
   let lineEnd = -1;
-  const lineEndAfter = (start) => {
+  return (start) => {
     if (lineEnd < start) {
       lineEnd = text2.indexOf("\n", start);
       if (lineEnd === -1) lineEnd = text2.length;
     }
     return lineEnd;
   };
-  for (let match = pattern.exec(text2); match !== null; match = pattern.exec(text2)) {
-    const [whole, word = "", rest = "", quote = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
-    let nameStart = match.index;
-    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text2.charCodeAt(nameStart - 1)))
-      nameStart--;
-    if (text2.charAt(nameStart - 1) === "$" || text2.charAt(nameStart - 1) === "{" && text2.charAt(nameStart - 2) === "$")
-      continue;
-    const name = text2.slice(nameStart, match.index) + word + rest;
-    const bareName = name.replace(/^[-.]+/, "");
-    const kind = credentialNameKind(bareName);
-    const value = dq ?? sq ?? bare ?? "";
-    if (kind === void 0 || valueIsPlaceholder(value.trim())) continue;
-    const valueStart = match.index + word.length + rest.length + quote.length + spaceBefore.length + separator.length;
-    let valueLength = value.length + (bare === void 0 ? 2 : 0);
-    if (bare !== void 0) {
-      const end = match.index + whole.length;
-      if (separator.trim() === ":" && !HEADER_NAME.test(bareName))
-        valueLength = yamlValueLength(text2, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
-      else if (!bareIsSecret(bareName, spaceBefore, separator, value, text2.charAt(end))) valueLength = 0;
-      if (valueLength === 0) continue;
-    }
-    const redacted = bare === void 0 ? `${whole.charAt(valueStart - match.index)}${marker(kind)}${whole.charAt(whole.length - 1)}` : marker(kind);
-    result += text2.slice(position, valueStart) + redacted;
-    position = valueStart + valueLength;
-    pattern.lastIndex = Math.max(pattern.lastIndex, position);
-  }
-  return position === 0 ? text2 : result + text2.slice(position);
+}
+function namedSecretAt(text2, match, lineEndAfter) {
+  const [whole, word = "", rest = "", quote = "", spaceBefore = "", separator = "", dq, sq, bare] = match;
+  const nameStart = nameStartBefore(text2, match.index);
+  if (readsVariable(text2, nameStart)) return void 0;
+  const bareName = (text2.slice(nameStart, match.index) + word + rest).replace(/^[-.]+/, "");
+  const kind = credentialNameKind(bareName);
+  const value = dq ?? sq ?? bare ?? "";
+  if (kind === void 0 || valueIsPlaceholder(value.trim())) return void 0;
+  const start = match.index + word.length + rest.length + quote.length + spaceBefore.length + separator.length;
+  if (bare === void 0)
+    return {
+      start,
+      length: value.length + 2,
+      kind,
+      quoted: [whole.charAt(start - match.index), whole.charAt(whole.length - 1)]
+    };
+  const after = text2.charAt(match.index + whole.length);
+  const length = separator.trim() === ":" && !HEADER_NAME.test(bareName) ? yamlValueLength(text2, start, lineEndAfter(start), UPPER_NAME.test(bareName)) : bareSecretLength(bareName, spaceBefore, separator, value, after);
+  return length === 0 ? void 0 : { start, length, kind };
+}
+function nameStartBefore(text2, index) {
+  let start = index;
+  while (start > 0 && index - start < MAX_NAME && isNameChar(text2.charCodeAt(start - 1))) start--;
+  return start;
+}
+function readsVariable(text2, nameStart) {
+  const before = text2.charAt(nameStart - 1);
+  return before === "$" || before === "{" && text2.charAt(nameStart - 2) === "$";
+}
+function bareSecretLength(name, spaceBefore, separator, value, after) {
+  return bareIsSecret(name, spaceBefore, separator, value, after) ? value.length : 0;
 }
 
 // src/transcript/secrets.ts
@@ -2182,56 +2392,11 @@ function filterOutboundParams(method, params) {
 }
 
 // src/mcp/snapshot.ts
-import { join as join7 } from "node:path";
+import { join as join6 } from "node:path";
 
 // src/store/atomic.ts
 import { mkdir, open, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join as join6 } from "node:path";
-
-// src/store/fsUtil.ts
-import {
-  closeSync as closeSync2,
-  constants as constants2,
-  fchmodSync,
-  fstatSync as fstatSync2,
-  mkdirSync,
-  openSync as openSync2,
-  readdirSync,
-  realpathSync,
-  statSync as statSync3,
-  unlinkSync,
-  writeFileSync,
-  writeSync
-} from "node:fs";
-function namesInDir(dir) {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-function statQuietly(path) {
-  try {
-    return statSync3(path, { throwIfNoEntry: false });
-  } catch {
-    return void 0;
-  }
-}
-function realPath(path) {
-  try {
-    return realpathSync(path);
-  } catch {
-    return void 0;
-  }
-}
-function realPathNative(path) {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return void 0;
-  }
-}
-var APPEND_FLAGS = constants2.O_WRONLY | constants2.O_APPEND | constants2.O_CREAT | constants2.O_NOFOLLOW | constants2.O_NONBLOCK;
+import { basename, dirname, join as join5 } from "node:path";
 
 // src/store/jsonFile.ts
 var MAX_STATE_FILE_BYTES = 64 * 1024 * 1024;
@@ -2252,15 +2417,12 @@ async function readJson(path) {
 }
 
 // src/store/atomic.ts
-var PRIVATE_FILE_MODE = 384;
-var PRIVATE_DIR_MODE = 448;
-var TEMP_SUFFIX = ".tmp";
 async function ensurePrivateDir(dir) {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 }
 function tempPathFor(path) {
   const unique = `${process.pid}.${uniqueToken()}`;
-  return join6(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
+  return join5(dirname(path), `${basename(path)}.${unique}${TEMP_SUFFIX}`);
 }
 async function writeFileAtomic(path, data, options = {}) {
   await ensurePrivateDir(dirname(path));
@@ -2286,7 +2448,7 @@ async function writeJsonAtomic(path, value, options = {}) {
 // src/mcp/snapshot.ts
 var SNAPSHOT_VERSION = 1;
 function snapshotPath(cacheDir, mcpUrl) {
-  return join7(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
+  return join6(cacheDir, `mcp-upstream-${safeFileKey(mcpUrl)}.json`);
 }
 function narrowSnapshot(value, mcpUrl) {
   if (!isRecord(value) || value.version !== SNAPSHOT_VERSION || value.mcpUrl !== mcpUrl) return void 0;
@@ -2338,50 +2500,15 @@ function createSnapshotStore(options) {
   return { load, update };
 }
 
-// src/mcp/semaphore.ts
-function createSemaphore(limit) {
-  const capacity = Math.max(1, Math.floor(limit));
-  const queue = [];
-  let active = 0;
-  const acquire = () => {
-    if (active < capacity) {
-      active += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve5) => queue.push(resolve5));
-  };
-  const release = () => {
-    const next = queue.shift();
-    if (next) next();
-    else active -= 1;
-  };
-  return {
-    async run(task) {
-      await acquire();
-      try {
-        return await task();
-      } finally {
-        release();
-      }
-    },
-    get active() {
-      return active;
-    },
-    get waiting() {
-      return queue.length;
-    }
-  };
-}
-
 // src/project/identity.ts
 import { resolve as resolve4 } from "node:path";
 
 // src/project/gitRepo.ts
-import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join8, resolve as resolve2, sep } from "node:path";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute3, join as join7, resolve as resolve2, sep } from "node:path";
 var MAX_GIT_FILE_BYTES = 256 * 1024;
 var SUBMODULE_DIR = /[/\\]\.git[/\\]modules[/\\]/;
 function gitDirAt(dir, notes) {
-  const dotGit = join8(dir, ".git");
+  const dotGit = join7(dir, ".git");
   notes.touched.push(dotGit);
   const stat = statQuietly(dotGit);
   if (stat === void 0) return void 0;
@@ -2398,7 +2525,7 @@ function mainCheckout(git) {
   return basename2(git.commonDir) === ".git" ? dirname2(git.commonDir) : git.commonDir;
 }
 function commonDirOf(gitDir, notes) {
-  const commondirFile = join8(gitDir, "commondir");
+  const commondirFile = join7(gitDir, "commondir");
   notes.touched.push(commondirFile);
   const common = readSmall(commondirFile, notes)?.trim();
   if (!common) return { dir: gitDir, named: false };
@@ -2408,7 +2535,7 @@ function commonDirOf(gitDir, notes) {
   return { dir: gitDir, named: false };
 }
 function readGitConfig(commonDir, notes) {
-  const file = join8(commonDir, "config");
+  const file = join7(commonDir, "config");
   notes.touched.push(file);
   return readSmall(file, notes) ?? "";
 }
@@ -2741,10 +2868,10 @@ function withoutQuery2(path) {
 }
 
 // src/project/workspaceConfig.ts
-import { join as join10 } from "node:path";
+import { join as join9 } from "node:path";
 
 // src/project/workspaceRoot.ts
-import { dirname as dirname3, join as join9, parse, resolve as resolve3 } from "node:path";
+import { dirname as dirname3, join as join8, parse, resolve as resolve3 } from "node:path";
 var WORKSPACE_DIR = ".openviking";
 var WORKSPACE_FILES = ["config.json", "config.local.json"];
 var MAX_FOLDER_CHARS = 4096;
@@ -2769,7 +2896,7 @@ function findWorkspaceRoot(folder, homeDir, notes) {
 }
 function workspaceFilesAt(dir, notes) {
   const stats = WORKSPACE_FILES.map((name) => {
-    const path = join9(dir, WORKSPACE_DIR, name);
+    const path = join8(dir, WORKSPACE_DIR, name);
     notes.touched.push(path);
     return statQuietly(path);
   });
@@ -2947,7 +3074,7 @@ function insideRoot(real, root) {
 var PROJECT_SWITCHES = ["enabled", "autoRecall", "autoCapture", "autoProfile"];
 function readWorkspaceConfig(root, touched) {
   const report = { warnings: [], notes: [] };
-  const paths = WORKSPACE_FILES.map((name) => join10(root, WORKSPACE_DIR, name));
+  const paths = WORKSPACE_FILES.map((name) => join9(root, WORKSPACE_DIR, name));
   touched.push(...paths);
   const layers = paths.map((path) => readWorkspaceFile(path, root, report)).filter((layer) => layer !== void 0);
   if (layers.length === 0) return void 0;
@@ -3019,19 +3146,19 @@ function applyWorkspace(settings, config) {
 }
 
 // src/project/gitTracked.ts
-import { join as join11, sep as sep3 } from "node:path";
+import { join as join10, sep as sep3 } from "node:path";
 var MAX_INDEX_BYTES = 4 * 1024 * 1024 - 1;
 function trackedByGit(git, path) {
   const top = git.gitRoot.endsWith(sep3) ? git.gitRoot : `${git.gitRoot}${sep3}`;
   if (!path.startsWith(top)) return true;
   const inRepo = path.slice(top.length).split(sep3).join("/");
-  const index = readSmallFile(join11(git.gitDir, "index"), MAX_INDEX_BYTES);
+  const index = readSmallFile(join10(git.gitDir, "index"), MAX_INDEX_BYTES);
   if (index.absent === "missing") return false;
   if (index.absent !== void 0 || !readableIndex(index.text)) return true;
   const needle = `${inRepo}\0`;
   if (index.text.includes(needle)) return true;
   for (const name of namesInDir(git.gitDir).filter((entry) => entry.startsWith("sharedindex."))) {
-    const shared = readSmallFile(join11(git.gitDir, name), MAX_INDEX_BYTES);
+    const shared = readSmallFile(join10(git.gitDir, name), MAX_INDEX_BYTES);
     if (shared.absent !== void 0 || !readableIndex(shared.text) || shared.text.includes(needle)) return true;
   }
   return false;
@@ -3041,10 +3168,10 @@ function readableIndex(text2) {
 }
 
 // src/project/trust.ts
-import { join as join12 } from "node:path";
+import { join as join11 } from "node:path";
 var MAX_TRUST_BYTES = 256 * 1024;
 function trustFile(dataDir) {
-  return join12(dataDir, "trust.json");
+  return join11(dataDir, "trust.json");
 }
 function contentDigest(parsed) {
   return sha256Hex(JSON.stringify(parsed));
@@ -3264,9 +3391,7 @@ function explicitPeer(credentials, warnings) {
   return { peerId, source, fromEnv: source.startsWith("env:") };
 }
 
-// src/mcp/upstream.ts
-var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-TULY4I5J.mjs")).openSdkSession(options);
+// src/mcp/identityFetch.ts
 function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = credentials.peerId) {
   const values = [
     ["authorization", credentials.apiKey ? `Bearer ${credentials.apiKey}` : void 0],
@@ -3281,132 +3406,194 @@ function applyIdentityHeaders(headers, credentials, userAgent, actorPeer = crede
     else headers.delete(name);
   }
 }
-function createUpstream(options) {
-  const { config, log } = options;
-  const openSession = options.openSession ?? loadSdkSession;
-  const semaphore = createSemaphore(options.maxConcurrent);
-  const defaultTimeout = () => config.current().settings.timeoutMs;
-  let link;
-  let closed = false;
-  const identityFetch = (url, init) => {
+function identityFetchFor(options) {
+  return (url, init) => {
     const headers = new Headers(init?.headers);
-    const current = config.current();
+    const current = options.config.current();
     const { credentials } = current;
     const project = options.project;
     const peer = project ? projectFor(current, project.workspace, project.homeDir, options.now()).project.peerId : credentials.peerId;
     applyIdentityHeaders(headers, credentials, options.userAgent, peer);
     const isPost = (init?.method ?? "GET").toUpperCase() === "POST";
-    const timeout = AbortSignal.timeout(defaultTimeout());
+    const timeout = AbortSignal.timeout(current.settings.timeoutMs);
     const signal = isPost ? init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout : init?.signal;
     return options.fetch(url, { ...init, headers, ...signal ? { signal } : {} });
   };
-  const closeIfIdle = (target) => {
-    if (target.retired && target.inFlight === 0)
-      void target.session.then(
-        (session) => session.close(),
-        () => void 0
-      );
-  };
-  const retire = (target) => {
-    if (!target || target.retired) return;
-    target.retired = true;
-    if (link === target) link = void 0;
-    closeIfIdle(target);
-  };
-  const currentLink = (timeoutMs) => {
-    if (link && !link.retired) return link;
-    const mcpUrl = config.current().credentials.mcpUrl;
-    let fresh;
-    const session = openSession({
-      mcpUrl,
-      fetch: identityFetch,
-      clientInfo: options.clientInfo,
-      timeoutMs,
-      onNotification: options.onNotification,
-      onClosed: () => retire(fresh),
-      onError: (message) => log.debug("upstream transport error", { message })
-    });
-    fresh = { mcpUrl, session, inFlight: 0, retired: false };
-    session.then(
-      (session2) => {
-        log.debug("upstream session opened", { mcpUrl: displayUrl(mcpUrl, true) });
-        options.onProfile(mcpUrl, session2.profile);
-      },
-      () => retire(fresh)
-    );
-    link = fresh;
-    return fresh;
-  };
-  const attempt = async (method, params, deadline, signal) => {
-    const remaining = () => deadline - options.now();
-    if (remaining() <= 0) throw new UpstreamError({ kind: "timeout", timeoutMs: defaultTimeout() });
-    const target = currentLink(remaining());
-    target.inFlight += 1;
-    try {
-      const session = await target.session;
-      if (remaining() <= 0) throw new UpstreamError({ kind: "timeout", timeoutMs: defaultTimeout() });
-      return await session.request(method, params, { timeoutMs: remaining(), ...signal ? { signal } : {} });
-    } catch (error) {
-      const failure = failureOf(error);
-      if (failure.kind === "network" || failure.kind === "protocol" || failure.kind === "http" && (failure.status === 400 || failure.status === 404)) {
-        retire(target);
-      }
-      throw error;
-    } finally {
-      target.inFlight -= 1;
-      closeIfIdle(target);
+}
+
+// src/mcp/semaphore.ts
+function createSemaphore(limit) {
+  const capacity = Math.max(1, Math.floor(limit));
+  const queue = [];
+  let active = 0;
+  const acquire = () => {
+    if (active < capacity) {
+      active += 1;
+      return Promise.resolve();
     }
+    return new Promise((resolve5) => queue.push(resolve5));
   };
-  const refreshConfig = () => {
-    if (!config.refresh()) return false;
-    log.debug("configuration reloaded");
-    if (link && link.mcpUrl !== config.current().credentials.mcpUrl) retire(link);
-    return true;
+  const release = () => {
+    const next = queue.shift();
+    if (next) next();
+    else active -= 1;
   };
   return {
+    async run(task) {
+      await acquire();
+      try {
+        return await task();
+      } finally {
+        release();
+      }
+    },
+    get active() {
+      return active;
+    },
+    get waiting() {
+      return queue.length;
+    }
+  };
+}
+
+// src/mcp/upstream.ts
+var CLOSE_BUDGET_MS = 2e3;
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-TULY4I5J.mjs")).openSdkSession(options);
+function createUpstream(options) {
+  const sessions = new UpstreamSessions(options);
+  const { config, log } = options;
+  const semaphore = createSemaphore(options.maxConcurrent);
+  return {
     request(method, params, callOptions = {}) {
-      if (closed) return Promise.reject(new UpstreamError({ kind: "cancelled" }));
+      if (sessions.closed) return Promise.reject(new UpstreamError({ kind: "cancelled" }));
       return semaphore.run(async () => {
-        refreshConfig();
-        const budgetMs = callOptions.timeoutMs ?? defaultTimeout();
+        sessions.refreshConfig();
+        const budgetMs = callOptions.timeoutMs ?? config.current().settings.timeoutMs;
         const deadline = options.now() + budgetMs;
+        const attempt = () => sessions.attempt(method, params, deadline, callOptions.signal);
         try {
           try {
-            return await attempt(method, params, deadline, callOptions.signal);
+            return await attempt();
           } catch (error) {
             const failure = failureOf(error);
-            if (!shouldRetry(failure, refreshConfig)) throw error;
+            if (!shouldRetry(failure, () => sessions.refreshConfig())) throw error;
             log.debug("retrying upstream call once", {
               method,
               reason: failure.kind === "http" ? failure.status : failure.kind
             });
-            return await attempt(method, params, deadline, callOptions.signal);
+            return await attempt();
           }
         } catch (error) {
           throw reportBudget(error, budgetMs);
         }
       });
     },
-    syncConfig: refreshConfig,
-    warmUp() {
-      if (closed) return;
-      refreshConfig();
-      currentLink(defaultTimeout()).session.catch(
-        (error) => log.debug("upstream not reachable yet", { failure: failureOf(error).kind })
-      );
-    },
-    async close() {
-      closed = true;
-      const last = link;
-      link = void 0;
-      if (!last) return;
-      const closing = last.session.then(
+    syncConfig: () => sessions.refreshConfig(),
+    warmUp: () => sessions.warmUp(),
+    close: () => sessions.close()
+  };
+}
+var UpstreamSessions = class {
+  constructor(options) {
+    this.options = options;
+    this.openSession = options.openSession ?? loadSdkSession;
+    this.identityFetch = identityFetchFor(options);
+  }
+  options;
+  closed = false;
+  link;
+  openSession;
+  identityFetch;
+  /** One try of a call on the current link, within `deadline`; a failure that breaks the link retires it. */
+  async attempt(method, params, deadline, signal) {
+    const remaining = () => deadline - this.options.now();
+    const timedOut = () => new UpstreamError({ kind: "timeout", timeoutMs: this.defaultTimeout() });
+    if (remaining() <= 0) throw timedOut();
+    const target = this.current(remaining());
+    target.inFlight += 1;
+    try {
+      const session = await target.session;
+      if (remaining() <= 0) throw timedOut();
+      return await session.request(method, params, { timeoutMs: remaining(), ...signal ? { signal } : {} });
+    } catch (error) {
+      if (breaksLink(failureOf(error))) this.retire(target);
+      throw error;
+    } finally {
+      target.inFlight -= 1;
+      this.closeIfIdle(target);
+    }
+  }
+  /** Re-reads the configuration when a file changed; a changed MCP URL retires the link. True when it did. */
+  refreshConfig() {
+    if (!this.options.config.refresh()) return false;
+    this.options.log.debug("configuration reloaded");
+    if (this.link && this.link.mcpUrl !== this.options.config.current().credentials.mcpUrl) this.retire(this.link);
+    return true;
+  }
+  warmUp() {
+    if (this.closed) return;
+    this.refreshConfig();
+    this.current(this.defaultTimeout()).session.catch(
+      (error) => this.options.log.debug("upstream not reachable yet", { failure: failureOf(error).kind })
+    );
+  }
+  async close() {
+    this.closed = true;
+    const last = this.link;
+    this.link = void 0;
+    if (!last) return;
+    const closing = last.session.then(
+      (session) => session.close(),
+      () => void 0
+    );
+    await Promise.race([closing, new Promise((resolve5) => setTimeout(resolve5, CLOSE_BUDGET_MS).unref())]);
+  }
+  defaultTimeout() {
+    return this.options.config.current().settings.timeoutMs;
+  }
+  /** The open link, or a new one to the configured MCP URL. */
+  current(timeoutMs) {
+    if (this.link && !this.link.retired) return this.link;
+    const { options } = this;
+    const mcpUrl = options.config.current().credentials.mcpUrl;
+    let fresh;
+    const session = this.openSession({
+      mcpUrl,
+      fetch: this.identityFetch,
+      clientInfo: options.clientInfo,
+      timeoutMs,
+      onNotification: options.onNotification,
+      onClosed: () => this.retire(fresh),
+      onError: (message) => options.log.debug("upstream transport error", { message })
+    });
+    fresh = { mcpUrl, session, inFlight: 0, retired: false };
+    session.then(
+      (opened) => {
+        options.log.debug("upstream session opened", { mcpUrl: displayUrl(mcpUrl, true) });
+        options.onProfile(mcpUrl, opened.profile);
+      },
+      () => this.retire(fresh)
+    );
+    this.link = fresh;
+    return fresh;
+  }
+  retire(target) {
+    if (!target || target.retired) return;
+    target.retired = true;
+    if (this.link === target) this.link = void 0;
+    this.closeIfIdle(target);
+  }
+  /** A retired link is closed once its last call has settled. */
+  closeIfIdle(target) {
+    if (target.retired && target.inFlight === 0)
+      void target.session.then(
         (session) => session.close(),
         () => void 0
       );
-      await Promise.race([closing, new Promise((resolve5) => setTimeout(resolve5, CLOSE_BUDGET_MS).unref())]);
-    }
-  };
+  }
+};
+function breaksLink(failure) {
+  return failure.kind === "network" || failure.kind === "protocol" || failure.kind === "http" && (failure.status === 400 || failure.status === 404);
 }
 function reportBudget(error, budgetMs) {
   return error instanceof UpstreamError && error.failure.kind === "timeout" && error.failure.timeoutMs !== budgetMs ? new UpstreamError({ kind: "timeout", timeoutMs: budgetMs }) : error;
@@ -3540,8 +3727,18 @@ function userToolPrefix(server) {
 
 // src/mcp/proxy.ts
 var DEFAULT_MAX_CONCURRENT = 16;
-var STDIN_END_DRAIN_MS = 1e3;
 function createProxy(options) {
+  const { log, config } = logAndConfig(options);
+  const host = new HostLink(options.stdout, log);
+  const parts = proxyParts(options, log, config, host);
+  host.listen(options.stdin, {
+    answer: (request, signal) => answer(parts, request, signal),
+    toRpcError: (error) => toRpcError(parts, error),
+    onClose: () => parts.upstream.close().catch((error) => log.debug("upstream close failed", { error: describeError(error) }))
+  });
+  return { log, closed: host.closed, close: () => host.close() };
+}
+function logAndConfig(options) {
   let watch;
   const log = createStderrLog({
     write: options.writeStderr,
@@ -3549,30 +3746,20 @@ function createProxy(options) {
     debugEnabled: () => watch?.current().settings.debug ?? false,
     secrets: () => [watch?.current().credentials.apiKey]
   });
-  const config = createConfigWatch({
+  watch = createConfigWatch({
     load: options.loadConfig,
     env: options.env,
     homeDir: options.homeDir,
     warn: (message) => log.warn(message)
   });
-  watch = config;
-  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join13(resolveDataDir(options.env, options.homeDir), "cache");
+  return { log, config: watch };
+}
+function proxyParts(options, log, config, host) {
+  const cacheDir = options.cacheDir === null ? void 0 : options.cacheDir ?? join12(resolveDataDir(options.env, options.homeDir), "cache");
   const snapshots = createSnapshotStore({ cacheDir, now: options.now, warn: (message) => log.warn(message) });
   const mcpUrl = () => config.current().credentials.mcpUrl;
   void snapshots.load(mcpUrl());
-  let closing = false;
-  let resolveClosed;
-  const closed = new Promise((resolve5) => resolveClosed = resolve5);
-  const inFlight = /* @__PURE__ */ new Map();
-  const pending = /* @__PURE__ */ new Set();
-  const write = (line) => {
-    if (!closing) options.stdout.write(line);
-  };
-  const sendNotification = (notification) => write(notificationLine(notification));
-  const rememberProfile = (url, profile) => {
-    void snapshots.update(url, { profile });
-    discovery.onReconnected();
-  };
+  const notify = host.notify.bind(host);
   const upstream = createUpstream({
     config,
     fetch: options.fetch,
@@ -3581,8 +3768,11 @@ function createProxy(options) {
     maxConcurrent: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
     now: options.now,
     log,
-    onNotification: sendNotification,
-    onProfile: rememberProfile,
+    onNotification: notify,
+    onProfile: (url, profile) => {
+      void snapshots.update(url, { profile });
+      discovery.onReconnected();
+    },
     ...options.workspace !== void 0 ? { project: { workspace: options.workspace, homeDir: options.homeDir } } : {}
   });
   const discovery = createDiscovery({
@@ -3590,134 +3780,81 @@ function createProxy(options) {
     snapshots,
     mcpUrl,
     timeoutMs: () => config.current().settings.timeoutMs,
-    notify: sendNotification,
+    notify,
     log
   });
+  const switches = switchesHere(options, config, upstream);
+  return { options, log, config, snapshots, upstream, discovery, switches, mcpUrl };
+}
+function switchesHere(options, config, upstream) {
   let wasOff = false;
-  const memoryOffHere = () => {
-    upstream.syncConfig();
-    const current = config.current();
-    const scope = options.workspace === void 0 ? { config: current, project: { off: {} } } : scopeOf(current, options.workspace, options.homeDir, options.now());
-    const off = memoryOffReason(scope);
-    if (off === void 0 && wasOff) setImmediate(() => upstream.warmUp());
-    wasOff = off !== void 0;
-    return off;
-  };
-  const toolsOffHere = () => {
-    upstream.syncConfig();
-    const current = config.current();
-    if (current.settings.mcpEnabled) return void 0;
-    const instead = toolNamesFor(hostFromEnv(options.env), current.settings).name("<tool>");
-    return toolsOffText(settingText(current, "mcpEnabled", "false"), instead);
-  };
-  const answer = async (request, signal) => {
-    switch (request.method) {
-      case "initialize": {
-        const snapshot = await snapshots.load(mcpUrl());
-        if (toolsOffHere() === void 0 && memoryOffHere() === void 0) setImmediate(() => upstream.warmUp());
-        return buildInitializeResult(request.params, snapshot?.profile, options.serverInfo);
-      }
-      case "ping":
-        return {};
-      default: {
-        const field = listingField(request.method, request.params);
-        const toolsOff = toolsOffHere();
-        if (toolsOff !== void 0) {
-          log.debug("bundled tools are off; answered locally", { method: request.method });
-          if (field !== void 0) return fallbackListing(field);
-          if (request.method === "tools/call") return { content: [{ type: "text", text: toolsOff }], isError: true };
-          throw new ToolsOffError(toolsOff);
-        }
-        const off = memoryOffHere();
-        if (off !== void 0) {
-          log.debug("memory is off here; answered locally", { method: request.method, reason: off });
-          if (field !== void 0) return discovery.answerLocally(request, field);
-          if (request.method === "tools/call")
-            return { content: [{ type: "text", text: memoryOffText(off) }], isError: true };
-          throw new MemoryOffError(off);
-        }
-        if (field !== void 0) return discovery.answer(request, field, signal);
-        return upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
-      }
+  return {
+    memoryOff() {
+      upstream.syncConfig();
+      const current = config.current();
+      const scope = options.workspace === void 0 ? { config: current, project: { off: {} } } : scopeOf(current, options.workspace, options.homeDir, options.now());
+      const off = memoryOffReason(scope);
+      if (off === void 0 && wasOff) setImmediate(() => upstream.warmUp());
+      wasOff = off !== void 0;
+      return off;
+    },
+    toolsOff() {
+      upstream.syncConfig();
+      const current = config.current();
+      if (current.settings.mcpEnabled) return void 0;
+      const instead = toolNamesFor(hostFromEnv(options.env), current.settings).name("<tool>");
+      return toolsOffText(settingText(current, "mcpEnabled", "false"), instead);
     }
   };
-  const toRpcError = (error) => {
-    if (error instanceof MemoryOffError)
-      return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
-    if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
-    if (isUpstreamError(error))
-      return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
-    log.warn("internal error while handling a request", { error: describeError(error) });
-    return {
-      code: RpcErrorCode.internalError,
-      message: `OpenViking MCP proxy internal error: ${describeError(error)}`
-    };
-  };
-  const handleRequest = (request) => {
-    const handling = answerRequest(request);
-    pending.add(handling);
-    void handling.finally(() => pending.delete(handling));
-  };
-  const answerRequest = async (request) => {
-    const controller = new AbortController();
-    inFlight.set(request.id, controller);
-    try {
-      const result = await answer(request, controller.signal);
-      if (!controller.signal.aborted) write(resultLine(request.id, result));
-    } catch (error) {
-      if (!controller.signal.aborted) write(errorLine(request.id, toRpcError(error)));
-    } finally {
-      if (inFlight.get(request.id) === controller) inFlight.delete(request.id);
+}
+async function answer(parts, request, signal) {
+  switch (request.method) {
+    case "initialize": {
+      const snapshot = await parts.snapshots.load(parts.mcpUrl());
+      if (parts.switches.toolsOff() === void 0 && parts.switches.memoryOff() === void 0)
+        setImmediate(() => parts.upstream.warmUp());
+      return buildInitializeResult(request.params, snapshot?.profile, parts.options.serverInfo);
     }
+    case "ping":
+      return {};
+    default:
+      return forward(parts, request, signal);
+  }
+}
+async function forward(parts, request, signal) {
+  const field = listingField(request.method, request.params);
+  const toolsOff = parts.switches.toolsOff();
+  if (toolsOff !== void 0) {
+    parts.log.debug("bundled tools are off; answered locally", { method: request.method });
+    if (field !== void 0) return fallbackListing(field);
+    if (request.method === "tools/call") return { content: [{ type: "text", text: toolsOff }], isError: true };
+    throw new ToolsOffError(toolsOff);
+  }
+  const off = parts.switches.memoryOff();
+  if (off !== void 0) {
+    parts.log.debug("memory is off here; answered locally", { method: request.method, reason: off });
+    if (field !== void 0) return parts.discovery.answerLocally(request, field);
+    if (request.method === "tools/call")
+      return { content: [{ type: "text", text: memoryOffText(off) }], isError: true };
+    throw new MemoryOffError(off);
+  }
+  if (field !== void 0) return parts.discovery.answer(request, field, signal);
+  return parts.upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
+}
+function toRpcError(parts, error) {
+  if (error instanceof MemoryOffError)
+    return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
+  if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
+  if (isUpstreamError(error))
+    return failureToRpcError(error.failure, {
+      mcpUrl: parts.mcpUrl(),
+      credentials: parts.config.current().credentials
+    });
+  parts.log.warn("internal error while handling a request", { error: describeError(error) });
+  return {
+    code: RpcErrorCode.internalError,
+    message: `OpenViking MCP proxy internal error: ${describeError(error)}`
   };
-  const handleNotification = (notification) => {
-    if (notification.method === "notifications/cancelled") {
-      const id = notification.params?.requestId;
-      if (typeof id === "string" || typeof id === "number") inFlight.get(id)?.abort();
-      return;
-    }
-    log.debug("host notification", { method: notification.method });
-  };
-  const onLine = (line) => {
-    const message = parseMessage(line);
-    switch (message.kind) {
-      case "request":
-        handleRequest(message.request);
-        return;
-      case "notification":
-        handleNotification(message.notification);
-        return;
-      case "invalid":
-        write(errorLine(message.id, message.error));
-        return;
-      case "response":
-        return;
-    }
-  };
-  const close = async () => {
-    if (closing) return closed;
-    closing = true;
-    for (const controller of inFlight.values()) controller.abort();
-    inFlight.clear();
-    await upstream.close().catch((error) => log.debug("upstream close failed", { error: describeError(error) }));
-    resolveClosed();
-    return closed;
-  };
-  let draining = false;
-  const drainThenClose = async () => {
-    if (draining) return;
-    draining = true;
-    const budget = new Promise((resolve5) => setTimeout(resolve5, STDIN_END_DRAIN_MS).unref());
-    await Promise.race([Promise.allSettled([...pending]), budget]);
-    await close();
-  };
-  const feed = createLineSplitter(onLine);
-  options.stdin.on("data", (chunk) => feed(chunk));
-  options.stdin.once("end", () => void drainThenClose());
-  options.stdin.once("close", () => void drainThenClose());
-  options.stdin.once("error", () => void close());
-  options.stdout.once("error", () => void close());
-  return { log, closed, close };
 }
 
 // src/openviking/ipRange.ts

@@ -20,7 +20,7 @@ import { hasWorkLeft } from './state.js';
 import { commitSession } from './commit.js';
 import type { CommitOutcome } from './commit.js';
 import { MAX_BATCH, nextBatch, resumeRecordIndex } from './plan.js';
-import type { Batch } from './plan.js';
+import type { Batch, PlannedItem } from './plan.js';
 import { batchFingerprint, deadLetterWrite, hasQueuedWrites, queueWrite } from './queueing.js';
 import { replayPendingWrites } from './replay.js';
 import { deliverBatch } from './send.js';
@@ -77,8 +77,25 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
   const backlog = await drainOwnBacklog(writer);
   const settlement = await settleInflight(writer);
   if (settlement === 'blocked') return { ...result, status: 'blocked' };
-  let queueMode = backlog || settlement === 'queued';
+  const tail = await readTail(writer, job, result);
+  if (tail === undefined) return result; // nothing to capture (SubagentStart's file does not exist yet)
+  const pendingTokens = await deliverTail(writer, tail, backlog || settlement === 'queued', result);
+  if (result.status === 'complete' && result.more !== true)
+    result.commit = await commitIfDue(writer, job, pendingTokens);
+  await writer.save();
+  if (writer.state.cursor !== undefined) result.cursorOffset = writer.state.cursor.offset;
+  return result;
+}
 
+/** What the transcript gained since the cursor, planned into messages, and how to move the cursor over a prefix of them. */
+interface TailToSend {
+  items: PlannedItem[];
+  /** Puts the cursor after the records of the first `ackedEnd` items. */
+  moveCursor(ackedEnd: number): void;
+}
+
+/** Reads and plans what the transcript gained (tail.ts), noting what the read skipped and whether more is left; undefined when it cannot be read. */
+async function readTail(writer: SessionWriter, job: CaptureJob, result: PassResult): Promise<TailToSend | undefined> {
   const { state, env } = writer;
   if (job.subagentEnded === true && !(await awaitTranscriptFile(job.transcriptPath, env))) {
     env.log.warn('sub-agent transcript never appeared', { session: writer.ovSessionId });
@@ -86,7 +103,7 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
   const tail = await planTail(state, job, env.settings);
   if ('error' in tail) {
     env.log.debug('transcript not readable', { session: writer.ovSessionId, error: tail.error });
-    return result; // nothing to capture (SubagentStart's file does not exist yet)
+    return undefined;
   }
   const { read, items } = tail;
   result.skippedLines = read.skippedLines;
@@ -94,47 +111,53 @@ export async function capturePass(writer: SessionWriter, job: CaptureJob): Promi
   state.transcriptPath = job.transcriptPath;
   if (tail.format !== undefined) state.format = tail.format;
   state.counts.skipped += items.filter((item) => item.skip === 'empty' || item.skip === 'assistant-off').length;
-
   const recordIds = read.spans.map((span) => span.id);
-  const moveCursor = (ackedEnd: number): void => {
-    state.cursor = cursorAfterRecords(read, resumeRecordIndex(items, ackedEnd, recordIds, tail.consumed));
+  return {
+    items,
+    moveCursor: (ackedEnd) => {
+      state.cursor = cursorAfterRecords(read, resumeRecordIndex(items, ackedEnd, recordIds, tail.consumed));
+    },
   };
+}
+
+/**
+ * Sends the planned items batch by batch (queues them once anything is
+ * queued, `queueMode`), saving the cursor after each; counts into `result`
+ * and marks it partial when it stops early. The server's pending tokens as
+ * last reported.
+ */
+async function deliverTail(
+  writer: SessionWriter,
+  tail: TailToSend,
+  queueMode: boolean,
+  result: PassResult,
+): Promise<number | undefined> {
+  const { state, env } = writer;
   let pendingTokens: number | undefined;
   for (let from = 0; ;) {
-    const batch = nextBatch(items, from, state.serialOnly ? 1 : MAX_BATCH);
+    const batch = nextBatch(tail.items, from, state.serialOnly ? 1 : MAX_BATCH);
     if (batch === undefined) {
-      moveCursor(items.length);
-      break;
+      tail.moveCursor(tail.items.length);
+      return pendingTokens;
     }
-    if (env.now() >= env.deadlineAt) {
-      result.status = 'partial';
-      break;
-    }
+    if (env.now() >= env.deadlineAt) break;
     const step = queueMode
       ? await queueBatch(writer, batch, batchFingerprint(writer, { messages: batch.messages }))
       : await sendBatch(writer, batch);
     if (step.kind === 'retry-serial') continue;
-    if (step.kind === 'stop') {
-      result.status = 'partial';
-      break;
-    }
+    if (step.kind === 'stop') break;
     if (step.kind === 'queued') queueMode = true;
     if (step.pendingTokens !== undefined) pendingTokens = step.pendingTokens;
     result[step.kind === 'sent' ? 'sent' : step.kind === 'queued' ? 'queued' : 'deadLettered'] += batch.messages.length;
     result.turns += batch.messages.filter((message) => message.role === 'user').length;
     from = batch.end;
-    moveCursor(from);
+    tail.moveCursor(from);
     await writer.save();
-    if (!(await writer.heartbeat())) {
-      result.status = 'partial'; // the lock was lost: the writer that took it goes on from the saved state
-      break;
-    }
+    // The lock lost: the writer that took it goes on from the saved state.
+    if (!(await writer.heartbeat())) break;
   }
-  if (result.status === 'complete' && result.more !== true)
-    result.commit = await commitIfDue(writer, job, pendingTokens);
-  await writer.save();
-  if (state.cursor !== undefined) result.cursorOffset = state.cursor.offset;
-  return result;
+  result.status = 'partial';
+  return pendingTokens;
 }
 
 /**

@@ -54,7 +54,7 @@ export async function applyServerPolicy(writer: SessionWriter): Promise<PolicyOu
   if (policy === undefined || writer.count?.total === undefined) return 'off';
   const file = cacheFile(env.dataDir, CACHE_NAME);
   const key = cacheKey(env.client.baseUrl);
-  if ((await readCached(file, key, env.now(), isUnsupported)) === true) return 'unsupported';
+  if (readCached(file, key, env.now(), isUnsupported) === true) return 'unsupported';
   const result = await env.client.setCommitPolicy(writer.ovSessionId, policy);
   if (result.ok) return 'set';
   if (refusedAsUnknown(result.status, result.message)) {

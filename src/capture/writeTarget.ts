@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { serverIdentity } from '../config/credentials.js';
+import { serverIdentity } from '../config/credentialCandidates.js';
 import type { Credentials } from '../config/types.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import { hash64Hex } from '../store/fastHash.js';

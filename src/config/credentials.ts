@@ -38,27 +38,25 @@
  *
  * @module
  */
-import { join } from 'node:path';
-import type { Credentials, RefusedFile, SkippedValue, ValueSource } from './types.js';
+import type { Credentials, RefusedFile, SkippedValue } from './types.js';
 import type { JsonRecord } from '../util/json.js';
 import { isRecord } from '../util/json.js';
-import { displayPath, expandHome, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
+import { displayPath, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
+import { credentialFilePaths } from './configFiles.js';
+import {
+  derivedServerUrl,
+  FileFields,
+  sameServer,
+  validUrls,
+  type Candidate,
+  type Layer,
+} from './credentialCandidates.js';
 import { resolveUserConfig, text, type UserConfigKey } from './pluginOptions.js';
-import { displayUrl } from '../openviking/displayUrl.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:1933';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Field = keyof Credentials['sources'];
-/** Which source a value came from: a server it names binds its identity fields (see the header). */
-type Layer = 'env' | 'options' | 'ovcli' | 'ovconf';
-interface Candidate {
-  source: ValueSource;
-  value: string | undefined;
-  layer: Layer;
-  /** Set for a URL that is not an http(s) URL: kept as written, so nothing is sent to another server instead. */
-  invalid?: string;
-}
 
 export interface CredentialInput {
   env: Env;
@@ -82,11 +80,65 @@ const IDENTITY_FIELDS: ReadonlySet<Field> = new Set(['apiKey', 'account', 'user'
 
 /** Resolves every credential field and records where each came from. Never throws. */
 export function resolveCredentials(input: CredentialInput): CredentialResolution {
+  const layers = credentialLayers(input);
+  const { warnings, fromEnv } = layers;
+  const modeProblem = credentialModeProblem(input.env);
+  if (modeProblem !== undefined) warnings.push(modeProblem);
+  const picker = new FieldPicker(credentialMode(input.env) === 'cli', warnings);
+  const { baseUrl, baseProblem } = pickServer(picker, layers);
+  const identity = pickIdentity(picker, layers);
+  const mcpCandidates = validUrls([fromEnv('OPENVIKING_MCP_URL')], warnings);
+  let mcpUrl = picker.pick('mcpUrl', mcpCandidates) ?? (baseUrl === '' ? '' : `${baseUrl}/mcp`);
+  picker.sources.mcpUrl ??= 'derived:baseUrl';
+  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.mcpUrl);
+  if (mcpProblem !== undefined) mcpUrl = '';
+  const urlProblem = baseProblem ?? mcpProblem;
+
+  const { sources, skipped } = picker;
+  const rootKeyOnly = sources.apiKey !== undefined && sources.apiKey === layers.ovServer.sourceOf('root_api_key');
+  if (rootKeyOnly) {
+    warnings.push(
+      `the only API key found is server.root_api_key in ${displayPath(layers.ovFile.path, input.homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`,
+    );
+  }
+  const credentials: Credentials = {
+    baseUrl,
+    mcpUrl,
+    ...definedOnly(identity),
+    sources,
+    rootKeyOnly,
+    files: layers.files,
+    ...(skipped.length > 0 ? { skipped } : {}),
+    ...(urlProblem?.invalid !== undefined
+      ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } }
+      : {}),
+    ...refusedFiles([layers.cliFile, layers.ovFile], layers.refused, input.homeDir),
+  };
+  return { credentials, warnings, cliFile: layers.cliFile };
+}
+
+/** Every source of a credential value, read once, in the order their warnings are told. */
+interface CredentialLayers {
+  warnings: string[];
+  fromEnv(name: string): Candidate;
+  fromUser(key: UserConfigKey): Candidate;
+  cli: FileFields;
+  ovServer: FileFields;
+  ovHarness: FileFields;
+  cliFile: LoadedConfigFile;
+  ovFile: LoadedConfigFile;
+  homeDir: string;
+  /** The files read that exist. */
+  files: string[];
+  /** Option files that exist but were not read (pluginOptions.ts). */
+  refused: readonly RefusedFile[];
+}
+
+function credentialLayers(input: CredentialInput): CredentialLayers {
   const { env, homeDir } = input;
   const warnings: string[] = [];
   const { cliFile, ovFile } = loadCredentialFiles(input);
   for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
-
   const cli = FileFields.of(cliFile, homeDir, warnings, 'ovcli');
   const ov = FileFields.of(ovFile, homeDir, warnings, 'ovconf');
   const ovServer = ov.section('server');
@@ -98,120 +150,131 @@ export function resolveCredentials(input: CredentialInput): CredentialResolution
     ...(input.readStoredOptions !== undefined ? { readStored: input.readStoredOptions } : {}),
   });
   warnings.push(...options.warnings);
-  const cliOnly = credentialMode(env) === 'cli';
-  const modeProblem = credentialModeProblem(env);
-  if (modeProblem !== undefined) warnings.push(modeProblem);
-  const fromEnv = (name: string): Candidate => ({ source: `env:${name}`, value: text(env[name]), layer: 'env' });
-  const fromUser = (key: UserConfigKey): Candidate => ({
-    source: options.sources[key] ?? `userConfig:${key}`,
-    value: options.values[key],
-    layer: 'options',
-  });
-
-  const sources: Credentials['sources'] = {};
-  const skipped: SkippedValue[] = [];
-  const servers: Partial<Record<Layer, Candidate>> = {};
-  let baseUrl = DEFAULT_BASE_URL;
-  const pick = (field: Field, candidates: Candidate[]): string | undefined => {
-    let chosen: Candidate | undefined;
-    for (const candidate of candidates) {
-      if (candidate.value === undefined) continue;
-      const skip = (kind: SkippedValue['kind'], reason: string) => {
-        skipped.push({ field, source: candidate.source, reason, kind });
-        // Set, yet ignored by the mode the user chose: said out loud. The other two are the order working as documented (doctor lists them).
-        if (kind === 'cli-mode') warnings.push(`${candidate.source}: ${reason}; ignoring it`);
-      };
-      const own = servers[candidate.layer];
-      if (cliOnly && candidate.layer !== 'ovcli')
-        skip('cli-mode', 'OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only');
-      else if (chosen !== undefined) skip('shadowed', `${chosen.source} comes first`);
-      else if (IDENTITY_FIELDS.has(field) && own?.value !== undefined && !sameServer(own.value, baseUrl)) {
-        skip(
-          'other-server',
-          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${baseUrl} (${sources.baseUrl})`,
-        );
-      } else chosen = candidate;
-    }
-    if (chosen !== undefined) sources[field] = chosen.source;
-    return chosen?.value;
+  return {
+    warnings,
+    fromEnv: (name) => ({ source: `env:${name}`, value: text(env[name]), layer: 'env' }),
+    fromUser: (key) => ({
+      source: options.sources[key] ?? `userConfig:${key}`,
+      value: options.values[key],
+      layer: 'options',
+    }),
+    cli,
+    ovServer,
+    ovHarness,
+    cliFile,
+    ovFile,
+    homeDir,
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
+    refused: options.refused,
   };
+}
 
+/**
+ * The server in use: the first URL by precedence; each layer's own server
+ * noted for the identity rule. A chosen URL that is no http(s) URL is no
+ * server at all (`''`: no request goes anywhere, none to another server).
+ */
+function pickServer(picker: FieldPicker, layers: CredentialLayers): { baseUrl: string; baseProblem?: Candidate } {
+  const { warnings, fromEnv, fromUser, cli, ovServer } = layers;
   const envUrl = validUrls([fromEnv('OPENVIKING_URL'), fromEnv('OPENVIKING_BASE_URL')], warnings);
   const optionsUrl = validUrls([fromUser('server_url')], warnings);
   const cliUrl = validUrls([cli.get('url')], warnings);
   const ovUrl = validUrls([ovServer.get('url'), derivedServerUrl(ovServer)], warnings);
-  servers.options = optionsUrl.find((candidate) => candidate.value !== undefined);
-  servers.ovcli = cliUrl.find((candidate) => candidate.value !== undefined);
+  const named = (candidates: Candidate[]) => candidates.find((candidate) => candidate.value !== undefined);
+  picker.servers.options = named(optionsUrl);
+  picker.servers.ovcli = named(cliUrl);
   // ov.conf configures a server even when it names none: the default one.
-  servers.ovconf = ovUrl.find((candidate) => candidate.value !== undefined) ?? {
-    source: `default server of ${displayPath(ovFile.path, homeDir)}`,
+  picker.servers.ovconf = named(ovUrl) ?? {
+    source: `default server of ${displayPath(layers.ovFile.path, layers.homeDir)}`,
     value: DEFAULT_BASE_URL,
     layer: 'ovconf',
   };
   const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
-  baseUrl = pick('baseUrl', urlCandidates) ?? DEFAULT_BASE_URL;
-  sources.baseUrl ??= 'default';
-  // The URL the user chose is not one: no request goes anywhere (an empty URL never parses), none to another server.
-  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === sources.baseUrl);
-  if (baseProblem !== undefined) baseUrl = '';
+  picker.baseUrl = picker.pick('baseUrl', urlCandidates) ?? DEFAULT_BASE_URL;
+  picker.sources.baseUrl ??= 'default';
+  const baseProblem = urlCandidates.find(
+    (candidate) => candidate.invalid && candidate.source === picker.sources.baseUrl,
+  );
+  if (baseProblem !== undefined) picker.baseUrl = '';
+  return baseProblem === undefined ? { baseUrl: picker.baseUrl } : { baseUrl: picker.baseUrl, baseProblem };
+}
 
-  const apiKey = pick('apiKey', [
-    fromEnv('OPENVIKING_BEARER_TOKEN'),
-    fromEnv('OPENVIKING_API_KEY'),
-    fromUser('api_key'),
-    cli.get('api_key'),
-    ovHarness.get('apiKey'),
-    ovServer.get('root_api_key'),
-  ]);
-  const account = pick('account', [
-    fromEnv('OPENVIKING_ACCOUNT'),
-    fromUser('account'),
-    cli.get('account'),
-    cli.get('account_id'),
-    ovHarness.get('accountId'),
-  ]);
-  const user = pick('user', [
-    fromEnv('OPENVIKING_USER'),
-    fromUser('user'),
-    cli.get('user'),
-    cli.get('user_id'),
-    ovHarness.get('userId'),
-  ]);
-  const peerId = pick('peerId', [
-    fromEnv('OPENVIKING_PEER_ID'),
-    cli.get('actor_peer_id'),
-    cli.get('peer_id'),
-    ovHarness.get('peerId'),
-    ovHarness.get('peer_id'),
-  ]);
-  const mcpCandidates = validUrls([fromEnv('OPENVIKING_MCP_URL')], warnings);
-  let mcpUrl = pick('mcpUrl', mcpCandidates) ?? (baseUrl === '' ? '' : `${baseUrl}/mcp`);
-  sources.mcpUrl ??= 'derived:baseUrl';
-  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === sources.mcpUrl);
-  if (mcpProblem !== undefined) mcpUrl = '';
-  const urlProblem = baseProblem ?? mcpProblem;
+/** Key, account, user and peer, each from the first source that sets it and may (see the header). */
+function pickIdentity(picker: FieldPicker, layers: CredentialLayers) {
+  const { fromEnv, fromUser, cli, ovServer, ovHarness } = layers;
+  return {
+    apiKey: picker.pick('apiKey', [
+      fromEnv('OPENVIKING_BEARER_TOKEN'),
+      fromEnv('OPENVIKING_API_KEY'),
+      fromUser('api_key'),
+      cli.get('api_key'),
+      ovHarness.get('apiKey'),
+      ovServer.get('root_api_key'),
+    ]),
+    account: picker.pick('account', [
+      fromEnv('OPENVIKING_ACCOUNT'),
+      fromUser('account'),
+      cli.get('account'),
+      cli.get('account_id'),
+      ovHarness.get('accountId'),
+    ]),
+    user: picker.pick('user', [
+      fromEnv('OPENVIKING_USER'),
+      fromUser('user'),
+      cli.get('user'),
+      cli.get('user_id'),
+      ovHarness.get('userId'),
+    ]),
+    peerId: picker.pick('peerId', [
+      fromEnv('OPENVIKING_PEER_ID'),
+      cli.get('actor_peer_id'),
+      cli.get('peer_id'),
+      ovHarness.get('peerId'),
+      ovHarness.get('peer_id'),
+    ]),
+  };
+}
 
-  const rootKeyOnly = sources.apiKey !== undefined && sources.apiKey === ovServer.sourceOf('root_api_key');
-  if (rootKeyOnly) {
-    warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(ovFile.path, homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`,
-    );
+/** Chooses each field's value among its candidates, recording the source chosen and every value skipped, and why. */
+class FieldPicker {
+  readonly sources: Credentials['sources'] = {};
+  readonly skipped: SkippedValue[] = [];
+  /** The server each layer names (its identity fields belong to it). */
+  readonly servers: Partial<Record<Layer, Candidate>> = {};
+  /** The server in use, once picked. */
+  baseUrl = DEFAULT_BASE_URL;
+
+  constructor(
+    private readonly cliOnly: boolean,
+    private readonly warnings: string[],
+  ) {}
+
+  pick(field: Field, candidates: Candidate[]): string | undefined {
+    let chosen: Candidate | undefined;
+    for (const candidate of candidates) {
+      if (candidate.value === undefined) continue;
+      const own = this.servers[candidate.layer];
+      if (this.cliOnly && candidate.layer !== 'ovcli')
+        this.skip(field, candidate, 'cli-mode', 'OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only');
+      else if (chosen !== undefined) this.skip(field, candidate, 'shadowed', `${chosen.source} comes first`);
+      else if (IDENTITY_FIELDS.has(field) && own?.value !== undefined && !sameServer(own.value, this.baseUrl)) {
+        this.skip(
+          field,
+          candidate,
+          'other-server',
+          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${this.baseUrl} (${this.sources.baseUrl})`,
+        );
+      } else chosen = candidate;
+    }
+    if (chosen !== undefined) this.sources[field] = chosen.source;
+    return chosen?.value;
   }
 
-  const credentials: Credentials = {
-    baseUrl,
-    mcpUrl,
-    ...definedOnly({ apiKey, account, user, peerId }),
-    sources,
-    rootKeyOnly,
-    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options.files],
-    ...(skipped.length > 0 ? { skipped } : {}),
-    ...(urlProblem?.invalid !== undefined
-      ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } }
-      : {}),
-    ...refusedFiles([cliFile, ovFile], options.refused, homeDir),
-  };
-  return { credentials, warnings, cliFile };
+  private skip(field: Field, candidate: Candidate, kind: SkippedValue['kind'], reason: string): void {
+    this.skipped.push({ field, source: candidate.source, reason, kind });
+    // Set, yet ignored by the mode the user chose: said out loud. The other two are the order working as documented (doctor lists them).
+    if (kind === 'cli-mode') this.warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+  }
 }
 
 const MODE_WORDS: Readonly<Record<string, CredentialMode>> = {
@@ -241,6 +304,21 @@ function credentialModeProblem(env: Env): string | undefined {
   return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
 }
 
+/** The configuration files that exist but were not read (not JSON, not a regular file, too large), for doctor. */
+function refusedFiles(
+  files: LoadedConfigFile[],
+  more: readonly RefusedFile[],
+  homeDir: string,
+): { refused?: RefusedFile[] } {
+  const refused = [
+    ...files
+      .filter((file) => file.exists && file.value === undefined && file.warning !== undefined)
+      .map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? '' })),
+    ...more,
+  ];
+  return refused.length > 0 ? { refused } : {};
+}
+
 /**
  * Reads at most two files. Back-compat (§5.1): when only
  * `OPENVIKING_CONFIG_FILE` is set and that file is ovcli-shaped (top-level
@@ -264,172 +342,11 @@ function loadCredentialFiles({ env, homeDir, readFile }: CredentialInput): {
   return { cliFile: load(paths.cli), ovFile };
 }
 
-/** Where ovcli.conf and ov.conf are looked for: the variables' files, else `~/.openviking/`. */
-export function credentialFilePaths(env: Env, homeDir: string): { cli: string; ov: string } {
-  const at = (override: string | undefined, fallbackName: string) =>
-    expandHome(override ?? join('~', '.openviking', fallbackName), homeDir);
-  return {
-    cli: at(text(env['OPENVIKING_CLI_CONFIG_FILE']), 'ovcli.conf'),
-    ov: at(text(env['OPENVIKING_CONFIG_FILE']), 'ov.conf'),
-  };
-}
-
 function looksLikeOvcli(value: JsonRecord | undefined): boolean {
   if (!value || isRecord(value['server'])) return false;
   return ['url', 'api_key', 'account', 'account_id', 'user', 'user_id', 'actor_peer_id'].some(
     (key) => typeof value[key] === 'string',
   );
-}
-
-/**
- * String fields of one JSON object in a config file, as candidates with
- * their sources. A field of the wrong type is skipped with a warning naming
- * file and field.
- */
-class FileFields {
-  /** Fields of the whole file. */
-  static of(file: LoadedConfigFile, homeDir: string, warnings: string[], layer: Layer): FileFields {
-    return new FileFields(file, homeDir, warnings, file.value, '', layer);
-  }
-
-  private constructor(
-    private readonly file: LoadedConfigFile,
-    private readonly homeDir: string,
-    private readonly warnings: string[],
-    private readonly value: JsonRecord | undefined,
-    private readonly prefix: string,
-    private readonly layer: Layer,
-  ) {}
-
-  get(key: string): Candidate {
-    const entry = this.value?.[key];
-    const candidate = (value: string | undefined): Candidate => ({
-      source: this.sourceOf(key),
-      value,
-      layer: this.layer,
-    });
-    if (entry === undefined || entry === null) return candidate(undefined);
-    if (typeof entry === 'number' && Number.isFinite(entry)) return candidate(String(entry));
-    if (typeof entry !== 'string') {
-      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
-      return candidate(undefined);
-    }
-    return candidate(text(entry));
-  }
-
-  section(key: string): FileFields {
-    const entry = this.value?.[key];
-    if (entry !== undefined && entry !== null && !isRecord(entry)) {
-      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
-    }
-    return new FileFields(
-      this.file,
-      this.homeDir,
-      this.warnings,
-      isRecord(entry) ? entry : undefined,
-      `${this.prefix}${key}.`,
-      this.layer,
-    );
-  }
-
-  sourceOf(key: string): ValueSource {
-    return `file:${this.shown()}#${this.prefix}${key}`;
-  }
-
-  private shown(): string {
-    return displayPath(this.file.path, this.homeDir);
-  }
-}
-
-/** `http://{server.host or 127.0.0.1, 0.0.0.0 → 127.0.0.1}:{server.port or 1933}`, only when ov.conf names a host or port. */
-function derivedServerUrl(server: FileFields): Candidate {
-  const host = server.get('host');
-  const port = server.get('port');
-  if (host.value === undefined && port.value === undefined) return { ...host, value: undefined };
-  const portNumber = port.value !== undefined && /^\d+$/.test(port.value) ? Number(port.value) : 1933;
-  const hostName = !host.value || host.value === '0.0.0.0' ? '127.0.0.1' : host.value;
-  return { ...(host.value !== undefined ? host : port), value: `http://${hostName}:${portNumber}` };
-}
-
-/**
- * Checks each URL candidate: one that is not an http(s) URL (no scheme, or
- * an "@" after its host) is kept as written and marked, with a warning, so
- * the source the user chose still wins and nothing is sent until it is
- * corrected (never the default server in its place: the conversation
- * would go where the user did not send it); trims trailing slashes; leaves
- * out a `user:password@` (never sent: the key is a header), so no message,
- * log or request can carry it (issue 20 item 5). Warnings show a URL
- * without its user info (displayUrl.ts).
- */
-function validUrls(candidates: Candidate[], warnings: string[]): Candidate[] {
-  return candidates.map((candidate) => {
-    const { source, value } = candidate;
-    if (value === undefined) return candidate;
-    const shown = displayUrl(value, true);
-    const url = parseUrl(value);
-    if (url === undefined) {
-      const problem = `"${shown}" is not an http(s) URL${/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? '' : ` (no scheme: write http://${shown} or https://${shown})`}`;
-      warnings.push(`${source}: ${problem}`);
-      return { ...candidate, value: shown, invalid: problem };
-    }
-    if (`${url.pathname}${url.search}${url.hash}`.includes('@')) {
-      // `https://u:12/34@host` parses as host `u`, port 12: the user's words would be looked up and shown as the host.
-      const problem = `"${shown}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?)`;
-      warnings.push(`${source}: ${problem}`);
-      return { ...candidate, value: shown, invalid: problem };
-    }
-    if (url.username === '' && url.password === '') return { ...candidate, value: value.replace(/\/+$/, '') };
-    warnings.push(
-      `${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`,
-    );
-    url.username = '';
-    url.password = '';
-    return { ...candidate, value: url.href.replace(/\/+$/, '') };
-  });
-}
-
-/** The configuration files that exist but were not read (not JSON, not a regular file, too large), for doctor. */
-function refusedFiles(
-  files: LoadedConfigFile[],
-  more: readonly RefusedFile[],
-  homeDir: string,
-): { refused?: RefusedFile[] } {
-  const refused = [
-    ...files
-      .filter((file) => file.exists && file.value === undefined && file.warning !== undefined)
-      .map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? '' })),
-    ...more,
-  ];
-  return refused.length > 0 ? { refused } : {};
-}
-
-function parseUrl(value: string): URL | undefined {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    // Unparseable: reported by the caller as "not an http(s) URL".
-    return undefined;
-  }
-}
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0']);
-
-/** One server: same scheme, host (any loopback name counts as one), port and path. */
-export function sameServer(a: string, b: string): boolean {
-  return serverIdentity(a) === serverIdentity(b);
-}
-
-/** What names one server (`sameServer`): scheme, host (any loopback name as `loopback`), port, path; the text itself when it is no http(s) URL. */
-export function serverIdentity(text: string): string {
-  const url = parseUrl(text);
-  if (url === undefined) return text;
-  const host = LOOPBACK_NAMES.has(url.hostname) ? 'loopback' : url.hostname;
-  return `${url.protocol}//${host}:${url.port || defaultPort(url)}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-function defaultPort(url: URL): string {
-  return url.protocol === 'https:' ? '443' : '80';
 }
 
 function definedOnly<T extends Record<string, string | undefined>>(values: T): Partial<T> {

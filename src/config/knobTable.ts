@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { listKnobs, type Knob } from './knobs.js';
+import { listKnobs } from './knobs.js';
+import type { Knob } from './knobTypes.js';
 
 /**
  * Markdown table: env name, the field name in ovcli.conf's

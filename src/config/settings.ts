@@ -17,7 +17,8 @@
  * @module
  */
 import type { Settings, ValueSource } from './types.js';
-import { listKnobs, type Knob, type NumberKnob } from './knobs.js';
+import { listKnobs } from './knobs.js';
+import type { Knob, NumberKnob } from './knobTypes.js';
 import { expandHome } from './configFile.js';
 import { parseSwitch, SWITCH_WORDS_TEXT } from './scalars.js';
 import type { JsonRecord } from '../util/json.js';

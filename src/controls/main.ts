@@ -24,6 +24,7 @@
  */
 import type { StageDeps } from '../protocol/stage.js';
 import { recallMemories } from '../recall/cascade.js';
+import { readRecallKnown, rememberRecall } from '../recall/known.js';
 import { OV_SESSION_PREFIX, ovSessionId } from '../session/ids.js';
 import { openStageContext, recallPeers } from '../session/stageContext.js';
 import { resolveWorkspace } from '../session/workspace.js';
@@ -100,16 +101,16 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
   const off = memoryOffReason({ config, project, workspace });
   if (off !== undefined)
     return { text: `Recall preview: OpenViking memory is off here (${off}), so nothing is sent.\n`, code: 0 };
-  const outcome = await recallMemories({
+  const { outcome, learned } = await recallMemories({
     client,
     settings,
     credentials: config.credentials,
-    dataDir,
+    known: readRecallKnown(dataDir, config.credentials, deps.now()),
     ovSessionId: '',
     query,
-    now: deps.now,
     ...recallPeers(ctx, deps),
   });
+  await rememberRecall(dataDir, config.credentials, learned, deps.now());
   const lines = [
     `Recall preview for: ${printableLine(query)}`,
     `project peer: ${project.peerId ?? '(none)'}  [${project.peerSource}]`,

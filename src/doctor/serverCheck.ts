@@ -106,68 +106,101 @@ async function checkIdentity(config: PluginConfig, client: OpenVikingClient, hea
     client.find({ query: 'openviking doctor probe', limit: 1 }),
     client.ls('viking://~'),
   ]);
+  const seen = identitySeen(config, health, status.ok ? status.result.user : undefined, search, home.ok);
+  const refused = refusedIdentity(config, seen, search);
+  if (refused !== undefined) return refused;
+  seen.lines.push('memory APIs: usable');
+  return homeAliasCheck(config, seen, home, health);
+}
+
+/** Who the server says the caller is, as the check's first line and its data. */
+interface IdentitySeen {
+  authMode: string;
+  user: string | undefined;
+  rootKey: boolean;
+  lines: string[];
+  data: Record<string, unknown>;
+}
+
+function identitySeen(
+  config: PluginConfig,
+  health: HealthInfo,
+  statusUser: string | undefined,
+  search: OvResult<unknown>,
+  homeAlias: boolean,
+): IdentitySeen {
   const authMode = health.auth_mode ?? 'unknown';
-  const user = health.user_id ?? (status.ok ? status.result.user : undefined) ?? config.credentials.user;
-  const lines = [
-    `account: ${health.account_id ?? config.credentials.account ?? 'default'}, user: ${user ?? 'unknown'}, role: ${health.role ?? (authMode === 'dev' ? 'root (dev mode)' : 'unknown')}`,
-  ];
+  const user = health.user_id ?? statusUser ?? config.credentials.user;
+  const role = health.role ?? (authMode === 'dev' ? 'root (dev mode)' : 'unknown');
   const rootKey = (authMode === 'api_key' && health.role === 'root') || (!search.ok && search.status === 403);
-  const data: Record<string, unknown> = {
+  return {
     authMode,
-    account: health.account_id ?? null,
-    user: user ?? null,
-    role: health.role ?? null,
+    user,
     rootKey,
-    memoryApi: search.ok,
-    homeAlias: home.ok,
+    lines: [
+      `account: ${health.account_id ?? config.credentials.account ?? 'default'}, user: ${user ?? 'unknown'}, role: ${role}`,
+    ],
+    data: {
+      authMode,
+      account: health.account_id ?? null,
+      user: user ?? null,
+      role: health.role ?? null,
+      rootKey,
+      memoryApi: search.ok,
+      homeAlias,
+    },
   };
-  const fail = (text: string, fix: string): Check => ({
+}
+
+/** The memory APIs refused this identity (a root key, bad credentials, trusted mode without one), or failed. */
+function refusedIdentity(config: PluginConfig, seen: IdentitySeen, search: OvResult<unknown>): Check | undefined {
+  const verdict = (status: Check['status'], text: string, fix: string): Check => ({
     id: 'identity',
     title: 'Identity',
-    status: 'fail',
-    lines: [...lines, text],
+    status,
+    lines: [...seen.lines, text],
     fix,
-    data,
+    data: seen.data,
   });
-
-  if (rootKey)
-    return fail(
+  if (seen.rootKey)
+    return verdict(
+      'fail',
       'the API key is a ROOT key: OpenViking refuses it on memory APIs (403 PERMISSION_DENIED)',
       // The Configuration check already gives this fix when the root key came from ov.conf: said once.
       config.credentials.rootKeyOnly ? 'See Configuration above.' : ROOT_KEY_FIX,
     );
-  if (!search.ok) {
-    const failure = describeFailure(search, config.credentials.apiKey);
-    if (search.status === 401)
-      return fail(
-        config.credentials.apiKey
-          ? `the server rejected the credentials (${failure})`
-          : `the server wants an API key (auth mode ${authMode}) and none is configured`,
-        authFix(config),
-      );
-    if (search.status === 400 && authMode === 'trusted') {
-      return fail(
-        `trusted mode needs an account and a user (${failure})`,
-        'Set OPENVIKING_ACCOUNT and OPENVIKING_USER, or the plugin options account / user.',
-      );
-    }
-    return {
-      id: 'identity',
-      title: 'Identity',
-      status: 'warn',
-      lines: [...lines, `memory search failed (${failure})`],
-      fix: 'Run doctor again; if it persists, check the server log.',
-      data,
-    };
-  }
-  lines.push('memory APIs: usable');
-  if (home.ok) {
-    lines.push(`viking://~ works${user ? ` (→ viking://user/${user})` : ''}`);
-  } else if (home.status === 400 && (authMode === 'dev' || health.role === 'root')) {
+  if (search.ok) return undefined;
+  const failure = describeFailure(search, config.credentials.apiKey);
+  if (search.status === 401)
+    return verdict(
+      'fail',
+      config.credentials.apiKey
+        ? `the server rejected the credentials (${failure})`
+        : `the server wants an API key (auth mode ${seen.authMode}) and none is configured`,
+      authFix(config),
+    );
+  if (search.status === 400 && seen.authMode === 'trusted')
+    return verdict(
+      'fail',
+      `trusted mode needs an account and a user (${failure})`,
+      'Set OPENVIKING_ACCOUNT and OPENVIKING_USER, or the plugin options account / user.',
+    );
+  return verdict(
+    'warn',
+    `memory search failed (${failure})`,
+    'Run doctor again; if it persists, check the server log.',
+  );
+}
+
+/** Whether `viking://~` works for this identity (ROOT has none, which is expected: the plugin names the user space). */
+function homeAliasCheck(config: PluginConfig, seen: IdentitySeen, home: OvResult<unknown>, health: HealthInfo): Check {
+  const { lines, data } = seen;
+  if (home.ok) lines.push(`viking://~ works${seen.user ? ` (→ viking://user/${seen.user})` : ''}`);
+  else if (home.status === 400 && (seen.authMode === 'dev' || health.role === 'root'))
     lines.push(
       'viking://~ is unavailable to ROOT (every request in dev mode is ROOT); expected: the plugin uses viking://user/<id> itself',
     );
-  } else {
+  else {
     lines.push(`viking://~ failed (${describeFailure(home, config.credentials.apiKey)})`);
     return {
       id: 'identity',

@@ -26,11 +26,10 @@
  * server to use instead, and no upstream session is opened. The host keeps
  * starting the process (`.mcp.json` is static); it costs one idle node.
  *
- * Lifecycle: the proxy ends when stdin ends (CodeBuddy closes it at exit;
- * requests already received get up to `STDIN_END_DRAIN_MS` to be answered,
- * so a script that pipes requests and EOF still gets its answers), or on
- * `close()` (signals, via main.ts), which abandons in-flight calls at once.
- * Either way the upstream session is closed.
+ * Lifecycle (hostLink.ts): the proxy ends when stdin ends (requests already
+ * received get a short drain), or on `close()` (signals, via main.ts), which
+ * abandons in-flight calls at once. Either way the upstream session is
+ * closed.
  *
  * @module
  */
@@ -38,27 +37,17 @@ import type { Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import type { PluginConfig } from '../config/types.js';
 import { resolveDataDir } from '../store/paths.js';
-import { createConfigWatch, type ConfigWatch } from './configWatch.js';
-import { createDiscovery, fallbackListing, listingField } from './discovery.js';
+import { createConfigWatch, type ConfigWatch } from '../config/configFiles.js';
+import { createDiscovery, fallbackListing, listingField, type Discovery } from './discovery.js';
 import { describeError, failureToRpcError, isUpstreamError } from './failures.js';
-import { buildInitializeResult, type ServerInfo, type UpstreamProfile } from './initialize.js';
-import {
-  createLineSplitter,
-  errorLine,
-  notificationLine,
-  parseMessage,
-  resultLine,
-  RpcErrorCode,
-  type JsonRpcErrorObject,
-  type JsonRpcId,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-} from './jsonRpc.js';
+import { HostLink } from './hostLink.js';
+import { buildInitializeResult, type ServerInfo } from './initialize.js';
+import { RpcErrorCode, type JsonRpcErrorObject, type JsonRpcRequest } from './jsonRpc.js';
 import { createStderrLog, type ProxyLog } from './log.js';
 import { filterOutboundParams } from './outbound.js';
 import type { FetchLike } from './sdkSession.js';
-import { createSnapshotStore } from './snapshot.js';
-import { createUpstream } from './upstream.js';
+import { createSnapshotStore, type SnapshotStore } from './snapshot.js';
+import { createUpstream, type Upstream } from './upstream.js';
 import { memoryOffReason, scopeOf, settingText } from '../session/switches.js';
 import { MemoryOffError, memoryOffText, ToolsOffError, toolsOffText } from './offAnswers.js';
 import { hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
@@ -67,9 +56,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Upstream requests in flight at once (openviking-api.md §4.2). */
 export const DEFAULT_MAX_CONCURRENT = 16;
-
-/** How long the end of stdin waits for requests already received. */
-export const STDIN_END_DRAIN_MS = 1000;
 
 export interface ProxyOptions {
   stdin: Readable;
@@ -100,23 +86,52 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
+/** What answers a request: the configuration, the remembered upstream, the upstream itself, the listings. */
+interface ProxyParts {
+  options: ProxyOptions;
+  log: ProxyLog;
+  config: ConfigWatch;
+  snapshots: SnapshotStore;
+  upstream: Upstream;
+  discovery: Discovery;
+  switches: SwitchesHere;
+  mcpUrl(): string;
+}
+
 export function createProxy(options: ProxyOptions): Proxy {
-  // The log reads the config lazily: the first config load already logs its warnings.
+  const { log, config } = logAndConfig(options);
+  const host = new HostLink(options.stdout, log);
+  const parts = proxyParts(options, log, config, host);
+  host.listen(options.stdin, {
+    answer: (request, signal) => answer(parts, request, signal),
+    toRpcError: (error) => toRpcError(parts, error),
+    onClose: () =>
+      parts.upstream
+        .close()
+        .catch((error: unknown) => log.debug('upstream close failed', { error: describeError(error) })),
+  });
+  return { log, closed: host.closed, close: () => host.close() };
+}
+
+/** The redacting log and the configuration it reads lazily (the first load already logs its warnings). */
+function logAndConfig(options: ProxyOptions): { log: ProxyLog; config: ConfigWatch } {
   let watch: ConfigWatch | undefined; // eslint-disable-line prefer-const -- assigned below, read lazily by the log
-  const log: ProxyLog = createStderrLog({
+  const log = createStderrLog({
     write: options.writeStderr,
     now: options.now,
     debugEnabled: () => watch?.current().settings.debug ?? false,
     secrets: () => [watch?.current().credentials.apiKey],
   });
-  const config = createConfigWatch({
+  watch = createConfigWatch({
     load: options.loadConfig,
     env: options.env,
     homeDir: options.homeDir,
     warn: (message) => log.warn(message),
   });
-  watch = config;
+  return { log, config: watch };
+}
 
+function proxyParts(options: ProxyOptions, log: ProxyLog, config: ConfigWatch, host: HostLink): ProxyParts {
   const cacheDir =
     options.cacheDir === null
       ? undefined
@@ -124,24 +139,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const snapshots = createSnapshotStore({ cacheDir, now: options.now, warn: (message) => log.warn(message) });
   const mcpUrl = () => config.current().credentials.mcpUrl;
   void snapshots.load(mcpUrl()); // prefetch for `initialize`
-
-  let closing = false;
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  const inFlight = new Map<JsonRpcId, AbortController>();
-  /** Requests still being answered (stdin's end waits for them, briefly). */
-  const pending = new Set<Promise<void>>();
-
-  const write = (line: string) => {
-    if (!closing) options.stdout.write(line);
-  };
-  const sendNotification = (notification: JsonRpcNotification) => write(notificationLine(notification));
-
-  const rememberProfile = (url: string, profile: UpstreamProfile) => {
-    void snapshots.update(url, { profile });
-    discovery.onReconnected();
-  };
-
+  const notify = host.notify.bind(host);
   const upstream = createUpstream({
     config,
     fetch: options.fetch,
@@ -150,167 +148,110 @@ export function createProxy(options: ProxyOptions): Proxy {
     maxConcurrent: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
     now: options.now,
     log,
-    onNotification: sendNotification,
-    onProfile: rememberProfile,
+    onNotification: notify,
+    onProfile: (url, profile) => {
+      void snapshots.update(url, { profile });
+      discovery.onReconnected();
+    },
     ...(options.workspace !== undefined ? { project: { workspace: options.workspace, homeDir: options.homeDir } } : {}),
   });
-
   const discovery = createDiscovery({
     request: (method, params, callOptions) => upstream.request(method, params, callOptions),
     snapshots,
     mcpUrl,
     timeoutMs: () => config.current().settings.timeoutMs,
-    notify: sendNotification,
+    notify,
     log,
   });
+  const switches = switchesHere(options, config, upstream);
+  return { options, log, config, snapshots, upstream, discovery, switches, mcpUrl };
+}
 
-  /** Why memory is off for the proxy's folder (config re-read when a file changed), or undefined. */
-  let wasOff = false;
-  const memoryOffHere = (): string | undefined => {
-    upstream.syncConfig();
-    const current = config.current();
-    const scope =
-      options.workspace === undefined
-        ? { config: current, project: { off: {} } }
-        : scopeOf(current, options.workspace, options.homeDir, options.now());
-    const off = memoryOffReason(scope);
-    // Back on: open the session, whose handshake re-lists and tells the host if the tools changed.
-    if (off === undefined && wasOff) setImmediate(() => upstream.warmUp());
-    wasOff = off !== undefined;
-    return off;
-  };
-
+/** Whether this plugin's tools, and memory, are off for the proxy's folder (configuration re-read when a file changed). */
+interface SwitchesHere {
+  /** Why memory is off here, or undefined. */
+  memoryOff(): string | undefined;
   /** Why this plugin's tools are off (`mcpEnabled`), with the tool to use instead; undefined when they are on. */
-  const toolsOffHere = (): string | undefined => {
-    upstream.syncConfig();
-    const current = config.current();
-    if (current.settings.mcpEnabled) return undefined;
-    const instead = toolNamesFor(hostFromEnv(options.env), current.settings).name('<tool>');
-    return toolsOffText(settingText(current, 'mcpEnabled', 'false'), instead);
-  };
+  toolsOff(): string | undefined;
+}
 
-  const answer = async (request: JsonRpcRequest, signal: AbortSignal): Promise<unknown> => {
-    switch (request.method) {
-      case 'initialize': {
-        const snapshot = await snapshots.load(mcpUrl());
-        // After the answer is written: loading the SDK blocks the thread for a while.
-        if (toolsOffHere() === undefined && memoryOffHere() === undefined) setImmediate(() => upstream.warmUp());
-        return buildInitializeResult(request.params, snapshot?.profile, options.serverInfo);
-      }
-      case 'ping':
-        return {};
-      default: {
-        const field = listingField(request.method, request.params);
-        const toolsOff = toolsOffHere();
-        if (toolsOff !== undefined) {
-          log.debug('bundled tools are off; answered locally', { method: request.method });
-          if (field !== undefined) return fallbackListing(field);
-          if (request.method === 'tools/call') return { content: [{ type: 'text', text: toolsOff }], isError: true };
-          throw new ToolsOffError(toolsOff);
-        }
-        const off = memoryOffHere();
-        if (off !== undefined) {
-          log.debug('memory is off here; answered locally', { method: request.method, reason: off });
-          if (field !== undefined) return discovery.answerLocally(request, field);
-          if (request.method === 'tools/call')
-            return { content: [{ type: 'text', text: memoryOffText(off) }], isError: true };
-          throw new MemoryOffError(off);
-        }
-        if (field !== undefined) return discovery.answer(request, field, signal);
-        // User text in storing and searching calls passes the privacy filter (outbound.ts, DESIGN D17).
-        return upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
-      }
+function switchesHere(options: ProxyOptions, config: ConfigWatch, upstream: Upstream): SwitchesHere {
+  let wasOff = false;
+  return {
+    memoryOff() {
+      upstream.syncConfig();
+      const current = config.current();
+      const scope =
+        options.workspace === undefined
+          ? { config: current, project: { off: {} } }
+          : scopeOf(current, options.workspace, options.homeDir, options.now());
+      const off = memoryOffReason(scope);
+      // Back on: open the session, whose handshake re-lists and tells the host if the tools changed.
+      if (off === undefined && wasOff) setImmediate(() => upstream.warmUp());
+      wasOff = off !== undefined;
+      return off;
+    },
+    toolsOff() {
+      upstream.syncConfig();
+      const current = config.current();
+      if (current.settings.mcpEnabled) return undefined;
+      const instead = toolNamesFor(hostFromEnv(options.env), current.settings).name('<tool>');
+      return toolsOffText(settingText(current, 'mcpEnabled', 'false'), instead);
+    },
+  };
+}
+
+async function answer(parts: ProxyParts, request: JsonRpcRequest, signal: AbortSignal): Promise<unknown> {
+  switch (request.method) {
+    case 'initialize': {
+      const snapshot = await parts.snapshots.load(parts.mcpUrl());
+      // After the answer is written: loading the SDK blocks the thread for a while.
+      if (parts.switches.toolsOff() === undefined && parts.switches.memoryOff() === undefined)
+        setImmediate(() => parts.upstream.warmUp());
+      return buildInitializeResult(request.params, snapshot?.profile, parts.options.serverInfo);
     }
+    case 'ping':
+      return {};
+    default:
+      return forward(parts, request, signal);
+  }
+}
+
+/** Every other request: answered here while the tools or memory are off, else the server's (listings through discovery). */
+async function forward(parts: ProxyParts, request: JsonRpcRequest, signal: AbortSignal): Promise<unknown> {
+  const field = listingField(request.method, request.params);
+  const toolsOff = parts.switches.toolsOff();
+  if (toolsOff !== undefined) {
+    parts.log.debug('bundled tools are off; answered locally', { method: request.method });
+    if (field !== undefined) return fallbackListing(field);
+    if (request.method === 'tools/call') return { content: [{ type: 'text', text: toolsOff }], isError: true };
+    throw new ToolsOffError(toolsOff);
+  }
+  const off = parts.switches.memoryOff();
+  if (off !== undefined) {
+    parts.log.debug('memory is off here; answered locally', { method: request.method, reason: off });
+    if (field !== undefined) return parts.discovery.answerLocally(request, field);
+    if (request.method === 'tools/call')
+      return { content: [{ type: 'text', text: memoryOffText(off) }], isError: true };
+    throw new MemoryOffError(off);
+  }
+  if (field !== undefined) return parts.discovery.answer(request, field, signal);
+  // User text in storing and searching calls passes the privacy filter (outbound.ts, DESIGN D17).
+  return parts.upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
+}
+
+function toRpcError(parts: ProxyParts, error: unknown): JsonRpcErrorObject {
+  if (error instanceof MemoryOffError)
+    return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
+  if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
+  if (isUpstreamError(error))
+    return failureToRpcError(error.failure, {
+      mcpUrl: parts.mcpUrl(),
+      credentials: parts.config.current().credentials,
+    });
+  parts.log.warn('internal error while handling a request', { error: describeError(error) });
+  return {
+    code: RpcErrorCode.internalError,
+    message: `OpenViking MCP proxy internal error: ${describeError(error)}`,
   };
-
-  const toRpcError = (error: unknown): JsonRpcErrorObject => {
-    if (error instanceof MemoryOffError)
-      return { code: RpcErrorCode.invalidRequest, message: memoryOffText(error.reason) };
-    if (error instanceof ToolsOffError) return { code: RpcErrorCode.invalidRequest, message: error.message };
-    if (isUpstreamError(error))
-      return failureToRpcError(error.failure, { mcpUrl: mcpUrl(), credentials: config.current().credentials });
-    log.warn('internal error while handling a request', { error: describeError(error) });
-    return {
-      code: RpcErrorCode.internalError,
-      message: `OpenViking MCP proxy internal error: ${describeError(error)}`,
-    };
-  };
-
-  const handleRequest = (request: JsonRpcRequest) => {
-    const handling = answerRequest(request);
-    pending.add(handling);
-    void handling.finally(() => pending.delete(handling));
-  };
-
-  const answerRequest = async (request: JsonRpcRequest) => {
-    const controller = new AbortController();
-    inFlight.set(request.id, controller);
-    try {
-      const result = await answer(request, controller.signal);
-      if (!controller.signal.aborted) write(resultLine(request.id, result));
-    } catch (error) {
-      // A cancelled request gets no reply (MCP cancellation); neither does one cut by shutdown.
-      if (!controller.signal.aborted) write(errorLine(request.id, toRpcError(error)));
-    } finally {
-      if (inFlight.get(request.id) === controller) inFlight.delete(request.id);
-    }
-  };
-
-  const handleNotification = (notification: JsonRpcNotification) => {
-    if (notification.method === 'notifications/cancelled') {
-      const id = notification.params?.requestId;
-      if (typeof id === 'string' || typeof id === 'number') inFlight.get(id)?.abort();
-      return;
-    }
-    // `notifications/initialized` and the rest concern the host–proxy link only.
-    log.debug('host notification', { method: notification.method });
-  };
-
-  const onLine = (line: string) => {
-    const message = parseMessage(line);
-    switch (message.kind) {
-      case 'request':
-        handleRequest(message.request);
-        return;
-      case 'notification':
-        handleNotification(message.notification);
-        return;
-      case 'invalid':
-        write(errorLine(message.id, message.error));
-        return;
-      case 'response':
-        return;
-    }
-  };
-
-  const close = async () => {
-    if (closing) return closed;
-    closing = true;
-    for (const controller of inFlight.values()) controller.abort();
-    inFlight.clear();
-    await upstream
-      .close()
-      .catch((error: unknown) => log.debug('upstream close failed', { error: describeError(error) }));
-    resolveClosed();
-    return closed;
-  };
-
-  /** stdin ended: answer what was already asked (a script may pipe requests and EOF), then close. */
-  let draining = false;
-  const drainThenClose = async () => {
-    if (draining) return;
-    draining = true;
-    const budget = new Promise<void>((resolve) => setTimeout(resolve, STDIN_END_DRAIN_MS).unref());
-    await Promise.race([Promise.allSettled([...pending]), budget]);
-    await close();
-  };
-
-  const feed = createLineSplitter(onLine);
-  options.stdin.on('data', (chunk: Buffer | string) => feed(chunk));
-  options.stdin.once('end', () => void drainThenClose());
-  options.stdin.once('close', () => void drainThenClose());
-  options.stdin.once('error', () => void close());
-  options.stdout.once('error', () => void close()); // EPIPE: the host is gone
-
-  return { log, closed, close };
 }

@@ -8,7 +8,7 @@
  *   callers share one handshake.
  * - Identity headers are added per request from the current config, so an
  *   edited key applies to the very next call without a new session. Before
- *   each call the config files are checked for changes (configWatch.ts);
+ *   each call the config files are checked for changes (config/configFiles.ts);
  *   a changed MCP URL retires the session.
  * - HTTP 400/404 on a call: the session is retired, a new one is opened and
  *   the call retried once (the reference proxy's re-init).
@@ -22,15 +22,14 @@
  *
  * @module
  */
-import type { Credentials } from '../config/types.js';
-import type { ConfigWatch } from './configWatch.js';
+import type { ConfigWatch } from '../config/configFiles.js';
 import { UpstreamError, type UpstreamFailure } from './failures.js';
 import type { UpstreamProfile } from './initialize.js';
 import type { JsonRpcNotification } from './jsonRpc.js';
 import type { ProxyLog } from './log.js';
 import type { FetchLike, SdkSession, SdkSessionOptions } from './sdkSession.js';
+import { identityFetchFor } from './identityFetch.js';
 import { createSemaphore } from './semaphore.js';
-import { projectFor } from '../project/identity.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import { errorMessage } from '../util/errors.js';
 
@@ -90,174 +89,161 @@ interface Link {
 
 const loadSdkSession: OpenSession = async (options) => (await import('./sdkSession.js')).openSdkSession(options);
 
-/** Sets the OpenViking identity headers (openviking-api.md §1.2) on a request's headers. */
-export function applyIdentityHeaders(
-  headers: Headers,
-  credentials: Credentials,
-  userAgent: string,
-  actorPeer = credentials.peerId,
-): void {
-  const values: Array<[string, string | undefined]> = [
-    ['authorization', credentials.apiKey ? `Bearer ${credentials.apiKey}` : undefined],
-    ['x-openviking-account', credentials.account],
-    ['x-openviking-user', credentials.user],
-    ['x-openviking-actor-peer', actorPeer],
-    ['user-agent', userAgent],
-  ];
-  for (const [name, value] of values) {
-    const trimmed = value?.trim();
-    if (trimmed) headers.set(name, trimmed);
-    else headers.delete(name);
-  }
-}
-
 export function createUpstream(options: UpstreamOptions): Upstream {
+  const sessions = new UpstreamSessions(options);
   const { config, log } = options;
-  const openSession = options.openSession ?? loadSdkSession;
   const semaphore = createSemaphore(options.maxConcurrent);
-  const defaultTimeout = () => config.current().settings.timeoutMs;
-  let link: Link | undefined;
-  let closed = false;
-
-  const identityFetch: FetchLike = (url, init) => {
-    const headers = new Headers(init?.headers);
-    const current = config.current();
-    const { credentials } = current;
-    const project = options.project;
-    // Cached per workspace and re-checked with a few stats (project/identity.ts): cheap on every POST.
-    const peer = project
-      ? projectFor(current, project.workspace, project.homeDir, options.now()).project.peerId
-      : credentials.peerId;
-    applyIdentityHeaders(headers, credentials, options.userAgent, peer);
-    // POSTs end; the optional GET event stream is meant to stay open.
-    const isPost = (init?.method ?? 'GET').toUpperCase() === 'POST';
-    const timeout = AbortSignal.timeout(defaultTimeout());
-    const signal = isPost ? (init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout) : init?.signal;
-    return options.fetch(url, { ...init, headers, ...(signal ? { signal } : {}) });
-  };
-
-  /** A retired link is closed once its last call has settled. */
-  const closeIfIdle = (target: Link) => {
-    if (target.retired && target.inFlight === 0)
-      void target.session.then(
-        (session) => session.close(),
-        () => undefined,
-      ); // a failed handshake left nothing to close
-  };
-
-  const retire = (target: Link | undefined) => {
-    if (!target || target.retired) return;
-    target.retired = true;
-    if (link === target) link = undefined;
-    closeIfIdle(target);
-  };
-
-  const currentLink = (timeoutMs: number): Link => {
-    if (link && !link.retired) return link;
-    const mcpUrl = config.current().credentials.mcpUrl;
-    let fresh: Link | undefined; // eslint-disable-line prefer-const -- the callbacks below are made before it is assigned
-    const session = openSession({
-      mcpUrl,
-      fetch: identityFetch,
-      clientInfo: options.clientInfo,
-      timeoutMs,
-      onNotification: options.onNotification,
-      onClosed: () => retire(fresh),
-      onError: (message) => log.debug('upstream transport error', { message }),
-    });
-    fresh = { mcpUrl, session, inFlight: 0, retired: false };
-    session.then(
-      (session) => {
-        log.debug('upstream session opened', { mcpUrl: displayUrl(mcpUrl, true) });
-        options.onProfile(mcpUrl, session.profile);
-      },
-      () => retire(fresh),
-    );
-    link = fresh;
-    return fresh;
-  };
-
-  const attempt = async (
-    method: string,
-    params: Record<string, unknown> | undefined,
-    deadline: number,
-    signal: AbortSignal | undefined,
-  ) => {
-    const remaining = () => deadline - options.now();
-    if (remaining() <= 0) throw new UpstreamError({ kind: 'timeout', timeoutMs: defaultTimeout() });
-    const target = currentLink(remaining());
-    target.inFlight += 1;
-    try {
-      const session = await target.session;
-      if (remaining() <= 0) throw new UpstreamError({ kind: 'timeout', timeoutMs: defaultTimeout() });
-      return await session.request(method, params, { timeoutMs: remaining(), ...(signal ? { signal } : {}) });
-    } catch (error) {
-      const failure = failureOf(error);
-      if (
-        failure.kind === 'network' ||
-        failure.kind === 'protocol' ||
-        (failure.kind === 'http' && (failure.status === 400 || failure.status === 404))
-      ) {
-        retire(target);
-      }
-      throw error;
-    } finally {
-      target.inFlight -= 1;
-      closeIfIdle(target);
-    }
-  };
-
-  const refreshConfig = (): boolean => {
-    if (!config.refresh()) return false;
-    log.debug('configuration reloaded');
-    if (link && link.mcpUrl !== config.current().credentials.mcpUrl) retire(link);
-    return true;
-  };
-
   return {
     request(method, params, callOptions = {}) {
-      if (closed) return Promise.reject(new UpstreamError({ kind: 'cancelled' }));
+      if (sessions.closed) return Promise.reject(new UpstreamError({ kind: 'cancelled' }));
       return semaphore.run(async () => {
-        refreshConfig();
-        const budgetMs = callOptions.timeoutMs ?? defaultTimeout();
+        sessions.refreshConfig();
+        const budgetMs = callOptions.timeoutMs ?? config.current().settings.timeoutMs;
         const deadline = options.now() + budgetMs;
+        const attempt = () => sessions.attempt(method, params, deadline, callOptions.signal);
         try {
           try {
-            return await attempt(method, params, deadline, callOptions.signal);
+            return await attempt();
           } catch (error) {
             const failure = failureOf(error);
-            if (!shouldRetry(failure, refreshConfig)) throw error;
+            if (!shouldRetry(failure, () => sessions.refreshConfig())) throw error;
             log.debug('retrying upstream call once', {
               method,
               reason: failure.kind === 'http' ? failure.status : failure.kind,
             });
-            return await attempt(method, params, deadline, callOptions.signal);
+            return await attempt();
           }
         } catch (error) {
           throw reportBudget(error, budgetMs);
         }
       });
     },
-    syncConfig: refreshConfig,
-    warmUp() {
-      if (closed) return;
-      refreshConfig();
-      currentLink(defaultTimeout()).session.catch((error: unknown) =>
-        log.debug('upstream not reachable yet', { failure: failureOf(error).kind }),
-      );
-    },
-    async close() {
-      closed = true;
-      const last = link;
-      link = undefined;
-      if (!last) return;
-      const closing = last.session.then(
+    syncConfig: () => sessions.refreshConfig(),
+    warmUp: () => sessions.warmUp(),
+    close: () => sessions.close(),
+  };
+}
+
+/** The current session (one link at a time, opened on first need) and the links being retired. */
+class UpstreamSessions {
+  closed = false;
+  private link: Link | undefined;
+  private readonly openSession: OpenSession;
+  private readonly identityFetch: FetchLike;
+
+  constructor(private readonly options: UpstreamOptions) {
+    this.openSession = options.openSession ?? loadSdkSession;
+    this.identityFetch = identityFetchFor(options);
+  }
+
+  /** One try of a call on the current link, within `deadline`; a failure that breaks the link retires it. */
+  async attempt(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    deadline: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown>> {
+    const remaining = () => deadline - this.options.now();
+    const timedOut = () => new UpstreamError({ kind: 'timeout', timeoutMs: this.defaultTimeout() });
+    if (remaining() <= 0) throw timedOut();
+    const target = this.current(remaining());
+    target.inFlight += 1;
+    try {
+      const session = await target.session;
+      if (remaining() <= 0) throw timedOut();
+      return await session.request(method, params, { timeoutMs: remaining(), ...(signal ? { signal } : {}) });
+    } catch (error) {
+      if (breaksLink(failureOf(error))) this.retire(target);
+      throw error;
+    } finally {
+      target.inFlight -= 1;
+      this.closeIfIdle(target);
+    }
+  }
+
+  /** Re-reads the configuration when a file changed; a changed MCP URL retires the link. True when it did. */
+  refreshConfig(): boolean {
+    if (!this.options.config.refresh()) return false;
+    this.options.log.debug('configuration reloaded');
+    if (this.link && this.link.mcpUrl !== this.options.config.current().credentials.mcpUrl) this.retire(this.link);
+    return true;
+  }
+
+  warmUp(): void {
+    if (this.closed) return;
+    this.refreshConfig();
+    this.current(this.defaultTimeout()).session.catch((error: unknown) =>
+      this.options.log.debug('upstream not reachable yet', { failure: failureOf(error).kind }),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const last = this.link;
+    this.link = undefined;
+    if (!last) return;
+    const closing = last.session.then(
+      (session) => session.close(),
+      () => undefined,
+    ); // a failed handshake left nothing to close
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_BUDGET_MS).unref())]);
+  }
+
+  private defaultTimeout(): number {
+    return this.options.config.current().settings.timeoutMs;
+  }
+
+  /** The open link, or a new one to the configured MCP URL. */
+  private current(timeoutMs: number): Link {
+    if (this.link && !this.link.retired) return this.link;
+    const { options } = this;
+    const mcpUrl = options.config.current().credentials.mcpUrl;
+    let fresh: Link | undefined; // eslint-disable-line prefer-const -- the callbacks below are made before it is assigned
+    const session = this.openSession({
+      mcpUrl,
+      fetch: this.identityFetch,
+      clientInfo: options.clientInfo,
+      timeoutMs,
+      onNotification: options.onNotification,
+      onClosed: () => this.retire(fresh),
+      onError: (message) => options.log.debug('upstream transport error', { message }),
+    });
+    fresh = { mcpUrl, session, inFlight: 0, retired: false };
+    session.then(
+      (opened) => {
+        options.log.debug('upstream session opened', { mcpUrl: displayUrl(mcpUrl, true) });
+        options.onProfile(mcpUrl, opened.profile);
+      },
+      () => this.retire(fresh),
+    );
+    this.link = fresh;
+    return fresh;
+  }
+
+  private retire(target: Link | undefined): void {
+    if (!target || target.retired) return;
+    target.retired = true;
+    if (this.link === target) this.link = undefined;
+    this.closeIfIdle(target);
+  }
+
+  /** A retired link is closed once its last call has settled. */
+  private closeIfIdle(target: Link): void {
+    if (target.retired && target.inFlight === 0)
+      void target.session.then(
         (session) => session.close(),
         () => undefined,
       ); // a failed handshake left nothing to close
-      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_BUDGET_MS).unref())]);
-    },
-  };
+  }
+}
+
+/** A failure after which the session cannot be trusted: a new one is opened for the next call. */
+function breaksLink(failure: UpstreamFailure): boolean {
+  return (
+    failure.kind === 'network' ||
+    failure.kind === 'protocol' ||
+    (failure.kind === 'http' && (failure.status === 400 || failure.status === 404))
+  );
 }
 
 /**

@@ -5,9 +5,11 @@
  * the order handed over: each task runs against the file snapshot until it
  * misses nothing (it reads before it writes: the why record is appended to
  * what the file holds), then the files it wrote are written with `$.fs`.
- * What the answer's own search queued (the caches) is written first, so the
- * look again that follows reads it back and the next prompt's decision
- * finds it held (files/fetch.ts `revalidate`): no round of its own.
+ * What the answer's own network phase queued (the start's user-space cache,
+ * profile/fetch.ts; a recall writes what it learned in a task of its own,
+ * recall/known.ts) is written first, so the look again that follows reads
+ * it back and the next decision finds it held (files/fetch.ts
+ * `revalidate`): no round of its own.
  * A failure only leaves a record out, as in the hook commands, and goes to
  * the host's debug log.
  *
@@ -32,7 +34,7 @@ export function runAfterAnswer($: Engine, tasks: ReadonlyArray<() => unknown>): 
 
 async function runTasks($: Engine, tasks: ReadonlyArray<() => unknown>): Promise<void> {
   try {
-    // What the answer's own network phase queued (the caches) goes out first, so the look again reads it back.
+    // What the answer's own network phase queued (the start's cache) goes out first, so the look again reads it back.
     await flushQueued($);
     await revalidate($, 'decide');
     if (tasks.length === 0) return;

@@ -7,23 +7,24 @@
  *
  * @module
  */
+import { withTimeout, type StartTimer } from '../util/withTimeout.js';
 import type { Engine } from './host.js';
 
 /** What `within` resolves to when the time ran out first. */
 export const LATE: unique symbol = Symbol('late');
 
-/** `work`'s value, or LATE once `ms` passed first; `work`'s rejection passes through. */
-export async function within<T>($: Engine, work: Promise<T>, ms: number): Promise<T | typeof LATE> {
-  const stop = new AbortController();
-  const expired = $.clock.sleep(Math.max(1, ms), { signal: stop.signal }).then(
-    (): typeof LATE => LATE,
-    (): typeof LATE => LATE,
-  );
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    stop.abort();
-  }
+/** `work`'s value, or LATE once `ms` passed first; `work`'s rejection passes through (util/withTimeout.ts's race, on the host's clock). */
+export function within<T>($: Engine, work: Promise<T>, ms: number): Promise<T | typeof LATE> {
+  return withTimeout(work, Math.max(1, ms), LATE, hostTimer($));
+}
+
+/** A wait on `$.clock.sleep`, aborted when stopped; a sleep the host refuses ends the wait at once. */
+function hostTimer($: Engine): StartTimer {
+  return (ms, expire) => {
+    const stop = new AbortController();
+    $.clock.sleep(ms, { signal: stop.signal }).then(expire, expire);
+    return () => stop.abort();
+  };
 }
 
 /**

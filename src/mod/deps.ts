@@ -44,7 +44,7 @@ export function moduleDeps($: Engine, view: SessionEnv, cwd: string): ModuleDeps
 }
 
 /** The stages' logger, into the host's debug log: warnings always, debug lines once the `debug` knob says so. */
-function moduleLogger($: Engine): StageDeps['log'] {
+export function moduleLogger($: Engine): StageDeps['log'] {
   let settings: LogSettings | undefined;
   const write = (level: string, message: string, fields?: Record<string, unknown>) =>
     debugNote($, `${level}: ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`);

@@ -7,9 +7,11 @@
  * model reads the reason as the tool's error (D30, FC10).
  *
  * A deny names the tools the configuration gives (D29: the bundled ones,
- * or with `mcpEnabled` off those of the user's own server), read as the
- * stage reads them (stages/guardTools.ts) through the module's file
- * snapshot; when that fails, the bundled names, as there.
+ * or with `mcpEnabled` off those of the user's own server), read by the
+ * stage's own code (stages/guardRule.ts `namingConfiguredTools`,
+ * stages/guardTools.ts) through the module's file snapshot: a Skill or
+ * SlashCommand deny reads nothing, and a failed read names the host's
+ * bundled tools, as there.
  *
  * An allowed call goes on (`next(e)`) untouched, and our PreToolUse command
  * judges it again: its prefilter answers without starting node unless the
@@ -19,11 +21,13 @@
  *
  * @module
  */
-import { loadPluginConfig } from '../config/load.js';
-import { toolNamesFor, type ToolNames } from '../protocol/hostTools.js';
-import { guardDenyReason } from '../stages/guardRule.js';
+import type { ToolNames } from '../protocol/hostTools.js';
+import { errorMessage } from '../util/errors.js';
+import { guardDenyReason, namingConfiguredTools } from '../stages/guardRule.js';
+import { configuredToolNames } from '../stages/guardTools.js';
 export { GUARDED_TOOLS } from '../stages/guardRule.js';
 import { debugNote } from './debugNote.js';
+import { moduleLogger } from './deps.js';
 import { sessionEnv } from './env/sessionEnv.js';
 import { decide } from './files/fetch.js';
 import type { Engine, Next, ToolCallInput, ToolCallResult } from './host.js';
@@ -42,22 +46,20 @@ export async function guardToolCall(
   next: Next<ToolCallInput, ToolCallResult>,
 ): Promise<ToolCallResult> {
   if (!(await moduleIsOn($))) return next(e);
-  const reason = guardDenyReason(String(e.tool), toolArguments(e), 'claude-code');
+  const tool = String(e.tool);
+  const reason = guardDenyReason(tool, toolArguments(e), 'claude-code');
   if (reason === undefined) return next(e);
-  return { deny: guardDenyReason(String(e.tool), toolArguments(e), await configuredTools($)) ?? reason };
+  return { deny: await namingConfiguredTools(tool, toolArguments(e), reason, () => configuredTools($)) };
 }
 
+/** The stage's read of the configuration's tool names (stages/guardTools.ts), through the file snapshot. */
 async function configuredTools($: Engine): Promise<ToolNames> {
   try {
     const view = await sessionEnv($);
-    return await decide($, view.homeDir, () =>
-      toolNamesFor('claude-code', loadPluginConfig({ env: view.env, homeDir: view.homeDir }).settings),
-    );
+    const deps = { env: view.env, homeDir: view.homeDir, log: moduleLogger($) };
+    return await decide($, view.homeDir, () => configuredToolNames(deps, 'claude-code'));
   } catch (error) {
-    debugNote(
-      $,
-      `guard: configuration not read; naming the bundled tools: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return toolNamesFor('claude-code');
+    debugNote($, `guard: configuration not read; naming the bundled tools: ${errorMessage(error)}`);
+    throw error;
   }
 }

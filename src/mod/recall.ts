@@ -26,10 +26,9 @@
  */
 import { hookInputFromJson } from '../protocol/parse.js';
 import type { UserPromptSubmitInput } from '../protocol/input.js';
-import { userSpaceCacheFile } from '../openviking/userSpace.js';
 import { readMarkKey } from '../recall/blockMark.js';
-import { tierCacheFile } from '../recall/tierCache.js';
-import { planRecall, recallFor, type RecallPlan } from '../stages/prompt.js';
+import { recallCacheFiles } from '../recall/known.js';
+import { planRecall, recallFor, recallWaitMs } from '../stages/prompt.js';
 import { readJsonSync } from '../store/atomic.js';
 import type { InjectedItem } from '../why/record.js';
 import { bounded, LATE, PREPARE_MS, within } from './deadline.js';
@@ -39,9 +38,6 @@ import { decide } from './files/fetch.js';
 import { isAbsolute } from './files/posixPath.js';
 import { switchFiles } from './files/switchFiles.js';
 import type { ClassicInput, Engine } from './host.js';
-
-/** As the stage's: time for the client's cut at the deadline to land. */
-const SETTLE_GRACE_MS = 150;
 
 export interface ModuleRecall {
   /** The block ('' when there is none: nothing recalled, or the prompt is skipped). */
@@ -68,39 +64,27 @@ export function promptOf(e: ClassicInput): UserPromptSubmitInput | undefined {
 export async function prepareRecall($: Engine, input: UserPromptSubmitInput): Promise<() => Promise<ModuleRecall>> {
   const cwd = input.cwd as string;
   const { plan, deps, afterAnswer } = await bounded($, prepare($, input, cwd), PREPARE_MS, 'preparing recall');
-  if (!plan.decision.recall) {
-    deps.log.debug('recall skipped', { reason: plan.decision.reason });
+  if (!plan.recall) {
+    deps.log.debug('recall skipped', { reason: plan.reason });
     return async () => ({ text: '', items: [], afterAnswer: [] });
   }
-  const { ctx, markKey } = plan;
-  const query = plan.decision.query;
   return async () => {
-    const answer = await within(
-      $,
-      recallFor(ctx, query, deps, undefined, markKey),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
-    );
+    const answer = await within($, recallFor(plan, deps, undefined), recallWaitMs(plan.ctx, deps.now()));
     if (answer === LATE) throw new Error('recall ran past its deadline');
     return { text: answer?.text ?? '', items: answer?.items ?? [], afterAnswer };
   };
 }
 
-/** The environment, the deps and the plan, from the file snapshot (local work, bounded by the caller). */
+/** The environment, the deps and the plan (what recall knows of the server included), from the file snapshot (local work, bounded by the caller). */
 async function prepare($: Engine, input: UserPromptSubmitInput, cwd: string) {
   const view = await sessionEnv($);
   const { deps, afterAnswer } = moduleDeps($, view, cwd);
-  const plan = await decide($, cwd, () => withCachesRead(planRecall(input, deps)), switchFiles(view));
+  const plan = await decide($, cwd, () => planRecall(input, deps), switchFiles(view));
   return { view, plan, deps, afterAnswer };
 }
 
-/** The plan, with the caches the search may read held in the snapshot (it reads them after the run, while on the network). */
-function withCachesRead(plan: RecallPlan): RecallPlan {
-  if (plan.decision.recall) readRecallCaches(plan.ctx.dataDir);
-  return plan;
-}
-
-/** Reads the caches a recall's search reads, and the key that marks its block (recall/blockMark.ts), inside a run: into the snapshot (the start reads them ahead for the first prompt). */
+/** Reads the caches a recall's plan reads (recall/known.ts) and the key that marks its block (recall/blockMark.ts), inside a run: the start reads them ahead for the first prompt. */
 export function readRecallCaches(dataDir: string): void {
-  for (const file of [tierCacheFile(dataDir), userSpaceCacheFile(dataDir)]) readJsonSync(file);
+  for (const file of recallCacheFiles(dataDir)) readJsonSync(file);
   readMarkKey(dataDir);
 }

@@ -35,7 +35,15 @@ import { hookInputFromJson } from '../protocol/parse.js';
 import { loadStartState, reusableAnswer, saveStartState, withAnswer } from '../profile/startState.js';
 import { memoryOffNotice, unclearSwitchesOf, watchFailures } from '../stages/notice.js';
 import { trustLine } from '../stages/trustNotice.js';
-import { planStart, readStartBlock, recordStart, startStateFile, type StartPlan } from '../stages/startBlock.js';
+import {
+  planStart,
+  readStartBlock,
+  recordStart,
+  startSource,
+  startStateFile,
+  startWaitMs,
+  type StartPlan,
+} from '../stages/startBlock.js';
 import { answerWithLearned } from '../stages/startLearned.js';
 import { learnedAtStart } from '../learned/atStart.js';
 import { bounded, LATE, PREPARE_MS, within } from './deadline.js';
@@ -48,9 +56,6 @@ import { takeOver } from './classic.js';
 import type { ClassicInput, ClassicResult, Engine, Next } from './host.js';
 import { moduleIsOn } from './moduleSwitch.js';
 import { readRecallCaches } from './recall.js';
-
-/** As the stage's: time for the client's cut at the deadline to land. */
-const SETTLE_GRACE_MS = 200;
 
 export interface ModuleStart {
   text: string;
@@ -85,7 +90,7 @@ export function startOf(e: ClassicInput): SessionStartInput | undefined {
  * and the module's reads wait for neither).
  */
 export async function startInModule($: Engine, input: SessionStartInput): Promise<() => Promise<ModuleStart>> {
-  const source = typeof input.source === 'string' ? input.source.trim() : '';
+  const source = startSource(input);
   const running = answering.get(source);
   if (running !== undefined) {
     const reads = await running;
@@ -137,14 +142,8 @@ async function planInModule($: Engine, input: SessionStartInput): Promise<() => 
     const watchedCtx = { ...ctx, client: watched.client };
     const answer = await within(
       $,
-      answerWithLearned(
-        watchedCtx,
-        deps,
-        SETTLE_GRACE_MS,
-        () => readStartBlock(watchedCtx, source, deps, undefined),
-        planned.learned,
-      ),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+      answerWithLearned(watchedCtx, deps, () => readStartBlock(watchedCtx, source, deps, undefined), planned.learned),
+      startWaitMs(ctx, deps.now()),
     );
     if (answer === LATE) throw new Error('the start block ran past its deadline');
     const { text } = answer;

@@ -13,7 +13,7 @@
  * @module
  */
 import type { ClientIdentity, OpenVikingClient } from './types.js';
-import { cacheFile, cacheKey, readCached, writeCached } from '../store/keyedCache.js';
+import { cacheFile, cacheKey, readCached, writeCachedEntries } from '../store/keyedCache.js';
 
 /** Spaces change only when the server's users do; a day is plenty. */
 export const USER_SPACE_TTL_MS = 24 * 60 * 60_000;
@@ -37,30 +37,28 @@ function isSpace(value: unknown): value is string {
   return typeof value === 'string' && USER_ID.test(value);
 }
 
-/** The file holding the answers (the hooks module reads it ahead of a start or a recall, D30). */
+/** The file holding the answers. */
 export function userSpaceCacheFile(dataDir: string): string {
   return cacheFile(dataDir, 'user-space');
 }
 
-function keyOf(ref: UserSpaceCacheRef): string {
+function keyOf(ref: Pick<UserSpaceCacheRef, 'credentials'>): string {
   const { baseUrl, apiKey, account, user } = ref.credentials;
   return cacheKey(baseUrl, apiKey, account, user);
 }
 
 /** The cached space, without any network. */
-export function cachedUserSpace(ref: UserSpaceCacheRef): Promise<string | undefined> {
+export function cachedUserSpace(ref: UserSpaceCacheRef): string | undefined {
   return readCached(userSpaceCacheFile(ref.dataDir), keyOf(ref), ref.now, isSpace);
 }
 
 /** The last resolved space, even past its day (a guess to read with while checking it again). */
-export function lastKnownUserSpace(ref: UserSpaceCacheRef): Promise<string | undefined> {
+export function lastKnownUserSpace(ref: UserSpaceCacheRef): string | undefined {
   return readCached(userSpaceCacheFile(ref.dataDir), `${keyOf(ref)}:last`, ref.now, isSpace);
 }
 
-/** The cached space, else resolved over the network (two parallel calls) and cached. Undefined when the server cannot say. */
-export async function resolveUserSpace(client: OpenVikingClient, ref: UserSpaceCacheRef): Promise<string | undefined> {
-  const cached = await cachedUserSpace(ref);
-  if (cached !== undefined) return cached;
+/** The space as the server says it now (two parallel calls, no file). Undefined when the server cannot say. */
+export async function lookUpUserSpace(client: OpenVikingClient): Promise<string | undefined> {
   const [status, listing] = await Promise.all([
     client.systemStatus(),
     client.ls('viking://user', { output: 'original' }),
@@ -70,11 +68,28 @@ export async function resolveUserSpace(client: OpenVikingClient, ref: UserSpaceC
   const names = listing.ok
     ? listing.result.filter((entry) => entry.isDir !== false).map((entry) => entry.name ?? lastSegment(entry.uri))
     : [];
-  const space = chooseSpace(names, fallback);
-  if (space === undefined) return undefined;
-  const file = userSpaceCacheFile(ref.dataDir);
-  await writeCached(file, keyOf(ref), space, ref.now + USER_SPACE_TTL_MS, ref.now);
-  await writeCached(file, `${keyOf(ref)}:last`, space, ref.now + LAST_KNOWN_TTL_MS, ref.now);
+  return chooseSpace(names, fallback);
+}
+
+/** Caches `space` for its day, and as the last known one for a month (one write). */
+export function rememberUserSpace(ref: UserSpaceCacheRef, space: string): Promise<void> {
+  const key = keyOf(ref);
+  return writeCachedEntries(
+    userSpaceCacheFile(ref.dataDir),
+    [
+      { key, value: space, expiresAt: ref.now + USER_SPACE_TTL_MS },
+      { key: `${key}:last`, value: space, expiresAt: ref.now + LAST_KNOWN_TTL_MS },
+    ],
+    ref.now,
+  );
+}
+
+/** The cached space, else looked up over the network and cached. Undefined when the server cannot say. */
+export async function resolveUserSpace(client: OpenVikingClient, ref: UserSpaceCacheRef): Promise<string | undefined> {
+  const cached = cachedUserSpace(ref);
+  if (cached !== undefined) return cached;
+  const space = await lookUpUserSpace(client);
+  if (space !== undefined) await rememberUserSpace(ref, space);
   return space;
 }
 

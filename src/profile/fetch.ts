@@ -94,9 +94,9 @@ export async function fetchProfileFor(
   client: OpenVikingClient,
   ref: UserSpaceCacheRef,
 ): Promise<ProfileSources | undefined> {
-  const cached = await cachedUserSpace(ref);
+  const cached = cachedUserSpace(ref);
   if (cached !== undefined) return fetchProfileSources(client, cached);
-  const guess = await lastKnownUserSpace(ref);
+  const guess = lastKnownUserSpace(ref);
   if (guess === undefined) {
     const space = await resolveUserSpace(client, ref);
     return space === undefined ? undefined : fetchProfileSources(client, space);

@@ -11,6 +11,10 @@
  * 401, 500) ends the run at once: the next tier would fail the same way and
  * the prompt is waiting.
  *
+ * No file here: the caller reads what is known (the tier to start with, the
+ * cached user space; known.ts) when it plans, and writes what this run
+ * learned (`RecallRun.learned`) after its answer.
+ *
  * Earlier ids (DESIGN D24): under `peer_scope: actor` a project whose
  * memories were also written under other ids (this plugin's `git-…` ids,
  * OpenViking's plugins' first one) asks for them too, in parallel, each
@@ -31,9 +35,9 @@ import type {
   OvResult,
   ContextSearchResult,
 } from '../openviking/types.js';
-import { resolveUserSpace } from '../openviking/userSpace.js';
+import { lookUpUserSpace } from '../openviking/userSpace.js';
+import type { RecallKnown, RecallLearned } from './known.js';
 import { rankFindItems } from './rank.js';
-import { rememberFallbackTier, startingTier } from './tierCache.js';
 import type { RecallTier } from './tierCache.js';
 import type { RecallOutcome, RecalledItem } from './types.js';
 
@@ -51,11 +55,11 @@ export interface RecallRequest {
     | 'recallExcludeUris'
   >;
   credentials: Pick<Credentials, 'baseUrl' | 'apiKey' | 'account' | 'user'>;
-  dataDir: string;
+  /** What the caches said when the recall was planned (known.ts `readRecallKnown`). */
+  known: RecallKnown;
   /** `cb-…`, or '' when unknown (then no session-aware features). */
   ovSessionId: string;
   query: string;
-  now: () => number;
   /** The project's peer (DESIGN D24), sent by the client as `X-OpenViking-Actor-Peer`; scopes and penalises other projects' memories. */
   actorPeer?: string;
   /** Under `peer_scope: actor`: the project's earlier ids, each with a client speaking as it. */
@@ -69,44 +73,53 @@ const UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknow
 /** Recall's reference quotas for the deprecated route (openviking-api.md §2.2 tier 2). */
 const RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 
-export async function recallMemories(request: RecallRequest): Promise<RecallOutcome> {
-  return withoutExcluded(await recallByTier(request), request.settings.recallExcludeUris);
+/** A run's outcome, and what it learned for the caches (written by the caller after its answer). */
+export interface RecallRun {
+  outcome: RecallOutcome;
+  learned: RecallLearned;
 }
 
-/** The first tier the server supports answers (a tier it lacks is remembered for its URL). */
-async function recallByTier(request: RecallRequest): Promise<RecallOutcome> {
-  const baseUrl = request.credentials.baseUrl;
-  let tier = await startingTier(request.dataDir, baseUrl, request.now());
+export async function recallMemories(request: RecallRequest): Promise<RecallRun> {
+  const learned: RecallLearned = {};
+  const outcome = await recallByTier(request, learned);
+  return { outcome: withoutExcluded(outcome, request.settings.recallExcludeUris), learned };
+}
+
+/** The first tier the server supports answers (a tier it lacks goes into `learned`). */
+async function recallByTier(request: RecallRequest, learned: RecallLearned): Promise<RecallOutcome> {
   const earlier = asksEarlierPeers(request) ? (request.earlierPeers ?? []) : [];
+  let tier = request.known.tier;
   if (tier === 'context') {
-    const body = contextBody(request);
-    const { own: result, others } = await askEveryPeer(request.client, earlier, (client) => client.searchContext(body));
-    if (!result.ok && isUnsupported(result)) {
-      tier = 'recall';
-      await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else
-      return mergeOutcomes(
-        fromContextResult('context', result, request.settings.recallLimit),
-        others.map((other) => fromContextResult('context', other, request.settings.recallLimit)),
-        request.settings.recallLimit,
-      );
+    const answered = await askTier(request, earlier, 'context', (client) => client.searchContext(contextBody(request)));
+    if (answered !== undefined) return answered;
+    tier = learned.fallbackTier = 'recall';
   }
   if (tier === 'recall') {
-    const body = recallBody(request);
-    const { own: result, others } = await askEveryPeer(request.client, earlier, (client) => client.recall(body));
-    if (!result.ok && isUnsupported(result)) {
-      tier = 'find';
-      await rememberFallbackTier(request.dataDir, baseUrl, tier, request.now());
-    } else
-      return mergeOutcomes(
-        fromContextResult('recall', result, request.settings.recallLimit),
-        others.map((other) => fromContextResult('recall', other, request.settings.recallLimit)),
-        request.settings.recallLimit,
-      );
+    const answered = await askTier(request, earlier, 'recall', (client) => client.recall(recallBody(request)));
+    if (answered !== undefined) return answered;
+    learned.fallbackTier = 'find';
   }
   return findTier(
     request,
     earlier.map((entry) => entry.peer),
+    learned,
+  );
+}
+
+/** One tier's search for every peer, merged; undefined when the server says it has no such tier. */
+async function askTier(
+  request: RecallRequest,
+  earlier: NonNullable<RecallRequest['earlierPeers']>,
+  tier: 'context' | 'recall',
+  call: (client: OpenVikingClient) => Promise<OvResult<ContextSearchResult>>,
+): Promise<RecallOutcome | undefined> {
+  const { own, others } = await askEveryPeer(request.client, earlier, call);
+  if (!own.ok && isUnsupported(own)) return undefined;
+  const limit = request.settings.recallLimit;
+  return mergeOutcomes(
+    fromContextResult(tier, own, limit),
+    others.map((other) => fromContextResult(tier, other, limit)),
+    limit,
   );
 }
 
@@ -233,13 +246,17 @@ function fromEntry(entry: ContextEntry): RecalledItem {
   };
 }
 
-async function findTier(request: RecallRequest, earlierPeers: readonly string[]): Promise<RecallOutcome> {
+async function findTier(
+  request: RecallRequest,
+  earlierPeers: readonly string[],
+  learned: RecallLearned,
+): Promise<RecallOutcome> {
   const { client, settings, query } = request;
-  const space = await resolveUserSpace(client, {
-    dataDir: request.dataDir,
-    credentials: request.credentials,
-    now: request.now(),
-  });
+  let space = request.known.space;
+  if (space === undefined) {
+    space = await lookUpUserSpace(client);
+    if (space !== undefined) learned.space = space;
+  }
   if (space === undefined)
     return {
       status: 'failed',

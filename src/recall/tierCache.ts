@@ -20,14 +20,14 @@ function isFallbackTier(value: unknown): value is RecallTier {
   return value === 'recall' || value === 'find';
 }
 
-/** The file holding the decisions (the hooks module reads it ahead of a recall, D30). */
+/** The file holding the decisions. */
 export function tierCacheFile(dataDir: string): string {
   return cacheFile(dataDir, CACHE_NAME);
 }
 
 /** The tier to start with for `baseUrl` (`context` unless a fresh fallback decision exists). */
-export async function startingTier(dataDir: string, baseUrl: string, now: number): Promise<RecallTier> {
-  return (await readCached(tierCacheFile(dataDir), cacheKey(baseUrl), now, isFallbackTier)) ?? 'context';
+export function startingTier(dataDir: string, baseUrl: string, now: number): RecallTier {
+  return readCached(tierCacheFile(dataDir), cacheKey(baseUrl), now, isFallbackTier) ?? 'context';
 }
 
 /** Records that `baseUrl` needs `tier` for the next hour. */

@@ -19,7 +19,7 @@
  *   retires are still served during a short drain;
  * - it retires when idle (`OPENVIKING_RESIDENT_IDLE_MS`, default 15 min),
  *   when the configuration switches residents off (`OPENVIKING_RESIDENT`,
- *   also from ovcli.conf: read again on every tick),
+ *   also from ovcli.conf: loaded again on the tick that finds it changed),
  *   after its maximum lifetime, when its code file changes (plugin update or
  *   rebuild), when its FIFO is no longer the one it made (a hook retired it
  *   for answering late, or the data directory was removed), when it loses
@@ -34,6 +34,7 @@
 import { closeSync, openSync, statSync } from 'node:fs';
 import type { Logger, Stage, StageDeps, StageResult } from '../protocol/stage.js';
 import { PASS } from '../protocol/stage.js';
+import { createConfigWatch } from '../config/configFiles.js';
 import type { Settings } from '../config/types.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { loadStageConfig } from '../session/stageContext.js';
@@ -121,8 +122,17 @@ export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
 }
 
 async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
-  const settings = (): ResidentSettings =>
-    loadStageConfig({ env: host.env, homeDir: host.homeDir, log: host.log }).settings;
+  // Loaded again on a tick that finds a configuration file changed (config/configFiles.ts); its warnings are the stage's.
+  const config = createConfigWatch({
+    load: () => loadStageConfig({ env: host.env, homeDir: host.homeDir, log: host.log }),
+    env: host.env,
+    homeDir: host.homeDir,
+    warn: () => undefined,
+  });
+  const settings = (): ResidentSettings => {
+    config.refresh();
+    return config.current().settings;
+  };
   if (!settings().resident) return 'switched-off';
   const dataDir = resolveDataDir(host.env, host.homeDir);
   const key = residentKey(host.env, host.pluginRoot);

@@ -10,9 +10,8 @@
  */
 import type { StageDeps, StageResult } from '../protocol/stage.js';
 import type { HookInput } from '../protocol/input.js';
-import { hostFromEnv, toolNamesFor } from '../protocol/hostTools.js';
-import { COMMAND_TOOLS } from './commandGuard.js';
-import { guardDecision } from './guardRule.js';
+import { hostFromEnv } from '../protocol/hostTools.js';
+import { guardDecision, namingConfiguredTools } from './guardRule.js';
 
 /**
  * PreToolUse stage: deny file tools aimed at viking:// URIs (naming the
@@ -21,9 +20,8 @@ import { guardDecision } from './guardRule.js';
  */
 export function runGuard(input: HookInput, deps: StageDeps): StageResult | Promise<StageResult> {
   const decision = guardDecision(input, hostFromEnv(deps.env));
-  if (decision.kind !== 'deny' || COMMAND_TOOLS.has(String(input.tool_name))) return decision;
-  return import('./guardTools.js')
-    .then((module) => module.configuredToolNames(deps))
-    .catch(() => toolNamesFor(hostFromEnv(deps.env)))
-    .then((tools) => guardDecision(input, tools));
+  if (decision.kind !== 'deny') return decision;
+  return namingConfiguredTools(String(input.tool_name), input.tool_input, decision.reason, () =>
+    import('./guardTools.js').then((module) => module.configuredToolNames(deps)),
+  ).then((reason): StageResult => ({ kind: 'deny', reason }));
 }

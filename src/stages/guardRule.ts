@@ -103,6 +103,27 @@ export function guardDenyReason(toolName: string, toolInput: unknown, tools: Hos
   return found === undefined ? undefined : guardReason(toolName, family, found, toolInput, tools);
 }
 
+/**
+ * A deny's reason naming the tools the user has (`configured`: the
+ * configuration's, guardTools.ts), or `reason` (the host's bundled names)
+ * when they cannot be read. Only a file tool's deny names tools: a Skill or
+ * SlashCommand deny reads nothing. Both entries call it: this stage and the
+ * hooks module's `tool.call` (src/mod/guard.ts).
+ */
+export async function namingConfiguredTools(
+  toolName: string,
+  toolInput: unknown,
+  reason: string,
+  configured: () => ToolNames | Promise<ToolNames>,
+): Promise<string> {
+  if (COMMAND_TOOLS.has(toolName)) return reason;
+  try {
+    return guardDenyReason(toolName, toolInput, await configured()) ?? reason;
+  } catch {
+    return reason; // the deny must still go out
+  }
+}
+
 /** Where the URI was found: the URI (scheme spelled `viking://`) and the argument that held it. */
 interface FoundUri {
   uri: string;

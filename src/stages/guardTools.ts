@@ -13,11 +13,14 @@
  */
 import { loadPluginConfig } from '../config/load.js';
 import type { StageDeps } from '../protocol/stage.js';
-import { hostFromEnv, toolNamesFor, type ToolNames } from '../protocol/hostTools.js';
+import { hostFromEnv, toolNamesFor, type HostKind, type ToolNames } from '../protocol/hostTools.js';
 import { errorMessage } from '../util/errors.js';
 
-export function configuredToolNames(deps: Pick<StageDeps, 'env' | 'homeDir' | 'log'>): ToolNames {
-  const host = hostFromEnv(deps.env);
+/** @param host - whose bundled names (the hook's from its environment; the hooks module knows its host). */
+export function configuredToolNames(
+  deps: Pick<StageDeps, 'env' | 'homeDir' | 'log'>,
+  host: HostKind = hostFromEnv(deps.env),
+): ToolNames {
   try {
     const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
     deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });

@@ -6,10 +6,12 @@
  * prompt (codebuddy-host README §3), so this stage has its own deadline
  * (`promptDeadlineMs`, default 2 s) far inside the hook's: a slow or dead
  * server costs the user at most that delay and no context, never the
- * prompt. The skip rules run first with no network (recall/skip.ts); the
+ * prompt. The skip rules run first with no network (recall/skip.ts), and
+ * what recall knows of the server is read then (recall/known.ts); the
  * common path is then ONE round trip (the context face, no `/health`
- * pre-check); the small status write for the status line is handed to
- * `afterAnswer`, so the resident helper (DESIGN D16) replies before it.
+ * pre-check); what it learned and the small status write for the status
+ * line are handed to `afterAnswer`, so the resident helper (DESIGN D16)
+ * replies before them.
  *
  * @module
  */
@@ -21,22 +23,33 @@ import { withTimeout } from '../util/withTimeout.js';
 import { renderRecallBlock } from '../recall/block.js';
 import { blockMark, ensureMarkKey } from '../recall/blockMark.js';
 import { recallMemories } from '../recall/cascade.js';
-import { decideRecall, type RecallDecision } from '../recall/skip.js';
+import { readRecallKnown, rememberRecall, type RecallKnown } from '../recall/known.js';
+import { decideRecall, type RecallSkipReason } from '../recall/skip.js';
 import { recordRecall } from '../recall/status.js';
 import { openStageContext, recallPeers } from '../session/stageContext.js';
 import { recordInjection, type InjectedItem } from '../why/record.js';
 import type { StageContext } from '../session/stageContext.js';
 import { errorMessage } from '../util/errors.js';
 
-/** Grace after the deadline for the client's cut-off to land before the stage gives up regardless. */
+/** Grace after the deadline for the client's cut-off to land before a recall is given up regardless. */
 const SETTLE_GRACE_MS = 150;
 
+/** How long a recall may run from `now`: to the plan's deadline, and the grace. The stage and the hooks module wait this. */
+export function recallWaitMs(ctx: Pick<StageContext, 'deadlineAt'>, now: number): number {
+  return Math.max(0, ctx.deadlineAt - now) + SETTLE_GRACE_MS;
+}
+
 /**
- * What a prompt gets: no recall (and why), or the context to recall for and
- * the filtered query, with the key that marks the block as ours
+ * What a prompt gets: no recall (and why), or the context to recall for, the
+ * filtered query, what is known, and the key that marks the block as ours
  * (recall/blockMark.ts) when one is there or could be made.
  */
-export type RecallPlan = { ctx: StageContext; decision: RecallDecision; markKey?: string };
+export type RecallPlan =
+  | { ctx: StageContext; recall: false; reason: RecallSkipReason }
+  | { ctx: StageContext; recall: true; query: string; known: RecallKnown; markKey?: string };
+
+/** A plan that recalls. */
+export type Recalling = Extract<RecallPlan, { recall: true }>;
 
 /** The recall block and what it holds, for the why record and the hooks module's card. */
 export interface RecallAnswer {
@@ -45,30 +58,38 @@ export interface RecallAnswer {
 }
 
 /**
- * The stage's synchronous part: configuration, project and the skip rules,
- * no network (the hooks module runs it against its file snapshot, D30).
+ * The stage's synchronous part: configuration, project, the skip rules and
+ * what recall knows, no network (the hooks module runs it against its file
+ * snapshot, D30).
  */
 export function planRecall(input: UserPromptSubmitInput, deps: StageDeps): RecallPlan {
   const ctx = openStageContext(input, deps, (settings) => settings.promptDeadlineMs);
   const decision = decideRecall(input, ctx.settings, ctx.workspace);
-  const markKey = decision.recall && ctx.ovSessionId !== '' ? ensureMarkKey(ctx.dataDir) : undefined;
-  return { ctx, decision, ...(markKey !== undefined ? { markKey } : {}) };
+  if (!decision.recall) return { ctx, ...decision };
+  const markKey = ctx.ovSessionId !== '' ? ensureMarkKey(ctx.dataDir) : undefined;
+  return {
+    ctx,
+    ...decision,
+    known: readRecallKnown(ctx.dataDir, ctx.config.credentials, deps.now()),
+    ...(markKey !== undefined ? { markKey } : {}),
+  };
 }
 
 /** @param startResident - the relay's "no resident listened": start one, if the configuration wants residents and recall here. */
 export async function runPrompt(input: HookInput, deps: StageDeps, startResident?: () => void): Promise<StageResult> {
   if (input.hook_event_name !== 'UserPromptSubmit') return PASS;
   try {
-    const { ctx, decision, markKey } = planRecall(input, deps);
+    const plan = planRecall(input, deps);
+    const { ctx } = plan;
     if (startResident !== undefined && ctx.settings.resident && ctx.settings.enabled && ctx.settings.autoRecall)
       startResident();
-    if (!decision.recall) {
-      deps.log.debug('recall skipped', { reason: decision.reason });
+    if (!plan.recall) {
+      deps.log.debug('recall skipped', { reason: plan.reason });
       return PASS;
     }
     const answer = await withTimeout(
-      recallFor(ctx, decision.query, deps, hookContextCap(hostFromEnv(deps.env)), markKey),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+      recallFor(plan, deps, hookContextCap(hostFromEnv(deps.env))),
+      recallWaitMs(ctx, deps.now()),
       undefined,
     );
     return answer === undefined ? PASS : { kind: 'context', text: answer.text };
@@ -79,29 +100,28 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
 }
 
 /**
- * One recall for `query`: the search, the status and why records (after the
- * answer), and the block within `cap` UTF-16 units (undefined: the token
- * budget alone), marked as ours with `markKey`; undefined when nothing is to
- * be injected.
+ * One recall for the plan's query: the search, what it learned and the
+ * status and why records (after the answer), and the block within `cap`
+ * UTF-16 units (undefined: the token budget alone), marked as ours with the
+ * plan's `markKey`; undefined when nothing is to be injected.
  */
 export async function recallFor(
-  ctx: StageContext,
-  query: string,
+  plan: Recalling,
   deps: StageDeps,
   cap: number | undefined,
-  markKey?: string,
 ): Promise<RecallAnswer | undefined> {
-  const outcome = await recallMemories({
+  const { ctx, query, markKey } = plan;
+  const { outcome, learned } = await recallMemories({
     client: ctx.client,
     settings: ctx.settings,
     credentials: ctx.config.credentials,
-    dataDir: ctx.dataDir,
+    known: plan.known,
     ovSessionId: ctx.ovSessionId,
     query,
-    now: deps.now,
     ...recallPeers(ctx, deps),
   });
   const at = deps.now();
+  deps.afterAnswer(() => rememberRecall(ctx.dataDir, ctx.config.credentials, learned, at));
   deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at, ctx.config.credentials.baseUrl));
   if (outcome.status === 'failed') {
     deps.log.warn('recall failed; no memories for this prompt', {

@@ -52,11 +52,8 @@ import type { StageContext } from '../session/stageContext.js';
 import { adoptStrandedWrites } from '../store/adopt.js';
 import { withLock } from '../store/lock.js';
 import { errorMessage } from '../util/errors.js';
-import { planStart, readStartBlock, recordStart, startStateFile } from './startBlock.js';
+import { planStart, readStartBlock, recordStart, startStateFile, startWaitMs } from './startBlock.js';
 import { answerWithLearned, learnedNoticeWith, type StartAnswer } from './startLearned.js';
-
-/** Grace after the deadline for file writes before the stage gives up regardless. */
-const SETTLE_GRACE_MS = 200;
 
 export async function runStart(input: HookInput, deps: StageDeps): Promise<StageResult> {
   if (input.hook_event_name !== 'SessionStart') return PASS;
@@ -73,7 +70,7 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
     if (moduleAnswers) deps.log.debug('the hooks module answers this session start; housekeeping only');
     const { text, learned } = await withTimeout<StartAnswer, StartAnswer>(
       answerOnce({ ...ctx, client: watched.client }, source, deps, moduleAnswers),
-      Math.max(0, ctx.deadlineAt - deps.now()) + SETTLE_GRACE_MS,
+      startWaitMs(ctx, deps.now()),
       { text: '' },
     );
     if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers) ensureResident(deps);
@@ -124,8 +121,7 @@ async function answerOnce(
   housekeepingOnly: boolean,
 ): Promise<StartAnswer> {
   if (housekeepingOnly) return { text: await housekeepingAlone(ctx, deps) };
-  if (ctx.ovSessionId === '')
-    return answerWithLearned(ctx, deps, SETTLE_GRACE_MS, () => buildAnswer(ctx, source, deps));
+  if (ctx.ovSessionId === '') return answerWithLearned(ctx, deps, () => buildAnswer(ctx, source, deps));
   const file = startStateFile(ctx);
   const lock = {
     now: deps.now,
@@ -139,7 +135,7 @@ async function answerOnce(
       deps.log.debug('session start delivered again; reusing the answer', { source });
       return { text: reused.text };
     }
-    const answer = await answerWithLearned(ctx, deps, SETTLE_GRACE_MS, () => buildAnswer(ctx, source, deps));
+    const answer = await answerWithLearned(ctx, deps, () => buildAnswer(ctx, source, deps));
     if (!saveStartState(file, withAnswer(state, source, { text: answer.text, at: deps.now() })))
       deps.log.warn('session start answer not saved', { file });
     return answer;

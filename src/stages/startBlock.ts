@@ -20,6 +20,9 @@ import { sessionStateFile, storeLayout } from '../store/paths.js';
 import { recordServerStatus, type ServerStatus } from '../store/status.js';
 import { recordUnapproved } from '../project/trustMarks.js';
 
+/** Grace after the deadline for the client's cut-off and the file writes to land before a start is given up regardless. */
+const SETTLE_GRACE_MS = 200;
+
 /** Sources whose block adds the session's latest archive overview. */
 const ARCHIVE_SOURCES = new Set(['resume', 'compact']);
 
@@ -40,8 +43,23 @@ export function planStart(input: SessionStartInput, deps: StageDeps): StartPlan 
     sessionId: ctx.hostSessionId,
     workspace: ctx.workspace,
   });
-  const source = typeof input.source === 'string' && input.source.trim() !== '' ? input.source.trim() : 'startup';
-  return { ctx, source, ...(off !== undefined ? { off } : {}) };
+  return { ctx, source: startSource(input), ...(off !== undefined ? { off } : {}) };
+}
+
+/** The start's `source`: the host's word, `startup` when it sent none. The stage's stored answers and the hooks module's deliveries in flight are kept by it. */
+export function startSource(input: Pick<SessionStartInput, 'source'>): string {
+  const given = typeof input.source === 'string' ? input.source.trim() : '';
+  return given === '' ? 'startup' : given;
+}
+
+/** How long a start may run from `now`: to the plan's deadline, and the grace. The stage and the hooks module wait this. */
+export function startWaitMs(ctx: Pick<StageContext, 'deadlineAt'>, now: number): number {
+  return Math.max(0, ctx.deadlineAt - now) + SETTLE_GRACE_MS;
+}
+
+/** Whether `now` is past the start's wait: its answer, if any, is no longer waited for. */
+export function pastStartWait(ctx: Pick<StageContext, 'deadlineAt'>, now: number): boolean {
+  return now > ctx.deadlineAt + SETTLE_GRACE_MS;
 }
 
 /** The session's stored start answers (profile/startState.ts), which make a repeated delivery answer the same. */

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { pastStartWait } from './startBlock.js';
 import type { StageDeps } from '../protocol/stage.js';
 import { checkLearned, learnedAtStart, learnedReport, type LearnedAtStart } from '../learned/atStart.js';
 import type { StageContext } from '../session/stageContext.js';
@@ -29,12 +30,11 @@ export interface StartAnswer {
 export async function answerWithLearned(
   ctx: StageContext,
   deps: StageDeps,
-  graceMs: number,
   build: () => Promise<string>,
   start: LearnedAtStart = learnedAtStart(ctx.dataDir, ctx.workspace),
 ): Promise<StartAnswer> {
   const [text, checked] = await Promise.all([build(), checkLearned(start, ctx.client, deps.now)]);
-  if (deps.now() > ctx.deadlineAt + graceMs) {
+  if (pastStartWait(ctx, deps.now())) {
     if (checked.changed) saveOutcomes(ctx.dataDir, ctx.workspace, checked.ledger);
     return { text };
   }

@@ -9,9 +9,10 @@
  * The JSON readers beside these writers live in store/jsonFile.ts
  * (re-exported here).
  *
- * The hooks module has no node and no rename: its build puts
- * src/mod/files/atomic.ts in this file's place, which queues each
- * replacement for one whole-file `$.fs.write` after the answer (D30).
+ * Node's side of the file seam's AtomicLeaf (fileSeam.ts, which holds the
+ * modes and the temp suffix). The hooks module has no node and no rename:
+ * its build puts src/mod/files/atomic.ts in this file's place, which queues
+ * each replacement for one whole-file `$.fs.write` after the answer (D30).
  *
  * @module
  */
@@ -20,23 +21,19 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { removeFileQuietly } from './fsUtil.js';
+import {
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  TEMP_SUFFIX,
+  type AtomicLeaf,
+  type AtomicWriteOptions,
+  type Implements,
+} from './fileSeam.js';
 
 export { MAX_STATE_FILE_BYTES, readJson, readJsonDetailed, readJsonSync, type JsonReadResult } from './jsonFile.js';
-
-export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_DIR_MODE = 0o700;
-
-/** Suffix of in-flight temp files; never matches a `*.json` listing. */
-export const TEMP_SUFFIX = '.tmp';
-
-export interface AtomicWriteOptions {
-  /**
-   * fsync the temp file before the rename, so a power loss cannot leave an
-   * empty file behind. Atomicity against crashed processes does not need it.
-   * Default true.
-   */
-  fsync?: boolean;
-}
+export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, TEMP_SUFFIX, type AtomicWriteOptions } from './fileSeam.js';
+/** This file is node's side of the seam's AtomicLeaf (and more, which the module does not run). */
+export type _NodeAtomic = Implements<AtomicLeaf, typeof import('./atomic.js')>;
 
 /** Creates `dir` and missing parents with mode 0700 (existing ones are left alone). */
 export async function ensurePrivateDir(dir: string): Promise<void> {

@@ -7,9 +7,10 @@
  *
  * The synchronous calls here are what the shared rules of the recall and
  * start paths do to files besides reading them (store/smallFile.ts) and
- * replacing them (store/atomic.ts). The hooks module has no node: its build
- * puts src/mod/files/fsUtil.ts in this file's place, answering the same
- * calls from its `$.fs` snapshot (D30).
+ * replacing them (store/atomic.ts): node's side of the file seam's
+ * FsUtilLeaf (fileSeam.ts). The hooks module has no node: its build puts
+ * src/mod/files/fsUtil.ts in this file's place, answering the same calls
+ * from its `$.fs` snapshot (D30).
  *
  * @module
  */
@@ -26,17 +27,15 @@ import {
   unlinkSync,
   writeFileSync,
   writeSync,
-  type Stats,
 } from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorCode } from '../util/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type FsUtilLeaf, type Implements, type PathStat } from './fileSeam.js';
 
-/** What the shared rules read of a path's stat (node's Stats has it; the module's snapshot answers the same). */
-export type PathStat = Pick<Stats, 'isFile' | 'isDirectory' | 'size' | 'mtimeMs' | 'ino'>;
-
-const PRIVATE_FILE_MODE = 0o600;
-const PRIVATE_DIR_MODE = 0o700;
+export type { PathStat } from './fileSeam.js';
+/** This file is node's side of the seam's FsUtilLeaf (and more, which the module does not run). */
+export type _NodeFsUtil = Implements<FsUtilLeaf, typeof import('./fsUtil.js')>;
 
 /** Removes `path` if it is there; a file already gone (or never written) is not an error. */
 export function removeFileQuietly(path: string): void {

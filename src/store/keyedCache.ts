@@ -31,35 +31,47 @@ export function cacheKey(...parts: ReadonlyArray<string | undefined>): string {
 }
 
 /** The live value under `key`, if `accept` narrows it. */
-export async function readCached<T>(
+export function readCached<T>(
   file: string,
   key: string,
   now: number,
   accept: (value: unknown) => value is T,
-): Promise<T | undefined> {
+): T | undefined {
   const entry = readEntries(file)[key];
   if (!isRecord(entry) || typeof entry['expiresAt'] !== 'number' || entry['expiresAt'] <= now) return undefined;
   return accept(entry['value']) ? entry['value'] : undefined;
 }
 
+/** One value to store under `key` until `expiresAt`. */
+export interface CacheEntry {
+  key: string;
+  value: unknown;
+  expiresAt: number;
+}
+
 /** Stores `value` under `key` until `expiresAt`, dropping expired keys; failures are ignored. */
-export async function writeCached(
-  file: string,
-  key: string,
-  value: unknown,
-  expiresAt: number,
-  now: number,
-): Promise<void> {
-  const entries = readEntries(file);
-  const live = Object.entries(entries).filter(
+export function writeCached(file: string, key: string, value: unknown, expiresAt: number, now: number): Promise<void> {
+  return writeCachedEntries(file, [{ key, value, expiresAt }], now);
+}
+
+/**
+ * Stores every entry in one write (the file is read before the first await:
+ * the hooks module runs this against its file snapshot, D30).
+ */
+export async function writeCachedEntries(file: string, entries: readonly CacheEntry[], now: number): Promise<void> {
+  const keys = new Set(entries.map((entry) => entry.key));
+  const live = Object.entries(readEntries(file)).filter(
     ([name, entry]) =>
-      name !== key && isRecord(entry) && typeof entry['expiresAt'] === 'number' && entry['expiresAt'] > now,
+      !keys.has(name) && isRecord(entry) && typeof entry['expiresAt'] === 'number' && entry['expiresAt'] > now,
   );
   live.sort(
     ([, a], [, b]) =>
       Number((b as Record<string, unknown>)['expiresAt']) - Number((a as Record<string, unknown>)['expiresAt']),
   );
-  const next = Object.fromEntries([[key, { value, expiresAt }], ...live.slice(0, MAX_KEYS - 1)]);
+  const next = Object.fromEntries([
+    ...entries.map(({ key, value, expiresAt }) => [key, { value, expiresAt }]),
+    ...live.slice(0, Math.max(0, MAX_KEYS - entries.length)),
+  ]);
   await writeJsonAtomic(file, next, { fsync: false }).catch(() => undefined); // a cache that cannot be written is just a miss next time
 }
 

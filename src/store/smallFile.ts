@@ -20,23 +20,29 @@
  * without being opened), then open, fstat, read, close: ~3 µs for a small
  * file against ~4 µs for `stat` + `readFileSync` (measured, Node 20).
  *
+ * Node's side of the file seam's small-file rule (fileSeam.ts, which holds
+ * the rule and its reasons; the hooks module's side is
+ * src/mod/files/smallFile.ts).
+ *
  * @module
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { errorMessage } from '../util/errors.js';
+import {
+  MISSING,
+  smallFileRefusal,
+  tooLargeFile,
+  unreadableFile,
+  type FileKind,
+  type Implements,
+  type SmallFile,
+  type SmallFileLeaf,
+} from './fileSeam.js';
 
-/** Why a file was not read: not there, not a regular file, over the cap, or an error (permissions, a loop). */
-export type SmallFileAbsence = 'missing' | 'not-a-file' | 'too-large' | 'unreadable';
-
-export type SmallFile =
-  | { text: string; absent?: undefined }
-  | {
-      text?: undefined;
-      absent: SmallFileAbsence;
-      /** What the file is and why it was ignored, to follow the path in a message: `is a FIFO, not a regular file`. */
-      why: string;
-    };
+export type { SmallFile, SmallFileAbsence } from './fileSeam.js';
+/** This file is node's side of the seam's SmallFileLeaf. */
+export type _NodeSmallFile = Implements<SmallFileLeaf, typeof import('./smallFile.js')>;
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
@@ -48,7 +54,7 @@ export function readSmallFile(path: string, maxBytes: number): SmallFile {
   } catch (error) {
     return unreadable(error);
   }
-  if (stats === undefined) return { absent: 'missing', why: 'does not exist' };
+  if (stats === undefined) return MISSING;
   const refused = refusal(stats, maxBytes);
   if (refused !== undefined) return refused;
   let fd: number;
@@ -69,9 +75,7 @@ export function readSmallFile(path: string, maxBytes: number): SmallFile {
 }
 
 function refusal(stats: Stats, maxBytes: number): SmallFile | undefined {
-  if (!stats.isFile()) return { absent: 'not-a-file', why: `is ${kindOf(stats)}, not a regular file` };
-  if (stats.size > maxBytes) return tooLarge(maxBytes);
-  return undefined;
+  return smallFileRefusal(kindOf(stats), stats.size, maxBytes);
 }
 
 /**
@@ -83,7 +87,7 @@ function readOpen(fd: number, expected: number, maxBytes: number): SmallFile {
   let length = 0;
   for (;;) {
     if (length === buffer.length) {
-      if (buffer.length > maxBytes) return tooLarge(maxBytes);
+      if (buffer.length > maxBytes) return tooLargeFile(maxBytes);
       const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2 + 4096));
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
@@ -94,27 +98,24 @@ function readOpen(fd: number, expected: number, maxBytes: number): SmallFile {
     // A regular file that gave all the bytes fstat promised is done (what readFileSync does): no extra read for the end.
     if (expected > 0 && length === expected) break;
   }
-  if (length > maxBytes) return tooLarge(maxBytes);
+  if (length > maxBytes) return tooLargeFile(maxBytes);
   return { text: buffer.toString('utf8', 0, length) };
-}
-
-function tooLarge(maxBytes: number): SmallFile {
-  return { absent: 'too-large', why: `is larger than ${maxBytes} bytes` };
 }
 
 function unreadable(error: unknown): SmallFile {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return { absent: 'missing', why: 'does not exist' };
+  if (code === 'ENOENT' || code === 'ENOTDIR') return MISSING;
   // ENXIO: a socket (or a FIFO with no reader, for writes); never a regular file.
   if (code === 'ENXIO') return { absent: 'not-a-file', why: 'is a socket or device, not a regular file' };
-  return { absent: 'unreadable', why: `cannot be read (${errorMessage(error)})` };
+  return unreadableFile(errorMessage(error));
 }
 
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a file';
+function kindOf(stats: Stats): FileKind {
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isFIFO()) return 'FIFO';
+  if (stats.isCharacterDevice()) return 'character device';
+  if (stats.isBlockDevice()) return 'block device';
+  if (stats.isSocket()) return 'socket';
+  return 'other';
 }

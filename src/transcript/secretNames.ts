@@ -219,46 +219,82 @@ export function redactNamedSecrets(text: string, marker: (kind: string) => strin
   pattern.lastIndex = 0;
   let result = '';
   let position = 0;
-  let lineEnd = -1; // end of the line of the latest YAML candidate, found once per line
-  const lineEndAfter = (start: number): number => {
+  const lineEndAfter = lineEnds(text);
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const found = namedSecretAt(text, match, lineEndAfter);
+    if (found === undefined) continue;
+    const redacted = found.quoted ? `${found.quoted[0]}${marker(found.kind)}${found.quoted[1]}` : marker(found.kind);
+    result += text.slice(position, found.start) + redacted;
+    position = found.start + found.length;
+    pattern.lastIndex = Math.max(pattern.lastIndex, position);
+  }
+  return position === 0 ? text : result + text.slice(position);
+}
+
+/** The end of the line `start` is on; the latest answer kept, so each line is searched once. */
+function lineEnds(text: string): (start: number) => number {
+  let lineEnd = -1;
+  return (start) => {
     if (lineEnd < start) {
       lineEnd = text.indexOf('\n', start);
       if (lineEnd === -1) lineEnd = text.length;
     }
     return lineEnd;
   };
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    const [whole, word = '', rest = '', quote = '', spaceBefore = '', separator = '', dq, sq, bare] = match;
-    let nameStart = match.index;
-    while (nameStart > 0 && match.index - nameStart < MAX_NAME && isNameChar(text.charCodeAt(nameStart - 1)))
-      nameStart--;
-    // `$PWD:/app`, `${API_TOKEN}`: a variable's value is read there, not written.
-    if (
-      text.charAt(nameStart - 1) === '$' ||
-      (text.charAt(nameStart - 1) === '{' && text.charAt(nameStart - 2) === '$')
-    )
-      continue;
-    const name = text.slice(nameStart, match.index) + word + rest;
-    const bareName = name.replace(/^[-.]+/, '');
-    const kind = credentialNameKind(bareName);
-    const value = dq ?? sq ?? bare ?? '';
-    if (kind === undefined || valueIsPlaceholder(value.trim())) continue;
-    const valueStart = match.index + word.length + rest.length + quote.length + spaceBefore.length + separator.length;
-    let valueLength = value.length + (bare === undefined ? 2 : 0);
-    if (bare !== undefined) {
-      const end = match.index + whole.length;
-      if (separator.trim() === ':' && !HEADER_NAME.test(bareName))
-        valueLength = yamlValueLength(text, valueStart, lineEndAfter(valueStart), UPPER_NAME.test(bareName));
-      else if (!bareIsSecret(bareName, spaceBefore, separator, value, text.charAt(end))) valueLength = 0;
-      if (valueLength === 0) continue;
-    }
-    const redacted =
-      bare === undefined
-        ? `${whole.charAt(valueStart - match.index)}${marker(kind)}${whole.charAt(whole.length - 1)}`
-        : marker(kind);
-    result += text.slice(position, valueStart) + redacted;
-    position = valueStart + valueLength;
-    pattern.lastIndex = Math.max(pattern.lastIndex, position);
-  }
-  return position === 0 ? text : result + text.slice(position);
+}
+
+/** A credential's value that a candidate match assigns: where it is, its kind, the quotes kept around it. */
+interface NamedSecret {
+  start: number;
+  length: number;
+  kind: string;
+  /** The quotes around a quoted value, kept around the marker. */
+  quoted?: [string, string];
+}
+
+/** The secret value a candidate assigns, or undefined when the name is no credential's or the value is none. */
+function namedSecretAt(
+  text: string,
+  match: RegExpExecArray,
+  lineEndAfter: (start: number) => number,
+): NamedSecret | undefined {
+  const [whole, word = '', rest = '', quote = '', spaceBefore = '', separator = '', dq, sq, bare] = match;
+  const nameStart = nameStartBefore(text, match.index);
+  if (readsVariable(text, nameStart)) return undefined;
+  const bareName = (text.slice(nameStart, match.index) + word + rest).replace(/^[-.]+/, '');
+  const kind = credentialNameKind(bareName);
+  const value = dq ?? sq ?? bare ?? '';
+  if (kind === undefined || valueIsPlaceholder(value.trim())) return undefined;
+  const start = match.index + word.length + rest.length + quote.length + spaceBefore.length + separator.length;
+  if (bare === undefined)
+    return {
+      start,
+      length: value.length + 2,
+      kind,
+      quoted: [whole.charAt(start - match.index), whole.charAt(whole.length - 1)],
+    };
+  const after = text.charAt(match.index + whole.length);
+  const length =
+    separator.trim() === ':' && !HEADER_NAME.test(bareName)
+      ? yamlValueLength(text, start, lineEndAfter(start), UPPER_NAME.test(bareName))
+      : bareSecretLength(bareName, spaceBefore, separator, value, after);
+  return length === 0 ? undefined : { start, length, kind };
+}
+
+/** Where the name that ends in the match's word starts (at most MAX_NAME characters back). */
+function nameStartBefore(text: string, index: number): number {
+  let start = index;
+  while (start > 0 && index - start < MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start--;
+  return start;
+}
+
+/** `$PWD:/app`, `${API_TOKEN}`: a variable's value is read there, not written. */
+function readsVariable(text: string, nameStart: number): boolean {
+  const before = text.charAt(nameStart - 1);
+  return before === '$' || (before === '{' && text.charAt(nameStart - 2) === '$');
+}
+
+/** An unquoted value outside YAML: all of it when it reads as a secret, else none. */
+function bareSecretLength(name: string, spaceBefore: string, separator: string, value: string, after: string): number {
+  return bareIsSecret(name, spaceBefore, separator, value, after) ? value.length : 0;
 }

@@ -6,17 +6,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeDeps } from '../../src/hook/nodeDeps.js';
 import { createTestDeps } from '../support/host-sim/test-deps.js';
+import { waitFor } from '../support/wait.js';
 
 const sandbox = mkdtempSync(join(tmpdir(), 'ov-deps-'));
 afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
-
-async function waitFor(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function host(pluginRoot: string) {
   return {

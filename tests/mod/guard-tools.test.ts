@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolNamesFor } from '../../src/protocol/hostTools.js';
+import { commandDenyReason } from '../../src/stages/commandGuard.js';
 import { guardDenyReason } from '../../src/stages/guardRule.js';
 import { beneath, createModWorld, type ModWorld } from './support/world.js';
 
@@ -53,5 +54,24 @@ describe("the module guard's deny names the configured tools", () => {
     expect(await session.fire('tool.call', READ, beneath(session).run)).toEqual({
       deny: guardDenyReason('Read', READ, 'claude-code'),
     });
+  });
+});
+
+describe("the module guard reads the configuration as the hook's guard does (one owner: stages/guardRule.ts namingConfiguredTools)", () => {
+  const fsOps = (session: { calls: ReadonlyArray<{ op: string }> }, from: number) =>
+    session.calls.slice(from).filter((c) => c.op.startsWith('fs.'));
+
+  it('a Skill deny reads no configuration (its reason names no tools); a file tool deny does', async () => {
+    const session = await world.session();
+    await session.fire('tool.call', { tool: 'Grep', pattern: 'x', path: '/tmp', tool_use_id: 'toolu_0' }, () => ({}));
+    const before = session.calls.length;
+    const skill = { tool: 'Skill', skill: 'openviking:remember', args: '!`touch x`', tool_use_id: 'toolu_2' };
+    expect(await session.fire('tool.call', skill, beneath(session).run)).toEqual({
+      deny: commandDenyReason('openviking:remember'),
+    });
+    expect(fsOps(session, before)).toEqual([]);
+    const afterSkill = session.calls.length;
+    expect(await session.fire('tool.call', READ, beneath(session).run)).toHaveProperty('deny');
+    expect(fsOps(session, afterSkill).length).toBeGreaterThan(0);
   });
 });

@@ -119,6 +119,20 @@ describe('classic.SessionStart (Claude Code)', () => {
     expect(world.server.requests(PROFILE_READ)).toHaveLength(1);
   });
 
+  it("a delivery without a source is the start's (stages/startBlock.ts startSource, one owner): answered with a `startup` one at once", async () => {
+    const withSource = startEvent(world, 'startup', 'session-no-source');
+    const { source: _dropped, ...without } = withSource;
+    const session = await world.session({ sessionId: 'session-no-source' });
+    world.server.clearRequests();
+    const [first, second] = (await Promise.all([
+      session.fire('classic.SessionStart', without, beneath(session).run),
+      session.fire('classic.SessionStart', withSource, beneath(session).run),
+    ])) as Answer[];
+    expect(second).toEqual(first);
+    expect(first?.additionalContext[1]).toContain(PROFILE_MARKER);
+    expect(world.server.requests(PROFILE_READ)).toHaveLength(1);
+  });
+
   it("resume: the session's latest archive overview too", async () => {
     const client = serverClient(world.server.url);
     expect(

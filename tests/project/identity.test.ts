@@ -79,6 +79,8 @@ const legacy = (path: string) => path.replace(/[^A-Za-z0-9]/g, '-');
 describe('origin, in every spelling', () => {
   const spellings = [
     'git@github.com:Acme/Billing-API.git',
+    // A host in capitals in git's scp form, which no URL parser lower-cases for us.
+    'git@GitHub.com:acme/billing-api.git',
     'ssh://git@github.com/acme/billing-api.git',
     'ssh://git@github.com:22/acme/billing-api',
     'https://github.com/acme/billing-api',
@@ -95,6 +97,10 @@ describe('origin, in every spelling', () => {
       expect(project.peerSource).toBe('{git_remote} of origin github.com/acme/billing-api (peer source: default git)');
       expect(JSON.stringify(project)).not.toMatch(/SECRET|alice|oauth2|ghp_|glpat/i);
     }
+  });
+
+  it('lower-cases the host of an scp-form remote too: git@GitHub.com:acme/app.git is github.com-acme-app', () => {
+    expect(peerOf(repo('git@GitHub.com:acme/app.git')).peerId).toBe('github.com-acme-app');
   });
 
   it("different repositories and hosts differ (but `/` and `-` read alike, as in OpenViking's own ids)", () => {
@@ -269,6 +275,9 @@ describe('earlier ids', () => {
       legacy(join(dir, 'src')),
     ]);
     expect(peerIdForRemote(canonicalRemote('git@github.com:Acme/App.git') as string)).toBe(
+      'git-github.com-acme-app-094e927e',
+    );
+    expect(peerIdForRemote(canonicalRemote('git@GitHub.com:acme/app.git') as string)).toBe(
       'git-github.com-acme-app-094e927e',
     );
     const local = repo();

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import type { UserPromptSubmitInput } from '../../src/protocol/input.js';
 import { isUnsupported } from '../../src/recall/cascade.js';
 import { TIER_DECISION_TTL_MS } from '../../src/recall/tierCache.js';
-import { runPrompt } from '../../src/stages/prompt.js';
+import { planRecall, runPrompt } from '../../src/stages/prompt.js';
 import { createTestDeps } from '../support/host-sim/test-deps.js';
 import { startOvServer } from '../support/ov-server/index.js';
 import type { OvTestServer } from '../support/ov-server/index.js';
@@ -120,25 +120,48 @@ describe('skip rules send nothing', () => {
 });
 
 describe('tier decision', () => {
+  /** One prompt, and what it hands to after its answer (the tier it learned) done. */
+  async function recallOnce(url: string) {
+    const stageDeps = deps(url);
+    const result = await runPrompt(prompt(RECALL_PROMPT), stageDeps);
+    await stageDeps.settled();
+    return result;
+  }
+
   it('is cached per server URL and expires after an hour', async () => {
     freshHome();
     const paths = (s: OvTestServer) =>
       s.requests({ path: /\/search\// }).map((r) => r.path.replace('/api/v1/search/', ''));
-    expect((await runPrompt(prompt(RECALL_PROMPT), deps(legacy.url))).kind).toBe('context');
+    expect((await recallOnce(legacy.url)).kind).toBe('context');
     expect(paths(legacy)).toEqual(['search', 'recall']);
     legacy.clearRequests();
 
     clock += 60_000;
-    await runPrompt(prompt(RECALL_PROMPT), deps(legacy.url));
+    await recallOnce(legacy.url);
     expect(paths(legacy)).toEqual(['recall']);
     legacy.clearRequests();
 
-    await runPrompt(prompt(RECALL_PROMPT), deps(server.url));
+    await recallOnce(server.url);
     expect(paths(server)).toEqual(['search']);
 
     clock += TIER_DECISION_TTL_MS;
-    await runPrompt(prompt(RECALL_PROMPT), deps(legacy.url));
+    await recallOnce(legacy.url);
     expect(paths(legacy)).toEqual(['search', 'recall']);
+  });
+
+  it('is read when the recall is planned and written only after the answer: the search touches no file', async () => {
+    freshHome();
+    const stageDeps = deps(legacy.url);
+    const planned = planRecall(prompt(RECALL_PROMPT), stageDeps);
+    expect(planned).toMatchObject({ recall: true, known: { tier: 'context' } });
+    const cache = join(planned.ctx.dataDir, 'cache', 'recall-tier.json');
+    const result = await runPrompt(prompt(RECALL_PROMPT), stageDeps);
+    expect(result.kind === 'context' && result.text.includes(RECALL_MARKER)).toBe(true);
+    // The answer is out; what the search learned is not written yet.
+    expect(existsSync(cache)).toBe(false);
+    await stageDeps.settled();
+    expect(existsSync(cache)).toBe(true);
+    expect(planRecall(prompt(RECALL_PROMPT), stageDeps)).toMatchObject({ known: { tier: 'recall' } });
   });
 
   it('only a "no such field or route" failure falls through', () => {

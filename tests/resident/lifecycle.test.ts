@@ -7,7 +7,17 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -218,6 +228,21 @@ describe('ending, and what a prompt costs meanwhile', () => {
     for (const pid of residentPids(w.home)) process.kill(pid, 'SIGTERM');
     await waitFor(() => residentPids(w.home).length === 0, LEAVE_MS);
     expect(readdirSync(residentDir(w)).filter((name) => name.endsWith('.fifo') || name.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('switched off in ovcli.conf while it serves: it leaves at its next tick, and prompts recall in the hook', async () => {
+    const w = await worldWithResident();
+    mkdirSync(join(w.home, '.openviking'), { recursive: true });
+    writeFileSync(
+      join(w.home, '.openviking', 'ovcli.conf'),
+      JSON.stringify({ plugin: { codebuddy: { resident: false } } }),
+    );
+    await waitFor(() => residentPids(w.home).length === 0, LEAVE_MS);
+    expect(
+      debugLines(logPath(w)).some((line) => line.message === 'resident: retired' && line.reason === 'switched-off'),
+    ).toBe(true);
+    expect(contextOf(await prompt(w))).toContain(RECALL_MARKER);
+    expect(residentPids(w.home)).toEqual([]);
   });
 
   it('OPENVIKING_RESIDENT=off: no resident is started, recall runs in the hook', async () => {

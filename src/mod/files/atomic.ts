@@ -1,6 +1,7 @@
 /**
- * store/atomic.ts in the hooks module (build.mjs puts this file in its place
- * in hooks/register.mjs, D30): a replacement goes into the session's
+ * The hooks module's side of the file seam's AtomicLeaf (store/fileSeam.ts;
+ * build.mjs puts this file in the place of store/atomic.ts in
+ * hooks/register.mjs, D30): a replacement goes into the session's
  * snapshot (snapshot.ts) and is queued for one whole-file `$.fs.write` after
  * the answer (files 0600, folders made 0700 by the host). `$.fs` has no
  * rename, so a write is not atomic against a crash mid-write; each file the
@@ -9,7 +10,7 @@
  *
  * @module
  */
-import type { AtomicWriteOptions } from '../../store/atomic.js';
+import type { AtomicLeaf, AtomicWriteOptions, Implements } from '../../store/fileSeam.js';
 import { sessionFiles } from './snapshot.js';
 
 export {
@@ -19,11 +20,9 @@ export {
   readJsonSync,
   type JsonReadResult,
 } from '../../store/jsonFile.js';
-export type { AtomicWriteOptions } from '../../store/atomic.js';
-
-export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_DIR_MODE = 0o700;
-export const TEMP_SUFFIX = '.tmp';
+export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, TEMP_SUFFIX } from '../../store/fileSeam.js';
+/** This file is the module's side of the seam's AtomicLeaf. */
+export type _ModuleAtomic = Implements<AtomicLeaf, typeof import('./atomic.js')>;
 
 /** The host's write makes missing folders (0700). */
 export async function ensurePrivateDir(_dir: string): Promise<void> {}

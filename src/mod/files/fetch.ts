@@ -144,6 +144,8 @@ async function readText($: Engine, need: Extract<Need, { op: 'read' }>, seen: Se
 async function statOf($: Engine, path: string): Promise<Seen> {
   try {
     const stat = await $.fs.stat(path, { resolve: true });
+    // A link that leads nowhere: node's stat says ENOENT, and so does the file seam (store/fileSeam.ts).
+    if (stat.isLink && stat.kind === 'other' && stat.realPath === undefined) return { state: 'missing' };
     return {
       state: 'found',
       facts: {

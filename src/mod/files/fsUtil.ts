@@ -1,6 +1,7 @@
 /**
- * store/fsUtil.ts in the hooks module (build.mjs puts this file in its place
- * in hooks/register.mjs, D30): the same calls, answered from and written to
+ * The hooks module's side of the file seam's FsUtilLeaf (store/fileSeam.ts;
+ * build.mjs puts this file in the place of store/fsUtil.ts in
+ * hooks/register.mjs, D30): the same calls, answered from and written to
  * the session's `$.fs` snapshot (snapshot.ts). What `$.fs` cannot do is said
  * here: there is no delete (a file the rules would remove stays; only
  * notice marks older than a month are ever removed on this path, and the
@@ -10,10 +11,11 @@
  *
  * @module
  */
-import type { PathStat } from '../../store/fsUtil.js';
+import type { FsUtilLeaf, Implements, PathStat } from '../../store/fileSeam.js';
 import { sessionFiles } from './snapshot.js';
 
-export type { PathStat } from '../../store/fsUtil.js';
+/** This file is the module's side of the seam's FsUtilLeaf. */
+export type _ModuleFsUtil = Implements<FsUtilLeaf, typeof import('./fsUtil.js')>;
 
 /** Most bytes an append reads back: `$.fs.read` answers up to 4 MiB. */
 const MAX_APPEND_BASE_BYTES = 4 * 1024 * 1024 - 1;

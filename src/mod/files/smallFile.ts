@@ -1,22 +1,31 @@
 /**
- * store/smallFile.ts in the hooks module (build.mjs puts this file in its
- * place in hooks/register.mjs, D30): the same rule, answered from the
- * session's `$.fs` snapshot (snapshot.ts). A file is read only when it is a
- * regular file of at most `maxBytes` bytes; anything else is absent, with
- * the same reasons. `$.fs.read` of a byte range takes nothing from a FIFO,
- * a socket or a device (it rejects), so a swap after the stat cannot hang
- * the host either.
+ * The hooks module's side of the file seam's small-file rule (store/
+ * fileSeam.ts; build.mjs puts this file in the place of store/smallFile.ts
+ * in hooks/register.mjs, D30): the same rule and reasons, answered from the
+ * session's `$.fs` snapshot (snapshot.ts). `$.fs.read` of a byte range takes
+ * nothing from a FIFO, a socket or a device (it rejects), so a swap after
+ * the stat cannot hang the host either. The host names no kind but file and
+ * folder: anything else is "not a file".
  *
  * @module
  */
-import type { SmallFile } from '../../store/smallFile.js';
+import {
+  MISSING,
+  smallFileRefusal,
+  smallFileText,
+  unreadableFile,
+  type Implements,
+  type SmallFile,
+  type SmallFileLeaf,
+} from '../../store/fileSeam.js';
 import { utf8Length } from '../../util/utf8.js';
 import { sessionFiles } from './snapshot.js';
 
-export type { SmallFile, SmallFileAbsence } from '../../store/smallFile.js';
+/** This file is the module's side of the seam's SmallFileLeaf. */
+export type _ModuleSmallFile = Implements<SmallFileLeaf, typeof import('./smallFile.js')>;
 
 /** Not looked at yet: the run that asked is repeated once the snapshot holds it (snapshot.ts). */
-const NOT_YET: SmallFile = { absent: 'missing', why: 'does not exist' };
+const NOT_YET = MISSING;
 
 export function readSmallFile(path: string, maxBytes: number): SmallFile {
   const files = sessionFiles();
@@ -26,19 +35,11 @@ export function readSmallFile(path: string, maxBytes: number): SmallFile {
     files.text(path, maxBytes);
     return NOT_YET;
   }
-  if (seen.state === 'missing') return { absent: 'missing', why: 'does not exist' };
-  if (seen.state === 'refused') return { absent: 'unreadable', why: `cannot be read (${seen.why})` };
-  if (seen.facts.kind !== 'file')
-    return {
-      absent: 'not-a-file',
-      why: `is ${seen.facts.kind === 'dir' ? 'a directory' : 'not a file'}, not a regular file`,
-    };
-  if (seen.facts.size > maxBytes) return tooLarge(maxBytes);
+  if (seen.state === 'missing') return MISSING;
+  if (seen.state === 'refused') return unreadableFile(seen.why);
+  const { kind, size } = seen.facts;
+  const refused = smallFileRefusal(kind === 'dir' ? 'directory' : kind, size, maxBytes);
+  if (refused !== undefined) return refused;
   const text = files.text(path, maxBytes);
-  if (text === undefined) return NOT_YET;
-  return utf8Length(text) > maxBytes ? tooLarge(maxBytes) : { text };
-}
-
-function tooLarge(maxBytes: number): SmallFile {
-  return { absent: 'too-large', why: `is larger than ${maxBytes} bytes` };
+  return text === undefined ? NOT_YET : smallFileText(text, utf8Length(text), maxBytes);
 }

@@ -15,9 +15,9 @@
  * run that missed takes its writes back: they were decided on a missing
  * file.
  *
- * Outside a run (the few reads of a recall's or start's network phase, all
- * of small caches the module reads ahead in its run) a miss reads as
- * missing and is kept for the next run to fetch.
+ * Outside a run (the few reads of a start's network phase: the user-space
+ * cache, which the module reads ahead in its run; a recall reads none) a
+ * miss reads as missing and is kept for the next run to fetch.
  *
  * @module
  */

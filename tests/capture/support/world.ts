@@ -16,6 +16,7 @@ import type { HostSim, HostVersion, Payloads } from '../../support/host-sim/inde
 import { startOvServer } from '../../support/ov-server/index.js';
 import type { OvServerOptions, OvTestServer } from '../../support/ov-server/index.js';
 import { REPO_ROOT } from '../../support/spawn-hook.js';
+import { waitFor } from '../../support/wait.js';
 import { copyBuiltPlugin } from '../../faults/support/plugin.js';
 import { startFaultProxy } from './proxy.js';
 import type { ProxyRule } from './proxy.js';
@@ -239,12 +240,7 @@ export async function until(
   timeoutMs = 30_000,
   what = 'condition',
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await probe()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitFor(probe, { timeoutMs, intervalMs: 25, what });
 }
 
 /** Waits until no capture worker holds or waits for the session (lock dir gone and inbox empty). */

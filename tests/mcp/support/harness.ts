@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { waitFor as waitAt } from '../../support/wait.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -110,13 +111,14 @@ export async function waitFor<T>(
   probe: () => T | undefined | false | Promise<T | undefined | false>,
   timeoutMs = 5000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolveSleep) => setTimeout(resolveSleep, 10));
-  }
+  const found = await waitAt(
+    async () => {
+      const value = await probe();
+      return value !== undefined && value !== false ? { value } : undefined;
+    },
+    { timeoutMs, intervalMs: 10 },
+  );
+  return found.value;
 }
 
 export const INITIALIZE_REQUEST = {

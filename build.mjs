@@ -71,8 +71,6 @@ export const LAZY_MODULES = {
   'src/hook/resident.ts': 'resident',
   // The user's memory controls (why, recall-preview): shell and slash commands only.
   'src/controls/main.ts': 'controls',
-  // The tool names a guard deny gives (the configuration's mcpEnabled / mcpServer): denies only (DESIGN D29).
-  'src/stages/guardTools.ts': 'guard-tools',
 };
 
 /** Options every bundle shares; tests that bundle a single entry reuse them. */

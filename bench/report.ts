@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 
 /** `max` means the measured value must not exceed `limit`. */
@@ -109,8 +109,14 @@ export function renderResults(info: RunInfo, rows: readonly ResultRow[], method:
   ].join('\n');
 }
 
+/** The heading of RESULTS.md's hand-kept section (before/after measurements against targets): a run keeps it. */
+export const KEPT_SECTION = '## Before and after, against the targets';
+
+/** Writes a run's results; the previous file's {@link KEPT_SECTION} and everything after it are kept at the end. */
 export async function writeResults(path: string, text: string): Promise<void> {
-  await writeFile(path, text, 'utf8');
+  const previous = await readFile(path, 'utf8').catch(() => '');
+  const at = previous.indexOf(KEPT_SECTION);
+  await writeFile(path, at === -1 ? text : `${text.trimEnd()}\n\n${previous.slice(at)}`, 'utf8');
 }
 
 export function formatMs(ms: number): string {

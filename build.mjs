@@ -78,8 +78,6 @@ export const LAZY_MODULES = {
   'src/controls/main.ts': 'controls',
   // Past sessions into OpenViking (DESIGN D35): the user's command only.
   'src/import/main.ts': 'import',
-  // The tool names a guard deny gives (the configuration's mcpEnabled / mcpServer): denies only (DESIGN D29).
-  'src/stages/guardTools.ts': 'guard-tools',
   // A person's command line (--help, doctor, why, …): never a hook's (issue 30).
   'src/hook/cli.ts': 'cli',
 };

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 
 /** `max` means the measured value must not exceed `limit`. */
@@ -147,8 +147,16 @@ export function mergeResults(
   return [...merged, ...missing, ''].join('\n');
 }
 
+/** The heading of RESULTS.md's hand-kept section (before/after measurements against targets): a run keeps it. */
+export const KEPT_SECTION = '## Before and after, against the targets';
+
+/** Writes a run's results; the previous file's {@link KEPT_SECTION} and everything after it are kept at the end. */
 export async function writeResults(path: string, text: string): Promise<void> {
-  await writeFile(path, text, 'utf8');
+  const previous = await readFile(path, 'utf8').catch(() => '');
+  const at = previous.indexOf(KEPT_SECTION);
+  // A partial run's text (mergeResults) already holds the section.
+  const keep = at !== -1 && !text.includes(KEPT_SECTION);
+  await writeFile(path, keep ? `${text.trimEnd()}\n\n${previous.slice(at)}` : text, 'utf8');
 }
 
 export function formatMs(ms: number): string {

@@ -7,8 +7,9 @@
  * built scripts/, servers/ and hooks/ (`--plugin-root <dir>` takes them from
  * another build). Options: `--pairs N` (default 20),
  * `--quick` (5 pairs, for a smoke run), `--only <text>` (measurements whose
- * name contains it); RESULTS.md is written by a full run, and by
- * `--only <text> --write`, which replaces only the rows it measured.
+ * name contains it), `--help` (this list); RESULTS.md is written by a full
+ * run, and by `--only <text> --write`, which replaces only the rows it
+ * measured (a full run keeps its hand-kept before/after section).
  *
  * @module
  */
@@ -44,7 +45,18 @@ function numberArg(argv: readonly string[], name: string, fallback: number): num
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
+const USAGE = `npm run bench -- [options]   (every benchmark; a full run writes bench/RESULTS.md)
+  --pairs N            interleaved pairs per hook path (default 20)
+  --quick              5 pairs, fewer capture and MCP samples: a smoke run
+  --only <text>        only the measurements whose name contains <text> (e.g. "guard deny", dispatcher, fresh)
+  --plugin-root <dir>  measure the built scripts/, servers/ and hooks/ of another tree (A/B runs)
+--quick and --only print the table and write nothing.`;
+
 async function main(argv: readonly string[]): Promise<void> {
+  if (argv.includes('--help')) {
+    console.log(USAGE);
+    return;
+  }
   const quick = argv.includes('--quick');
   const pairs = numberArg(argv, '--pairs', quick ? 5 : 20);
   const builtRoot = argv.includes('--plugin-root') ? argv[argv.indexOf('--plugin-root') + 1] : undefined;

@@ -167,10 +167,19 @@ function guardDenyReason(toolName, toolInput, tools) {
   const found = findVikingPath(toolInput, family === "glob");
   return found === void 0 ? void 0 : guardReason(toolName, family, found, toolInput, tools);
 }
+function denyNamingTools(toolName, toolInput, reason, configured) {
+  if (COMMAND_TOOLS.has(toolName)) return reason;
+  try {
+    return guardDenyReason(toolName, toolInput, configured()) ?? reason;
+  } catch {
+    return reason;
+  }
+}
 async function namingConfiguredTools(toolName, toolInput, reason, configured) {
   if (COMMAND_TOOLS.has(toolName)) return reason;
   try {
-    return guardDenyReason(toolName, toolInput, await configured()) ?? reason;
+    const names = await configured();
+    return denyNamingTools(toolName, toolInput, reason, () => names);
   } catch {
     return reason;
   }
@@ -1026,335 +1035,22 @@ function credentialFilePaths(env, homeDir) {
     ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
   };
 }
-function configurationFiles(env, homeDir, credentials) {
-  const { cli, ov } = credentialFilePaths(env, homeDir);
-  return [.../* @__PURE__ */ new Set([cli, ov, ...credentials?.files ?? []])].sort();
-}
-
-// src/openviking/displayUrl.ts
-function displayUrl(text2, withPath = false) {
-  const trimmed = text2.trim();
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(trimmed);
-  const rest = scheme === null ? trimmed : trimmed.slice(scheme[0].length);
-  const afterUser = rest.slice(rest.lastIndexOf("@") + 1);
-  const hostEnd = afterUser.search(/[/?#\\]/);
-  const host = hostEnd === -1 ? afterUser : afterUser.slice(0, hostEnd);
-  if (host === "" || /\s/.test(host)) return "(not a URL)";
-  const path = withPath && hostEnd !== -1 && afterUser[hostEnd] === "/" ? afterUser.slice(hostEnd).split(/[?#]/)[0] ?? "" : "";
-  return `${scheme === null ? "" : `${scheme[1].toLowerCase()}://`}${host}${path.replace(/\/+$/, "")}`;
-}
-
-// src/config/credentialCandidates.ts
-var FileFields = class _FileFields {
-  constructor(file, homeDir, warnings, value, prefix, layer) {
-    this.file = file;
-    this.homeDir = homeDir;
-    this.warnings = warnings;
-    this.value = value;
-    this.prefix = prefix;
-    this.layer = layer;
-  }
-  file;
-  homeDir;
-  warnings;
-  value;
-  prefix;
-  layer;
-  /** Fields of the whole file. */
-  static of(file, homeDir, warnings, layer) {
-    return new _FileFields(file, homeDir, warnings, file.value, "", layer);
-  }
-  get(key) {
-    const entry = this.value?.[key];
-    const candidate = (value) => ({
-      source: this.sourceOf(key),
-      value,
-      layer: this.layer
-    });
-    if (entry === void 0 || entry === null) return candidate(void 0);
-    if (typeof entry === "number" && Number.isFinite(entry)) return candidate(String(entry));
-    if (typeof entry !== "string") {
-      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
-      return candidate(void 0);
-    }
-    return candidate(text(entry));
-  }
-  section(key) {
-    const entry = this.value?.[key];
-    if (entry !== void 0 && entry !== null && !isRecord(entry)) {
-      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
-    }
-    return new _FileFields(
-      this.file,
-      this.homeDir,
-      this.warnings,
-      isRecord(entry) ? entry : void 0,
-      `${this.prefix}${key}.`,
-      this.layer
-    );
-  }
-  sourceOf(key) {
-    return `file:${this.shown()}#${this.prefix}${key}`;
-  }
-  shown() {
-    return displayPath(this.file.path, this.homeDir);
-  }
-};
-function derivedServerUrl(server) {
-  const host = server.get("host");
-  const port = server.get("port");
-  if (host.value === void 0 && port.value === void 0) return { ...host, value: void 0 };
-  const portNumber = port.value !== void 0 && /^\d+$/.test(port.value) ? Number(port.value) : 1933;
-  const hostName = !host.value || host.value === "0.0.0.0" ? "127.0.0.1" : host.value;
-  return { ...host.value !== void 0 ? host : port, value: `http://${hostName}:${portNumber}` };
-}
-function validUrls(candidates, warnings) {
-  return candidates.map((candidate) => {
-    const { source, value } = candidate;
-    if (value === void 0) return candidate;
-    const shown = displayUrl(value, true);
-    const url = parseUrl(value);
-    if (url === void 0) {
-      const problem = `"${shown}" is not an http(s) URL${/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? "" : ` (no scheme: write http://${shown} or https://${shown})`}`;
-      warnings.push(`${source}: ${problem}`);
-      return { ...candidate, value: shown, invalid: problem };
-    }
-    if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
-      const problem = `"${shown}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?)`;
-      warnings.push(`${source}: ${problem}`);
-      return { ...candidate, value: shown, invalid: problem };
-    }
-    if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
-    warnings.push(
-      `${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`
-    );
-    url.username = "";
-    url.password = "";
-    return { ...candidate, value: url.href.replace(/\/+$/, "") };
-  });
-}
-function parseUrl(value) {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:" ? url : void 0;
-  } catch {
-    return void 0;
-  }
-}
-var LOOPBACK_NAMES = /* @__PURE__ */ new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
-function sameServer(a, b) {
-  return serverIdentity(a) === serverIdentity(b);
-}
-function serverIdentity(text2) {
-  const url = parseUrl(text2);
-  if (url === void 0) return text2;
-  const host = LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
-  return `${url.protocol}//${host}:${url.port || defaultPort(url)}${url.pathname.replace(/\/+$/, "")}`;
-}
-function defaultPort(url) {
-  return url.protocol === "https:" ? "443" : "80";
-}
-
-// src/config/credentials.ts
-var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
-var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
-function resolveCredentials(input) {
-  const layers = credentialLayers(input);
-  const { warnings, fromEnv } = layers;
-  const modeProblem = credentialModeProblem(input.env);
-  if (modeProblem !== void 0) warnings.push(modeProblem);
-  const picker = new FieldPicker(credentialMode(input.env) === "cli", warnings);
-  const { baseUrl, baseProblem } = pickServer(picker, layers);
-  const identity = pickIdentity(picker, layers);
-  const mcpCandidates = validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings);
-  let mcpUrl = picker.pick("mcpUrl", mcpCandidates) ?? (baseUrl === "" ? "" : `${baseUrl}/mcp`);
-  picker.sources.mcpUrl ??= "derived:baseUrl";
-  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.mcpUrl);
-  if (mcpProblem !== void 0) mcpUrl = "";
-  const urlProblem = baseProblem ?? mcpProblem;
-  const { sources, skipped } = picker;
-  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === layers.ovServer.sourceOf("root_api_key");
-  if (rootKeyOnly) {
-    warnings.push(
-      `the only API key found is server.root_api_key in ${displayPath(layers.ovFile.path, input.homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`
-    );
-  }
-  const credentials = {
-    baseUrl,
-    mcpUrl,
-    ...definedOnly(identity),
-    sources,
-    rootKeyOnly,
-    files: layers.files,
-    ...skipped.length > 0 ? { skipped } : {},
-    ...urlProblem?.invalid !== void 0 ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } } : {},
-    ...refusedFiles([layers.cliFile, layers.ovFile], layers.refused, input.homeDir)
-  };
-  return { credentials, warnings, cliFile: layers.cliFile };
-}
-function credentialLayers(input) {
-  const { env, homeDir } = input;
-  const warnings = [];
-  const { cliFile, ovFile } = loadCredentialFiles(input);
-  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
-  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
-  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
-  const ovServer = ov.section("server");
-  const ovHarness = ov.section("codebuddy");
-  const options2 = resolveUserConfig({
-    env,
-    homeDir,
-    readFile: input.readFile,
-    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
-  });
-  warnings.push(...options2.warnings);
-  return {
-    warnings,
-    fromEnv: (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" }),
-    fromUser: (key) => ({
-      source: options2.sources[key] ?? `userConfig:${key}`,
-      value: options2.values[key],
-      layer: "options"
-    }),
-    cli,
-    ovServer,
-    ovHarness,
-    cliFile,
-    ovFile,
-    homeDir,
-    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files],
-    refused: options2.refused
-  };
-}
-function pickServer(picker, layers) {
-  const { warnings, fromEnv, fromUser, cli, ovServer } = layers;
-  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
-  const optionsUrl = validUrls([fromUser("server_url")], warnings);
-  const cliUrl = validUrls([cli.get("url")], warnings);
-  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
-  const named = (candidates) => candidates.find((candidate) => candidate.value !== void 0);
-  picker.servers.options = named(optionsUrl);
-  picker.servers.ovcli = named(cliUrl);
-  picker.servers.ovconf = named(ovUrl) ?? {
-    source: `default server of ${displayPath(layers.ovFile.path, layers.homeDir)}`,
-    value: DEFAULT_BASE_URL,
-    layer: "ovconf"
-  };
-  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
-  picker.baseUrl = picker.pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
-  picker.sources.baseUrl ??= "default";
-  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.baseUrl);
-  if (baseProblem !== void 0) picker.baseUrl = "";
-  return baseProblem === void 0 ? { baseUrl: picker.baseUrl } : { baseUrl: picker.baseUrl, baseProblem };
-}
-function pickIdentity(picker, layers) {
-  const { fromEnv, fromUser, cli, ovServer, ovHarness } = layers;
-  return {
-    apiKey: picker.pick("apiKey", [
-      fromEnv("OPENVIKING_BEARER_TOKEN"),
-      fromEnv("OPENVIKING_API_KEY"),
-      fromUser("api_key"),
-      cli.get("api_key"),
-      ovHarness.get("apiKey"),
-      ovServer.get("root_api_key")
-    ]),
-    account: picker.pick("account", [
-      fromEnv("OPENVIKING_ACCOUNT"),
-      fromUser("account"),
-      cli.get("account"),
-      cli.get("account_id"),
-      ovHarness.get("accountId")
-    ]),
-    user: picker.pick("user", [
-      fromEnv("OPENVIKING_USER"),
-      fromUser("user"),
-      cli.get("user"),
-      cli.get("user_id"),
-      ovHarness.get("userId")
-    ]),
-    peerId: picker.pick("peerId", [
-      fromEnv("OPENVIKING_PEER_ID"),
-      cli.get("actor_peer_id"),
-      cli.get("peer_id"),
-      ovHarness.get("peerId"),
-      ovHarness.get("peer_id")
-    ])
-  };
-}
-var FieldPicker = class {
-  constructor(cliOnly, warnings) {
-    this.cliOnly = cliOnly;
-    this.warnings = warnings;
-  }
-  cliOnly;
-  warnings;
-  sources = {};
-  skipped = [];
-  /** The server each layer names (its identity fields belong to it). */
-  servers = {};
-  /** The server in use, once picked. */
-  baseUrl = DEFAULT_BASE_URL;
-  pick(field, candidates) {
-    let chosen;
-    for (const candidate of candidates) {
-      if (candidate.value === void 0) continue;
-      const own = this.servers[candidate.layer];
-      if (this.cliOnly && candidate.layer !== "ovcli")
-        this.skip(field, candidate, "cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
-      else if (chosen !== void 0) this.skip(field, candidate, "shadowed", `${chosen.source} comes first`);
-      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, this.baseUrl)) {
-        this.skip(
-          field,
-          candidate,
-          "other-server",
-          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${this.baseUrl} (${this.sources.baseUrl})`
-        );
-      } else chosen = candidate;
-    }
-    if (chosen !== void 0) this.sources[field] = chosen.source;
-    return chosen?.value;
-  }
-  skip(field, candidate, kind, reason) {
-    this.skipped.push({ field, source: candidate.source, reason, kind });
-    if (kind === "cli-mode") this.warnings.push(`${candidate.source}: ${reason}; ignoring it`);
-  }
-};
-var MODE_WORDS = {
-  auto: "auto",
-  env: "env",
-  environment: "env",
-  cli: "cli",
-  ovcli: "cli",
-  file: "cli",
-  config: "cli"
-};
-function modeText(env) {
-  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
-}
-function credentialMode(env) {
-  const raw = (modeText(env) ?? "auto").toLowerCase();
-  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
-}
-function credentialModeProblem(env) {
-  const raw = modeText(env);
-  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
-  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
-}
-function refusedFiles(files, more, homeDir) {
-  const refused2 = [
-    ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
-    ...more
-  ];
-  return refused2.length > 0 ? { refused: refused2 } : {};
-}
-function loadCredentialFiles({ env, homeDir, readFile }) {
+function loadCredentialFiles(input) {
+  const { env, homeDir, readFile } = input;
   const paths = credentialFilePaths(env, homeDir);
   const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
   const ovFile = load(paths.ov);
-  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
+  if (ovFileMayBeCli(env) && looksLikeOvcli(ovFile.value))
     return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
-  }
   return { cliFile: load(paths.cli), ovFile };
+}
+function loadCliFile(input) {
+  if (ovFileMayBeCli(input.env)) return loadCredentialFiles(input).cliFile;
+  const path = credentialFilePaths(input.env, input.homeDir).cli;
+  return loadConfigFile(path, displayPath(path, input.homeDir), input.readFile);
+}
+function ovFileMayBeCli(env) {
+  return text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0;
 }
 function looksLikeOvcli(value) {
   if (!value || isRecord(value["server"])) return false;
@@ -1362,8 +1058,9 @@ function looksLikeOvcli(value) {
     (key) => typeof value[key] === "string"
   );
 }
-function definedOnly(values) {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));
+function configurationFiles(env, homeDir, credentials) {
+  const { cli, ov } = credentialFilePaths(env, homeDir);
+  return [.../* @__PURE__ */ new Set([cli, ov, ...credentials?.files ?? []])].sort();
 }
 
 // src/config/scalars.ts
@@ -1890,63 +1587,29 @@ function splitList(text2) {
   return text2.split(",").map((item) => item.trim()).filter(Boolean);
 }
 
-// src/config/load.ts
-function loadPluginConfig(input) {
-  try {
-    return resolveConfig(input);
-  } catch (error) {
-    const reason = errorMessage(error);
-    const fallback = resolveSettings({ env: {}, homeDir: input.homeDir });
-    return {
-      credentials: {
-        baseUrl: DEFAULT_BASE_URL,
-        mcpUrl: `${DEFAULT_BASE_URL}/mcp`,
-        sources: { baseUrl: "default", mcpUrl: "derived:baseUrl" },
-        rootKeyOnly: false,
-        files: []
-      },
-      settings: fallback.settings,
-      settingSources: fallback.sources,
-      dataDir: resolveDataDir(input.env, input.homeDir),
-      warnings: [`configuration could not be loaded (${reason}); using defaults`]
-    };
-  }
-}
-function resolveConfig({
-  env,
-  homeDir,
-  readFile = readSmallTextFile,
-  readStoredOptions
-}) {
-  const { credentials, warnings, cliFile } = resolveCredentials({
-    env,
-    homeDir,
-    readFile,
-    ...readStoredOptions !== void 0 ? { readStoredOptions } : {}
-  });
+// src/config/pluginSettings.ts
+function pluginSection(cliFile, homeDir) {
   const plugin = cliFile.value?.["plugin"];
   const section2 = isRecord(plugin) ? plugin["codebuddy"] : void 0;
-  if (section2 !== void 0 && !isRecord(section2)) {
-    warnings.push(`${displayPath(cliFile.path, homeDir)}: plugin.codebuddy should be an object; ignoring it`);
-  }
-  const file = isRecord(section2) ? { values: section2, shownAs: displayPath(cliFile.path, homeDir) } : void 0;
-  const settings = resolveSettings({ env, homeDir, file });
-  return {
-    credentials,
-    settings: settings.settings,
-    settingSources: settings.sources,
-    dataDir: resolveDataDir(env, homeDir),
-    warnings: [...warnings, ...settings.warnings],
-    ...Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}
-  };
+  const shownAs = displayPath(cliFile.path, homeDir);
+  if (section2 !== void 0 && !isRecord(section2))
+    return { warnings: [`${shownAs}: plugin.codebuddy should be an object; ignoring it`] };
+  return isRecord(section2) ? { file: { values: section2, shownAs }, warnings: [] } : { warnings: [] };
+}
+function loadPluginSettings(input) {
+  const { env, homeDir, readFile = readSmallTextFile } = input;
+  const cliFile = loadCliFile({ env, homeDir, readFile });
+  const { file, warnings } = pluginSection(cliFile, homeDir);
+  const settings = resolveSettings({ env, homeDir, ...file ? { file } : {} });
+  return { ...settings, warnings: [...cliFile.warning ? [cliFile.warning] : [], ...warnings, ...settings.warnings] };
 }
 
 // src/stages/guardTools.ts
 function configuredToolNames(deps, host = hostFromEnv(deps.env)) {
   try {
-    const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir });
-    deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });
-    return toolNamesFor(host, config.settings);
+    const { settings } = loadPluginSettings({ env: deps.env, homeDir: deps.homeDir });
+    deps.log.configure?.({ debug: settings.debug, debugLogPath: settings.debugLogPath });
+    return toolNamesFor(host, settings);
   } catch (error) {
     deps.log.warn("guard: configuration not read; naming the bundled tools", { error: errorMessage(error) });
     return toolNamesFor(host);
@@ -5202,6 +4865,374 @@ async function recordRecall(dataDir, ovSessionId2, outcome, at, baseUrl) {
     recordActivity(dataDir, "recall", ovSessionId2, { at, count: outcome.status === "hits" ? outcome.items.length : 0 }),
     recordServerStatus(dataDir, { up, at, ...up || detail === void 0 ? {} : { detail } }, baseUrl)
   ]);
+}
+
+// src/openviking/displayUrl.ts
+function displayUrl(text2, withPath = false) {
+  const trimmed = text2.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(trimmed);
+  const rest = scheme === null ? trimmed : trimmed.slice(scheme[0].length);
+  const afterUser = rest.slice(rest.lastIndexOf("@") + 1);
+  const hostEnd = afterUser.search(/[/?#\\]/);
+  const host = hostEnd === -1 ? afterUser : afterUser.slice(0, hostEnd);
+  if (host === "" || /\s/.test(host)) return "(not a URL)";
+  const path = withPath && hostEnd !== -1 && afterUser[hostEnd] === "/" ? afterUser.slice(hostEnd).split(/[?#]/)[0] ?? "" : "";
+  return `${scheme === null ? "" : `${scheme[1].toLowerCase()}://`}${host}${path.replace(/\/+$/, "")}`;
+}
+
+// src/config/credentialCandidates.ts
+var FileFields = class _FileFields {
+  constructor(file, homeDir, warnings, value, prefix, layer) {
+    this.file = file;
+    this.homeDir = homeDir;
+    this.warnings = warnings;
+    this.value = value;
+    this.prefix = prefix;
+    this.layer = layer;
+  }
+  file;
+  homeDir;
+  warnings;
+  value;
+  prefix;
+  layer;
+  /** Fields of the whole file. */
+  static of(file, homeDir, warnings, layer) {
+    return new _FileFields(file, homeDir, warnings, file.value, "", layer);
+  }
+  get(key) {
+    const entry = this.value?.[key];
+    const candidate = (value) => ({
+      source: this.sourceOf(key),
+      value,
+      layer: this.layer
+    });
+    if (entry === void 0 || entry === null) return candidate(void 0);
+    if (typeof entry === "number" && Number.isFinite(entry)) return candidate(String(entry));
+    if (typeof entry !== "string") {
+      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be a string; ignoring it`);
+      return candidate(void 0);
+    }
+    return candidate(text(entry));
+  }
+  section(key) {
+    const entry = this.value?.[key];
+    if (entry !== void 0 && entry !== null && !isRecord(entry)) {
+      this.warnings.push(`${this.shown()}: ${this.prefix}${key} should be an object; ignoring it`);
+    }
+    return new _FileFields(
+      this.file,
+      this.homeDir,
+      this.warnings,
+      isRecord(entry) ? entry : void 0,
+      `${this.prefix}${key}.`,
+      this.layer
+    );
+  }
+  sourceOf(key) {
+    return `file:${this.shown()}#${this.prefix}${key}`;
+  }
+  shown() {
+    return displayPath(this.file.path, this.homeDir);
+  }
+};
+function derivedServerUrl(server) {
+  const host = server.get("host");
+  const port = server.get("port");
+  if (host.value === void 0 && port.value === void 0) return { ...host, value: void 0 };
+  const portNumber = port.value !== void 0 && /^\d+$/.test(port.value) ? Number(port.value) : 1933;
+  const hostName = !host.value || host.value === "0.0.0.0" ? "127.0.0.1" : host.value;
+  return { ...host.value !== void 0 ? host : port, value: `http://${hostName}:${portNumber}` };
+}
+function validUrls(candidates, warnings) {
+  return candidates.map((candidate) => {
+    const { source, value } = candidate;
+    if (value === void 0) return candidate;
+    const shown = displayUrl(value, true);
+    const url = parseUrl(value);
+    if (url === void 0) {
+      const problem = `"${shown}" is not an http(s) URL${/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? "" : ` (no scheme: write http://${shown} or https://${shown})`}`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
+    }
+    if (`${url.pathname}${url.search}${url.hash}`.includes("@")) {
+      const problem = `"${shown}" has an "@" after its host (a user or password with an unencoded "/", "?" or "#"?)`;
+      warnings.push(`${source}: ${problem}`);
+      return { ...candidate, value: shown, invalid: problem };
+    }
+    if (url.username === "" && url.password === "") return { ...candidate, value: value.replace(/\/+$/, "") };
+    warnings.push(
+      `${source}: the user and password in the URL are not used (the API key is sent as a header); leaving them out`
+    );
+    url.username = "";
+    url.password = "";
+    return { ...candidate, value: url.href.replace(/\/+$/, "") };
+  });
+}
+function parseUrl(value) {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:" ? url : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var LOOPBACK_NAMES = /* @__PURE__ */ new Set(["localhost", "127.0.0.1", "[::1]", "0.0.0.0"]);
+function sameServer(a, b) {
+  return serverIdentity(a) === serverIdentity(b);
+}
+function serverIdentity(text2) {
+  const url = parseUrl(text2);
+  if (url === void 0) return text2;
+  const host = LOOPBACK_NAMES.has(url.hostname) ? "loopback" : url.hostname;
+  return `${url.protocol}//${host}:${url.port || defaultPort(url)}${url.pathname.replace(/\/+$/, "")}`;
+}
+function defaultPort(url) {
+  return url.protocol === "https:" ? "443" : "80";
+}
+
+// src/config/credentials.ts
+var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
+var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
+function resolveCredentials(input) {
+  const layers = credentialLayers(input);
+  const { warnings, fromEnv } = layers;
+  const modeProblem = credentialModeProblem(input.env);
+  if (modeProblem !== void 0) warnings.push(modeProblem);
+  const picker = new FieldPicker(credentialMode(input.env) === "cli", warnings);
+  const { baseUrl, baseProblem } = pickServer(picker, layers);
+  const identity = pickIdentity(picker, layers);
+  const mcpCandidates = validUrls([fromEnv("OPENVIKING_MCP_URL")], warnings);
+  let mcpUrl = picker.pick("mcpUrl", mcpCandidates) ?? (baseUrl === "" ? "" : `${baseUrl}/mcp`);
+  picker.sources.mcpUrl ??= "derived:baseUrl";
+  const mcpProblem = mcpCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.mcpUrl);
+  if (mcpProblem !== void 0) mcpUrl = "";
+  const urlProblem = baseProblem ?? mcpProblem;
+  const { sources, skipped } = picker;
+  const rootKeyOnly = sources.apiKey !== void 0 && sources.apiKey === layers.ovServer.sourceOf("root_api_key");
+  if (rootKeyOnly) {
+    warnings.push(
+      `the only API key found is server.root_api_key in ${displayPath(layers.ovFile.path, input.homeDir)}, the server's root key, which OpenViking refuses on memory APIs (except on trusted-mode servers)`
+    );
+  }
+  const credentials = {
+    baseUrl,
+    mcpUrl,
+    ...definedOnly(identity),
+    sources,
+    rootKeyOnly,
+    files: layers.files,
+    ...skipped.length > 0 ? { skipped } : {},
+    ...urlProblem?.invalid !== void 0 ? { urlProblem: { source: urlProblem.source, problem: urlProblem.invalid } } : {},
+    ...refusedFiles([layers.cliFile, layers.ovFile], layers.refused, input.homeDir)
+  };
+  return { credentials, warnings, cliFile: layers.cliFile };
+}
+function credentialLayers(input) {
+  const { env, homeDir } = input;
+  const warnings = [];
+  const { cliFile, ovFile } = loadCredentialFiles(input);
+  for (const file of [cliFile, ovFile]) if (file.warning) warnings.push(file.warning);
+  const cli = FileFields.of(cliFile, homeDir, warnings, "ovcli");
+  const ov = FileFields.of(ovFile, homeDir, warnings, "ovconf");
+  const ovServer = ov.section("server");
+  const ovHarness = ov.section("codebuddy");
+  const options2 = resolveUserConfig({
+    env,
+    homeDir,
+    readFile: input.readFile,
+    ...input.readStoredOptions !== void 0 ? { readStored: input.readStoredOptions } : {}
+  });
+  warnings.push(...options2.warnings);
+  return {
+    warnings,
+    fromEnv: (name) => ({ source: `env:${name}`, value: text(env[name]), layer: "env" }),
+    fromUser: (key) => ({
+      source: options2.sources[key] ?? `userConfig:${key}`,
+      value: options2.values[key],
+      layer: "options"
+    }),
+    cli,
+    ovServer,
+    ovHarness,
+    cliFile,
+    ovFile,
+    homeDir,
+    files: [...[cliFile, ovFile].filter((file) => file.exists).map((file) => file.path), ...options2.files],
+    refused: options2.refused
+  };
+}
+function pickServer(picker, layers) {
+  const { warnings, fromEnv, fromUser, cli, ovServer } = layers;
+  const envUrl = validUrls([fromEnv("OPENVIKING_URL"), fromEnv("OPENVIKING_BASE_URL")], warnings);
+  const optionsUrl = validUrls([fromUser("server_url")], warnings);
+  const cliUrl = validUrls([cli.get("url")], warnings);
+  const ovUrl = validUrls([ovServer.get("url"), derivedServerUrl(ovServer)], warnings);
+  const named = (candidates) => candidates.find((candidate) => candidate.value !== void 0);
+  picker.servers.options = named(optionsUrl);
+  picker.servers.ovcli = named(cliUrl);
+  picker.servers.ovconf = named(ovUrl) ?? {
+    source: `default server of ${displayPath(layers.ovFile.path, layers.homeDir)}`,
+    value: DEFAULT_BASE_URL,
+    layer: "ovconf"
+  };
+  const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
+  picker.baseUrl = picker.pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
+  picker.sources.baseUrl ??= "default";
+  const baseProblem = urlCandidates.find(
+    (candidate) => candidate.invalid && candidate.source === picker.sources.baseUrl
+  );
+  if (baseProblem !== void 0) picker.baseUrl = "";
+  return baseProblem === void 0 ? { baseUrl: picker.baseUrl } : { baseUrl: picker.baseUrl, baseProblem };
+}
+function pickIdentity(picker, layers) {
+  const { fromEnv, fromUser, cli, ovServer, ovHarness } = layers;
+  return {
+    apiKey: picker.pick("apiKey", [
+      fromEnv("OPENVIKING_BEARER_TOKEN"),
+      fromEnv("OPENVIKING_API_KEY"),
+      fromUser("api_key"),
+      cli.get("api_key"),
+      ovHarness.get("apiKey"),
+      ovServer.get("root_api_key")
+    ]),
+    account: picker.pick("account", [
+      fromEnv("OPENVIKING_ACCOUNT"),
+      fromUser("account"),
+      cli.get("account"),
+      cli.get("account_id"),
+      ovHarness.get("accountId")
+    ]),
+    user: picker.pick("user", [
+      fromEnv("OPENVIKING_USER"),
+      fromUser("user"),
+      cli.get("user"),
+      cli.get("user_id"),
+      ovHarness.get("userId")
+    ]),
+    peerId: picker.pick("peerId", [
+      fromEnv("OPENVIKING_PEER_ID"),
+      cli.get("actor_peer_id"),
+      cli.get("peer_id"),
+      ovHarness.get("peerId"),
+      ovHarness.get("peer_id")
+    ])
+  };
+}
+var FieldPicker = class {
+  constructor(cliOnly, warnings) {
+    this.cliOnly = cliOnly;
+    this.warnings = warnings;
+  }
+  cliOnly;
+  warnings;
+  sources = {};
+  skipped = [];
+  /** The server each layer names (its identity fields belong to it). */
+  servers = {};
+  /** The server in use, once picked. */
+  baseUrl = DEFAULT_BASE_URL;
+  pick(field, candidates) {
+    let chosen;
+    for (const candidate of candidates) {
+      if (candidate.value === void 0) continue;
+      const own = this.servers[candidate.layer];
+      if (this.cliOnly && candidate.layer !== "ovcli")
+        this.skip(field, candidate, "cli-mode", "OPENVIKING_CREDENTIAL_SOURCE=cli reads ovcli.conf only");
+      else if (chosen !== void 0) this.skip(field, candidate, "shadowed", `${chosen.source} comes first`);
+      else if (IDENTITY_FIELDS.has(field) && own?.value !== void 0 && !sameServer(own.value, this.baseUrl)) {
+        this.skip(
+          field,
+          candidate,
+          "other-server",
+          `it belongs to the server ${own.value} (${own.source}), not to the one in use, ${this.baseUrl} (${this.sources.baseUrl})`
+        );
+      } else chosen = candidate;
+    }
+    if (chosen !== void 0) this.sources[field] = chosen.source;
+    return chosen?.value;
+  }
+  skip(field, candidate, kind, reason) {
+    this.skipped.push({ field, source: candidate.source, reason, kind });
+    if (kind === "cli-mode") this.warnings.push(`${candidate.source}: ${reason}; ignoring it`);
+  }
+};
+var MODE_WORDS = {
+  auto: "auto",
+  env: "env",
+  environment: "env",
+  cli: "cli",
+  ovcli: "cli",
+  file: "cli",
+  config: "cli"
+};
+function modeText(env) {
+  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
+}
+function credentialMode(env) {
+  const raw = (modeText(env) ?? "auto").toLowerCase();
+  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
+}
+function credentialModeProblem(env) {
+  const raw = modeText(env);
+  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
+  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
+}
+function refusedFiles(files, more, homeDir) {
+  const refused2 = [
+    ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
+    ...more
+  ];
+  return refused2.length > 0 ? { refused: refused2 } : {};
+}
+function definedOnly(values) {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));
+}
+
+// src/config/load.ts
+function loadPluginConfig(input) {
+  try {
+    return resolveConfig(input);
+  } catch (error) {
+    const reason = errorMessage(error);
+    const fallback = resolveSettings({ env: {}, homeDir: input.homeDir });
+    return {
+      credentials: {
+        baseUrl: DEFAULT_BASE_URL,
+        mcpUrl: `${DEFAULT_BASE_URL}/mcp`,
+        sources: { baseUrl: "default", mcpUrl: "derived:baseUrl" },
+        rootKeyOnly: false,
+        files: []
+      },
+      settings: fallback.settings,
+      settingSources: fallback.sources,
+      dataDir: resolveDataDir(input.env, input.homeDir),
+      warnings: [`configuration could not be loaded (${reason}); using defaults`]
+    };
+  }
+}
+function resolveConfig({
+  env,
+  homeDir,
+  readFile = readSmallTextFile,
+  readStoredOptions
+}) {
+  const { credentials, warnings, cliFile } = resolveCredentials({
+    env,
+    homeDir,
+    readFile,
+    ...readStoredOptions !== void 0 ? { readStoredOptions } : {}
+  });
+  const { file, warnings: sectionWarnings } = pluginSection(cliFile, homeDir);
+  const settings = resolveSettings({ env, homeDir, ...file ? { file } : {} });
+  return {
+    credentials,
+    settings: settings.settings,
+    settingSources: settings.sources,
+    dataDir: resolveDataDir(env, homeDir),
+    warnings: [...warnings, ...sectionWarnings, ...settings.warnings],
+    ...Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}
+  };
 }
 
 // src/openviking/retry.ts

@@ -505,6 +505,24 @@ function credentialFilePaths(env, homeDir) {
     ov: at(text(env["OPENVIKING_CONFIG_FILE"]), "ov.conf")
   };
 }
+function loadCredentialFiles(input) {
+  const { env, homeDir, readFile } = input;
+  const paths = credentialFilePaths(env, homeDir);
+  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
+  const ovFile = load(paths.ov);
+  if (ovFileMayBeCli(env) && looksLikeOvcli(ovFile.value))
+    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
+  return { cliFile: load(paths.cli), ovFile };
+}
+function ovFileMayBeCli(env) {
+  return text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0;
+}
+function looksLikeOvcli(value) {
+  if (!value || isRecord(value["server"])) return false;
+  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
+    (key) => typeof value[key] === "string"
+  );
+}
 function configurationFiles(env, homeDir, credentials) {
   const { cli, ov } = credentialFilePaths(env, homeDir);
   return [.../* @__PURE__ */ new Set([cli, ov, ...credentials?.files ?? []])].sort();
@@ -742,7 +760,9 @@ function pickServer(picker, layers) {
   const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
   picker.baseUrl = picker.pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
   picker.sources.baseUrl ??= "default";
-  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.baseUrl);
+  const baseProblem = urlCandidates.find(
+    (candidate) => candidate.invalid && candidate.source === picker.sources.baseUrl
+  );
   if (baseProblem !== void 0) picker.baseUrl = "";
   return baseProblem === void 0 ? { baseUrl: picker.baseUrl } : { baseUrl: picker.baseUrl, baseProblem };
 }
@@ -845,21 +865,6 @@ function refusedFiles(files, more, homeDir) {
     ...more
   ];
   return refused2.length > 0 ? { refused: refused2 } : {};
-}
-function loadCredentialFiles({ env, homeDir, readFile }) {
-  const paths = credentialFilePaths(env, homeDir);
-  const load = (path) => loadConfigFile(path, displayPath(path, homeDir), readFile);
-  const ovFile = load(paths.ov);
-  if (text(env["OPENVIKING_CONFIG_FILE"]) !== void 0 && text(env["OPENVIKING_CLI_CONFIG_FILE"]) === void 0 && looksLikeOvcli(ovFile.value)) {
-    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
-  }
-  return { cliFile: load(paths.cli), ovFile };
-}
-function looksLikeOvcli(value) {
-  if (!value || isRecord(value["server"])) return false;
-  return ["url", "api_key", "account", "account_id", "user", "user_id", "actor_peer_id"].some(
-    (key) => typeof value[key] === "string"
-  );
 }
 function definedOnly(values) {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== void 0));
@@ -1389,6 +1394,16 @@ function splitList(text2) {
   return text2.split(",").map((item) => item.trim()).filter(Boolean);
 }
 
+// src/config/pluginSettings.ts
+function pluginSection(cliFile, homeDir) {
+  const plugin = cliFile.value?.["plugin"];
+  const section2 = isRecord(plugin) ? plugin["codebuddy"] : void 0;
+  const shownAs = displayPath(cliFile.path, homeDir);
+  if (section2 !== void 0 && !isRecord(section2))
+    return { warnings: [`${shownAs}: plugin.codebuddy should be an object; ignoring it`] };
+  return isRecord(section2) ? { file: { values: section2, shownAs }, warnings: [] } : { warnings: [] };
+}
+
 // src/config/load.ts
 function loadPluginConfig(input) {
   try {
@@ -1423,19 +1438,14 @@ function resolveConfig({
     readFile,
     ...readStoredOptions !== void 0 ? { readStoredOptions } : {}
   });
-  const plugin = cliFile.value?.["plugin"];
-  const section2 = isRecord(plugin) ? plugin["codebuddy"] : void 0;
-  if (section2 !== void 0 && !isRecord(section2)) {
-    warnings.push(`${displayPath(cliFile.path, homeDir)}: plugin.codebuddy should be an object; ignoring it`);
-  }
-  const file = isRecord(section2) ? { values: section2, shownAs: displayPath(cliFile.path, homeDir) } : void 0;
-  const settings = resolveSettings({ env, homeDir, file });
+  const { file, warnings: sectionWarnings } = pluginSection(cliFile, homeDir);
+  const settings = resolveSettings({ env, homeDir, ...file ? { file } : {} });
   return {
     credentials,
     settings: settings.settings,
     settingSources: settings.sources,
     dataDir: resolveDataDir(env, homeDir),
-    warnings: [...warnings, ...settings.warnings],
+    warnings: [...warnings, ...sectionWarnings, ...settings.warnings],
     ...Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}
   };
 }

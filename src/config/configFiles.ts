@@ -5,7 +5,9 @@
  * configuration (D37):
  *
  * - credentials.ts reads ovcli.conf and ov.conf where `credentialFilePaths`
- *   puts them;
+ *   puts them (`loadCredentialFiles`, with the back-compat rule), and the
+ *   `plugin.codebuddy` settings come from the same ovcli.conf (`loadCliFile`,
+ *   which a guard deny reads alone: pluginSettings.ts);
  * - the MCP proxy and the resident helper live as long as their host while
  *   the user edits those files: each keeps its configuration in a
  *   `ConfigWatch`, which looks at `configurationFiles` (a few `stat`s,
@@ -24,8 +26,9 @@
 import { join } from 'node:path';
 import { statQuietly } from '../store/fsUtil.js';
 import { errorMessage } from '../util/errors.js';
-import { expandHome } from './configFile.js';
+import { displayPath, expandHome, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
 import { text } from './pluginOptions.js';
+import { isRecord, type JsonRecord } from '../util/json.js';
 import type { Credentials, PluginConfig } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -38,6 +41,45 @@ export function credentialFilePaths(env: Env, homeDir: string): { cli: string; o
     cli: at(text(env['OPENVIKING_CLI_CONFIG_FILE']), 'ovcli.conf'),
     ov: at(text(env['OPENVIKING_CONFIG_FILE']), 'ov.conf'),
   };
+}
+
+export interface ConfigFilesInput {
+  env: Env;
+  homeDir: string;
+  readFile: ReadTextFile;
+}
+
+/**
+ * ovcli.conf and ov.conf, read. Back-compat: `OPENVIKING_CONFIG_FILE` alone
+ * naming a file that looks like an ovcli.conf (client fields, no `server`
+ * section) makes that file the ovcli.conf, and there is no ov.conf.
+ */
+export function loadCredentialFiles(input: ConfigFilesInput): { cliFile: LoadedConfigFile; ovFile: LoadedConfigFile } {
+  const { env, homeDir, readFile } = input;
+  const paths = credentialFilePaths(env, homeDir);
+  const load = (path: string) => loadConfigFile(path, displayPath(path, homeDir), readFile);
+  const ovFile = load(paths.ov);
+  if (ovFileMayBeCli(env) && looksLikeOvcli(ovFile.value))
+    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
+  return { cliFile: load(paths.cli), ovFile };
+}
+
+/** The ovcli.conf of {@link loadCredentialFiles} alone: ov.conf is read only when the back-compat rule can apply. */
+export function loadCliFile(input: ConfigFilesInput): LoadedConfigFile {
+  if (ovFileMayBeCli(input.env)) return loadCredentialFiles(input).cliFile;
+  const path = credentialFilePaths(input.env, input.homeDir).cli;
+  return loadConfigFile(path, displayPath(path, input.homeDir), input.readFile);
+}
+
+function ovFileMayBeCli(env: Env): boolean {
+  return text(env['OPENVIKING_CONFIG_FILE']) !== undefined && text(env['OPENVIKING_CLI_CONFIG_FILE']) === undefined;
+}
+
+function looksLikeOvcli(value: JsonRecord | undefined): boolean {
+  if (!value || isRecord(value['server'])) return false;
+  return ['url', 'api_key', 'account', 'account_id', 'user', 'user_id', 'actor_peer_id'].some(
+    (key) => typeof value[key] === 'string',
+  );
 }
 
 /**

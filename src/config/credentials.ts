@@ -39,10 +39,8 @@
  * @module
  */
 import type { Credentials, RefusedFile, SkippedValue } from './types.js';
-import type { JsonRecord } from '../util/json.js';
-import { isRecord } from '../util/json.js';
-import { displayPath, loadConfigFile, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
-import { credentialFilePaths } from './configFiles.js';
+import { displayPath, type LoadedConfigFile, type ReadTextFile } from './configFile.js';
+import { loadCredentialFiles } from './configFiles.js';
 import {
   derivedServerUrl,
   FileFields,
@@ -325,30 +323,6 @@ function refusedFiles(
  * credential fields, no `server` object), it is the ovcli file and there is no
  * ov.conf; the default ovcli.conf is then not read at all.
  */
-function loadCredentialFiles({ env, homeDir, readFile }: CredentialInput): {
-  cliFile: LoadedConfigFile;
-  ovFile: LoadedConfigFile;
-} {
-  const paths = credentialFilePaths(env, homeDir);
-  const load = (path: string) => loadConfigFile(path, displayPath(path, homeDir), readFile);
-  const ovFile = load(paths.ov);
-  if (
-    text(env['OPENVIKING_CONFIG_FILE']) !== undefined &&
-    text(env['OPENVIKING_CLI_CONFIG_FILE']) === undefined &&
-    looksLikeOvcli(ovFile.value)
-  ) {
-    return { cliFile: ovFile, ovFile: { path: ovFile.path, exists: false } };
-  }
-  return { cliFile: load(paths.cli), ovFile };
-}
-
-function looksLikeOvcli(value: JsonRecord | undefined): boolean {
-  if (!value || isRecord(value['server'])) return false;
-  return ['url', 'api_key', 'account', 'account_id', 'user', 'user_id', 'actor_peer_id'].some(
-    (key) => typeof value[key] === 'string',
-  );
-}
-
 function definedOnly<T extends Record<string, string | undefined>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

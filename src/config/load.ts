@@ -10,11 +10,11 @@
  * @module
  */
 import type { PluginConfig } from './types.js';
-import { readSmallTextFile, displayPath, type ReadTextFile } from './configFile.js';
+import { readSmallTextFile, type ReadTextFile } from './configFile.js';
 import { DEFAULT_BASE_URL, resolveCredentials } from './credentials.js';
 import { resolveSettings } from './settings.js';
-import { isRecord } from '../util/json.js';
 import { resolveDataDir } from '../store/paths.js';
+import { pluginSection } from './pluginSettings.js';
 import { errorMessage } from '../util/errors.js';
 
 export { renderKnobTable } from './knobTable.js';
@@ -63,19 +63,14 @@ function resolveConfig({
     readFile,
     ...(readStoredOptions !== undefined ? { readStoredOptions } : {}),
   });
-  const plugin = cliFile.value?.['plugin'];
-  const section = isRecord(plugin) ? plugin['codebuddy'] : undefined;
-  if (section !== undefined && !isRecord(section)) {
-    warnings.push(`${displayPath(cliFile.path, homeDir)}: plugin.codebuddy should be an object; ignoring it`);
-  }
-  const file = isRecord(section) ? { values: section, shownAs: displayPath(cliFile.path, homeDir) } : undefined;
-  const settings = resolveSettings({ env, homeDir, file });
+  const { file, warnings: sectionWarnings } = pluginSection(cliFile, homeDir);
+  const settings = resolveSettings({ env, homeDir, ...(file ? { file } : {}) });
   return {
     credentials,
     settings: settings.settings,
     settingSources: settings.sources,
     dataDir: resolveDataDir(env, homeDir),
-    warnings: [...warnings, ...settings.warnings],
+    warnings: [...warnings, ...sectionWarnings, ...settings.warnings],
     ...(Object.keys(settings.failedClosed).length > 0 ? { failedClosed: settings.failedClosed } : {}),
   };
 }

@@ -107,18 +107,35 @@ export function guardDenyReason(toolName: string, toolInput: unknown, tools: Hos
  * A deny's reason naming the tools the user has (`configured`: the
  * configuration's, guardTools.ts), or `reason` (the host's bundled names)
  * when they cannot be read. Only a file tool's deny names tools: a Skill or
- * SlashCommand deny reads nothing. Both entries call it: this stage and the
- * hooks module's `tool.call` (src/mod/guard.ts).
+ * SlashCommand deny reads nothing. The hook stage calls it as it is (its
+ * settings read is synchronous, D38); the hooks module's `tool.call`
+ * (src/mod/guard.ts) through `namingConfiguredTools`.
  */
+export function denyNamingTools(
+  toolName: string,
+  toolInput: unknown,
+  reason: string,
+  configured: () => ToolNames,
+): string {
+  if (COMMAND_TOOLS.has(toolName)) return reason;
+  try {
+    return guardDenyReason(toolName, toolInput, configured()) ?? reason;
+  } catch {
+    return reason; // the deny must still go out
+  }
+}
+
+/** `denyNamingTools` with a configuration read that waits (the hooks module reads through its file snapshot). */
 export async function namingConfiguredTools(
   toolName: string,
   toolInput: unknown,
   reason: string,
-  configured: () => ToolNames | Promise<ToolNames>,
+  configured: () => Promise<ToolNames>,
 ): Promise<string> {
   if (COMMAND_TOOLS.has(toolName)) return reason;
   try {
-    return guardDenyReason(toolName, toolInput, await configured()) ?? reason;
+    const names = await configured();
+    return denyNamingTools(toolName, toolInput, reason, () => names);
   } catch {
     return reason; // the deny must still go out
   }

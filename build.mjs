@@ -59,8 +59,13 @@ import { fileURLToPath } from 'node:url';
 /** The repository: every path here is taken from it, whatever the caller's working directory. */
 const ROOT = dirname(fileURLToPath(import.meta.url));
 
-/** The folders whose every file a build makes: a file there no build made is stale and removed. */
+/**
+ * The folders whose bundles a build makes: a bundle there (`.mjs`, or a
+ * build's `.tmp`) that no build made is stale and removed. Other files are
+ * the repository's own (servers/mcp.json, which both manifests name: D34).
+ */
 const BUILT_DIRS = ['scripts', 'servers'];
+const BUILT_FILE = /\.(mjs|tmp)$/;
 
 /** Source module → its file under scripts/lazy/ (without extension). */
 export const LAZY_MODULES = {
@@ -402,7 +407,7 @@ async function removeStale(made) {
       if (entry.isDirectory()) {
         await sweep(path);
         await rmdir(path).catch(() => undefined); // only when empty
-      } else if (!made.has(path) && !(await inFlight(path).catch(() => true))) {
+      } else if (BUILT_FILE.test(entry.name) && !made.has(path) && !(await inFlight(path).catch(() => true))) {
         await rm(path, { force: true });
         removed.push(path);
       }

@@ -45,9 +45,18 @@ export function loadPluginConfig(input: LoadConfigInput): PluginConfig {
       },
       settings: fallback.settings,
       settingSources: fallback.sources,
-      dataDir: resolveDataDir(input.env, input.homeDir),
+      dataDir: fallbackDataDir(input),
       warnings: [`configuration could not be loaded (${reason}); using defaults`],
     };
+  }
+}
+
+/** The data directory when the environment itself cannot be read: the default one. */
+function fallbackDataDir(input: LoadConfigInput): string {
+  try {
+    return resolveDataDir(input.env, input.homeDir);
+  } catch {
+    return resolveDataDir({}, input.homeDir);
   }
 }
 

@@ -7,7 +7,7 @@
  * (`pluginConfigs["openviking@<marketplace>"].options` in settings.json,
  * `pluginSecrets["openviking@<marketplace>"]` in credentials.json), is
  * ignored by the plugin, so it is named, with the nearest declared one; a
- * switch option (one that is also a switch knob, such as `module`) whose
+ * switch option (one that is also a switch knob, such as `debug` would be) whose
  * value is not a switch word (`maybe`) is named too.
  *
  * The manifests' `userConfig` is the source of truth for what an option is:

@@ -35,6 +35,18 @@ function homeWithStored(options: Record<string, unknown>, secrets: Record<string
   return home;
 }
 
+/** A copy of the plugin whose CodeBuddy manifest also declares the option `name` (a switch knob's field name). */
+function rootDeclaring(name: string): string {
+  const root = mkdtempSync(join(tmpdir(), 'ov-options-root-'));
+  for (const entry of ['.codebuddy-plugin', '.claude-plugin', 'hooks', 'scripts', 'servers'])
+    cpSync(join(REPO_ROOT, entry), join(root, entry), { recursive: true });
+  const manifestPath = join(root, '.codebuddy-plugin', 'plugin.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { userConfig: Record<string, unknown> };
+  manifest.userConfig[name] = { description: `the ${name} switch`, sensitive: false };
+  writeFileSync(manifestPath, JSON.stringify(manifest));
+  return root;
+}
+
 async function configLines(env: Record<string, string>, home: string, pluginRoot = REPO_ROOT) {
   const run = await runDoctorInProcess([], { OPENVIKING_URL: server.url, ...env }, home, pluginRoot);
   const config = checkOf(
@@ -69,28 +81,25 @@ describe('plugin options doctor warns about', () => {
   });
 
   it('a switch option whose value is no switch word', async () => {
-    const { config } = await configLines({}, homeWithStored({ module: 'maybe' }));
+    const { config } = await configLines({}, homeWithStored({ debug: 'maybe' }), rootDeclaring('debug'));
     expect(config.lines).toContain(
-      'warning: "module" in ~/.codebuddy/settings.json pluginConfigs["openviking@inline"].options is "maybe", not a switch value (on, off, true, false, yes, no, 1, 0); it reads as on',
+      'warning: "debug" in ~/.codebuddy/settings.json pluginConfigs["openviking@inline"].options is "maybe", not a switch value (on, off, true, false, yes, no, 1, 0); it reads as on',
     );
   });
 
-  it('an option the manifest no longer declares (its userConfig is the source of truth)', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'ov-options-root-'));
-    for (const entry of ['.codebuddy-plugin', '.claude-plugin', 'hooks', 'scripts', 'servers'])
-      cpSync(join(REPO_ROOT, entry), join(root, entry), { recursive: true });
-    const manifestPath = join(root, '.codebuddy-plugin', 'plugin.json');
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { userConfig: Record<string, unknown> };
-    delete manifest.userConfig['module'];
-    writeFileSync(manifestPath, JSON.stringify(manifest));
-    const { config } = await configLines({}, homeWithStored({ module: 'off' }), root);
+  it('an option the manifest no longer declares (its userConfig is the source of truth: `module` left it, issue 28)', async () => {
+    const { config } = await configLines({}, homeWithStored({ module: 'off' }));
     expect(config.lines.join('\n')).toContain(
       'warning: "module" in ~/.codebuddy/settings.json pluginConfigs["openviking@inline"].options is not an option of this plugin',
     );
   });
 
   it('nothing about declared options with switch words', async () => {
-    const { config } = await configLines({ CODEBUDDY_PLUGIN_OPTION_MODULE: 'off' }, homeWithStored({ user: 'alice' }));
+    const { config } = await configLines(
+      { CODEBUDDY_PLUGIN_OPTION_DEBUG: 'off' },
+      homeWithStored({ user: 'alice' }),
+      rootDeclaring('debug'),
+    );
     expect(config.lines.join('\n')).not.toMatch(/not an option|not a switch value/);
   });
 });

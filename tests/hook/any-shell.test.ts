@@ -111,10 +111,7 @@ describe('every hooks.json command, every shell, both hosts', () => {
           expect(fired?.process?.exitCode, `${event}: ${fired?.process?.stderr}`).toBe(0);
           expect(fired?.process?.stderr, event).toBe('');
           const file = join(recordDir, `${event}.json`);
-          const recorded = await waitFor(
-            () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined),
-            { timeoutMs: 10_000, what: `${event}'s record` },
-          );
+          const recorded = await waitFor(() => readRecord(file), { timeoutMs: 10_000, what: `${event}'s record` });
           expect(recorded.script, event).toBe(join(pluginRoot, 'scripts', 'hook.mjs'));
           expect(recorded.args, event).toEqual(DETACHED.includes(event) ? ['detached'] : []);
           expect(JSON.parse(recorded.stdin), event).toEqual(payload);
@@ -170,7 +167,7 @@ describe('every hooks.json command, every shell, both hosts', () => {
             expect(fired?.process?.exitCode, `${event}, ${name}: ${fired?.process?.stderr}`).toBe(0);
             expect(fired?.process?.stderr, `${event}, ${name}`).toBe('');
             const file = join(recordDir, `${event}.json`);
-            const record = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Recorded) : undefined);
+            const record = () => readRecord(file);
             if (stepsAside && kind !== 'start')
               expect(existsSync(file), `${event}, ${name}: the dispatcher ran`).toBe(false);
             else {
@@ -229,3 +226,12 @@ describe('every hooks.json command, every shell, both hosts', () => {
     });
   }
 });
+
+/** The recording dispatcher's record once it is whole (a detached one may still be writing it): undefined before. */
+function readRecord(file: string): Recorded | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Recorded;
+  } catch {
+    return undefined;
+  }
+}

@@ -14,7 +14,6 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitsWith } from '../../src/store/learned.js';
-import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
 import { CLAUDE_CODE_HOOK_CONTEXT_LIMIT } from '../../src/protocol/hostTools.js';
 import { createOpenVikingClient } from '../../src/openviking/client.js';
 import { socketHttpTransportFor } from '../../src/openviking/socketHttp.js';
@@ -238,8 +237,9 @@ describe('what the last session taught (DESIGN D36), said by the module', () => 
       mkdirSync(dirname(note.file), { recursive: true });
       writeFileSync(note.file, note.text);
       taught.server.clearRequests();
-      // The hook command of the same start, handed off (the module's flag set): housekeeping only, neither asked nor said.
+      // The hook command of the same start, handed off (its `sh` stepped aside into `hook.mjs detached`, D31): housekeeping only, neither asked nor said.
       const handedOff = await spawnHook({
+        args: ['detached'],
         stdin: JSON.stringify(startEvent(taught, 'startup', 'session-learned')),
         cwd: taught.workspace,
         env: {
@@ -248,8 +248,6 @@ describe('what the last session taught (DESIGN D36), said by the module', () => 
           CLAUDE_PLUGIN_ROOT: REPO_ROOT,
           CLAUDE_PROJECT_DIR: taught.workspace,
           CLAUDECODE: '1',
-          CLAUDE_PID,
-          [HANDOFF_FLAGS.start]: CLAUDE_PID,
           OPENVIKING_RESIDENT: 'off',
         },
       });

@@ -742,7 +742,9 @@ function pickServer(picker, layers) {
   const urlCandidates = [...envUrl, ...optionsUrl, ...cliUrl, ...ovUrl];
   picker.baseUrl = picker.pick("baseUrl", urlCandidates) ?? DEFAULT_BASE_URL;
   picker.sources.baseUrl ??= "default";
-  const baseProblem = urlCandidates.find((candidate) => candidate.invalid && candidate.source === picker.sources.baseUrl);
+  const baseProblem = urlCandidates.find(
+    (candidate) => candidate.invalid && candidate.source === picker.sources.baseUrl
+  );
   if (baseProblem !== void 0) picker.baseUrl = "";
   return baseProblem === void 0 ? { baseUrl: picker.baseUrl } : { baseUrl: picker.baseUrl, baseProblem };
 }
@@ -1319,36 +1321,43 @@ function shownValue(raw) {
 }
 function parseKnobValue(knob, raw, homeDir) {
   switch (knob.type) {
-    case "bool": {
-      if (typeof raw === "boolean") return { ok: true, value: raw };
-      const value = parseSwitch(typeof raw === "string" || typeof raw === "number" ? String(raw) : void 0);
-      if (value !== void 0) return { ok: true, value };
-      if (knob.failClosed !== void 0) return { ok: true, value: knob.failClosed, unclear: true };
-      return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
-    }
+    case "bool":
+      return parseBool(knob, raw);
     case "int":
     case "float":
       return parseNumber(knob, raw);
     case "string":
-    case "path": {
-      if (typeof raw !== "string") return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
-      const text2 = raw.trim();
-      if (knob.choices !== void 0 && !knob.choices.includes(text2.toLowerCase()))
-        return { ok: false, problem: `expected one of ${knob.choices.join(", ")}, got ${shownValue(raw)}` };
-      if (knob.choices !== void 0) return { ok: true, value: text2.toLowerCase() };
-      if (knob.shape !== void 0 && !knob.shape.pattern.test(text2))
-        return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
-      return { ok: true, value: knob.type === "path" ? expandHome(text2, homeDir) : text2 };
-    }
+    case "path":
+      return parseText(knob, raw, homeDir);
     case "csv":
-      if (typeof raw === "string") return { ok: true, value: splitList(raw) };
-      if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
-        return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
-      return {
-        ok: false,
-        problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}`
-      };
+      return parseCsv(raw);
   }
+}
+function parseBool(knob, raw) {
+  if (typeof raw === "boolean") return { ok: true, value: raw };
+  const value = parseSwitch(typeof raw === "string" || typeof raw === "number" ? String(raw) : void 0);
+  if (value !== void 0) return { ok: true, value };
+  if (knob.failClosed !== void 0) return { ok: true, value: knob.failClosed, unclear: true };
+  return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
+}
+function parseText(knob, raw, homeDir) {
+  if (typeof raw !== "string") return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
+  const text2 = raw.trim();
+  if (knob.choices !== void 0 && !knob.choices.includes(text2.toLowerCase()))
+    return { ok: false, problem: `expected one of ${knob.choices.join(", ")}, got ${shownValue(raw)}` };
+  if (knob.choices !== void 0) return { ok: true, value: text2.toLowerCase() };
+  if (knob.shape !== void 0 && !knob.shape.pattern.test(text2))
+    return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
+  return { ok: true, value: knob.type === "path" ? expandHome(text2, homeDir) : text2 };
+}
+function parseCsv(raw) {
+  if (typeof raw === "string") return { ok: true, value: splitList(raw) };
+  if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
+    return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
+  return {
+    ok: false,
+    problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}`
+  };
 }
 function parseNumber(knob, raw) {
   const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() ? Number(raw.trim()) : NaN;

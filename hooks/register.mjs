@@ -2726,6 +2726,7 @@ var CONNECTION_KEYS = new Set(
     " "
   )
 );
+var SCHEMA_SECTIONS = ["peer", "recall", "capture", "bypass"];
 var SILENT_KEYS = /* @__PURE__ */ new Set(["$schema", "version", "min_client_version", "labels"]);
 var MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
 function readWorkspaceFile(path, root, report) {
@@ -2752,30 +2753,33 @@ function readWorkspaceFile(path, root, report) {
     report.warnings.push(
       `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`
     );
-  let schemaKeys = 0;
-  for (const [key, value] of Object.entries(file.value)) {
-    if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
-    const flat = FLAT_KEYS[key];
-    if (flat !== void 0) {
-      take(layer, key, flat, value, report);
-      continue;
-    }
-    if (!isRecord(value) || !["peer", "recall", "capture", "bypass"].includes(key)) {
-      report.notes.push(`${path}: unknown key '${key}' ignored`);
-      continue;
-    }
-    for (const [child, childValue] of Object.entries(value)) {
-      const dotted = `${key}.${child}`;
-      if (CONNECTION_KEYS.has(child)) continue;
-      schemaKeys++;
-      const spec = SCHEMA_KEYS[dotted];
-      if (spec !== void 0) take(layer, dotted, spec, childValue, report);
-      else report.notes.push(`${path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? "unknown key"}`);
-    }
-  }
+  const schemaKeys = readKeys(file.value, layer, report);
   if (version === void 0 && schemaKeys > 0)
     report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
   return layer;
+}
+function readKeys(values, layer, report) {
+  let schemaKeys = 0;
+  for (const [key, value] of Object.entries(values)) {
+    if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
+    const flat = FLAT_KEYS[key];
+    if (flat !== void 0) take(layer, key, flat, value, report);
+    else if (isRecord(value) && SCHEMA_SECTIONS.includes(key)) schemaKeys += readSection(key, value, layer, report);
+    else report.notes.push(`${layer.path}: unknown key '${key}' ignored`);
+  }
+  return schemaKeys;
+}
+function readSection(section2, values, layer, report) {
+  let seen = 0;
+  for (const [child, childValue] of Object.entries(values)) {
+    const dotted = `${section2}.${child}`;
+    if (CONNECTION_KEYS.has(child)) continue;
+    seen++;
+    const spec = SCHEMA_KEYS[dotted];
+    if (spec !== void 0) take(layer, dotted, spec, childValue, report);
+    else report.notes.push(`${layer.path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? "unknown key"}`);
+  }
+  return seen;
 }
 function take(layer, key, spec, raw, report) {
   const value = parseValue(key, spec, raw, layer.path, report);

@@ -1517,36 +1517,43 @@ function shownValue(raw) {
 }
 function parseKnobValue(knob, raw, homeDir) {
   switch (knob.type) {
-    case "bool": {
-      if (typeof raw === "boolean") return { ok: true, value: raw };
-      const value = parseSwitch(typeof raw === "string" || typeof raw === "number" ? String(raw) : void 0);
-      if (value !== void 0) return { ok: true, value };
-      if (knob.failClosed !== void 0) return { ok: true, value: knob.failClosed, unclear: true };
-      return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
-    }
+    case "bool":
+      return parseBool(knob, raw);
     case "int":
     case "float":
       return parseNumber(knob, raw);
     case "string":
-    case "path": {
-      if (typeof raw !== "string") return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
-      const text2 = raw.trim();
-      if (knob.choices !== void 0 && !knob.choices.includes(text2.toLowerCase()))
-        return { ok: false, problem: `expected one of ${knob.choices.join(", ")}, got ${shownValue(raw)}` };
-      if (knob.choices !== void 0) return { ok: true, value: text2.toLowerCase() };
-      if (knob.shape !== void 0 && !knob.shape.pattern.test(text2))
-        return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
-      return { ok: true, value: knob.type === "path" ? expandHome(text2, homeDir) : text2 };
-    }
+    case "path":
+      return parseText(knob, raw, homeDir);
     case "csv":
-      if (typeof raw === "string") return { ok: true, value: splitList(raw) };
-      if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
-        return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
-      return {
-        ok: false,
-        problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}`
-      };
+      return parseCsv(raw);
   }
+}
+function parseBool(knob, raw) {
+  if (typeof raw === "boolean") return { ok: true, value: raw };
+  const value = parseSwitch(typeof raw === "string" || typeof raw === "number" ? String(raw) : void 0);
+  if (value !== void 0) return { ok: true, value };
+  if (knob.failClosed !== void 0) return { ok: true, value: knob.failClosed, unclear: true };
+  return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
+}
+function parseText(knob, raw, homeDir) {
+  if (typeof raw !== "string") return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
+  const text2 = raw.trim();
+  if (knob.choices !== void 0 && !knob.choices.includes(text2.toLowerCase()))
+    return { ok: false, problem: `expected one of ${knob.choices.join(", ")}, got ${shownValue(raw)}` };
+  if (knob.choices !== void 0) return { ok: true, value: text2.toLowerCase() };
+  if (knob.shape !== void 0 && !knob.shape.pattern.test(text2))
+    return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
+  return { ok: true, value: knob.type === "path" ? expandHome(text2, homeDir) : text2 };
+}
+function parseCsv(raw) {
+  if (typeof raw === "string") return { ok: true, value: splitList(raw) };
+  if (Array.isArray(raw) && raw.every((item) => typeof item === "string"))
+    return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
+  return {
+    ok: false,
+    problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}`
+  };
 }
 function parseNumber(knob, raw) {
   const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() ? Number(raw.trim()) : NaN;
@@ -2380,6 +2387,7 @@ var CONNECTION_KEYS = new Set(
     " "
   )
 );
+var SCHEMA_SECTIONS = ["peer", "recall", "capture", "bypass"];
 var SILENT_KEYS = /* @__PURE__ */ new Set(["$schema", "version", "min_client_version", "labels"]);
 var MAX_WORKSPACE_FILE_BYTES = 64 * 1024;
 function readWorkspaceFile(path, root, report) {
@@ -2406,30 +2414,33 @@ function readWorkspaceFile(path, root, report) {
     report.warnings.push(
       `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`
     );
-  let schemaKeys = 0;
-  for (const [key, value] of Object.entries(file.value)) {
-    if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
-    const flat = FLAT_KEYS[key];
-    if (flat !== void 0) {
-      take(layer, key, flat, value, report);
-      continue;
-    }
-    if (!isRecord(value) || !["peer", "recall", "capture", "bypass"].includes(key)) {
-      report.notes.push(`${path}: unknown key '${key}' ignored`);
-      continue;
-    }
-    for (const [child, childValue] of Object.entries(value)) {
-      const dotted = `${key}.${child}`;
-      if (CONNECTION_KEYS.has(child)) continue;
-      schemaKeys++;
-      const spec = SCHEMA_KEYS[dotted];
-      if (spec !== void 0) take(layer, dotted, spec, childValue, report);
-      else report.notes.push(`${path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? "unknown key"}`);
-    }
-  }
+  const schemaKeys = readKeys(file.value, layer, report);
   if (version === void 0 && schemaKeys > 0)
     report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
   return layer;
+}
+function readKeys(values, layer, report) {
+  let schemaKeys = 0;
+  for (const [key, value] of Object.entries(values)) {
+    if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
+    const flat = FLAT_KEYS[key];
+    if (flat !== void 0) take(layer, key, flat, value, report);
+    else if (isRecord(value) && SCHEMA_SECTIONS.includes(key)) schemaKeys += readSection(key, value, layer, report);
+    else report.notes.push(`${layer.path}: unknown key '${key}' ignored`);
+  }
+  return schemaKeys;
+}
+function readSection(section2, values, layer, report) {
+  let seen = 0;
+  for (const [child, childValue] of Object.entries(values)) {
+    const dotted = `${section2}.${child}`;
+    if (CONNECTION_KEYS.has(child)) continue;
+    seen++;
+    const spec = SCHEMA_KEYS[dotted];
+    if (spec !== void 0) take(layer, dotted, spec, childValue, report);
+    else report.notes.push(`${layer.path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? "unknown key"}`);
+  }
+  return seen;
 }
 function take(layer, key, spec, raw, report) {
   const value = parseValue(key, spec, raw, layer.path, report);
@@ -5206,9 +5217,16 @@ function loadPluginConfig(input) {
       },
       settings: fallback.settings,
       settingSources: fallback.sources,
-      dataDir: resolveDataDir(input.env, input.homeDir),
+      dataDir: fallbackDataDir(input),
       warnings: [`configuration could not be loaded (${reason}); using defaults`]
     };
+  }
+}
+function fallbackDataDir(input) {
+  try {
+    return resolveDataDir(input.env, input.homeDir);
+  } catch {
+    return resolveDataDir({}, input.homeDir);
   }
 }
 function resolveConfig({

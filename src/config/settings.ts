@@ -18,7 +18,7 @@
  */
 import type { Settings, ValueSource } from './types.js';
 import { listKnobs } from './knobs.js';
-import type { Knob, NumberKnob } from './knobTypes.js';
+import type { BoolKnob, Knob, NumberKnob, TextKnob } from './knobTypes.js';
 import { expandHome } from './configFile.js';
 import { parseSwitch, SWITCH_WORDS_TEXT } from './scalars.js';
 import type { JsonRecord } from '../util/json.js';
@@ -105,39 +105,52 @@ function shownValue(raw: unknown): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** Parses one raw value (env text or a JSON value from a file) for a knob. */
+/** Parses one raw value (env text or a JSON value from a file) for a knob: one parser per knob type, so each stays a few lines. */
 export function parseKnobValue(knob: Knob, raw: unknown, homeDir: string): Parsed {
   switch (knob.type) {
-    case 'bool': {
-      if (typeof raw === 'boolean') return { ok: true, value: raw };
-      const value = parseSwitch(typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined);
-      if (value !== undefined) return { ok: true, value };
-      if (knob.failClosed !== undefined) return { ok: true, value: knob.failClosed, unclear: true };
-      return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
-    }
+    case 'bool':
+      return parseBool(knob, raw);
     case 'int':
     case 'float':
       return parseNumber(knob, raw);
     case 'string':
-    case 'path': {
-      if (typeof raw !== 'string') return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
-      const text = raw.trim();
-      if (knob.choices !== undefined && !knob.choices.includes(text.toLowerCase()))
-        return { ok: false, problem: `expected one of ${knob.choices.join(', ')}, got ${shownValue(raw)}` };
-      if (knob.choices !== undefined) return { ok: true, value: text.toLowerCase() };
-      if (knob.shape !== undefined && !knob.shape.pattern.test(text))
-        return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
-      return { ok: true, value: knob.type === 'path' ? expandHome(text, homeDir) : text };
-    }
+    case 'path':
+      return parseText(knob, raw, homeDir);
     case 'csv':
-      if (typeof raw === 'string') return { ok: true, value: splitList(raw) };
-      if (Array.isArray(raw) && raw.every((item) => typeof item === 'string'))
-        return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
-      return {
-        ok: false,
-        problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}`,
-      };
+      return parseCsv(raw);
   }
+}
+
+/** A switch word; a privacy switch reads a word it does not understand as the value that sends less (`unclear`). */
+function parseBool(knob: BoolKnob, raw: unknown): Parsed {
+  if (typeof raw === 'boolean') return { ok: true, value: raw };
+  const value = parseSwitch(typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined);
+  if (value !== undefined) return { ok: true, value };
+  if (knob.failClosed !== undefined) return { ok: true, value: knob.failClosed, unclear: true };
+  return { ok: false, problem: `expected true or false (${SWITCH_WORDS_TEXT}), got ${shownValue(raw)}` };
+}
+
+/** Trimmed text: a choice (lower-cased), a shape it must match, or a path with `~` expanded. */
+function parseText(knob: TextKnob, raw: unknown, homeDir: string): Parsed {
+  if (typeof raw !== 'string') return { ok: false, problem: `expected a string, got ${JSON.stringify(raw)}` };
+  const text = raw.trim();
+  if (knob.choices !== undefined && !knob.choices.includes(text.toLowerCase()))
+    return { ok: false, problem: `expected one of ${knob.choices.join(', ')}, got ${shownValue(raw)}` };
+  if (knob.choices !== undefined) return { ok: true, value: text.toLowerCase() };
+  if (knob.shape !== undefined && !knob.shape.pattern.test(text))
+    return { ok: false, problem: `expected ${knob.shape.expected}, got ${shownValue(raw)}` };
+  return { ok: true, value: knob.type === 'path' ? expandHome(text, homeDir) : text };
+}
+
+/** A list: comma-separated text (env) or a JSON list of strings (file), items trimmed, empty ones dropped. */
+function parseCsv(raw: unknown): Parsed {
+  if (typeof raw === 'string') return { ok: true, value: splitList(raw) };
+  if (Array.isArray(raw) && raw.every((item) => typeof item === 'string'))
+    return { ok: true, value: raw.map((item) => item.trim()).filter(Boolean) };
+  return {
+    ok: false,
+    problem: `expected a comma-separated string or a list of strings, got ${JSON.stringify(raw)}`,
+  };
 }
 
 function parseNumber(knob: NumberKnob, raw: unknown): Parsed {

@@ -42,48 +42,69 @@ export function checkDuplicates(
   mcp: McpSetting = { mcpEnabled: true, mcpServer: 'openviking' },
   folder = homeDir,
 ): Check {
-  const codebuddyDir = codebuddyConfigDir(env, homeDir);
-  const claudeDir = env.CLAUDE_CONFIG_DIR?.trim() || join(homeDir, '.claude');
-  const hookFiles = [join(codebuddyDir, 'settings.json'), join(claudeDir, 'settings.json')];
-  const warnings: string[] = [];
-  const failures: string[] = [];
+  const hookFiles = hookSettingsFiles(env, homeDir);
   const registered = registeredMcpServers(env, homeDir, folder);
   const skipped = [...registered.skipped];
-  for (const file of hookFiles) {
-    const hooks = readJsonObject(file, skipped)?.['hooks'];
-    for (const { event, command } of hookCommands(hooks)) {
-      if (namesOpenVikingHook(command, pluginRoot))
-        warnings.push(
-          `${file}: ${event} hook "${command.slice(0, 120)}" runs OpenViking beside the plugin (it fires twice)`,
-        );
-    }
-  }
+  const hooks = hookFiles.flatMap((file) => duplicateHookLines(file, pluginRoot, skipped));
   const key = mcp.mcpServer.trim();
-  const ownServer: string[] = [];
-  for (const entry of registered.servers) {
-    if (!mcp.mcpEnabled) {
-      if (entry.name === key) ownServer.push(`${entry.where} (${entry.scope} scope)`);
+  const servers = sortServers(registered.servers, mcp.mcpEnabled, key);
+  const own = mcp.mcpEnabled || key.startsWith('mcp__') ? [] : [ownMcpLine(key, servers.ownServer, registered.looked)];
+  return duplicatesVerdict(mcp.mcpEnabled, [...hooks, ...servers.warnings], servers.failures, [...own, ...skipped]);
+}
+
+/** The user's settings files of both hosts, where hooks outside a plugin are registered. */
+function hookSettingsFiles(env: Env, homeDir: string): string[] {
+  const codebuddyDir = codebuddyConfigDir(env, homeDir);
+  const claudeDir = env.CLAUDE_CONFIG_DIR?.trim() || join(homeDir, '.claude');
+  return [join(codebuddyDir, 'settings.json'), join(claudeDir, 'settings.json')];
+}
+
+/** A warning per hook in one settings file that runs OpenViking beside the plugin's own hooks. */
+function duplicateHookLines(file: string, pluginRoot: string, skipped: string[]): string[] {
+  const hooks = readJsonObject(file, skipped)?.['hooks'];
+  return hookCommands(hooks)
+    .filter(({ command }) => namesOpenVikingHook(command, pluginRoot))
+    .map(
+      ({ event, command }) =>
+        `${file}: ${event} hook "${command.slice(0, 120)}" runs OpenViking beside the plugin (it fires twice)`,
+    );
+}
+
+/**
+ * The registered MCP servers sorted by what they mean: with the plugin's tools on, OpenViking servers
+ * are duplicates (a warning, or a failure when a copied plugin entry cannot start); with them off,
+ * the server `mcpServer` names is the user's own and only where it is registered is noted.
+ */
+function sortServers(
+  registered: readonly ScopedServer[],
+  mcpEnabled: boolean,
+  key: string,
+): { warnings: string[]; failures: string[]; ownServer: string[] } {
+  const sorted = { warnings: [] as string[], failures: [] as string[], ownServer: [] as string[] };
+  for (const entry of registered) {
+    if (!mcpEnabled) {
+      if (entry.name === key) sorted.ownServer.push(`${entry.where} (${entry.scope} scope)`);
     } else if (isOpenVikingServer(entry.name, entry.server)) {
-      if (entry.scope === 'user') warnings.push(userScopeLine(entry));
-      else (namesPluginRoot(entry.server) ? failures : warnings).push(projectScopeLine(entry));
+      if (entry.scope === 'user') sorted.warnings.push(userScopeLine(entry));
+      else (namesPluginRoot(entry.server) ? sorted.failures : sorted.warnings).push(projectScopeLine(entry));
     }
   }
-  const own = mcp.mcpEnabled || key.startsWith('mcp__') ? [] : [ownMcpLine(key, ownServer, registered.looked)];
+  return sorted;
+}
+
+/** The check's verdict: pass with nothing found, else fail when a server cannot start, warn otherwise; `trailer` lines come last. */
+function duplicatesVerdict(mcpEnabled: boolean, warnings: string[], failures: string[], trailer: string[]): Check {
   const base = { id: 'duplicates', title: 'Duplicate registrations' };
   if (warnings.length === 0 && failures.length === 0)
     return {
       ...base,
       status: 'pass',
-      lines: [
-        `no OpenViking hook${mcp.mcpEnabled ? ' or MCP server' : ''} registered outside the plugin`,
-        ...own,
-        ...skipped,
-      ],
+      lines: [`no OpenViking hook${mcpEnabled ? ' or MCP server' : ''} registered outside the plugin`, ...trailer],
     };
   return {
     ...base,
     status: failures.length > 0 ? 'fail' : 'warn',
-    lines: [...failures, ...warnings, ...own, ...skipped],
+    lines: [...failures, ...warnings, ...trailer],
     fix: duplicatesFix(failures.length > 0),
     data: { duplicates: warnings.length + failures.length },
   };

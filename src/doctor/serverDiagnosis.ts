@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { PluginConfig } from '../config/types.js';
+import type { Credentials, PluginConfig } from '../config/types.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import { proxyRoute, proxySettings, proxyVariableFor } from '../openviking/proxy.js';
 import type { OvFailure } from '../openviking/types.js';
@@ -51,96 +51,171 @@ const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-/** The diagnosis of a failed `/health` against the configuration in use. */
+/** The diagnosis of a failed `/health` against the configuration in use: the first kind that applies, else a plain network failure. */
 export function diagnoseHealthFailure(config: PluginConfig, failure: OvFailure, env: Env): Diagnosis {
+  const attempt = healthAttempt(config, failure, env);
+  return FAILURE_KINDS.find((kind) => kind.applies(attempt))?.diagnose(attempt) ?? networkFailure(attempt);
+}
+
+/** What every diagnosis names: the URL as written and where it came from, the proxy on the way, the failure. */
+interface HealthAttempt {
+  failure: OvFailure;
+  /** The failure's error code (`ECONNREFUSED`), or empty. */
+  cause: string;
+  baseUrl: string;
+  url: URL;
+  /** The URL as shown to the user. */
+  shown: string;
+  /** `host:port`, the port filled in from the scheme. */
+  where: string;
+  fromDefault: boolean;
+  refused: Credentials['refused'];
+  /** Where the URL came from, as a line. */
+  origin: string;
+  /** How to change the URL, as a clause. */
+  correct: string;
+  /** The proxy the request went through, if any. */
+  route: { proxy: URL } | undefined;
+  variable: string;
+  proxy: string;
+}
+
+function healthAttempt(config: PluginConfig, failure: OvFailure, env: Env): HealthAttempt {
   const { baseUrl, sources, refused } = config.credentials;
   const shown = displayUrl(baseUrl, true);
   const url = new URL(baseUrl);
-  const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
   const fromDefault = sources.baseUrl === 'default';
   const source = fromDefault ? 'the default' : describeSource(sources.baseUrl ?? 'default');
-  const origin = fromDefault
-    ? refused !== undefined && refused.length > 0
-      ? `no usable URL is configured (${refused.map((file) => file.path).join(', ')} could not be read: see Configuration), so the plugin tried the default`
-      : 'no server URL is configured, so the plugin tried the default'
-    : `the URL is ${shown}, from ${source}`;
-  const correct = fromDefault
-    ? 'set the server URL (OPENVIKING_URL, or "url" in ~/.openviking/ovcli.conf)'
-    : `correct ${source}`;
-
   const route = routeOf(url, env);
-  const variable = proxyVariableFor(env, url.protocol) ?? 'the proxy variables';
-  const proxy = route === undefined ? '' : displayUrl(route.proxy.href);
-  if (failure.status >= 500 && route !== undefined)
+  return {
+    failure,
+    cause: failure.cause ?? '',
+    baseUrl,
+    url,
+    shown,
+    where: `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`,
+    fromDefault,
+    refused,
+    origin: fromDefault ? defaultOrigin(refused) : `the URL is ${shown}, from ${source}`,
+    correct: fromDefault
+      ? 'set the server URL (OPENVIKING_URL, or "url" in ~/.openviking/ovcli.conf)'
+      : `correct ${source}`,
+    route,
+    variable: proxyVariableFor(env, url.protocol) ?? 'the proxy variables',
+    proxy: route === undefined ? '' : displayUrl(route.proxy.href),
+  };
+}
+
+/** Why the plugin tried the default URL: nothing configured, or configuration files it could not read. */
+function defaultOrigin(refused: Credentials['refused']): string {
+  return refused !== undefined && refused.length > 0
+    ? `no usable URL is configured (${refused.map((file) => file.path).join(', ')} could not be read: see Configuration), so the plugin tried the default`
+    : 'no server URL is configured, so the plugin tried the default';
+}
+
+/** One kind of failure: when it applies, and its diagnosis. */
+interface FailureKind {
+  applies: (attempt: HealthAttempt) => boolean;
+  diagnose: (attempt: HealthAttempt) => Diagnosis;
+}
+
+/**
+ * The kinds in the order they are told apart: an HTTP answer first (the proxy's own 5xx before the
+ * server's), then a proxy on the way (the plugin reached nothing else), then the connection's error
+ * codes. What none of them takes is a plain network failure (`networkFailure`).
+ */
+const FAILURE_KINDS: readonly FailureKind[] = [
+  { applies: (a) => a.failure.status >= 500 && a.route !== undefined, diagnose: proxyUpstream },
+  { applies: (a) => a.failure.status > 0, diagnose: httpAnswer },
+  { applies: (a) => a.route !== undefined, diagnose: proxyDown },
+  { applies: (a) => DNS_CODES.has(a.cause), diagnose: dnsFailure },
+  { applies: (a) => a.url.protocol === 'https:' && PLAIN_HTTP_CODES.has(a.cause), diagnose: plainHttp },
+  { applies: (a) => CERTIFICATE_CODES.has(a.cause), diagnose: untrustedCertificate },
+  { applies: (a) => a.cause === 'ECONNREFUSED', diagnose: connectionRefused },
+  { applies: (a) => a.failure.code === 'TIMEOUT' || a.failure.code === 'DEADLINE', diagnose: timedOut },
+];
+
+function proxyUpstream({ failure, url, shown, origin, variable, proxy }: HealthAttempt): Diagnosis {
+  return {
+    kind: 'proxy-upstream',
+    lines: [
+      `the proxy ${proxy} (from ${variable}) answered HTTP ${failure.status} for ${shown}/health: it could not reach the server, or the server fails`,
+      origin,
+    ],
+    fix: `Check that the server at ${shown} is up; if this machine reaches it but the proxy does not, add ${url.hostname} to NO_PROXY.`,
+  };
+}
+
+function proxyDown({ failure, url, shown, origin, variable, proxy }: HealthAttempt): Diagnosis {
+  const host = url.hostname;
+  const exempt = ['localhost', '127.0.0.1', '::1', '[::1]'].includes(host)
+    ? [...new Set([host, 'localhost', '127.0.0.1'])].join(',')
+    : host;
+  return {
+    kind: 'proxy',
+    lines: [
+      `the request to ${shown} goes through the proxy ${proxy} (from ${variable}), which ${proxyFailure(failure)}`,
+      origin,
+    ],
+    fix: `Start the proxy at ${proxy}, or let the plugin reach ${host} directly: add it to NO_PROXY (e.g. NO_PROXY=${exempt}), in the environment the host starts with.`,
+  };
+}
+
+function dnsFailure({ cause, url, shown, origin, correct }: HealthAttempt): Diagnosis {
+  return {
+    kind: 'dns',
+    lines: [`the host name ${url.hostname} does not resolve (${cause}): no address was found for it`, origin],
+    fix: `Check the host name in ${shown} and ${correct}; a name that only a VPN or an internal DNS knows needs that network.`,
+  };
+}
+
+function plainHttp({ baseUrl, where, origin, fromDefault, correct }: HealthAttempt): Diagnosis {
+  const plain = displayUrl(baseUrl.replace(/^https:/i, 'http:'), true);
+  return {
+    kind: 'tls-plain-http',
+    lines: [`${where} does not speak TLS: it answered an https request with plain HTTP`, origin],
+    fix: `Use ${plain} (http://, not https://): ${fromDefault ? 'set it as the server URL' : correct}.`,
+  };
+}
+
+function untrustedCertificate({ cause, where, origin, correct }: HealthAttempt): Diagnosis {
+  return {
+    kind: 'tls-certificate',
+    lines: [`the TLS certificate of ${where} is not trusted here (${cause})`, origin],
+    fix: `If the server's certificate comes from a private CA, give its PEM file as NODE_EXTRA_CA_CERTS in the environment the host starts with; if the host name does not match the certificate, ${correct}.`,
+  };
+}
+
+/** Nothing listens: the install steps only when nothing is configured (see the header). */
+function connectionRefused({ shown, where, origin, fromDefault, refused, correct }: HealthAttempt): Diagnosis {
+  if (fromDefault && (refused === undefined || refused.length === 0))
     return {
-      kind: 'proxy-upstream',
-      lines: [
-        `the proxy ${proxy} (from ${variable}) answered HTTP ${failure.status} for ${shown}/health: it could not reach the server, or the server fails`,
-        origin,
-      ],
-      fix: `Check that the server at ${shown} is up; if this machine reaches it but the proxy does not, add ${url.hostname} to NO_PROXY.`,
+      kind: 'nothing-configured',
+      lines: [`nothing answers at ${shown} (connection refused)`, origin],
+      fix: INSTALL_FIX,
+      install: true,
     };
-  if (failure.status > 0) return httpAnswer(failure.status, url, shown, origin, correct, failure);
-  if (route !== undefined) {
-    const host = url.hostname;
-    const exempt = ['localhost', '127.0.0.1', '::1', '[::1]'].includes(host)
-      ? [...new Set([host, 'localhost', '127.0.0.1'])].join(',')
-      : host;
-    return {
-      kind: 'proxy',
-      lines: [
-        `the request to ${shown} goes through the proxy ${proxy} (from ${variable}), which ${proxyFailure(failure)}`,
-        origin,
-      ],
-      fix: `Start the proxy at ${proxy}, or let the plugin reach ${host} directly: add it to NO_PROXY (e.g. NO_PROXY=${exempt}), in the environment the host starts with.`,
-    };
-  }
-  const cause = failure.cause ?? '';
-  if (DNS_CODES.has(cause))
-    return {
-      kind: 'dns',
-      lines: [`the host name ${url.hostname} does not resolve (${cause}): no address was found for it`, origin],
-      fix: `Check the host name in ${shown} and ${correct}; a name that only a VPN or an internal DNS knows needs that network.`,
-    };
-  if (url.protocol === 'https:' && PLAIN_HTTP_CODES.has(cause)) {
-    const plain = displayUrl(baseUrl.replace(/^https:/i, 'http:'), true);
-    return {
-      kind: 'tls-plain-http',
-      lines: [`${where} does not speak TLS: it answered an https request with plain HTTP`, origin],
-      fix: `Use ${plain} (http://, not https://): ${fromDefault ? 'set it as the server URL' : correct}.`,
-    };
-  }
-  if (CERTIFICATE_CODES.has(cause))
-    return {
-      kind: 'tls-certificate',
-      lines: [`the TLS certificate of ${where} is not trusted here (${cause})`, origin],
-      fix: `If the server's certificate comes from a private CA, give its PEM file as NODE_EXTRA_CA_CERTS in the environment the host starts with; if the host name does not match the certificate, ${correct}.`,
-    };
-  if (cause === 'ECONNREFUSED') {
-    if (fromDefault && (refused === undefined || refused.length === 0))
-      return {
-        kind: 'nothing-configured',
-        lines: [`nothing answers at ${shown} (connection refused)`, origin],
-        fix: INSTALL_FIX,
-        install: true,
-      };
-    return {
-      kind: 'refused',
-      lines: [`nothing listens at ${where} (connection refused)`, origin],
-      fix: fromDefault
-        ? `Fix ${refused?.map((file) => file.path).join(' and ')} first (see Configuration): until it reads, the plugin does not know your server.`
-        : `Start the OpenViking server at ${shown}, or ${correct}.`,
-    };
-  }
-  if (failure.code === 'TIMEOUT' || failure.code === 'DEADLINE')
-    return {
-      kind: 'timeout',
-      lines: [
-        `${shown} did not answer in time (${failure.code === 'TIMEOUT' ? 'timed out' : "doctor's time ran out"})`,
-        origin,
-      ],
-      fix: `Check that the server at ${shown} is up and that nothing (a firewall, a VPN) drops traffic to ${where}; or ${correct}.`,
-    };
+  return {
+    kind: 'refused',
+    lines: [`nothing listens at ${where} (connection refused)`, origin],
+    fix: fromDefault
+      ? `Fix ${refused?.map((file) => file.path).join(' and ')} first (see Configuration): until it reads, the plugin does not know your server.`
+      : `Start the OpenViking server at ${shown}, or ${correct}.`,
+  };
+}
+
+function timedOut({ failure, shown, where, origin, correct }: HealthAttempt): Diagnosis {
+  return {
+    kind: 'timeout',
+    lines: [
+      `${shown} did not answer in time (${failure.code === 'TIMEOUT' ? 'timed out' : "doctor's time ran out"})`,
+      origin,
+    ],
+    fix: `Check that the server at ${shown} is up and that nothing (a firewall, a VPN) drops traffic to ${where}; or ${correct}.`,
+  };
+}
+
+function networkFailure({ cause, shown, where, origin, correct }: HealthAttempt): Diagnosis {
   return {
     kind: 'network',
     lines: [`the connection to ${where} failed (${cause || 'no answer'})`, origin],
@@ -170,14 +245,9 @@ function proxyFailure(failure: OvFailure): string {
   }
 }
 
-function httpAnswer(
-  status: number,
-  url: URL,
-  shown: string,
-  origin: string,
-  correct: string,
-  failure: OvFailure,
-): Diagnosis {
+/** The server answered, but not 200: what its status says. */
+function httpAnswer({ failure, url, shown, origin, correct }: HealthAttempt): Diagnosis {
+  const { status } = failure;
   const path = url.pathname.replace(/\/+$/, '');
   if (status === 404 && path !== '')
     return {

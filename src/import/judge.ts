@@ -27,7 +27,7 @@ import type { OpenVikingClient } from '../openviking/types.js';
 import { projectFor } from '../project/identity.js';
 import { captureOffReason } from '../session/switches.js';
 import { hasWorkLeft, loadCaptureState, type CaptureState } from '../capture/state.js';
-import { importedAsIs, readImportRecord } from './ledger.js';
+import { importedAsIs, readImportRecord, type ImportRecord } from './ledger.js';
 import { isWithin, readHead, withHead, type Transcript } from './scan.js';
 
 export type SkipReason =
@@ -62,39 +62,25 @@ export interface JudgeContext {
   client?: OpenVikingClient;
 }
 
+/** The judgement of one session: the steps of the header, in order, each a few lines below. */
 export async function judge(found: Transcript, ctx: JudgeContext): Promise<Judgement> {
-  const skip = (reason: SkipReason, transcript: Transcript, cwd?: string, detail?: string): Judgement => ({
-    skip: reason,
-    transcript,
-    ...(cwd !== undefined ? { cwd } : {}),
-    ...(detail !== undefined ? { detail } : {}),
-  });
   const record = readImportRecord(ctx.dataDir, found.ovSessionId);
-  if (ctx.since !== undefined && found.mtimeMs < ctx.since)
-    return record !== undefined && outside(record.cwd, ctx) ? { outside: true } : skip('before --since', found);
-  if (importedAsIs(record, found) && record !== undefined)
-    return outside(record.cwd, ctx) ? { outside: true } : skip('imported before', found, record.cwd);
+  const byRecord = judgeByRecord(found, record, ctx);
+  if (byRecord !== undefined) return byRecord;
   const head = await readHead(found);
   if (head.cwd === undefined) return ctx.workspace === undefined ? skip('no working folder', found) : { outside: true };
   if (outside(head.cwd, ctx)) return { outside: true };
   const transcript = withHead(found, head);
   const { cwd } = head;
-  if (ctx.liveSessionIds.has(transcript.hostSessionId)) return skip('live', transcript, cwd, 'this session');
-  if (ctx.now - transcript.mtimeMs < ctx.config.settings.staleCommitIdleMs)
-    return skip('live', transcript, cwd, 'written in the last minutes');
+  const live = liveReason(transcript, ctx);
+  if (live !== undefined) return skip('live', transcript, cwd, live);
   const { project } = projectFor(ctx.config, cwd, ctx.homeDir, ctx.now);
   const off = captureOffReason({ config: ctx.config, project, sessionId: transcript.hostSessionId, workspace: cwd });
   if (off !== undefined) return skip('off', transcript, cwd, off);
   const state = await loadCaptureState(ctx.dataDir, transcript.ovSessionId);
   if (state !== undefined && capturedToEnd(state, transcript)) return skip('captured live', transcript, cwd);
-  if (state === undefined && record === undefined && ctx.client !== undefined) {
-    const known = await ctx.client.getSession(transcript.ovSessionId);
-    if (
-      known.ok &&
-      (known.result.total_message_count ?? known.result.message_count ?? 0) + (known.result.commit_count ?? 0) > 0
-    )
-      return skip('on the server', transcript, cwd);
-  }
+  if (state === undefined && record === undefined && (await knownOnServer(transcript, ctx.client)))
+    return skip('on the server', transcript, cwd);
   return {
     candidate: {
       transcript,
@@ -103,6 +89,41 @@ export async function judge(found: Transcript, ctx: JudgeContext): Promise<Judge
       ...(state !== undefined ? { state } : {}),
     },
   };
+}
+
+function skip(reason: SkipReason, transcript: Transcript, cwd?: string, detail?: string): Judgement {
+  return {
+    skip: reason,
+    transcript,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(detail !== undefined ? { detail } : {}),
+  };
+}
+
+/** Steps 1 and 2, decided before the transcript is read: too old for `--since`, or imported before and unchanged. */
+function judgeByRecord(found: Transcript, record: ImportRecord | undefined, ctx: JudgeContext): Judgement | undefined {
+  if (ctx.since !== undefined && found.mtimeMs < ctx.since)
+    return record !== undefined && outside(record.cwd, ctx) ? { outside: true } : skip('before --since', found);
+  if (importedAsIs(record, found) && record !== undefined)
+    return outside(record.cwd, ctx) ? { outside: true } : skip('imported before', found, record.cwd);
+  return undefined;
+}
+
+/** Step 4: why live capture takes this session (the one this command runs in, or written too recently), if it does. */
+function liveReason(transcript: Transcript, ctx: JudgeContext): string | undefined {
+  if (ctx.liveSessionIds.has(transcript.hostSessionId)) return 'this session';
+  if (ctx.now - transcript.mtimeMs < ctx.config.settings.staleCommitIdleMs) return 'written in the last minutes';
+  return undefined;
+}
+
+/** Step 7: the server already holds messages or commits of this session (never asked in a dry run: no client). */
+async function knownOnServer(transcript: Transcript, client: OpenVikingClient | undefined): Promise<boolean> {
+  if (client === undefined) return false;
+  const known = await client.getSession(transcript.ovSessionId);
+  return (
+    known.ok &&
+    (known.result.total_message_count ?? known.result.message_count ?? 0) + (known.result.commit_count ?? 0) > 0
+  );
 }
 
 function outside(cwd: string, ctx: JudgeContext): boolean {

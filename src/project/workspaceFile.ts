@@ -117,6 +117,9 @@ const CONNECTION_KEYS = new Set(
   ),
 );
 
+/** The sections of OpenViking's schema (any other object at the top is an unknown key). */
+const SCHEMA_SECTIONS = ['peer', 'recall', 'capture', 'bypass'];
+
 /** Read and dropped without a word. */
 const SILENT_KEYS = new Set(['$schema', 'version', 'min_client_version', 'labels']);
 
@@ -150,30 +153,40 @@ export function readWorkspaceFile(path: string, root: string, report: FileReport
     report.warnings.push(
       `${path}: ignored '${key}': a file in the workspace never sets a server, a key or an account (use ovcli.conf or the environment)`,
     );
-  let schemaKeys = 0;
-  for (const [key, value] of Object.entries(file.value)) {
-    if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
-    const flat = FLAT_KEYS[key];
-    if (flat !== undefined) {
-      take(layer, key, flat, value, report);
-      continue;
-    }
-    if (!isRecord(value) || !['peer', 'recall', 'capture', 'bypass'].includes(key)) {
-      report.notes.push(`${path}: unknown key '${key}' ignored`);
-      continue;
-    }
-    for (const [child, childValue] of Object.entries(value)) {
-      const dotted = `${key}.${child}`;
-      if (CONNECTION_KEYS.has(child)) continue;
-      schemaKeys++;
-      const spec = SCHEMA_KEYS[dotted];
-      if (spec !== undefined) take(layer, dotted, spec, childValue, report);
-      else report.notes.push(`${path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? 'unknown key'}`);
-    }
-  }
+  const schemaKeys = readKeys(file.value, layer, report);
   if (version === undefined && schemaKeys > 0)
     report.notes.push(`${path} has no "version": 1; OpenViking's own plugins ignore it until it has`);
   return layer;
+}
+
+/**
+ * Every top-level key of the file: a flat key is taken, a schema section (`peer`, `recall`, …) is read
+ * key by key, anything else is noted. Returns how many schema keys were seen (for the missing-version note).
+ */
+function readKeys(values: JsonRecord, layer: WorkspaceLayer, report: FileReport): number {
+  let schemaKeys = 0;
+  for (const [key, value] of Object.entries(values)) {
+    if (SILENT_KEYS.has(key) || CONNECTION_KEYS.has(key)) continue;
+    const flat = FLAT_KEYS[key];
+    if (flat !== undefined) take(layer, key, flat, value, report);
+    else if (isRecord(value) && SCHEMA_SECTIONS.includes(key)) schemaKeys += readSection(key, value, layer, report);
+    else report.notes.push(`${layer.path}: unknown key '${key}' ignored`);
+  }
+  return schemaKeys;
+}
+
+/** The keys of one schema section, taken when this plugin applies them, else noted (why, or unknown); returns how many were seen. */
+function readSection(section: string, values: JsonRecord, layer: WorkspaceLayer, report: FileReport): number {
+  let seen = 0;
+  for (const [child, childValue] of Object.entries(values)) {
+    const dotted = `${section}.${child}`;
+    if (CONNECTION_KEYS.has(child)) continue;
+    seen++;
+    const spec = SCHEMA_KEYS[dotted];
+    if (spec !== undefined) take(layer, dotted, spec, childValue, report);
+    else report.notes.push(`${layer.path}: '${dotted}' ignored: ${NOT_APPLIED[dotted] ?? 'unknown key'}`);
+  }
+  return seen;
 }
 
 /** Records one key's value in the layer, or says why not. */

@@ -141,7 +141,14 @@ describe("the README's quick start, against the stand-in server", () => {
         cwd: project,
         prompt: 'which editor do I use',
       }),
-      env: { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: url, OPENVIKING_USER: 'demo' },
+      // The prompt recalls in the hook itself: a resident helper it started would outlive the test.
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        OPENVIKING_URL: url,
+        OPENVIKING_USER: 'demo',
+        OPENVIKING_RESIDENT: 'off',
+      },
       cwd: project,
       timeoutMs: 20_000,
     });

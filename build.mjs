@@ -44,8 +44,9 @@
 // can prove that a rebuild leaves `git diff` empty.
 //
 // Every build is made in memory and only the files whose bytes differ are
-// written, each atomically (temp + rename); files under scripts/ and servers/
-// that no build made any more (an old chunk) are removed. So an unchanged
+// written, each atomically (temp + rename); bundles (.mjs) under scripts/ and
+// servers/ that no build made any more (an old chunk) are removed, never the
+// repository's own files there (servers/mcp.json). So an unchanged
 // tree rewrites nothing, and a test run elsewhere in the checkout never sees
 // a bundle half-written. Every test run builds this way first
 // (tests/support/build-before-test.ts, vitest's globalSetup; D37).

@@ -1733,6 +1733,7 @@ function moduleDeps($, view, cwd) {
     pid: 0,
     pipeAtomicBytes: 0,
     spawnDetached: () => false,
+    runner: "module",
     afterAnswer: (task) => void afterAnswer.push(task),
     log: moduleLogger($)
   };
@@ -4806,6 +4807,10 @@ function skip(reason) {
 }
 
 // src/store/status.ts
+var RUNNERS = /* @__PURE__ */ new Set(["hook", "resident", "module"]);
+function runnerOf(value) {
+  return typeof value === "string" && RUNNERS.has(value) ? value : void 0;
+}
 var MAX_STATUS_SESSIONS = 20;
 var MAX_DETAIL_CHARS = 80;
 function statusFile(dataDir, name) {
@@ -4837,7 +4842,8 @@ async function recordActivity(dataDir, kind, sessionId, mark) {
   const current = readMarks(readJsonSync(file));
   delete current[sessionId];
   const newest = Object.entries(current).sort(([, a], [, b]) => b.at - a.at).slice(0, MAX_STATUS_SESSIONS - 1);
-  await writeQuietly(file, Object.fromEntries([[sessionId, { at: mark.at, count: mark.count }], ...newest]));
+  const written = { at: mark.at, count: mark.count, ...mark.by !== void 0 ? { by: mark.by } : {} };
+  await writeQuietly(file, Object.fromEntries([[sessionId, written], ...newest]));
 }
 function readServer(value) {
   if (!isRecord(value) || typeof value["up"] !== "boolean" || !isTime(value["at"])) return void 0;
@@ -4851,7 +4857,12 @@ function readMarks(value) {
   for (const [sessionId, mark] of Object.entries(value)) {
     if (sessionId === "__proto__" || !isRecord(mark) || !isTime(mark["at"])) continue;
     const count = mark["count"];
-    marks[sessionId] = { at: mark["at"], count: typeof count === "number" && Number.isFinite(count) ? count : 0 };
+    const by = runnerOf(mark["by"]);
+    marks[sessionId] = {
+      at: mark["at"],
+      count: typeof count === "number" && Number.isFinite(count) ? count : 0,
+      ...by !== void 0 ? { by } : {}
+    };
   }
   return marks;
 }
@@ -4869,11 +4880,15 @@ async function writeQuietly(file, value) {
 function serverAnswered(outcome) {
   return outcome.status !== "failed" || outcome.failure.status > 0 && outcome.failure.status < 500;
 }
-async function recordRecall(dataDir, ovSessionId2, outcome, at, baseUrl) {
+async function recordRecall(dataDir, ovSessionId2, outcome, at, baseUrl, by) {
   const up = serverAnswered(outcome);
   const detail = outcome.status === "failed" ? outcome.failure.code : void 0;
   await Promise.all([
-    recordActivity(dataDir, "recall", ovSessionId2, { at, count: outcome.status === "hits" ? outcome.items.length : 0 }),
+    recordActivity(dataDir, "recall", ovSessionId2, {
+      at,
+      count: outcome.status === "hits" ? outcome.items.length : 0,
+      by
+    }),
     recordServerStatus(dataDir, { up, at, ...up || detail === void 0 ? {} : { detail } }, baseUrl)
   ]);
 }
@@ -5743,6 +5758,7 @@ function entryLine(entry) {
     detail: entry.detail.slice(0, MAX_DETAIL_CHARS2),
     ...entry.peer !== void 0 ? { peer: entry.peer.slice(0, 200) } : {},
     ...entry.workspace !== void 0 ? { workspace: entry.workspace.slice(0, MAX_WORKSPACE_CHARS) } : {},
+    ...entry.by !== void 0 ? { by: entry.by } : {},
     items,
     ...more > 0 ? { moreItems: more } : {},
     text: entry.text.slice(0, MAX_TEXT_CHARS)
@@ -5806,8 +5822,9 @@ async function recallFor(plan, deps, cap) {
     ...recallPeers(ctx, deps)
   });
   const at = deps.now();
+  const by = deps.runner ?? "hook";
   deps.afterAnswer(() => rememberRecall(ctx.dataDir, ctx.config.credentials, learned, at));
-  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at, ctx.config.credentials.baseUrl));
+  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at, ctx.config.credentials.baseUrl, by));
   if (outcome.status === "failed") {
     deps.log.warn("recall failed; no memories for this prompt", {
       tier: outcome.tier,
@@ -5816,7 +5833,11 @@ async function recallFor(plan, deps, cap) {
     });
     return void 0;
   }
-  deps.log.debug("recall done", { tier: outcome.tier, hits: outcome.status === "hits" ? outcome.items.length : 0 });
+  deps.log.debug("recall done", {
+    tier: outcome.tier,
+    hits: outcome.status === "hits" ? outcome.items.length : 0,
+    by
+  });
   if (outcome.status === "empty") return void 0;
   const text2 = renderRecallBlock(
     outcome.items,
@@ -5839,6 +5860,7 @@ async function recallFor(plan, deps, cap) {
       detail: query,
       workspace: ctx.workspace,
       ...ctx.project.peerId ? { peer: ctx.project.peerId } : {},
+      by,
       items,
       text: text2
     })

@@ -11,7 +11,8 @@
  *   queryFile.ts), so it never goes through a shell.
  * - `node hook.mjs why [--session ID]`: what the plugin injected into a
  *   session (why/record.ts): the one asked for, else the host's current
- *   session when the shell knows it, else this folder's newest.
+ *   session when the shell knows it, else this folder's newest; each
+ *   recall says which process answered it (hook, resident helper, module).
  * - `node hook.mjs learned`: what recent sessions of this folder taught
  *   (learned.ts, DESIGN D36).
  * - `node hook.mjs trust [--revoke]`: the user's approval of the peer a
@@ -30,6 +31,7 @@ import { openStageContext, recallPeers } from '../session/stageContext.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { memoryOffReason } from '../session/switches.js';
 import { resolveDataDir } from '../store/paths.js';
+import { RUNNER_NAMES } from '../store/status.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
 import { inertForCommand } from '../protocol/commandOutput.js';
@@ -205,6 +207,6 @@ function describe(entry: WhyEntry): string[] {
     `${head}${peer}`,
     ...(items.length > 0 ? items : ['    (no URI in the block)']),
     ...more,
-    `    ${entry.text.length} characters injected`,
+    `    ${entry.text.length} characters injected${entry.by === undefined ? '' : ` by ${RUNNER_NAMES[entry.by]}`}`,
   ];
 }

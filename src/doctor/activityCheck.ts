@@ -1,11 +1,13 @@
 /**
  * Doctor check `activity`: the last recall and capture of the most recent
- * sessions, from the status snapshot the stages leave behind (no network).
- * Answers "is it doing anything at all?" without reading a debug log.
+ * sessions, from the status snapshot the stages leave behind (no network),
+ * and which process answered the recall (the prompt hook, the resident
+ * helper or the hooks module). Answers "is it doing anything at all?"
+ * without reading a debug log.
  *
  * @module
  */
-import { readStatus, serverKeyOf } from '../store/status.js';
+import { readStatus, RUNNER_NAMES, serverKeyOf } from '../store/status.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import type { ActivityMark } from '../store/status.js';
 import { formatAge } from '../statusline/format.js';
@@ -23,7 +25,7 @@ export async function checkActivity(dataDir: string, now: number, baseUrl: strin
   const recent = ids.sort((a, b) => lastAt(b) - lastAt(a)).slice(0, MAX_SESSIONS);
   const lines = recent.map(
     (id) =>
-      `${id}: recall ${describe(snapshot.recall[id], 'memory', 'memories', now)}; capture ${describe(snapshot.capture[id], 'message', 'messages', now)}`,
+      `${id}: recall ${describe(snapshot.recall[id], 'memory', 'memories', now)}${answeredBy(snapshot.recall[id])}; capture ${describe(snapshot.capture[id], 'message', 'messages', now)}`,
   );
   const seen = snapshot.server;
   const mine = seen !== undefined && seen.server === serverKeyOf(baseUrl) ? seen : undefined;
@@ -54,4 +56,9 @@ export async function checkActivity(dataDir: string, now: number, baseUrl: strin
 function describe(mark: ActivityMark | undefined, one: string, many: string, now: number): string {
   if (!mark) return 'never';
   return `${counted(mark.count, one, many)} ${formatAge(now - mark.at)}`;
+}
+
+/** ` by the resident helper`, when the mark says who answered (records of earlier versions do not). */
+function answeredBy(mark: ActivityMark | undefined): string {
+  return mark?.by === undefined ? '' : ` by ${RUNNER_NAMES[mark.by]}`;
 }

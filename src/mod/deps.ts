@@ -37,6 +37,7 @@ export function moduleDeps($: Engine, view: SessionEnv, cwd: string): ModuleDeps
     pid: 0,
     pipeAtomicBytes: 0,
     spawnDetached: () => false,
+    runner: 'module',
     afterAnswer: (task) => void afterAnswer.push(task),
     log: moduleLogger($),
   };

@@ -9,6 +9,7 @@
  * @module
  */
 import type { HttpTransport } from '../openviking/http.js';
+import type { Runner } from '../store/status.js';
 import type { HookInput } from './input.js';
 
 export interface Logger {
@@ -70,6 +71,14 @@ export interface StageDeps {
    * argument no child inherits: stages/start.ts, D31).
    */
   offHostClock?: boolean;
+  /**
+   * Which process runs the stage; absent: a hook command's own (`hook`).
+   * The resident helper says `resident` for each request it serves
+   * (resident/server.ts), the hooks module `module` (mod/deps.ts). The
+   * prompt stage records it with each recall, so `why`, doctor and the
+   * tests see who answered a prompt.
+   */
+  runner?: Runner;
   /**
    * Work that must be done but need not delay the answer (status files).
    * A hook process runs it before it exits; the resident helper after it

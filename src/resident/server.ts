@@ -272,7 +272,9 @@ class Residency {
       return this.reply(id, PASS);
     }
     const stage = this.host.createStageDeps(stageEnvironment(this.host.env, request.env), request.cwd);
-    const answer = Promise.resolve().then(() => this.host.stage(request.input, stage.deps));
+    // The stage records that the resident answered (StageDeps.runner): `why`, doctor and the tests read it.
+    const deps: StageDeps = { ...stage.deps, runner: 'resident' };
+    const answer = Promise.resolve().then(() => this.host.stage(request.input, deps));
     this.reply(id, await withTimeout(answer, REQUEST_CAP_MS, PASS).catch(() => PASS));
     await stage.settle(AFTER_ANSWER_CAP_MS);
   }

@@ -101,7 +101,8 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
 
 /**
  * One recall for the plan's query: the search, what it learned and the
- * status and why records (after the answer), and the block within `cap`
+ * status and why records (after the answer; both say which process
+ * answered, `deps.runner`), and the block within `cap`
  * UTF-16 units (undefined: the token budget alone), marked as ours with the
  * plan's `markKey`; undefined when nothing is to be injected.
  */
@@ -121,8 +122,9 @@ export async function recallFor(
     ...recallPeers(ctx, deps),
   });
   const at = deps.now();
+  const by = deps.runner ?? 'hook';
   deps.afterAnswer(() => rememberRecall(ctx.dataDir, ctx.config.credentials, learned, at));
-  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at, ctx.config.credentials.baseUrl));
+  deps.afterAnswer(() => recordRecall(ctx.dataDir, ctx.ovSessionId, outcome, at, ctx.config.credentials.baseUrl, by));
   if (outcome.status === 'failed') {
     deps.log.warn('recall failed; no memories for this prompt', {
       tier: outcome.tier,
@@ -131,7 +133,11 @@ export async function recallFor(
     });
     return undefined;
   }
-  deps.log.debug('recall done', { tier: outcome.tier, hits: outcome.status === 'hits' ? outcome.items.length : 0 });
+  deps.log.debug('recall done', {
+    tier: outcome.tier,
+    hits: outcome.status === 'hits' ? outcome.items.length : 0,
+    by,
+  });
   if (outcome.status === 'empty') return undefined;
   const text = renderRecallBlock(
     outcome.items,
@@ -154,6 +160,7 @@ export async function recallFor(
       detail: query,
       workspace: ctx.workspace,
       ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}),
+      by,
       items,
       text,
     }),

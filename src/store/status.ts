@@ -9,7 +9,7 @@
  * | file                  | written by                 | holds                                  |
  * |-----------------------|----------------------------|----------------------------------------|
  * | `status/server.json`  | every stage that met the server (start, recall, capture, replay) | up/down, when, a short reason |
- * | `status/recall.json`  | the prompt stage           | per session: when, how many memories   |
+ * | `status/recall.json`  | the prompt stage           | per session: when, how many memories, which process answered |
  * | `status/capture.json` | the session's capture writer (pass, replay, PreCompact, commit-stale) | per session: when, how many messages the server took |
  * | `status/learned.json` | the session start that said what earlier sessions taught (DESIGN D36) | per session: when, how many memories it spoke of |
  *
@@ -40,11 +40,35 @@ export interface ServerStatus {
   server?: string;
 }
 
+/**
+ * Which process ran a prompt's recall: the prompt hook's own node process,
+ * the resident helper (DESIGN D16), or the hooks module inside Claude Code
+ * (D30). The prompt stage records it with each recall (`ActivityMark.by`,
+ * the why record's `by`), so `why`, doctor and the tests can tell.
+ */
+export type Runner = 'hook' | 'resident' | 'module';
+
+const RUNNERS: ReadonlySet<string> = new Set<Runner>(['hook', 'resident', 'module']);
+
+/** `value` when it names a runner, else undefined (records are read from disk). */
+export function runnerOf(value: unknown): Runner | undefined {
+  return typeof value === 'string' && RUNNERS.has(value) ? (value as Runner) : undefined;
+}
+
+/** How `why` and doctor name a runner. */
+export const RUNNER_NAMES: Readonly<Record<Runner, string>> = {
+  hook: 'the prompt hook itself',
+  resident: 'the resident helper',
+  module: 'the hooks module',
+};
+
 /** One session's last recall or capture. */
 export interface ActivityMark {
   at: number;
   /** Recall: memories injected. Capture: messages sent. */
   count: number;
+  /** Recall: which process answered (absent in records of earlier versions). */
+  by?: Runner;
 }
 
 export type ActivityKind = 'recall' | 'capture' | 'learned';
@@ -106,7 +130,7 @@ export async function recordServerStatus(dataDir: string, status: ServerStatus, 
 }
 
 /**
- * Records a session's recall (`count` = memories injected), capture
+ * Records a session's recall (`count` = memories injected, `by` = who answered), capture
  * (`count` = messages sent) or learned report (`count` = memories earlier
  * sessions taught); keeps the newest `MAX_STATUS_SESSIONS`. Never throws.
  */
@@ -123,7 +147,8 @@ export async function recordActivity(
   const newest = Object.entries(current)
     .sort(([, a], [, b]) => b.at - a.at)
     .slice(0, MAX_STATUS_SESSIONS - 1);
-  await writeQuietly(file, Object.fromEntries([[sessionId, { at: mark.at, count: mark.count }], ...newest]));
+  const written: ActivityMark = { at: mark.at, count: mark.count, ...(mark.by !== undefined ? { by: mark.by } : {}) };
+  await writeQuietly(file, Object.fromEntries([[sessionId, written], ...newest]));
 }
 
 /** Everything recorded so far; missing or corrupt files read as empty. */
@@ -165,7 +190,12 @@ function readMarks(value: unknown): Record<string, ActivityMark> {
   for (const [sessionId, mark] of Object.entries(value)) {
     if (sessionId === '__proto__' || !isRecord(mark) || !isTime(mark['at'])) continue;
     const count = mark['count'];
-    marks[sessionId] = { at: mark['at'], count: typeof count === 'number' && Number.isFinite(count) ? count : 0 };
+    const by = runnerOf(mark['by']);
+    marks[sessionId] = {
+      at: mark['at'],
+      count: typeof count === 'number' && Number.isFinite(count) ? count : 0,
+      ...(by !== undefined ? { by } : {}),
+    };
   }
   return marks;
 }

@@ -1,7 +1,8 @@
 /**
  * The per-session record of what the plugin injected (issue 17.2,
  * `/openviking:why`): the start block and each recall, with the time, the
- * URIs (and scores) and the text as the model got it.
+ * URIs (and scores), the text as the model got it and, for a recall, which
+ * process answered (the prompt hook, the resident helper or the hooks module).
  *
  * `<dataDir>/sessions/<key of "<cb-id>#why">.jsonl`, next to the session's
  * other state, so whatever removes a session's files removes this one too.
@@ -31,6 +32,7 @@ import { writeFileAtomicSync } from '../store/atomic.js';
 import { appendPrivateFileSync, statQuietly } from '../store/fsUtil.js';
 import { safeFileKey, storeLayout } from '../store/paths.js';
 import { readSmallFile } from '../store/smallFile.js';
+import { runnerOf, type Runner } from '../store/status.js';
 
 export interface InjectedItem {
   uri: string;
@@ -49,6 +51,8 @@ export interface WhyEntry {
   peer?: string;
   /** The session's folder (`why` without `--session` on CodeBuddy picks this folder's newest session). */
   workspace?: string;
+  /** A recall: which process answered (absent in records of earlier versions). */
+  by?: Runner;
   items: InjectedItem[];
   /** Items left out of `items` beyond MAX_ITEMS. */
   moreItems?: number;
@@ -107,6 +111,7 @@ function entryLine(entry: WhyEntry): string {
     detail: entry.detail.slice(0, MAX_DETAIL_CHARS),
     ...(entry.peer !== undefined ? { peer: entry.peer.slice(0, 200) } : {}),
     ...(entry.workspace !== undefined ? { workspace: entry.workspace.slice(0, MAX_WORKSPACE_CHARS) } : {}),
+    ...(entry.by !== undefined ? { by: entry.by } : {}),
     items,
     ...(more > 0 ? { moreItems: more } : {}),
     text: entry.text.slice(0, MAX_TEXT_CHARS),
@@ -177,8 +182,11 @@ function readEntries(file: string): WhyEntry[] {
       typeof value.session === 'string' &&
       typeof value.at === 'number' &&
       Array.isArray(value.items)
-    )
-      entries.push(value as unknown as WhyEntry);
+    ) {
+      const { by, ...rest } = value;
+      const runner = runnerOf(by);
+      entries.push({ ...(rest as unknown as WhyEntry), ...(runner !== undefined ? { by: runner } : {}) });
+    }
   }
   return entries;
 }

@@ -79,12 +79,15 @@ describe('activity check', () => {
     const dir = sandbox();
     await recordServerStatus(dir, { up: false, at: NOW - 60_000, detail: 'TIMEOUT' }, SERVER_URL);
     await recordActivity(dir, 'recall', 'old', { at: NOW - 3_600_000, count: 2 });
-    await recordActivity(dir, 'recall', 'new', { at: NOW - 30_000, count: 1 });
+    await recordActivity(dir, 'recall', 'new', { at: NOW - 30_000, count: 1, by: 'resident' });
     await recordActivity(dir, 'capture', 'new', { at: NOW - 20_000, count: 6 });
+    await recordActivity(dir, 'recall', 'module', { at: NOW - 40_000, count: 0, by: 'module' });
     const check = await checkActivity(dir, NOW, SERVER_URL);
+    // Who answered each recall, when its record says (an earlier version's, `old`, does not).
     expect(check.lines).toEqual([
       'server last seen down (TIMEOUT) 1m ago',
-      'new: recall 1 memory 30s ago; capture 6 messages 20s ago',
+      'new: recall 1 memory 30s ago by the resident helper; capture 6 messages 20s ago',
+      'module: recall 0 memories 40s ago by the hooks module; capture never',
       'old: recall 2 memories 1h ago; capture never',
     ]);
   });

@@ -23,12 +23,11 @@ import { BIG_PROFILE_FIRST, BIG_PROFILE_LAST, bigMemorySeed } from '../support/b
 import { systemEntriesText } from './support/anthropic-model.js';
 import { runClaude } from './support/claude-cli.js';
 import type { CliRun } from './support/cli.js';
-import { createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import { createClaudeWorld, forEachClaudeVersion, type ClaudeWorld } from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { SEED } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
 import { firstMatching, onPrompt } from './support/script.js';
-import { requirePluginBuild } from './support/world.js';
 
 const PROMPT = `${SEED.recallPrompt} (E2E-CC-BIG)`;
 const ANSWER = 'E2E-CC-BIG-ANSWER';
@@ -49,8 +48,6 @@ forEachClaudeVersion((version) => {
   const runs = {} as Record<keyof typeof MODES, CliRun>;
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(version, 'big-profile', firstMatching([onPrompt('E2E-CC-BIG', { text: ANSWER })]));
     world.ov.seed(bigMemorySeed());
     for (const [mode, env] of Object.entries(MODES)) {

@@ -20,13 +20,11 @@ import {
   claudeSessionIdOf,
   createClaudeWorld,
   forEachClaudeVersion,
-  requireClaudeCli,
   type ClaudeWorld,
 } from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { countMessages } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
-import { requirePluginBuild } from './support/world.js';
 import type { ProcessRun } from '../support/spawn-hook.js';
 import { endedHoursAgo, importFromShell } from './support/import.js';
 
@@ -60,8 +58,6 @@ forEachClaudeVersion((version) => {
   let firstSession = '';
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(
       version,
       'import',

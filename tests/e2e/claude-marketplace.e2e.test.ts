@@ -19,12 +19,11 @@ import { stepAsidePrefix } from '../../src/protocol/handoff.js';
 import { systemEntriesText } from './support/anthropic-model.js';
 import { runClaude, runClaudePluginCommand } from './support/claude-cli.js';
 import type { CliRun } from './support/cli.js';
-import { createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import { createClaudeWorld, forEachClaudeVersion, type ClaudeWorld } from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { copyShippedPlugin } from './support/marketplace.js';
 import { SEED } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
-import { requirePluginBuild } from './support/world.js';
 
 interface MarketplaceManifest {
   name: string;
@@ -47,8 +46,6 @@ forEachClaudeVersion((version) => {
   let installedSettings: { enabledPlugins?: Record<string, boolean> };
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(version, 'marketplace', () => ({ text: 'E2E-CC-FOUR-ANSWER ok' }));
     clone = join(world.sandbox.root, 'openviking-codebuddy');
     copyShippedPlugin(REPO_ROOT, clone);

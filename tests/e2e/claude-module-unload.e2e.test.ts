@@ -28,14 +28,12 @@ import {
   claudeSessionIdOf,
   createClaudeWorld,
   forEachClaudeVersion,
-  requireClaudeCli,
   type ClaudeWorld,
 } from './support/claude-world.js';
 import { createExecProbe, type ExecProbe } from './support/exec-probe.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { countMessages, mainSessionOf, SEED } from './support/openviking.js';
 import { MODULE_WEDGE_MARK, writeWedgingPluginCopy } from './support/throwing-module.js';
-import { requirePluginBuild } from './support/world.js';
 
 const MARK = 'E2E-UNLOAD';
 const ANSWER = 'E2E-UNLOAD-ANSWER';
@@ -59,8 +57,6 @@ forEachClaudeVersion((version) => {
   }
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(version, 'unload', script);
     writeFileSync(join(world.sandbox.workspace, 'wedge.txt'), 'wedge\n');
     writeFileSync(join(world.sandbox.workspace, 'notes.txt'), `${LOCAL_TEXT}\n`);

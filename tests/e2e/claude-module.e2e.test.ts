@@ -42,7 +42,6 @@ import {
   claudeSessionIdOf,
   createClaudeWorld,
   forEachClaudeVersion,
-  requireClaudeCli,
   type ClaudeWorld,
 } from './support/claude-world.js';
 import { createExecProbe, type ExecProbe } from './support/exec-probe.js';
@@ -50,7 +49,6 @@ import { expectNormalExit } from './support/expect-run.js';
 import { countMessages, mainSessionOf, SEED, type OvServer } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
 import { MODULE_THROW_MARK, writeThrowingPluginCopy } from './support/throwing-module.js';
-import { requirePluginBuild } from './support/world.js';
 
 const MODES = ['ON', 'OFF', 'THROW'] as const;
 type Mode = (typeof MODES)[number];
@@ -93,8 +91,6 @@ forEachClaudeVersion((version) => {
   }
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(version, 'module', script);
     writeFileSync(join(world.sandbox.workspace, 'notes.txt'), `${LOCAL_TEXT}\n`);
     const throwing = join(world.sandbox.root, 'throwing-plugin');

@@ -22,14 +22,12 @@ import {
   claudeSessionIdOf,
   createClaudeWorld,
   forEachClaudeVersion,
-  requireClaudeCli,
   type ClaudeWorld,
 } from './support/claude-world.js';
 import { countMessages, countOutsideMain, mainSessionOf, messageText } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
 import { afterToolResultOf, callTool, firstMatching, forPurpose, onPrompt } from './support/script.js';
 import { expectNormalExit } from './support/expect-run.js';
-import { requirePluginBuild } from './support/world.js';
 
 const TURNS = [
   'E2E-CC-T1 remember that the build uses esbuild',
@@ -50,8 +48,6 @@ forEachClaudeVersion((version) => {
   let background: CliRun;
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(
       version,
       'multi-turn',

@@ -16,13 +16,11 @@ import {
   claudeSessionIdOf,
   createClaudeWorld,
   forEachClaudeVersion,
-  requireClaudeCli,
   type ClaudeWorld,
 } from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { countMessages, mainSessionOf } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
-import { requirePluginBuild } from './support/world.js';
 
 forEachClaudeVersion((version) => {
   let world: ClaudeWorld;
@@ -44,8 +42,6 @@ forEachClaudeVersion((version) => {
   }
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(version, 'outage', (call) => ({
       text: `ANSWER-${/E2E-CC-OUT-\d/.exec(lastUserQuery(call))?.[0] ?? 'other'}`,
     }));

@@ -14,12 +14,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runClaude } from './support/claude-cli.js';
 import type { CliRun } from './support/cli.js';
-import { createClaudeWorld, forEachClaudeVersion, requireClaudeCli, type ClaudeWorld } from './support/claude-world.js';
+import { createClaudeWorld, forEachClaudeVersion, type ClaudeWorld } from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { SEED } from './support/openviking.js';
 import { copyTrackedFiles } from './support/repo.js';
 import { afterToolResultOf, callTool, firstMatching, onPrompt } from './support/script.js';
-import { requirePluginBuild } from './support/world.js';
 
 const MCP_READ = 'mcp__plugin_openviking_openviking__read';
 const ANSWER = 'E2E-CC-FOLDER-ANSWER read it';
@@ -29,8 +28,6 @@ forEachClaudeVersion((version) => {
   let run: CliRun;
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(
       version,
       'plugin-folder',

@@ -28,14 +28,12 @@ import {
   claudeSessionIdOf,
   createClaudeWorld,
   forEachClaudeVersion,
-  requireClaudeCli,
   type ClaudeWorld,
 } from './support/claude-world.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { countMessages, mainSessionOf, SEED } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
 import { afterToolResultOf, callTool, firstMatching, onPrompt } from './support/script.js';
-import { requirePluginBuild } from './support/world.js';
 
 const PROMPT = `${SEED.recallPrompt} (E2E-CC-ONE)`;
 const ANSWER = 'E2E-CC-ONE-ANSWER use helm upgrade';
@@ -47,8 +45,6 @@ forEachClaudeVersion((version) => {
   let run: CliRun;
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(
       version,
       'recall',

@@ -22,14 +22,12 @@ import {
   claudeSessionIdOf,
   createClaudeWorld,
   forEachClaudeVersion,
-  requireClaudeCli,
   type ClaudeWorld,
 } from './support/claude-world.js';
 import { prepareTuiHome, startTui, stopTuis } from './support/claude-tui.js';
 import { countMessages, mainSessionOf, messageText, SEED } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
 import { afterToolResultOf, callTool, firstMatching, onPrompt } from './support/script.js';
-import { requirePluginBuild } from './support/world.js';
 
 const MCP_READ = 'mcp__plugin_openviking_openviking__read';
 const PROMPT = `${SEED.recallPrompt} E2E-TUI`;
@@ -64,8 +62,6 @@ forEachClaudeVersion((version) => {
   const settledCommits = async () => (await settledCounts({ commits }, 20_000)).commits ?? -1;
 
   beforeAll(async () => {
-    requireClaudeCli(version);
-    requirePluginBuild();
     world = await createClaudeWorld(
       version,
       'tui',

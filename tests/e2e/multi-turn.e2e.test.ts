@@ -7,6 +7,9 @@
  * @module
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ovSessionId } from '../../src/session/ids.js';
+import { resolveDataDir } from '../../src/store/paths.js';
+import { recallAnsweredBy } from '../support/resident.js';
 import { onceEach, settledCounts } from './support/capture-counts.js';
 import { startStreamSession, type CliRun, type StreamLine } from './support/cli.js';
 import { countMessages, countOutsideMain, mainSessionOf, messageText } from './support/openviking.js';
@@ -64,18 +67,20 @@ describe('scenario 2: stream-json, 3 turns and a sub-agent', () => {
     expect(world.model.calls('subagent')).toHaveLength(1);
   });
 
-  it('SessionStart started the resident helper, and it recalled for the prompts after it (DESIGN D16)', () => {
+  it("SessionStart started the resident helper, and it answered the session's recall (DESIGN D16)", async () => {
     const lines = world
       .pluginDebugLog()
       .split('\n')
       .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as { pid: number; message: string; tier?: string });
-    const resident = lines.find((line) => line.message === 'resident: listening');
-    expect(resident, world.evidence()).toBeDefined();
-    const recalls = lines.filter((line) => line.message === 'recall done' || line.message === 'recall skipped');
-    expect(recalls.length, world.evidence()).toBeGreaterThanOrEqual(TURNS.length);
-    expect(recalls.filter((line) => line.pid === resident?.pid).length, world.evidence()).toBeGreaterThanOrEqual(
-      TURNS.length - 1,
+      .map((line) => JSON.parse(line) as { pid: number; message: string });
+    expect(
+      lines.find((line) => line.message === 'resident: listening'),
+      world.evidence(),
+    ).toBeDefined();
+    // The session's last recall (the third turn's), as its record says (`why`, doctor): the resident answered it.
+    const session = ovSessionId(hostSessionIdOf(world.model.calls('conversation')[0]));
+    expect(await recallAnsweredBy(resolveDataDir({}, world.sandbox.home), 0, session), world.evidence()).toBe(
+      'resident',
     );
   });
 

@@ -91,16 +91,17 @@ describe('recall in classic.UserPromptSubmit (Claude Code)', () => {
         return (
           JSON.parse(readFileSync(join(world.dataDir, 'status', 'recall.json'), 'utf8')) as Record<
             string,
-            { count: number }
+            { count: number; by?: string }
           >
         )[id];
       } catch {
         return undefined;
       }
     });
-    expect(recall.count).toBe(1);
+    // Both records say the module answered (`why`, doctor), not the hook command it stood in for.
+    expect(recall).toMatchObject({ count: 1, by: 'module' });
     const why = await waitFor(() => readWhy(world.dataDir, id)[0]);
-    expect(why).toMatchObject({ kind: 'recall', detail: RECALL_PROMPT, workspace: world.workspace });
+    expect(why).toMatchObject({ kind: 'recall', detail: RECALL_PROMPT, workspace: world.workspace, by: 'module' });
     expect(why.items.map((item) => item.uri)).toEqual([expect.stringContaining('osprey-deploy.md')]);
     // A second prompt appends to the record (read back through $.fs, written whole); the first memory is not recalled twice in a session (dedup).
     await session.fire(

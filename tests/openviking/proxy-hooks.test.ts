@@ -9,12 +9,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { contextOf, createWorld, DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
 import type { World } from '../session/support/world.js';
-import { residentPids } from '../support/detached.js';
 import { startTestProxy } from '../support/http-proxy/index.js';
 import { startOvServer } from '../support/ov-server/index.js';
-import { debugLines, residentsListening } from '../support/resident.js';
+import { recallAnsweredBy, residentsListening } from '../support/resident.js';
 import { startTlsFront, TEST_CA_PATH, TEST_CERT_PATH, testCertificate } from '../support/tls/index.js';
-import { join } from 'node:path';
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -92,11 +90,9 @@ describe('hooks behind a proxy', () => {
     await prompt('hi');
     await residentsListening(w.dataDir);
     proxy.clear();
+    const firedAt = Date.now();
     expect(contextOf(await prompt())).toContain(RECALL_MARKER);
-    const recalledBy = debugLines(join(w.home, '.openviking', 'logs', 'codebuddy-hooks.log'))
-      .filter((line) => line.message === 'recall done')
-      .at(-1)?.pid;
-    expect(residentPids(w.home)).toContain(recalledBy);
+    expect(await recallAnsweredBy(w.dataDir, firedAt)).toBe('resident');
     expect(proxy.log().map((entry) => entry.kind)).toContain('connect');
   }, 20_000);
 });

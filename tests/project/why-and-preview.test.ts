@@ -2,7 +2,8 @@
  * `why` and `recall-preview` (issue 17.2) through the host simulator, the
  * built bundle and the test server: the start and prompt stages keep a
  * private, bounded record of what they injected, which `why` prints
- * (newest session by default, or `--session`); `recall-preview` shows what
+ * (newest session by default, or `--session`), each recall with the process
+ * that answered it; `recall-preview` shows what
  * a query would recall here, with URIs and scores, speaking as the
  * workspace's project and outside any session. Needs `npm run build`.
  *
@@ -46,6 +47,8 @@ describe('why', () => {
     expect(run.stdout).toMatch(
       /\d\.\d\d {2}viking:\/\/user\/default\/memories\/entities\/default\/osprey-deploy\.md {2}\(entities\)/,
     );
+    // Resident helpers are off in this world: the prompt hook answered the recall itself, and says so.
+    expect(run.stdout).toMatch(/\d+ characters injected by the prompt hook itself\n/);
     const olderRun = await hook(['why', '--session', older.sessionId]);
     expect(olderRun.stdout).toContain(`session cb-${older.sessionId} (as asked; 1 time)`);
     expect(olderRun.stdout).not.toContain('recall for:');
@@ -82,6 +85,21 @@ describe('why', () => {
       },
     });
     expect(claude.stdout).toContain(`session cb-${here.sessionId} (this session;`);
+  });
+
+  it('says which process answered each recall: the resident helper, the hooks module, or (earlier records) nothing', async () => {
+    const recall = { session: 'cb-answered', kind: 'recall' as const, items: [{ uri: 'viking://m' }], text: 'block' };
+    recordInjection(world.dataDir, { ...recall, at: 1, detail: 'first', by: 'resident' });
+    recordInjection(world.dataDir, { ...recall, at: 2, detail: 'second', by: 'module' });
+    recordInjection(world.dataDir, { ...recall, at: 3, detail: 'third' });
+    recordInjection(world.dataDir, { ...recall, kind: 'start', at: 4, detail: 'startup' });
+    const run = await hook(['why', '--session', 'cb-answered']);
+    expect(run.stdout.split('\n').filter((line) => line.includes('characters injected'))).toEqual([
+      '    5 characters injected by the resident helper',
+      '    5 characters injected by the hooks module',
+      '    5 characters injected',
+      '    5 characters injected',
+    ]);
   });
 
   it('the record is private: 0600 files in a 0700 directory', () => {

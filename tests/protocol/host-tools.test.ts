@@ -17,8 +17,8 @@ import { hostFromEnv, mcpToolName } from '../../src/protocol/hostTools.js';
 import { resolveDataDir } from '../../src/store/paths.js';
 import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import type { SimulatedHost } from '../support/host-sim/index.js';
-import { residentPids, stopResidents } from '../support/detached.js';
-import { debugLines, residentsListening } from '../support/resident.js';
+import { stopResidents } from '../support/detached.js';
+import { recallAnsweredBy, residentsListening } from '../support/resident.js';
 import { startOvServer } from '../support/ov-server/index.js';
 import type { OvTestServer } from '../support/ov-server/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
@@ -81,15 +81,14 @@ describe('the injected blocks name the current host tools', () => {
         const start = (await sim.fire('SessionStart', payloads.sessionStart())).outputs[0]?.additionalContext ?? '';
         expect(start).toContain(PROFILE_MARKER);
         // SessionStart starts the resident; the prompt then goes through it (DESIGN D16).
-        if (resident) await residentsListening(resolveDataDir(sim.env, home));
+        const dataDir = resolveDataDir(sim.env, home);
+        if (resident) await residentsListening(dataDir);
+        const firedAt = Date.now();
         const recall =
           (await sim.fire('UserPromptSubmit', payloads.userPromptSubmit(RECALL_PROMPT))).outputs[0]
             ?.additionalContext ?? '';
         expect(recall).toContain(RECALL_MARKER);
-        const recalledBy = debugLines(join(home, '.openviking', 'logs', 'codebuddy-hooks.log'))
-          .filter((line) => line.message === 'recall done')
-          .at(-1)?.pid;
-        expect(residentPids(home).includes(recalledBy ?? -1), 'recalled by the resident').toBe(resident);
+        expect(await recallAnsweredBy(dataDir, firedAt), 'who recalled').toBe(resident ? 'resident' : 'hook');
         for (const block of [start, recall]) {
           for (const text of EXPECT[host].has) expect(block).toContain(text);
           expect(block).not.toMatch(EXPECT[host].lacks);

@@ -24,7 +24,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
 import type { World } from '../session/support/world.js';
 import { residentPids } from '../support/detached.js';
-import { debugLines, listeningFifos, residentsListening } from '../support/resident.js';
+import { debugLines, listeningFifos, recallAnsweredBy, residentsListening } from '../support/resident.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
 import { waitFor } from '../store/fixtures/processes.js';
 import { startOvServer } from '../support/ov-server/index.js';
@@ -45,13 +45,6 @@ async function world(env: Record<string, string> = {}, pluginRoot?: string): Pro
 
 function logPath(w: World): string {
   return join(w.home, '.openviking', 'logs', 'codebuddy-hooks.log');
-}
-
-/** Pid of the process that logged the last `recall done`. */
-function lastRecallPid(w: World): number | undefined {
-  return debugLines(logPath(w))
-    .filter((line) => line.message === 'recall done')
-    .at(-1)?.pid;
 }
 
 /** A world whose resident already listens (a skipped prompt started it). */
@@ -84,21 +77,24 @@ describe('starting and answering', () => {
     await w.sim.fire('SessionStart', w.payloads().sessionStart());
     await residentsListening(w.dataDir);
     w.server.clearRequests();
+    const firedAt = Date.now();
     const result = await prompt(w);
     expect(contextOf(result)).toContain(RECALL_MARKER);
     expect(w.server.requests().map((r) => r.path)).toEqual(['/api/v1/search/search']);
-    expect(residentPids(w.home)).toContain(lastRecallPid(w));
+    expect(await recallAnsweredBy(w.dataDir, firedAt)).toBe('resident');
   });
 
   it('with none running, a prompt recalls in the hook itself and starts one (at most one start a minute)', async () => {
     const w = await world();
+    const firstAt = Date.now();
     const first = await prompt(w);
     expect(contextOf(first)).toContain(RECALL_MARKER);
-    expect(residentPids(w.home)).not.toContain(lastRecallPid(w));
+    expect(await recallAnsweredBy(w.dataDir, firstAt)).toBe('hook');
     await residentsListening(w.dataDir);
     expect(residentPids(w.home)).toHaveLength(1);
+    const secondAt = Date.now();
     expect(contextOf(await prompt(w))).toContain(RECALL_MARKER);
-    expect(residentPids(w.home)).toContain(lastRecallPid(w));
+    expect(await recallAnsweredBy(w.dataDir, secondAt)).toBe('resident');
   });
 
   it('keeps its files private: directory 0700, FIFO 0600', async () => {
@@ -155,9 +151,11 @@ describe('ending, and what a prompt costs meanwhile', () => {
   it('SIGKILLed: the next prompt finds its FIFO unread (ENXIO) and recalls in the hook, with no delay', async () => {
     const w = await worldWithResident();
     await killResidents(w);
+    const firedAt = Date.now();
     const result = await prompt(w);
     expect(contextOf(result)).toContain(RECALL_MARKER);
     expect(result.durationMs).toBeLessThan(2_000);
+    expect(await recallAnsweredBy(w.dataDir, firedAt)).toBe('hook');
     expect(
       debugLines(logPath(w)).some(
         (line) => line.message === 'no resident listening; recall runs in the hook' && line.reason === 'ENXIO',
@@ -173,8 +171,9 @@ describe('ending, and what a prompt costs meanwhile', () => {
     utimesSync(join(residentDir(w), mark), aMinuteAgo, aMinuteAgo);
     await prompt(w, 'hi');
     await residentsListening(w.dataDir);
+    const firedAt = Date.now();
     expect(contextOf(await prompt(w))).toContain(RECALL_MARKER);
-    expect(residentPids(w.home)).toContain(lastRecallPid(w));
+    expect(await recallAnsweredBy(w.dataDir, firedAt)).toBe('resident');
   });
 
   it('stopped (SIGSTOP): the prompt goes on without memories inside its budget, and the resident is retired', async () => {

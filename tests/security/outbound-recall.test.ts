@@ -11,12 +11,10 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld } from '../session/support/world.js';
 import type { World } from '../session/support/world.js';
-import { residentPids } from '../support/detached.js';
-import { debugLines, residentsListening } from '../support/resident.js';
+import { recallAnsweredBy, residentsListening } from '../support/resident.js';
 import type { OvTestServer } from '../support/ov-server/index.js';
 import { startOvServer } from '../support/ov-server/index.js';
 import { DEFAULT_SEED } from '../session/support/world.js';
@@ -151,17 +149,15 @@ for (const mode of MODES) {
           server.clearRequests();
           server.faults.legacyContextFace = tier.legacy;
           server.faults.noRecallRoute = tier.noRecall;
+          const firedAt = Date.now();
           for (const [, prompt] of PROMPTS)
             await world.sim.fire('UserPromptSubmit', world.payloads().userPromptSubmit(prompt));
           const paths = new Set(server.requests({ path: /\/api\/v1\/search\// }).map((request) => request.path));
           expect([...paths].sort()).toEqual([...tier.paths].sort());
           const sent = everythingSent(server);
           for (const [visible] of PROMPTS) expect(sent, `"${visible}" reached the server`).toContain(visible);
-          // Which process recalled: the resident in that mode, else the hook itself.
-          const recalledBy = debugLines(join(world.home, '.openviking', 'logs', 'codebuddy-hooks.log'))
-            .filter((line) => line.message === 'recall done')
-            .at(-1)?.pid;
-          expect(residentPids(world.home).includes(recalledBy ?? -1)).toBe(mode.resident);
+          // Which process recalled, as its record says: the resident in that mode, else the hook itself.
+          expect(await recallAnsweredBy(world.dataDir, firedAt)).toBe(mode.resident ? 'resident' : 'hook');
           for (const secret of SECRETS)
             expect(sent.includes(secret), `secret ${secret.slice(0, 12)}… must not be sent`).toBe(false);
           expect(sent).not.toMatch(/<private/i);

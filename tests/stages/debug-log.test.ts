@@ -34,8 +34,12 @@ const PLUGIN_ROOT = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT;
 
 const box = useServerSandbox('ov-debuglog-');
 
-/** A session start, a prompt (recall in the hook) and a Stop (its detached capture). */
-async function session(env: Record<string, string>): Promise<void> {
+/**
+ * A session start, a prompt (recall in the hook) and a Stop (its detached
+ * capture). Returns the lines of `log` (when given) that the prompt hook
+ * wrote: those added while it ran, once the start's processes had ended.
+ */
+async function session(env: Record<string, string>, log?: string): Promise<{ promptLines: LogLine[] }> {
   const sim = createHostSim({
     pluginRoot: PLUGIN_ROOT,
     home: box.home,
@@ -44,16 +48,30 @@ async function session(env: Record<string, string>): Promise<void> {
   });
   const p = createPayloads({ workspace: box.workspace, configDir: join(box.home, '.codebuddy') });
   await sim.fire('SessionStart', p.sessionStart('startup'));
+  await until(() => pluginProcesses(box.home).length === 0, 20_000, 'the session start');
+  const before = log === undefined ? 0 : logLines(log).length;
   await sim.fire('UserPromptSubmit', p.userPromptSubmit('which editor do I prefer for this project'));
+  const promptLines = log === undefined ? [] : logLines(log).slice(before);
   await sim.fire('Stop', p.stop('ok'));
   await until(() => pluginProcesses(box.home).length === 0, 20_000, 'the Stop capture');
+  return { promptLines };
 }
 
-const messages = (path: string) =>
-  readFileSync(path, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { message: string }).message);
+interface LogLine {
+  pid: number;
+  message: string;
+}
+
+const logLines = (path: string): LogLine[] =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as LogLine)
+    : [];
+
+const messages = (path: string) => logLines(path).map((line) => line.message);
 
 describe('debug log knobs', () => {
   it('debug and debugLogPath from ovcli.conf plugin.codebuddy work in every hook', async () => {
@@ -62,10 +80,12 @@ describe('debug log knobs', () => {
       join(box.home, '.openviking', 'ovcli.conf'),
       JSON.stringify({ plugin: { codebuddy: { debug: true, debugLogPath: '~/logs/from-file.log' } } }),
     );
-    await session({});
-    const logged = messages(join(box.home, 'logs', 'from-file.log'));
-    expect(logged).toContain('recall done'); // the prompt hook
-    expect(logged).toContain('process done'); // the Stop hook's detached capture
+    const log = join(box.home, 'logs', 'from-file.log');
+    const { promptLines } = await session({}, log);
+    // The prompt hook wrote there (whatever it says): lines added while it ran, all from its one process.
+    expect(promptLines.length).toBeGreaterThan(0);
+    expect(new Set(promptLines.map((line) => line.pid)).size).toBe(1);
+    expect(messages(log)).toContain('process done'); // the Stop hook's detached capture
     expect(existsSync(join(box.home, '.openviking', 'logs', 'codebuddy-hooks.log'))).toBe(false);
   });
 

@@ -6,14 +6,14 @@
  *
  * @module
  */
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readJsonSync } from '../../src/store/atomic.js';
+import { readWhy } from '../../src/why/record.js';
 import { openvikingBlocks } from '../e2e/support/observe.js';
 import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
 import type { World } from '../session/support/world.js';
-import { residentPids } from '../support/detached.js';
-import { debugLines, residentsListening } from '../support/resident.js';
+import { recallAnsweredBy, residentsListening } from '../support/resident.js';
+import { waitFor } from '../support/wait.js';
 
 /** Shorter than the default 2 s so slow-server cases stay quick; still far inside the hook timeout (10 s). */
 const DEADLINE_MS = 1200;
@@ -27,13 +27,6 @@ const MODES = [
   { name: 'recall in the hook process', resident: false },
   { name: 'recall through the resident helper', resident: true },
 ] as const;
-
-/** The process that logged the last `recall done` (debug log on in these worlds). */
-function lastRecallPid(w: World): number | undefined {
-  return debugLines(join(w.home, '.openviking', 'logs', 'codebuddy-hooks.log'))
-    .filter((line) => line.message === 'recall done')
-    .at(-1)?.pid;
-}
 
 /** Starts the world's resident (a skipped prompt starts one) and waits until it listens. */
 async function startResident(w: World): Promise<void> {
@@ -66,6 +59,7 @@ for (const mode of MODES) {
     describe('recall block', () => {
       it('injects the recalled memory in one <openviking-context source="recall"> block after ONE request (2.117 turn 1)', async () => {
         const p = world.payloads();
+        const firedAt = Date.now();
         const result = await world.sim.fire('UserPromptSubmit', p.userPromptSubmit(RECALL_PROMPT));
         const context = contextOf(result);
         // Marked as ours (recall/blockMark.ts), so the hooks module's card counts it and no other plugin's copy.
@@ -84,8 +78,10 @@ for (const mode of MODES) {
           dedup_turns: 5,
           max_tokens: 1600,
         });
-        // Which process recalled: the resident in that mode, else the hook itself.
-        expect(residentPids(world.home).includes(lastRecallPid(world) ?? -1)).toBe(mode.resident);
+        // Which process recalled, as its record says (`why`, doctor): the resident in that mode, else the hook itself.
+        expect(await recallAnsweredBy(world.dataDir, firedAt, `cb-${p.sessionId}`)).toBe(
+          mode.resident ? 'resident' : 'hook',
+        );
       });
 
       it('works the same with the 2.163 payload shape', async () => {
@@ -96,7 +92,7 @@ for (const mode of MODES) {
         expect(contextOf(result)).toContain(RECALL_MARKER);
       });
 
-      it('records the hit count and the server state for the status line', async () => {
+      it('records the hit count, the server state and who answered, for the status line, doctor and `why`', async () => {
         const p = world.payloads();
         await world.sim.fire('UserPromptSubmit', p.userPromptSubmit(RECALL_PROMPT));
         // Written after the answer (afterAnswer): by the hook before it exits, by the resident after its reply.
@@ -106,6 +102,8 @@ for (const mode of MODES) {
           ]?.count;
         await expect.poll(recallCount, { timeout: 3_000 }).toBe(1);
         expect(readJsonSync(`${world.dataDir}/status/server.json`)).toMatchObject({ up: true });
+        const why = await waitFor(() => readWhy(world.dataDir, `cb-${p.sessionId}`)[0]);
+        expect(why).toMatchObject({ kind: 'recall', by: mode.resident ? 'resident' : 'hook' });
       });
 
       it('passes through when nothing is relevant', async () => {

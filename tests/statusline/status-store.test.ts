@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +74,22 @@ describe('status snapshot', () => {
     expect(recall['s3']).toEqual({ at: 9_999, count: 1 });
     expect(recall['s0']).toBeUndefined();
     expect(latestMark(recall)).toEqual({ sessionId: 's3', mark: { at: 9_999, count: 1 } });
+  });
+
+  it('keeps which process answered a recall, and drops a value that names none (it is read back from disk)', async () => {
+    const dir = sandbox();
+    await recordActivity(dir, 'recall', 'by-resident', { at: 1, count: 2, by: 'resident' });
+    await recordActivity(dir, 'recall', 'by-hook', { at: 2, count: 0, by: 'hook' });
+    await recordActivity(dir, 'recall', 'unsaid', { at: 3, count: 1 });
+    const marks = JSON.parse(readFileSync(statusFile(dir, 'recall'), 'utf8')) as Record<string, object>;
+    marks['forged'] = { at: 4, count: 1, by: '\u001b[31mroot' };
+    writeFileSync(statusFile(dir, 'recall'), JSON.stringify(marks));
+    expect((await readStatus(dir)).recall).toEqual({
+      'by-resident': { at: 1, count: 2, by: 'resident' },
+      'by-hook': { at: 2, count: 0, by: 'hook' },
+      unsaid: { at: 3, count: 1 },
+      forged: { at: 4, count: 1 },
+    });
   });
 
   it('ignores corrupt files and malformed entries instead of throwing', async () => {

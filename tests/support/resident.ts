@@ -1,6 +1,7 @@
 /**
  * Test helpers for the resident helper (DESIGN D16): wait until one
- * listens, and tell which process answered a prompt.
+ * listens, and tell which process answered a prompt's recall (the record
+ * a user sees in `why` and doctor, not a log line's wording).
  *
  * @module
  */
@@ -8,6 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { residentPaths } from '../../src/resident/identity.js';
 import { residentListening } from '../../src/resident/housekeeping.js';
+import { latestMark, readStatus, type Runner } from '../../src/store/status.js';
+import { waitFor } from './wait.js';
 
 /** FIFOs under `<dataDir>/resident` that a process has open for reading now. */
 export function listeningFifos(dataDir: string): string[] {
@@ -40,4 +43,25 @@ export function debugLines(path: string): Array<{ pid: number; message: string }
   } catch {
     return [];
   }
+}
+
+/**
+ * Which process answered the newest recall recorded under `dataDir` at or
+ * after `since` (ms since epoch; of `session`, a `cb-…` id, when given): the
+ * prompt hook itself, the resident helper or the hooks module, as the
+ * recall's status mark says (store/status.ts; `why` and doctor print it).
+ * A resident writes the mark just after its reply, so this waits for it;
+ * it throws when no such recall was recorded. Undefined: a mark that does
+ * not say (an earlier version's).
+ */
+export async function recallAnsweredBy(dataDir: string, since: number, session?: string): Promise<Runner | undefined> {
+  const mark = await waitFor(
+    async () => {
+      const { recall } = await readStatus(dataDir);
+      const found = session === undefined ? latestMark(recall)?.mark : recall[session];
+      return found !== undefined && found.at >= since ? found : undefined;
+    },
+    { timeoutMs: 10_000, intervalMs: 25, what: `a recall recorded under ${dataDir} since ${since}` },
+  );
+  return mark.by;
 }

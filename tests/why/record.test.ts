@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -76,5 +76,20 @@ describe('the why record stays bounded', () => {
     const entries = readWhy(dataDir, 'cb-ordinary');
     expect(entries.at(-1)?.at).toBe(400);
     expect(entries.length).toBeGreaterThan(1);
+  });
+});
+
+describe('who answered a recall', () => {
+  it('is kept with the entry, and a value that names no process is dropped when read back', () => {
+    recordInjection(dataDir, entry('cb-by', 1, { by: 'resident' }));
+    recordInjection(dataDir, entry('cb-by', 2, { by: 'module' }));
+    recordInjection(dataDir, entry('cb-by', 3));
+    appendFileSync(whyFile(dataDir, 'cb-by'), `${JSON.stringify({ ...entry('cb-by', 4), by: 'root\u001b[2J' })}\n`);
+    expect(readWhy(dataDir, 'cb-by').map((stored) => [stored.at, stored.by])).toEqual([
+      [1, 'resident'],
+      [2, 'module'],
+      [3, undefined],
+      [4, undefined],
+    ]);
   });
 });

@@ -15,7 +15,7 @@ import { startAnthropicModel, type AnthropicModel } from './anthropic-model.js';
 import type { ModelCall, ModelScript } from './chat-types.js';
 import { CLAUDE_CODE_VERSIONS, createClaudeSandbox, type ClaudeCodeVersion, type ClaudeSandbox } from './claude-cli.js';
 import { startSeededOpenViking, type OvServer } from './openviking.js';
-import { evidenceSections, pluginSide } from './world.js';
+import { evidenceSections, pluginSide, requirePluginBuild } from './world.js';
 
 export interface ClaudeWorld {
   model: AnthropicModel;
@@ -96,12 +96,15 @@ function readLines<T>(path: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
+/** Builds the world; throws first, with the reason, when the pinned CLI of `version` or the plugin's build is missing. */
 export async function createClaudeWorld(
   version: ClaudeCodeVersion,
   label: string,
   script: ModelScript,
   server: Parameters<typeof startSeededOpenViking>[0] = {},
 ): Promise<ClaudeWorld> {
+  requireClaudeCli(version);
+  requirePluginBuild();
   const model = await startAnthropicModel({ script });
   const ov = await startSeededOpenViking(server);
   const sandbox = createClaudeSandbox({ modelBaseUrl: model.baseUrl, version, label });

@@ -1,18 +1,19 @@
 /**
- * An import test world: the OpenViking test server, a sandboxed HOME whose
- * `.codebuddy/projects/` and `.claude/projects/` hold session transcripts
+ * An import test world: the OpenViking test server and a sandboxed HOME and
+ * workspace (tests/support/server-sandbox.ts), the HOME's
+ * `.codebuddy/projects/` and `.claude/projects/` holding session transcripts
  * in each host's format (written here, dated in the past so they are not
- * live), a workspace, and `node scripts/hook.mjs import` of the BUILT
+ * live), and `node scripts/hook.mjs import` of the BUILT
  * plugin (a private copy when a test kills it) run as the user would.
  *
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { startOvServer, type OvServerOptions, type OvTestServer } from '../../support/ov-server/index.js';
+import type { OvServerOptions } from '../../support/ov-server/index.js';
+import { createServerSandbox, type OwnedServerSandbox } from '../../support/server-sandbox.js';
 import { REPO_ROOT, runProcess, type ProcessRun } from '../../support/spawn-hook.js';
 import { ovSessionId, ovSubagentSessionId } from '../../../src/session/ids.js';
 import { messageText, turnRecords } from '../../capture/support/world.js';
@@ -32,11 +33,8 @@ export interface WrittenSession {
   ovId: string;
 }
 
-export interface ImportWorld {
-  server: OvTestServer;
-  home: string;
-  workspace: string;
-  dataDir: string;
+/** The sandbox (server, HOME, workspace, data dir; `close` removes it) and the transcripts written there. */
+export interface ImportWorld extends Omit<OwnedServerSandbox, 'dispose'> {
   env: Record<string, string>;
   codebuddy(spec: TranscriptSpec, sessionId?: string): WrittenSession;
   /** A CodeBuddy sub-agent file of `parent` (`<id>/subagents/agent-<x>.jsonl`). */
@@ -64,12 +62,8 @@ let clock = Date.parse('2026-10-01T08:00:00Z');
 export async function createImportWorld(
   options: { server?: OvServerOptions; env?: Record<string, string> } = {},
 ): Promise<ImportWorld> {
-  const server = await startOvServer({ extractOnCommit: true, ...options.server });
-  const root = mkdtempSync(join(tmpdir(), 'ov-import-'));
-  const home = join(root, 'home');
-  const workspace = join(root, 'ws');
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  mkdirSync(workspace, { recursive: true });
+  const box = await createServerSandbox('ov-import-', { extractOnCommit: true, ...options.server });
+  const { server, home, workspace } = box;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
@@ -85,10 +79,7 @@ export async function createImportWorld(
   const codebuddyPath = (cwd: string, id: string) =>
     join(home, '.codebuddy', 'projects', CODEBUDDY_SLUG(cwd), `${id}.jsonl`);
   return {
-    server,
-    home,
-    workspace,
-    dataDir: join(home, '.codebuddy', 'openviking'),
+    ...box,
     env,
     codebuddy: (spec, sessionId = randomUUID()) => {
       const cwd = spec.cwd ?? workspace;
@@ -149,10 +140,7 @@ export async function createImportWorld(
       }),
     texts: (ovId) => (server.session(ovId)?.allMessages ?? []).map(messageText),
     allTexts: () => server.sessions().flatMap((session) => session.allMessages.map(messageText)),
-    close: async () => {
-      await server.close();
-      rmSync(root, { recursive: true, force: true, maxRetries: 5 });
-    },
+    close: box.dispose,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * A sandbox for the hooks module's recall and start (tests/mod/recall,
- * start): the OpenViking test server, a fresh HOME and workspace, and module
+ * start): the OpenViking test server, a fresh HOME and workspace
+ * (tests/support/server-sandbox.ts), and module
  * sessions (the BUILT hooks/register.mjs in the harness) whose `$.fs`,
  * `$.http.fetch` and `$.clock` are this machine's (hostIo.ts), so the module
  * reads and writes real files and talks to the real test server. Events
@@ -8,21 +9,17 @@
  *
  * @module
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HANDOFF_FLAGS, type HandoffKind } from '../../../src/protocol/handoff.js';
 import { useHostIo } from '../../support/mods-harness/hostIo.js';
 import { startModSession, type HostProfileName, type ModSession } from '../../support/mods-harness/index.js';
 import { CLAUDE_PID } from '../../support/mods-harness/profiles.js';
-import { startOvServer, type OvServerOptions, type OvTestServer } from '../../support/ov-server/index.js';
+import type { OvServerOptions } from '../../support/ov-server/index.js';
+import { createServerSandbox, type OwnedServerSandbox } from '../../support/server-sandbox.js';
 import { DEFAULT_SEED } from '../../session/support/world.js';
 
-export interface ModWorld {
-  server: OvTestServer;
-  home: string;
-  workspace: string;
-  dataDir: string;
+/** The sandbox (server, HOME, workspace, data dir, `dispose`) and module sessions in it. */
+export interface ModWorld extends OwnedServerSandbox {
   /** The CLI's environment every session starts with. */
   env: Record<string, string>;
   session(options?: {
@@ -31,21 +28,15 @@ export interface ModWorld {
     sessionId?: string;
     fetch?: boolean;
   }): Promise<ModSession>;
-  dispose(): Promise<void>;
 }
 
 export async function createModWorld(
   options: { server?: OvServerOptions; env?: Record<string, string> } = {},
 ): Promise<ModWorld> {
-  const server = await startOvServer({ seed: DEFAULT_SEED, ...options.server });
-  const home = mkdtempSync(join(tmpdir(), 'ov-mod-home-'));
-  const workspace = mkdtempSync(join(tmpdir(), 'ov-mod-ws-'));
-  const env = { HOME: home, OPENVIKING_URL: server.url, ...options.env };
+  const box = await createServerSandbox('ov-mod-', { seed: DEFAULT_SEED, ...options.server });
+  const env = { HOME: box.home, OPENVIKING_URL: box.server.url, ...options.env };
   return {
-    server,
-    home,
-    workspace,
-    dataDir: join(home, '.codebuddy', 'openviking'),
+    ...box,
     env,
     session: async (given = {}) => {
       const profile = given.profile ?? 'claude-code';
@@ -56,11 +47,6 @@ export async function createModWorld(
       });
       useHostIo(session, { fetch: given.fetch !== false });
       return session;
-    },
-    dispose: async () => {
-      await server.close();
-      rmSync(home, { recursive: true, force: true });
-      rmSync(workspace, { recursive: true, force: true });
     },
   };
 }

@@ -23,7 +23,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../e2e/support/wait.js';
+import { waitFor } from '../support/wait.js';
 import { createHostSim, createPayloads, loadHooksConfig } from '../support/host-sim/index.js';
 import type { SimulatedHost } from '../support/host-sim/index.js';
 import { HANDOFF_FLAGS, HOST_PROCESS_ID, type HandoffKind } from '../../src/protocol/handoff.js';

@@ -25,7 +25,7 @@ import { renderRecallBlock } from '../../src/recall/block.js';
 import { blockMark } from '../../src/recall/blockMark.js';
 import { useHostIo } from '../support/mods-harness/hostIo.js';
 import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
-import { RECALL_PROMPT } from '../session/support/world.js';
+import { RECALL_PROMPT } from '../support/session-world.js';
 import { createModWorld, promptEvent } from './support/world.js';
 import {
   findElement,

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEBUDDY_HOOK_MARK, HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
 import { blockMark, markKeyFile } from '../../src/recall/blockMark.js';
 import { hostSleep } from '../support/mods-harness/hostIo.js';
-import { RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
+import { RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
 import { beneath, CLAUDE_PID, createModWorld, promptEvent, type ModWorld } from './support/world.js';
 
 const SEARCH = { method: 'POST', path: '/api/v1/search/search' };

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedRequest } from '../support/ov-server/index.js';
-import { RECALL_PROMPT } from '../session/support/world.js';
+import { RECALL_PROMPT } from '../support/session-world.js';
 import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
 import { beneath, createModWorld, promptEvent, type ModWorld } from './support/world.js';
 

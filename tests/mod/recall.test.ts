@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDOFF_FLAGS } from '../../src/protocol/handoff.js';
 import { ovSessionId } from '../../src/session/ids.js';
 import { readWhy } from '../../src/why/record.js';
-import { waitFor } from '../e2e/support/wait.js';
-import { RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
+import { waitFor } from '../support/wait.js';
+import { RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
 import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
 import { beneath, CLAUDE_PID, createModWorld, promptEvent, startEvent, type ModWorld } from './support/world.js';
 

@@ -18,7 +18,7 @@ import { CLAUDE_CODE_HOOK_CONTEXT_LIMIT } from '../../src/protocol/hostTools.js'
 import { createOpenVikingClient } from '../../src/openviking/client.js';
 import { socketHttpTransportFor } from '../../src/openviking/socketHttp.js';
 import { BIG_PROFILE_FIRST, BIG_PROFILE_LAST, bigMemorySeed } from '../support/big-memory.js';
-import { PROFILE_MARKER } from '../session/support/world.js';
+import { PROFILE_MARKER } from '../support/session-world.js';
 import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
 import { beneath, CLAUDE_PID, createModWorld, startEvent, type ModWorld } from './support/world.js';
 

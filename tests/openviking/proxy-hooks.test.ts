@@ -7,8 +7,8 @@
  * @module
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { contextOf, createWorld, DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
-import type { World } from '../session/support/world.js';
+import { contextOf, createWorld, DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
+import type { World } from '../support/session-world.js';
 import { startTestProxy } from '../support/http-proxy/index.js';
 import { startOvServer } from '../support/ov-server/index.js';
 import { recallAnsweredBy, residentsListening } from '../support/resident.js';

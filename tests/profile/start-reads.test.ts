@@ -10,8 +10,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile } from '../../src/store/keyedCache.js';
-import { contextOf, createWorld, PROFILE_MARKER } from '../session/support/world.js';
-import type { World } from '../session/support/world.js';
+import { contextOf, createWorld, PROFILE_MARKER } from '../support/session-world.js';
+import type { World } from '../support/session-world.js';
 
 let world: World | undefined;
 afterEach(async () => {

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/spawn-hook.js';
-import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT, type World } from '../session/support/world.js';
+import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT, type World } from '../support/session-world.js';
 
 let world: World;
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordInjection, whyFile, MAX_FILE_BYTES } from '../../src/why/record.js';
 import { spawnHook } from '../support/spawn-hook.js';
-import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT, type World } from '../session/support/world.js';
+import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT, type World } from '../support/session-world.js';
 
 let world: World;
 beforeAll(async () => {

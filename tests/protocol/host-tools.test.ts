@@ -22,7 +22,7 @@ import { recallAnsweredBy, residentsListening } from '../support/resident.js';
 import { startOvServer } from '../support/ov-server/index.js';
 import type { OvTestServer } from '../support/ov-server/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
-import { DEFAULT_SEED, PROFILE_MARKER, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
+import { DEFAULT_SEED, PROFILE_MARKER, RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
 
 describe('hostFromEnv', () => {
   it('CodeBuddy exports CODEBUDDY_PLUGIN_ROOT (and CLAUDE_PLUGIN_ROOT); Claude Code only CLAUDE_*; neither reads as CodeBuddy', () => {

@@ -17,7 +17,7 @@ import { planRecall, runPrompt } from '../../src/stages/prompt.js';
 import { createTestDeps } from '../support/host-sim/test-deps.js';
 import { startOvServer } from '../support/ov-server/index.js';
 import type { OvTestServer } from '../support/ov-server/index.js';
-import { DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
+import { DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
 
 let server: OvTestServer;
 let legacy: OvTestServer;

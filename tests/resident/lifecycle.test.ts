@@ -21,8 +21,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
-import type { World } from '../session/support/world.js';
+import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
+import type { World } from '../support/session-world.js';
 import { residentPids } from '../support/detached.js';
 import { debugLines, listeningFifos, recallAnsweredBy, residentsListening } from '../support/resident.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';

@@ -27,7 +27,7 @@ import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import type { FireResult } from '../support/host-sim/index.js';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
 import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
-import { DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
+import { DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
 
 /** Far above a hook's normal time here (~0.1–1 s, more under load), far below its host timeout (10–15 s). */
 const NORMAL_MS = 5_000;

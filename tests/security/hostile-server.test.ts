@@ -24,7 +24,7 @@ import { createHostSim, createPayloads, type Payloads, type HostSim } from '../s
 import { textOf } from '../support/mods-harness/index.js';
 import { HOSTILE_CHARACTERS, HOSTILE_TEXT, startOvServer, type OvTestServer } from '../support/ov-server/index.js';
 import { REPO_ROOT, runProcess, spawnHook } from '../support/spawn-hook.js';
-import { DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
+import { DEFAULT_SEED, RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
 import { beneath, createModWorld, promptEvent, type ModWorld } from '../mod/support/world.js';
 
 const PLUGIN_ROOT = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT;

@@ -12,12 +12,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld } from '../session/support/world.js';
-import type { World } from '../session/support/world.js';
+import { createWorld } from '../support/session-world.js';
+import type { World } from '../support/session-world.js';
 import { recallAnsweredBy, residentsListening } from '../support/resident.js';
 import type { OvTestServer } from '../support/ov-server/index.js';
 import { startOvServer } from '../support/ov-server/index.js';
-import { DEFAULT_SEED } from '../session/support/world.js';
+import { DEFAULT_SEED } from '../support/session-world.js';
 
 // Generated per run: no secret-shaped literal in the repository, and no chance that a seed file holds them.
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');

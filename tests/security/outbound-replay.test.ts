@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeLayout } from '../../src/store/paths.js';
 import { enqueue } from '../../src/store/queue.js';
-import { createWorld } from '../session/support/world.js';
-import type { World } from '../session/support/world.js';
+import { createWorld } from '../support/session-world.js';
+import type { World } from '../support/session-world.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const HF_TOKEN = `hf_${randomBytes(40)

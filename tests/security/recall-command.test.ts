@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
-import { DEFAULT_SEED } from '../session/support/world.js';
+import { DEFAULT_SEED } from '../support/session-world.js';
 
 const SHELLS = ['/bin/bash', '/bin/sh', '/usr/bin/zsh', '/usr/bin/fish'].filter((shell) => existsSync(shell));
 const COMMANDS_DIR = join(REPO_ROOT, 'commands');

@@ -23,7 +23,7 @@ import { createHostSim, createPayloads, type SimulatedHost } from '../support/ho
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
 import { residentsListening } from '../support/resident.js';
 import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
-import { DEFAULT_SEED, PROFILE_MARKER, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
+import { DEFAULT_SEED, PROFILE_MARKER, RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
 
 let server: OvTestServer;
 const homes: string[] = [];

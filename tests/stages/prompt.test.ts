@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readJsonSync } from '../../src/store/atomic.js';
 import { readWhy } from '../../src/why/record.js';
 import { openvikingBlocks } from '../e2e/support/observe.js';
-import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../session/support/world.js';
-import type { World } from '../session/support/world.js';
+import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
+import type { World } from '../support/session-world.js';
 import { recallAnsweredBy, residentsListening } from '../support/resident.js';
 import { waitFor } from '../support/wait.js';
 

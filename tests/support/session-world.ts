@@ -2,8 +2,7 @@
  * The shared sandbox (the most used: stage, project, security and resident
  * tests): the OpenViking test server (seeded), a fresh HOME and workspace,
  * and the host simulator running the BUILT bundle against them (every test
- * run builds first). Its old path, tests/session/support/world.ts,
- * re-exports it.
+ * run builds first).
  *
  * @module
  */

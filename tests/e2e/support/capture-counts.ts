@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { waitFor, waitForStable } from './wait.js';
+import { waitFor, waitForStable } from '../../support/wait.js';
 
 export type CountProbes = Record<string, () => number>;
 

@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClaudeSandbox } from './claude-cli.js';
-import { waitFor } from './wait.js';
+import { waitFor } from '../../support/wait.js';
 
 export interface TuiOptions {
   pluginDirs: string[];

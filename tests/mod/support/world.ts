@@ -16,7 +16,7 @@ import { startModSession, type HostProfileName, type ModSession } from '../../su
 import { CLAUDE_PID } from '../../support/mods-harness/profiles.js';
 import type { OvServerOptions } from '../../support/ov-server/index.js';
 import { createServerSandbox, type OwnedServerSandbox } from '../../support/server-sandbox.js';
-import { DEFAULT_SEED } from '../../session/support/world.js';
+import { DEFAULT_SEED } from '../../support/session-world.js';
 
 /** The sandbox (server, HOME, workspace, data dir, `dispose`) and module sessions in it. */
 export interface ModWorld extends OwnedServerSandbox {

@@ -3,19 +3,24 @@
 // Hooks are fresh processes on every host event, so the hook entry's load
 // cost is the product's latency. Three builds, because the products differ:
 //
-// 1. scripts/hook.mjs — ONE self-contained file holding only what every
+// 1. scripts/hook.cjs — ONE self-contained file holding only what every
 //    event needs (stdin, parse, route, encode, deps, the HTTP/1.1 transport,
 //    whose socket modules load on its first request). Each stage, the
-//    doctor and the worker are imported lazily from scripts/lazy/.
+//    doctor and the worker are loaded lazily (`require`) from scripts/lazy/.
 //    A single code-split build would make the entry statically import every
 //    small module it shares with a lazy chunk (measured: six extra files,
 //    ~18% of the no-op path), so the entry is built apart and the lazy
 //    modules are external to it.
-// 2. scripts/lazy/ — the lazy modules, each one self-contained (no shared
-//    chunks): an event then loads exactly its entry plus one lazy file,
-//    instead of a tree of small chunks at ~2-3 ms each.
+//    CommonJS, because node starts its ESM loader for any ES entry, and that
+//    was the floor of every node hook path (D38). scripts/hook.mjs is an ES
+//    shim that imports it, so `node scripts/hook.mjs <command>` (a person's
+//    command line, the docs') keeps working (HOOK_SHIM, below).
+// 2. scripts/lazy/ — the lazy modules (`.cjs`), each one self-contained (no
+//    shared chunks): an event then loads exactly its entry plus one lazy
+//    file, instead of a tree of small chunks at ~2-3 ms each.
 //    The cost is duplicated code across lazy files, which nobody loads twice.
-// 3. scripts/statusline.mjs and servers/mcp-proxy.mjs — separate products.
+// 3. scripts/statusline.mjs and servers/mcp-proxy.mjs — separate products
+//    (ES modules: each starts once per status refresh or session).
 // 4. hooks/register.mjs — the hooks module a host with Mods loads into its
 //    worker (src/mod/, D30): one self-contained ES module, platform
 //    neutral (the worker has no node: a `node:*` import, a package or a
@@ -44,7 +49,7 @@
 // can prove that a rebuild leaves `git diff` empty.
 //
 // Every build is made in memory and only the files whose bytes differ are
-// written, each atomically (temp + rename); bundles (.mjs) under scripts/ and
+// written, each atomically (temp + rename); bundles (.mjs, .cjs) under scripts/ and
 // servers/ that no build made any more (an old chunk) are removed, never the
 // repository's own files there (servers/mcp.json). So an unchanged
 // tree rewrites nothing, and a test run elsewhere in the checkout never sees
@@ -61,12 +66,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = dirname(fileURLToPath(import.meta.url));
 
 /**
- * The folders whose bundles a build makes: a bundle there (`.mjs`, or a
- * build's `.tmp`) that no build made is stale and removed. Other files are
- * the repository's own (servers/mcp.json, which both manifests name: D34).
+ * The folders whose bundles a build makes: a bundle there (`.mjs`, `.cjs`,
+ * or a build's `.tmp`) that no build made is stale and removed. Other files
+ * are the repository's own (servers/mcp.json, which both manifests name: D34).
  */
 const BUILT_DIRS = ['scripts', 'servers'];
-const BUILT_FILE = /\.(mjs|tmp)$/;
+const BUILT_FILE = /\.(mjs|cjs|tmp)$/;
 
 /** Source module → its file under scripts/lazy/ (without extension). */
 export const LAZY_MODULES = {
@@ -232,11 +237,13 @@ function writeThirdPartyNotices(metafiles, root = process.cwd()) {
  * - a dynamic `import('node:net')` (a builtin wanted only on some paths)
  *   becomes a CommonJS module esbuild loads when the import runs.
  * getBuiltinModule is node >= 20.16 / 22.3; on an older node the banner
- * defines it with createRequire, whose import is only evaluated there.
+ * defines it with `require` (CommonJS bundles) or createRequire (the ES
+ * status line), whose import is only evaluated there.
  */
 const BUILTIN_LOADER_BANNER = {
   js: 'process.getBuiltinModule ??= (await import("node:module")).createRequire(import.meta.url);',
 };
+const BUILTIN_LOADER_BANNER_CJS = { js: "'use strict';process.getBuiltinModule ??= require;" };
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
@@ -292,9 +299,32 @@ const HOOK_BUNDLE_OPTIONS = {
 };
 
 /**
- * Turns a dynamic `import()` of a lazy module into an import of its built
- * file (`<prefix><name>.mjs`) instead of bundling it: the hook entry imports
- * `./lazy/<name>.mjs`, and lazy files import each other as `./<name>.mjs`
+ * The hook entry and its lazy files: CommonJS (`.cjs`, the package is
+ * `"type": "module"`), so no hook process starts node's ESM loader (D38).
+ * A lazy file's `import()` becomes a `require` (`dynamic-import` not
+ * supported), which loads it through the same CommonJS loader.
+ */
+const COMMONJS_HOOK_OPTIONS = {
+  ...HOOK_BUNDLE_OPTIONS,
+  format: 'cjs',
+  banner: BUILTIN_LOADER_BANNER_CJS,
+  supported: { 'dynamic-import': false },
+  outExtension: { '.js': '.cjs' },
+};
+
+/**
+ * `node scripts/hook.mjs <command>`: the documented command line, an ES
+ * module that runs the CommonJS entry. Hooks never go through it.
+ */
+const HOOK_SHIM = {
+  path: 'scripts/hook.mjs',
+  text: "// The hook entry is scripts/hook.cjs (D38): this keeps `node scripts/hook.mjs <command>` working.\nimport './hook.cjs';\n",
+};
+
+/**
+ * Turns a dynamic `import()` of a lazy module into a load of its built
+ * file (`<prefix><name>.cjs`) instead of bundling it: the hook entry loads
+ * `./lazy/<name>.cjs`, and lazy files load each other as `./<name>.cjs`
  * (the Stop stage loads the worker only when it runs a capture itself).
  */
 function lazyExternals(prefix) {
@@ -306,7 +336,7 @@ function lazyExternals(prefix) {
         if (args.kind !== 'dynamic-import') return undefined;
         const target = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
         const out = byPath.get(target);
-        return out === undefined ? undefined : { path: `${prefix}${out}.mjs`, external: true };
+        return out === undefined ? undefined : { path: `${prefix}${out}.cjs`, external: true };
       });
     },
   };
@@ -314,7 +344,7 @@ function lazyExternals(prefix) {
 
 /** Every bundle `buildAll` makes, in order; tests build them in memory (tests/build/notices.test.ts). */
 export function bundleBuilds() {
-  const hookBundle = (extra) => ({ ...HOOK_BUNDLE_OPTIONS, metafile: true, outExtension: { '.js': '.mjs' }, ...extra });
+  const hookBundle = (extra) => ({ ...COMMONJS_HOOK_OPTIONS, metafile: true, ...extra });
   return [
     hookBundle({
       entryPoints: { hook: 'src/hook/main.ts' },
@@ -326,11 +356,14 @@ export function bundleBuilds() {
       outdir: 'scripts/lazy',
       plugins: [lazyExternals('./'), builtinsWithoutFacades],
     }),
-    hookBundle({
+    {
+      ...HOOK_BUNDLE_OPTIONS,
+      metafile: true,
+      outExtension: { '.js': '.mjs' },
       entryPoints: { statusline: 'src/statusline/main.ts' },
       outdir: 'scripts',
       plugins: [builtinsWithoutFacades],
-    }),
+    },
     MCP_BUILD_OPTIONS,
     MODULE_BUILD_OPTIONS,
   ];
@@ -345,6 +378,7 @@ async function bundleAll() {
     outputs.push(...result.outputFiles);
     metafiles.push(result.metafile);
   }
+  outputs.push({ path: resolve(ROOT, HOOK_SHIM.path), contents: Buffer.from(HOOK_SHIM.text) });
   return { outputs, metafiles };
 }
 
@@ -496,18 +530,17 @@ export const MODULE_BUILD_OPTIONS = {
 
 /**
  * The capture worker with its test seams on (the crash points of
- * src/capture/worker.ts), as `<lazyDir>/worker.mjs`: for a private copy of
+ * src/capture/worker.ts), as `<lazyDir>/worker.cjs`: for a private copy of
  * the built plugin in the fault tests, never for scripts/.
  */
 async function buildWorkerWithTestSeams(lazyDir) {
   if (resolve(lazyDir) === resolve(ROOT, 'scripts/lazy'))
     throw new Error('the seamed worker never goes into scripts/lazy');
   const { outputFiles } = await buildInMemory({
-    ...HOOK_BUNDLE_OPTIONS,
+    ...COMMONJS_HOOK_OPTIONS,
     define: { OV_TEST_SEAMS: 'true' },
     entryPoints: { worker: 'src/capture/worker.ts' },
     outdir: resolve(lazyDir),
-    outExtension: { '.js': '.mjs' },
     plugins: [lazyExternals('./'), builtinsWithoutFacades],
   });
   await writeChanged(outputFiles);

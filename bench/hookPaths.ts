@@ -61,21 +61,21 @@ export const TURN_PAD_CHARS = 4_000;
 
 /**
  * Reference rows, no target: what any hook path here costs at least. An
- * empty ES module is the floor of `node scripts/hook.mjs` (node starts its
- * ESM loader for any `.mjs` entry), and `exec /bin/true` the floor of any
- * prefilter that is a program (the host's shell plus one exec).
+ * empty CommonJS file is the floor of `node scripts/hook.cjs` (D38: an ES
+ * entry would add node's ESM loader, ~0.1×), and `exec /bin/true` the
+ * floor of any prefilter that is a program (the host's shell plus one exec).
  */
 export function floorPaths(world: BenchWorld): HookPath[] {
-  const emptyModule = join(world.home, 'empty.mjs');
+  const emptyModule = join(world.home, 'empty.cjs');
   const json = (value: unknown): string => JSON.stringify(value);
   return [
     {
-      name: 'floor: an empty .mjs file',
+      name: 'floor: an empty .cjs file',
       event: 'Notification',
       stdin: json({ ...world.payloads.stop('done'), hook_event_name: 'Notification', message: 'idle' }),
       shellCommand: `node "${emptyModule}"`,
       prepare: () => writeFile(emptyModule, ''),
-      note: 'what the ESM entry costs before any of its code runs',
+      note: 'what the CommonJS hook entry costs before any of its code runs',
     },
     {
       name: 'floor: $SHELL -c "exec /bin/true"',
@@ -111,7 +111,7 @@ export function basicPaths(world: BenchWorld): HookPath[] {
       event: 'UserPromptSubmit',
       stdin: json({ ...p.stop('done'), hook_event_name: 'Notification', message: 'idle' }),
       target: TARGETS.noop,
-      note: 'Notification payload through the `node hook.mjs` command line: parse, no route, exit',
+      note: 'Notification payload through the `node hook.cjs` command line: parse, no route, exit',
     },
     {
       name: 'SessionStart (startup)',

@@ -5,7 +5,7 @@
 # Their answer is always the pass-through, and on CodeBuddy a Stop hook that
 # reaches its timeout makes the agent continue (in stream-json, forever), so
 # the host must not wait for node at all. This script reads the payload,
-# starts `node scripts/hook.mjs detached` in the background with the payload
+# starts `node scripts/hook.cjs detached` in the background with the payload
 # on its stdin and its output discarded, and exits 0 at once. The host does
 # not kill a hook's descendants (seed 000 §7), so the background dispatcher
 # finishes the capture on its own.
@@ -29,7 +29,7 @@ esac
 # Ctrl-C or a closed terminal that ends the CLI does not end the capture.
 if command -v setsid >/dev/null 2>&1; then set -- setsid node; else set -- node; fi
 
-"$@" "$here/../scripts/hook.mjs" detached >/dev/null 2>&1 <<EOF &
+"$@" "$here/../scripts/hook.cjs" detached >/dev/null 2>&1 <<EOF &
 $payload
 EOF
 exit 0

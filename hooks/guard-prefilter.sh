@@ -4,7 +4,7 @@
 # Runs on every file-tool call, so its common answer must cost next to
 # nothing: when the payload does not contain "viking:" in any case, exit 0
 # with no output and never start node. Only a payload that does goes on to
-# the URI guard in scripts/hook.mjs, unchanged on its stdin.
+# the URI guard in scripts/hook.cjs, unchanged on its stdin.
 #
 # Why `head -c` and not the `read` builtin: sh's `read` takes one byte per
 # system call from a pipe. Measured on dash: 5 ms for a 0.5 KB payload but
@@ -43,6 +43,6 @@ esac
 # text is not re-scanned, so backslashes and `$` in the payload stay as sent.
 # `exec`: sh becomes node instead of forking it and waiting (node's hook
 # mode always exits 0).
-exec node "$here/../scripts/hook.mjs" <<EOF
+exec node "$here/../scripts/hook.cjs" <<EOF
 $payload
 EOF

@@ -4,7 +4,7 @@
  * the TUI, so without this a session would only ever be committed by the
  * token threshold (or the server's own policy, serverPolicy.ts) and its last
  * turns would never become memories. The start stage of a NEW session runs
- * this (detached, `hook.mjs worker commit-stale`) for the other sessions of
+ * this (detached, `hook.cjs worker commit-stale`) for the other sessions of
  * the same workspace that are in the uncommitted index (commitIndex.ts) and
  * idle past `staleCommitIdleMs`: a second terminal must never cut the first
  * one's live session in half (DESIGN D19). Each one with something

@@ -1,5 +1,5 @@
 /**
- * `node scripts/hook.mjs worker <kind>`: the detached background writer.
+ * `node scripts/hook.cjs worker <kind>`: the detached background writer.
  * The host neither waits for nor kills it (seed 000 §7), so Stop answers at
  * once and the network work happens here, under one overall deadline
  * (`WORKER_DEADLINE_MS`) and the per-call timeout of the settings.

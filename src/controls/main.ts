@@ -18,7 +18,7 @@
  * - `node hook.mjs trust [--revoke]`: the user's approval of the peer a
  *   committed workspace file names here (trust.ts, DESIGN D32).
  *
- * A lazy module of its own (scripts/lazy/controls.mjs): nothing here runs
+ * A lazy module of its own (scripts/lazy/controls.cjs): nothing here runs
  * on a hook's path.
  *
  * @module

@@ -4,7 +4,7 @@
  *
  * - Hooks in the user's settings (`<CodeBuddy config dir>/settings.json`,
  *   `<Claude config dir>/settings.json`) whose command names an OpenViking
- *   hook script (`openviking` and `hook.mjs`, or this plugin's directory)
+ *   hook script (`openviking` and `hook.cjs` or `hook.mjs`, or this plugin's directory)
  *   fire beside the plugin's hooks.json: every turn captured twice, two
  *   recall blocks.
  * - An MCP server named like the plugin's (or running this plugin's proxy)
@@ -156,7 +156,7 @@ function hookCommands(hooks: unknown): Array<{ event: string; command: string }>
 function namesOpenVikingHook(command: string, pluginRoot: string): boolean {
   const lower = command.toLowerCase();
   return (
-    (lower.includes('openviking') && /hook\.mjs|guard-prefilter\.sh|detach\.sh/.test(lower)) ||
+    (lower.includes('openviking') && /hook\.[cm]js|guard-prefilter\.sh|detach\.sh/.test(lower)) ||
     (pluginRoot !== '' && command.includes(pluginRoot))
   );
 }

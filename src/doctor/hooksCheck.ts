@@ -1,9 +1,11 @@
 /**
  * Doctor check `hooks`: is the plugin's hooks/hooks.json the one the
  * dispatcher expects. Every event the dispatcher answers must be registered;
- * every command must reach `scripts/hook.mjs` (directly, through the
- * PreToolUse prefilter, or through the write-path detacher) by a plugin-root
- * placeholder, never a hard-coded path; the files must exist; and the
+ * every command must reach the hook entry `scripts/hook.cjs` (directly,
+ * through the PreToolUse prefilter, or through the write-path detacher; a
+ * hooks.json of an older release naming its ES shim `scripts/hook.mjs`
+ * still reaches it, D38) by a plugin-root placeholder, never a hard-coded
+ * path; the entry, its shim and the scripts named must exist; and the
  * prefilter must run under `sh` and pass an ordinary file-tool payload
  * silently.
  *
@@ -22,6 +24,7 @@ import { join } from 'node:path';
 import { eventBudgetMs } from '../protocol/budgets.js';
 import { isRecord, parseJson } from '../util/json.js';
 import { describeJsonSyntax } from '../util/jsonSyntax.js';
+import { HOOK_ENTRY, HOOK_SHIM } from '../protocol/entryFiles.js';
 import { HOOK_EVENTS } from '../protocol/input.js';
 import { readSmallFile } from '../store/smallFile.js';
 import type { Check } from './types.js';
@@ -38,7 +41,6 @@ export type RunProgram = (
 
 const PREFILTER = join('hooks', 'guard-prefilter.sh');
 const DETACHER = join('hooks', 'detach.sh');
-const DISPATCHER = join('scripts', 'hook.mjs');
 const PREFILTER_TIMEOUT_MS = 2_000;
 /** hooks.json is ~2 KB. */
 const MAX_HOOKS_JSON_BYTES = 1024 * 1024;
@@ -79,21 +81,15 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   for (const event of HOOK_EVENTS)
     if (eventBudgetMs(event) !== undefined && !registered.has(event)) problems.push(`${event} is not registered`);
   for (const { event, command } of commands) {
-    const target = command.includes('guard-prefilter.sh')
-      ? PREFILTER
-      : command.includes('detach.sh')
-        ? DETACHER
-        : command.includes('scripts/hook.mjs')
-          ? DISPATCHER
-          : undefined;
-    if (!target) problems.push(`${event}: "${command}" does not run scripts/hook.mjs`);
+    if (!targetOf(command)) problems.push(`${event}: "${command}" does not run ${HOOK_ENTRY}`);
     if (!/\$\{(CODEBUDDY|CLAUDE)_PLUGIN_ROOT(:-[^}]*\})?\}/.test(command))
       problems.push(`${event}: "${command}" does not use a plugin-root placeholder`);
     else if (!command.includes('${CLAUDE_PLUGIN_ROOT}'))
       warnings.push(`${event}: uses \${CODEBUDDY_PLUGIN_ROOT}, which Claude Code does not substitute`);
   }
   const referenced = [
-    DISPATCHER,
+    HOOK_ENTRY,
+    HOOK_SHIM,
     ...[PREFILTER, DETACHER].filter((script) =>
       commands.some((entry) => entry.command.includes(script.split('/').pop() ?? script)),
     ),
@@ -130,6 +126,13 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
     };
   }
   return { ...base, status: 'pass', lines, data };
+}
+
+/** The plugin file a command runs: the prefilter, the detacher or the hook entry (or its shim); undefined for none. */
+function targetOf(command: string): string | undefined {
+  if (command.includes('guard-prefilter.sh')) return PREFILTER;
+  if (command.includes('detach.sh')) return DETACHER;
+  return command.includes(HOOK_ENTRY) || command.includes(HOOK_SHIM) ? HOOK_ENTRY : undefined;
 }
 
 function commandsOf(config: unknown): CommandEntry[] {

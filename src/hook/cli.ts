@@ -5,7 +5,7 @@
  * that names the nearest valid one; then the command runs. Everything it
  * knows comes from the table in commands.ts.
  *
- * A lazy module of its own (scripts/lazy/cli.mjs): hooks, whose argv is
+ * A lazy module of its own (scripts/lazy/cli.cjs): hooks, whose argv is
  * empty, never load it.
  *
  * @module

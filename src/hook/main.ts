@@ -1,12 +1,13 @@
 /**
- * Entry of `scripts/hook.mjs`: with hook/resident.ts (the resident's own
+ * Entry of `scripts/hook.cjs`: with hook/resident.ts (the resident's own
  * entry, which it hands what it builds here) the only code that touches
- * `process`.
+ * `process`. CommonJS, so no hook starts node's ESM loader (D38);
+ * `scripts/hook.mjs` is an ES shim that runs it, for people's command lines.
  *
  * Its run modes:
- * - `node hook.mjs` (hooks in hooks/hooks.json): read stdin once,
+ * - `node hook.cjs` (hooks in hooks/hooks.json): read stdin once,
  *   bounded; dispatch by `hook_event_name`; write the encoded answer; exit 0.
- * - `node hook.mjs detached` (started in the background by hooks/detach.sh
+ * - `node hook.cjs detached` (started in the background by hooks/detach.sh
  *   for Stop, SubagentStop, SessionEnd and SubagentStart, whose answer is
  *   always the pass-through): the same dispatch, but already off the host's
  *   clock, so the stage does its background work in this process after its
@@ -15,9 +16,9 @@
  *   `learned`, `import`, `requeue-dead`, `trust`, `--help`, `--version`): a person's command, checked and
  *   run by the lazily loaded command line (cli.ts, the table in
  *   commands.ts); a typo is an error naming the nearest command.
- * - `node hook.mjs worker <kind>`: a detached background job (capture),
+ * - `node hook.cjs worker <kind>`: a detached background job (capture),
  *   started by a stage through `StageDeps.spawnDetached`.
- * - `node hook.mjs resident`: the resident helper that answers prompt hooks
+ * - `node hook.cjs resident`: the resident helper that answers prompt hooks
  *   (DESIGN D16), started the same way; its entry is hook/resident.ts.
  *
  * Hook mode never fails the host: any exception, a stdin that never closes,
@@ -27,13 +28,12 @@
  * CodeBuddy). Start-up cost is the product's latency, so this file imports
  * only small modules and takes builtins through getBuiltinModule (build.mjs);
  * stages other than the guard, the doctor and the worker are dynamic
- * imports, and the HTTP transport loads its sockets on first use.
+ * imports (each a `require` of its lazy file in the bundle), and the HTTP transport loads its sockets on first use.
  *
  * @module
  */
 import { fstatSync, readSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
 import type { HttpTransport } from '../openviking/http.js';
 import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { dispatchHook } from './dispatch.js';
@@ -58,6 +58,9 @@ const WORKER_STDIN_TIMEOUT_MS = 10_000;
 const WORKER_LIFETIME_MS = 10 * 60_000;
 
 const startedAt = Date.now();
+
+/** The bundle this process runs (scripts/hook.cjs): CommonJS names its own file. */
+const ENTRY_FILE = __filename;
 
 /**
  * A node builtin loaded on demand, synchronously (the bundle's banner
@@ -118,7 +121,7 @@ function lazyLogger(): Logger {
 
 /**
  * `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd.
- * `offHostClock`: `hook.mjs detached` (StageDeps.offHostClock).
+ * `offHostClock`: `hook.cjs detached` (StageDeps.offHostClock).
  */
 function buildDeps(
   stage?: { env: Record<string, string>; cwd: string; http: HttpTransport },
@@ -126,8 +129,7 @@ function buildDeps(
 ): NodeDeps {
   const env = stage?.env ?? process.env;
   const log = lazyLogger();
-  const pluginRoot =
-    env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || fileURLToPath(new URL('..', import.meta.url));
+  const pluginRoot = env.CODEBUDDY_PLUGIN_ROOT || env.CLAUDE_PLUGIN_ROOT || resolve(dirname(ENTRY_FILE), '..');
   return createNodeDeps({
     env,
     cwd: stage?.cwd ?? process.cwd(),
@@ -289,7 +291,7 @@ async function runResidentCommand(): Promise<void> {
   await runResident({
     buildDeps: (stage) => buildDeps(stage),
     transport: (options) => socketHttpTransportFor(process.env, options),
-    codeFile: fileURLToPath(import.meta.url),
+    codeFile: ENTRY_FILE,
   });
   exitWith('', 0);
 }

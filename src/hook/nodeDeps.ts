@@ -5,7 +5,7 @@
  * - `http` is the socket transport, which loads node:net on its first
  *   request only, so stages that never call the server (the guard) never
  *   load it.
- * - `spawnDetached` loads node:child_process on its first call, then starts `node <pluginRoot>/scripts/hook.mjs <args>` in
+ * - `spawnDetached` loads node:child_process on its first call, then starts `node <pluginRoot>/scripts/hook.cjs <args>` in
  *   its own process group with stdin piped, stdout/stderr ignored, and
  *   unref'd: the host neither waits for nor kills it (seed 000 §7). The
  *   payload is written asynchronously; `settle()` waits (bounded) until every
@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import type { HttpTransport } from '../openviking/http.js';
 import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { withTimeout } from '../util/withTimeout.js';
+import { HOOK_ENTRY } from '../protocol/entryFiles.js';
 import type { StageDeps } from '../protocol/stage.js';
 import { errorMessage } from '../util/errors.js';
 
@@ -105,7 +106,7 @@ function spawnHookProcess(
   env?: Readonly<Record<string, string>>,
 ): Promise<void> | undefined {
   try {
-    const child = host.loadSpawn()(host.execPath, [join(host.pluginRoot, 'scripts', 'hook.mjs'), ...args], {
+    const child = host.loadSpawn()(host.execPath, [join(host.pluginRoot, HOOK_ENTRY), ...args], {
       cwd: host.cwd,
       env: { ...(env ?? host.env) },
       detached: true,

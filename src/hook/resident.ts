@@ -1,6 +1,6 @@
 /**
- * `node scripts/hook.mjs resident`: the entry of the resident helper
- * (DESIGN D16), its own lazy file (scripts/lazy/resident.mjs). The hook
+ * `node scripts/hook.cjs resident`: the entry of the resident helper
+ * (DESIGN D16), its own lazy file (scripts/lazy/resident.cjs). The hook
  * entry hands over what it builds from `process` (deps, the transport, its
  * own bundle file); this file adds the resident's process side: its FIFO
  * (made with `mkfifo`, read through the event loop), its working directory
@@ -26,7 +26,7 @@ export interface ResidentProcess {
   buildDeps(stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }): NodeDeps;
   /** The socket transport through the proxy this process's environment names, if any (openviking/socketHttp.ts). */
   transport(options: Omit<SocketHttpOptions, 'proxy'>): HttpTransport;
-  /** The bundle this process runs (scripts/hook.mjs): the resident retires when it changes. */
+  /** The bundle this process runs (scripts/hook.cjs): the resident retires when it changes. */
   codeFile: string;
 }
 

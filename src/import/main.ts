@@ -3,7 +3,7 @@
  * CodeBuddy and Claude Code sessions of this folder's workspace (or, with
  * `--all`, of every workspace) into OpenViking, each into the session id
  * live capture would have used, exactly once, then committed so the server
- * extracts memories. A lazy module of its own (scripts/lazy/import.mjs).
+ * extracts memories. A lazy module of its own (scripts/lazy/import.cjs).
  *
  * 1. The global switches (memory, capture) first: off, nothing is read.
  * 2. One import at a time per data directory (its lock; a second one says

@@ -24,7 +24,7 @@
  *   however made, silences a hook of CodeBuddy (not even one that names the
  *   CLI's own pid: F21).
  * The node side never decides from the environment: a handed-off start
- * reaches the dispatcher as `hook.mjs detached` (the argument is the mark:
+ * reaches the dispatcher as `hook.cjs detached` (the argument is the mark:
  * stages/start.ts), a handed-off prompt never starts node.
  *
  * The guard has no hand-off: the module refuses a `viking://` call before any

@@ -55,7 +55,7 @@ export interface StageDeps {
    */
   pipeAtomicBytes: number;
   /**
-   * Starts `node <pluginRoot>/scripts/hook.mjs <args>` detached, with `stdin`
+   * Starts `node <pluginRoot>/scripts/hook.cjs <args>` detached, with `stdin`
    * written to it, and returns at once. The host neither waits for nor kills
    * it (seed 000 §7). Returns false when the spawn failed. `env`, when
    * given, is the child's whole environment (the resident helper starts
@@ -63,7 +63,7 @@ export interface StageDeps {
    */
   spawnDetached(args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): boolean;
   /**
-   * True in a process that already runs off the host's clock (`hook.mjs
+   * True in a process that already runs off the host's clock (`hook.cjs
    * detached`, behind hooks/detach.sh; DESIGN D11): the host has its
    * answer, so a stage does its background work itself, after the answer
    * (`afterAnswer`), instead of starting one more process. A session start

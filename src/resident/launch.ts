@@ -27,7 +27,7 @@ import { errorMessage } from '../util/errors.js';
 /** Least time between two start attempts for one key. */
 export const START_RETRY_MS = 60_000;
 
-/** The `hook.mjs` command a resident runs as. */
+/** The `hook.cjs` command a resident runs as. */
 export const RESIDENT_COMMAND = 'resident';
 
 /**

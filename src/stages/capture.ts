@@ -11,7 +11,7 @@
  * worker needs only the session's OpenViking id: whoever holds the
  * session's writer lock drains every request of its inbox.
  *
- * Where the process already runs off the host's clock (`hook.mjs detached`
+ * Where the process already runs off the host's clock (`hook.cjs detached`
  * behind hooks/detach.sh, DESIGN D11: `StageDeps.offHostClock`), the stage
  * drains the inbox itself after its answer, with the configuration it has
  * loaded, instead of starting one more node.

@@ -24,7 +24,7 @@
  * memory-off line (the module's), no resident (the module recalls in process).
  * The mark is how this process was started, never the environment: only the
  * hook command that stepped aside for the module (protocol/handoff.ts, D31)
- * runs a session start as `hook.mjs detached` (`deps.offHostClock`), whose
+ * runs a session start as `hook.cjs detached` (`deps.offHostClock`), whose
  * answer reaches nobody; a flag a process inherited changes nothing here.
  *
  * Idempotent: the host can deliver SessionStart twice, even concurrently.

@@ -111,21 +111,26 @@ describe('a single test file run after an edit of src/', { timeout: 3 * RUN_MS }
     const version = `9.9.9-edited-${process.pid}`;
     writeFileSync(join(copy, 'src', 'version.ts'), versionSource(version));
     const run = await runProbe(version);
-    expect(run.output).toMatch(/bundles were stale: rebuilt [^\n]*scripts\/lazy\/doctor\.mjs/);
+    expect(run.output).toMatch(/bundles were stale: rebuilt [^\n]*scripts\/lazy\/doctor\.cjs/);
     expect(run.output).toMatch(/1 passed/);
     expect(run.exitCode).toBe(0);
   });
 
-  it('an unchanged tree rewrites no bundle; a chunk no build makes is removed', async () => {
+  it('an unchanged tree rewrites no bundle; a chunk or a lazy file no build makes is removed (ES or CommonJS)', async () => {
     const version = `9.9.9-edited-${process.pid}`;
     const stale = join(copy, 'servers', 'chunks', 'chunk-STALE0000.mjs');
+    const staleLazy = join(copy, 'scripts', 'lazy', 'gone.cjs');
     writeFileSync(stale, 'export {};\n');
+    writeFileSync(staleLazy, 'module.exports = {};\n');
     const before = bundleTimes();
     before.delete(stale);
+    before.delete(staleLazy);
     const run = await runProbe(version);
-    expect(run.output).toMatch(/bundles were stale: removed servers\/chunks\/chunk-STALE0000\.mjs/);
+    expect(run.output).toMatch(/bundles were stale: removed [^\n]*servers\/chunks\/chunk-STALE0000\.mjs/);
+    expect(run.output).toMatch(/bundles were stale: removed [^\n]*scripts\/lazy\/gone\.cjs/);
     expect(run.output).not.toMatch(/rebuilt/);
     expect(existsSync(stale)).toBe(false);
+    expect(existsSync(staleLazy)).toBe(false);
     expect(bundleTimes()).toEqual(before);
     const again = await runProbe(version);
     expect(again.output).toMatch(/bundles fresh: src\/ builds to the files on disk/);

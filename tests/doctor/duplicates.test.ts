@@ -38,12 +38,16 @@ describe('duplicate registrations', () => {
   });
 
   it('warn on OpenViking hooks in ~/.codebuddy/settings.json or ~/.claude/settings.json, naming the file and event', async () => {
-    for (const dir of ['.codebuddy', '.claude']) {
+    // A copy of an older hooks.json names the ES shim, today's the CommonJS entry (D38).
+    for (const [dir, entry] of [
+      ['.codebuddy', 'hook.mjs'],
+      ['.claude', 'hook.cjs'],
+    ] as const) {
       const home = freshHome();
       mkdirSync(join(home, dir));
       writeFileSync(
         join(home, dir, 'settings.json'),
-        JSON.stringify(hooksWith('node /opt/openviking-codebuddy/scripts/hook.mjs')),
+        JSON.stringify(hooksWith(`node /opt/openviking-codebuddy/scripts/${entry}`)),
       );
       const check = checkOf(await doctor(home), 'duplicates');
       expect(check.status).toBe('warn');

@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -120,17 +120,18 @@ describe('hooks check', () => {
     mkdirSync(join(root, 'hooks'));
     mkdirSync(join(root, 'scripts'));
     copyFileSync(join(REPO_ROOT, 'hooks', 'guard-prefilter.sh'), join(root, 'hooks', 'guard-prefilter.sh'));
+    writeFileSync(join(root, 'scripts', 'hook.cjs'), '');
     writeFileSync(join(root, 'scripts', 'hook.mjs'), '');
     writeFileSync(join(root, 'hooks', 'hooks.json'), JSON.stringify(hooks));
     return root;
   }
-  const command = (placeholder: string, file = 'scripts/hook.mjs') => ({
+  const command = (placeholder: string, file = 'scripts/hook.cjs') => ({
     hooks: [{ type: 'command', command: `node "\${${placeholder}}/${file}"` }],
   });
-  const allEvents = (placeholder: string) => ({
+  const allEvents = (placeholder: string, file?: string) => ({
     hooks: Object.fromEntries(
       ['SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionEnd']
-        .map((event) => [event, [command(placeholder)]])
+        .map((event) => [event, [command(placeholder, file)]])
         .concat([
           [
             'PreToolUse',
@@ -165,7 +166,7 @@ describe('hooks check', () => {
     expect(check.status).toBe('fail');
     expect(check.data?.['problems']).toEqual([
       'Stop is not registered',
-      'SubagentStop: "echo hi" does not run scripts/hook.mjs',
+      'SubagentStop: "echo hi" does not run scripts/hook.cjs',
       'SubagentStop: "echo hi" does not use a plugin-root placeholder',
       'SessionEnd: "node /opt/plugin/scripts/hook.mjs" does not use a plugin-root placeholder',
     ]);
@@ -177,5 +178,14 @@ describe('hooks check', () => {
     expect((await checkHooks(root, runProgram)).data?.['problems']).toEqual(['prefilter exited 3 on an ordinary Read']);
     writeFileSync(join(root, 'hooks', 'hooks.json'), '{oops');
     expect(await checkHooks(root, runProgram)).toMatchObject({ status: 'fail' });
+  });
+
+  it("passes an older release's hooks.json naming the ES shim, and fails when the CommonJS entry is missing (D38)", async () => {
+    const older = pluginWith(allEvents('CLAUDE_PLUGIN_ROOT', 'scripts/hook.mjs'));
+    expect(await checkHooks(older, runProgram)).toMatchObject({ status: 'pass' });
+    rmSync(join(older, 'scripts', 'hook.cjs'));
+    expect((await checkHooks(older, runProgram)).data?.['problems']).toEqual([
+      'scripts/hook.cjs is missing (run `npm run build` in a checkout)',
+    ]);
   });
 });

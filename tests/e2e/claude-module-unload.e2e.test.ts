@@ -112,7 +112,7 @@ forEachClaudeVersion((version) => {
         .lines()
         .filter((line) => line.startsWith('sh ') && line.endsWith('hooks/guard-prefilter.sh'));
       expect(prefilter.length, exec.lines().join('\n')).toBeGreaterThanOrEqual(2);
-      expect(exec.lines().filter((line) => /^node \S*scripts\/hook\.mjs$/.test(line)).length).toBeGreaterThanOrEqual(1);
+      expect(exec.lines().filter((line) => /^node \S*scripts\/hook\.cjs$/.test(line)).length).toBeGreaterThanOrEqual(1);
     });
 
     it('the turn lands in OpenViking exactly once', async () => {

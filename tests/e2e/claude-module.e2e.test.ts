@@ -149,7 +149,7 @@ forEachClaudeVersion((version) => {
   const prefilterRuns = (exec: ExecProbe) =>
     exec.lines().filter((line) => line.startsWith('sh ') && line.endsWith('hooks/guard-prefilter.sh'));
   /** Dispatcher starts other than the detached capture workers. */
-  const dispatcherRuns = (exec: ExecProbe) => exec.lines().filter((line) => /^node \S*scripts\/hook\.mjs$/.test(line));
+  const dispatcherRuns = (exec: ExecProbe) => exec.lines().filter((line) => /^node \S*scripts\/hook\.cjs$/.test(line));
   /** The first model request's system entries: where Claude Code puts hook context (FC3). */
   const firstRequest = (mode: Mode) => JSON.stringify(callsOf(mode)[0] ?? {});
   const searches = (mode: Mode) =>
@@ -218,7 +218,7 @@ forEachClaudeVersion((version) => {
     it("no node of the plugin on the host's clock: the dispatcher only detached (the start's housekeeping, the captures); the prefilter for the allowed calls only", () => {
       expect(dispatcherRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toEqual([]);
       expect(
-        sessions.ON.exec.lines().filter((line) => /scripts\/hook\.mjs detached$/.test(line)).length,
+        sessions.ON.exec.lines().filter((line) => /scripts\/hook\.cjs detached$/.test(line)).length,
       ).toBeGreaterThanOrEqual(2);
       // The local Read and the Write (the refused viking Read reached no hook), each with its read of the payload.
       expect(prefilterRuns(sessions.ON.exec), sessions.ON.exec.lines().join('\n')).toHaveLength(2);

@@ -161,7 +161,7 @@ forEachClaudeVersion((version) => {
 
     it('/compact runs PreCompact (the synchronous capture) before the compaction', () => {
       expect(logs.first).toMatch(
-        /PreCompact:manual \[node "\$\{CLAUDE_PLUGIN_ROOT\}\/scripts\/hook\.mjs"\] completed with status 0[\s\S]*\[API REQUEST\] \/v1\/messages source=compact/,
+        /PreCompact:manual \[node "\$\{CLAUDE_PLUGIN_ROOT\}\/scripts\/hook\.cjs"\] completed with status 0[\s\S]*\[API REQUEST\] \/v1\/messages source=compact/,
       );
       expect(screens.compacted).toContain('Compacted');
     });

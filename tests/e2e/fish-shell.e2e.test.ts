@@ -54,7 +54,7 @@ describe('SHELL=/usr/bin/fish on the real CLI', () => {
 
   it('the CLI ran the plugin hooks with fish', () => {
     const spawns = world.sandbox.cliLogs().match(/\[HookExecutor\] spawn [^\n]*/g) ?? [];
-    const ours = spawns.filter((line) => /scripts\/hook\.mjs|hooks\/(guard-prefilter|detach)\.sh/.test(line));
+    const ours = spawns.filter((line) => /scripts\/hook\.cjs|hooks\/(guard-prefilter|detach)\.sh/.test(line));
     expect(ours.length, world.evidence()).toBeGreaterThanOrEqual(3);
     for (const line of ours) expect(line).toContain(`shell=${FISH}`);
   });

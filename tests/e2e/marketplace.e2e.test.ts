@@ -93,13 +93,13 @@ describe('scenario 4: the repository as a local marketplace', () => {
     // The CLI logs a command cut at ~200 characters: the prompt's and the start's, behind the hooks module's
     // hand-off test, end before their script; the write path's (`sh …/hooks/detach.sh`) is whole.
     const hookCommands =
-      world.sandbox.cliLogs().match(/cmd=[^\n]*"[^"\n]*\/(scripts\/hook\.mjs|hooks\/detach\.sh)"/g) ?? [];
+      world.sandbox.cliLogs().match(/cmd=[^\n]*"[^"\n]*\/(scripts\/hook\.cjs|hooks\/detach\.sh)"/g) ?? [];
     expect(hookCommands.length, 'hook commands in the CLI log').toBeGreaterThan(0);
     // The CLI rewrites the text ${CLAUDE_PLUGIN_ROOT} (DESIGN.md D10, D23), so the logged command
     // carries the installed copy's root.
     for (const command of hookCommands)
       expect(command.replaceAll('//', '/')).toMatch(
-        new RegExp(`"${escapeRegExp(clone.replace(/\/$/, ''))}/(scripts/hook\\.mjs|hooks/detach\\.sh)"`),
+        new RegExp(`"${escapeRegExp(clone.replace(/\/$/, ''))}/(scripts/hook\\.cjs|hooks/detach\\.sh)"`),
       );
     expect(blocksInPrompt(world.model.calls('conversation')[0]).join('\n'), world.evidence()).toContain(
       SEED.profileMarker,

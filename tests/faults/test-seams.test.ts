@@ -20,7 +20,7 @@ const BUILT = process.env.OV_BUILT_PLUGIN_DIR || REPO_ROOT;
 function bundles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? bundles(path) : entry.name.endsWith('.mjs') ? [path] : [];
+    return entry.isDirectory() ? bundles(path) : /\.[cm]js$/.test(entry.name) ? [path] : [];
   });
 }
 
@@ -39,7 +39,7 @@ describe('test seams', () => {
   });
 
   it("the fault tests' private copy has a worker with the crash seam", () => {
-    expect(readFileSync(join(seamed.root, 'scripts', 'lazy', 'worker.mjs'), 'utf8')).toContain(
+    expect(readFileSync(join(seamed.root, 'scripts', 'lazy', 'worker.cjs'), 'utf8')).toContain(
       'OPENVIKING_TEST_CRASH_AT',
     );
   });

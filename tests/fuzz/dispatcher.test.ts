@@ -13,10 +13,12 @@
  *
  * @module
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchHook } from '../../src/hook/dispatch.js';
 import { routeFor } from '../../src/hook/routes.js';
 import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
+import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
 import { parseHookInput } from '../../src/protocol/parse.js';
 import { hookTimeoutMs } from '../support/host-sim/protocol/runner.js';
@@ -148,7 +150,7 @@ describe('dispatcher fuzz', () => {
     await pool(BUNDLE_CASES, BUNDLE_CONCURRENCY, async (index) => {
       const testCase = generateCase(rng.fork(index), world);
       const { event } = decode(testCase);
-      const run = await runProcess(process.execPath, [`${plugin.root}/scripts/hook.mjs`], {
+      const run = await runProcess(process.execPath, [join(plugin.root, HOOK_ENTRY)], {
         stdin: testCase.bytes,
         env,
         cwd: world.workspace,

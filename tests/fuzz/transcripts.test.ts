@@ -10,7 +10,7 @@
  *   through `dispatchHook`: the synchronous capture reads, decodes, filters
  *   and sends to the test server): no stage failure, empty stdout, and what
  *   the server stored is well-formed and free of `<private>` text.
- * - 12 files go through a real worker process (`hook.mjs worker capture`):
+ * - 12 files go through a real worker process (`hook.cjs worker capture`):
  *   exit 0.
  *
  * @module
@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchHook } from '../../src/hook/dispatch.js';
 import { routeFor } from '../../src/hook/routes.js';
 import { socketHttpTransport } from '../../src/openviking/socketHttp.js';
+import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 import { ovSessionId } from '../../src/session/ids.js';
 import {
   cursorAfterRecords,
@@ -180,7 +181,7 @@ describe('transcript fuzz', () => {
         problems.push(`case ${index}: Stop spawned no worker`);
         continue;
       }
-      const run = await runProcess(process.execPath, [join(plugin.root, 'scripts', 'hook.mjs'), ...spawned.args], {
+      const run = await runProcess(process.execPath, [join(plugin.root, HOOK_ENTRY), ...spawned.args], {
         stdin: spawned.stdin,
         env,
         cwd: world.workspace,

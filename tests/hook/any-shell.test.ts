@@ -6,8 +6,8 @@
  *   zsh, fish: any existing `$SHELL`);
  * - Claude Code rewrites nothing and runs `/bin/sh -c` whatever `$SHELL` is;
  *   the shell expands `${CLAUDE_PLUGIN_ROOT}` from its environment.
- * The plugin root holds a space and an apostrophe, and its scripts/hook.mjs
- * is a recorder, so each cell proves the command reached the plugin's own
+ * The plugin root holds a space and an apostrophe, and its scripts/hook.cjs
+ * (the hook entry, D38) is a recorder, so each cell proves the command reached the plugin's own
  * dispatcher (directly, through the guard prefilter, or through the
  * detacher) with the payload intact. The prompt and start commands open with
  * the hooks module's hand-off test (protocol/handoff.ts, D31): each shell
@@ -27,6 +27,7 @@ import { waitFor } from '../support/wait.js';
 import { createHostSim, createPayloads, loadHooksConfig } from '../support/host-sim/index.js';
 import type { SimulatedHost } from '../support/host-sim/index.js';
 import { HANDOFF_FLAGS, HOST_PROCESS_ID, type HandoffKind } from '../../src/protocol/handoff.js';
+import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
 
 /** The shells of the matrix: Debian's packages (dash is /bin/sh). */
@@ -46,9 +47,9 @@ mkdirSync(join(pluginRoot, 'scripts'), { recursive: true });
 for (const file of ['hooks.json', 'guard-prefilter.sh', 'detach.sh'])
   copyFileSync(join(REPO_ROOT, 'hooks', file), join(pluginRoot, 'hooks', file));
 writeFileSync(
-  join(pluginRoot, 'scripts', 'hook.mjs'),
+  join(pluginRoot, HOOK_ENTRY),
   [
-    "import { readFileSync, writeFileSync } from 'node:fs';",
+    "const { readFileSync, writeFileSync } = require('node:fs');",
     "const stdin = readFileSync(0, 'utf8');",
     'const event = JSON.parse(stdin).hook_event_name;',
     'writeFileSync(`${process.env.RECORD_DIR}/${event}.json`, JSON.stringify({ script: process.argv[1], args: process.argv.slice(2), stdin }));',
@@ -112,7 +113,7 @@ describe('every hooks.json command, every shell, both hosts', () => {
           expect(fired?.process?.stderr, event).toBe('');
           const file = join(recordDir, `${event}.json`);
           const recorded = await waitFor(() => readRecord(file), { timeoutMs: 10_000, what: `${event}'s record` });
-          expect(recorded.script, event).toBe(join(pluginRoot, 'scripts', 'hook.mjs'));
+          expect(recorded.script, event).toBe(join(pluginRoot, HOOK_ENTRY));
           expect(recorded.args, event).toEqual(DETACHED.includes(event) ? ['detached'] : []);
           expect(JSON.parse(recorded.stdin), event).toEqual(payload);
         }
@@ -219,7 +220,7 @@ describe('every hooks.json command, every shell, both hosts', () => {
         });
         expect(run.stdout, event).toMatch(
           new RegExp(
-            `^${pluginRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(scripts/hook\\.mjs|hooks/(guard-prefilter|detach)\\.sh)$`,
+            `^${pluginRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(scripts/hook\\.cjs|hooks/(guard-prefilter|detach)\\.sh)$`,
           ),
         );
       }

@@ -1,6 +1,6 @@
 /**
  * The shipped plugin files, read as the host reads them: every event reaches
- * scripts/hook.mjs through the plain `${CLAUDE_PLUGIN_ROOT}` (CodeBuddy
+ * the hook entry scripts/hook.cjs (CommonJS, D38) through the plain `${CLAUDE_PLUGIN_ROOT}` (CodeBuddy
  * rewrites the text, Claude Code's /bin/sh expands it; any `${VAR:-…}` form
  * breaks fish; DESIGN.md D10, D23), directly, via the guard prefilter, or via
  * the write-path detacher; the prompt and start commands first let the
@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PREFLIGHT_SAFETY_MS } from '../../src/protocol/budgets.js';
+import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 import { routeFor } from '../../src/hook/routes.js';
 import { REQUEST_CAP_MS } from '../../src/resident/server.js';
 import { RESIDENT_WAIT_MS } from '../../src/stages/promptRelay.js';
@@ -73,7 +74,7 @@ describe('hooks/hooks.json', () => {
     expect(Object.keys(config).sort()).toEqual([...EVENTS].sort());
   });
 
-  it('every command reaches scripts/hook.mjs through ${CLAUDE_PLUGIN_ROOT}, directly, via the prefilter or via the detacher', () => {
+  it('every command reaches scripts/hook.cjs through ${CLAUDE_PLUGIN_ROOT}, directly, via the prefilter or via the detacher', () => {
     const ROOT = '${CLAUDE_PLUGIN_ROOT}';
     const WRITE_PATH = ['Stop', 'SubagentStop', 'SessionEnd', 'SubagentStart'];
     for (const event of EVENTS) {
@@ -87,18 +88,18 @@ describe('hooks/hooks.json', () => {
             : WRITE_PATH.includes(event)
               ? `sh "${ROOT}/hooks/detach.sh"`
               : event === 'UserPromptSubmit'
-                ? `${stepAsidePrefix('prompt')}node "${ROOT}/scripts/hook.mjs"`
+                ? `${stepAsidePrefix('prompt')}node "${ROOT}/${HOOK_ENTRY}"`
                 : event === 'SessionStart'
-                  ? `${stepAsidePrefix('start', START_INSTEAD)}node "${ROOT}/scripts/hook.mjs"`
-                  : `node "${ROOT}/scripts/hook.mjs"`;
+                  ? `${stepAsidePrefix('start', START_INSTEAD)}node "${ROOT}/${HOOK_ENTRY}"`
+                  : `node "${ROOT}/${HOOK_ENTRY}"`;
         expect(hook.command, event).toBe(expected);
       }
     }
     expect(readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.sh'), 'utf8')).toContain(
-      'exec node "$here/../scripts/hook.mjs" <<EOF',
+      `exec node "$here/../${HOOK_ENTRY}" <<EOF`,
     );
     expect(readFileSync(join(REPO_ROOT, 'hooks/detach.sh'), 'utf8')).toContain(
-      '"$@" "$here/../scripts/hook.mjs" detached >/dev/null 2>&1 <<EOF &',
+      `"$@" "$here/../${HOOK_ENTRY}" detached >/dev/null 2>&1 <<EOF &`,
     );
   });
 

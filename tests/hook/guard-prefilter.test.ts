@@ -21,6 +21,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
 import type { HookInput } from '../../src/protocol/input.js';
 import { guardDecision } from '../../src/stages/guardRule.js';
@@ -57,15 +58,15 @@ const denyPayload = payloads.preToolUse(DENY.toolName, DENY.toolInput);
 const DENY_REASON = expectedReason(DENY, 'codebuddy') ?? '';
 const CLAUDE_DENY_REASON = expectedReason(DENY, 'claude-code') ?? '';
 
-/** A plugin directory at `path`: hooks/ copied (hooks.json and the prefilter), scripts/ copied or given. */
-function pluginAt(path: string, hookMjs?: string): string {
+/** A plugin directory at `path`: hooks/ copied (hooks.json and the prefilter), scripts/ copied or its hook entry given. */
+function pluginAt(path: string, hookEntry?: string): string {
   mkdirSync(join(path, 'hooks'), { recursive: true });
   for (const file of ['hooks.json', 'guard-prefilter.sh'])
     copyFileSync(join(REPO_ROOT, 'hooks', file), join(path, 'hooks', file));
-  if (hookMjs === undefined) cpSync(join(REPO_ROOT, 'scripts'), join(path, 'scripts'), { recursive: true });
+  if (hookEntry === undefined) cpSync(join(REPO_ROOT, 'scripts'), join(path, 'scripts'), { recursive: true });
   else {
     mkdirSync(join(path, 'scripts'), { recursive: true });
-    writeFileSync(join(path, 'scripts', 'hook.mjs'), hookMjs);
+    writeFileSync(join(path, HOOK_ENTRY), hookEntry);
   }
   return path;
 }
@@ -174,7 +175,7 @@ describe('guard prefilter with an awkward plugin root', () => {
     const recorded = join(sandbox, 'received.bin');
     const recorder = pluginAt(
       join(sandbox, "rec 'root' dir"),
-      `import { readFileSync, writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(recorded)}, readFileSync(0));\n`,
+      `const { readFileSync, writeFileSync } = require('node:fs');\nwriteFileSync(${JSON.stringify(recorded)}, readFileSync(0));\n`,
     );
     const payload = payloads.preToolUse('Write', {
       file_path: "viking://user/it's \\ $HOME `id` ünï ✓ 𝄞.md",

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeDeps } from '../../src/hook/nodeDeps.js';
+import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 import { createTestDeps } from '../support/host-sim/test-deps.js';
 import { waitFor } from '../support/wait.js';
 
@@ -27,18 +28,18 @@ function host(pluginRoot: string) {
 }
 
 describe('createNodeDeps', () => {
-  it('spawnDetached runs node <pluginRoot>/scripts/hook.mjs <args> with the whole stdin, detached', async () => {
+  it('spawnDetached runs node <pluginRoot>/scripts/hook.cjs <args> with the whole stdin, detached', async () => {
     const root = join(sandbox, 'plugin');
     mkdirSync(join(root, 'scripts'), { recursive: true });
     const out = join(sandbox, 'child.json');
-    // A stand-in hook.mjs that records its argv and stdin.
+    // A stand-in hook entry (CommonJS, D38) that records its argv and stdin.
     const standIn = [
-      "import { writeFileSync } from 'node:fs';",
+      "const { writeFileSync } = require('node:fs');",
       "let data = '';",
       "process.stdin.on('data', (c) => (data += c)).on('end', () =>",
       `  writeFileSync(${JSON.stringify(out)}, JSON.stringify({ argv: process.argv.slice(2), len: data.length, tail: data.slice(-5) })));`,
     ].join('\n');
-    writeFileSync(join(root, 'scripts', 'hook.mjs'), standIn);
+    writeFileSync(join(root, HOOK_ENTRY), standIn);
     const { deps, settle } = createNodeDeps(host(root));
     const payload = `${'x'.repeat(300_000)}tail!`;
     expect(deps.spawnDetached(['worker', 'capture'], payload)).toBe(true);

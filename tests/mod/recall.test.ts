@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => world.dispose());
 
-/** The hook command's answer for the same prompt (the built scripts/hook.mjs, as Claude Code starts it). */
+/** The hook command's answer for the same prompt (the built scripts/hook.cjs, as Claude Code starts it). */
 async function hookContext(event: Record<string, unknown>, env: Record<string, string> = {}): Promise<string> {
   const run = await spawnHook({
     stdin: JSON.stringify(event),

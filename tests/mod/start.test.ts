@@ -237,7 +237,7 @@ describe('what the last session taught (DESIGN D36), said by the module', () => 
       mkdirSync(dirname(note.file), { recursive: true });
       writeFileSync(note.file, note.text);
       taught.server.clearRequests();
-      // The hook command of the same start, handed off (its `sh` stepped aside into `hook.mjs detached`, D31): housekeeping only, neither asked nor said.
+      // The hook command of the same start, handed off (its `sh` stepped aside into `hook.cjs detached`, D31): housekeeping only, neither asked nor said.
       const handedOff = await spawnHook({
         args: ['detached'],
         stdin: JSON.stringify(startEvent(taught, 'startup', 'session-learned')),

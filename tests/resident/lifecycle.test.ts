@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../support/session-world.js';
 import type { World } from '../support/session-world.js';
@@ -133,7 +134,7 @@ describe('starting and answering', () => {
     const w = await world();
     const env = { ...w.sim.env, OPENVIKING_RESIDENT: 'on' };
     const starts = [0, 1].map(() =>
-      spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'hook.mjs'), 'resident'], {
+      spawn(process.execPath, [join(REPO_ROOT, HOOK_ENTRY), 'resident'], {
         env,
         stdio: 'ignore',
         detached: true,
@@ -209,7 +210,7 @@ describe('ending, and what a prompt costs meanwhile', () => {
       cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
     const w = await worldWithResident({}, root);
     const now = Date.now() / 1000;
-    utimesSync(join(root, 'scripts', 'hook.mjs'), now, now + 1);
+    utimesSync(join(root, HOOK_ENTRY), now, now + 1);
     await waitFor(() => residentPids(w.home).length === 0, LEAVE_MS);
     expect(
       debugLines(logPath(w)).some((line) => line.message === 'resident: retired' && line.reason === 'code-changed'),

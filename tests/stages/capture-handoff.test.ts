@@ -3,7 +3,7 @@
  * the OpenViking test server: in an ordinary hook process it starts one
  * worker whose job is the session's OpenViking id and nothing else (whoever
  * holds the writer lock drains the whole inbox); in a process already off
- * the host's clock (`hook.mjs detached`: `StageDeps.offHostClock`) it starts
+ * the host's clock (`hook.cjs detached`: `StageDeps.offHostClock`) it starts
  * nothing and drains the inbox itself after its answer, with the
  * configuration it loaded once.
  */

@@ -308,7 +308,7 @@ describe('the hooks module took the start over (D30, D31)', () => {
     expect(contextOf(result)).toBe(EXPECTED_STARTUP_BLOCK);
   });
 
-  it('the dispatcher never decides from the environment: node hook.mjs with every flag = CLAUDE_PID answers the block', async () => {
+  it('the dispatcher never decides from the environment: node hook.cjs with every flag = CLAUDE_PID answers the block', async () => {
     const result = await spawnHook({
       stdin: JSON.stringify(world.payloads().sessionStart()),
       env: {

@@ -4,7 +4,7 @@
  *
  * Write-path hooks (Stop, SubagentStop, SessionEnd, SubagentStart) return
  * before their work begins: the host-visible hook is a tiny `sh` script that
- * leaves `node scripts/hook.mjs detached` running in the background. A test
+ * leaves `node scripts/hook.cjs detached` running in the background. A test
  * that wants "the capture this Stop started has finished" must therefore
  * wait for that process, not for the hook. Each test sandbox has its own
  * HOME, so a process is attributed to a sandbox by its environment.
@@ -13,6 +13,15 @@
  * @module
  */
 import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * A command line (NUL-separated) running the hook entry `hook.cjs` or its ES
+ * shim `hook.mjs` (D38; a test may start either, an older build the shim),
+ * with `mode` as its first argument when given.
+ */
+function hookRun(mode?: string): RegExp {
+  return new RegExp(`hook\\.[cm]js${mode === undefined ? '' : `\\0${mode}(\\0|$)`}`);
+}
 
 function readProcText(path: string): string | undefined {
   try {
@@ -26,8 +35,8 @@ function readProcText(path: string): string | undefined {
 /**
  * Pids of the background job of detach.sh whose HOME is `home`. The job is
  * one process from fork to exit, but its command line changes as it execs
- * (`sh …/detach.sh` → `setsid node …` → `node …/hook.mjs detached`), so all
- * three spellings count; otherwise a poll could fall in the gap. While a
+ * (`sh …/detach.sh` → `setsid node …` → `node …/hook.cjs detached`), so all
+ * three spellings count (the entry's ES shim `hook.mjs` too: hookRun); otherwise a poll could fall in the gap. While a
  * process is inside `execve` its cmdline and environment may read empty:
  * such a process counts (isMidExec; caught under load: a poll in that
  * window let a test start the next turn beside a running capture).
@@ -35,20 +44,17 @@ function readProcText(path: string): string | undefined {
 export function detachedRuns(home: string): number[] {
   return processesOf(
     home,
-    (cmdline) => cmdline === '' || cmdline.includes('hook.mjs\0detached') || cmdline.includes('detach.sh'),
+    (cmdline) => cmdline === '' || hookRun('detached').test(cmdline) || cmdline.includes('detach.sh'),
   );
 }
 
 /**
  * Pids of every plugin process of `home` still running: detach.sh jobs,
- * workers that stages spawned (`hook.mjs worker …`), residents, and a
+ * workers that stages spawned (`hook.cjs worker …`), residents, and a
  * process caught inside `execve` (empty cmdline).
  */
 export function pluginProcesses(home: string): number[] {
-  return processesOf(
-    home,
-    (cmdline) => cmdline === '' || cmdline.includes('hook.mjs') || cmdline.includes('detach.sh'),
-  );
+  return processesOf(home, (cmdline) => cmdline === '' || hookRun().test(cmdline) || cmdline.includes('detach.sh'));
 }
 
 /**
@@ -65,9 +71,9 @@ export async function pluginProcessesGone(home: string, timeoutMs = 10_000): Pro
   return true;
 }
 
-/** Pids of the resident helpers (`node …/hook.mjs resident`) whose HOME is `home`. */
+/** Pids of the resident helpers (`node …/hook.cjs resident`) whose HOME is `home`. */
 export function residentPids(home: string): number[] {
-  return processesOf(home, (cmdline) => cmdline.includes('hook.mjs\0resident'));
+  return processesOf(home, (cmdline) => hookRun('resident').test(cmdline));
 }
 
 /**

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 
 /** The repository root (this file is tests/support/spawn-hook.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -80,7 +81,7 @@ export function runProcess(file: string, args: readonly string[], options: RunPr
 }
 
 export interface SpawnHookOptions {
-  /** Defaults to the repository root, whose scripts/hook.mjs is the built bundle. */
+  /** Defaults to the repository root, whose scripts/hook.cjs is the built bundle. */
   pluginRoot?: string;
   args?: readonly string[];
   stdin?: string | Uint8Array;
@@ -89,10 +90,10 @@ export interface SpawnHookOptions {
   timeoutMs?: number;
 }
 
-/** Runs `node <pluginRoot>/scripts/hook.mjs [args]` with the same node as the tests. */
+/** Runs `node <pluginRoot>/scripts/hook.cjs [args]` (the hook entry, as hooks run it) with the same node as the tests. */
 export function spawnHook(options: SpawnHookOptions = {}): Promise<ProcessRun> {
   const pluginRoot = options.pluginRoot ?? REPO_ROOT;
-  return runProcess(process.execPath, [join(pluginRoot, 'scripts', 'hook.mjs'), ...(options.args ?? [])], {
+  return runProcess(process.execPath, [join(pluginRoot, HOOK_ENTRY), ...(options.args ?? [])], {
     stdin: options.stdin ?? '',
     env: options.env ?? { PATH: process.env.PATH, HOME: process.env.HOME },
     cwd: options.cwd ?? pluginRoot,

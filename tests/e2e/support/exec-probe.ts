@@ -14,7 +14,7 @@ import { join } from 'node:path';
 export interface ExecProbe {
   /** `PATH` with the shims first. */
   path(basePath: string): string;
-  /** The logged command lines (`node /…/scripts/hook.mjs`, `sh /…/hooks/guard-prefilter.sh`, …). */
+  /** The logged command lines (`node /…/scripts/hook.cjs`, `sh /…/hooks/guard-prefilter.sh`, …). */
   lines(): string[];
 }
 

@@ -1,6 +1,6 @@
 /**
  * Builds the plugin once before the e2e files run (`node build.mjs`: the
- * scenarios load the built `scripts/hook.mjs` and `servers/mcp-proxy.mjs`
+ * scenarios load the built `scripts/hook.cjs` and `servers/mcp-proxy.mjs`
  * through the real CLI). A failed build does not abort the suite — the
  * harness self-test needs no build — it is handed to the scenarios, which
  * fail with the build output as their message. OV_E2E_SKIP_BUILD=1 skips it.

@@ -8,6 +8,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { HOOK_ENTRY, HOOK_SHIM } from '../../../src/protocol/entryFiles.js';
 
 /** Pids whose argv satisfies `matches`. */
 export async function findPids(matches: (argv: readonly string[]) => boolean): Promise<number[]> {
@@ -34,18 +35,20 @@ export async function vmHwmKb(pid: number): Promise<number | undefined> {
 }
 
 /**
- * A background process of `pluginRoot`: `hook.mjs worker <kind>` (spawned by
- * a stage) or `hook.mjs detached` (started by hooks/detach.sh for the
+ * A background process of `pluginRoot`: `hook.cjs worker <kind>` (spawned by
+ * a stage) or `hook.cjs detached` (started by hooks/detach.sh for the
  * write-path events), and before that the background job itself while it
  * is still `sh …/hooks/detach.sh` (the host's hook has returned by then).
+ * The ES shim `hook.mjs` counts too: a test may start a job through it, and
+ * a build from before D38 (a bench's A/B tree) starts its jobs that way.
  */
 export function isBackgroundOf(pluginRoot: string): (argv: readonly string[]) => boolean {
-  const entry = resolve(pluginRoot, 'scripts', 'hook.mjs');
+  const entries = new Set([HOOK_ENTRY, HOOK_SHIM].map((file) => resolve(pluginRoot, file)));
   const detacher = resolve(pluginRoot, 'hooks', 'detach.sh');
   return (argv) => {
     if (argv.some((arg) => arg.endsWith('detach.sh') && resolve(arg) === detacher)) return true;
-    // detach.sh names the entry as <root>/hooks/../scripts/hook.mjs.
-    const at = argv.findIndex((arg) => arg.endsWith('hook.mjs') && resolve(arg) === entry);
+    // detach.sh names the entry as <root>/hooks/../scripts/hook.cjs.
+    const at = argv.findIndex((arg) => /hook\.[cm]js$/.test(arg) && entries.has(resolve(arg)));
     return at !== -1 && (argv[at + 1] === 'worker' || argv[at + 1] === 'detached');
   };
 }

@@ -13,10 +13,11 @@ import { join } from 'node:path';
 import { dispatchHook } from '../../../src/hook/dispatch.js';
 import { routeFor } from '../../../src/hook/routes.js';
 import { socketHttpTransport } from '../../../src/openviking/socketHttp.js';
+import { HOOK_ENTRY } from '../../../src/protocol/entryFiles.js';
 import { createTestDeps } from '../../support/host-sim/test-deps.js';
 import type { FaultSession, FaultWorld } from './world.js';
 
-/** Runs Stop's stage in process, then starts its worker (`hook.mjs worker …`) and returns the child. */
+/** Runs Stop's stage in process, then starts its worker (`hook.cjs worker …`) and returns the child. */
 export async function stopThenSpawnWorker(
   world: FaultWorld,
   s: FaultSession,
@@ -33,7 +34,7 @@ export async function stopThenSpawnWorker(
   await dispatchHook(JSON.stringify(s.p.stop('done')), { routeFor, createDeps: () => deps, elapsedMs: () => 0 });
   const job = deps.spawned[0];
   if (job === undefined) throw new Error('Stop spawned no worker');
-  const child = spawn(process.execPath, [join(pluginRoot, 'scripts', 'hook.mjs'), ...job.args], {
+  const child = spawn(process.execPath, [join(pluginRoot, HOOK_ENTRY), ...job.args], {
     cwd: world.workspace,
     env,
     stdio: ['pipe', 'ignore', 'ignore'],

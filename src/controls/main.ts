@@ -31,7 +31,7 @@ import { openStageContext, recallPeers } from '../session/stageContext.js';
 import { resolveWorkspace } from '../session/workspace.js';
 import { memoryOffReason } from '../session/switches.js';
 import { resolveDataDir } from '../store/paths.js';
-import { RUNNER_NAMES } from '../store/status.js';
+import { answeredByPhrase } from '../store/status.js';
 import { outboundQuery } from '../transcript/privacy.js';
 import { newestWhySession, readWhy, type WhyEntry } from '../why/record.js';
 import { inertForCommand } from '../protocol/commandOutput.js';
@@ -207,6 +207,6 @@ function describe(entry: WhyEntry): string[] {
     `${head}${peer}`,
     ...(items.length > 0 ? items : ['    (no URI in the block)']),
     ...more,
-    `    ${entry.text.length} characters injected${entry.by === undefined ? '' : ` by ${RUNNER_NAMES[entry.by]}`}`,
+    `    ${entry.text.length} characters injected${answeredByPhrase(entry.by)}`,
   ];
 }

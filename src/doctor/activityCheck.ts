@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { readStatus, RUNNER_NAMES, serverKeyOf } from '../store/status.js';
+import { answeredByPhrase, readStatus, serverKeyOf } from '../store/status.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import type { ActivityMark } from '../store/status.js';
 import { formatAge } from '../statusline/format.js';
@@ -25,7 +25,7 @@ export async function checkActivity(dataDir: string, now: number, baseUrl: strin
   const recent = ids.sort((a, b) => lastAt(b) - lastAt(a)).slice(0, MAX_SESSIONS);
   const lines = recent.map(
     (id) =>
-      `${id}: recall ${describe(snapshot.recall[id], 'memory', 'memories', now)}${answeredBy(snapshot.recall[id])}; capture ${describe(snapshot.capture[id], 'message', 'messages', now)}`,
+      `${id}: recall ${describe(snapshot.recall[id], 'memory', 'memories', now)}${answeredByPhrase(snapshot.recall[id]?.by)}; capture ${describe(snapshot.capture[id], 'message', 'messages', now)}`,
   );
   const seen = snapshot.server;
   const mine = seen !== undefined && seen.server === serverKeyOf(baseUrl) ? seen : undefined;
@@ -56,9 +56,4 @@ export async function checkActivity(dataDir: string, now: number, baseUrl: strin
 function describe(mark: ActivityMark | undefined, one: string, many: string, now: number): string {
   if (!mark) return 'never';
   return `${counted(mark.count, one, many)} ${formatAge(now - mark.at)}`;
-}
-
-/** ` by the resident helper`, when the mark says who answered (records of earlier versions do not). */
-function answeredBy(mark: ActivityMark | undefined): string {
-  return mark?.by === undefined ? '' : ` by ${RUNNER_NAMES[mark.by]}`;
 }

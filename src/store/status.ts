@@ -56,11 +56,16 @@ export function runnerOf(value: unknown): Runner | undefined {
 }
 
 /** How `why` and doctor name a runner. */
-export const RUNNER_NAMES: Readonly<Record<Runner, string>> = {
+const RUNNER_NAMES: Readonly<Record<Runner, string>> = {
   hook: 'the prompt hook itself',
   resident: 'the resident helper',
   module: 'the hooks module',
 };
+
+/** ` by the resident helper` (`why`, doctor); '' for a record of an earlier version, which does not say. */
+export function answeredByPhrase(by: Runner | undefined): string {
+  return by === undefined ? '' : ` by ${RUNNER_NAMES[by]}`;
+}
 
 /** One session's last recall or capture. */
 export interface ActivityMark {

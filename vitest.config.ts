@@ -23,7 +23,7 @@ export default defineConfig({
           ...shared,
           name: 'unit',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/e2e/**', 'node_modules/**', ...ALONE],
+          exclude: ['tests/e2e/**', 'tests/real/**', 'node_modules/**', ...ALONE],
           maxWorkers: 2,
         },
       },

@@ -36,6 +36,8 @@ const CARD_LINE = /OpenViking · (\d+) recalled · 1 looked up/;
 
 /** A `/exit` as the capture stores it (the host writes it as a `<command-name>` user line). */
 const isExitLine = (text: string): boolean => text.trim() === '/exit';
+/** The `/compact` line, which the host writes after PreCompact ran: the first session's SessionEnd commits it. */
+const isCompactLine = (text: string): boolean => text.trim() === '/compact';
 
 /** How many `/exit` lines the host wrote into these transcripts. */
 function exitLinesIn(transcripts: readonly string[]): number {
@@ -59,7 +61,17 @@ forEachClaudeVersion((version) => {
         (request) =>
           request.method === 'POST' && request.path.endsWith(`/sessions/${mainSession()?.sessionId ?? 'none'}/commit`),
       ).length;
-  const settledCommits = async () => (await settledCounts({ commits }, 20_000)).commits ?? -1;
+  /** Every archived message's text, in commit order. */
+  const archivedTexts = () => (mainSession()?.archives ?? []).flatMap((archive) => archive.messages.map(messageText));
+  /**
+   * The commits once the first session's SessionEnd commit landed (it archives the `/compact` line). The host
+   * guarantees that SessionEnd ran before the CLI exited, not when its detached capture commits (FC27), so this
+   * waits for that commit under a deadline instead of guessing its time.
+   */
+  const commitsOfFirstSession = async () => {
+    const compactArchived = () => archivedTexts().filter(isCompactLine).length;
+    return (await settledCounts({ commits, compactArchived }, 60_000)).commits ?? -1;
+  };
 
   beforeAll(async () => {
     world = await createClaudeWorld(
@@ -95,7 +107,7 @@ forEachClaudeVersion((version) => {
     first.submit('/exit');
     await first.waitForExit();
     logs.first = readFileSync(join(world.sandbox.root, 'debug-first.txt'), 'utf8');
-    commitsAfterFirst = await settledCommits();
+    commitsAfterFirst = await commitsOfFirstSession();
 
     const second = startTui(world.sandbox, 'second', options('debug-second.txt', ['--continue']));
     await second.waitForScreen(/❯/, 'the composer');
@@ -171,8 +183,14 @@ forEachClaudeVersion((version) => {
         prompt: () => countMessages(mainSession(), 'user', 'E2E-TUI'),
         answer: () => countMessages(mainSession(), 'assistant', ANSWER),
       };
-      expect(await settledCounts(probes, 20_000), world.evidence()).toEqual(onceEach(probes));
-      const archived = (mainSession()?.archives ?? []).flatMap((archive) => archive.messages.map(messageText));
+      // What the host guarantees is that each SessionEnd hook ran (logged above), not when its detached
+      // capture commits (FC27): the `--continue` session's commit of the first `/exit` lands after the CLI
+      // exited, later still on a loaded machine. So wait for that commit (a deadline, not a guess of its time),
+      // then until nothing changes.
+      const exitsArchived = () => archivedTexts().filter(isExitLine).length;
+      const settled = await settledCounts({ ...probes, exitsArchived }, 60_000);
+      expect({ prompt: settled.prompt, answer: settled.answer }, world.evidence()).toEqual(onceEach(probes));
+      const archived = archivedTexts();
       // Every message in exactly one archive: the turn in PreCompact's, the `/compact` line (written after PreCompact ran) in SessionEnd's.
       expect(archived.filter((text) => text.includes('E2E-TUI'))).toHaveLength(2);
       const others = archived.filter((text) => !isExitLine(text));

@@ -4,8 +4,9 @@
  * `ov.conf` into a fresh workspace, starts `openviking-server` on a free
  * loopback port and resolves once `GET /ready` answers 200 (which embeds a
  * probe through the provider, so the provider is up first). `stop()` ends
- * the server by its pid (SIGTERM, then SIGKILL), then the provider; the
- * workspace is removed unless `OPENVIKING_KEEP_WORKSPACE=1`.
+ * the server (SIGTERM through its guard, SIGKILL to its process group after
+ * 3 s), then the provider; the workspace is removed unless
+ * `OPENVIKING_KEEP_WORKSPACE=1`.
  *
  * The child's environment is a clean one: its own HOME inside the
  * workspace (so nothing reads or writes the user's `~/.openviking`), no
@@ -111,6 +112,20 @@ export async function startRealServer(options: RealServerOptions): Promise<RealS
   }
 }
 
+/**
+ * The server runs under a small `sh` guard holding a pipe from this process: when the pipe
+ * closes (stop(), or this process dying however it dies) the guard sends the server SIGTERM,
+ * so no test run leaves a server behind. The guard exits with the server, so a server that
+ * dies before it is ready is seen at once. The guard leads its own process
+ * group, so stop() can SIGKILL both if the server will not go (0.5.2 was seen to take ~12 s
+ * to exit on SIGTERM, and to spin when its provider had gone first).
+ */
+const GUARD = `exec 3<&0
+"$1" --config "$2" </dev/null & server=$!
+{ read _closed <&3; kill -TERM $server 2>/dev/null; } &
+trap 'kill -TERM $server 2>/dev/null' TERM INT
+wait $server`;
+
 function spawnServer(binary: string, configFile: string, home: string, logFile: string): ChildProcess {
   const out = openSync(logFile, 'a', 0o600);
   const env: NodeJS.ProcessEnv = {
@@ -121,7 +136,12 @@ function spawnServer(binary: string, configFile: string, home: string, logFile: 
     NO_PROXY: '*',
   };
   try {
-    return spawn(binary, ['--config', configFile], { env, cwd: home, stdio: ['ignore', out, out] });
+    return spawn('sh', ['-c', GUARD, 'openviking-server-guard', binary, configFile], {
+      env,
+      cwd: home,
+      detached: true,
+      stdio: ['pipe', out, out],
+    });
   } finally {
     closeSync(out);
   }
@@ -162,11 +182,20 @@ function tail(file: string): string {
   }
 }
 
+/** A test server's data is thrown away: a short grace, then SIGKILL (0.5.2 takes ~12 s to stop on SIGTERM). */
+const STOP_GRACE_MS = 3_000;
+
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  child.stdin?.end();
+  const killer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, STOP_GRACE_MS);
   await exited;
   clearTimeout(killer);
 }

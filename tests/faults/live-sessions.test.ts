@@ -64,9 +64,13 @@ describe('two live sessions plus a third start', () => {
         await turn(world, b, n++);
         await sleep(1_000);
       }
+      // Each later start comes right after one of B's turns, so B's last turn is moments old whatever the
+      // machine's load (a loaded machine once took longer than IDLE_MS over one turn and a start's settle).
+      await turn(world, b, n++);
       const d = world.session('fourth');
       await world.fire('fourth SessionStart', 'SessionStart', d.p.sessionStart('startup'));
       await world.settle();
+      await turn(world, b, n++);
       const e = world.session('fifth');
       await world.fire('fifth SessionStart', 'SessionStart', e.p.sessionStart('startup'));
       await world.settle();

@@ -1,8 +1,10 @@
 /**
  * Bad input through the host simulator against the BUILT bundle (run
  * `npm run build` first): whatever arrives on stdin, every hook exits 0 and
- * prints nothing or a valid envelope, quickly. A hook that failed or hung
- * here would block the user's prompt or tool on CodeBuddy.
+ * prints nothing or a valid envelope, inside the host's timeout. A hook that
+ * failed or hung here would block the user's prompt or tool on CodeBuddy.
+ * How fast it is, is the bench's to say (bench/RESULTS.md): these tests bound
+ * time only by what the host enforces (its timeout, F5).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,8 +24,6 @@ const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace });
 const payloads = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
 afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 
-/** Generous on a loaded 2-core machine; a healthy run takes a fraction of it. */
-const FAST_MS = 1_000;
 const PRE_TOOL_USE_TIMEOUT_MS = (sim.config.PreToolUse?.[0]?.hooks[0]?.timeout ?? 0) * 1000;
 const EVENTS = [
   'SessionStart',
@@ -64,7 +64,6 @@ describe('bad stdin through the simulator (built bundle)', () => {
         const result = await sim.fire(event, { tool_name: 'Read' }, { stdin });
         expectHarmless(result, `${event} / ${label}`);
         expect(result.outputs[0]?.stdout, `${event} / ${label}`).toBe('');
-        expect(result.durationMs, `${event} / ${label}`).toBeLessThan(FAST_MS);
       }
     });
   }
@@ -96,8 +95,8 @@ describe('bad stdin through the simulator (built bundle)', () => {
       const result = await sim.fire(event, { tool_name: 'Write' }, { stdin: huge });
       expectHarmless(result, event);
       expect(result.outputs[0]?.stdout).toBe('');
-      // Pushing 20 MB through two pipes costs time of its own on a loaded machine; it must still be far from the 5 s timeout.
-      expect(result.durationMs, event).toBeLessThan(2 * FAST_MS);
+      // Pushing 20 MB through two pipes costs time of its own on a loaded machine; it must still beat the host's kill.
+      expect(result.durationMs, event).toBeLessThan(PRE_TOOL_USE_TIMEOUT_MS - 500);
     }
   });
 
@@ -140,9 +139,10 @@ describe('bad stdin through the simulator (built bundle)', () => {
     const elapsedMs = performance.now() - started;
     child.stdin.destroy();
     expect(code).toBe(0);
-    // Neither plugin variable set (run by hand): CodeBuddy's tool names.
+    // Neither plugin variable set (run by hand): CodeBuddy's tool names. The deny itself proves the payload was
+    // answered as soon as it was whole: a read that waited for the end of stdin would have given up at its timeout,
+    // and a stdin that timed out is answered with the pass-through (nothing), never a deny (hook/main.ts).
     expect(stdout).toBe(denyBytes((deny && expectedReason(deny, 'codebuddy')) ?? ''));
-    // Node's start-up and the guard only; the stream reader's 2.5 s stdin timeout would be far past this.
-    expect(elapsedMs).toBeLessThan(FAST_MS);
+    expect(elapsedMs).toBeLessThan(PRE_TOOL_USE_TIMEOUT_MS - 500);
   });
 });

@@ -5323,6 +5323,24 @@ function parseJson2(text2) {
   }
 }
 
+// src/openviking/identityHeaders.ts
+var IDENTITY_HEADER_NAMES = [
+  "Authorization",
+  "X-OpenViking-Account",
+  "X-OpenViking-User",
+  "X-OpenViking-Actor-Peer"
+];
+function identityHeaders(fields) {
+  const headers = {};
+  const key = fields.apiKey?.trim();
+  const values = [key ? `Bearer ${key}` : void 0, fields.account, fields.user, fields.actorPeer];
+  IDENTITY_HEADER_NAMES.forEach((name, index) => {
+    const value = values[index]?.trim();
+    if (value) headers[name] = value;
+  });
+  return headers;
+}
+
 // src/openviking/shapes.ts
 function readHealth(value) {
   const body = record(value, "health");
@@ -5597,17 +5615,17 @@ function transportFailureOf(error, cutByDeadline, spec) {
   }
 }
 function buildHeaders(options2, spec, hasBody) {
-  const headers = { "User-Agent": options2.userAgent, Accept: "application/json" };
-  if (hasBody) headers["Content-Type"] = "application/json";
-  const set = (name, value) => {
-    const trimmed = value?.trim();
-    if (trimmed) headers[name] = trimmed;
+  return {
+    "User-Agent": options2.userAgent,
+    Accept: "application/json",
+    ...hasBody ? { "Content-Type": "application/json" } : {},
+    ...identityHeaders({
+      apiKey: options2.apiKey,
+      account: options2.account,
+      user: options2.user,
+      ...spec.sessionRoute ? {} : { actorPeer: options2.actorPeer }
+    })
   };
-  set("Authorization", options2.apiKey?.trim() ? `Bearer ${options2.apiKey.trim()}` : void 0);
-  set("X-OpenViking-Account", options2.account);
-  set("X-OpenViking-User", options2.user);
-  if (!spec.sessionRoute) set("X-OpenViking-Actor-Peer", options2.actorPeer);
-  return headers;
 }
 function queryString(query) {
   if (!query) return "";

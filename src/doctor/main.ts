@@ -96,6 +96,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
   const deadlineAt = startedAt + DOCTOR_NETWORK_BUDGET_MS;
   const client = clientFor(config, deps, DOCTOR_REQUEST_TIMEOUT_MS, deadlineAt);
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
+  const folder = resolveWorkspace({}, deps.env, deps.cwd);
 
   const network = (async () => {
     const server = await checkServer(config, client, deps.now, deps.env);
@@ -103,10 +104,12 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     const mcp: Check =
       server.health && left > 0
         ? await checkMcp({
-            credentials: config.credentials,
+            config,
+            where: { workspace: folder, homeDir: deps.homeDir },
             http: deps.http,
             userAgent: USER_AGENT,
             timeoutMs: Math.min(DOCTOR_REQUEST_TIMEOUT_MS, left),
+            now: deps.now,
           })
         : {
             id: 'mcp',
@@ -134,7 +137,6 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     adopted,
   );
   const queueTargets = await checkQueueTargets(config, storeLayout(dataDir).queueDir, startedAt);
-  const folder = resolveWorkspace({}, deps.env, deps.cwd);
   return [
     checkConfig(config, deps.homeDir, pluginOptionWarnings(deps.env, deps.homeDir, deps.pluginRoot)),
     checkProject(config, folder, deps.homeDir, startedAt),

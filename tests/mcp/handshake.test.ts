@@ -104,7 +104,9 @@ describe('doctor probes /mcp with the proxy’s own handshake', () => {
     const fromProxy = handshakeOf(ov);
     ov.clearRequests();
 
-    const report = parseReport(await runDoctorInProcess(['--json'], env(ov.url), sandbox.home, REPO_ROOT, workspace));
+    const report = parseReport(
+      await runDoctorInProcess({ json: true }, env(ov.url), sandbox.home, REPO_ROOT, workspace),
+    );
     expect(checkOf(report, 'mcp')).toMatchObject({ status: 'pass' });
     const fromDoctor = handshakeOf(ov);
 
@@ -130,7 +132,9 @@ describe('doctor probes /mcp with the proxy’s own handshake', () => {
     }
     expect(mcpPosts(ov, 'initialize').length).toBeGreaterThan(0);
 
-    const report = parseReport(await runDoctorInProcess(['--json'], env(ov.url), sandbox.home, REPO_ROOT, workspace));
+    const report = parseReport(
+      await runDoctorInProcess({ json: true }, env(ov.url), sandbox.home, REPO_ROOT, workspace),
+    );
     const mcp = checkOf(report, 'mcp');
     expect(mcp.status).toBe('fail');
     expect(mcp.lines.join('\n')).toContain('the server answered protocol "2099-01-01"');

@@ -15,7 +15,6 @@ import {
   displayPath,
   displayUrl,
   errorLine,
-  errorMessage,
   expandHome,
   failureToRpcError,
   hash64Hex,
@@ -34,8 +33,14 @@ import {
   speaksProtocolVersion,
   statQuietly,
   writeJsonAtomic
-} from "./chunks/chunk-3N25HDJG.mjs";
-import "./chunks/chunk-IMCPPGM2.mjs";
+} from "./chunks/chunk-W2LQUN62.mjs";
+import {
+  transportFailureCause
+} from "./chunks/chunk-IR6DMAYW.mjs";
+import {
+  errorCode,
+  errorMessage
+} from "./chunks/chunk-FYQ2Q3BF.mjs";
 
 // src/mcp/main.ts
 import { homedir } from "node:os";
@@ -793,11 +798,11 @@ function createDiscovery(options) {
     }
   };
   return {
-    async answer(request, field, signal) {
+    async answer(request2, field, signal) {
       const url = options.mcpUrl();
-      const isTools = request.method === "tools/list";
+      const isTools = request2.method === "tools/list";
       try {
-        const result = await options.request(request.method, request.params, { signal, timeoutMs: budget() });
+        const result = await options.request(request2.method, request2.params, { signal, timeoutMs: budget() });
         if (isTools && Array.isArray(result.tools)) recordLive(url, result.tools);
         return result;
       } catch (error) {
@@ -805,7 +810,7 @@ function createDiscovery(options) {
         const remembered = isTools ? (await snapshots.load(url))?.tools ?? [] : [];
         const unsupported = isUpstreamError(error) && error.failure.kind === "rpc";
         (unsupported ? log.debug : log.warn)(
-          `${request.method} failed upstream; serving ${remembered.length ? "the remembered list" : "an empty list"}`,
+          `${request2.method} failed upstream; serving ${remembered.length ? "the remembered list" : "an empty list"}`,
           {
             error: describeError(error)
           }
@@ -817,8 +822,8 @@ function createDiscovery(options) {
     onReconnected() {
       if (served?.fallback) void relist();
     },
-    async answerLocally(request, field) {
-      const isTools = request.method === "tools/list";
+    async answerLocally(request2, field) {
+      const isTools = request2.method === "tools/list";
       const remembered = isTools ? (await snapshots.load(options.mcpUrl()))?.tools ?? [] : [];
       if (isTools) served = { json: JSON.stringify(remembered), fallback: true };
       return fallbackListing(field, remembered);
@@ -891,18 +896,18 @@ var HostLink = class {
         return;
     }
   }
-  async answerRequest(request) {
+  async answerRequest(request2) {
     const handlers = this.handlers;
     if (handlers === void 0) return;
     const controller = new AbortController();
-    this.inFlight.set(request.id, controller);
+    this.inFlight.set(request2.id, controller);
     try {
-      const result = await handlers.answer(request, controller.signal);
-      if (!controller.signal.aborted) this.write(resultLine(request.id, result));
+      const result = await handlers.answer(request2, controller.signal);
+      if (!controller.signal.aborted) this.write(resultLine(request2.id, result));
     } catch (error) {
-      if (!controller.signal.aborted) this.write(errorLine(request.id, handlers.toRpcError(error)));
+      if (!controller.signal.aborted) this.write(errorLine(request2.id, handlers.toRpcError(error)));
     } finally {
-      if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
+      if (this.inFlight.get(request2.id) === controller) this.inFlight.delete(request2.id);
     }
   }
   onNotification(notification) {
@@ -2126,7 +2131,7 @@ function createSemaphore(limit) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-OGCGMRDH.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-MC3STHPX.mjs")).openSdkSession(options);
 function createUpstream(options) {
   const sessions = new UpstreamSessions(options);
   const { config, log } = options;
@@ -2399,7 +2404,7 @@ function createProxy(options) {
   const host = new HostLink(options.stdout, log);
   const parts = proxyParts(options, log, config, host);
   host.listen(options.stdin, {
-    answer: (request, signal) => answer(parts, request, signal),
+    answer: (request2, signal) => answer(parts, request2, signal),
     toRpcError: (error) => toRpcError(parts, error),
     onClose: () => parts.upstream.close().catch((error) => log.debug("upstream close failed", { error: describeError(error) }))
   });
@@ -2473,39 +2478,39 @@ function switchesHere(options, config, upstream) {
     }
   };
 }
-async function answer(parts, request, signal) {
-  switch (request.method) {
+async function answer(parts, request2, signal) {
+  switch (request2.method) {
     case "initialize": {
       const snapshot = await parts.snapshots.load(parts.mcpUrl());
       if (parts.switches.toolsOff() === void 0 && parts.switches.memoryOff() === void 0)
         setImmediate(() => parts.upstream.warmUp());
-      return buildInitializeResult(request.params, snapshot?.profile, parts.options.serverInfo);
+      return buildInitializeResult(request2.params, snapshot?.profile, parts.options.serverInfo);
     }
     case "ping":
       return {};
     default:
-      return forward(parts, request, signal);
+      return forward(parts, request2, signal);
   }
 }
-async function forward(parts, request, signal) {
-  const field = listingField(request.method, request.params);
+async function forward(parts, request2, signal) {
+  const field = listingField(request2.method, request2.params);
   const toolsOff = parts.switches.toolsOff();
   if (toolsOff !== void 0) {
-    parts.log.debug("bundled tools are off; answered locally", { method: request.method });
+    parts.log.debug("bundled tools are off; answered locally", { method: request2.method });
     if (field !== void 0) return fallbackListing(field);
-    if (request.method === "tools/call") return { content: [{ type: "text", text: toolsOff }], isError: true };
+    if (request2.method === "tools/call") return { content: [{ type: "text", text: toolsOff }], isError: true };
     throw new ToolsOffError(toolsOff);
   }
   const off = parts.switches.memoryOff();
   if (off !== void 0) {
-    parts.log.debug("memory is off here; answered locally", { method: request.method, reason: off });
-    if (field !== void 0) return parts.discovery.answerLocally(request, field);
-    if (request.method === "tools/call")
+    parts.log.debug("memory is off here; answered locally", { method: request2.method, reason: off });
+    if (field !== void 0) return parts.discovery.answerLocally(request2, field);
+    if (request2.method === "tools/call")
       return { content: [{ type: "text", text: memoryOffText(off) }], isError: true };
     throw new MemoryOffError(off);
   }
-  if (field !== void 0) return parts.discovery.answer(request, field, signal);
-  return parts.upstream.request(request.method, filterOutboundParams(request.method, request.params), { signal });
+  if (field !== void 0) return parts.discovery.answer(request2, field, signal);
+  return parts.upstream.request(request2.method, filterOutboundParams(request2.method, request2.params), { signal });
 }
 function toRpcError(parts, error) {
   if (error instanceof MemoryOffError)
@@ -2659,35 +2664,87 @@ function parseProxyUrl(text2) {
 }
 
 // src/mcp/proxyFetch.ts
+var TUNNEL_OPEN_MS = 3e4;
+var NULL_BODY = /* @__PURE__ */ new Set([101, 204, 205, 304]);
 function proxyAwareFetch(env, direct) {
   const settings = proxySettings(env);
   if (settings === void 0) return direct;
   const agents = /* @__PURE__ */ new Map();
-  return async (input, init) => {
+  const proxied = async (input, init) => {
     const url = new URL(String(input));
     const route = proxyRoute(url, settings);
     if (route === void 0) return direct(input, init);
-    const undici = await loadUndici();
-    const key = `${route.proxy.href} ${route.authorization ?? ""}`;
+    const key = `${route.proxy.href} ${route.authorization ?? ""} ${url.protocol === "https:" ? url.host : ""}`;
     let agent = agents.get(key);
     if (agent === void 0) {
-      agent = new undici.ProxyAgent(agentOptions(route));
+      agent = agentFor(url, route);
       agents.set(key, agent);
     }
-    return await undici.fetch(url, { ...init, dispatcher: agent });
+    return request(url, route, init ?? {}, await agent);
   };
+  return proxied;
 }
-async function loadUndici() {
-  const loaded = await import("./chunks/undici-UMJHIAYB.mjs");
-  return typeof loaded.ProxyAgent === "function" ? loaded : loaded.default;
-}
-function agentOptions(route) {
-  return {
-    uri: route.proxy.href,
-    // Absolute form for http targets (curl's way); https always tunnels.
-    proxyTunnel: false,
-    ...route.authorization === void 0 ? {} : { token: route.authorization }
+async function agentFor(url, route) {
+  const [{ Agent: HttpAgent }, tunnel] = await Promise.all([
+    import("node:http"),
+    import("./chunks/proxyTunnel-O3TQ77U5.mjs")
+  ]);
+  const open = () => url.protocol === "https:" ? tunnel.tunnelTls(url, route, TUNNEL_OPEN_MS) : tunnel.connectToProxy(route);
+  const agent = new HttpAgent({ keepAlive: true });
+  const createConnection = (_options, done) => {
+    open().then(
+      (socket) => done(null, socket),
+      (error) => done(withCode(error))
+    );
+    return void 0;
   };
+  Object.assign(agent, { createConnection });
+  return agent;
+}
+async function request(url, route, init, agent) {
+  const [{ request: httpRequest }, { Readable }] = await Promise.all([import("node:http"), import("node:stream")]);
+  const headers = {};
+  new Headers(init.headers).forEach((value, name) => headers[name] = value);
+  const viaProxy = url.protocol === "http:";
+  if (viaProxy && route.authorization !== void 0) headers["proxy-authorization"] = route.authorization;
+  const signal = init.signal ?? void 0;
+  signal?.throwIfAborted();
+  if (init.body != null && typeof init.body !== "string") throw new TypeError("fetch failed: only a text body is sent");
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        agent,
+        method: init.method ?? "GET",
+        host: url.hostname,
+        port: url.port || (url.protocol === "https:" ? 443 : 80),
+        // Absolute form to the proxy for an http target; origin form inside a tunnel.
+        path: viaProxy ? url.href : `${url.pathname}${url.search}`,
+        headers: { ...headers, host: url.host },
+        ...signal ? { signal } : {}
+      },
+      (answer2) => {
+        const status = answer2.statusCode ?? 502;
+        const body = NULL_BODY.has(status) ? null : Readable.toWeb(answer2);
+        resolve(new Response(body, { status, statusText: answer2.statusMessage ?? "", headers: answerHeaders(answer2) }));
+      }
+    );
+    outgoing.on("error", (error) => reject(signal?.aborted ? signal.reason : fetchFailed(error)));
+    outgoing.end(typeof init.body === "string" ? init.body : void 0);
+  });
+}
+function answerHeaders(answer2) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer2.headers))
+    for (const one of Array.isArray(value) ? value : value === void 0 ? [] : [value]) headers.append(name, one);
+  return headers;
+}
+function fetchFailed(error) {
+  return new TypeError("fetch failed", { cause: withCode(error) });
+}
+function withCode(error) {
+  if (errorCode(error) !== void 0) return error;
+  const code = transportFailureCause(error);
+  return Object.assign(new Error(errorMessage(error)), code === void 0 ? {} : { code });
 }
 
 // src/mcp/main.ts

@@ -1,6 +1,9 @@
 /*! openviking-codebuddy (Apache-2.0, LICENSE) bundles third-party code here: its licences are in THIRD_PARTY_NOTICES.md at the plugin root. */
 import { createRequire as __ovCreateRequire } from 'node:module';
 const require = __ovCreateRequire(import.meta.url);
+import {
+  errorMessage
+} from "./chunk-FYQ2Q3BF.mjs";
 
 // src/util/json.ts
 function isRecord(value) {
@@ -12,16 +15,6 @@ function parseJson(text) {
   } catch {
     return void 0;
   }
-}
-
-// src/util/errors.ts
-function errorMessage(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-function errorCode(error) {
-  if (typeof error !== "object" || error === null) return void 0;
-  const code = error.code;
-  return typeof code === "string" ? code : void 0;
 }
 
 // .codebuddy-plugin/plugin.json
@@ -1976,8 +1969,6 @@ function mcpRequestHeaders(config, where, now, userAgent) {
 
 export {
   isRecord,
-  errorMessage,
-  errorCode,
   readSmallTextFile,
   loadConfigFile,
   expandHome,

@@ -5,16 +5,16 @@ import {
   MCP_CLIENT_CAPABILITIES,
   MCP_CLIENT_INFO,
   UpstreamError,
-  errorCode,
-  errorMessage,
   isRecord,
   serverMessageOf
-} from "./chunk-3N25HDJG.mjs";
+} from "./chunk-W2LQUN62.mjs";
 import {
   __commonJS,
   __export,
-  __toESM
-} from "./chunk-IMCPPGM2.mjs";
+  __toESM,
+  errorCode,
+  errorMessage
+} from "./chunk-FYQ2Q3BF.mjs";
 
 // node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({

@@ -17,13 +17,8 @@ import { gitRemoteVariable } from '../../src/project/peerTemplate.js';
 import { checkOf, parseReport, runDoctorInProcess } from '../doctor/support.js';
 import { startOvServer, type LoggedRequest, type OvTestServer } from '../support/ov-server/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
-import {
-  connectThroughProxy,
-  makeRepoWorkspace,
-  makeSandbox,
-  proxyUnderTest,
-  type Sandbox,
-} from './support/harness.js';
+import { connectThroughProxy, makeRepoWorkspace, makeSandbox, proxyUnderTest } from './support/harness.js';
+import type { Sandbox } from './support/harness.js';
 
 const REMOTE = 'git@github.com:acme/handshake-project.git';
 const PEER = gitRemoteVariable(REMOTE);

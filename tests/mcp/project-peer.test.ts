@@ -8,13 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitRemoteVariable } from '../../src/project/peerTemplate.js';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
-import {
-  connectThroughProxy,
-  makeRepoWorkspace,
-  makeSandbox,
-  proxyUnderTest,
-  type Sandbox,
-} from './support/harness.js';
+import { connectThroughProxy, makeRepoWorkspace, makeSandbox, proxyUnderTest } from './support/harness.js';
+import type { Sandbox } from './support/harness.js';
 
 const REMOTE = 'git@github.com:acme/mcp-project.git';
 const PEER = gitRemoteVariable(REMOTE);

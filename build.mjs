@@ -452,7 +452,7 @@ async function removeStale(made) {
   return removed;
 }
 
-/** The MCP proxy: the only bundle with packages in it (the MCP SDK, zod, ajv, undici), so it carries the notice pointer. */
+/** The MCP proxy: the only bundle with packages in it (the MCP SDK, zod, ajv), so it carries the notice pointer. */
 export const MCP_BUILD_OPTIONS = {
   ...COMMON_OPTIONS,
   metafile: true,

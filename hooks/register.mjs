@@ -4200,188 +4200,20 @@ function isRedacted(value) {
   return /^\[REDACTED/i.test(value);
 }
 
-// src/transcript/secretRules.ts
-var B = String.raw`(?<![A-Za-z0-9_-])`;
-var TOKEN_RULES = [
-  // AI providers. Anthropic before OpenAI: both start with `sk-`.
-  { kind: "anthropic-key", keywords: ["sk-ant-"], source: String.raw`${B}sk-ant-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
+// src/transcript/secretRuleSpec.ts
+var TOKEN_START = String.raw`(?<![A-Za-z0-9_-])`;
+
+// src/transcript/contextSecretRules.ts
+var CONTEXT_RULES = [
   {
-    // `sk-proj-…`/`sk-svcacct-…` may hold `-` and `_`; a bare `sk-` key is one alphanumeric run (not `sk-learn-…`).
-    kind: "openai-key",
-    keywords: ["sk-"],
-    source: String.raw`${B}sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*|[A-Za-z0-9]{20}[A-Za-z0-9]*(?![A-Za-z0-9_-]))`
-  },
-  { kind: "groq-key", keywords: ["gsk_"], source: String.raw`${B}gsk_[A-Za-z0-9]{40}[A-Za-z0-9]*` },
-  { kind: "xai-key", keywords: ["xai-"], source: String.raw`${B}xai-[A-Za-z0-9]{60}[A-Za-z0-9]*` },
-  { kind: "perplexity-key", keywords: ["pplx-"], source: String.raw`${B}pplx-[A-Za-z0-9]{40}[A-Za-z0-9]*` },
-  { kind: "replicate-token", keywords: ["r8_"], source: String.raw`${B}r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])` },
-  { kind: "huggingface-token", keywords: ["hf_"], source: String.raw`${B}hf_[A-Za-z0-9]{30}[A-Za-z0-9]*` },
-  // Payments.
-  {
-    kind: "stripe-key",
-    keywords: ["_live_", "_test_", "_prod_"],
-    source: String.raw`${B}[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10}[A-Za-z0-9]*`
-  },
-  {
-    kind: "stripe-webhook-secret",
-    keywords: ["whsec_"],
-    source: String.raw`${B}whsec_[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*`
-  },
-  {
-    kind: "square-token",
-    keywords: ["sq0atp-", "sq0csp-"],
-    source: String.raw`${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{22}[A-Za-z0-9_-]*`
-  },
-  // Clouds.
-  {
-    kind: "aws-access-key",
-    keywords: ["akia", "asia", "abia", "acca", "a3t"],
-    source: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`
-  },
-  {
-    kind: "aws-session-token",
-    keywords: ["iqojb3jpz2lu", "fwogzxivyxdz", "aqodyxdz"],
-    source: String.raw`(?<![A-Za-z0-9+/])(?:IQoJb3JpZ2lu|FwoGZXIvYXdz|AQoDYXdz)[A-Za-z0-9+/=]{20}[A-Za-z0-9+/=]*`
-  },
-  {
-    kind: "aws-secret-key",
-    keywords: ["aws_secret_access_key", "secretaccesskey"],
-    source: String.raw`((?:aws_secret_access_key|SecretAccessKey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`,
-    flags: "i",
-    keepPrefix: true
-  },
-  { kind: "google-api-key", keywords: ["aiza"], source: String.raw`${B}AIza[A-Za-z0-9_-]{35}` },
-  {
-    kind: "google-oauth-secret",
-    keywords: ["gocspx-"],
-    source: String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
-  },
-  { kind: "google-oauth-token", keywords: ["ya29."], source: String.raw`${B}ya29\.[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*` },
-  {
-    kind: "google-refresh-token",
-    keywords: ["1//0"],
-    source: String.raw`(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{30}[A-Za-z0-9_-]*`
-  },
-  {
-    kind: "azure-client-secret",
-    keywords: ["q~"],
-    source: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`
-  },
-  { kind: "digitalocean-token", keywords: ["_v1_"], source: String.raw`${B}do[por]_v1_[a-f0-9]{64}` },
-  { kind: "databricks-token", keywords: ["dapi"], source: String.raw`${B}dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])` },
-  { kind: "supabase-token", keywords: ["sbp_"], source: String.raw`${B}sbp_[a-f0-9]{40}` },
-  // Code hosting and registries.
-  {
-    kind: "github-token",
-    keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
-    source: String.raw`${B}gh[pousr]_[A-Za-z0-9]{36}[A-Za-z0-9]*`
-  },
-  { kind: "github-token", keywords: ["github_pat_"], source: String.raw`${B}github_pat_[A-Za-z0-9_]{22}[A-Za-z0-9_]*` },
-  {
-    kind: "gitlab-token",
-    keywords: ["glpat-", "glptt-", "gldt-", "glrt-", "glsoat-", "glcbt-", "glft-", "glimt-", "gloas-", "glagent-"],
-    source: String.raw`${B}gl(?:pat|ptt|dt|rt|soat|cbt|ft|imt|oas|agent)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
-  },
-  { kind: "npm-token", keywords: ["npm_"], source: String.raw`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])` },
-  {
-    kind: "pypi-token",
-    keywords: ["pypi-ageicHlwaS5vcmc".toLowerCase()],
-    source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
-  },
-  {
-    kind: "shopify-token",
-    keywords: ["shpat_", "shpca_", "shppa_", "shpss_"],
-    source: String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])`
-  },
-  { kind: "docker-token", keywords: ["dckr_pat_"], source: String.raw`dckr_pat_[A-Za-z0-9_-]{27}[A-Za-z0-9_-]*` },
-  { kind: "atlassian-token", keywords: ["atatt3"], source: String.raw`ATATT3[A-Za-z0-9_=-]{60}[A-Za-z0-9_=-]*` },
-  { kind: "linear-key", keywords: ["lin_api_"], source: String.raw`lin_api_[A-Za-z0-9]{40}` },
-  { kind: "postman-key", keywords: ["pmak-"], source: String.raw`PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}` },
-  {
-    kind: "terraform-token",
-    keywords: [".atlasv1."],
-    source: String.raw`${B}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`
-  },
-  // Chat, mail, monitoring, secrets managers.
-  {
-    kind: "slack-token",
-    keywords: ["xox"],
-    source: String.raw`(?<![A-Za-z0-9-])xox[abposre]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`
-  },
-  {
-    kind: "slack-token",
-    keywords: ["xapp-"],
-    source: String.raw`(?<![A-Za-z0-9-])xapp-[0-9]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`
-  },
-  {
-    kind: "slack-webhook",
-    keywords: ["hooks.slack.com"],
-    source: String.raw`(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/+-]{8}[A-Za-z0-9_/+-]*`,
-    flags: "i",
-    keepPrefix: true
-  },
-  {
-    kind: "discord-webhook",
-    keywords: ["/api/webhooks/"],
-    source: String.raw`(discord(?:app)?\.com/api/webhooks/)[0-9]{5,30}/[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`,
-    flags: "i",
-    keepPrefix: true
-  },
-  {
-    kind: "telegram-bot-token",
-    keywords: [":aa"],
-    source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`
-  },
-  {
-    kind: "sendgrid-key",
-    keywords: ["sg."],
-    source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}`
-  },
-  { kind: "mailgun-key", keywords: ["key-"], source: String.raw`${B}key-[a-f0-9]{32}(?![A-Za-z0-9])` },
-  {
-    kind: "mailchimp-key",
-    keywords: ["-us"],
-    source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])`
-  },
-  { kind: "twilio-key", keywords: ["sk"], source: String.raw`(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])` },
-  {
-    kind: "sentry-token",
-    keywords: ["sntrys_", "sntryu_", "sntrus_"],
-    source: String.raw`${B}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*`
-  },
-  {
-    kind: "grafana-token",
-    keywords: ["glsa_", "glc_"],
-    source: String.raw`${B}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})`
-  },
-  { kind: "newrelic-key", keywords: ["nrak-"], source: String.raw`NRAK-[A-Z0-9]{27}` },
-  {
-    kind: "vault-token",
-    keywords: ["hvs.", "hvb."],
-    source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*`
-  },
-  {
-    // Vault's legacy service tokens: `s.` and 24 base62 characters (mixed case and a digit: not a word after `s.`).
-    kind: "vault-token",
-    keywords: ["s."],
-    source: String.raw`(?<![A-Za-z0-9_.-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])`,
-    keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match.slice(2)) && /[0-9]/.test(match))
-  },
-  {
-    kind: "doppler-token",
-    keywords: ["dp."],
-    source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`,
-    flags: "i"
-  },
-  { kind: "1password-token", keywords: ["ops_eyj"], source: String.raw`ops_eyJ[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3}` },
-  { kind: "age-secret-key", keywords: ["age-secret-key-1"], source: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{58}` },
-  // Generic shapes.
-  {
+    id: "jwt",
+    upstream: ["jwt"],
     kind: "jwt",
     keywords: ["eyj"],
-    source: String.raw`${B}eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*`
+    source: String.raw`${TOKEN_START}eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{8}[A-Za-z0-9_-]*`
   },
   {
+    id: "bearer-token",
     kind: "bearer-token",
     keywords: ["bearer"],
     source: String.raw`\b(Bearer[ \t]{1,8})[A-Za-z0-9._~+/-]{16}[A-Za-z0-9._~+/-]*=*`,
@@ -4389,6 +4221,8 @@ var TOKEN_RULES = [
     keepPrefix: true
   },
   {
+    id: "authorization",
+    upstream: ["curl-auth-header"],
     kind: "authorization",
     keywords: ["authorization"],
     source: String.raw`(authorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?(?:basic|token|bot|digest|negotiate|ntlm)[ \t]{1,8})[A-Za-z0-9._~+/=-]{6}[A-Za-z0-9._~+/=-]*`,
@@ -4397,6 +4231,7 @@ var TOKEN_RULES = [
   },
   {
     // `scheme://user:password@host`; the user may be empty (`redis://:pw@host`) and the password may hold `/` (not `:`).
+    id: "url-password",
     kind: "url-password",
     keywords: ["://"],
     source: String.raw`(?<![A-Za-z0-9+.-])([a-z][a-z0-9+.-]{0,20}://[^\s:/@]{0,128}:)[^\s:@]{1,256}(?=@)`,
@@ -4406,6 +4241,8 @@ var TOKEN_RULES = [
   },
   {
     // `curl -u user:pass`, `--user user:pass` (not `docker run -u 1000:1000`).
+    id: "curl-user",
+    upstream: ["curl-auth-user"],
     kind: "password",
     keywords: ["-u", "--user"],
     source: String.raw`((?:^|[ \t])(?:-u|--user)(?:[ \t]{1,8}|=)["']?[^\s:"'@]{1,128}:)[^\s"'@]{1,256}`,
@@ -4415,12 +4252,14 @@ var TOKEN_RULES = [
   },
   {
     // `mysql -u root -pS3cret db` (the password is glued to -p; `-p` alone prompts).
+    id: "mysql-password",
     kind: "password",
     keywords: ["mysql", "mariadb"],
     source: String.raw`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-p)[^\s-][^\s]*`,
     keepPrefix: true
   },
   {
+    id: "sshpass-password",
     kind: "password",
     keywords: ["sshpass"],
     source: String.raw`(\bsshpass[ \t]{1,8}-p[ \t]{0,8}["']?)[^\s"']{1,256}`,
@@ -4428,6 +4267,7 @@ var TOKEN_RULES = [
   },
   // `redis-cli -h cache -a S3cret` (`-a` takes the password; `--pass` is the flag rule below).
   {
+    id: "redis-cli-password",
     kind: "password",
     keywords: ["redis-cli"],
     source: String.raw`(\bredis-cli\b(?:[ \t]{1,4}[^\s]{1,200}){0,12}?[ \t]{1,4}-a[ \t]{1,4}["']?)[^\s"'-][^\s"']{0,255}`,
@@ -4435,6 +4275,7 @@ var TOKEN_RULES = [
   },
   {
     // `.netrc`: `machine host login alice password s3cret`, on one line or several.
+    id: "netrc-password",
     kind: "password",
     keywords: ["machine"],
     source: String.raw`(\bmachine[ \t]{1,8}[^\s]{1,253}(?:[ \t\r\n]{1,20}(?:login|account|port)[ \t]{1,8}[^\s]{1,256}){0,3}[ \t\r\n]{1,20}password[ \t]{1,8})[^\s]{1,256}`,
@@ -4442,6 +4283,7 @@ var TOKEN_RULES = [
   },
   {
     // Azure DevOps and other personal access tokens in upper-case names: `AZURE_DEVOPS_EXT_PAT=…`, `ADO_PAT: …` (`pat` alone in code is a pattern).
+    id: "pat-variable",
     kind: "token",
     keywords: ["_pat"],
     source: String.raw`((?<![A-Za-z0-9_])[A-Z][A-Z0-9_]{0,60}_PAT["']?[ \t]{0,3}[:=][ \t]{0,3}["']?)[^\s"'$<{][^\s"']{7,255}`,
@@ -4449,6 +4291,7 @@ var TOKEN_RULES = [
   },
   {
     // `.pgpass` lines `host:port:database:user:password` (port a number or `*`); gated by the usual ports or the file's name.
+    id: "pgpass-password",
     kind: "password",
     keywords: ["pgpass", ":5432:", ":5433:", ":6432:", ":*:"],
     source: String.raw`^((?:[^\s:]{1,253}|\*):(?:[0-9]{1,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:)[^\s]{1,256}$`,
@@ -4457,6 +4300,7 @@ var TOKEN_RULES = [
   },
   {
     // Docker's `~/.docker/config.json`: `"auths": {"registry": {"auth": "<base64 user:password>"}}`.
+    id: "docker-config-auth",
     kind: "docker-auth",
     keywords: ['"auth"'],
     source: String.raw`("auth"[ \t]{0,8}:[ \t]{0,8}")[A-Za-z0-9+/]{8}[A-Za-z0-9+/]*={0,2}(?=")`,
@@ -4464,6 +4308,7 @@ var TOKEN_RULES = [
   },
   {
     // `Cookie: session=…; csrftoken=…` and `Set-Cookie:` in headers and curl output: the values.
+    id: "cookie",
     kind: "cookie",
     keywords: ["cookie"],
     source: String.raw`(\b(?:set-)?cookie[ \t]{0,4}:[ \t]{0,4})(?=[^\s=;"']{1,128}=)[^\r\n"']{1,4096}`,
@@ -4472,6 +4317,7 @@ var TOKEN_RULES = [
   },
   {
     // Azure SAS (`…?sv=…&sig=<base64, URL-encoded>`), also inside `SharedAccessSignature=` connection strings.
+    id: "azure-sas",
     kind: "azure-sas",
     keywords: ["sig="],
     source: String.raw`([?&;]sig=)[A-Za-z0-9%+/=]{16}[A-Za-z0-9%+/=]*`,
@@ -4480,6 +4326,7 @@ var TOKEN_RULES = [
   },
   {
     // PuTTY `.ppk`: the lines after `Private-Lines: N` (the `Public-Lines` stay).
+    id: "putty-private-key",
     kind: "private-key",
     keywords: ["private-lines"],
     source: String.raw`(Private-Lines:[ \t]{0,4}[0-9]{1,3}[ \t]{0,4}\r?\n)(?:[A-Za-z0-9+/=]{1,128}\r?\n){0,63}[A-Za-z0-9+/=]{1,128}(?=\r?\n|$)`,
@@ -4487,12 +4334,14 @@ var TOKEN_RULES = [
   },
   {
     // A PEM private key in base64 (kubeconfig `client-key-data`, Kubernetes secrets): `-----BEGIN <kind> PRIVATE KEY` encoded.
+    id: "base64-private-key",
     kind: "private-key",
     keywords: ["ls0tls1crudjtib"],
     source: String.raw`LS0tLS1CRUdJTiB(?:SU0EgUFJJVkFURSBLRVkt|QUklWQVRFIEtFWS0t|FQyBQUklWQVRFIEtFWS0t|PUEVOU1NIIFBSSVZBVEUgS0VZLS0t|EU0EgUFJJVkFURSBLRVkt|FTkNSWVBURUQgUFJJVkFURSBLRVkt|QR1AgUFJJVkFURSBLRVkgQkxPQ0st)[A-Za-z0-9+/=]*`
   },
   {
     // `--password hunter2`, `--api-key abc`, `redis-cli --pass pw` (the `--password=…` form is an assignment, secretNames.ts).
+    id: "password-flag",
     kind: "password",
     keywords: ["--"],
     source: String.raw`((?:^|[ \t])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|pass|token|secret|api-key|apikey|access-key|secret-key)[ \t]{1,8}["']?)[^\s"'-][^\s"']{0,255}`,
@@ -4509,11 +4358,514 @@ function looksLikePortAndPath(match, after) {
   return hostLike && !credentialsFollowed;
 }
 var AWS_BARE_SECRET = {
+  id: "aws-secret-key-bare",
   kind: "aws-secret-key",
   keywords: ["akia", "asia", "aws"],
   source: String.raw`\b[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
   keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match) && /[0-9/+]/.test(match))
 };
+
+// src/transcript/codeSecretRules.ts
+var CODE_TOKEN_RULES = [
+  {
+    id: "github-token",
+    upstream: ["github-pat", "github-oauth", "github-app-token", "github-refresh-token"],
+    kind: "github-token",
+    keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+    source: String.raw`${TOKEN_START}gh[pousr]_[A-Za-z0-9]{36}[A-Za-z0-9]*`
+  },
+  {
+    id: "github-fine-grained-pat",
+    upstream: ["github-fine-grained-pat"],
+    kind: "github-token",
+    keywords: ["github_pat_"],
+    source: String.raw`${TOKEN_START}github_pat_[A-Za-z0-9_]{22}[A-Za-z0-9_]*`
+  },
+  {
+    id: "gitlab-token",
+    upstream: [
+      "gitlab-pat",
+      "gitlab-pat-routable",
+      "gitlab-ptt",
+      "gitlab-deploy-token",
+      "gitlab-runner-authentication-token",
+      "gitlab-runner-authentication-token-routable",
+      "gitlab-scim-token",
+      "gitlab-cicd-job-token",
+      "gitlab-feed-token",
+      "gitlab-feature-flag-client-token",
+      "gitlab-incoming-mail-token",
+      "gitlab-oauth-app-secret",
+      "gitlab-kubernetes-agent-token"
+    ],
+    kind: "gitlab-token",
+    keywords: [
+      "glpat-",
+      "glptt-",
+      "gldt-",
+      "glrt-",
+      "glsoat-",
+      "glcbt-",
+      "glft-",
+      "glffct-",
+      "glimt-",
+      "gloas-",
+      "glagent-"
+    ],
+    // A routable token ends in `.<2 version><7 checksum>`, kept with it.
+    source: String.raw`${TOKEN_START}gl(?:pat|ptt|dt|rt|soat|cbt|ft|ffct|imt|oas|agent)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*(?:\.[0-9a-z]{9}(?![A-Za-z0-9]))?`
+  },
+  {
+    id: "gitlab-runner-registration-token",
+    upstream: ["gitlab-rrt"],
+    kind: "gitlab-token",
+    keywords: ["gr1348941"],
+    source: String.raw`${TOKEN_START}GR1348941[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
+  {
+    id: "gitlab-session-cookie",
+    upstream: ["gitlab-session-cookie"],
+    kind: "cookie",
+    keywords: ["_gitlab_session="],
+    source: String.raw`(_gitlab_session=)[0-9a-z]{32}(?![0-9a-z])`,
+    keepPrefix: true
+  },
+  {
+    id: "sourcegraph-token",
+    upstream: ["sourcegraph-access-token"],
+    kind: "sourcegraph-token",
+    keywords: ["sgp_"],
+    source: String.raw`${TOKEN_START}sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])`
+  },
+  {
+    id: "npm-token",
+    upstream: ["npm-access-token"],
+    kind: "npm-token",
+    keywords: ["npm_"],
+    source: String.raw`${TOKEN_START}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`
+  },
+  {
+    id: "pypi-token",
+    upstream: ["pypi-upload-token"],
+    kind: "pypi-token",
+    keywords: ["pypi-ageicHlwaS5vcmc".toLowerCase()],
+    source: String.raw`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
+  {
+    id: "rubygems-token",
+    upstream: ["rubygems-api-token"],
+    kind: "rubygems-token",
+    keywords: ["rubygems_"],
+    source: String.raw`${TOKEN_START}rubygems_[a-f0-9]{48}(?![A-Za-z0-9])`
+  },
+  {
+    // JFrog Artifactory: API keys `AKCp…`, reference tokens (base64 of `reftkn…`).
+    id: "artifactory-token",
+    upstream: ["artifactory-api-key", "artifactory-reference-token"],
+    kind: "artifactory-token",
+    keywords: ["akcp", "cmvmd"],
+    source: String.raw`(?<![A-Za-z0-9])(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})(?![A-Za-z0-9])`
+  },
+  {
+    id: "shopify-token",
+    upstream: [
+      "shopify-access-token",
+      "shopify-custom-access-token",
+      "shopify-private-app-access-token",
+      "shopify-shared-secret"
+    ],
+    kind: "shopify-token",
+    keywords: ["shpat_", "shpca_", "shppa_", "shpss_"],
+    source: String.raw`${TOKEN_START}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])`
+  },
+  {
+    id: "docker-token",
+    kind: "docker-token",
+    keywords: ["dckr_pat_"],
+    source: String.raw`dckr_pat_[A-Za-z0-9_-]{27}[A-Za-z0-9_-]*`
+  },
+  {
+    id: "atlassian-token",
+    upstream: ["atlassian-api-token"],
+    kind: "atlassian-token",
+    keywords: ["atatt3"],
+    source: String.raw`ATATT3[A-Za-z0-9_=-]{60}[A-Za-z0-9_=-]*`
+  },
+  {
+    id: "linear-key",
+    upstream: ["linear-api-key"],
+    kind: "linear-key",
+    keywords: ["lin_api_"],
+    source: String.raw`lin_api_[A-Za-z0-9]{40}`
+  },
+  {
+    id: "postman-key",
+    upstream: ["postman-api-token"],
+    kind: "postman-key",
+    keywords: ["pmak-"],
+    source: String.raw`PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}`
+  },
+  {
+    id: "terraform-token",
+    upstream: ["hashicorp-tf-api-token"],
+    kind: "terraform-token",
+    keywords: [".atlasv1."],
+    source: String.raw`${TOKEN_START}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`
+  }
+];
+
+// src/transcript/secretRules.ts
+var TOKEN_RULES = [
+  // AI providers. Anthropic before OpenAI: both start with `sk-`.
+  {
+    id: "anthropic-key",
+    upstream: ["anthropic-api-key", "anthropic-admin-api-key"],
+    kind: "anthropic-key",
+    keywords: ["sk-ant-"],
+    source: String.raw`${TOKEN_START}sk-ant-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
+  {
+    // `sk-proj-…`/`sk-svcacct-…` may hold `-` and `_`; a bare `sk-` key is one alphanumeric run (not `sk-learn-…`).
+    id: "openai-key",
+    upstream: ["openai-api-key"],
+    kind: "openai-key",
+    keywords: ["sk-"],
+    source: String.raw`${TOKEN_START}sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*|[A-Za-z0-9]{20}[A-Za-z0-9]*(?![A-Za-z0-9_-]))`
+  },
+  { id: "groq-key", kind: "groq-key", keywords: ["gsk_"], source: String.raw`${TOKEN_START}gsk_[A-Za-z0-9]{40}[A-Za-z0-9]*` },
+  { id: "xai-key", kind: "xai-key", keywords: ["xai-"], source: String.raw`${TOKEN_START}xai-[A-Za-z0-9]{60}[A-Za-z0-9]*` },
+  {
+    id: "perplexity-key",
+    upstream: ["perplexity-api-key"],
+    kind: "perplexity-key",
+    keywords: ["pplx-"],
+    source: String.raw`${TOKEN_START}pplx-[A-Za-z0-9]{40}[A-Za-z0-9]*`
+  },
+  {
+    id: "replicate-token",
+    kind: "replicate-token",
+    keywords: ["r8_"],
+    source: String.raw`${TOKEN_START}r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])`
+  },
+  {
+    id: "huggingface-token",
+    upstream: ["huggingface-access-token"],
+    kind: "huggingface-token",
+    keywords: ["hf_"],
+    source: String.raw`${TOKEN_START}hf_[A-Za-z0-9]{30}[A-Za-z0-9]*`
+  },
+  {
+    id: "huggingface-org-token",
+    upstream: ["huggingface-organization-api-token"],
+    kind: "huggingface-token",
+    keywords: ["api_org_"],
+    source: String.raw`${TOKEN_START}api_org_[A-Za-z]{34}(?![A-Za-z0-9])`
+  },
+  {
+    // Amazon Bedrock API keys: long-lived `ABSK…` (base64), short-lived a presigned URL in base64 after a fixed head.
+    id: "aws-bedrock-key",
+    upstream: ["aws-amazon-bedrock-api-key-long-lived", "aws-amazon-bedrock-api-key-short-lived"],
+    kind: "aws-bedrock-key",
+    keywords: ["absk", "bedrock-api-key-"],
+    source: String.raw`(?<![A-Za-z0-9+/-])(?:ABSK[A-Za-z0-9+/]{109}[A-Za-z0-9+/]*={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]*)`
+  },
+  // Payments.
+  {
+    id: "stripe-key",
+    upstream: ["stripe-access-token"],
+    kind: "stripe-key",
+    keywords: ["_live_", "_test_", "_prod_"],
+    source: String.raw`${TOKEN_START}[rsp]k_(?:live|test|prod)_[A-Za-z0-9]{10}[A-Za-z0-9]*`
+  },
+  {
+    id: "stripe-webhook-secret",
+    kind: "stripe-webhook-secret",
+    keywords: ["whsec_"],
+    source: String.raw`${TOKEN_START}whsec_[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=]*`
+  },
+  {
+    id: "square-token",
+    upstream: ["square-access-token"],
+    kind: "square-token",
+    keywords: ["sq0atp-", "sq0csp-"],
+    source: String.raw`${TOKEN_START}sq0(?:atp|csp)-[A-Za-z0-9_-]{22}[A-Za-z0-9_-]*`
+  },
+  // Clouds.
+  {
+    id: "aws-access-key",
+    upstream: ["aws-access-token"],
+    kind: "aws-access-key",
+    keywords: ["akia", "asia", "abia", "acca", "a3t"],
+    source: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`
+  },
+  {
+    id: "aws-session-token",
+    kind: "aws-session-token",
+    keywords: ["iqojb3jpz2lu", "fwogzxivyxdz", "aqodyxdz"],
+    source: String.raw`(?<![A-Za-z0-9+/])(?:IQoJb3JpZ2lu|FwoGZXIvYXdz|AQoDYXdz)[A-Za-z0-9+/=]{20}[A-Za-z0-9+/=]*`
+  },
+  {
+    id: "aws-secret-key-named",
+    kind: "aws-secret-key",
+    keywords: ["aws_secret_access_key", "secretaccesskey"],
+    source: String.raw`((?:aws_secret_access_key|SecretAccessKey)["']?[ \t]{0,3}[:=][ \t]{0,3}["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    id: "google-api-key",
+    upstream: ["gcp-api-key"],
+    kind: "google-api-key",
+    keywords: ["aiza"],
+    source: String.raw`${TOKEN_START}AIza[A-Za-z0-9_-]{35}`
+  },
+  {
+    id: "google-oauth-secret",
+    kind: "google-oauth-secret",
+    keywords: ["gocspx-"],
+    source: String.raw`${TOKEN_START}GOCSPX-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
+  {
+    id: "google-oauth-token",
+    kind: "google-oauth-token",
+    keywords: ["ya29."],
+    source: String.raw`${TOKEN_START}ya29\.[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
+  {
+    id: "google-refresh-token",
+    kind: "google-refresh-token",
+    keywords: ["1//0"],
+    source: String.raw`(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{30}[A-Za-z0-9_-]*`
+  },
+  {
+    id: "azure-client-secret",
+    upstream: ["azure-ad-client-secret"],
+    kind: "azure-client-secret",
+    keywords: ["q~"],
+    source: String.raw`(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`
+  },
+  {
+    id: "digitalocean-token",
+    upstream: ["digitalocean-access-token", "digitalocean-pat", "digitalocean-refresh-token"],
+    kind: "digitalocean-token",
+    keywords: ["_v1_"],
+    source: String.raw`${TOKEN_START}do[por]_v1_[a-f0-9]{64}`
+  },
+  {
+    id: "databricks-token",
+    upstream: ["databricks-api-token"],
+    kind: "databricks-token",
+    keywords: ["dapi"],
+    source: String.raw`${TOKEN_START}dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])`
+  },
+  { id: "supabase-token", kind: "supabase-token", keywords: ["sbp_"], source: String.raw`${TOKEN_START}sbp_[a-f0-9]{40}` },
+  {
+    id: "openshift-token",
+    upstream: ["openshift-user-token"],
+    kind: "openshift-token",
+    keywords: ["sha256~"],
+    source: String.raw`${TOKEN_START}sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`
+  },
+  {
+    id: "cloudflare-origin-ca-key",
+    upstream: ["cloudflare-origin-ca-key"],
+    kind: "cloudflare-key",
+    keywords: ["v1.0-"],
+    source: String.raw`${TOKEN_START}v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])`
+  },
+  {
+    id: "pulumi-token",
+    upstream: ["pulumi-api-token"],
+    kind: "pulumi-token",
+    keywords: ["pul-"],
+    source: String.raw`${TOKEN_START}pul-[a-f0-9]{40}(?![A-Za-z0-9])`
+  }
+];
+
+// src/transcript/serviceSecretRules.ts
+var SERVICE_TOKEN_RULES = [
+  // Chat and docs, mail, monitoring, secrets managers.
+  {
+    id: "slack-token",
+    upstream: [
+      "slack-bot-token",
+      "slack-user-token",
+      "slack-legacy-token",
+      "slack-legacy-bot-token",
+      "slack-legacy-workspace-token",
+      "slack-config-access-token",
+      "slack-config-refresh-token"
+    ],
+    kind: "slack-token",
+    keywords: ["xox"],
+    source: String.raw`(?<![A-Za-z0-9-])xox[abposre]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`
+  },
+  {
+    id: "slack-app-token",
+    upstream: ["slack-app-token"],
+    kind: "slack-token",
+    keywords: ["xapp-"],
+    source: String.raw`(?<![A-Za-z0-9-])xapp-[0-9]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*`
+  },
+  {
+    id: "slack-webhook",
+    upstream: ["slack-webhook-url"],
+    kind: "slack-webhook",
+    keywords: ["hooks.slack.com"],
+    source: String.raw`(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/+-]{8}[A-Za-z0-9_/+-]*`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    id: "discord-webhook",
+    kind: "discord-webhook",
+    keywords: ["/api/webhooks/"],
+    source: String.raw`(discord(?:app)?\.com/api/webhooks/)[0-9]{5,30}/[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    // Microsoft Teams incoming webhooks: the path after `webhookb2/` is the credential.
+    id: "teams-webhook",
+    upstream: ["microsoft-teams-webhook"],
+    kind: "teams-webhook",
+    keywords: ["webhook.office.com"],
+    source: String.raw`(\.webhook\.office\.com/webhookb2/)[A-Za-z0-9@/-]{20}[A-Za-z0-9@/-]*`,
+    flags: "i",
+    keepPrefix: true
+  },
+  {
+    id: "notion-token",
+    upstream: ["notion-api-token"],
+    kind: "notion-token",
+    keywords: ["ntn_"],
+    source: String.raw`${TOKEN_START}ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])`
+  },
+  {
+    id: "telegram-bot-token",
+    upstream: ["telegram-bot-api-token"],
+    kind: "telegram-bot-token",
+    keywords: [":aa"],
+    source: String.raw`(?<![A-Za-z0-9_:-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`
+  },
+  {
+    id: "sendgrid-key",
+    upstream: ["sendgrid-api-token"],
+    kind: "sendgrid-key",
+    keywords: ["sg."],
+    source: String.raw`(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,50}`
+  },
+  {
+    id: "mailgun-key",
+    upstream: ["mailgun-private-api-token"],
+    kind: "mailgun-key",
+    keywords: ["key-"],
+    source: String.raw`${TOKEN_START}key-[a-f0-9]{32}(?![A-Za-z0-9])`
+  },
+  {
+    id: "mailchimp-key",
+    upstream: ["mailchimp-api-key"],
+    kind: "mailchimp-key",
+    keywords: ["-us"],
+    source: String.raw`(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])`
+  },
+  {
+    id: "twilio-key",
+    upstream: ["twilio-api-key"],
+    kind: "twilio-key",
+    keywords: ["sk"],
+    source: String.raw`(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])`
+  },
+  {
+    id: "sentry-token",
+    upstream: ["sentry-org-token", "sentry-user-token"],
+    kind: "sentry-token",
+    keywords: ["sntrys_", "sntryu_", "sntrus_"],
+    source: String.raw`${TOKEN_START}sntr(?:ys|yu|us)_[A-Za-z0-9+/=_-]{30}[A-Za-z0-9+/=_-]*`
+  },
+  {
+    id: "grafana-token",
+    upstream: ["grafana-service-account-token", "grafana-cloud-api-token"],
+    kind: "grafana-token",
+    keywords: ["glsa_", "glc_"],
+    source: String.raw`${TOKEN_START}(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32}[A-Za-z0-9+/]*={0,2})`
+  },
+  {
+    id: "newrelic-user-key",
+    upstream: ["new-relic-user-api-key"],
+    kind: "newrelic-key",
+    keywords: ["nrak-"],
+    source: String.raw`NRAK-[A-Z0-9]{27}`
+  },
+  {
+    // New Relic insert keys and browser keys (the user key `NRAK-` is the rule above).
+    id: "newrelic-insert-key",
+    upstream: ["new-relic-insert-key", "new-relic-browser-api-token"],
+    kind: "newrelic-key",
+    keywords: ["nrii-", "nrjs-"],
+    source: String.raw`${TOKEN_START}NR(?:II-[A-Za-z0-9-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9-])`
+  },
+  {
+    id: "vault-token",
+    upstream: ["vault-service-token", "vault-batch-token"],
+    kind: "vault-token",
+    keywords: ["hvs.", "hvb."],
+    source: String.raw`(?<![A-Za-z0-9_.-])hv[sb]\.[A-Za-z0-9_-]{24}[A-Za-z0-9_-]*`
+  },
+  {
+    // Vault's legacy service tokens: `s.` and 24 base62 characters (mixed case and a digit: not a word after `s.`).
+    id: "vault-legacy-token",
+    upstream: ["vault-service-token"],
+    kind: "vault-token",
+    keywords: ["s."],
+    source: String.raw`(?<![A-Za-z0-9_.-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])`,
+    keep: (match) => !(/[A-Z]/.test(match) && /[a-z]/.test(match.slice(2)) && /[0-9]/.test(match))
+  },
+  {
+    id: "doppler-token",
+    upstream: ["doppler-api-token"],
+    kind: "doppler-token",
+    keywords: ["dp."],
+    source: String.raw`(?<![A-Za-z0-9_.-])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_]{40,44}`,
+    flags: "i"
+  },
+  {
+    id: "1password-token",
+    upstream: ["1password-service-account-token"],
+    kind: "1password-token",
+    keywords: ["ops_eyj"],
+    source: String.raw`ops_eyJ[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3}`
+  },
+  {
+    id: "age-secret-key",
+    upstream: ["age-secret-key"],
+    kind: "age-secret-key",
+    keywords: ["age-secret-key-1"],
+    source: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{58}`
+  },
+  // Deploy and database platforms.
+  {
+    id: "flyio-token",
+    upstream: ["flyio-access-token"],
+    kind: "flyio-token",
+    keywords: ["fo1_", "fm1a_", "fm1r_", "fm2_"],
+    source: String.raw`${TOKEN_START}(?:fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])|fm(?:1[ar]|2)_[A-Za-z0-9+/]{100}[A-Za-z0-9+/]*={0,3})`
+  },
+  {
+    id: "heroku-key",
+    upstream: ["heroku-api-key-v2"],
+    kind: "heroku-key",
+    keywords: ["hrku-aa"],
+    source: String.raw`${TOKEN_START}HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])`
+  },
+  {
+    id: "planetscale-token",
+    upstream: ["planetscale-api-token", "planetscale-oauth-token", "planetscale-password"],
+    kind: "planetscale-token",
+    keywords: ["pscale_tkn_", "pscale_oauth_", "pscale_pw_"],
+    source: String.raw`${TOKEN_START}pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32}[A-Za-z0-9_=.-]*`
+  }
+];
 
 // src/transcript/secretNames.ts
 var STRONG_WORDS = /* @__PURE__ */ new Set([
@@ -4706,11 +5058,21 @@ function bareSecretLength(name, spaceBefore, separator, value, after) {
 }
 
 // src/transcript/secrets.ts
-var RULES = [...TOKEN_RULES, AWS_BARE_SECRET].map((spec) => ({ spec }));
-function applyRule(text2, rule) {
-  const { spec } = rule;
-  rule.pattern ??= new RegExp(spec.source, `g${spec.flags ?? ""}`);
-  return text2.replace(rule.pattern, (match, ...groups) => {
+var SECRET_RULES = [
+  ...TOKEN_RULES,
+  ...CODE_TOKEN_RULES,
+  ...SERVICE_TOKEN_RULES,
+  ...CONTEXT_RULES,
+  AWS_BARE_SECRET
+];
+var compiled = /* @__PURE__ */ new Map();
+function applyTokenRule(text2, spec) {
+  let pattern = compiled.get(spec);
+  if (pattern === void 0) {
+    pattern = new RegExp(spec.source, `g${spec.flags ?? ""}`);
+    compiled.set(spec, pattern);
+  }
+  return text2.replace(pattern, (match, ...groups) => {
     if (spec.keep !== void 0) {
       const offset = groups.find((group) => typeof group === "number") ?? 0;
       if (spec.keep(match, text2.slice(offset + match.length, offset + match.length + 256))) return match;
@@ -4742,8 +5104,8 @@ function redactSecrets(text2) {
   if (text2.length < 8) return text2;
   let result = redactPrivateKeyBlocks(text2);
   const lower = result.toLowerCase();
-  for (const rule of RULES) {
-    if (rule.spec.keywords.some((keyword) => lower.includes(keyword))) result = applyRule(result, rule);
+  for (const rule of SECRET_RULES) {
+    if (rule.keywords.some((keyword) => lower.includes(keyword))) result = applyTokenRule(result, rule);
   }
   return CREDENTIAL_WORDS.some((word) => lower.includes(word)) ? redactNamedSecrets(result, redactionMarker) : result;
 }
@@ -5323,6 +5685,24 @@ function parseJson2(text2) {
   }
 }
 
+// src/openviking/identityHeaders.ts
+var IDENTITY_HEADER_NAMES = [
+  "Authorization",
+  "X-OpenViking-Account",
+  "X-OpenViking-User",
+  "X-OpenViking-Actor-Peer"
+];
+function identityHeaders(fields) {
+  const headers = {};
+  const key = fields.apiKey?.trim();
+  const values = [key ? `Bearer ${key}` : void 0, fields.account, fields.user, fields.actorPeer];
+  IDENTITY_HEADER_NAMES.forEach((name, index) => {
+    const value = values[index]?.trim();
+    if (value) headers[name] = value;
+  });
+  return headers;
+}
+
 // src/openviking/shapes.ts
 function readHealth(value) {
   const body = record(value, "health");
@@ -5597,17 +5977,17 @@ function transportFailureOf(error, cutByDeadline, spec) {
   }
 }
 function buildHeaders(options2, spec, hasBody) {
-  const headers = { "User-Agent": options2.userAgent, Accept: "application/json" };
-  if (hasBody) headers["Content-Type"] = "application/json";
-  const set = (name, value) => {
-    const trimmed = value?.trim();
-    if (trimmed) headers[name] = trimmed;
+  return {
+    "User-Agent": options2.userAgent,
+    Accept: "application/json",
+    ...hasBody ? { "Content-Type": "application/json" } : {},
+    ...identityHeaders({
+      apiKey: options2.apiKey,
+      account: options2.account,
+      user: options2.user,
+      ...spec.sessionRoute ? {} : { actorPeer: options2.actorPeer }
+    })
   };
-  set("Authorization", options2.apiKey?.trim() ? `Bearer ${options2.apiKey.trim()}` : void 0);
-  set("X-OpenViking-Account", options2.account);
-  set("X-OpenViking-User", options2.user);
-  if (!spec.sessionRoute) set("X-OpenViking-Actor-Peer", options2.actorPeer);
-  return headers;
 }
 function queryString(query) {
   if (!query) return "";

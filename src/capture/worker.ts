@@ -141,10 +141,7 @@ async function runReplay(deps: StageDeps): Promise<number> {
  * queue (store/queueDead.ts), then one replay pass, so a fixed server gets
  * them now. Returns the exit code and the text main prints.
  */
-export async function runRequeueDead(
-  argv: readonly string[],
-  deps: StageDeps,
-): Promise<{ code: number; text: string }> {
+export async function runRequeueDead(deps: StageDeps): Promise<{ code: number; text: string }> {
   const config = loadStageConfig(deps);
   const env = captureEnvFor(deps, config, WORKER_DEADLINE_MS);
   const back = await requeueDeadLetters(queueDirOf(env.dataDir), {

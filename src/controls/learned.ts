@@ -16,15 +16,8 @@ import { readLearned, saveOutcomes } from '../store/learned.js';
 /** The whole listing's budget: a few rounds of requests. */
 const LEARNED_TIMEOUT_MS = 20_000;
 
-export async function learnedCommand(
-  argv: readonly string[],
-  deps: StageDeps,
-): Promise<{ text: string; code: number }> {
-  if (argv.length > 0)
-    return {
-      text: `learned: no arguments are taken (got ${argv.join(' ')})\nusage: node scripts/hook.mjs learned\n`,
-      code: 2,
-    };
+/** The listing; it takes no arguments (the command line refuses any: hook/commands.ts). */
+export async function learnedCommand(deps: StageDeps): Promise<{ text: string; code: number }> {
   const ctx = openStageContext({ hook_event_name: 'SessionStart' }, deps, () => LEARNED_TIMEOUT_MS);
   const { config, project, workspace } = ctx;
   const off = memoryOffReason({ config, project, workspace });

@@ -44,7 +44,16 @@ import { runTrust } from './trust.js';
 export interface ControlResult {
   text: string;
   code: number;
+  /** A problem with the arguments: the command line prints it with the usage (hook/cli.ts). */
+  usage?: string;
 }
+
+/** A control and its arguments, as the command line parsed them (hook/commands.ts). */
+export type Control =
+  | { name: 'why'; session?: string | undefined }
+  | { name: 'recall-preview'; query: string; newQueryFile: boolean; queryId?: string | undefined }
+  | { name: 'learned' }
+  | { name: 'trust'; revoke: boolean };
 
 const PREVIEW_TIMEOUT_MS = 8_000;
 
@@ -54,42 +63,51 @@ const PREVIEW_TIMEOUT_MS = 8_000;
  * queries from the server, memories and records, so nothing in it can drive
  * the terminal (util/printable.ts; each such field on one line).
  */
-export async function runControl(command: string, argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
-  const result =
-    command === 'why'
-      ? whyReport(argv, deps)
-      : command === 'recall-preview'
-        ? await recallPreviewCommand(argv, deps)
-        : command === 'learned'
-          ? await learnedCommand(argv, deps)
-          : command === 'trust'
-            ? runTrust(argv, deps)
-            : { text: `unknown command ${command}\n`, code: 2 };
+export async function runControl(control: Control, deps: StageDeps): Promise<ControlResult> {
+  const result = await controlResult(control, deps);
   return { ...result, text: inertForCommand(printable(result.text)) };
 }
 
-async function recallPreviewCommand(argv: readonly string[], deps: StageDeps): Promise<ControlResult> {
+function controlResult(control: Control, deps: StageDeps): ControlResult | Promise<ControlResult> {
+  switch (control.name) {
+    case 'why':
+      return whyReport(control.session, deps);
+    case 'recall-preview':
+      return recallPreviewCommand(control, deps);
+    case 'learned':
+      return learnedCommand(deps);
+    case 'trust':
+      return runTrust(control.revoke, deps);
+  }
+}
+
+async function recallPreviewCommand(
+  { query, newQueryFile: asksForFile, queryId }: Extract<Control, { name: 'recall-preview' }>,
+  deps: StageDeps,
+): Promise<ControlResult> {
+  const given = [asksForFile, queryId !== undefined, query !== ''].filter(Boolean).length;
+  if (given !== 1)
+    return {
+      text: '',
+      code: 2,
+      usage: `${given === 0 ? 'it needs' : 'it takes one of'} a query, --new-query-file or --query-id ID`,
+    };
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
-  if (argv[0] === '--new-query-file') {
+  if (asksForFile) {
     const { id, path } = newQueryFile(dataDir, deps.now());
     return { text: `query file: ${path}\nquery id: ${id}\n`, code: 0 };
   }
-  if (argv[0] === '--query-id') {
-    const taken = takeQueryFile(dataDir, argv[1] ?? '');
+  if (queryId !== undefined) {
+    const taken = takeQueryFile(dataDir, queryId);
     if ('problem' in taken) return { text: `recall-preview: ${taken.problem}\n`, code: 2 };
     if (taken.query.trim() === '')
       return { text: 'recall-preview: the query file was empty; nothing is sent.\n', code: 2 };
     return recallPreview(taken.query.trim(), deps);
   }
-  return recallPreview((argv[0] === '--' ? argv.slice(1) : argv).join(' ').trim(), deps);
+  return recallPreview(query, deps);
 }
 
 async function recallPreview(asked: string, deps: StageDeps): Promise<ControlResult> {
-  if (asked === '')
-    return {
-      text: 'usage: recall-preview <query>  |  recall-preview --new-query-file  |  recall-preview --query-id <id>\n',
-      code: 2,
-    };
   // The same outbound filter as the prompt's recall: no <private> section and no secret leaves.
   const query = outboundQuery(asked);
   if (query === '')
@@ -144,9 +162,9 @@ async function recallPreview(asked: string, deps: StageDeps): Promise<ControlRes
   return { text: `${lines.join('\n')}\n`, code: 0 };
 }
 
-function whyReport(argv: readonly string[], deps: StageDeps): ControlResult {
+function whyReport(asked: string | undefined, deps: StageDeps): ControlResult {
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
-  const { session, how } = whichSession(argv, deps, dataDir);
+  const { session, how } = whichSession(asked, deps, dataDir);
   if (session === undefined || session === '')
     return {
       text: `No injection recorded yet for ${how} (the plugin records what it injects from the next session start on).\n`,
@@ -170,11 +188,10 @@ function whyReport(argv: readonly string[], deps: StageDeps): ControlResult {
  * `how` says which, for the reader.
  */
 function whichSession(
-  argv: readonly string[],
+  asked: string | undefined,
   deps: StageDeps,
   dataDir: string,
 ): { session: string | undefined; how: string } {
-  const asked = argv.includes('--session') ? argv[argv.indexOf('--session') + 1] : undefined;
   const named =
     asked ??
     [deps.env.CLAUDE_CODE_SESSION_ID, deps.env.CODEBUDDY_SESSION_ID].find(

@@ -25,16 +25,13 @@ export interface TrustResult {
   code: number;
 }
 
-const USAGE = 'usage: node scripts/hook.mjs trust [--revoke]\n';
-
-export function runTrust(argv: readonly string[], deps: StageDeps): TrustResult {
-  const unknown = argv.filter((arg) => arg !== '--revoke');
-  if (unknown.length > 0) return { text: `unknown argument: ${unknown.join(' ')}\n${USAGE}`, code: 2 };
+/** Approves what the project here does not use yet, or with `revoke` drops this root's approvals (the command line parsed `--revoke`). */
+export function runTrust(revokeAsked: boolean, deps: StageDeps): TrustResult {
   const config = loadStageConfig(deps, { readStoredOptions: true });
   const dataDir = config.dataDir ?? resolveDataDir(deps.env, deps.homeDir);
   const workspace = resolveWorkspace({}, deps.env, deps.cwd);
   const { project } = projectFor(config, workspace, deps.homeDir, deps.now());
-  if (argv.includes('--revoke')) {
+  if (revokeAsked) {
     if (project.root === undefined) return { text: `${workspace} is no workspace: nothing to revoke.\n`, code: 0 };
     const dropped = revoke(dataDir, project.root);
     if (dropped < 0) return { text: `Could not write ${dataDir}/trust.json.\n`, code: 1 };

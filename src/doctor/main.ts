@@ -46,19 +46,25 @@ export const DOCTOR_NETWORK_BUDGET_MS = 3_500;
 /** The whole report, whatever hangs (a stuck file system included). */
 export const DOCTOR_TOTAL_BUDGET_MS = 8_000;
 
+/** What the command line parsed for `doctor` (hook/commands.ts). */
+export interface DoctorOptions {
+  /** `--json`: the report as JSON, for scripts. */
+  json: boolean;
+}
+
 /**
- * @param argv - the arguments after `doctor`, already checked by the command line (hook/commands.ts).
+ * @param options - the command's flags, parsed by the command line.
  * @param deps - the same outside world the stages get.
  * @param io - stdout and the one child process; the real ones by default.
  * @returns the process exit code.
  */
 export async function runDoctor(
-  argv: readonly string[],
+  options: DoctorOptions,
   deps: StageDeps,
   io: DoctorIo = createNodeDoctorIo(),
 ): Promise<number> {
   const report = await buildDoctorReport(deps, io.runProgram);
-  await io.write(argv.includes('--json') ? renderJson(report) : renderText(report));
+  await io.write(options.json ? renderJson(report) : renderText(report));
   return report.ok ? 0 : 1;
 }
 
@@ -96,6 +102,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
   const deadlineAt = startedAt + DOCTOR_NETWORK_BUDGET_MS;
   const client = clientFor(config, deps, DOCTOR_REQUEST_TIMEOUT_MS, deadlineAt);
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
+  const folder = resolveWorkspace({}, deps.env, deps.cwd);
 
   const network = (async () => {
     const server = await checkServer(config, client, deps.now, deps.env);
@@ -103,10 +110,12 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     const mcp: Check =
       server.health && left > 0
         ? await checkMcp({
-            credentials: config.credentials,
+            config,
+            where: { workspace: folder, homeDir: deps.homeDir },
             http: deps.http,
             userAgent: USER_AGENT,
             timeoutMs: Math.min(DOCTOR_REQUEST_TIMEOUT_MS, left),
+            now: deps.now,
           })
         : {
             id: 'mcp',
@@ -134,7 +143,6 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
     adopted,
   );
   const queueTargets = await checkQueueTargets(config, storeLayout(dataDir).queueDir, startedAt);
-  const folder = resolveWorkspace({}, deps.env, deps.cwd);
   return [
     checkConfig(config, deps.homeDir, pluginOptionWarnings(deps.env, deps.homeDir, deps.pluginRoot)),
     checkProject(config, folder, deps.homeDir, startedAt),

@@ -1,18 +1,29 @@
 /**
- * Doctor check `mcp`: does the server's MCP endpoint answer the plugin's
- * identity, and how many tools does it offer. The stdio proxy forwards the
+ * Doctor check `mcp`: does the server's MCP endpoint take the proxy's own
+ * handshake, and how many tools does it offer. The stdio proxy forwards the
  * host's calls to exactly this URL, so when this fails the `mcp__openviking__*`
  * tools fail too.
  *
- * A minimal streamable-HTTP exchange over the same `HttpTransport` as the
- * REST client: `initialize`, `notifications/initialized`, `tools/list`.
- * Replies may be JSON or SSE (`data:` frames); both are read.
+ * The handshake is the proxy's (mcp/handshake.ts): the same `initialize`
+ * (protocol revision, capabilities, client info), the same answer accepted
+ * (a revision the proxy does not speak fails here as it fails there), and
+ * the same headers (identity, the workspace project's peer, User-Agent).
+ * Then `notifications/initialized` and `tools/list`, over the same
+ * `HttpTransport` as the REST client. Replies may be JSON or SSE (`data:`
+ * frames); both are read.
  *
  * @module
  */
-import type { Credentials } from '../config/types.js';
+import type { PluginConfig } from '../config/types.js';
 import type { HttpResponse, HttpTransport } from '../openviking/http.js';
 import { displayUrl } from '../openviking/displayUrl.js';
+import {
+  initializeParams,
+  mcpRequestHeaders,
+  PROTOCOL_VERSIONS,
+  speaksProtocolVersion,
+  type McpWorkspace,
+} from '../mcp/handshake.js';
 import { isRecord, parseJson } from '../util/json.js';
 import { maskIn } from './mask.js';
 import { describeSource } from './sources.js';
@@ -21,23 +32,29 @@ import { errorMessage } from '../util/errors.js';
 import { counted } from '../util/plural.js';
 
 export interface McpProbeOptions {
-  credentials: Credentials;
+  config: PluginConfig;
+  /** The folder doctor runs in: its project's peer is the actor peer, as the proxy started there sends it. */
+  where: McpWorkspace;
   http: HttpTransport;
   userAgent: string;
   /** Per-request timeout. */
   timeoutMs: number;
+  now: () => number;
 }
 
-const PROTOCOL_VERSION = '2025-06-18';
-
 export async function checkMcp(options: McpProbeOptions): Promise<Check> {
-  const { credentials } = options;
+  const { credentials } = options.config;
   const shownUrl = displayUrl(credentials.mcpUrl, true);
+  const headers = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    ...mcpRequestHeaders(options.config, options.where, options.now(), options.userAgent),
+  };
   const post = (body: unknown, extra: Record<string, string> = {}) =>
     options.http({
       method: 'POST',
       url: credentials.mcpUrl,
-      headers: { ...mcpHeaders(credentials, options.userAgent), ...extra },
+      headers: { ...headers, ...extra },
       body: JSON.stringify(body),
       timeoutMs: options.timeoutMs,
     });
@@ -50,21 +67,17 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
     data: { url: shownUrl, ...data },
   });
   try {
-    const init = await post({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: 'openviking-doctor', version: '1' },
-      },
-    });
+    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams() });
     const initResult = rpcResult(init, 1);
     if (typeof initResult === 'string')
       return failed(`${shownUrl} initialize: ${initResult}`, fixFor(init.status), { status: init.status });
-    const version =
-      typeof initResult['protocolVersion'] === 'string' ? initResult['protocolVersion'] : PROTOCOL_VERSION;
+    const version = initResult['protocolVersion'];
+    if (!speaksProtocolVersion(version))
+      return failed(
+        `${shownUrl} initialize: the server answered protocol ${(JSON.stringify(version) ?? 'none').slice(0, 60)}, which the plugin's MCP proxy does not speak (it speaks ${PROTOCOL_VERSIONS.join(', ')})`,
+        'The server and the plugin share no MCP protocol revision: update the plugin or the OpenViking server so they meet.',
+        { protocolVersion: typeof version === 'string' ? version : null },
+      );
     const session = init.headers['mcp-session-id'];
     const follow = { 'MCP-Protocol-Version': version, ...(session ? { 'Mcp-Session-Id': session } : {}) };
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, follow);
@@ -94,22 +107,6 @@ export async function checkMcp(options: McpProbeOptions): Promise<Check> {
       `Check that the OpenViking server is running; the MCP URL comes from ${describeSource(credentials.sources.mcpUrl ?? 'derived:baseUrl')}.`,
     );
   }
-}
-
-function mcpHeaders(credentials: Credentials, userAgent: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    Accept: 'application/json, text/event-stream',
-    'User-Agent': userAgent,
-  };
-  const identity: [string, string | undefined][] = [
-    ['Authorization', credentials.apiKey ? `Bearer ${credentials.apiKey}` : undefined],
-    ['X-OpenViking-Account', credentials.account],
-    ['X-OpenViking-User', credentials.user],
-    ['X-OpenViking-Actor-Peer', credentials.peerId],
-  ];
-  for (const [name, value] of identity) if (value?.trim()) headers[name] = value.trim();
-  return headers;
 }
 
 function fixFor(status: number): string {

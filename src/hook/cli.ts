@@ -2,8 +2,10 @@
  * The command line of `node scripts/hook.mjs` for people (issue 30 item 5):
  * `--help` / `help [command]` / `<command> --help` print usage and exit 0,
  * `--version` the version; an unknown command or flag is an error (exit 2)
- * that names the nearest valid one; then the command runs. Everything it
- * knows comes from the table in commands.ts.
+ * that names the nearest valid one; then the command runs with its parsed
+ * values (commandArgs.ts), and a problem it finds in them (`--since` not a
+ * date) is printed with the same usage, exit 2. Everything it knows comes
+ * from the table in commands.ts.
  *
  * A lazy module of its own (scripts/lazy/cli.cjs): hooks, whose argv is
  * empty, never load it.
@@ -13,6 +15,7 @@
 import type { StageDeps } from '../protocol/stage.js';
 import { nearestName } from '../util/nearest.js';
 import { PLUGIN_VERSION } from '../version.js';
+import { parseCommandArgs } from './commandArgs.js';
 import { COMMANDS, type CommandIo, type CommandResult, type CommandSpec } from './commands.js';
 
 /** What the command line asks of main.ts: the output, its stream and the exit code. */
@@ -40,11 +43,16 @@ export async function runCommandLine(
   if (VERSION_WORDS.has(first)) return { text: `openviking-codebuddy ${PLUGIN_VERSION}\n`, code: 0 };
   const command = find(first);
   if (command === undefined) return unknownCommand(first);
-  if (rest.some((arg) => HELP_WORDS.has(arg) && arg !== 'help')) return { text: commandUsage(command), code: 0 };
-  const problem = checkArguments(command, rest);
-  if (problem !== undefined)
-    return { text: '', stderr: `${problem}\n${synopsis(command)}\nMore: ${PROGRAM} ${command.name} --help\n`, code: 2 };
-  return command.run(rest, deps(), io);
+  const parsed = parseCommandArgs(command, rest);
+  if ('help' in parsed) return { text: commandUsage(command), code: 0 };
+  if ('problem' in parsed) return usageError(command, parsed.problem);
+  const result = await command.run(parsed, deps(), io);
+  return result.usage === undefined ? result : usageError(command, `${command.name}: ${result.usage}`);
+}
+
+/** A usage error: the problem, the command's synopsis, where to read more; exit 2. */
+function usageError(command: CommandSpec, problem: string): CommandLineResult {
+  return { text: '', stderr: `${problem}\n${synopsis(command)}\nMore: ${PROGRAM} ${command.name} --help\n`, code: 2 };
 }
 
 function find(name: string): CommandSpec | undefined {
@@ -64,44 +72,6 @@ function unknownCommand(name: string): CommandLineResult {
   };
 }
 
-/** Why `args` do not fit the command's flags, or undefined when they do. */
-function checkArguments(command: CommandSpec, args: readonly string[]): string | undefined {
-  const operands: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') {
-      operands.push(...args.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('-') || arg === '-') {
-      operands.push(arg);
-      continue;
-    }
-    const flag = command.flags.find((candidate) => candidate.name === arg);
-    if (flag === undefined) {
-      // A query may start with a dash; only a command without operands treats it as a mistyped flag.
-      if (command.operands !== undefined && !arg.startsWith('--')) {
-        operands.push(arg);
-        continue;
-      }
-      const near = nearestName(
-        arg,
-        command.flags.map((candidate) => candidate.name),
-      );
-      return `${command.name}: unknown option "${arg}"${near ? `; did you mean "${near}"?` : ''}`;
-    }
-    if (flag.value !== undefined) {
-      const value = args[i + 1];
-      if (value === undefined || value.startsWith('--'))
-        return `${command.name}: ${flag.name} needs a value (${flag.value})`;
-      i++;
-    }
-  }
-  if (operands.length > 0 && command.operands === undefined)
-    return `${command.name}: unexpected argument "${operands[0]}" (it takes ${command.flags.length > 0 ? 'only the options below' : 'no arguments'})`;
-  return undefined;
-}
-
 function synopsis(command: CommandSpec): string {
   const flags = command.flags.map((flag) => `[${flag.name}${flag.value ? ` ${flag.value}` : ''}]`);
   return `usage: ${[PROGRAM, command.name, ...flags, ...(command.operands ? [command.operands] : [])].join(' ')}`;
@@ -115,6 +85,8 @@ function commandUsage(command: CommandSpec): string {
     const width = Math.max(...command.flags.map((flag) => `${flag.name}${flag.value ? ` ${flag.value}` : ''}`.length));
     for (const flag of command.flags)
       lines.push(`  ${`${flag.name}${flag.value ? ` ${flag.value}` : ''}`.padEnd(width)}  ${flag.about}`);
+    const valued = command.flags.find((flag) => flag.value !== undefined);
+    if (valued) lines.push('', `A value may also follow its option after "=": ${valued.name}=${valued.value}.`);
   }
   return `${lines.join('\n')}\n`;
 }

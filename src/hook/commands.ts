@@ -1,10 +1,12 @@
 /**
- * The commands a person runs: `node scripts/hook.mjs <command> [flags]`.
+ * The commands a person runs: `node scripts/hook.mjs <command> [options]`.
  * This table is the one place a command is declared: the usage screen,
- * `--help`, the check of its flags and the "did you mean" of a typo all
- * come from it (cli.ts). Adding a command is one entry here; its code stays
- * behind the `import()` of its `run`, so nothing of it loads for another
- * command or on a hook's path.
+ * `--help`, the parse of its options (node's `util.parseArgs`, built from
+ * the table: commandArgs.ts), the "did you mean" of a typo all come from it
+ * (cli.ts), and each entry hands its command typed values, so no command
+ * reads its arguments again. Adding a command is one entry here; its code
+ * stays behind the `import()` of its `run`, so nothing of it loads for
+ * another command or on a hook's path.
  *
  * The plugin's own run modes (`resident`, `worker`, `detached`, and no
  * argument at all: a hook event on stdin) are not commands for people and
@@ -16,7 +18,7 @@ import type { StageDeps } from '../protocol/stage.js';
 import type { Terminal } from '../import/progress.js';
 
 export interface FlagSpec {
-  /** `--json`. */
+  /** `--json`; `--since=…` and `--since …` both give it a value. */
   name: string;
   /** What follows the flag (`ID`), when it takes a value. */
   value?: string;
@@ -27,11 +29,21 @@ export interface CommandResult {
   /** What goes to stdout (empty when the command wrote its own output). */
   text: string;
   code: number;
+  /** A problem with the arguments only the command can see (`--since` not a date): printed with the usage, exit 2. */
+  usage?: string;
 }
 
 /** What a command may write to besides its result (main.ts gives the process's stderr). */
 export interface CommandIo {
   stderr?: Terminal;
+}
+
+/** A command's arguments, parsed against its flags (commandArgs.ts). */
+export interface CommandArgs {
+  /** By flag name without the dashes (`session`): its value, or true for a flag that takes none; absent when not given. */
+  values: Readonly<Record<string, string | true>>;
+  /** The words besides the flags, in order (only for a command with `operands`). */
+  operands: readonly string[];
 }
 
 export interface CommandSpec {
@@ -43,8 +55,19 @@ export interface CommandSpec {
   operands?: string;
   /** The slash command that runs it in a session, if any. */
   slash?: string;
-  /** Runs it with the arguments after its name (already checked against `flags`). */
-  run(argv: readonly string[], deps: StageDeps, io: CommandIo): Promise<CommandResult>;
+  /** Runs it with its parsed arguments. */
+  run(args: CommandArgs, deps: StageDeps, io: CommandIo): Promise<CommandResult>;
+}
+
+/** A flag's value, when it was given one. */
+function text(args: CommandArgs, flag: string): string | undefined {
+  const value = args.values[flag];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** True when the flag was given. */
+function on(args: CommandArgs, flag: string): boolean {
+  return args.values[flag] === true;
 }
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -53,7 +76,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'check the configuration, server, identity, MCP tools, local state and hooks; the fix for each problem',
     flags: [{ name: '--json', about: 'the same report as JSON, for scripts' }],
     slash: '/openviking:doctor',
-    run: async (argv, deps) => ({ text: '', code: await (await import('../doctor/main.js')).runDoctor(argv, deps) }),
+    run: async (args, deps) => ({
+      text: '',
+      code: await (await import('../doctor/main.js')).runDoctor({ json: on(args, 'json') }, deps),
+    }),
   },
   {
     name: 'why',
@@ -62,7 +88,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: '--session', value: 'ID', about: "that session (default: this host's session, else the newest here)" },
     ],
     slash: '/openviking:why',
-    run: async (argv, deps) => (await import('../controls/main.js')).runControl('why', argv, deps),
+    run: async (args, deps) =>
+      (await import('../controls/main.js')).runControl({ name: 'why', session: text(args, 'session') }, deps),
   },
   {
     name: 'recall-preview',
@@ -73,14 +100,23 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: '--query-id', value: 'ID', about: 'read the query from that file, then remove it' },
     ],
     slash: '/openviking:recall',
-    run: async (argv, deps) => (await import('../controls/main.js')).runControl('recall-preview', argv, deps),
+    run: async (args, deps) =>
+      (await import('../controls/main.js')).runControl(
+        {
+          name: 'recall-preview',
+          newQueryFile: on(args, 'new-query-file'),
+          queryId: text(args, 'query-id'),
+          query: args.operands.join(' ').trim(),
+        },
+        deps,
+      ),
   },
   {
     name: 'learned',
     summary: 'what the recent sessions of this folder taught: memories extracted per session, pending or failed',
     flags: [],
     slash: '/openviking:learned',
-    run: async (argv, deps) => (await import('../controls/main.js')).runControl('learned', argv, deps),
+    run: async (_args, deps) => (await import('../controls/main.js')).runControl({ name: 'learned' }, deps),
   },
   {
     name: 'import',
@@ -93,7 +129,18 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: '--status', about: 'how the running import is doing, or what the last one did' },
     ],
     slash: '/openviking:import',
-    run: async (argv, deps, io) => (await import('../import/main.js')).runImport(argv, deps, io.stderr),
+    run: async (args, deps, io) =>
+      (await import('../import/main.js')).runImport(
+        {
+          all: on(args, 'all'),
+          dryRun: on(args, 'dry-run'),
+          since: text(args, 'since'),
+          background: on(args, 'background'),
+          status: on(args, 'status'),
+        },
+        deps,
+        io.stderr,
+      ),
   },
   {
     name: 'trust',
@@ -101,12 +148,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       "approve the project peer this folder's committed .openviking/config.json names (for this folder and that content)",
     flags: [{ name: '--revoke', about: 'take the approval back: the derived peer is used again' }],
     slash: '/openviking:trust',
-    run: async (argv, deps) => (await import('../controls/main.js')).runControl('trust', argv, deps),
+    run: async (args, deps) =>
+      (await import('../controls/main.js')).runControl({ name: 'trust', revoke: on(args, 'revoke') }, deps),
   },
   {
     name: 'requeue-dead',
     summary: 'put the writes that were given up back in the queue and replay them (once their cause is fixed)',
     flags: [],
-    run: async (argv, deps) => (await import('../capture/worker.js')).runRequeueDead(argv, deps),
+    run: async (_args, deps) => (await import('../capture/worker.js')).runRequeueDead(deps),
   },
 ];

@@ -1,10 +1,22 @@
 /**
- * The import's own flags (DESIGN D35). The command line's general rules
- * (usage, `--help`, the nearest valid name) are the dispatcher's; these are
- * the flags of `node scripts/hook.mjs import` alone.
+ * The import's options (DESIGN D35), from the flags the command line parsed
+ * (hook/commands.ts: `--all`, `--dry-run`, `--since`, `--background`,
+ * `--status`, in either `--since DATE` or `--since=DATE` form): the date
+ * read, and the combinations the import cannot run refused. Usage and
+ * `--help` are the command line's.
  *
  * @module
  */
+
+/** The flags as given. */
+export interface ImportFlags {
+  all: boolean;
+  dryRun: boolean;
+  /** `YYYY-MM-DD`, as typed. */
+  since?: string | undefined;
+  background: boolean;
+  status: boolean;
+}
 
 export interface ImportOptions {
   /** Every workspace's sessions, not only this one's. */
@@ -19,38 +31,18 @@ export interface ImportOptions {
   status: boolean;
 }
 
-export const IMPORT_USAGE = [
-  'usage: node scripts/hook.mjs import [--all] [--dry-run] [--since YYYY-MM-DD] [--background]',
-  '       node scripts/hook.mjs import --status',
-  '',
-  "  Brings past CodeBuddy and Claude Code sessions of this folder's workspace into OpenViking memory,",
-  '  each exactly once, and commits them so the server extracts memories.',
-  '  --all         every workspace, not only this one',
-  '  --dry-run     list what would be sent (sessions, turns, bytes per workspace); send nothing',
-  '  --since DATE  only sessions written on or after DATE (local midnight)',
-  '  --background  run on its own and return at once (progress: --status, or the status line)',
-  '  --status      how the running import is doing, or what the last one did',
-].join('\n');
-
-/** The options, or the problem with the arguments (the caller prints it with the usage). */
-export function parseImportArgs(argv: readonly string[]): ImportOptions | { problem: string } {
-  const options: ImportOptions = { all: false, dryRun: false, background: false, status: false };
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] ?? '';
-    if (arg === '--all') options.all = true;
-    else if (arg === '--dry-run') options.dryRun = true;
-    else if (arg === '--background') options.background = true;
-    else if (arg === '--status') options.status = true;
-    else if (arg === '--since' || arg.startsWith('--since=')) {
-      const value = arg === '--since' ? argv[++index] : arg.slice('--since='.length);
-      const since = localMidnight(value ?? '');
-      if (since === undefined) return { problem: `--since takes a date as YYYY-MM-DD (got ${value ?? 'nothing'})` };
-      options.since = since;
-    } else return { problem: `unknown argument ${arg}` };
+/** The options, or the problem with the flags (the command line prints it with the usage). */
+export function importOptions(flags: ImportFlags): ImportOptions | { problem: string } {
+  const { all, dryRun, background, status } = flags;
+  const options: ImportOptions = { all, dryRun, background, status };
+  if (flags.since !== undefined) {
+    const since = localMidnight(flags.since);
+    if (since === undefined) return { problem: `--since takes a date as YYYY-MM-DD (got ${flags.since})` };
+    options.since = since;
   }
-  if (options.status && (options.all || options.dryRun || options.background || options.since !== undefined))
+  if (status && (all || dryRun || background || options.since !== undefined))
     return { problem: '--status takes no other option' };
-  if (options.dryRun && options.background) return { problem: '--dry-run runs at once; it takes no --background' };
+  if (dryRun && background) return { problem: '--dry-run runs at once; it takes no --background' };
   return options;
 }
 

@@ -31,7 +31,7 @@ import { importRunning, readImportStatus } from '../store/importStatus.js';
 import { tryLock } from '../store/lock.js';
 import { resolveDataDir, sessionLockFile, storeLayout } from '../store/paths.js';
 import { settingText } from '../session/switches.js';
-import { IMPORT_USAGE, importArgv, parseImportArgs, type ImportOptions } from './args.js';
+import { importArgv, importOptions, type ImportFlags, type ImportOptions } from './args.js';
 import { Backoff } from './backoff.js';
 import { wouldSend } from './dryRun.js';
 import { judge, type Candidate, type JudgeContext } from './judge.js';
@@ -53,6 +53,8 @@ const LOCK_STALE_MS = 10 * 60_000;
 export interface ImportResult {
   text: string;
   code: number;
+  /** A problem with the flags: the command line prints it with the usage (hook/cli.ts). */
+  usage?: string;
 }
 
 /** What one run of the command works with. */
@@ -68,12 +70,12 @@ interface ImportContext {
 }
 
 export async function runImport(
-  argv: readonly string[],
+  flags: ImportFlags,
   deps: StageDeps,
   terminal: Terminal | undefined,
 ): Promise<ImportResult> {
-  const options = parseImportArgs(argv);
-  if ('problem' in options) return { text: `import: ${options.problem}\n${IMPORT_USAGE}\n`, code: 2 };
+  const options = importOptions(flags);
+  if ('problem' in options) return { text: '', code: 2, usage: options.problem };
   const dataDir = resolveDataDir(deps.env, deps.homeDir);
   if (options.status) return statusReport(dataDir, deps.now());
   const config = loadStageConfig(deps);

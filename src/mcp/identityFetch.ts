@@ -1,15 +1,15 @@
 /**
- * The fetch every upstream request goes through: the OpenViking identity
- * headers of the current configuration (openviking-api.md §1.2; an edited
- * key applies to the very next call, no new session needed), the project's
- * peer as the actor peer (DESIGN D24), and each POST's deadline
+ * The fetch every upstream request goes through: the headers of the MCP
+ * handshake (handshake.ts: the identity of the current configuration, an
+ * edited key applying to the very next call with no new session, and the
+ * project's peer as the actor peer, DESIGN D24) and each POST's deadline
  * (`settings.timeoutMs`); the optional GET event stream stays open.
  *
  * @module
  */
 import type { ConfigWatch } from '../config/configFiles.js';
-import type { Credentials } from '../config/types.js';
-import { projectFor } from '../project/identity.js';
+import { IDENTITY_HEADER_NAMES } from '../openviking/identityHeaders.js';
+import { mcpRequestHeaders, type McpWorkspace } from './handshake.js';
 import type { FetchLike } from './sdkSession.js';
 
 export interface IdentityFetchOptions {
@@ -19,28 +19,7 @@ export interface IdentityFetchOptions {
   userAgent: string;
   now: () => number;
   /** The workspace the proxy serves and the home directory: its project's peer id is the actor peer. */
-  project?: { workspace: string; homeDir: string };
-}
-
-/** Sets the OpenViking identity headers (openviking-api.md §1.2) on a request's headers. */
-export function applyIdentityHeaders(
-  headers: Headers,
-  credentials: Credentials,
-  userAgent: string,
-  actorPeer = credentials.peerId,
-): void {
-  const values: Array<[string, string | undefined]> = [
-    ['authorization', credentials.apiKey ? `Bearer ${credentials.apiKey}` : undefined],
-    ['x-openviking-account', credentials.account],
-    ['x-openviking-user', credentials.user],
-    ['x-openviking-actor-peer', actorPeer],
-    ['user-agent', userAgent],
-  ];
-  for (const [name, value] of values) {
-    const trimmed = value?.trim();
-    if (trimmed) headers.set(name, trimmed);
-    else headers.delete(name);
-  }
+  project?: McpWorkspace;
 }
 
 /** The fetch every POST goes through: the current identity's headers and the call's deadline. */
@@ -48,13 +27,12 @@ export function identityFetchFor(options: IdentityFetchOptions): FetchLike {
   return (url, init) => {
     const headers = new Headers(init?.headers);
     const current = options.config.current();
-    const { credentials } = current;
-    const project = options.project;
-    // Cached per workspace and re-checked with a few stats (project/identity.ts): cheap on every POST.
-    const peer = project
-      ? projectFor(current, project.workspace, project.homeDir, options.now()).project.peerId
-      : credentials.peerId;
-    applyIdentityHeaders(headers, credentials, options.userAgent, peer);
+    // Only the current identity: a value dropped from the configuration is never sent from an older request's headers.
+    for (const name of IDENTITY_HEADER_NAMES) headers.delete(name);
+    for (const [name, value] of Object.entries(
+      mcpRequestHeaders(current, options.project, options.now(), options.userAgent),
+    ))
+      headers.set(name, value);
     // POSTs end; the optional GET event stream is meant to stay open.
     const isPost = (init?.method ?? 'GET').toUpperCase() === 'POST';
     const timeout = AbortSignal.timeout(current.settings.timeoutMs);

@@ -11,17 +11,12 @@
  * is always on because the proxy itself announces when the tool list it
  * serves changes (e.g. after the server comes back; see proxy.ts).
  *
+ * The revisions it negotiates with the host are the ones it speaks upstream
+ * (handshake.ts).
+ *
  * @module
  */
-
-/** Protocol revisions this proxy can speak to the host, newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS = [
-  '2025-11-25',
-  '2025-06-18',
-  '2025-03-26',
-  '2024-11-05',
-  '2024-10-07',
-] as const;
+import { PROTOCOL_VERSIONS, speaksProtocolVersion } from './handshake.js';
 
 /** What FastMCP advertises (it registers tool, resource and prompt handlers). */
 export const DEFAULT_UPSTREAM_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({
@@ -43,8 +38,7 @@ export interface ServerInfo {
 
 /** The host's requested version when supported, else our newest (MCP version negotiation). */
 export function negotiateProtocolVersion(requested: unknown): string {
-  const supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
-  return typeof requested === 'string' && supported.includes(requested) ? requested : SUPPORTED_PROTOCOL_VERSIONS[0];
+  return speaksProtocolVersion(requested) ? requested : PROTOCOL_VERSIONS[0];
 }
 
 /** The upstream's capabilities with `tools.listChanged` switched on. */

@@ -144,7 +144,6 @@ function proxyParts(options: ProxyOptions, log: ProxyLog, config: ConfigWatch, h
     config,
     fetch: options.fetch,
     userAgent: options.userAgent,
-    clientInfo: { name: options.serverInfo.name, version: options.serverInfo.version },
     maxConcurrent: options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
     now: options.now,
     log,

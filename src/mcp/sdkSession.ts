@@ -20,6 +20,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { ErrorCode, McpError, ResultSchema, type ClientRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { serverMessageOf, UpstreamError, type UpstreamFailure } from './failures.js';
+import { MCP_CLIENT_CAPABILITIES, MCP_CLIENT_INFO } from './handshake.js';
 import type { UpstreamProfile } from './initialize.js';
 import type { JsonRpcNotification } from './jsonRpc.js';
 import { errorCode, errorMessage } from '../util/errors.js';
@@ -31,7 +32,6 @@ export interface SdkSessionOptions {
   mcpUrl: string;
   /** Adds identity headers and timeouts (see upstream.ts). */
   fetch: FetchLike;
-  clientInfo: { name: string; version: string };
   /** Bound for the handshake. */
   timeoutMs: number;
   onNotification: (notification: JsonRpcNotification) => void;
@@ -77,7 +77,11 @@ export async function openSdkSession(options: SdkSessionOptions): Promise<SdkSes
     throw new UpstreamError({ kind: 'network', cause: 'the configured MCP URL is not an http(s) URL (see doctor)' });
   }
   const transport = new StreamableHTTPClientTransport(url, { fetch: options.fetch });
-  const client = new Client(options.clientInfo, { capabilities: {}, jsonSchemaValidator: passThroughValidator });
+  // The handshake's own values (handshake.ts), the ones doctor probes with; the SDK adds its newest protocol revision.
+  const client = new Client(
+    { ...MCP_CLIENT_INFO },
+    { capabilities: { ...MCP_CLIENT_CAPABILITIES }, jsonSchemaValidator: passThroughValidator },
+  );
   client.fallbackNotificationHandler = async (notification) =>
     options.onNotification(notification as JsonRpcNotification);
   client.onclose = options.onClosed;

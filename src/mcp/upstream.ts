@@ -40,7 +40,6 @@ export interface UpstreamOptions {
   /** The network fetch (the global one in production). */
   fetch: FetchLike;
   userAgent: string;
-  clientInfo: { name: string; version: string };
   maxConcurrent: number;
   now: () => number;
   log: ProxyLog;
@@ -202,7 +201,6 @@ class UpstreamSessions {
     const session = this.openSession({
       mcpUrl,
       fetch: this.identityFetch,
-      clientInfo: options.clientInfo,
       timeoutMs,
       onNotification: options.onNotification,
       onClosed: () => this.retire(fresh),

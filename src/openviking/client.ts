@@ -29,6 +29,7 @@ import type {
   SessionMessage,
 } from './types.js';
 import { failure, interpretResponse } from './envelope.js';
+import { identityHeaders } from './identityHeaders.js';
 import {
   readAddMessages,
   readCommit,
@@ -191,17 +192,17 @@ function transportFailureOf(error: unknown, cutByDeadline: boolean, spec: CallSp
 }
 
 function buildHeaders(options: ClientOptions, spec: CallSpec<unknown>, hasBody: boolean): Record<string, string> {
-  const headers: Record<string, string> = { 'User-Agent': options.userAgent, Accept: 'application/json' };
-  if (hasBody) headers['Content-Type'] = 'application/json';
-  const set = (name: string, value: string | undefined) => {
-    const trimmed = value?.trim();
-    if (trimmed) headers[name] = trimmed;
+  return {
+    'User-Agent': options.userAgent,
+    Accept: 'application/json',
+    ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
+    ...identityHeaders({
+      apiKey: options.apiKey,
+      account: options.account,
+      user: options.user,
+      ...(spec.sessionRoute ? {} : { actorPeer: options.actorPeer }),
+    }),
   };
-  set('Authorization', options.apiKey?.trim() ? `Bearer ${options.apiKey.trim()}` : undefined);
-  set('X-OpenViking-Account', options.account);
-  set('X-OpenViking-User', options.user);
-  if (!spec.sessionRoute) set('X-OpenViking-Actor-Peer', options.actorPeer);
-  return headers;
 }
 
 function queryString(query: Record<string, QueryValue> | undefined): string {

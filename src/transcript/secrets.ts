@@ -4,8 +4,11 @@
  * machine. Three passes, in this order:
  * 1. private key blocks (PEM and PGP), found with a forward scan instead of a
  *    lazy `[\s\S]*?`; an unterminated block is redacted to the end;
- * 2. token formats with a shape of their own (secretRules.ts, after the
- *    gitleaks rule set), each only when one of its keywords occurs;
+ * 2. token formats with a shape of their own (secretRules.ts,
+ *    codeSecretRules.ts, serviceSecretRules.ts, after the gitleaks rule set:
+ *    secretRuleSpec.ts),
+ *    then credentials by where they stand (contextSecretRules.ts), each
+ *    rule only when one of its keywords occurs;
  * 3. values of credential-named assignments (secretNames.ts).
  *
  * Every pattern stays linear on a 1 MB line (tests/transcript/redos.test.ts),
@@ -18,23 +21,34 @@
  *
  * @module
  */
-import { AWS_BARE_SECRET, TOKEN_RULES } from './secretRules.js';
-import type { TokenRuleSpec } from './secretRules.js';
+import { AWS_BARE_SECRET, CONTEXT_RULES } from './contextSecretRules.js';
+import type { TokenRuleSpec } from './secretRuleSpec.js';
+import { CODE_TOKEN_RULES } from './codeSecretRules.js';
+import { TOKEN_RULES } from './secretRules.js';
+import { SERVICE_TOKEN_RULES } from './serviceSecretRules.js';
 import { CREDENTIAL_WORDS, credentialNameKind, redactNamedSecrets } from './secretNames.js';
 import { redactionMarker } from './redactionMarker.js';
 
-/** One rule and its pattern, compiled the first time its keywords occur (a short prompt compiles none). */
-interface LazyRule {
-  spec: TokenRuleSpec;
-  pattern?: RegExp;
-}
+/** Every token rule, in the order they run (an earlier one wins: Anthropic before OpenAI, a JWT before `Bearer`). */
+export const SECRET_RULES: readonly TokenRuleSpec[] = [
+  ...TOKEN_RULES,
+  ...CODE_TOKEN_RULES,
+  ...SERVICE_TOKEN_RULES,
+  ...CONTEXT_RULES,
+  AWS_BARE_SECRET,
+];
 
-const RULES: LazyRule[] = [...TOKEN_RULES, AWS_BARE_SECRET].map((spec) => ({ spec }));
+/** Each rule's pattern, compiled the first time its keywords occur (a short prompt compiles none). */
+const compiled = new Map<TokenRuleSpec, RegExp>();
 
-function applyRule(text: string, rule: LazyRule): string {
-  const { spec } = rule;
-  rule.pattern ??= new RegExp(spec.source, `g${spec.flags ?? ''}`);
-  return text.replace(rule.pattern, (match: string, ...groups: unknown[]) => {
+/** `text` with one rule's matches redacted (its `keep` and `keepPrefix` honoured), as redactSecrets runs it. */
+export function applyTokenRule(text: string, spec: TokenRuleSpec): string {
+  let pattern = compiled.get(spec);
+  if (pattern === undefined) {
+    pattern = new RegExp(spec.source, `g${spec.flags ?? ''}`);
+    compiled.set(spec, pattern);
+  }
+  return text.replace(pattern, (match: string, ...groups: unknown[]) => {
     if (spec.keep !== undefined) {
       const offset = groups.find((group): group is number => typeof group === 'number') ?? 0;
       if (spec.keep(match, text.slice(offset + match.length, offset + match.length + 256))) return match;
@@ -71,8 +85,8 @@ export function redactSecrets(text: string): string {
   if (text.length < 8) return text;
   let result = redactPrivateKeyBlocks(text);
   const lower = result.toLowerCase();
-  for (const rule of RULES) {
-    if (rule.spec.keywords.some((keyword) => lower.includes(keyword))) result = applyRule(result, rule);
+  for (const rule of SECRET_RULES) {
+    if (rule.keywords.some((keyword) => lower.includes(keyword))) result = applyTokenRule(result, rule);
   }
   return CREDENTIAL_WORDS.some((word) => lower.includes(word)) ? redactNamedSecrets(result, redactionMarker) : result;
 }

@@ -181,7 +181,7 @@ describe('real processes against a server that requires a user key', () => {
   it('doctor from a shell (no option variable) uses the options stored by the CLI and reaches the server', async () => {
     const home = freshHome();
     storeOptions(join(home, '.codebuddy'), 'openviking@inline', { server_url: server.url, api_key: USER_KEY });
-    const report = parseReport(await runDoctorInProcess(['--json'], {}, home));
+    const report = parseReport(await runDoctorInProcess({ json: true }, {}, home));
     expect(checkOf(report, 'server').status).toBe('pass');
     expect(JSON.stringify(checkOf(report, 'config'))).toContain('pluginSecrets.openviking@inline.api_key');
   });

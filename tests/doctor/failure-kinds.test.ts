@@ -52,12 +52,12 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([dev.close(), keyed.close()]));
 
 async function doctor(env: Record<string, string>, home = freshHome()): Promise<{ run: DoctorRun; text: string }> {
-  const run = await runDoctorInProcess([], env, home);
+  const run = await runDoctorInProcess({ json: false }, env, home);
   return { run, text: run.stdout };
 }
 
 async function doctorJson(env: Record<string, string>, home = freshHome()): Promise<Record<string, Check>> {
-  const report = parseReport(await runDoctorInProcess(['--json'], env, home));
+  const report = parseReport(await runDoctorInProcess({ json: true }, env, home));
   return Object.fromEntries(report.checks.map((check) => [check.id, check]));
 }
 

@@ -48,9 +48,9 @@ function rootDeclaring(name: string): string {
 }
 
 async function configLines(env: Record<string, string>, home: string, pluginRoot = REPO_ROOT) {
-  const run = await runDoctorInProcess([], { OPENVIKING_URL: server.url, ...env }, home, pluginRoot);
+  const run = await runDoctorInProcess({ json: false }, { OPENVIKING_URL: server.url, ...env }, home, pluginRoot);
   const config = checkOf(
-    parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url, ...env }, home, pluginRoot)),
+    parseReport(await runDoctorInProcess({ json: true }, { OPENVIKING_URL: server.url, ...env }, home, pluginRoot)),
     'config',
   );
   return { text: run.stdout, config };

@@ -41,7 +41,7 @@ afterAll(() => server.close());
 describe('Doctor', () => {
   // README: "reports, each with PASS / WARN / FAIL / INFO and the fix, in this order: the configuration (…); the project …; … the resident helper …; `hooks/hooks.json`; and OpenViking hooks or an `openviking` MCP server registered by hand"
   it('lists its checks in the order the README gives, the resident and the commit policy included', async () => {
-    const report = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome()));
+    const report = parseReport(await runDoctorInProcess({ json: true }, { OPENVIKING_URL: server.url }, freshHome()));
     expect(report.checks.map((check) => check.id)).toEqual([
       'config',
       'project',
@@ -94,7 +94,7 @@ describe('Doctor', () => {
     for (const file of ['.codebuddy.json', '.claude.json', join('.codebuddy', '.mcp.json')])
       writeFileSync(join(home, file), JSON.stringify(mcp));
     const report = parseReport(
-      await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url, CLAUDE_CONFIG_DIR: claudeDir }, home),
+      await runDoctorInProcess({ json: true }, { OPENVIKING_URL: server.url, CLAUDE_CONFIG_DIR: claudeDir }, home),
     );
     const lines = checkOf(report, 'duplicates').lines.join('\n');
     for (const file of [
@@ -136,7 +136,7 @@ describe('Doctor', () => {
     );
     const report = parseReport(
       await runDoctorInProcess(
-        ['--json'],
+        { json: true },
         { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: 'k-env-0123456789' },
         home,
       ),

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runDoctor } from '../../src/doctor/main.js';
+import { runDoctor, type DoctorOptions } from '../../src/doctor/main.js';
 import { createNodeDoctorIo } from '../../src/doctor/nodeIo.js';
 import type { DoctorReport } from '../../src/doctor/types.js';
 import { createNodeDeps } from '../../src/hook/nodeDeps.js';
@@ -26,7 +26,7 @@ export function freshHome(): string {
 }
 
 export async function runDoctorInProcess(
-  args: string[],
+  options: DoctorOptions,
   env: Record<string, string>,
   home: string,
   pluginRoot = REPO_ROOT,
@@ -47,7 +47,7 @@ export async function runDoctorInProcess(
   let stdout = '';
   const io = { ...createNodeDoctorIo(), write: async (text: string) => void (stdout += text) };
   const started = performance.now();
-  const code = await runDoctor(args, deps, io);
+  const code = await runDoctor(options, deps, io);
   return { code, stdout, durationMs: performance.now() - started };
 }
 

@@ -26,7 +26,7 @@ const portFree = await defaultPortFree();
 
 describe('doctor, as a new user', () => {
   it.runIf(portFree)('with no config and no server, says exactly what to set and exits 1', async () => {
-    const run = await runDoctorInProcess([], {}, freshHome());
+    const run = await runDoctorInProcess({ json: false }, {}, freshHome());
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('[FAIL] Server');
     expect(run.stdout).toContain('nothing answers at http://127.0.0.1:1933');
@@ -50,7 +50,7 @@ describe('doctor, as a new user', () => {
     const server = await startOvServer();
     const url = server.url;
     await server.close();
-    const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: url }, freshHome());
+    const run = await runDoctorInProcess({ json: true }, { OPENVIKING_URL: url }, freshHome());
     const report = parseReport(run);
     expect(run.code).toBe(1);
     expect(report.ok).toBe(false);
@@ -68,7 +68,7 @@ describe('doctor against a dev-mode server', () => {
   afterAll(() => server.close());
 
   it('is all green, and explains that viking://~ is unavailable to ROOT', async () => {
-    const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome());
+    const run = await runDoctorInProcess({ json: true }, { OPENVIKING_URL: server.url }, freshHome());
     const report = parseReport(run);
     expect(run.code, run.stdout).toBe(0);
     expect(report.ok).toBe(true);
@@ -93,7 +93,9 @@ describe('doctor against a dev-mode server', () => {
   it('reads plain-JSON MCP replies as well as SSE', async () => {
     const jsonServer = await startOvServer({ mcpJsonResponse: true });
     try {
-      const report = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: jsonServer.url }, freshHome()));
+      const report = parseReport(
+        await runDoctorInProcess({ json: true }, { OPENVIKING_URL: jsonServer.url }, freshHome()),
+      );
       expect(checkOf(report, 'mcp')).toMatchObject({ status: 'pass' });
     } finally {
       await jsonServer.close();
@@ -118,14 +120,14 @@ describe('doctor against an api_key server', () => {
     const home = freshHome();
     mkdirSync(join(home, '.openviking'));
     writeFileSync(join(home, '.openviking', 'ovcli.conf'), JSON.stringify({ url: server.url, api_key: USER_KEY }));
-    const text = await runDoctorInProcess([], {}, home);
+    const text = await runDoctorInProcess({ json: false }, {}, home);
     expect(text.code, text.stdout).toBe(0);
     expect(text.stdout).not.toContain(USER_KEY);
     expect(text.stdout).toContain('API key: ****41ab  (file:~/.openviking/ovcli.conf#api_key)');
     expect(text.stdout).toContain('account: acme, user: alice, role: user');
     expect(text.stdout).toContain('viking://~ works (→ viking://user/alice)');
 
-    const report = parseReport(await runDoctorInProcess(['--json'], {}, home));
+    const report = parseReport(await runDoctorInProcess({ json: true }, {}, home));
     expect(report.ok).toBe(true);
     expect(checkOf(report, 'identity')).toMatchObject({
       status: 'pass',
@@ -137,7 +139,7 @@ describe('doctor against an api_key server', () => {
 
   it('flags a root key, with the fix', async () => {
     const run = await runDoctorInProcess(
-      ['--json'],
+      { json: true },
       { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: ROOT_KEY },
       freshHome(),
     );
@@ -151,12 +153,12 @@ describe('doctor against an api_key server', () => {
   });
 
   it('flags a missing key and a wrong key differently', async () => {
-    const missing = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome()));
+    const missing = parseReport(await runDoctorInProcess({ json: true }, { OPENVIKING_URL: server.url }, freshHome()));
     expect(checkOf(missing, 'identity')).toMatchObject({ status: 'fail' });
     expect(checkOf(missing, 'identity').fix).toContain('Set a user API key for this server');
     const wrong = parseReport(
       await runDoctorInProcess(
-        ['--json'],
+        { json: true },
         { OPENVIKING_URL: server.url, OPENVIKING_API_KEY: 'not-a-real-key-0000' },
         freshHome(),
       ),
@@ -171,7 +173,7 @@ describe('doctor against a hanging server', () => {
     const server = await startOvServer();
     server.faults.hang();
     try {
-      const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome());
+      const run = await runDoctorInProcess({ json: true }, { OPENVIKING_URL: server.url }, freshHome());
       const report = parseReport(run);
       expect(run.durationMs).toBeLessThan(5_000);
       expect(run.code).toBe(1);
@@ -185,7 +187,7 @@ describe('doctor against a hanging server', () => {
     const server = await startOvServer();
     server.faults.hang({ path: '/mcp' });
     try {
-      const run = await runDoctorInProcess(['--json'], { OPENVIKING_URL: server.url }, freshHome());
+      const run = await runDoctorInProcess({ json: true }, { OPENVIKING_URL: server.url }, freshHome());
       expect(run.durationMs).toBeLessThan(5_000);
       expect(checkOf(parseReport(run), 'mcp')).toMatchObject({ status: 'fail' });
     } finally {

@@ -6,16 +6,28 @@
  * command or flag is an error naming the nearest valid one; all of it comes
  * from one table (src/hook/commands.ts).
  *
+ * One parse (issue 41 item 1): the arguments were checked against the table,
+ * then parsed again by each command, and the copies disagreed (`import
+ * --since=2024-01-01` and `recall-preview --query-id=…` exited 2 with
+ * "unknown option"). Now `util.parseArgs`, built from the table, hands each
+ * command its values; every flag of every command is run below for what it
+ * does, a value-taking one in both forms, `--flag value` and `--flag=value`.
+ *
  * @module
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/hook/commands.js';
 import { PLUGIN_VERSION } from '../../src/version.js';
+import { pluginProcessesGone } from '../support/detached.js';
 import { spawnHook, type ProcessRun } from '../support/spawn-hook.js';
 import { freshHome } from '../doctor/support.js';
 
 async function cli(...args: string[]): Promise<ProcessRun> {
-  const home = freshHome();
+  return cliIn(freshHome(), ...args);
+}
+
+async function cliIn(home: string, ...args: string[]): Promise<ProcessRun> {
   return spawnHook({
     args,
     cwd: home,
@@ -24,6 +36,84 @@ async function cli(...args: string[]): Promise<ProcessRun> {
     timeoutMs: 20_000,
   });
 }
+
+/** A flag's two spellings with `value`: `--flag value` and `--flag=value`. */
+const bothForms = (flag: string, value: string): string[][] => [[flag, value], [`${flag}=${value}`]];
+
+/** What a flag does, seen from outside: it runs the command with it in a fresh HOME (cwd) and checks the effect. */
+type FlagEffect = (home: string, flag: (value?: string) => string[][]) => Promise<void>;
+
+/** One entry per flag of every command of the table (a flag without one fails the coverage test below). */
+const EFFECTS: Record<string, FlagEffect> = {
+  'doctor --json': async (home, flag) => {
+    for (const args of flag()) {
+      const run = await cliIn(home, 'doctor', ...args);
+      expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, checks: expect.any(Array) });
+    }
+  },
+  'why --session': async (home, flag) => {
+    for (const args of flag('sess-41')) {
+      const run = await cliIn(home, 'why', ...args);
+      expect(run).toMatchObject({ exitCode: 0, stderr: '' });
+      expect(run.stdout).toMatch(/^Nothing recorded for session \S*sess-41\.\n$/);
+    }
+  },
+  'recall-preview --new-query-file': async (home, flag) => {
+    for (const args of flag()) {
+      const run = await cliIn(home, 'recall-preview', ...args);
+      expect(run.stdout).toMatch(/^query file: \S+recall-query-[0-9a-f]{16}\.txt\nquery id: [0-9a-f]{16}\n$/);
+    }
+  },
+  'recall-preview --query-id': async (home) => {
+    for (const form of [0, 1]) {
+      const made = (await cliIn(home, 'recall-preview', '--new-query-file')).stdout;
+      const [, path = '', id = ''] = /^query file: (\S+)\nquery id: (\S+)$/m.exec(made) ?? [];
+      writeFileSync(path, `which editor form ${form}`);
+      const run = await cliIn(home, 'recall-preview', ...(bothForms('--query-id', id)[form] as string[]));
+      expect(run.stdout).toContain(`Recall preview for: which editor form ${form}`);
+      expect(() => readFileSync(path)).toThrow(/ENOENT/);
+    }
+  },
+  'import --all': async (home, flag) => {
+    for (const args of flag()) {
+      const run = await cliIn(home, 'import', '--dry-run', ...args);
+      expect(run.stdout).toMatch(/^OpenViking import, dry run \(nothing is sent\): every workspace\n/);
+    }
+  },
+  'import --dry-run': async (home, flag) => {
+    for (const args of flag()) {
+      const run = await cliIn(home, 'import', ...args);
+      expect(run.stdout).toContain(`dry run (nothing is sent): ${home}\n`);
+    }
+  },
+  'import --since': async (home, flag) => {
+    for (const args of flag('2024-02-30')) {
+      const run = await cliIn(home, 'import', ...args);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toMatch(/^import: --since takes a date as YYYY-MM-DD \(got 2024-02-30\)\nusage: /);
+    }
+    for (const args of flag('2024-01-01')) {
+      const run = await cliIn(home, 'import', '--dry-run', ...args);
+      expect(run).toMatchObject({ exitCode: 0, stderr: '' });
+    }
+  },
+  'import --background': async (home, flag) => {
+    for (const args of flag()) {
+      const run = await cliIn(home, 'import', ...args);
+      expect(run.stdout).toMatch(/^The import of \S+ runs in the background now/);
+      expect(await pluginProcessesGone(home, 20_000)).toBe(true);
+    }
+  },
+  'import --status': async (home, flag) => {
+    for (const args of flag()) expect((await cliIn(home, 'import', ...args)).stdout).toMatch(/^No import has run/);
+  },
+  'trust --revoke': async (home, flag) => {
+    for (const args of flag()) {
+      const run = await cliIn(home, 'trust', ...args);
+      expect(run.stdout).toBe(`${home} is no workspace: nothing to revoke.\n`);
+    }
+  },
+};
 
 describe('usage on request', () => {
   it.each(['--help', '-h', 'help'])('%s prints every command of the table and exits 0', async (flag) => {
@@ -81,4 +171,45 @@ describe('mistakes are errors that name the nearest valid word', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('Recall preview for: -x marks');
   });
+});
+
+describe('every flag of every command, in each of its forms (issue 41 item 1)', () => {
+  const flags = COMMANDS.flatMap((command) => command.flags.map((flag) => ({ command, flag })));
+
+  it('each flag of the table has its effect below', () => {
+    expect(Object.keys(EFFECTS).sort()).toEqual(
+      flags.map(({ command, flag }) => `${command.name} ${flag.name}`).sort(),
+    );
+  });
+
+  it.each(flags.map(({ command, flag }) => [`${command.name} ${flag.name}`, flag.value] as const))(
+    '%s',
+    async (name, value) => {
+      const effect = EFFECTS[name];
+      if (effect === undefined) throw new Error(`no effect for ${name}`);
+      const flag = name.split(' ')[1] as string;
+      await effect(freshHome(), (given = 'x') => (value === undefined ? [[flag]] : bothForms(flag, given)));
+    },
+    60_000,
+  );
+
+  it.each(flags.filter(({ flag }) => flag.value === undefined))(
+    '$command.name $flag.name takes no value: --flag=x is a usage error',
+    async ({ command, flag }) => {
+      const run = await cli(command.name, `${flag.name}=x`);
+      expect(run).toMatchObject({ exitCode: 2, stdout: '' });
+      expect(run.stderr).toMatch(new RegExp(`^${command.name}: ${flag.name} takes no value\\nusage: `));
+    },
+  );
+
+  it.each(flags.filter(({ flag }) => flag.value !== undefined))(
+    '$command.name $flag.name needs a value: alone, empty after =, or followed by another flag',
+    async ({ command, flag }) => {
+      for (const args of [[flag.name], [`${flag.name}=`], [flag.name, '--help-me']]) {
+        const run = await cli(command.name, ...args);
+        expect(run, args.join(' ')).toMatchObject({ exitCode: 2, stdout: '' });
+        expect(run.stderr).toContain(`${command.name}: ${flag.name} needs a value (${flag.value})`);
+      }
+    },
+  );
 });

@@ -9,8 +9,9 @@
  *
  * A preload that every node of the sandbox's hooks inherits
  * (NODE_OPTIONS=--require) records, as each process exits, its argv,
- * whether node loaded `internal/modules/esm/loader`, and the CommonJS files
- * it required.
+ * whether node loaded `internal/modules/esm/loader` and the command line's
+ * parser (`util.parseArgs`, D41: a person's command only, never a hook),
+ * and the CommonJS files it required.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,10 +25,12 @@ import type { World } from '../support/session-world.js';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
 
 const ESM_LOADER = 'NativeModule internal/modules/esm/loader';
+const ARGS_PARSER = 'NativeModule internal/util/parse_args/parse_args';
 
 interface ProcessRecord {
   argv: string[];
   esmLoader: boolean;
+  parser: boolean;
   required: string[];
 }
 
@@ -44,6 +47,7 @@ writeFileSync(
     '  writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify({',
     '    argv: process.argv.slice(1),',
     `    esmLoader: process.moduleLoadList.includes(${JSON.stringify(ESM_LOADER)}),`,
+    `    parser: process.moduleLoadList.includes(${JSON.stringify(ARGS_PARSER)}),`,
     '    required: Object.keys(require.cache),',
     '  }));',
     '});',
@@ -104,9 +108,11 @@ describe('the hook entry is CommonJS (D38)', () => {
     for (const record of records) {
       expect(resolve(record.argv[0] ?? ''), record.argv.join(' ')).toBe(join(REPO_ROOT, HOOK_ENTRY));
       expect(record.esmLoader, record.argv.join(' ')).toBe(false);
+      expect(record.parser, record.argv.join(' ')).toBe(false);
     }
     const lazyLoaded = new Set(records.flatMap(pluginFiles).filter((file) => file.startsWith('scripts/lazy/')));
     for (const lazy of ['start', 'prompt', 'capture']) expect(lazyLoaded).toContain(`scripts/lazy/${lazy}.cjs`);
+    expect(lazyLoaded).not.toContain('scripts/lazy/cli.cjs');
     expect(records.some((record) => record.argv[1] === 'detached')).toBe(true);
   }, 60_000);
 
@@ -120,6 +126,21 @@ describe('the hook entry is CommonJS (D38)', () => {
     const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     expect(run).toMatchObject({ exitCode: 0, stdout: `openviking-codebuddy ${version}\n` });
     const [record] = takeRecords();
-    expect(pluginFiles(record ?? { argv: [], esmLoader: true, required: [] })).toContain(HOOK_ENTRY);
+    expect(pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, required: [] })).toContain(HOOK_ENTRY);
+  });
+
+  it('a person’s command parses its arguments with util.parseArgs (the probe sees the parser when it loads)', async () => {
+    takeRecords();
+    const run = await runProcess(process.execPath, [join(REPO_ROOT, HOOK_SHIM), 'why', '--session=cjs-probe'], {
+      env: { PATH: process.env.PATH, HOME: world.home, ...probeEnv },
+      cwd: world.workspace,
+      timeoutMs: 10_000,
+    });
+    expect(run.stdout).toContain('cjs-probe');
+    const [record] = takeRecords();
+    expect(record?.parser).toBe(true);
+    expect(pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, required: [] })).toContain(
+      'scripts/lazy/cli.cjs',
+    );
   });
 });

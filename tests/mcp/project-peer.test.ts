@@ -5,13 +5,11 @@
  * ranks the project's memories first; `OPENVIKING_PEER_ID` still wins.
  * Spawns the built `servers/mcp-proxy.mjs` against the test server.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitRemoteVariable } from '../../src/project/peerTemplate.js';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
-import { connectThroughProxy, makeSandbox, proxyUnderTest, type Sandbox } from './support/harness.js';
+import { connectThroughProxy, makeRepoWorkspace, makeSandbox, proxyUnderTest } from './support/harness.js';
+import type { Sandbox } from './support/harness.js';
 
 const REMOTE = 'git@github.com:acme/mcp-project.git';
 const PEER = gitRemoteVariable(REMOTE);
@@ -30,10 +28,7 @@ beforeAll(async () => {
     },
   });
   sandbox = await makeSandbox();
-  workspace = join(sandbox.home, 'repo');
-  await mkdir(workspace);
-  execFileSync('git', ['init', '-q'], { cwd: workspace });
-  execFileSync('git', ['remote', 'add', 'origin', REMOTE], { cwd: workspace });
+  workspace = await makeRepoWorkspace(sandbox, REMOTE);
 });
 afterAll(async () => {
   await server.close();

@@ -5,8 +5,16 @@
  * (absolute form for http, CONNECT for https with the certificate trusted
  * only through NODE_EXTRA_CA_CERTS), and goes direct for NO_PROXY.
  *
+ * Through a proxy its requests go over the plugin's own tunnel with node's
+ * HTTP client (src/mcp/proxyFetch.ts, D41: once undici's ProxyAgent), and
+ * keep what `fetch` does: connections reused, the proxy's credentials sent,
+ * a redirect handed back as it came (the SDK follows one within the origin
+ * and never another: the key does not leave the configured server).
+ *
  * @module
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectThroughProxy, makeSandbox, proxyUnderTest } from '../mcp/support/harness.js';
 import { startTestProxy } from '../support/http-proxy/index.js';
@@ -74,9 +82,10 @@ describe('mcp proxy behind an HTTP proxy', () => {
 });
 
 /**
- * Issue 20 item 1 for the MCP proxy's own TLS path (undici's ProxyAgent,
- * src/mcp/proxyFetch.ts): the certificate inside the tunnel must prove the
- * server's address, never the proxy's name (`localhost`).
+ * Issue 20 item 1 for the MCP proxy's TLS path through a proxy
+ * (src/mcp/proxyFetch.ts on openviking/proxyTunnel.ts): the certificate
+ * inside the tunnel must prove the server's address, never the proxy's name
+ * (`localhost`).
  */
 describe('mcp proxy: TLS identity inside the tunnel', () => {
   const API_KEY = 'ovk-mcp-tunnel-identity-KEY-0123456789';
@@ -125,4 +134,70 @@ describe('mcp proxy: TLS identity inside the tunnel', () => {
       expect.objectContaining({ kind: 'connect', target: `127.0.0.1:${front.port}`, outcome: 'passed' }),
     );
   }, 20_000);
+});
+
+describe('mcp proxy: what fetch does, through a proxy (D41)', () => {
+  const KEY = 'ovk-mcp-through-proxy-KEY-0123456789';
+
+  async function callsThrough(env: Record<string, string>, calls: number) {
+    const sandbox = await makeSandbox();
+    cleanups.push(() => sandbox.dispose());
+    const client = await connectThroughProxy(proxyPath, sandbox.env(env));
+    cleanups.push(() => client.close());
+    for (let i = 0; i < calls; i++)
+      expect((await client.client.callTool({ name: 'health', arguments: {} })).isError).not.toBe(true);
+  }
+
+  it('connections are kept: ten calls over at most three tunnels (https) or connections (http)', async () => {
+    const { server, front, proxy } = await setup();
+    // The handshake, the SDK's optional GET stream (it stays open) and the calls: a few connections, not one a request.
+    await callsThrough(
+      {
+        OPENVIKING_URL: front.url,
+        HTTPS_PROXY: proxy.url,
+        NODE_EXTRA_CA_CERTS: TEST_CERT_PATH,
+        OPENVIKING_API_KEY: KEY,
+      },
+      10,
+    );
+    expect(proxy.log().filter((entry) => entry.kind === 'connect').length).toBeLessThanOrEqual(3);
+    proxy.clear();
+    await callsThrough({ OPENVIKING_URL: server.url, HTTP_PROXY: proxy.url, OPENVIKING_API_KEY: KEY }, 10);
+    expect(proxy.log().filter((entry) => entry.kind === 'forward').length).toBeGreaterThanOrEqual(12);
+    expect(proxy.connections()).toBeLessThanOrEqual(3);
+  }, 30_000);
+
+  it('a proxy that asks for credentials gets those of the proxy URL, in absolute form and on CONNECT', async () => {
+    const { server, front } = await setup();
+    const proxy = await startTestProxy({ credentials: 'pxuser:px pass' });
+    cleanups.push(() => proxy.close());
+    const proxyUrl = proxy.url.replace('http://', 'http://pxuser:px%20pass@');
+    await callsThrough({ OPENVIKING_URL: server.url, HTTP_PROXY: proxyUrl }, 1);
+    await callsThrough({ OPENVIKING_URL: front.url, HTTPS_PROXY: proxyUrl, NODE_EXTRA_CA_CERTS: TEST_CERT_PATH }, 1);
+    const outcomes = new Set(proxy.log().map((entry) => `${entry.kind} ${String(entry.outcome)}`));
+    expect([...outcomes].sort()).toEqual(['connect passed', 'forward passed']);
+  }, 30_000);
+
+  it('a redirect to another origin is not followed: the key never reaches it', async () => {
+    const { server, proxy } = await setup();
+    const seen: Array<string | undefined> = [];
+    const redirector: Server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      req.resume();
+      res.writeHead(307, { location: `${server.url}/mcp`, 'content-length': '0' }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => redirector.close(() => resolve())));
+    const moved = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`;
+    await expect(
+      callsThrough(
+        { OPENVIKING_URL: server.url, OPENVIKING_MCP_URL: moved, HTTP_PROXY: proxy.url, OPENVIKING_API_KEY: KEY },
+        1,
+      ),
+    ).rejects.toThrow(/returned HTTP 307/);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((header) => header === `Bearer ${KEY}`)).toBe(true);
+    expect(proxy.log().some((entry) => entry.target === moved)).toBe(true);
+    expect(server.requests({ path: '/mcp' })).toEqual([]);
+  }, 30_000);
 });

@@ -170,4 +170,22 @@ describe('MCP over streamable HTTP', () => {
       await jsonServer.close();
     }
   });
+
+  it('mcpProtocolVersions: initialize negotiates from that list, later requests are checked against it', async () => {
+    const other = await startOvServer({ mcpProtocolVersions: ['2099-01-01', '2025-06-18'], mcpJsonResponse: true });
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      call(other.url, 'POST', '/mcp', { body, headers: { Accept: 'application/json, text/event-stream', ...headers } });
+    const initWith = (protocolVersion: string) => ({ ...init, params: { ...init.params, protocolVersion } });
+    try {
+      expect((await post(initWith('2025-06-18'))).json.result.protocolVersion).toBe('2025-06-18');
+      expect((await post(initWith('2025-11-25'))).json.result.protocolVersion).toBe('2099-01-01');
+      const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+      expect((await post(list, { 'MCP-Protocol-Version': '2099-01-01' })).json.result.tools).toHaveLength(15);
+      const refused = await post(list, { 'MCP-Protocol-Version': '2025-11-25' });
+      expect(refused.status).toBe(400);
+      expect(refused.json.error.message).toContain('Unsupported protocol version: 2025-11-25');
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -41,7 +41,13 @@ describe('a workspace file linked out of the workspace', () => {
     async (name) => {
       const { home, workspace } = homeWithWorkspace();
       symlinkSync(join(home, '.git-credentials'), join(workspace, '.openviking', name));
-      const run = await runDoctorInProcess([], { OPENVIKING_URL: 'http://127.0.0.1:9' }, home, undefined, workspace);
+      const run = await runDoctorInProcess(
+        { json: false },
+        { OPENVIKING_URL: 'http://127.0.0.1:9' },
+        home,
+        undefined,
+        workspace,
+      );
       expect(run.stdout).toContain(`${join(workspace, '.openviking', name)} resolves outside the workspace`);
       expectNothingQuoted(run.stdout);
     },
@@ -56,7 +62,7 @@ describe('files that are not JSON are named by line and column', () => {
       join(home, '.openviking', 'ovcli.conf'),
       `{\n  "url": "https://openviking.example.com",\n  "api_key": "${SECRET}",\n}\n`,
     );
-    const run = await runDoctorInProcess([], { OPENVIKING_URL: 'http://127.0.0.1:9' }, home);
+    const run = await runDoctorInProcess({ json: false }, { OPENVIKING_URL: 'http://127.0.0.1:9' }, home);
     expect(run.stdout).toContain(
       "~/.openviking/ovcli.conf is not valid JSON (line 3, column 55: a comma before '}' (a trailing comma))",
     );
@@ -67,7 +73,7 @@ describe('files that are not JSON are named by line and column', () => {
     const home = freshHome();
     mkdirSync(join(home, '.codebuddy'));
     writeFileSync(join(home, '.codebuddy', 'settings.json'), `{"pluginConfigs": {"x": ${CREDENTIALS}}}`);
-    const run = await runDoctorInProcess([], { OPENVIKING_URL: 'http://127.0.0.1:9' }, home);
+    const run = await runDoctorInProcess({ json: false }, { OPENVIKING_URL: 'http://127.0.0.1:9' }, home);
     expect(run.stdout).toContain('~/.codebuddy/settings.json is not valid JSON (line 1, column 25:');
     expectNothingQuoted(run.stdout);
   });

@@ -6,34 +6,18 @@
  * keys, each of which must come out byte for byte.
  *
  * Secret values are generated at run time from a fixed seed, so no
- * secret-shaped literal sits in the repository and a run is replayable.
+ * secret-shaped literal sits in the repository and a run is replayable
+ * (tests/support/secret-parts.ts). Which rule fires for each format is
+ * secret-rules.test.ts's.
  *
  * @module
  */
 import { describe, expect, it } from 'vitest';
 import { sanitizeText } from '../../src/transcript/privacy.js';
 import { redactSecrets } from '../../src/transcript/secrets.js';
+import { ALNUM, B64, DIGITS, HEX, LOWER, secretParts, UPPER, URLSAFE } from '../support/secret-parts.js';
 
-let seed = 0x5eed;
-/** Deterministic pseudo-random characters of `alphabet`. */
-function random(alphabet: string, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    out += alphabet[seed % alphabet.length];
-  }
-  return out;
-}
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
-const HEX = '0123456789abcdef';
-const B64 = `${ALNUM}+/`;
-const URLSAFE = `${ALNUM}_-`;
-/** A mixed-case value with a digit (so it is not mistaken for a word). */
-const mixed = (length: number) =>
-  `${random(UPPER, 1)}${random(LOWER, 1)}${random(DIGITS, 1)}${random(ALNUM, length - 3)}`;
+const { random, mixed } = secretParts(0x5eed);
 
 const awsSecret = () => `${mixed(20)}/${random(B64, 19)}`;
 const awsId = (prefix = 'AKIA') => `${prefix}${random(UPPER + DIGITS, 16)}`;

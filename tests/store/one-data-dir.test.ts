@@ -84,7 +84,7 @@ describe('every process reads the state the hooks write', () => {
       expect(result.timedOut).toBe(false);
 
       expect(await statusLineWithoutHostVariables(home)).toMatch(/^OV ○ down/);
-      const report = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: DEAD_URL }, home));
+      const report = parseReport(await runDoctorInProcess({ json: true }, { OPENVIKING_URL: DEAD_URL }, home));
       expect(checkOf(report, 'data-dir').data).toMatchObject({
         dir: join(home, '.codebuddy', 'openviking'),
         exists: true,
@@ -140,7 +140,7 @@ describe('moving between install forms strands no queued write', () => {
       { type: 'commit', sessionId: 'cb-left', payload: {}, createdAt: now },
       { now: () => now, lockTimeoutMs: 500 },
     );
-    const report = parseReport(await runDoctorInProcess(['--json'], { OPENVIKING_URL: DEAD_URL }, home));
+    const report = parseReport(await runDoctorInProcess({ json: true }, { OPENVIKING_URL: DEAD_URL }, home));
     const queue = checkOf(report, 'queue');
     expect(queue.lines.join('\n')).toContain('moved 1 queued write here');
     expect(queue.data).toMatchObject({ pending: { count: 1 } });

@@ -34,7 +34,7 @@ const ADVERSARIAL: Record<string, string> = {
   'aws prefixes': fill('AKIA'),
   'aws secret names': fill('aws_secret_access_key='),
   'angle brackets': fill('<'),
-  // The rule set of issue 14 item 10 (secretRules.ts, secretNames.ts).
+  // The rule set of issue 14 item 10 (the token rules, secretNames.ts).
   'yaml names on one long line': fill('password: x, '),
   'header names without values': fill('X-API-Key: '),
   'glued credential words': fill('PGPASSWORD'),
@@ -67,6 +67,20 @@ const ADVERSARIAL: Record<string, string> = {
   'docker auth keys': fill('"auth": "'),
   'url passwords with digits and slashes': fill('postgres://u:1/2'),
   'type annotations': fill('password: Optional[str] = '),
+  // The rules of issue 41 item 4 (gitleaks v8.30.1 formats).
+  'bedrock long-lived heads': fill('ABSK'),
+  'bedrock short-lived heads': fill(`bedrock-api-key-${Buffer.from('bedrock.amazonaws.com').toString('base64')}`),
+  'gitlab routable heads': fill('glpat-aaaaaaaaaaaaaaaaaaaa.'),
+  'gitlab runner registration heads': fill('GR1348941'),
+  'gitlab session cookies without value': fill('_gitlab_session='),
+  'sourcegraph heads': fill('sgp_0123456789abcdef_'),
+  'artifactory heads': fill('AKCp'),
+  'openshift heads': fill('sha256~'),
+  'cloudflare origin CA heads': fill('v1.0-0123456789abcdef01234567-'),
+  'teams webhook paths': fill('.webhook.office.com/webhookb2/'),
+  'new relic heads': fill('NRII-'),
+  'fly.io heads': fill('fm2_'),
+  'planetscale heads': fill('pscale_tkn_'),
 };
 
 function timed(work: () => unknown): number {

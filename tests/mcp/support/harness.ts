@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -45,6 +45,15 @@ export async function makeSandbox(): Promise<Sandbox> {
     env: (extra = {}) => ({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', ...extra }),
     dispose: () => rm(home, { recursive: true, force: true }),
   };
+}
+
+/** A git repository under the sandbox's HOME with `remote` as its origin: a workspace with a derived project peer. */
+export async function makeRepoWorkspace(sandbox: Sandbox, remote: string): Promise<string> {
+  const workspace = join(sandbox.home, 'repo');
+  await mkdir(workspace);
+  execFileSync('git', ['init', '-q'], { cwd: workspace });
+  execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: workspace });
+  return workspace;
 }
 
 export interface ProxyClient {

@@ -31,6 +31,8 @@ export interface TestProxy {
   log(): ProxyLogEntry[];
   /** What clients sent inside tunnels the proxy terminated itself (`impersonate`). */
   plaintext(): string;
+  /** How many connections clients opened to the proxy (a client that reuses its connections opens few). */
+  connections(): number;
   clear(): void;
   close(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
   const entries: ProxyLogEntry[] = [];
   const open = new Set<Socket>();
   let plaintext = '';
+  let connections = 0;
   const expected =
     options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
   const authorized = (headers: IncomingHttpHeaders) =>
@@ -140,7 +143,10 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
     upstream.on('error', end);
     client.on('error', end);
   });
-  server.on('connection', (socket: Socket) => open.add(socket));
+  server.on('connection', (socket: Socket) => {
+    connections += 1;
+    open.add(socket);
+  });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -148,9 +154,11 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
     url: `http://${options.urlHost ?? '127.0.0.1'}:${port}`,
     log: () => [...entries],
     plaintext: () => plaintext,
+    connections: () => connections,
     clear: () => {
       entries.splice(0);
       plaintext = '';
+      connections = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -11,6 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { InitializeRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerState } from './state.js';
 import type { HeaderBag } from './auth.js';
 import { resolveIdentity } from './auth.js';
@@ -28,6 +29,38 @@ function writeJsonRpcError(
   const text = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
+}
+
+/**
+ * `initialize` negotiated from `versions` instead of the SDK's list: the
+ * client's revision when listed, else the newest (the rule of both MCP
+ * libraries, Python's `ServerSession` and the SDK's `Server`). The rest of
+ * the answer is the SDK's own.
+ */
+function negotiateFrom(server: McpServer, versions: readonly string[]): void {
+  const library = server.server as unknown as { _oninitialize(request: unknown): Promise<Record<string, unknown>> };
+  const sdkAnswer = library._oninitialize.bind(library);
+  server.server.setRequestHandler(InitializeRequestSchema, async (request) => {
+    const asked = request.params.protocolVersion;
+    return { ...(await sdkAnswer(request)), protocolVersion: versions.includes(asked) ? asked : versions[0] };
+  });
+}
+
+/**
+ * The `MCP-Protocol-Version` header of a request after `initialize`, checked
+ * against `versions` as both libraries check it against theirs (absent:
+ * allowed); a listed one is then handed to the SDK as its own newest, so
+ * its check (against the SDK's list) lets it through.
+ */
+function acceptsRevisionHeader(req: IncomingMessage, body: unknown, versions: readonly string[]): boolean {
+  const header = req.headers['mcp-protocol-version'];
+  if ((body as { method?: unknown } | null)?.method === 'initialize' || header === undefined) return true;
+  if (typeof header !== 'string' || !versions.includes(header)) return false;
+  // The SDK's transport reads the raw header pairs (it builds a web Request from them).
+  req.headers['mcp-protocol-version'] = LATEST_PROTOCOL_VERSION;
+  for (let at = 0; at < req.rawHeaders.length; at += 2)
+    if (req.rawHeaders[at]?.toLowerCase() === 'mcp-protocol-version') req.rawHeaders[at + 1] = LATEST_PROTOCOL_VERSION;
+  return true;
 }
 
 export async function handleMcp(
@@ -53,8 +86,17 @@ export async function handleMcp(
     // a body that is not JSON is a JSON-RPC parse error
     return writeJsonRpcError(res, 400, -32700, 'Parse error');
   }
+  const versions = state.mcpProtocolVersions;
+  if (versions !== undefined && !acceptsRevisionHeader(req, body, versions))
+    return writeJsonRpcError(
+      res,
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${String(req.headers['mcp-protocol-version'])} (supported versions: ${versions.join(', ')})`,
+    );
   const server = new McpServer({ name: 'openviking-test', version: state.version });
   registerTools(server, state, identity);
+  if (versions !== undefined) negotiateFrom(server, versions);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: state.mcpJsonResponse,

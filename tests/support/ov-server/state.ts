@@ -24,6 +24,8 @@ export interface ServerState {
   auth: AuthOptions;
   version: string;
   mcpJsonResponse: boolean;
+  /** Set: the revisions `initialize` negotiates from (OvServerOptions). */
+  mcpProtocolVersions?: readonly string[];
   now: () => number;
   vfs: Vfs;
   sessions: SessionStore;
@@ -45,6 +47,7 @@ export function createState(options: OvServerOptions): ServerState {
     auth: options.auth ?? { mode: 'dev' },
     version: options.version ?? DEFAULT_VERSION,
     mcpJsonResponse: options.mcpJsonResponse === true,
+    ...(options.mcpProtocolVersions !== undefined ? { mcpProtocolVersions: options.mcpProtocolVersions } : {}),
     now,
     vfs,
     sessions,

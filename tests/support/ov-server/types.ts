@@ -55,6 +55,14 @@ export interface OvServerOptions {
   /** Answer MCP POSTs with plain JSON instead of SSE frames (FastMCP default is SSE). */
   mcpJsonResponse?: boolean;
   /**
+   * The MCP protocol revisions the server's MCP library speaks, newest first
+   * (the real server's are its Python `mcp` package's; a server built on
+   * another release speaks others). `initialize` answers the client's
+   * revision when listed, else the first, as that library negotiates.
+   * Default: the SDK's own list.
+   */
+  mcpProtocolVersions?: readonly string[];
+  /**
    * After a commit archives messages, write one deterministic memory per
    * archive under `memories/events/` (default false, so search results only
    * change when a test seeds them).

@@ -2,17 +2,19 @@
 import { createRequire as __ovCreateRequire } from 'node:module';
 const require = __ovCreateRequire(import.meta.url);
 import {
+  MCP_CLIENT_CAPABILITIES,
+  MCP_CLIENT_INFO,
   UpstreamError,
-  errorCode,
-  errorMessage,
   isRecord,
   serverMessageOf
-} from "./chunk-OKSRYEML.mjs";
+} from "./chunk-W2LQUN62.mjs";
 import {
   __commonJS,
   __export,
-  __toESM
-} from "./chunk-IMCPPGM2.mjs";
+  __toESM,
+  errorCode,
+  errorMessage
+} from "./chunk-FYQ2Q3BF.mjs";
 
 // node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
@@ -18953,7 +18955,10 @@ async function openSdkSession(options) {
     throw new UpstreamError({ kind: "network", cause: "the configured MCP URL is not an http(s) URL (see doctor)" });
   }
   const transport = new StreamableHTTPClientTransport(url2, { fetch: options.fetch });
-  const client = new Client(options.clientInfo, { capabilities: {}, jsonSchemaValidator: passThroughValidator });
+  const client = new Client(
+    { ...MCP_CLIENT_INFO },
+    { capabilities: { ...MCP_CLIENT_CAPABILITIES }, jsonSchemaValidator: passThroughValidator }
+  );
   client.fallbackNotificationHandler = async (notification) => options.onNotification(notification);
   client.onclose = options.onClosed;
   client.onerror = (error2) => options.onError(error2.message);

@@ -222,8 +222,9 @@ describe('mcp proxy: server down and back', () => {
     const started = Date.now();
     const error = await errorOf(proxy.client.callTool({ name: 'health', arguments: {} }));
     const elapsed = Date.now() - started;
+    // Bounded by the configured 1 s, not the 15 s default: the error comes after it, and long before the default.
     expect(elapsed).toBeGreaterThanOrEqual(900);
-    expect(elapsed).toBeLessThan(3000);
+    expect(elapsed).toBeLessThan(8000);
     expect(error.code).toBe(-32001);
     expect(error.message).toContain('did not answer within 1000 ms');
   });

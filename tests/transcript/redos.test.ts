@@ -5,9 +5,11 @@ import { claudeCodeUserText, codeBuddyUserText } from '../../src/transcript/host
 // Each input is 1 MB built to make a backtracking regex rescan the rest of the
 // line from every position (openers without closers, prefixes without the
 // rest of the token, long runs of a token's own alphabet). A quadratic
-// pattern needs minutes on these; the linear ones need milliseconds. The
-// bound is loose so a loaded CI machine does not flake.
-const LIMIT_MS = 1000;
+// pattern needs minutes on these; the linear ones need a few hundred
+// milliseconds (83 rules over 1 MB, ~340 ms at load 10). The bound sits between
+// the two, far from both: a machine loaded 15 times over still passes a linear
+// filter, and no quadratic one comes near it.
+const LIMIT_MS = 5_000;
 const SIZE = 1_000_000;
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
 

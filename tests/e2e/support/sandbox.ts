@@ -131,6 +131,10 @@ export function createCliSandbox(options: SandboxOptions): CliSandbox {
 
   const baseEnv: Record<string, string> = {
     ...minimalCliEnv(home, root),
+    // CodeBuddy stalls every headless start for the whole MCP_TIMEOUT before it spawns the servers, then gives
+    // each that long to connect (F13); the proxy answers `initialize` itself (D8), well inside 2.5 s at load 15.
+    // Each start is 2.5 s shorter than at 5 s: about two minutes over the suite.
+    MCP_TIMEOUT: '2500',
     CODEBUDDY_SKIP_BUILTIN_MARKETPLACE: '1',
   };
   if (options.separateConfigDir) baseEnv.CODEBUDDY_CONFIG_DIR = configDir;

@@ -7,7 +7,7 @@
  * real server answers it with the content the model wanted. So the steering
  * leads somewhere real on the server users run (its tools and argument
  * shapes: `read` takes `uris` as one string or a list, `grep` a pattern
- * string or a list; F30), which the double's tool set could not show.
+ * string or a list; F28), which the double's tool set could not show.
  *
  * @module
  */

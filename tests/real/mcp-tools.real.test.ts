@@ -3,7 +3,7 @@
  * (servers/mcp-proxy.mjs, started as the hosts start it) against the REAL
  * OpenViking server in api_key mode, as a user of an account made through
  * the admin API whose user key is in `~/.openviking/ovcli.conf` (README
- * Quick start). 0.5.2 offers 24 tools where the double offers 15 (F30); the
+ * Quick start). 0.5.2 offers 24 tools where the double offers 15 (F28); the
  * proxy passes the server's list through (D39), so this file proves:
  * - the proxy offers exactly what the server's own `/mcp` offers, and every
  *   tool the plugin's skill, commands and guard name is among them;

@@ -5,7 +5,7 @@
  * ever added, `commit_count` the archives), each archive's messages
  * (`GET /api/v1/sessions/{id}/archives/archive_NNN`) and the live ones not
  * committed yet (`<session uri>/messages.jsonl`, read with `content/read`:
- * 0.5.2 has no route listing a session's messages). docs/host-facts.md F28.
+ * 0.5.2 has no route listing a session's messages). docs/host-facts.md F27.
  *
  * @module
  */
@@ -112,7 +112,7 @@ export async function storedWhen(
       try {
         last = await storedSession(url, speaker, sessionId);
       } catch (error) {
-        // 0.5.2 answers 400 ("Expecting value") to a read racing the session's first write (F28): look again.
+        // 0.5.2 answers 400 ("Expecting value") to a read racing the session's first write (F27): look again.
         last = String(error);
         return undefined;
       }

@@ -4769,6 +4769,7 @@ function outboundQuery(text2) {
   const clean = sanitizeText(text2);
   return withoutMarkers(clean).trim();
 }
+var CREDENTIAL_MARKER = redactionMarker("openviking-credential");
 
 // src/recall/skip.ts
 var MAX_QUERY_CHARS2 = 4e3;

@@ -79,7 +79,7 @@ interface HealthAttempt {
   route: { proxy: URL } | undefined;
   variable: string;
   proxy: string;
-  /** The API key sent, and where it was configured (a wrong key is refused even on /health: F35). */
+  /** The API key sent, and where it was configured (a wrong key is refused even on /health: F30). */
   apiKey: string | undefined;
   apiKeySource: string;
 }

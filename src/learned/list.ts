@@ -35,7 +35,7 @@ interface NamedMemory {
 /**
  * The per-category line of a commit: from the memories its diff names (each
  * has a `memory_type`), else from the task's counts. OpenViking 0.5.2 counts
- * per operation (`{"memory_write": n}`, F26, F42), which names no category:
+ * per operation (`{"memory_write": n}`, F26, F29), which names no category:
  * such a count alone gives no line.
  */
 function categoriesOf(outcome: TaskOutcome, named: readonly NamedMemory[] | undefined): string {

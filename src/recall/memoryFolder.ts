@@ -1,6 +1,6 @@
 /**
  * Memory folders are not memories. OpenViking 0.5.2's context face answers
- * folder entries beside the files (F38): a memory category folder such as
+ * folder entries beside the files (F32): a memory category folder such as
  * `viking://user/<u>/peers/<p>/memories/preferences/<p>` with `detail:
  * "overview"`, whose text is the server's own index of the folder
  * ("# Preferences Overview … - [topic](./topic.md)"), often scoring just

@@ -1,7 +1,7 @@
 /**
  * Doctor's cause for a key the server does not know. OpenViking 0.5.2
  * answers `/health` 401 UNAUTHENTICATED "Invalid API key" when a wrong key
- * is sent (and 200 without one: docs/host-facts.md F35), so the failed
+ * is sent (and 200 without one: docs/host-facts.md F30), so the failed
  * `/health` itself is the diagnosis: the refused key (masked), where it is
  * configured, and the fix, never "set a key" when one is set. Without a key
  * the old cause stands. The real server's answer: tests/real/auth.real.test.ts.

@@ -8,9 +8,9 @@
  *   resolves the key to) and the MCP endpoint;
  * - a captured turn lands in that user's session, and recall finds that
  *   user's memory, while another account's user gets none of it (api_key
- *   mode scopes search; dev mode does not, F37);
+ *   mode scopes search; dev mode does not, F31);
  * - a wrong key: doctor names the refused key, where it is configured and
- *   the fix (0.5.2 refuses it even on /health, F35), the session start says
+ *   the fix (0.5.2 refuses it even on /health, F30), the session start says
  *   memory is off, and the turn captured meanwhile is kept as a dead letter
  *   with its text (D18), never sent;
  * - the server's root key given to the plugin: doctor's Identity says it is

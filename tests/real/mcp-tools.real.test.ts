@@ -152,7 +152,9 @@ describe("the plugin's MCP tools on the real server", () => {
     });
     const skillUri = /Skill added: (viking:\/\/\S+)/.exec(skill.text)?.[1];
     expect(skillUri, skill.text).toBeDefined();
-    expect((await call('read', { uris: [`${skillUri}/SKILL.md`] })).text).toContain('Run make deploy.');
+    const installed = (await call('read', { uris: [`${skillUri}/SKILL.md`] })).text;
+    expect(installed).toContain('Run make deploy.');
+    expect(installed, 'the outbound filter covers add_skill (D39)').not.toContain('SKILL-PRIVATE-9');
     expect((await call('list_users')).structured).toMatchObject({
       users: expect.arrayContaining([{ user_id: colleague.user }]),
     });

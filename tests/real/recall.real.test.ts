@@ -11,10 +11,10 @@
  *   earlier captured session, by its URI under the project peer and its
  *   text, recalled through the real `search/search` context face (D7), and
  *   no memory folder beside it (0.5.2 answers the category folder's index
- *   too, F38: recall leaves it out).
+ *   too, F32: recall leaves it out).
  * (Nothing here says what is NOT recalled: the fake's hashed-word vectors
  * score unrelated prompts above the threshold, and a dev-mode search spans
- * every user's memories, F37.)
+ * every user's memories, F31.)
  * The double cannot prove this: it extracts nothing and ranks by keywords.
  *
  * @module
@@ -94,7 +94,7 @@ describe('recall on the real server', () => {
       `<memory uri="${escape(memoryUri)}" type="preferences" score="[0-9.]+">\\n- ${FACT}\\n</memory>`,
     );
     expect(context).toMatch(memory);
-    // 0.5.2 also answers the memory's category folder (its template index, F38): never injected as a memory.
+    // 0.5.2 also answers the memory's category folder (its template index, F32): never injected as a memory.
     const injected = [...context.matchAll(/<memory uri="([^"]+)"/g)].map((match) => match[1]!);
     expect(injected.filter((uri) => !uri.endsWith('.md'))).toEqual([]);
     expect(context).not.toContain('Preferences Overview');

@@ -1,5 +1,5 @@
 /**
- * Recall leaves out memory folders (F38): OpenViking 0.5.2's context face
+ * Recall leaves out memory folders (F32): OpenViking 0.5.2's context face
  * answers a category folder's template index beside the memory it lists;
  * files (whatever dots a peer's name holds) and resource folders stay.
  * The real server's answer: tests/real/recall.real.test.ts.

@@ -148,7 +148,7 @@ describe("the plugin's MCP tools on the real server", () => {
 
   it("add_skill installs a skill; list_users, list_groups, get_acl and set_acl manage the account's sharing", async () => {
     const skill = await call('add_skill', {
-      data: '---\nname: kestrel-deploy\ndescription: Deploys kestrel\n---\n\n# Deploy\n\nRun make deploy.',
+      data: '---\nname: kestrel-deploy\ndescription: Deploys kestrel\n---\n\n# Deploy\n\nRun make deploy.<private> SKILL-PRIVATE-9</private>',
     });
     const skillUri = /Skill added: (viking:\/\/\S+)/.exec(skill.text)?.[1];
     expect(skillUri, skill.text).toBeDefined();

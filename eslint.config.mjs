@@ -13,6 +13,7 @@ export default tseslint.config(
       'hooks/register.mjs',
       'bench/.work/**',
       'coverage/**',
+      '.openviking-server/**',
       '.claude-plugin/types/**',
     ],
   },

@@ -14,6 +14,7 @@ export default tseslint.config(
       'bench/.work/**',
       '.openviking-server/**',
       'coverage/**',
+      '.openviking-server/**',
       '.claude-plugin/types/**',
     ],
   },

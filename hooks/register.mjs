@@ -3816,6 +3816,13 @@ async function rememberRecall(dataDir, credentials, learned, now) {
   ]);
 }
 
+// src/recall/memoryFolder.ts
+function isMemoryFolder(uri) {
+  const segments = uri.replace(/\/+$/, "").split("/");
+  if (!segments.includes("memories")) return false;
+  return !/\.md$/i.test(segments[segments.length - 1] ?? "");
+}
+
 // src/recall/rank.ts
 var TEMPORAL = /\b(?:when|yesterday|today|last|ago|recent(?:ly)?|before|after|date|week|month)\b|昨天|今天|上次|之前|最近/i;
 var PREFERENCE = /\b(?:prefer(?:s|red|ence)?|like|favou?rite|style|usually|always|never)\b|喜欢|偏好|习惯/i;
@@ -3991,7 +3998,7 @@ function isUnsupported(failure2) {
 function fromContextResult(tier, result, limit) {
   if (!result.ok) return { status: "failed", tier, failure: result };
   if (result.result.stats?.rewrite === "no_relevant") return { status: "empty", tier };
-  const items = result.result.entries.slice(0, limit).map(fromEntry);
+  const items = result.result.entries.filter((entry) => !isMemoryFolder(entry.uri)).slice(0, limit).map(fromEntry);
   return items.length === 0 ? { status: "empty", tier } : { status: "hits", tier, items };
 }
 function fromEntry(entry) {
@@ -5124,6 +5131,7 @@ function outboundQuery(text2) {
   const clean = sanitizeText(text2);
   return withoutMarkers(clean).trim();
 }
+var CREDENTIAL_MARKER = redactionMarker("openviking-credential");
 
 // src/recall/skip.ts
 var MAX_QUERY_CHARS2 = 4e3;

@@ -1995,6 +1995,7 @@ function outboundQuery(text2) {
   const clean = sanitizeText(text2);
   return withoutMarkers(clean).trim();
 }
+var CREDENTIAL_MARKER = redactionMarker("openviking-credential");
 
 // src/mcp/outbound.ts
 var TOOL_FIELDS = {
@@ -2002,6 +2003,8 @@ var TOOL_FIELDS = {
   write: [[["content"], sanitizeText]],
   edit: [[["new_string"], sanitizeText]],
   add_resource: [[["description"], sanitizeText]],
+  // A skill's text is stored and indexed like a written file (0.5.2, D39).
+  add_skill: [[["data"], sanitizeText]],
   search: [[["query"], outboundQuery]],
   find: [[["query"], outboundQuery]]
 };

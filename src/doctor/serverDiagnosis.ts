@@ -16,6 +16,7 @@ import type { Credentials, PluginConfig } from '../config/types.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import { proxyRoute, proxySettings, proxyVariableFor } from '../openviking/proxy.js';
 import type { OvFailure } from '../openviking/types.js';
+import { maskSecret } from './mask.js';
 import { describeSource } from './sources.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -78,10 +79,13 @@ interface HealthAttempt {
   route: { proxy: URL } | undefined;
   variable: string;
   proxy: string;
+  /** The API key sent, and where it was configured (a wrong key is refused even on /health: F30). */
+  apiKey: string | undefined;
+  apiKeySource: string;
 }
 
 function healthAttempt(config: PluginConfig, failure: OvFailure, env: Env): HealthAttempt {
-  const { baseUrl, sources, refused } = config.credentials;
+  const { baseUrl, sources, refused, apiKey } = config.credentials;
   const shown = displayUrl(baseUrl, true);
   const url = new URL(baseUrl);
   const fromDefault = sources.baseUrl === 'default';
@@ -103,6 +107,8 @@ function healthAttempt(config: PluginConfig, failure: OvFailure, env: Env): Heal
     route,
     variable: proxyVariableFor(env, url.protocol) ?? 'the proxy variables',
     proxy: route === undefined ? '' : displayUrl(route.proxy.href),
+    apiKey: apiKey?.trim() ? apiKey : undefined,
+    apiKeySource: describeSource(sources.apiKey ?? 'default'),
   };
 }
 
@@ -246,7 +252,8 @@ function proxyFailure(failure: OvFailure): string {
 }
 
 /** The server answered, but not 200: what its status says. */
-function httpAnswer({ failure, url, shown, origin, correct }: HealthAttempt): Diagnosis {
+function httpAnswer(attempt: HealthAttempt): Diagnosis {
+  const { failure, url, shown, origin, correct } = attempt;
   const { status } = failure;
   const path = url.pathname.replace(/\/+$/, '');
   if (status === 404 && path !== '')
@@ -257,6 +264,15 @@ function httpAnswer({ failure, url, shown, origin, correct }: HealthAttempt): Di
         origin,
       ],
       fix: `Write ${url.origin} (without ${path}): ${correct}.`,
+    };
+  if (status === 401 && attempt.apiKey !== undefined)
+    return {
+      kind: 'key-refused',
+      lines: [
+        `${shown}/health refused the API key ${maskSecret(attempt.apiKey)} (HTTP 401 ${failure.code}: ${failure.message}): the server does not know this key`,
+        `the key is from ${attempt.apiKeySource}; ${origin}`,
+      ],
+      fix: `Replace the key from ${attempt.apiKeySource} with a current user key of this server (made through its admin API, /api/v1/admin; never its root key).`,
     };
   if (status === 401 || status === 403)
     return {

@@ -28,7 +28,28 @@ interface NamedMemory {
   uri: string;
   firstLine: string;
   change: 'added' | 'updated';
+  /** Its category (`preferences`, `events`, …), when the diff says. */
+  memoryType?: string;
 }
+
+/**
+ * The per-category line of a commit: from the memories its diff names (each
+ * has a `memory_type`), else from the task's counts. OpenViking 0.5.2 counts
+ * per operation (`{"memory_write": n}`, F26, F29), which names no category:
+ * such a count alone gives no line.
+ */
+function categoriesOf(outcome: TaskOutcome, named: readonly NamedMemory[] | undefined): string {
+  const counts = new Map<string, number>();
+  const typed = (named ?? []).filter((memory) => memory.memoryType !== undefined);
+  if (typed.length > 0) for (const { memoryType } of typed) counts.set(memoryType!, (counts.get(memoryType!) ?? 0) + 1);
+  else
+    for (const [category, n] of Object.entries(outcome.categories ?? {}))
+      if (n > 0 && !OPERATION_COUNTS.has(category)) counts.set(category, n);
+  return [...counts.entries()].map(([category, n]) => `${category} ${n}`).join(', ');
+}
+
+/** Keys of `memories_extracted` that count operations, not categories (0.5.2). */
+const OPERATION_COUNTS: ReadonlySet<string> = new Set(['memory_write', 'total']);
 
 /** The listing's text and the ledger with what was learned and told. */
 export async function listLearned(
@@ -109,10 +130,7 @@ function describeCommit(
     case 'completed': {
       const count = outcome.memories ?? 0;
       if (count === 0) return [`${head}no memory extracted`];
-      const byCategory = Object.entries(outcome.categories ?? {})
-        .filter(([, n]) => n > 0)
-        .map(([category, n]) => `${category} ${n}`)
-        .join(', ');
+      const byCategory = categoriesOf(outcome, named);
       const which =
         named === undefined || named.length === 0
           ? ['      (the server did not say which)']
@@ -141,7 +159,16 @@ async function readDiff(client: OpenVikingClient, uri: string): Promise<NamedMem
   const of = (key: string, change: NamedMemory['change']): NamedMemory[] =>
     (Array.isArray(operations[key]) ? operations[key] : []).flatMap((item: unknown) =>
       isRecord(item) && typeof item['uri'] === 'string'
-        ? [{ uri: item['uri'], firstLine: firstLine(item['after']), change }]
+        ? [
+            {
+              uri: item['uri'],
+              firstLine: firstLine(item['after']),
+              change,
+              ...(typeof item['memory_type'] === 'string' && item['memory_type'] !== ''
+                ? { memoryType: item['memory_type'] }
+                : {}),
+            },
+          ]
         : [],
     );
   return [...of('adds', 'added'), ...of('updates', 'updated')];

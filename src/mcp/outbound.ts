@@ -2,8 +2,10 @@
  * The privacy filter on what the model sends OpenViking through the MCP
  * proxy (DESIGN D17). The proxy forwards every request verbatim except the
  * user text inside the calls that store or search: `remember` messages,
- * `write` content, `edit` replacement text, `add_resource` descriptions, and
- * the queries of `search`/`find`. Those pass the same filter as captured turns
+ * `write` content, `edit` replacement text, `add_resource` descriptions,
+ * `add_skill` text, and the queries of `search`/`find`. The credential
+ * store's tools (`privacy_upsert`, `privacy_resolve`) pass as sent: storing
+ * and returning a secret is what they are for (D39); capture keeps neither. Those pass the same filter as captured turns
  * and recall queries (transcript/privacy.ts): no `<private>` section, no
  * recognised secret. The model can copy a key out of a `.env` file into a
  * memory as easily as a user can paste one into a prompt; a memory is shared
@@ -24,6 +26,8 @@ const TOOL_FIELDS: Readonly<Record<string, ReadonlyArray<readonly [path: readonl
   write: [[['content'], sanitizeText]],
   edit: [[['new_string'], sanitizeText]],
   add_resource: [[['description'], sanitizeText]],
+  // A skill's text is stored and indexed like a written file (0.5.2, D39).
+  add_skill: [[['data'], sanitizeText]],
   search: [[['query'], outboundQuery]],
   find: [[['query'], outboundQuery]],
 };

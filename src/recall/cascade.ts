@@ -37,6 +37,7 @@ import type {
 } from '../openviking/types.js';
 import { lookUpUserSpace } from '../openviking/userSpace.js';
 import type { RecallKnown, RecallLearned } from './known.js';
+import { isMemoryFolder } from './memoryFolder.js';
 import { rankFindItems } from './rank.js';
 import type { RecallTier } from './tierCache.js';
 import type { RecallOutcome, RecalledItem } from './types.js';
@@ -233,7 +234,10 @@ export function isUnsupported(failure: OvFailure): boolean {
 function fromContextResult(tier: RecallTier, result: OvResult<ContextSearchResult>, limit: number): RecallOutcome {
   if (!result.ok) return { status: 'failed', tier, failure: result };
   if (result.result.stats?.rewrite === 'no_relevant') return { status: 'empty', tier };
-  const items = result.result.entries.slice(0, limit).map(fromEntry);
+  const items = result.result.entries
+    .filter((entry) => !isMemoryFolder(entry.uri))
+    .slice(0, limit)
+    .map(fromEntry);
   return items.length === 0 ? { status: 'empty', tier } : { status: 'hits', tier, items };
 }
 

@@ -104,11 +104,40 @@ export function sanitizeToolInput(
   return sanitizeValue(input, undefined, 0, limitsOf(options)) as Record<string, unknown>;
 }
 
-function sanitizePart(part: MessagePart, limits: Limits): MessagePart | undefined {
-  if (part.type === 'text') {
-    const text = capText(sanitizeText(part.text), limits.text);
+/**
+ * The OpenViking credential store's MCP tools (0.5.2, F28; DESIGN D39), by
+ * their tool name under any MCP prefix: what `privacy_upsert` stores (its
+ * `values`) and what `privacy_resolve` answers (the stored secret itself)
+ * are secrets whatever their shape, so a captured call keeps neither.
+ */
+const CREDENTIAL_STORE_INPUT = /(?:^|__)privacy_upsert$/;
+const CREDENTIAL_STORE_OUTPUT = /(?:^|__)privacy_resolve$/;
+const CREDENTIAL_MARKER = redactionMarker('openviking-credential');
+
+type ToolPart = Extract<MessagePart, { type: 'tool' }>;
+
+function withoutStoredCredentials(part: ToolPart): ToolPart {
+  const name = part.tool_name ?? '';
+  if (CREDENTIAL_STORE_OUTPUT.test(name) && part.tool_output !== undefined)
+    return { ...part, tool_output: CREDENTIAL_MARKER };
+  const values = part.tool_input?.['values'];
+  if (CREDENTIAL_STORE_INPUT.test(name) && values !== null && typeof values === 'object' && !Array.isArray(values))
+    return {
+      ...part,
+      tool_input: {
+        ...part.tool_input,
+        values: Object.fromEntries(Object.keys(values).map((key) => [key, CREDENTIAL_MARKER])),
+      },
+    };
+  return part;
+}
+
+function sanitizePart(raw: MessagePart, limits: Limits): MessagePart | undefined {
+  if (raw.type === 'text') {
+    const text = capText(sanitizeText(raw.text), limits.text);
     return text === '' ? undefined : { type: 'text', text };
   }
+  const part = withoutStoredCredentials(raw);
   const result: MessagePart = { ...part };
   if (part.tool_input !== undefined && part.tool_input !== null) {
     result.tool_input = sanitizeValue(part.tool_input, undefined, 0, limits) as Record<string, unknown>;

@@ -10,13 +10,16 @@
  */
 import type { RealServer } from './index.js';
 
+/** What the admin calls need of a server: its URL and root key (a shared server's record is enough). */
+export type AdminTarget = Pick<RealServer, 'url' | 'rootKey'>;
+
 export interface UserKey {
   account: string;
   user: string;
   key: string;
 }
 
-async function adminPost(server: RealServer, path: string, body: unknown): Promise<Record<string, unknown>> {
+async function adminPost(server: AdminTarget, path: string, body: unknown): Promise<Record<string, unknown>> {
   if (server.rootKey === undefined) throw new Error('admin calls need a server in api_key mode');
   const response = await fetch(`${server.url}${path}`, {
     method: 'POST',
@@ -36,14 +39,14 @@ function keyOf(result: Record<string, unknown>, path: string): string {
 }
 
 /** A new account whose admin user is `user`, and that user's key. */
-export async function createAccount(server: RealServer, account: string, user: string): Promise<UserKey> {
+export async function createAccount(server: AdminTarget, account: string, user: string): Promise<UserKey> {
   const path = '/api/v1/admin/accounts';
   const result = await adminPost(server, path, { account_id: account, admin_user_id: user });
   return { account, user, key: keyOf(result, path) };
 }
 
 /** Another (non-admin) user of `account`, and its key. */
-export async function createUser(server: RealServer, account: string, user: string): Promise<UserKey> {
+export async function createUser(server: AdminTarget, account: string, user: string): Promise<UserKey> {
   const path = `/api/v1/admin/accounts/${encodeURIComponent(account)}/users`;
   const result = await adminPost(server, path, { user_id: user, role: 'user' });
   return { account, user, key: keyOf(result, path) };

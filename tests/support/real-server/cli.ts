@@ -21,10 +21,14 @@ async function main(): Promise<void> {
   const server = await startRealServer({ name: 'cli', auth });
   process.stdout.write(`openviking-server ${server.version} at ${server.url} (${auth} mode; fake model provider)\n`);
   if (auth === 'api_key') {
-    const user = await createAccount(server, 'default', 'me');
+    // The server creates its `default` account itself: the key is for an account of our own.
+    const user = await createAccount(server, 'local', 'me').catch(async (error: unknown) => {
+      await server.stop();
+      throw error;
+    });
     const keyFile = join(server.workspace, 'user-key');
     writeFileSync(keyFile, `${user.key}\n`, { mode: 0o600 });
-    process.stdout.write(`user key of account "default", user "me" (ovcli.conf's api_key): in ${keyFile}\n`);
+    process.stdout.write(`user key of account "local", user "me" (ovcli.conf's api_key): in ${keyFile}\n`);
   }
   process.stdout.write(`workspace: ${server.workspace}\nCtrl-C stops it.\n`);
   const stop = () => void server.stop().then(() => process.exit(0));

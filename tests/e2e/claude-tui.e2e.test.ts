@@ -17,6 +17,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stepAsidePrefix } from '../../src/protocol/handoff.js';
+import { detachedRuns } from '../support/detached.js';
+import { waitFor } from '../support/wait.js';
 import { onceEach, settledCounts } from './support/capture-counts.js';
 import {
   claudeSessionIdOf,
@@ -36,8 +38,6 @@ const CARD_LINE = /OpenViking · (\d+) recalled · 1 looked up/;
 
 /** A `/exit` as the capture stores it (the host writes it as a `<command-name>` user line). */
 const isExitLine = (text: string): boolean => text.trim() === '/exit';
-/** The `/compact` line, which the host writes after PreCompact ran: the first session's SessionEnd commits it. */
-const isCompactLine = (text: string): boolean => text.trim() === '/compact';
 
 /** How many `/exit` lines the host wrote into these transcripts. */
 function exitLinesIn(transcripts: readonly string[]): number {
@@ -64,13 +64,16 @@ forEachClaudeVersion((version) => {
   /** Every archived message's text, in commit order. */
   const archivedTexts = () => (mainSession()?.archives ?? []).flatMap((archive) => archive.messages.map(messageText));
   /**
-   * The commits once the first session's SessionEnd commit landed (it archives the `/compact` line). The host
-   * guarantees that SessionEnd ran before the CLI exited, not when its detached capture commits (FC27), so this
-   * waits for that commit under a deadline instead of guessing its time.
+   * What the host guarantees is that each SessionEnd hook ran before the CLI exited (logged above), not when
+   * the capture it hands to a detached process commits (FC27). So, after each session, wait (under a
+   * deadline) until that process is gone, then until the commits hold still.
    */
-  const commitsOfFirstSession = async () => {
-    const compactArchived = () => archivedTexts().filter(isCompactLine).length;
-    return (await settledCounts({ commits, compactArchived }, 60_000)).commits ?? -1;
+  const settledWrites = async () => {
+    await waitFor(() => detachedRuns(world.sandbox.home).length === 0, {
+      timeoutMs: 60_000,
+      what: 'the detached captures of the session to finish',
+    });
+    return (await settledCounts({ commits }, 20_000)).commits ?? -1;
   };
 
   beforeAll(async () => {
@@ -107,7 +110,7 @@ forEachClaudeVersion((version) => {
     first.submit('/exit');
     await first.waitForExit();
     logs.first = readFileSync(join(world.sandbox.root, 'debug-first.txt'), 'utf8');
-    commitsAfterFirst = await commitsOfFirstSession();
+    commitsAfterFirst = await settledWrites();
 
     const second = startTui(world.sandbox, 'second', options('debug-second.txt', ['--continue']));
     await second.waitForScreen(/❯/, 'the composer');
@@ -121,6 +124,7 @@ forEachClaudeVersion((version) => {
     second.submit('/exit');
     await second.waitForExit();
     logs.second = readFileSync(join(world.sandbox.root, 'debug-second.txt'), 'utf8');
+    await settledWrites();
   }, 300_000);
 
   afterAll(async () => {
@@ -183,24 +187,21 @@ forEachClaudeVersion((version) => {
         prompt: () => countMessages(mainSession(), 'user', 'E2E-TUI'),
         answer: () => countMessages(mainSession(), 'assistant', ANSWER),
       };
-      // What the host guarantees is that each SessionEnd hook ran (logged above), not when its detached
-      // capture commits (FC27): the `--continue` session's commit of the first `/exit` lands after the CLI
-      // exited, later still on a loaded machine. So wait for that commit (a deadline, not a guess of its time),
-      // then until nothing changes.
-      const exitsArchived = () => archivedTexts().filter(isExitLine).length;
-      const settled = await settledCounts({ ...probes, exitsArchived }, 60_000);
-      expect({ prompt: settled.prompt, answer: settled.answer }, world.evidence()).toEqual(onceEach(probes));
+      expect(await settledCounts(probes, 20_000), world.evidence()).toEqual(onceEach(probes));
       const archived = archivedTexts();
       // Every message in exactly one archive: the turn in PreCompact's, the `/compact` line (written after PreCompact ran) in SessionEnd's.
       expect(archived.filter((text) => text.includes('E2E-TUI'))).toHaveLength(2);
       const others = archived.filter((text) => !isExitLine(text));
       expect(new Set(others).size, archived.join('\n')).toBe(others.length);
-      // Each session's `/exit` is a message of its own with the same text. The host writes it after that
-      // session's SessionEnd ran, so a capture that runs later (a loaded machine) may take the second one
-      // too: never more of them than the transcript holds.
+      // Each session's `/exit` is a message of its own with the same text, written to the transcript after
+      // that session's SessionEnd ran (FC27): a later capture takes it (the --continue session's), the last
+      // session's own has no later capture. A capture that ran late may take it too: never more than the
+      // transcript holds, never fewer than all but the last.
       const exits = archived.filter(isExitLine).length;
-      expect(exits, archived.join('\n')).toBeGreaterThanOrEqual(1);
-      expect(exits, archived.join('\n')).toBeLessThanOrEqual(exitLinesIn(world.sandbox.transcripts()));
+      const written = exitLinesIn(world.sandbox.transcripts());
+      const why = `${written} /exit line(s) in the transcript; archived:\n${archived.join('\n')}\n${world.evidence()}`;
+      expect(exits, why).toBeGreaterThanOrEqual(written - 1);
+      expect(exits, why).toBeLessThanOrEqual(written);
       expect(archived.length).toBe(mainSession()?.allMessages.length);
       // The first /exit is written to the transcript after that session's SessionEnd ran: the --continue
       // session captures it (nothing else, but perhaps its own /exit) and its own SessionEnd commits it.

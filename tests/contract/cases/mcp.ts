@@ -14,7 +14,7 @@ import { as, home, newTenant, request, writeFile, type ContractTarget, type Tena
 import { okResult, type ContractCase } from './case.js';
 
 /** The tools the plugin's texts name, and the arguments they pass (skills/, commands/). */
-const NAMED_TOOLS: Readonly<Record<string, { args: readonly string[]; required: readonly string[] }>> = {
+export const NAMED_TOOLS: Readonly<Record<string, { args: readonly string[]; required: readonly string[] }>> = {
   search: { args: ['query', 'mode', 'limit'], required: ['query'] },
   find: { args: ['query', 'target_uri', 'limit'], required: ['query'] },
   read: { args: ['uris'], required: ['uris'] },

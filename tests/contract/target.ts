@@ -86,6 +86,11 @@ export async function newTenant(target: ContractTarget, label: string): Promise<
   return { account, user, key, headers: { Authorization: `Bearer ${key}` } };
 }
 
+/** A fresh tenant and a session id of its own (`cb-<12 hex>`, as the plugin names sessions). */
+export async function freshSession(target: ContractTarget, label: string): Promise<{ tenant: Tenant; id: string }> {
+  return { tenant: await newTenant(target, label), id: uniqueName('cb') };
+}
+
 /** Another user of `tenant`'s account (api_key mode: a `user`-role key; dev mode: headers). */
 export async function secondUser(target: ContractTarget, tenant: Tenant, label: string): Promise<Tenant> {
   const user = uniqueName(label);

@@ -11,7 +11,7 @@
  */
 import { expect } from 'vitest';
 import { waitFor } from '../../support/wait.js';
-import { as, home, newTenant, uniqueName, type ContractTarget, type Tenant } from '../target.js';
+import { as, freshSession, home, type ContractTarget, type Tenant } from '../target.js';
 import { errorOf, okResult, type ContractCase } from './case.js';
 
 const session = (id: string, suffix = ''): string => `/api/v1/sessions/${encodeURIComponent(id)}${suffix}`;
@@ -35,8 +35,7 @@ export const commitCases: readonly ContractCase[] = [
     name: 'commit: 404 for a missing session, skipped no_messages, skipped all_within_keep_window, accepted with a task',
     covers: ['POST /api/v1/sessions/{session_id}/commit', 'GET /api/v1/sessions/{session_id}'],
     async run(target) {
-      const tenant = await newTenant(target, 'commit');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'commit');
       errorOf(await as(target, tenant, 'POST', session(id, '/commit'), {}), 404, 'NOT_FOUND', 'never created');
       okResult(await as(target, tenant, 'GET', session(id, '?auto_create=true')));
       expect(okResult(await as(target, tenant, 'POST', session(id, '/commit'), {}))).toMatchObject({
@@ -85,8 +84,7 @@ export const commitCases: readonly ContractCase[] = [
     name: '…/context: 400 for a negative budget, 404 for a missing session; the overview, estimate and stats',
     covers: ['GET /api/v1/sessions/{session_id}/context'],
     async run(target) {
-      const tenant = await newTenant(target, 'context');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'context');
       errorOf(await as(target, tenant, 'GET', session(id, '/context?token_budget=1000')), 404, 'NOT_FOUND');
       okResult(await as(target, tenant, 'POST', session(id, '/messages'), text('user', 'one two three four')));
       errorOf(await as(target, tenant, 'GET', session(id, '/context?token_budget=-1')), 400, 'INVALID_ARGUMENT');
@@ -111,8 +109,7 @@ export const commitCases: readonly ContractCase[] = [
       'GET /api/v1/content/read',
     ],
     async run(target) {
-      const tenant = await newTenant(target, 'task');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'task');
       okResult(
         await as(target, tenant, 'POST', session(id, '/messages'), {
           role: 'user',

@@ -8,7 +8,7 @@
  * @module
  */
 import { expect } from 'vitest';
-import { as, newTenant, uniqueName, type Answer } from '../target.js';
+import { as, freshSession, type Answer } from '../target.js';
 import { errorOf, okResult, validationErrorOf, type ContractCase } from './case.js';
 
 const session = (id: string, suffix = ''): string => `/api/v1/sessions/${encodeURIComponent(id)}${suffix}`;
@@ -19,8 +19,7 @@ export const sessionCases: readonly ContractCase[] = [
     name: 'GET a session: 404 NOT_FOUND unless auto_create=true; the record’s fields and types',
     covers: ['GET /api/v1/sessions/{session_id}'],
     async run(target) {
-      const tenant = await newTenant(target, 'get');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'get');
       errorOf(await as(target, tenant, 'GET', session(id)), 404, 'NOT_FOUND', 'a missing session');
       const made = okResult(await as(target, tenant, 'GET', session(id, '?auto_create=true')));
       expect(made).toMatchObject({
@@ -48,8 +47,7 @@ export const sessionCases: readonly ContractCase[] = [
     name: 'messages: the first add creates the session; {session_id, message_count, pending_tokens} after the write',
     covers: ['POST /api/v1/sessions/{session_id}/messages'],
     async run(target) {
-      const tenant = await newTenant(target, 'add');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'add');
       const added = okResult(await as(target, tenant, 'POST', session(id, '/messages'), text('user', 'hello world!')));
       expect(added).toEqual({ session_id: id, message_count: 1, pending_tokens: 3 });
       const parts = okResult(
@@ -69,8 +67,7 @@ export const sessionCases: readonly ContractCase[] = [
     name: 'batch: {session_id, message_count, added, pending_tokens}; 101 messages is a 400 and stores nothing',
     covers: ['POST /api/v1/sessions/{session_id}/messages/batch'],
     async run(target) {
-      const tenant = await newTenant(target, 'batch');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'batch');
       const batch = okResult(
         await as(target, tenant, 'POST', session(id, '/messages/batch'), {
           messages: [
@@ -90,8 +87,7 @@ export const sessionCases: readonly ContractCase[] = [
     name: 'message validation: a bad peer_id, no role, neither content nor parts are 400; a tool-result aggregate is split',
     covers: ['POST /api/v1/sessions/{session_id}/messages', 'POST /api/v1/sessions/{session_id}/messages/batch'],
     async run(target) {
-      const tenant = await newTenant(target, 'valid');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'valid');
       const add = (body: unknown): Promise<Answer> => as(target, tenant, 'POST', session(id, '/messages'), body);
       validationErrorOf(await add({ role: 'user', content: 'x', peer_id: 'a/b' }), 'peer_id');
       validationErrorOf(await add({ content: 'x' }), 'role');
@@ -111,8 +107,7 @@ export const sessionCases: readonly ContractCase[] = [
     name: 'PATCH …/config: 404 before the session exists; the effective policy (defaults, clamps); 400s that name auto_commit_policy; null turns it off',
     covers: ['PATCH /api/v1/sessions/{session_id}/config'],
     async run(target) {
-      const tenant = await newTenant(target, 'policy');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'policy');
       const patch = (policy: unknown): Promise<Answer> =>
         as(target, tenant, 'PATCH', session(id, '/config'), { auto_commit_policy: policy });
       errorOf(await patch({ pending_token_threshold: 20000 }), 404, 'NOT_FOUND', 'before the first write');
@@ -151,8 +146,7 @@ export const sessionCases: readonly ContractCase[] = [
     name: 'POST /sessions with a policy answers it; the same id again is 409 ALREADY_EXISTS',
     covers: ['POST /api/v1/sessions'],
     async run(target) {
-      const tenant = await newTenant(target, 'create');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'create');
       const made = okResult(
         await as(target, tenant, 'POST', '/api/v1/sessions', {
           session_id: id,
@@ -172,8 +166,7 @@ export const sessionCases: readonly ContractCase[] = [
     name: 'one session, written and committed at once: every call answers 200 and no message is lost (no 409)',
     covers: ['POST /api/v1/sessions/{session_id}/messages', 'POST /api/v1/sessions/{session_id}/commit'],
     async run(target) {
-      const tenant = await newTenant(target, 'busy');
-      const id = uniqueName('cb');
+      const { tenant, id } = await freshSession(target, 'busy');
       okResult(
         await as(target, tenant, 'POST', session(id, '/messages/batch'), {
           messages: [text('user', 'one two three'), text('assistant', 'four')],

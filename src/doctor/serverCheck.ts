@@ -8,10 +8,8 @@
  * there, a bad key 401, a trusted-mode call without account/user 400) and
  * `viking://~` (0.5.2 expands it for every role; older servers refused it
  * to ROOT, every request in dev mode, with a 400 that is expected and
- * harmless because the plugin addresses `viking://user/<id>` itself).
- * In api_key mode 0.5.2 checks a key sent to `/health` too: a 401 there
- * with a key configured is an answer (the server is up) that refuses the
- * key, said as the identity's failure (docs/host-facts.md F35).
+ * harmless because the plugin addresses `viking://user/<id>` itself;
+ * docs/host-facts.md F37).
  *
  * @module
  */
@@ -53,7 +51,6 @@ export async function checkServer(
   const started = now();
   const health = await client.health();
   const elapsedMs = now() - started;
-  if (!health.ok && health.status === 401 && config.credentials.apiKey) return keyRefused(config, health, elapsedMs);
   if (!health.ok) return { server: unreachable(config, health, env) };
   const info = health.result;
   const fallback =
@@ -79,28 +76,6 @@ export async function checkServer(
     },
   };
   return { server, identity: await checkIdentity(config, client, info), health: info };
-}
-
-/** `/health` answered 401 to the configured key: the server is up; the key is the problem. */
-function keyRefused(config: PluginConfig, failure: OvFailure, elapsedMs: number): ServerChecks {
-  const url = displayUrl(config.credentials.baseUrl, true);
-  return {
-    server: {
-      id: 'server',
-      title: 'Server',
-      status: 'pass',
-      lines: [`${url} answered /health in ${elapsedMs} ms, refusing the configured key (HTTP 401)`],
-      data: { url, version: null, authMode: 'api_key', elapsedMs },
-    },
-    identity: {
-      id: 'identity',
-      title: 'Identity',
-      status: 'fail',
-      lines: [`the server rejected the credentials (${describeFailure(failure, config.credentials.apiKey)})`],
-      fix: authFix(config),
-      data: { authMode: 'api_key', account: null, user: null, role: null, rootKey: false, memoryApi: false },
-    },
-  };
 }
 
 function unreachable(

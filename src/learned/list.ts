@@ -2,8 +2,7 @@
  * `/openviking:learned` (`node scripts/hook.mjs learned`): per recent session
  * of this workspace, newest first, what each of its commits taught (DESIGN
  * D36): the memories the server extracted, each by its URI and first line
- * where the server's diff names them (F25), by category as the diff's
- * `memory_type` says (0.5.2's task counts only `memory_write`: F42), the extractions that failed and
+ * where the server's diff names them (F25), the extractions that failed and
  * those still being processed, and the session's own running total on the
  * server (which counts the server's automatic commits too).
  *
@@ -29,12 +28,7 @@ interface NamedMemory {
   uri: string;
   firstLine: string;
   change: 'added' | 'updated';
-  /** The diff's `memory_type` (`events`, `preferences`, …). */
-  category?: string;
 }
-
-/** A task's count that names no category (0.5.2 counts every write under it: F42). */
-const UNCATEGORISED = 'memory_write';
 
 /** The listing's text and the ledger with what was learned and told. */
 export async function listLearned(
@@ -115,8 +109,8 @@ function describeCommit(
     case 'completed': {
       const count = outcome.memories ?? 0;
       if (count === 0) return [`${head}no memory extracted`];
-      const byCategory = Object.entries(categoriesOf(outcome, named))
-        .filter(([category, n]) => n > 0 && category !== UNCATEGORISED)
+      const byCategory = Object.entries(outcome.categories ?? {})
+        .filter(([, n]) => n > 0)
         .map(([category, n]) => `${category} ${n}`)
         .join(', ');
       const which =
@@ -147,26 +141,10 @@ async function readDiff(client: OpenVikingClient, uri: string): Promise<NamedMem
   const of = (key: string, change: NamedMemory['change']): NamedMemory[] =>
     (Array.isArray(operations[key]) ? operations[key] : []).flatMap((item: unknown) =>
       isRecord(item) && typeof item['uri'] === 'string'
-        ? [
-            {
-              uri: item['uri'],
-              firstLine: firstLine(item['after']),
-              change,
-              ...(typeof item['memory_type'] === 'string' ? { category: item['memory_type'] } : {}),
-            },
-          ]
+        ? [{ uri: item['uri'], firstLine: firstLine(item['after']), change }]
         : [],
     );
   return [...of('adds', 'added'), ...of('updates', 'updated')];
-}
-
-/** Memories by category: from the diff's types when it names them, else the task's counts. */
-function categoriesOf(outcome: TaskOutcome, named: NamedMemory[] | undefined): Record<string, number> {
-  const typed = (named ?? []).filter((memory) => memory.category !== undefined);
-  if (typed.length === 0) return outcome.categories ?? {};
-  const counts: Record<string, number> = {};
-  for (const memory of typed) counts[memory.category as string] = (counts[memory.category as string] ?? 0) + 1;
-  return counts;
 }
 
 /** The first line with text, without a heading's `#`s, cut to FIRST_LINE_CHARS. */

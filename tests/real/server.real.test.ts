@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PINNED_VERSION, REPO_ROOT } from '../support/real-server/install.js';
+import { waitFor } from '../support/wait.js';
 import { filesUnder, ov, settledTask, uniqueUser } from './support/http.js';
 import { providerRequests, sharedServers } from './support/servers.js';
 
@@ -45,10 +46,16 @@ describe('the real server', () => {
     const files = await filesUnder(dev.url, speaker, `viking://user/${speaker.user}/memories`);
     const memory = files.find((uri) => uri.includes('/preferences/') && uri.endsWith('zephyr_service_listens.md'));
     expect(memory, files.join('\n')).toBeDefined();
-    const found = await ov(dev.url, speaker, '/api/v1/search/find', {
-      query: 'which port does zephyr listen on',
-      target_uri: `viking://user/${speaker.user}/memories`,
-    });
-    expect(found.result.memories.map((item: { uri: string }) => item.uri)).toContain(memory);
+    // searchable a moment after the task completed: its vector is indexed after (docs/host-facts.md F42)
+    await waitFor(
+      async () => {
+        const found = await ov(dev.url, speaker, '/api/v1/search/find', {
+          query: 'which port does zephyr listen on',
+          target_uri: `viking://user/${speaker.user}/memories`,
+        });
+        return found.result.memories.some((item: { uri: string }) => item.uri === memory);
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: `find to name ${memory}` },
+    );
   });
 });

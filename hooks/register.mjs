@@ -1330,7 +1330,7 @@ var KNOB_TABLE = {
     default: 1800,
     min: 0,
     max: 604800,
-    description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none)."
+    description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none; OpenViking takes 0 or at least 300, so less is sent as 300)."
   },
   captureAssistantTurns: {
     env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
@@ -3844,7 +3844,7 @@ function rankFindItems(results, options2) {
 }
 function rankOf(item, queryTerms, temporal, preference) {
   let rank = Math.min(1, Math.max(0, item.score ?? 0));
-  if (item.level === 2 || item.uri.endsWith(".md")) rank += 0.12;
+  if (isLeaf(item)) rank += 0.12;
   if (temporal && item.uri.includes("/events/")) rank += 0.1;
   if (preference && item.uri.includes("/preferences/")) rank += 0.08;
   if (queryTerms.size > 0) {
@@ -3854,6 +3854,10 @@ function rankOf(item, queryTerms, temporal, preference) {
     rank += 0.2 * (shared / queryTerms.size);
   }
   return rank;
+}
+function isLeaf(item) {
+  if (item.level !== void 0) return item.level === 2;
+  return item.uri.endsWith(".md") && !/\/\.[^/]*$/.test(item.uri);
 }
 function dedupeKey(item) {
   if (/\/(?:events|cases)\//.test(item.uri)) return `uri:${item.uri}`;

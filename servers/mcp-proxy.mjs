@@ -33,7 +33,7 @@ import {
   speaksProtocolVersion,
   statQuietly,
   writeJsonAtomic
-} from "./chunks/chunk-W2LQUN62.mjs";
+} from "./chunks/chunk-GLSRD7PX.mjs";
 import {
   transportFailureCause
 } from "./chunks/chunk-IR6DMAYW.mjs";
@@ -2134,7 +2134,7 @@ function createSemaphore(limit) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-MC3STHPX.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-ZQF5TO5M.mjs")).openSdkSession(options);
 function createUpstream(options) {
   const sessions = new UpstreamSessions(options);
   const { config, log } = options;

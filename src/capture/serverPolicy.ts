@@ -14,8 +14,11 @@
  *
  * Only where the server reports `total_message_count`: a server-side commit
  * shrinks the live count, and exactly-once (inflight.ts) then needs the total.
- * An older server (404/405 on the route, 400/422 naming the field) is
- * remembered per server URL for a day and keeps the client-side rules.
+ * An older server (404/405 on the route, 400/422 saying the field is
+ * unknown) is remembered per server URL for a day and keeps the client-side
+ * rules. A 400 about a value is not that: 0.5.2 takes an idle timeout of 0
+ * or at least 300 s (docs/host-facts.md F41), so a shorter one is sent as
+ * 300, and any other refused value fails this session's policy only.
  *
  * @module
  */
@@ -29,13 +32,17 @@ const UNSUPPORTED_TTL_MS = 24 * 60 * 60_000;
 
 export type PolicyOutcome = 'set' | 'off' | 'unsupported' | 'failed';
 
+/** The least idle timeout other than 0 that OpenViking 0.5.2 accepts. */
+export const SERVER_MIN_IDLE_SECONDS = 300;
+
 /** The policy the settings ask for, or undefined when the knob is off. */
 export function policyFor(settings: Settings): AutoCommitPolicy | undefined {
   if (!settings.serverCommitPolicy) return undefined;
+  const idle = settings.serverCommitIdleSeconds;
   return {
     pending_token_threshold: settings.commitTokenThreshold,
     message_count_threshold: settings.serverCommitMessageThreshold,
-    idle_timeout_seconds: settings.serverCommitIdleSeconds,
+    idle_timeout_seconds: idle > 0 && idle < SERVER_MIN_IDLE_SECONDS ? SERVER_MIN_IDLE_SECONDS : idle,
     keep_recent_count: 0,
   };
 }
@@ -66,8 +73,12 @@ export async function applyServerPolicy(writer: SessionWriter): Promise<PolicyOu
   return 'failed';
 }
 
-/** §10: an older server answers 404/405 on the config route, or 400/422 naming the field. */
-function refusedAsUnknown(status: number, message: string): boolean {
+/** §10: an older server answers 404/405 on the config route, or 400/422 saying the field is unknown (not a value it refuses). */
+export function refusedAsUnknown(status: number, message: string): boolean {
   if (status === 404 || status === 405 || status === 501) return true;
-  return (status === 400 || status === 422) && /auto_commit_policy|extra/i.test(message);
+  return (
+    (status === 400 || status === 422) &&
+    /auto_commit_policy/i.test(message) &&
+    /extra inputs|not permitted|extra_forbidden|unexpected|unrecognized|unknown field/i.test(message)
+  );
 }

@@ -12,7 +12,7 @@
 import { clearUncommitted, entryOf, markUncommitted, nothingLeftToCommit, readUncommitted } from './commitIndex.js';
 import type { UncommittedEntry } from './commitIndex.js';
 import type { CaptureJob, PassResult } from './pass.js';
-import { applyServerPolicy } from './serverPolicy.js';
+import { applyServerPolicy, policyFor } from './serverPolicy.js';
 import type { SessionWriter } from './writer.js';
 
 /** Runs one pass of `job` with the bookkeeping above. */
@@ -31,7 +31,8 @@ export async function trackedPass(
   markUncommitted(dataDir, entry(policyIdle));
   const result = await pass(policyIdle === undefined ? job : { ...job, serverCommits: true });
   if (policyIdle === undefined && result.sent > 0 && (await applyServerPolicy(writer)) === 'set') {
-    markUncommitted(dataDir, entry(writer.env.settings.serverCommitIdleSeconds));
+    // the idle timeout the server got (a knob under 300 s is sent as 300)
+    markUncommitted(dataDir, entry(policyFor(writer.env.settings)?.idle_timeout_seconds));
   }
   if (result.status === 'complete' && job.commit && nothingLeftToCommit(writer.state, result.commit))
     clearUncommitted(dataDir, writer.ovSessionId);

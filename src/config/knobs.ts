@@ -279,7 +279,7 @@ export const KNOB_TABLE: KnobTable = {
     min: 0,
     max: 604800,
     description:
-      "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none).",
+      "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none; OpenViking takes 0 or at least 300, so less is sent as 300).",
   },
   captureAssistantTurns: {
     env: 'OPENVIKING_CAPTURE_ASSISTANT_TURNS',

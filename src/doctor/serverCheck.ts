@@ -6,9 +6,10 @@
  * The memory APIs are what recall and capture need, so identity is judged
  * by real data calls: a memory search (`search/find`; a ROOT key gets 403
  * there, a bad key 401, a trusted-mode call without account/user 400) and
- * `viking://~` (expanded for user and admin roles only; ROOT, which is every
- * request in dev mode, gets 400, which is expected and harmless because the
- * plugin addresses `viking://user/<id>` itself).
+ * `viking://~` (0.5.2 expands it for every role; older servers refused it
+ * to ROOT, every request in dev mode, with a 400 that is expected and
+ * harmless because the plugin addresses `viking://user/<id>` itself;
+ * docs/host-facts.md F37).
  *
  * @module
  */
@@ -198,7 +199,7 @@ function homeAliasCheck(config: PluginConfig, seen: IdentitySeen, home: OvResult
   if (home.ok) lines.push(`viking://~ works${seen.user ? ` (→ viking://user/${seen.user})` : ''}`);
   else if (home.status === 400 && (seen.authMode === 'dev' || health.role === 'root'))
     lines.push(
-      'viking://~ is unavailable to ROOT (every request in dev mode is ROOT); expected: the plugin uses viking://user/<id> itself',
+      'viking://~ is unavailable to ROOT on this server (every request in dev mode is ROOT); expected: the plugin uses viking://user/<id> itself',
     );
   else {
     lines.push(`viking://~ failed (${describeFailure(home, config.credentials.apiKey)})`);

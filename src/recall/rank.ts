@@ -2,7 +2,10 @@
  * Client-side ranking for the last recall tier (two raw `search/find`
  * calls), after openviking-api.md §2.2 tier 3: keep items at or above the
  * score threshold, boost leaves and the categories the query asks about,
- * add a little lexical overlap, dedupe, take the top `limit`.
+ * add a little lexical overlap, dedupe, take the top `limit`. A leaf is a
+ * file (`level` 2, or a `.md` URI when the level is not given); a folder's
+ * `.overview.md` (level 1) or `.abstract.md` (level 0), which OpenViking
+ * 0.5.2's find returns beside the files (docs/host-facts.md F38), is not.
  *
  * @module
  */
@@ -44,7 +47,7 @@ export function rankFindItems(results: readonly FindResult[], options: RankOptio
 
 function rankOf(item: FindItem, queryTerms: Set<string>, temporal: boolean, preference: boolean): number {
   let rank = Math.min(1, Math.max(0, item.score ?? 0));
-  if (item.level === 2 || item.uri.endsWith('.md')) rank += 0.12;
+  if (isLeaf(item)) rank += 0.12;
   if (temporal && item.uri.includes('/events/')) rank += 0.1;
   if (preference && item.uri.includes('/preferences/')) rank += 0.08;
   if (queryTerms.size > 0) {
@@ -54,6 +57,11 @@ function rankOf(item: FindItem, queryTerms: Set<string>, temporal: boolean, pref
     rank += 0.2 * (shared / queryTerms.size);
   }
   return rank;
+}
+
+function isLeaf(item: FindItem): boolean {
+  if (item.level !== undefined) return item.level === 2;
+  return item.uri.endsWith('.md') && !/\/\.[^/]*$/.test(item.uri);
 }
 
 function dedupeKey(item: FindItem): string {

@@ -67,7 +67,7 @@ describe('doctor against a dev-mode server', () => {
   beforeAll(async () => void (server = await startOvServer({ version: '9.9.9-test' })));
   afterAll(() => server.close());
 
-  it('is all green, and explains that viking://~ is unavailable to ROOT', async () => {
+  it('is all green, viking://~ works in dev mode (0.5.2), and an older server refusing it to ROOT is explained', async () => {
     const run = await runDoctorInProcess({ json: true }, { OPENVIKING_URL: server.url }, freshHome());
     const report = parseReport(run);
     expect(run.code, run.stdout).toBe(0);
@@ -80,14 +80,22 @@ describe('doctor against a dev-mode server', () => {
     const identity = checkOf(report, 'identity');
     expect(identity).toMatchObject({
       status: 'pass',
-      data: { authMode: 'dev', memoryApi: true, homeAlias: false, rootKey: false },
+      data: { authMode: 'dev', memoryApi: true, homeAlias: true, rootKey: false },
     });
-    expect(identity.lines.join('\n')).toContain('viking://~ is unavailable to ROOT');
+    expect(identity.lines.join('\n')).toContain('viking://~ works (→ viking://user/default)');
     const mcp = checkOf(report, 'mcp');
     expect(mcp.status).toBe('pass');
     expect(mcp.data?.['toolCount']).toBeGreaterThan(5);
     expect(mcp.data?.['tools']).toContain('remember');
     expect(server.requests({ path: '/mcp' }).length).toBeGreaterThanOrEqual(2);
+    // 6e944cc refused viking://~ to ROOT with a 400: expected, and said so
+    server.faults.errorBurst({ status: 400, code: 'INVALID_URI', match: { path: '/api/v1/fs/ls' } });
+    const older = checkOf(
+      parseReport(await runDoctorInProcess({ json: true }, { OPENVIKING_URL: server.url }, freshHome())),
+      'identity',
+    );
+    expect(older).toMatchObject({ status: 'pass', data: { homeAlias: false } });
+    expect(older.lines.join('\n')).toContain('viking://~ is unavailable to ROOT on this server');
   });
 
   it('reads plain-JSON MCP replies as well as SSE', async () => {
@@ -163,8 +171,12 @@ describe('doctor against an api_key server', () => {
         freshHome(),
       ),
     );
-    expect(checkOf(wrong, 'identity').fix).toContain('****0000');
-    expect(checkOf(wrong, 'identity').fix).toContain('env:OPENVIKING_API_KEY');
+    // 0.5.2 (and so the double) refuses a wrong key at /health already (F35): the report names that key
+    // (masked) and where it is set, never "the server wants credentials" (issue-37a's cb3abf7 diagnoses it)
+    const said = JSON.stringify(wrong.checks.filter((check) => check.status === 'fail'));
+    expect(said).toContain('****0000');
+    expect(said).toContain('OPENVIKING_API_KEY');
+    expect(said).not.toContain('wants credentials even for /health');
   });
 });
 

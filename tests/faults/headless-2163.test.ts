@@ -60,10 +60,12 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 
 describe('CodeBuddy 2.163 headless: every turn still ends up committed', () => {
   it('the server commits each session by the policy the plugin gave it (idle scanner on)', async () => {
+    // The server's clock runs ahead once the session is over: 0.5.2's shortest idle timeout is 300 s (F41).
+    let ahead = 0;
     const world = await createFaultWorld(
       plugin.root,
       { OPENVIKING_SERVER_COMMIT_IDLE_SECONDS: '2' },
-      { autoCommit: { idleScanMs: 200 } },
+      { autoCommit: { idleScanMs: 200 }, now: () => Date.now() + ahead },
       { profile: '2.163-headless' },
     );
     try {
@@ -77,7 +79,8 @@ describe('CodeBuddy 2.163 headless: every turn still ends up committed', () => {
       expect(policy.result.auto_commit_policy).toEqual({
         pending_token_threshold: 20000,
         message_count_threshold: 200,
-        idle_timeout_seconds: 2,
+        // the knob's 2 s, sent as 0.5.2's least
+        idle_timeout_seconds: 300,
         keep_recent_count: 0,
         min_commit_interval_seconds: 0,
       });
@@ -94,8 +97,9 @@ describe('CodeBuddy 2.163 headless: every turn still ends up committed', () => {
       ).checks.find((c) => c.id === 'commit-policy');
       expect(check?.data?.sessionId).toBe(s.ovId);
       expect(check?.lines[0]).toContain(
-        'the server commits it by itself at 20000 pending tokens, 200 messages, 2 s idle',
+        'the server commits it by itself at 20000 pending tokens, 200 messages, 300 s idle',
       );
+      ahead = 301_000;
       await until(() => ledger(world.server, s.expected()).uncommitted.length === 0, 10_000);
       const uncommitted = ledger(world.server, s.expected()).uncommitted;
       const auto = world.server.session(s.ovId)?.commits.filter((commit) => commit.auto === 'idle').length ?? 0;

@@ -63,7 +63,9 @@ describe('MCP proxy and the project', () => {
     expect(peers.length).toBeGreaterThan(0);
     expect(new Set(peers)).toEqual(new Set([PEER]));
     expect(text).toContain('MCP-OWN-PROJECT');
-    expect(text).not.toContain('MCP-OTHER-PROJECT');
+    // 0.5.2 fills the quotas' spare slots with other peers' memories too, ranked below the project's own (F38)
+    const other = text.indexOf('MCP-OTHER-PROJECT');
+    expect(other === -1 || other > text.indexOf('MCP-OWN-PROJECT')).toBe(true);
   });
 
   it('OPENVIKING_PEER_ID wins over the workspace', async () => {

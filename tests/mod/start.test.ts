@@ -27,7 +27,8 @@ const PROFILE_READ = { method: 'GET', path: '/api/v1/content/read' };
 let world: ModWorld;
 
 beforeAll(async () => {
-  world = await createModWorld();
+  // Working memory on, so an archive has the overview resume shows (0.5.2 writes none by default: F41).
+  world = await createModWorld({ server: { workingMemory: true } });
 });
 afterAll(async () => world.dispose());
 

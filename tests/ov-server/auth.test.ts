@@ -1,6 +1,7 @@
 /**
  * Contract §1.2 and §3: auth modes dev / api_key / trusted, ROOT's 403 on
- * tenant data, `X-API-Key` over Bearer, the `~` home alias (400 for ROOT),
+ * tenant data, `X-API-Key` over Bearer, the `~` home alias (expanded for
+ * ROOT too on 0.5.2, docs/host-facts.md F37), a wrong key at `/health` (F35),
  * the uid-less shorthand, per-user visibility, actor-peer validation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,10 +24,14 @@ describe('dev mode', () => {
     expect(as.json.result.user).toBe('bob');
   });
 
-  it('viking://~ is 400 INVALID_URI for ROOT', async () => {
-    const res = await clientFor(server.url).post(FIND, { query: 'tea', target_uri: 'viking://~/memories' });
-    expect(res.status).toBe(400);
-    expect(res.json.error.code).toBe('INVALID_URI');
+  it("viking://~ is the header user's space for ROOT too (default without one)", async () => {
+    const asAlice = clientFor(server.url, { 'X-OpenViking-User': 'alice' });
+    const found = await asAlice.post(FIND, { query: 'tea', target_uri: 'viking://~/memories' });
+    expect(found.json.result.memories.map((item: { uri: string }) => item.uri)).toEqual([
+      'viking://user/alice/memories/profile.md',
+    ]);
+    const anonymous = await clientFor(server.url).get('/api/v1/content/read?uri=viking://~/memories/profile.md');
+    expect(anonymous.json.error.message).toBe('File not found: viking://user/default/memories/profile.md');
   });
 
   it('ROOT sees every user under viking://user (seeded, or homes made by earlier requests)', async () => {
@@ -132,14 +137,14 @@ describe('api_key mode', () => {
     expect(users.json.result.map((entry: { name: string }) => entry.name)).toEqual(['alice']);
   });
 
-  it('/health carries identity fields only when a key resolved', async () => {
+  it('/health carries identity fields when a key was sent, and a wrong key is 401 there too', async () => {
     const anon = await clientFor(server.url).get('/health');
     expect(anon.json.user_id).toBeUndefined();
     const keyed = await clientFor(server.url, { Authorization: 'Bearer alice-key' }).get('/health');
     expect(keyed.json).toMatchObject({ auth_mode: 'api_key', account_id: 'acme', user_id: 'alice', role: 'user' });
     const bad = await clientFor(server.url, { Authorization: 'Bearer nope' }).get('/health');
-    expect(bad.status).toBe(200);
-    expect(bad.json.user_id).toBeUndefined();
+    expect(bad.status).toBe(401);
+    expect(bad.json).toMatchObject({ status: 'error', error: { code: 'UNAUTHENTICATED', message: 'Invalid API key' } });
   });
 
   it('a bad X-OpenViking-Actor-Peer is 400 on data routes but ignored on session routes', async () => {

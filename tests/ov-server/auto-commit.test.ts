@@ -1,12 +1,14 @@
 /**
  * Contract §10 in the test server: `auto_commit_policy` on create and on
- * `PATCH .../config` (defaults, clamping, integers only, null disables),
+ * `PATCH .../config` (defaults, clamping, integers only, an idle timeout of
+ * 0 or at least 300 s as 0.5.2 takes it, null disables),
  * threshold commits after message writes, the idle scanner (only when
  * enabled), and an older server that knows none of it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOvServer, type OvTestServer } from '../support/ov-server/index.js';
 import { call, clientFor } from './http-client.js';
+import { waitFor } from '../support/wait.js';
 
 let server: OvTestServer | undefined;
 afterEach(async () => {
@@ -29,12 +31,12 @@ describe('auto_commit_policy', () => {
     const { api } = await serverWith();
     const created = await api.post('/api/v1/sessions', {
       session_id: 's1',
-      auto_commit_policy: { pending_token_threshold: 5_000_000, idle_timeout_seconds: 60 },
+      auto_commit_policy: { pending_token_threshold: 5_000_000, idle_timeout_seconds: 600 },
     });
     const expected = {
       pending_token_threshold: 1_000_000,
       message_count_threshold: 100,
-      idle_timeout_seconds: 60,
+      idle_timeout_seconds: 600,
       keep_recent_count: 0,
       min_commit_interval_seconds: 0,
     };
@@ -54,6 +56,14 @@ describe('auto_commit_policy', () => {
     });
     expect(nullField.status).toBe(400);
     expect(nullField.text).toContain('use auto_commit_policy=null');
+    for (const seconds of [1, 299]) {
+      const short = await api.post('/api/v1/sessions', {
+        session_id: 's2',
+        auto_commit_policy: { idle_timeout_seconds: seconds },
+      });
+      expect(short.status).toBe(400);
+      expect(short.json.error.message).toContain('auto_commit_policy.idle_timeout_seconds must be 0 or at least 300');
+    }
     expect((await patch('missing', { auto_commit_policy: {} })).status).toBe(404);
     await api.post('/api/v1/sessions/s2/messages', message('hello'));
     const set = await patch('s2', { auto_commit_policy: { message_count_threshold: 2 } });
@@ -79,25 +89,31 @@ describe('auto_commit_policy', () => {
       message_count: 1,
       total_message_count: 3,
     });
-    expect((await api.get('/api/v1/sessions/s3')).json.result.last_auto_commit_at).not.toBeNull();
+    expect((await api.get('/api/v1/sessions/s3')).json.result.last_auto_commit_at).not.toBe('');
   });
 
   it('the idle scanner commits sessions idle past their timeout, only when enabled', async () => {
-    const off = await serverWith();
-    await off.api.post('/api/v1/sessions', { session_id: 'idle', auto_commit_policy: { idle_timeout_seconds: 1 } });
+    // The server's clock, moved by the test: the shortest idle timeout 0.5.2 takes is 300 s.
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    const now = () => clock;
+    const off = await serverWith({ now });
+    await off.api.post('/api/v1/sessions', { session_id: 'idle', auto_commit_policy: { idle_timeout_seconds: 300 } });
     await off.api.post('/api/v1/sessions/idle/messages', message('quiet'));
-    await sleep(1_300);
+    clock += 301_000;
+    await sleep(300);
     expect(off.server.session('idle')?.commits).toEqual([]);
     await off.server.close();
 
-    const on = await serverWith({ autoCommit: { idleScanMs: 100 } });
-    await on.api.post('/api/v1/sessions', { session_id: 'idle', auto_commit_policy: { idle_timeout_seconds: 1 } });
+    const on = await serverWith({ now, autoCommit: { idleScanMs: 50 } });
+    await on.api.post('/api/v1/sessions', { session_id: 'idle', auto_commit_policy: { idle_timeout_seconds: 300 } });
     await on.api.post('/api/v1/sessions', { session_id: 'none' });
     await on.api.post('/api/v1/sessions/idle/messages', message('quiet'));
     await on.api.post('/api/v1/sessions/none/messages', message('no policy'));
-    await sleep(600);
+    clock += 299_000;
+    await sleep(300);
     expect(on.server.session('idle')?.commits).toEqual([]);
-    await sleep(900);
+    clock += 2_000;
+    await waitFor(() => on.server.session('idle')?.commits.length === 1, { what: 'the idle commit' });
     expect(on.server.session('idle')?.commits.map((c) => [c.status, c.auto])).toEqual([['accepted', 'idle']]);
     expect(on.server.session('none')?.commits).toEqual([]);
   });

@@ -14,16 +14,12 @@
  *
  * @module
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freshHome } from '../doctor/support.js';
 import { readmeCommands, readmeSection } from '../support/readme.js';
-import { REPO_ROOT, runProcess, spawnHook } from '../support/spawn-hook.js';
+import { command, DEFAULT_URL, firstPrompt, hasCurl, sh, userHome } from '../support/readme-run.js';
+import { REPO_ROOT } from '../support/spawn-hook.js';
 import { clientFor } from './http-client.js';
-
-const DEFAULT_URL = 'http://127.0.0.1:1933';
 
 /** Commands of the two sections that cannot run here (docs/readme-commands.md says why) or run elsewhere. */
 const NOT_RUN_HERE = new Set(['pip install openviking', 'openviking-server', 'npm ci --omit=optional']);
@@ -31,13 +27,6 @@ const RUN_BY_E2E = /^codebuddy plugin /; // tests/e2e/marketplace.e2e.test.ts
 
 const quickStart = readmeCommands(readmeSection('Quick start'));
 const tryIt = readmeCommands(readmeSection('Try it without Python or model keys'));
-
-/** The one command of `commands` that starts with `prefix`. */
-function command(commands: string[], prefix: string): string {
-  const found = commands.filter((line) => line.startsWith(prefix));
-  expect(found, `one README command starting "${prefix}"`).toHaveLength(1);
-  return found[0] as string;
-}
 
 let running: ChildProcess | undefined;
 
@@ -66,33 +55,6 @@ function standIn(extra = ''): Promise<string> {
     child.once('exit', (code) => reject(new Error(`stand-in exited ${code}: ${out}`)));
   });
 }
-
-/** A private HOME whose `~/openviking-codebuddy` is this checkout, as the quick start puts it. */
-function userHome(): string {
-  const home = freshHome();
-  symlinkSync(REPO_ROOT, join(home, 'openviking-codebuddy'));
-  return home;
-}
-
-/** Runs a README command as written with `sh -c`, the stand-in's address in place of the default. */
-async function sh(line: string, url: string, home: string, cwd = home): Promise<string> {
-  const run = await runProcess('sh', ['-c', line.replaceAll(DEFAULT_URL, url)], {
-    env: { PATH: process.env.PATH, HOME: home, OPENVIKING_URL: url, NO_COLOR: '1' },
-    cwd,
-    timeoutMs: 20_000,
-  });
-  expect(run.exitCode, `${line}\n${run.stdout}${run.stderr}`).toBe(0);
-  return run.stdout;
-}
-
-const hasCurl = (() => {
-  try {
-    execFileSync('curl', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe("the README's quick start, against the stand-in server", () => {
   it('every command of the two sections is run here, run by the e2e suite, or named as not runnable', () => {
@@ -132,27 +94,7 @@ describe("the README's quick start, against the stand-in server", () => {
     expect(asDefault).not.toContain('editor.md');
 
     // 4. A first session: after a prompt (the event the host sends), the status line says up and recall ran.
-    const project = join(home, 'project');
-    mkdirSync(project);
-    const prompt = await spawnHook({
-      stdin: JSON.stringify({
-        hook_event_name: 'UserPromptSubmit',
-        session_id: 'readme-first-session',
-        cwd: project,
-        prompt: 'which editor do I use',
-      }),
-      // The prompt recalls in the hook itself: a resident helper it started would outlive the test.
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        OPENVIKING_URL: url,
-        OPENVIKING_USER: 'demo',
-        OPENVIKING_RESIDENT: 'off',
-      },
-      cwd: project,
-      timeoutMs: 20_000,
-    });
-    expect(prompt.exitCode).toBe(0);
+    await firstPrompt(home, url, 'demo', 'which editor do I use');
     const statusLine = await sh(command(quickStart, 'node ~/openviking-codebuddy/scripts/statusline.mjs'), url, home);
     expect(statusLine).toMatch(/^OV ● up · recall \d+ memor(y|ies) (now|\d+s ago)/);
   }, 90_000);

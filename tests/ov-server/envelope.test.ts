@@ -22,9 +22,33 @@ describe('envelope and framework errors', () => {
     expect(res.json).toEqual({ status: 'ok', healthy: true, version: expect.any(String), auth_mode: 'dev' });
   });
 
-  it('system/status is enveloped {status:"ok", result} with the caller user', async () => {
+  it('system/status is enveloped {status:"ok", result} with the caller user, and 0.5.2\'s null keys', async () => {
     const res = await api.get('/api/v1/system/status', { headers: { 'X-OpenViking-User': 'alice' } });
-    expect(res.json).toEqual({ status: 'ok', result: { initialized: true, user: 'alice' } });
+    expect(res.json).toEqual({
+      status: 'ok',
+      result: { initialized: true, user: 'alice' },
+      error: null,
+      telemetry: null,
+      profile: null,
+    });
+  });
+
+  it('routes 0.5.2 dumps with exclude_none answer without the null keys (find)', async () => {
+    const res = await api.post('/api/v1/search/find', { query: 'x' });
+    expect(Object.keys(res.json)).toEqual(['status', 'result']);
+  });
+
+  it("a raised error carries result/telemetry/profile null and details; a handler's own answer does not", async () => {
+    const missing = await api.post('/api/v1/sessions/nope/commit', {});
+    expect(missing.json).toEqual({
+      status: 'error',
+      result: null,
+      error: { code: 'NOT_FOUND', message: 'Session not found: nope', details: { type: 'session', resource: 'nope' } },
+      telemetry: null,
+      profile: null,
+    });
+    const got = await api.get('/api/v1/sessions/nope');
+    expect(got.json).toEqual({ status: 'error', error: { code: 'NOT_FOUND', message: 'Session nope not found' } });
   });
 
   it('unknown route → 404 NOT_FOUND envelope', async () => {

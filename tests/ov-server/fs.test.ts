@@ -92,7 +92,7 @@ describe('fs/ls', () => {
 describe('content/read', () => {
   it('returns the text as a string result', async () => {
     const res = await api.get('/api/v1/content/read?uri=viking://user/u1/memories/profile.md');
-    expect(res.json).toEqual({ status: 'ok', result: 'line0\nline1\nline2\nline3' });
+    expect(res.json).toMatchObject({ status: 'ok', result: 'line0\nline1\nline2\nline3', error: null });
   });
 
   it('offset and limit are in lines', async () => {

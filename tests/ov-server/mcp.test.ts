@@ -73,7 +73,7 @@ describe('MCP over streamable HTTP', () => {
         await client.callTool({ name: 'find', arguments: { query: 'green tea', target_uri: 'viking://~/memories' } }),
       );
       expect(found).toMatch(
-        /^- \[memory \d+%\] viking:\/\/user\/alice\/memories\/preferences\/alice\/tea\.md\n {2}Tea: green$/,
+        /^Found 1 item\(s\):\n\n- \[memory \d+%\] viking:\/\/user\/alice\/memories\/preferences\/alice\/tea\.md\n {4}Tea: green\n\nUse the read tool to expand a URI\.$/,
       );
       await client.callTool({ name: 'write', arguments: { uri: 'viking://~/resources/notes.md', content: 'hello' } });
       expect(server.file('viking://user/alice/resources/notes.md', 'acme')).toBe('hello');
@@ -93,7 +93,7 @@ describe('MCP over streamable HTTP', () => {
     }
   });
 
-  it('OpenViking errors surface as tool errors; read reports them as text', async () => {
+  it('OpenViking errors surface as tool errors "<CODE>: <message>"; in a batch read, in the failed file\'s place', async () => {
     const client = await connect(server.url, { Authorization: `Bearer ${USER_KEY}` });
     try {
       const edit = await client.callTool({
@@ -101,12 +101,15 @@ describe('MCP over streamable HTTP', () => {
         arguments: { uri: 'viking://~/resources/none.md', old_string: 'a', new_string: 'b' },
       });
       expect(edit.isError).toBe(true);
+      expect(textOf(edit)).toBe('NOT_FOUND: File not found: viking://user/alice/resources/none.md');
+      const one = await client.callTool({ name: 'read', arguments: { uris: 'viking://~/nope.md' } });
+      expect([one.isError, textOf(one)]).toEqual([true, 'NOT_FOUND: File not found: viking://user/alice/nope.md']);
       const read = await client.callTool({
         name: 'read',
         arguments: { uris: ['viking://~/nope.md', 'viking://~/memories/preferences/alice/tea.md'] },
       });
       expect(read.isError).toBeFalsy();
-      expect(textOf(read)).toContain('=== viking://~/nope.md ===\nError reading');
+      expect(textOf(read)).toContain('=== viking://~/nope.md ===\nNOT_FOUND: File not found');
       expect(textOf(read)).toContain('Alice prefers green tea.');
       expect(textOf(await client.callTool({ name: 'health', arguments: {} }))).toMatch(/^OpenViking is healthy/);
     } finally {

@@ -124,12 +124,13 @@ describe('context mode', () => {
     const body = { session_id: 'cc-dedup', dedup_turns: 2, query_expansion: 'off' };
     const first = await context(body);
     expect(first.json.result.entries.length).toBeGreaterThan(0);
+    expect(first.json.result.stats.dedup).toEqual({ turns: 2, status: 'new', cooled: 0, turn: 0 });
     expect(server.session('cc-dedup')).toBeDefined(); // auto-created by the search
     const again = await context(body);
     expect(again.json.result.entries).toEqual([]);
     expect(again.json.result.stats.dedup).toMatchObject({
       turns: 2,
-      status: 'applied',
+      status: 'ok',
       cooled: first.json.result.entries.length,
     });
     await api.post('/api/v1/sessions/cc-dedup/messages/batch', {
@@ -167,7 +168,12 @@ describe('recall (deprecated tier 2)', () => {
     expect(res.status).toBe(200);
     expect(res.headers['deprecation']).toBe('true');
     expect(res.headers['link']).toBe('</api/v1/search/search>; rel="successor-version"');
-    expect(res.json.result.stats.deprecated).toBe(true);
+    expect(res.json.result.stats.deprecated).toEqual({
+      endpoint: '/api/v1/search/recall',
+      successor: '/api/v1/search/search',
+      successor_body: { mode: 'context' },
+      aliases_used: ['max_chars', 'min_score', 'render'],
+    });
     expect(res.json.result.rendered).toContain('editor.md');
   });
 

@@ -1,8 +1,8 @@
 /**
- * Commit tasks and memory extraction (DESIGN F24, F25; OpenViking 6e944cc
- * `session.py`, `task_tracker.py`, `compressor_v3.py`): the task record's
- * shape, per-commit `memories_extracted` by category, the session's running
- * total, `memory_diff.json` beside the archive, and the switches tests use
+ * Commit tasks and memory extraction (DESIGN F24, F25, F42; OpenViking
+ * 6e944cc and 0.5.2 `session.py`, `task_tracker.py`, `compressor_v3.py`):
+ * the task record's shape, per-commit `memories_extracted` (0.5.2's
+ * `memory_write`), the session's running total, `memory_diff.json` beside the archive, and the switches tests use
  * (held, failed, expired tasks).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -38,19 +38,20 @@ async function commitTwoPeers(): Promise<{ taskId: string; archiveUri: string }>
 }
 
 describe('commit tasks', () => {
-  it('a completed task: to_dict shape, per-category counts of this commit, memory_diff.json beside the archive', async () => {
+  it('a completed task: to_dict shape, {memory_write: n} of this commit (0.5.2), memory_diff.json beside the archive', async () => {
     const { taskId, archiveUri } = await commitTwoPeers();
     const task = (await api.get(`/api/v1/tasks/${taskId}`)).json.result;
     expect(task).toMatchObject({
       task_id: taskId,
       task_type: 'session_commit',
       status: 'completed',
+      stage: 'completed',
       resource_id: sid,
       error: null,
       result: {
         session_id: sid,
         archive_uri: archiveUri,
-        memories_extracted: { events: 2 },
+        memories_extracted: { memory_write: 2 },
         memory_diff_uri: `${archiveUri}/memory_diff.json`,
       },
     });
@@ -60,7 +61,8 @@ describe('commit tasks', () => {
     const diff = JSON.parse(
       (await api.get(`/api/v1/content/read?uri=${encodeURIComponent(`${archiveUri}/memory_diff.json`)}`)).json.result,
     );
-    expect(diff.summary).toEqual({ total_adds: 2, total_updates: 0, total_deletes: 0 });
+    expect(diff.summary).toEqual({ total_adds: 2, total_updates: 0, total_deletes: 0, total_skipped: 0 });
+    expect(diff.skipped_operations).toEqual([]);
     expect(diff.operations.adds.map((add: { uri: string }) => add.uri)).toEqual([
       `viking://user/u1/peers/github.com-acme-app/memories/events/${sid}-archive_001.md`,
       `viking://user/u1/memories/events/${sid}-archive_001.md`,
@@ -68,11 +70,11 @@ describe('commit tasks', () => {
     expect(diff.operations.adds[0]).toMatchObject({ memory_type: 'events', after: 'we chose sqlite' });
   });
 
-  it("the session's memories_extracted adds every commit up under total and per category", async () => {
+  it("the session's memories_extracted adds every commit up under total and memory_write", async () => {
     await commitTwoPeers();
     await api.post(path('/messages'), { role: 'user', content: 'second' });
     await api.post(path('/commit'), {});
-    expect((await api.get(path())).json.result.memories_extracted).toEqual({ total: 3, events: 3 });
+    expect((await api.get(path())).json.result.memories_extracted).toEqual({ total: 3, memory_write: 3 });
   });
 
   it('held tasks stay pending until released; failNext fails the next one with its error', async () => {
@@ -93,9 +95,9 @@ describe('commit tasks', () => {
     });
     expect((await api.get(`/api/v1/tasks/${second}`)).json.result).toMatchObject({
       status: 'completed',
-      result: { memories_extracted: { events: 1 } },
+      result: { memories_extracted: { memory_write: 1 } },
     });
-    expect((await api.get(path())).json.result.memories_extracted).toEqual({ total: 1, events: 1 });
+    expect((await api.get(path())).json.result.memories_extracted).toEqual({ total: 1, memory_write: 1 });
   });
 
   it('an expired task answers 404 "Task not found or expired"', async () => {
@@ -108,7 +110,7 @@ describe('commit tasks', () => {
 });
 
 describe('without extractOnCommit', () => {
-  it('a task completes with no memories and no diff', async () => {
+  it('a task completes with no memories, its memory_diff.json adding none', async () => {
     const plain = await startOvServer();
     try {
       const papi = clientFor(plain.url, {});
@@ -116,7 +118,10 @@ describe('without extractOnCommit', () => {
       const taskId = (await papi.post('/api/v1/sessions/s1/commit', {})).json.result.task_id;
       const task = (await papi.get(`/api/v1/tasks/${taskId}`)).json.result;
       expect(task.result.memories_extracted).toEqual({});
-      expect(task.result).not.toHaveProperty('memory_diff_uri');
+      const diff = JSON.parse(
+        (await papi.get(`/api/v1/content/read?uri=${encodeURIComponent(task.result.memory_diff_uri)}`)).json.result,
+      );
+      expect(diff.operations).toEqual({ adds: [], updates: [], deletes: [] });
       expect((await papi.get('/api/v1/sessions/s1')).json.result.memories_extracted).toEqual({ total: 0 });
     } finally {
       await plain.close();

@@ -42,13 +42,15 @@ describe('two projects', () => {
     expect(JSON.stringify(world.server.requests())).not.toContain('TOKENVALUE');
   });
 
-  it("each project recalls its own memory, not the other's", async () => {
-    const inAlpha = await alpha.recall(QUERY);
-    const inBeta = await beta.recall(QUERY);
-    expect(inAlpha).toContain('ALPHA-MARKER');
-    expect(inAlpha).not.toContain('BETA-MARKER');
-    expect(inBeta).toContain('BETA-MARKER');
-    expect(inBeta).not.toContain('ALPHA-MARKER');
+  it("each project recalls its own memory first, the other's (if at all) below it", async () => {
+    // 0.5.2's other_peer_penalty only ranks, and the quotas' spare slots take other peers' hits too (F38)
+    const below = (block: string, own: string, other: string) => {
+      expect(block).toContain(own);
+      const at = block.indexOf(other);
+      expect(at === -1 || at > block.indexOf(own), `${other} after ${own}`).toBe(true);
+    };
+    below(await alpha.recall(QUERY), 'ALPHA-MARKER', 'BETA-MARKER');
+    below(await beta.recall(QUERY), 'BETA-MARKER', 'ALPHA-MARKER');
   });
 
   it('recall and start reads speak as the project; the body asks for the penalty', async () => {

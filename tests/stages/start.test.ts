@@ -27,7 +27,8 @@ import { REPO_ROOT, spawnHook } from '../support/spawn-hook.js';
 let world: World;
 
 beforeAll(async () => {
-  world = await createWorld();
+  // Working memory on, so an archive has the overview resume/compact show (0.5.2 writes none by default: F41).
+  world = await createWorld({ server: { workingMemory: true } });
 });
 afterAll(async () => world.dispose());
 afterEach(() => {

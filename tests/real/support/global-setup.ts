@@ -2,7 +2,7 @@
  * The real-server suite's globalSetup (vitest.real.config.ts): installs the
  * pinned `openviking` wheel when its venv is missing or stale
  * (`scripts/dev/openviking.sh install`: a failed install fails the run, never
- * skips it), builds the plugin, then starts two real servers for every file:
+ * skips it; not when `OPENVIKING_SERVER_BIN` names one), builds the plugin, then starts two real servers for every file:
  * one in `dev` mode and one with a root key (`api_key` mode). It prints
  * `openviking-server <version> at <url>` once, and hands each file the
  * servers' addresses and their provider logs (provided context
@@ -37,12 +37,15 @@ function shared(server: RealServer): SharedServer {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const install = spawnSync('sh', [join(REPO_ROOT, 'scripts/dev/openviking.sh'), 'install'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-    timeout: 20 * 60_000,
-  });
-  if (install.status !== 0) throw new Error(`scripts/dev/openviking.sh install failed (status ${install.status})`);
+  // OPENVIKING_SERVER_BIN names an installed server to run (install.ts): nothing to install then.
+  if (!process.env.OPENVIKING_SERVER_BIN) {
+    const install = spawnSync('sh', [join(REPO_ROOT, 'scripts/dev/openviking.sh'), 'install'], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+      timeout: 20 * 60_000,
+    });
+    if (install.status !== 0) throw new Error(`scripts/dev/openviking.sh install failed (status ${install.status})`);
+  }
   await buildBeforeTest();
   const [dev, keyed] = await Promise.all([
     startRealServer({ name: 'suite-dev' }),

@@ -48,7 +48,9 @@ export function resolveIdentity(
 ): Identity {
   const identity = baseIdentity(auth, headers, path);
   if (auth.mode === 'api_key' && identity.role === 'root' && !isRootAllowedPath(path)) {
-    throw permissionDenied('ROOT credentials cannot access tenant data APIs; use a user key');
+    throw permissionDenied(
+      'ROOT API keys cannot access tenant-scoped data APIs in api_key mode. Use a user/admin API key for data access, or trusted mode for upstream identity assertion.',
+    );
   }
   const peer = headerValue(headers, 'x-openviking-actor-peer');
   if (kind === 'tenant' && peer !== undefined)
@@ -56,9 +58,14 @@ export function resolveIdentity(
   return identity;
 }
 
-/** `/health` identity: only when a key header was sent and it resolved; never throws. */
+/**
+ * `/health` identity: only when a key header was sent. In api_key mode 0.5.2
+ * checks it: a key that does not resolve is a 401 (docs/host-facts.md F35);
+ * in the other modes an unresolvable key just means no identity fields.
+ */
 export function healthIdentity(auth: AuthOptions, headers: HeaderBag): Identity | undefined {
   if (extractApiKey(headers) === undefined) return undefined;
+  if (auth.mode === 'api_key') return baseIdentity(auth, headers, '/health');
   try {
     return baseIdentity(auth, headers, '/health');
   } catch {
@@ -75,19 +82,18 @@ function baseIdentity(auth: AuthOptions, headers: HeaderBag, path: string): Iden
     case 'dev':
       return { account: account ?? 'default', user: user ?? 'default', role: 'root' };
     case 'api_key':
-      return apiKeyIdentity(auth, key, account, user);
+      return apiKeyIdentity(auth, key);
     case 'trusted':
       return trustedIdentity(auth, headers, key, account, user, path);
   }
 }
 
-function apiKeyIdentity(auth: AuthOptions, key: string | undefined, account?: string, user?: string): Identity {
-  if (key === undefined)
-    throw new OvError('UNAUTHENTICATED', 'Missing API Key: send X-API-Key or Authorization: Bearer <key>');
-  if (key === auth.rootKey) return { account: account ?? 'default', user: user ?? 'default', role: 'root' };
+/** api_key mode: the key is the identity; account/user headers are stripped, even beside the root key. */
+function apiKeyIdentity(auth: AuthOptions, key: string | undefined): Identity {
+  if (key === undefined) throw new OvError('UNAUTHENTICATED', 'Missing API Key when resolving identity.');
+  if (key === auth.rootKey) return { account: 'default', user: 'default', role: 'root' };
   const known = auth.keys?.[key];
-  if (known === undefined) throw new OvError('UNAUTHENTICATED', 'Invalid API Key');
-  if (known.role === 'root') return { account: account ?? known.account, user: user ?? known.user, role: 'root' };
+  if (known === undefined) throw new OvError('UNAUTHENTICATED', 'Invalid API key');
   return { account: known.account, user: known.user, role: known.role };
 }
 

@@ -45,19 +45,44 @@ export const autoCommitPolicySchema = z.strictObject({
   min_commit_interval_seconds: z.number().int().optional(),
 });
 
-/** The stored policy for a request value: null disables; explicit null fields are refused. */
+/** The least non-zero idle timeout 0.5.2 accepts on a write (`validate_idle_timeout_input`). */
+export const MIN_IDLE_TIMEOUT_SECONDS = 300;
+
+/**
+ * The stored policy for a request value: null disables; explicit null fields,
+ * unknown keys, non-integers and an idle timeout between 1 and 299 s are
+ * refused with pydantic's messages (docs/host-facts.md F41).
+ */
 export function normalizePolicy(value: unknown): AutoCommitPolicy | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'object' && Object.values(value as Record<string, unknown>).some((field) => field === null)) {
-    throw validationError([bodyIssue(['auto_commit_policy'], NULL_FIELD_MESSAGE)]);
+    throw validationError([bodyIssue(['auto_commit_policy'], `Value error, ${NULL_FIELD_MESSAGE}`)]);
   }
   const parsed = autoCommitPolicySchema.safeParse(value);
   if (!parsed.success)
     throw validationError(
-      parsed.error.issues.map((issue) =>
-        bodyIssue(['auto_commit_policy', ...issue.path.map(String)], issue.message, issue.code),
+      parsed.error.issues.flatMap((issue) =>
+        issue.code === 'unrecognized_keys'
+          ? issue.keys.map((key) =>
+              bodyIssue(['auto_commit_policy', key], 'Extra inputs are not permitted', 'extra_forbidden'),
+            )
+          : [
+              bodyIssue(
+                ['auto_commit_policy', ...issue.path.map(String)],
+                'Input should be a valid integer',
+                'int_type',
+              ),
+            ],
       ),
     );
+  const idle = parsed.data.idle_timeout_seconds;
+  if (idle !== undefined && idle !== 0 && idle < MIN_IDLE_TIMEOUT_SECONDS)
+    throw validationError([
+      bodyIssue(
+        ['auto_commit_policy', 'idle_timeout_seconds'],
+        `Value error, auto_commit_policy.idle_timeout_seconds must be 0 or at least ${MIN_IDLE_TIMEOUT_SECONDS}`,
+      ),
+    ]);
   const policy = {} as AutoCommitPolicy;
   for (const [key, rule] of Object.entries(FIELDS) as Array<
     [keyof AutoCommitPolicy, { default: number; max: number }]
@@ -73,7 +98,7 @@ function policyOf(record: SessionRecord): AutoCommitPolicy | null {
 }
 
 function intervalElapsed(record: SessionRecord, policy: AutoCommitPolicy, now: number): boolean {
-  const last = record.lastCommitAt === null ? 0 : Date.parse(record.lastCommitAt);
+  const last = record.lastCommitAt === '' ? 0 : Date.parse(record.lastCommitAt);
   return now - last >= policy.min_commit_interval_seconds * 1000;
 }
 
@@ -105,7 +130,7 @@ export function scanIdleSessions(store: SessionStore, records: Iterable<SessionR
   for (const record of records) {
     const policy = policyOf(record);
     if (policy === null || policy.idle_timeout_seconds <= 0 || record.live.length <= policy.keep_recent_count) continue;
-    const lastWrite = record.lastMessageAt === null ? 0 : Date.parse(record.lastMessageAt);
+    const lastWrite = record.lastMessageAt === '' ? 0 : Date.parse(record.lastMessageAt);
     if (now - lastWrite >= policy.idle_timeout_seconds * 1000 && intervalElapsed(record, policy, now))
       autoCommit(store, record, policy, 'idle', now);
   }

@@ -3,22 +3,17 @@
  * MCP `search` tool): resolves quotas from `purpose`, auto-creates the
  * session when expansion or dedup needs it, applies the per-session dedup
  * ledger (one turn = one message; a URI injected at turn t is cooled while
- * `turn - t < dedup_turns`), assembles entries and reports `stats`.
+ * `turn - t < dedup_turns`; `stats.dedup.status` `new` until the ledger
+ * holds something, then `ok`), searches where 0.5.2 does (peers.ts),
+ * assembles entries and reports `stats`.
  *
  * @module
  */
 import type { Identity } from './types.js';
 import type { ServerState } from './state.js';
 import { ensureSession } from './state.js';
-import {
-  PURPOSE_QUOTAS,
-  assembleContext,
-  defaultSearchRoots,
-  rankCandidates,
-  type AssembleOptions,
-  type Quotas,
-} from './retrieval.js';
-import { applyPeerView, reportedPenalties, type PeerView } from './peers.js';
+import { PURPOSE_QUOTAS, assembleContext, rankCandidates, type AssembleOptions, type Quotas } from './retrieval.js';
+import { defaultRoots, quotaRoots, ranked, reportedPenalties, type PeerView } from './peers.js';
 
 export interface ContextQuery {
   query: string;
@@ -65,13 +60,17 @@ export function runContextSearch(
     scope: request.peerScope ?? 'all',
     penalty: request.otherPeerPenalty,
   };
-  const candidates = applyPeerView(
-    rankCandidates(state.vfs, identity.account, request.query, defaultSearchRoots(identity)),
-    peerView,
-  );
+  const quotas = request.quotas ?? (request.purpose === null ? null : PURPOSE_QUOTAS[request.purpose]);
+  // With quotas each category keeps to the caller's folders; without, a ROOT caller sees the account (peers.ts).
+  const roots =
+    quotas === null
+      ? defaultRoots(identity, identity.actorPeer, peerView.scope === 'all')
+      : quotaRoots(identity, peerView);
+  const candidates = ranked(rankCandidates(state.vfs, identity.account, request.query, roots), identity, peerView);
+  const ledgerWasEmpty = session === undefined || session.recallLog.length === 0;
   const assembled = assembleContext(candidates, {
     maxTokens: request.maxTokens,
-    quotas: request.quotas ?? (request.purpose === null ? null : PURPOSE_QUOTAS[request.purpose]),
+    quotas,
     limit: request.limit,
     scoreThreshold: request.scoreThreshold,
     detail: request.detail,
@@ -79,7 +78,6 @@ export function runContextSearch(
     cooled,
     rewrite: request.rewrite,
     rewriteMaxBullets: request.rewriteMaxBullets,
-    actorPeer: identity.actorPeer,
   });
   if (
     session !== undefined &&
@@ -89,7 +87,8 @@ export function runContextSearch(
   ) {
     session.recallLog.push({ turn, uris: assembled.entries.map((entry) => entry.uri) });
   }
-  const dedupStatus = request.dedupTurns === 0 ? 'off' : session === undefined ? 'no_session' : 'applied';
+  const dedupStatus =
+    request.dedupTurns === 0 ? 'off' : session === undefined ? 'no_session' : ledgerWasEmpty ? 'new' : 'ok';
   return {
     entries: assembled.entries,
     rendered: assembled.rendered,

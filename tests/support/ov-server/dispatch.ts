@@ -82,9 +82,9 @@ async function runRoute(
 ): Promise<Reply> {
   const match = matchRoute(routes, entry.method, entry.path);
   if ('missing' in match) {
-    if (match.missing === 404) return errorReply(new OvError('NOT_FOUND', 'Not Found'));
+    if (match.missing === 404) return errorReply(new OvError('NOT_FOUND', 'Not Found').asResponse());
     return {
-      ...errorReply(new OvError('UNKNOWN', 'Method Not Allowed', undefined, 405)),
+      ...errorReply(new OvError('UNKNOWN', 'Method Not Allowed', undefined, 405).asResponse()),
       headers: { Allow: match.allow.join(', ') },
     };
   }
@@ -124,7 +124,7 @@ function bodyFor(entry: LoggedRequest, rawBody: string): unknown {
 }
 
 function errorReply(error: OvError): Reply {
-  return { status: error.status, body: errorEnvelope(error.code, error.message, error.details) };
+  return { status: error.status, body: errorEnvelope(error.code, error.message, error.details, error.compact) };
 }
 
 function writeReply(res: ServerResponse, reply: Reply, startedAt: number, state: ServerState): void {
@@ -152,7 +152,10 @@ function checkRequestId(req: IncomingMessage): string | undefined | OvError {
   if (values === undefined) return undefined;
   const [value] = values;
   if (values.length === 1 && value !== undefined && REQUEST_ID.test(value)) return value;
-  return new OvError('INVALID_ARGUMENT', 'Invalid X-Request-ID: 1-128 characters of [A-Za-z0-9._:-], sent once');
+  return new OvError(
+    'INVALID_ARGUMENT',
+    'Invalid X-Request-ID: 1-128 characters of [A-Za-z0-9._:-], sent once',
+  ).asResponse();
 }
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {

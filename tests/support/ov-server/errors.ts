@@ -54,11 +54,18 @@ export function knownErrorCodes(): string[] {
   return Object.keys(CODE_TO_STATUS);
 }
 
-/** A domain error. `status` overrides the table only for framework errors (405). */
+/**
+ * A domain error. `status` overrides the table only for framework errors
+ * (405). `compact`: the envelope 0.5.2 writes for request validation and its
+ * handlers' own `error_response` (no null keys, `details` only when given);
+ * otherwise the raised-exception envelope, with `result`, `telemetry` and
+ * `profile` null and `details` always an object (docs/host-facts.md F36).
+ */
 export class OvError extends Error {
   readonly code: string;
   readonly details: Record<string, unknown> | undefined;
   readonly status: number;
+  compact = false;
 
   constructor(code: string, message: string, details?: Record<string, unknown>, status?: number) {
     super(message);
@@ -66,23 +73,53 @@ export class OvError extends Error {
     this.details = details;
     this.status = status ?? statusForCode(code);
   }
+
+  /** This error as a handler's `error_response` (no null keys). */
+  asResponse(): this {
+    this.compact = true;
+    return this;
+  }
 }
 
 export interface ErrorEnvelope {
   status: 'error';
   error: { code: string; message: string; details?: Record<string, unknown> };
+  result?: null;
+  telemetry?: null;
+  profile?: null;
 }
 
-export function okEnvelope(result: unknown): { status: 'ok'; result: unknown } {
-  return { status: 'ok', result };
+/**
+ * A success envelope as 0.5.2 serialises it (docs/host-facts.md F36): most
+ * routes dump the whole `Response` model, so `error`, `telemetry` and
+ * `profile` are there as nulls; the routes that dump with `exclude_none`
+ * (commit, `PATCH …/config`, search, find, recall, content/write) have only
+ * `status` and `result` (`compact`).
+ */
+export function okEnvelope(result: unknown, compact = false): Record<string, unknown> {
+  return compact ? { status: 'ok', result } : { status: 'ok', result, error: null, telemetry: null, profile: null };
 }
 
-export function errorEnvelope(code: string, message: string, details?: Record<string, unknown>): ErrorEnvelope {
+export function errorEnvelope(
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+  compact = true,
+): ErrorEnvelope {
+  if (!compact)
+    return {
+      status: 'error',
+      result: null,
+      error: { code, message, details: details ?? {} },
+      telemetry: null,
+      profile: null,
+    };
   return { status: 'error', error: details === undefined ? { code, message } : { code, message, details } };
 }
 
 /** Shorthands for the errors handlers raise most. */
-export const notFound = (message: string): OvError => new OvError('NOT_FOUND', message);
+export const notFound = (message: string, details?: Record<string, unknown>): OvError =>
+  new OvError('NOT_FOUND', message, details);
 export const invalidArgument = (message: string, details?: Record<string, unknown>): OvError =>
   new OvError('INVALID_ARGUMENT', message, details);
 export const invalidUri = (message: string): OvError => new OvError('INVALID_URI', message);

@@ -10,7 +10,7 @@
 import type { Identity } from './types.js';
 import type { ServerState } from './state.js';
 import type { DirEntry } from './vfs.js';
-import { OvError, invalidArgument, notFound, permissionDenied } from './errors.js';
+import { invalidArgument, notFound, permissionDenied } from './errors.js';
 import { joinUri, uriSegments } from './uri.js';
 
 export interface LsParams {
@@ -25,7 +25,8 @@ export interface LsParams {
 /** Levels `recursive=true` walks (`level_limit = 3`, not exposed by the route). */
 export const RECURSIVE_LEVELS = 3;
 const WRITABLE_EXTENSIONS = ['.md', '.txt', '.json', '.yaml', '.yml', '.toml', '.py', '.js', '.ts'];
-const READ_ONLY_USER_DIRS = new Set(['skills', 'peers', 'privacy', 'sessions']);
+/** Under a user's root, 0.5.2 writes only here (and files at the root itself). */
+const WRITABLE_USER_AREAS = new Set(['memories', 'resources']);
 
 /** Makes sure the caller's home exists, as the server's first request does. */
 export function ensureHome(state: ServerState, identity: Identity): void {
@@ -35,7 +36,8 @@ export function ensureHome(state: ServerState, identity: Identity): void {
 export function listEntries(state: ServerState, identity: Identity, uri: string, params: LsParams): unknown[] {
   const { vfs } = state;
   if (vfs.read(identity.account, uri) !== undefined) throw invalidArgument(`Not a directory: ${uri}`);
-  if (!vfs.isDir(identity.account, uri)) throw notFound(`Directory not found: ${uri}`);
+  if (!vfs.isDir(identity.account, uri))
+    throw notFound(`Directory not found: ${uri}`, { type: 'directory', resource: uri });
   const entries = vfs
     .list(identity.account, uri, params.recursive ? RECURSIVE_LEVELS : 1)
     .filter((entry) => params.showAllHidden || !entry.relPath.split('/').some((segment) => segment.startsWith('.')))
@@ -87,7 +89,7 @@ export function readText(state: ServerState, identity: Identity, uri: string, of
   const file = state.vfs.read(identity.account, uri);
   if (file === undefined) {
     if (state.vfs.isDir(identity.account, uri)) throw invalidArgument(`Is a directory: ${uri}`);
-    throw notFound(`File not found: ${uri}`);
+    throw notFound(`File not found: ${uri}`, { type: 'file', resource: uri });
   }
   if (offset === 0 && limit < 0) return file.content;
   const lines = file.content.split('\n').slice(offset);
@@ -96,31 +98,36 @@ export function readText(state: ServerState, identity: Identity, uri: string, of
 
 export type WriteMode = 'replace' | 'append' | 'create';
 
+/**
+ * `content/write` and the MCP `write` tool: `create` is 0.5.2's upsert alias
+ * of `replace` (it overwrites, never conflicts: docs/host-facts.md F40), a
+ * new file needs a text extension, and a memory file's abstract is its text
+ * (as find shows it).
+ */
 export function writeText(
   state: ServerState,
   identity: Identity,
   uri: string,
   content: string,
   mode: WriteMode,
-): { uri: string; created: boolean } {
+): { uri: string; created: boolean; bytes: number } {
   assertWritable(uri, identity);
   const existing = state.vfs.read(identity.account, uri);
   if (existing === undefined) {
-    if (!WRITABLE_EXTENSIONS.some((extension) => uri.endsWith(extension))) {
-      throw invalidArgument(`New files need one of ${WRITABLE_EXTENSIONS.join(' ')}: ${uri}`);
-    }
+    const extension = /\.[^./]+$/.exec(uri)?.[0] ?? '';
+    if (!WRITABLE_EXTENSIONS.includes(extension))
+      throw invalidArgument(`creating a new file does not allow extension '${extension}': ${uri}`);
     if (state.vfs.isDir(identity.account, uri)) throw invalidArgument(`Is a directory: ${uri}`);
-  } else if (mode === 'create') {
-    throw new OvError('ALREADY_EXISTS', `File already exists: ${uri}`);
   }
   const text = mode === 'append' && existing !== undefined ? existing.content + content : content;
+  const memory = uriSegments(uri).includes('memories');
   state.vfs.write(
     identity.account,
     uri,
-    { content: text, tags: existing?.tags ?? [] },
+    { content: text, tags: existing?.tags ?? [], ...(memory ? { abstract: text } : {}) },
     new Date(state.now()).toISOString(),
   );
-  return { uri, created: existing === undefined };
+  return { uri, created: existing === undefined, bytes: Buffer.byteLength(text) };
 }
 
 export function editText(
@@ -143,24 +150,34 @@ export function editText(
     ? file.content.split(oldString).join(newString)
     : file.content.replace(oldString, () => newString);
   state.vfs.write(identity.account, uri, { content, tags: file.tags }, new Date(state.now()).toISOString());
-  return replaceAll ? count : 1;
+  return Buffer.byteLength(content);
 }
 
+/** Deletes `uri`; nothing there is no error (0.5.2 answers `Deleted:` for it too). */
 export function forgetUri(state: ServerState, identity: Identity, uri: string, recursive: boolean): number {
   if (uriSegments(uri).length < 2) throw invalidArgument(`Refusing to delete a scope root: ${uri}`);
-  if (state.vfs.read(identity.account, uri) === undefined && !state.vfs.isDir(identity.account, uri))
-    throw notFound(`Not found: ${uri}`);
+  if (state.vfs.read(identity.account, uri) === undefined && !state.vfs.isDir(identity.account, uri)) return 0;
   if (state.vfs.read(identity.account, uri) === undefined && !recursive)
     throw invalidArgument(`${uri} is a directory; pass recursive=true`);
   return state.vfs.remove(identity.account, uri, recursive);
 }
 
+/** 0.5.2's user-scope rule: a file under `memories/`, `resources/`, a peer's `memories/`/`resources/`, or at the root. */
 function assertWritable(uri: string, identity: Identity): void {
-  const [scope, owner, area] = uriSegments(uri);
+  const segments = uriSegments(uri);
+  const [scope, owner, area] = segments;
   if (scope === 'resources' || scope === 'agent') return;
   if (scope === 'user' && owner !== undefined && (identity.role === 'root' || owner === identity.user)) {
-    if (area !== undefined && READ_ONLY_USER_DIRS.has(area)) throw permissionDenied(`${area}/ is read-only: ${uri}`);
-    return;
+    const peerArea = area === 'peers' && segments.length > 5 && WRITABLE_USER_AREAS.has(segments[4] ?? '');
+    if (
+      segments.length === 3 ||
+      (area !== undefined && WRITABLE_USER_AREAS.has(area) && segments.length > 3) ||
+      peerArea
+    )
+      return;
+    throw invalidArgument(
+      `user-scope writes need a file under memories/, resources/, or directly at the user root: ${uri}`,
+    );
   }
   throw permissionDenied(`Not writable: ${uri}`);
 }
@@ -226,7 +243,7 @@ export function globFiles(
     .slice(0, nodeLimit);
 }
 
-/** Indented tree text, directories suffixed with `/`. */
+/** 0.5.2's tree text: a heading, then entries indented by depth, directories with `/`, files with their size. */
 export function treeText(
   state: ServerState,
   identity: Identity,
@@ -246,7 +263,8 @@ export function treeText(
     const depth = entry.relPath.split('/').length - 1;
     const abstract =
       includeAbstract && entry.file !== undefined && entry.file.abstract !== '' ? ` — ${entry.file.abstract}` : '';
-    return `${'  '.repeat(depth)}${entry.name}${entry.isDir ? '/' : ''}${abstract}`;
+    const size = entry.file === undefined ? '' : ` (${Buffer.byteLength(entry.file.content)} B)`;
+    return `${'  '.repeat(depth)}${entry.name}${entry.isDir ? '/' : size}${abstract}`;
   });
-  return [uri, ...lines].join('\n');
+  return [`Tree of ${uri} (depth <= ${levelLimit}, ${entries.length} entries):`, ...lines].join('\n');
 }

@@ -23,6 +23,7 @@ import { systemRoutes } from './routes/system.js';
 import { fsRoutes } from './routes/fs.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { searchRoutes } from './routes/search.js';
+import { adminRoutes } from './routes/admin.js';
 
 export type {
   AuthMode,
@@ -49,7 +50,7 @@ export { estimateTokens } from './tokens.js';
 export { terms, scoreTerms } from './scoring.js';
 export { statusForCode, knownErrorCodes } from './errors.js';
 
-const ROUTES: readonly Route[] = [...systemRoutes, ...fsRoutes, ...sessionRoutes, ...searchRoutes];
+const ROUTES: readonly Route[] = [...systemRoutes, ...adminRoutes, ...fsRoutes, ...sessionRoutes, ...searchRoutes];
 
 export interface OvTestServer {
   /** `http://127.0.0.1:<port>`, no trailing slash. */

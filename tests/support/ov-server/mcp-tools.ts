@@ -2,9 +2,13 @@
  * The 15 MCP tools of contract §4.1 (find, search, read, list, tree,
  * remember, write, edit, add_resource, list_watches, cancel_watch, grep,
  * glob, forget, health) with their documented parameters and defaults,
- * implemented over the same store as the REST routes. Tools answer text;
- * OpenViking errors become MCP tool errors, except `read` and
- * `add_resource`, which return the error text.
+ * implemented over the same store as the REST routes. Tools answer text,
+ * with the text again as `structuredContent.result` (not `read`, not an error),
+ * as 0.5.2 does; an OpenViking error is a tool error whose text is
+ * `<CODE>: <message>` (`read` of a missing file too), except
+ * `add_resource`, which returns the error text (docs/host-facts.md F43).
+ * 0.5.2's other nine tools (users, groups, ACLs, privacy, download,
+ * add_skill) are not here: nothing of the plugin names them.
  *
  * @module
  */
@@ -21,10 +25,36 @@ import { listSearch } from './routes/search.js';
 import { runContextSearch, DEFAULT_MAX_TOKENS } from './context-face.js';
 import { prepareMessage } from './messages.js';
 
-type ToolText = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
+type ToolText = {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: { result: string };
+  isError: boolean;
+};
 
-const text = (value: string): ToolText => ({ content: [{ type: 'text', text: value }] });
+/** A tool's answer: its text, again as `structuredContent.result` unless it is an error. */
+const text = (value: string, isError = false): ToolText => ({
+  content: [{ type: 'text', text: value }],
+  ...(isError ? {} : { structuredContent: { result: value } }),
+  isError,
+});
+
+/** `read`'s answer: the text alone (0.5.2's `read` has no structured output). */
+const plain = (value: string): ToolText => ({ content: [{ type: 'text', text: value }], isError: false });
+
+/** A tool's handler with OpenViking errors turned into tool errors (`<CODE>: <message>`). */
+function guarded(handler: (...args: never[]) => ToolText): (...args: never[]) => ToolText {
+  return (...args) => {
+    try {
+      return handler(...args);
+    } catch (error) {
+      if (error instanceof OvError) return text(`${error.code}: ${error.message}`, true);
+      throw error;
+    }
+  };
+}
 const stringOrList = z.union([z.string(), z.array(z.string())]);
+const INDEXING =
+  'Indexing: semantic=skipped, vector=queued, overview=queued. Search indexes update in the background; pass wait=true if a follow-up search must see this change immediately.';
 
 /** Names in registration order; tests compare against this list. */
 export const TOOL_NAMES = [
@@ -50,19 +80,20 @@ function formatHits(result: Record<string, unknown>): string {
     (bucket) => result[bucket] as Array<Record<string, unknown>>,
   );
   items.sort((a, b) => Number(b['score']) - Number(a['score']));
-  if (items.length === 0) return 'No results found.';
-  return items
-    .map(
-      (item) =>
-        `- [${String(item['context_type'])} ${Math.round(Number(item['score']) * 100)}%] ${String(item['uri'])}\n  ${String(item['abstract'])}`,
-    )
-    .join('\n');
+  if (items.length === 0) return 'No matching context found.';
+  const lines = items.map(
+    (item) =>
+      `- [${String(item['context_type'])} ${Math.round(Number(item['score']) * 100)}%] ${String(item['uri'])}\n    ${String(item['abstract'])}`,
+  );
+  return `Found ${items.length} item(s):\n\n${lines.join('\n')}\n\nUse the read tool to expand a URI.`;
 }
 
 export function registerTools(server: McpServer, state: ServerState, identity: Identity): void {
+  const register = ((name: string, config: never, handler: (...args: never[]) => ToolText) =>
+    server.registerTool(name, config, guarded(handler) as never)) as unknown as McpServer['registerTool'];
   const uri = (raw: string): string => resolveRequestUri(raw, identity);
 
-  server.registerTool(
+  register(
     'find',
     {
       description:
@@ -90,7 +121,7 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
       ),
   );
 
-  server.registerTool(
+  register(
     'search',
     {
       description:
@@ -160,7 +191,7 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
     },
   );
 
-  server.registerTool(
+  register(
     'read',
     {
       description:
@@ -169,24 +200,24 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
     },
     (args) => {
       const uris = [args.uris].flat();
+      if (uris.length === 1) return plain(readText(state, identity, uri(uris[0] ?? '')));
       const read = (raw: string): string => {
         try {
           return readText(state, identity, uri(raw));
         } catch (error) {
-          // read reports failures as text, like the server's tool
-          return `Error reading ${raw}: ${error instanceof Error ? error.message : String(error)}`;
+          // one file of a batch: its error in its place
+          return error instanceof OvError ? `${error.code}: ${error.message}` : String(error);
         }
       };
-      if (uris.length === 1) return text(read(uris[0] ?? ''));
-      return text(uris.map((raw) => `=== ${raw} ===\n${read(raw)}`).join('\n\n'));
+      return plain(uris.map((raw) => `=== ${raw} ===\n${read(raw)}`).join('\n\n'));
     },
   );
 
-  server.registerTool(
+  register(
     'list',
     {
       description: 'List a viking:// directory: "[dir] name" / "[file] name" lines, or full URIs when recursive.',
-      inputSchema: { uri: z.string(), recursive: z.boolean().default(false) },
+      inputSchema: { uri: z.string().default('viking://'), recursive: z.boolean().default(false) },
     },
     (args) => {
       const entries = listEntries(state, identity, uri(args.uri), {
@@ -200,17 +231,16 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
       if (entries.length === 0) return text('(empty)');
       return text(
         entries
-          .map((entry) =>
-            args.recursive
-              ? String(entry['uri'])
-              : `${entry['isDir'] === true ? '[dir]' : '[file]'} ${String(entry['name'])}`,
+          .map(
+            (entry) =>
+              `${entry['isDir'] === true ? '[dir]' : '[file]'} ${String(args.recursive ? entry['uri'] : entry['name'])}`,
           )
           .join('\n'),
       );
     },
   );
 
-  server.registerTool(
+  register(
     'tree',
     {
       description: 'Show an indented tree of a viking:// directory.',
@@ -224,7 +254,7 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
     (args) => text(treeText(state, identity, uri(args.uri), args.level_limit, args.node_limit, args.include_abstract)),
   );
 
-  server.registerTool(
+  register(
     'remember',
     {
       description: 'Store messages as long-term memory: creates a session, adds the messages and commits it.',
@@ -238,12 +268,12 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
       state.sessions.append(record, prepared);
       const commit = state.sessions.commit(record, { keep_recent_count: 0 });
       return text(
-        `Stored ${prepared.length} message(s) in session ${sessionId}; commit ${String(commit['status'])} (task ${String(commit['task_id'])}).`,
+        `Submitted ${prepared.length} message(s) for memory extraction (session ${sessionId}, task_id=${String(commit['task_id'])}). Extraction runs in the background and decides which memories to create or update.`,
       );
     },
   );
 
-  server.registerTool(
+  register(
     'write',
     {
       description:
@@ -258,13 +288,11 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
     },
     (args) => {
       const written = writeText(state, identity, uri(args.uri), args.content, args.mode);
-      return text(
-        `Wrote ${written.uri} (${written.created ? 'created' : args.mode === 'append' ? 'appended' : 'replaced'}).`,
-      );
+      return text(`Wrote ${written.bytes} bytes to ${written.uri} (mode=${args.mode}).\n${INDEXING}`);
     },
   );
 
-  server.registerTool(
+  register(
     'edit',
     {
       description: 'Replace an exact string in a file. An empty, missing or ambiguous match is an error.',
@@ -278,12 +306,12 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
       },
     },
     (args) => {
-      const count = editText(state, identity, uri(args.uri), args.old_string, args.new_string, args.replace_all);
-      return text(`Edited ${uri(args.uri)} (${count} replacement${count === 1 ? '' : 's'}).`);
+      const bytes = editText(state, identity, uri(args.uri), args.old_string, args.new_string, args.replace_all);
+      return text(`Edited ${uri(args.uri)} (${bytes} bytes written).\n${INDEXING}`);
     },
   );
 
-  server.registerTool(
+  register(
     'add_resource',
     {
       description: 'Ingest a URL or Git repository as a resource, or get a signed upload URL for a local file.',
@@ -311,7 +339,7 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
     },
   );
 
-  server.registerTool('list_watches', { description: 'List auto-refresh resource watches.' }, () => {
+  register('list_watches', { description: 'List auto-refresh resource watches.' }, () => {
     const watches = [...(state.watches.get(identity.account)?.values() ?? [])];
     if (watches.length === 0) return text('No active watches.');
     return text(
@@ -319,7 +347,7 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
     );
   });
 
-  server.registerTool(
+  register(
     'cancel_watch',
     { description: 'Cancel the auto-refresh watch of a resource.', inputSchema: { to_uri: z.string() } },
     (args) => {
@@ -329,7 +357,7 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
     },
   );
 
-  server.registerTool(
+  register(
     'grep',
     {
       description: 'Regex search in file contents under a viking:// URI.',
@@ -349,15 +377,14 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
         args.case_insensitive,
         args.node_limit,
       );
-      return text(
-        matches.length === 0
-          ? 'No matches found.'
-          : matches.map((match) => `${match.uri}:${match.line}: ${match.content}`).join('\n'),
-      );
+      if (matches.length === 0) return text('No matches found.');
+      const patterns = [args.pattern].flat().length;
+      const lines = matches.map((match) => `${match.uri}\n  L${match.line}: ${match.content}`);
+      return text(`Found ${matches.length} match(es) across ${patterns} pattern(s):\n\n${lines.join('\n')}`);
     },
   );
 
-  server.registerTool(
+  register(
     'glob',
     {
       description: 'Find files by name pattern (** any depth, * within a segment).',
@@ -369,26 +396,25 @@ export function registerTools(server: McpServer, state: ServerState, identity: I
     },
     (args) => {
       const matches = globFiles(state, identity, args.pattern, uri(args.uri), args.node_limit);
-      return text(matches.length === 0 ? 'No files matched.' : matches.join('\n'));
+      if (matches.length === 0) return text('No files matched.');
+      return text(`Found ${matches.length} file(s):\n${matches.map((match) => `  ${match}`).join('\n')}`);
     },
   );
 
-  server.registerTool(
+  register(
     'forget',
     {
       description: 'Permanently delete a file, or a directory with recursive=true.',
       inputSchema: { uri: z.string(), recursive: z.boolean().default(false) },
     },
     (args) => {
-      const removed = forgetUri(state, identity, uri(args.uri), args.recursive);
-      return text(`Deleted ${uri(args.uri)} (${removed} file${removed === 1 ? '' : 's'}).`);
+      forgetUri(state, identity, uri(args.uri), args.recursive);
+      return text(`Deleted: ${uri(args.uri)}`);
     },
   );
 
-  server.registerTool('health', { description: 'Check that OpenViking is reachable.' }, () =>
-    text(
-      `OpenViking is healthy (version ${state.version}, account ${identity.account}, user ${identity.user}, role ${identity.role}).`,
-    ),
+  register('health', { description: 'Check that OpenViking is reachable.' }, () =>
+    text('OpenViking is healthy (service initialized, storage: VikingFS)'),
   );
 }
 

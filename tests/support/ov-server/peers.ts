@@ -1,33 +1,44 @@
 /**
- * Peer rules of the test server (openviking-api.md §1.2, §2.1, §2.2, §3),
- * so tests can prove that two projects' memories stay apart:
+ * Where a search looks, and what a peer's memories count for: 0.5.2's
+ * `retrieve/context_assembler/gather.py` and `core/retrieval_targets.py`
+ * (docs/host-facts.md F37, F38), on this server's keyword scores.
  *
  * - a message's `peer_id` attributes it; memories extracted at commit from
- *   a peer's messages go under `viking://user/<u>/peers/<peer>/memories/…`
- *   (messages without one: the user's own `memories/`);
- * - `X-OpenViking-Actor-Peer` (non-session routes) is the actor: its own
- *   peer's memories have origin `actor_peer`, the user's own `self`, any
- *   other peer's `other_peer`;
- * - context search: `peer_scope:"actor"` drops `other_peer` entries;
- *   `"all"` (default) keeps them with `other_peer_penalty` (a number or a
- *   per-category object; this server's default 0.2) taken off their score
- *   before the threshold and the ranking;
- * - list search and find: an actor sees its own peer's folder only (the
- *   "filtered peers/ view"); without an actor every peer is visible and no
- *   penalty applies.
- *
- * The real server's default penalties and extraction policy are not in the
- * contract; the numbers here are this server's own (README "Peers").
+ *   a peer's messages go under `viking://user/<u>/peers/<peer>/memories/…`;
+ * - origin of a hit, seen from the caller's user root: under its `peers/`,
+ *   `actor_peer` for the request's `X-OpenViking-Actor-Peer`, else
+ *   `other_peer`; anything else `self` (another user's memory too);
+ * - the context face with quotas (`purpose` or `quotas`, the plugin's
+ *   bodies): each category searches the caller's own folder and the actor
+ *   peer's; `peer_scope:"all"` (default) also sweeps every peer, whose
+ *   hits rank `other_peer_penalty` lower (per category; defaults below)
+ *   but report their own score; `"actor"` sweeps none;
+ * - a search without quotas, and find or list search without a target:
+ *   a ROOT caller (every request in dev mode) sees the whole account,
+ *   every user and peer, no actor view; a user or admin sees its own root
+ *   and `viking://resources`, an actor only its own peer (plus the sweep
+ *   under `"all"` in context mode);
+ * - a target of find or list search is searched as given, an actor then
+ *   seeing no other peer's folder.
  *
  * @module
  */
+import type { Identity } from './types.js';
 import type { Candidate } from './retrieval.js';
-import { uriSegments } from './uri.js';
+import { joinUri, uriSegments } from './uri.js';
 
 export type Origin = 'actor_peer' | 'self' | 'other_peer';
 
-/** This server's default `other_peer_penalty`. */
-export const DEFAULT_OTHER_PEER_PENALTY = 0.2;
+/** 0.5.2's default `other_peer_penalty` per category (`params.py`). */
+export const DEFAULT_OTHER_PEER_PENALTIES: Readonly<Record<string, number>> = {
+  events: 0.1,
+  entities: 0.1,
+  preferences: 0.02,
+  experiences: 0.02,
+  resources: 0.02,
+  skills: 0.02,
+  memories: 0.1,
+};
 
 export interface PeerView {
   actorPeer?: string | undefined;
@@ -35,50 +46,74 @@ export interface PeerView {
   penalty?: number | Record<string, number> | null | undefined;
 }
 
-/** `<peer>` of `viking://user/<u>/peers/<peer>/…`, else undefined. */
-export function peerOfUri(uri: string): string | undefined {
+/** `<peer>` of `viking://user/<user>/peers/<peer>/…` of `user`, else undefined. */
+function peerUnder(uri: string, user: string): string | undefined {
   const segments = uriSegments(uri);
-  return segments[0] === 'user' && segments[2] === 'peers' ? segments[3] : undefined;
+  return segments[0] === 'user' && segments[1] === user && segments[2] === 'peers' ? (segments[3] ?? '') : undefined;
 }
 
-export function originOf(uri: string, actorPeer: string | undefined): Origin {
-  const peer = peerOfUri(uri);
+export function originOf(uri: string, identity: Pick<Identity, 'user'>, actorPeer: string | undefined): Origin {
+  const peer = peerUnder(uri, identity.user);
   if (peer === undefined) return 'self';
-  return peer === actorPeer ? 'actor_peer' : 'other_peer';
+  return actorPeer !== undefined && peer === actorPeer ? 'actor_peer' : 'other_peer';
 }
 
-function penaltyFor(view: PeerView, category: string): number {
+/** The effective penalties, as `stats.other_peer_penalties` reports them. */
+export function reportedPenalties(view: PeerView): Record<string, number> {
   const { penalty } = view;
-  if (typeof penalty === 'number') return penalty;
-  if (penalty && typeof penalty === 'object') return penalty[category] ?? DEFAULT_OTHER_PEER_PENALTY;
-  return DEFAULT_OTHER_PEER_PENALTY;
+  if (typeof penalty === 'number')
+    return Object.fromEntries(Object.keys(DEFAULT_OTHER_PEER_PENALTIES).map((category) => [category, penalty]));
+  return { ...DEFAULT_OTHER_PEER_PENALTIES, ...(penalty && typeof penalty === 'object' ? penalty : {}) };
 }
 
-/** Context search: scope, then penalties, then re-ranked (best first, ties by URI). */
-export function applyPeerView(candidates: Candidate[], view: PeerView): Candidate[] {
-  if (view.actorPeer === undefined) return candidates;
-  const kept: Candidate[] = [];
-  for (const candidate of candidates) {
-    const origin = originOf(candidate.uri, view.actorPeer);
-    if (origin !== 'other_peer') kept.push(candidate);
-    else if (view.scope === 'all') {
-      const score = Math.max(0, Math.round((candidate.score - penaltyFor(view, candidate.category)) * 10000) / 10000);
-      kept.push({ ...candidate, score });
-    }
-  }
-  return kept.sort((a, b) => b.score - a.score || (a.uri < b.uri ? -1 : 1));
+const user = (identity: Identity, ...rest: string[]): string => joinUri(['user', identity.user, ...rest]);
+
+/** Roots of a context search with quotas: the caller's own folders, the actor's peer, every peer under `all`. */
+export function quotaRoots(identity: Identity, view: PeerView): string[] {
+  return [
+    user(identity, 'memories'),
+    user(identity, 'resources'),
+    user(identity, 'skills'),
+    joinUri(['resources']),
+    joinUri(['agent', 'skills']),
+    ...(view.actorPeer !== undefined ? [user(identity, 'peers', view.actorPeer)] : []),
+    ...(view.scope === 'all' ? [user(identity, 'peers')] : []),
+  ];
 }
 
-/** List search and find: an actor sees no other peer's folder. */
-export function visibleToActor(candidates: Candidate[], actorPeer: string | undefined): Candidate[] {
+/** Roots of a search without quotas or target (`default_target_directories`); `sweep`: the context face's peer sweep. */
+export function defaultRoots(identity: Identity, actorPeer: string | undefined, sweep: boolean): string[] {
+  if (identity.role === 'root') return ['viking://'];
+  if (actorPeer === undefined) return [user(identity), joinUri(['resources'])];
+  return [
+    user(identity, 'memories'),
+    user(identity, 'resources'),
+    user(identity, 'skills'),
+    user(identity, 'peers', actorPeer),
+    joinUri(['resources']),
+    ...(sweep ? [user(identity, 'peers')] : []),
+  ];
+}
+
+/** Each candidate's origin and its ranking score (an other peer's lowered by its penalty); best first. */
+export function ranked(candidates: Candidate[], identity: Identity, view: PeerView): Candidate[] {
+  const penalties = reportedPenalties(view);
+  return candidates
+    .map((candidate) => {
+      const origin = originOf(candidate.uri, identity, view.actorPeer);
+      const penalty = origin === 'other_peer' ? (penalties[candidate.category] ?? 0) : 0;
+      return { ...candidate, origin, rankedScore: candidate.score - penalty };
+    })
+    .sort((a, b) => b.rankedScore - a.rankedScore || (a.uri < b.uri ? -1 : 1));
+}
+
+/** Find and list search on an explicit target: an actor sees no other peer's folder. */
+export function visibleToActor(
+  candidates: Candidate[],
+  identity: Identity,
+  actorPeer: string | undefined,
+): Candidate[] {
   return actorPeer === undefined
     ? candidates
-    : candidates.filter((candidate) => originOf(candidate.uri, actorPeer) !== 'other_peer');
-}
-
-/** `stats.other_peer_penalties` as reported. */
-export function reportedPenalties(view: PeerView): Record<string, number> {
-  if (view.actorPeer === undefined || view.scope === 'actor') return {};
-  const categories = ['events', 'entities', 'preferences', 'experiences', 'resources', 'skills'];
-  return Object.fromEntries(categories.map((category) => [category, penaltyFor(view, category)]));
+    : candidates.filter((candidate) => originOf(candidate.uri, identity, actorPeer) !== 'other_peer');
 }

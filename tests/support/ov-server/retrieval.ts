@@ -10,12 +10,11 @@
  *
  * @module
  */
-import type { Identity } from './types.js';
 import type { FileNode, Vfs } from './vfs.js';
 import { scoreTerms, terms } from './scoring.js';
 import { estimateTokens } from './tokens.js';
-import { joinUri, uriSegments } from './uri.js';
-import { originOf, type Origin } from './peers.js';
+import { uriSegments } from './uri.js';
+import type { Origin } from './peers.js';
 
 export const QUOTA_KEYS = ['events', 'entities', 'preferences', 'experiences', 'resources', 'skills'] as const;
 export type QuotaKey = (typeof QUOTA_KEYS)[number];
@@ -37,7 +36,12 @@ export interface Candidate {
   file: FileNode;
   category: Category;
   contextType: 'memory' | 'resource' | 'skill';
+  /** The score reported. */
   score: number;
+  /** The score ranked by (an other peer's is lower by its penalty: peers.ts `ranked`); default `score`. */
+  rankedScore?: number;
+  /** Seen from the caller (peers.ts); default `self`. */
+  origin?: Origin;
 }
 
 /** Category of a URI by its path (`/memories/<cat>/`, resources, skills). */
@@ -54,25 +58,15 @@ function contextTypeOf(category: Category): Candidate['contextType'] {
   return category === 'skills' ? 'skill' : 'memory';
 }
 
-/** Roots a caller searches when no target is given: own memories/resources/skills, peers' memories (peers.ts), shared resources and agent skills. */
-export function defaultSearchRoots(identity: Identity): string[] {
-  return [
-    joinUri(['user', identity.user, 'memories']),
-    joinUri(['user', identity.user, 'peers']),
-    joinUri(['user', identity.user, 'resources']),
-    joinUri(['user', identity.user, 'skills']),
-    joinUri(['resources']),
-    joinUri(['agent', 'skills']),
-  ];
-}
-
 /** Scored, visible (non-hidden) files under `roots`, best first, ties by URI. */
 export function rankCandidates(vfs: Vfs, account: string, query: string, roots: string[]): Candidate[] {
   const queryTerms = terms(query);
   const seen = new Map<string, Candidate>();
   for (const root of roots) {
     for (const { uri, file } of vfs.filesUnder(account, root)) {
-      if (seen.has(uri) || uriSegments(uri).some((segment) => segment.startsWith('.'))) continue;
+      const segments = uriSegments(uri);
+      // Hidden files and sessions (archives, diffs) are never hits.
+      if (seen.has(uri) || segments.some((segment) => segment.startsWith('.')) || segments[2] === 'sessions') continue;
       const documentTerms = terms(`${uriSegments(uri).join(' ')} ${file.abstract} ${file.content}`);
       const category = categoryOf(uri);
       seen.set(uri, {
@@ -124,8 +118,6 @@ export interface AssembleOptions {
   cooled: Set<string>;
   rewrite: boolean | 'auto';
   rewriteMaxBullets: number;
-  /** The request's actor peer, for each entry's `origin`. */
-  actorPeer?: string | undefined;
 }
 
 export interface ContextEntry {
@@ -149,10 +141,15 @@ export interface Assembled {
 
 const DETAIL_ORDER: readonly Detail[] = ['full', 'overview', 'abstract', 'uri'];
 
-/** Selects, budgets and renders context entries. */
+/**
+ * Selects, budgets and renders context entries from `candidates` (best
+ * first by ranking score). The threshold is on the reported score; the
+ * profile (`…/profile.md`) is never an entry (0.5.2 `gather.py`).
+ */
 export function assembleContext(candidates: Candidate[], options: AssembleOptions): Assembled {
   const eligible = candidates.filter(
     (candidate) =>
+      !candidate.uri.endsWith('/profile.md') &&
       (options.scoreThreshold === undefined || candidate.score >= options.scoreThreshold) &&
       !options.excludeUris.some((excluded) => candidate.uri === excluded || candidate.uri.startsWith(`${excluded}/`)),
   );
@@ -172,17 +169,29 @@ export function assembleContext(candidates: Candidate[], options: AssembleOption
   };
 }
 
+/**
+ * 0.5.2's quotas: each is a first-pass ceiling of its category, and the
+ * slots one leaves unused go to the best remaining hits of the others, up
+ * to the quotas' sum; the result best first. Without quotas, the top `limit`.
+ */
 function selectByQuota(candidates: Candidate[], options: AssembleOptions): Candidate[] {
   const quotas = options.quotas;
   if (quotas === null) return candidates.slice(0, options.limit);
+  const quotaOf = (category: Category): number => (category === 'memories' ? 0 : (quotas[category] ?? 0));
+  const total = Object.values(quotas).reduce((sum, quota) => sum + Math.max(0, quota ?? 0), 0);
   const taken = new Map<Category, number>();
-  return candidates.filter((candidate) => {
-    const quota = candidate.category === 'memories' ? 0 : (quotas[candidate.category] ?? 0);
+  const first: Candidate[] = [];
+  const spare: Candidate[] = [];
+  for (const candidate of candidates.filter((item) => quotaOf(item.category) > 0)) {
     const used = taken.get(candidate.category) ?? 0;
-    if (used >= quota) return false;
-    taken.set(candidate.category, used + 1);
-    return true;
-  });
+    if (used < quotaOf(candidate.category)) {
+      taken.set(candidate.category, used + 1);
+      first.push(candidate);
+    } else spare.push(candidate);
+  }
+  const chosen = [...first, ...spare.slice(0, Math.max(0, total - first.length))];
+  const order = new Map(candidates.map((candidate, index) => [candidate.uri, index]));
+  return chosen.sort((a, b) => (order.get(a.uri) ?? 0) - (order.get(b.uri) ?? 0));
 }
 
 function budgetEntries(selected: Candidate[], options: AssembleOptions): ContextEntry[] {
@@ -201,7 +210,7 @@ function budgetEntries(selected: Candidate[], options: AssembleOptions): Context
         score: candidate.score,
         detail,
         text,
-        origin: originOf(candidate.uri, options.actorPeer),
+        origin: candidate.origin ?? 'self',
       });
       break;
     }

@@ -76,11 +76,18 @@ function decodeSegment(value: string): string {
   }
 }
 
-/** A 200 `{status:"ok", result}` reply. */
+/** A 200 `{status:"ok", result, error: null, telemetry: null, profile: null}` reply (errors.ts `okEnvelope`). */
 export function ok(result: unknown, headers?: Record<string, string>): Reply {
   return headers === undefined
     ? { status: 200, body: okEnvelope(result) }
     : { status: 200, body: okEnvelope(result), headers };
+}
+
+/** A 200 `{status:"ok", result}` reply: a route 0.5.2 dumps with `exclude_none`. */
+export function okCompact(result: unknown, headers?: Record<string, string>): Reply {
+  return headers === undefined
+    ? { status: 200, body: okEnvelope(result, true) }
+    : { status: 200, body: okEnvelope(result, true), headers };
 }
 
 export function requireQuery(ctx: RequestContext, name: string): string {

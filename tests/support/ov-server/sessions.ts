@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ArchiveRecord, CommitRecord, Identity, SessionSnapshot, StoredMessage } from './types.js';
 import { bodyIssue, parseOrThrow, validationError } from './validation.js';
@@ -28,10 +27,13 @@ export interface SessionRecord {
   archives: ArchiveRecord[];
   commits: CommitRecord[];
   recallLog: Array<{ turn: number; uris: string[] }>;
-  lastCommitAt: string | null;
-  lastMessageAt: string | null;
+  /** Unset times are "" (0.5.2's `SessionMeta`, docs/host-facts.md F39). */
+  lastCommitAt: string;
+  lastMessageAt: string;
   /** Set when the session's `auto_commit_policy` archived something (autoCommit.ts). */
-  lastAutoCommitAt: string | null;
+  lastAutoCommitAt: string;
+  /** Tokens of the messages added since the last accepted commit (a commit resets it, a kept tail too). */
+  pending: number;
   memoryPolicy: unknown;
   autoCommitPolicy: unknown;
   memoryExtractionConfig: unknown;
@@ -52,6 +54,9 @@ const commitSchema = z.object({
   telemetry: z.union([z.boolean(), z.record(z.string(), z.boolean())]).optional(),
 });
 
+/** What 0.5.2 reports for a session created without a `memory_extraction_config`. */
+export const DEFAULT_EXTRACTION_CONFIG = { events: { tags: [] as string[] } };
+
 const TURN_BUDGET_FIELDS = ['keep_recent_turn_count', 'retained_message_token_budget', 'min_raw_tail_steps'] as const;
 
 export function sessionUri(user: string, sessionId: string): string {
@@ -66,6 +71,12 @@ export class SessionStore {
     private readonly now: () => number,
     /** Each archive's commit task and its memory extraction (phase 2). */
     readonly tasks: TaskStore,
+    /**
+     * Working memory on: each archive gets its overview, which `…/context`
+     * answers. Off is 0.5.2's default, which writes none, so
+     * `latest_archive_overview` stays "" (docs/host-facts.md F41).
+     */
+    readonly workingMemory = false,
   ) {}
 
   /** Every session (the idle scanner walks them). */
@@ -96,9 +107,10 @@ export class SessionStore {
       archives: [],
       commits: [],
       recallLog: [],
-      lastCommitAt: null,
-      lastMessageAt: null,
-      lastAutoCommitAt: null,
+      lastCommitAt: '',
+      lastMessageAt: '',
+      lastAutoCommitAt: '',
+      pending: 0,
       memoryPolicy: init.memoryPolicy ?? null,
       autoCommitPolicy: init.autoCommitPolicy ?? null,
       memoryExtractionConfig: init.memoryExtractionConfig ?? null,
@@ -113,12 +125,14 @@ export class SessionStore {
     const stored = prepared.map((message) => ({ ...message, seq: this.nextSeq++ }));
     record.live.push(...stored);
     record.all.push(...stored);
+    record.pending += stored.reduce((sum, message) => sum + messageTokens(message), 0);
     if (stored.length > 0) record.lastMessageAt = record.updatedAt = this.isoNow();
     return stored;
   }
 
+  /** 0.5.2's `pending_tokens`: what was added since the last accepted commit, not the live tail's size. */
   pendingTokens(record: SessionRecord): number {
-    return record.live.reduce((sum, message) => sum + messageTokens(message), 0);
+    return record.pending;
   }
 
   /** `POST .../commit`: validates the body, archives, and returns the result object. */
@@ -135,19 +149,26 @@ export class SessionStore {
       options.retention_mode === 'turn_budget'
         ? keepCountForTurns(record.live, options.keep_recent_turn_count ?? 3)
         : (options.keep_recent_count ?? 0);
-    const traceId = randomBytes(16).toString('hex');
-    const base = { session_id: record.sessionId, trace_id: traceId };
-    if (record.live.length === 0) return this.skip(record, body, keep, { ...base, reason: 'no_messages' });
+    // 0.5.2 without a tracer answers "" (docs/host-facts.md F41).
+    const base = { session_id: record.sessionId, trace_id: '' };
+    if (record.live.length === 0)
+      return this.skip(record, body, keep, {
+        ...base,
+        effective_enable_working_memory: this.workingMemory,
+        reason: 'no_messages',
+      });
     const archivedCount = record.live.length - keep;
     if (archivedCount <= 0) {
       return this.skip(record, body, keep, {
         ...base,
+        effective_enable_working_memory: this.workingMemory,
         reason: 'all_within_keep_window',
         estimated_active_tokens: this.pendingTokens(record),
         budget_exceeded: false,
       });
     }
     const archive = this.archive(record, record.live.splice(0, archivedCount));
+    record.pending = 0;
     const task = this.tasks.commitTask(
       {
         account: record.account,
@@ -172,6 +193,7 @@ export class SessionStore {
       task_id: task.task_id,
       archive_uri: archive.uri,
       archived: true,
+      effective_enable_working_memory: this.workingMemory,
       estimated_active_tokens: this.pendingTokens(record),
       budget_exceeded: false,
     };
@@ -182,7 +204,7 @@ export class SessionStore {
     const latest = record.archives[record.archives.length - 1];
     const overview = latest?.overview ?? '';
     const archiveTokens = estimateTokens(overview);
-    const includeArchive = latest !== undefined && archiveTokens <= tokenBudget;
+    const includeArchive = overview !== '' && archiveTokens <= tokenBudget;
     let remaining = tokenBudget - (includeArchive ? archiveTokens : 0);
     const messages: StoredMessage[] = [];
     for (const message of [...record.live].reverse()) {
@@ -220,22 +242,29 @@ export class SessionStore {
       commit_count: record.archives.length,
       memories_extracted: { ...record.memoriesExtracted },
       last_commit_at: record.lastCommitAt,
-      llm_token_usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      llm_token_usage: {
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        total_tokens: 0,
+        cached_tokens: 0,
+        reasoning_tokens: 0,
+      },
       embedding_token_usage: { total_tokens: 0 },
       pending_tokens: this.pendingTokens(record),
       keep_recent_count: 0,
-      retention_mode: null,
-      keep_recent_turn_count: null,
-      retained_message_token_budget: null,
-      min_raw_tail_steps: null,
+      retention_mode: '',
+      keep_recent_turn_count: 0,
+      retained_message_token_budget: 0,
+      min_raw_tail_steps: 1,
       memory_policy: record.memoryPolicy,
       auto_commit_policy: record.autoCommitPolicy,
       last_message_at: record.lastMessageAt,
       last_auto_commit_at: record.lastAutoCommitAt,
+      last_idle_commit_accepted_at: '',
       total_message_count: record.all.length,
       uri: sessionUri(record.user, record.sessionId),
       user: { account_id: record.account, user_id: record.user },
-      memory_extraction_config: record.memoryExtractionConfig,
+      memory_extraction_config: record.memoryExtractionConfig ?? DEFAULT_EXTRACTION_CONFIG,
     };
   }
 
@@ -278,7 +307,7 @@ export class SessionStore {
       index,
       uri: `${sessionUri(record.user, record.sessionId)}/history/${name}`,
       messages,
-      overview: archiveOverview(index, messages),
+      overview: this.workingMemory ? archiveOverview(index, messages) : '',
       createdAt: this.isoNow(),
     };
     record.archives.push(archive);

@@ -42,9 +42,14 @@ export const DEFAULT_VERSION = '0.0.0-test';
 export function createState(options: OvServerOptions): ServerState {
   const now = options.now ?? Date.now;
   const vfs = new Vfs();
-  const sessions = new SessionStore(now, new TaskStore(now, vfs, options.extractOnCommit === true));
+  const sessions = new SessionStore(
+    now,
+    new TaskStore(now, vfs, options.extractOnCommit === true),
+    options.workingMemory === true,
+  );
   const state: ServerState = {
-    auth: options.auth ?? { mode: 'dev' },
+    // A copy: the admin API adds keys to it (routes/admin.ts).
+    auth: { ...(options.auth ?? { mode: 'dev' }), ...(options.auth?.keys ? { keys: { ...options.auth.keys } } : {}) },
     version: options.version ?? DEFAULT_VERSION,
     mcpJsonResponse: options.mcpJsonResponse === true,
     ...(options.mcpProtocolVersions !== undefined ? { mcpProtocolVersions: options.mcpProtocolVersions } : {}),

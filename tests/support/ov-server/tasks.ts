@@ -1,6 +1,6 @@
 /**
  * Commit tasks and memory extraction, as the real server runs phase 2 of a
- * commit (OpenViking 6e944cc: `session.py` `_run_memory_extraction`,
+ * commit (OpenViking 6e944cc, and 0.5.2 where it differs: `session.py` `_run_memory_extraction`,
  * `service/task_tracker.py` `TaskRecord.to_dict`, `compressor_v3.py`
  * `_make_memory_diff`; DESIGN F24, F25):
  *
@@ -9,12 +9,13 @@
  *   plus their `_iso` forms, `resource_id` the session id, `stage`, `meta`,
  *   `result`, `error` (a string once failed). A task past its retention
  *   answers 404 "Task not found or expired".
- * - a completed task's `result.memories_extracted` counts this commit's
- *   memories per category (no `total`); `memory_diff_uri` names
- *   `<archive_uri>/memory_diff.json` (`{archive_uri, trace_id, extracted_at,
- *   operations: {adds, updates, deletes}, summary}`) when something was
- *   written; the session's own `memories_extracted` adds them up under
- *   `total` and per category.
+ * - a completed task's `result.memories_extracted` is 0.5.2's
+ *   `{"memory_write": n}` (`{}` when nothing was written; not per category
+ *   as 6e944cc counted: docs/host-facts.md F42); `memory_diff_uri` always
+ *   names `<archive_uri>/memory_diff.json` (`{archive_uri, trace_id,
+ *   extracted_at, operations: {adds, updates, deletes}, skipped_operations,
+ *   summary}`; an add's `memory_type` is the category); the session's own
+ *   `memories_extracted` adds them up under `total` and `memory_write`.
  *
  * Extraction is deterministic: with `extractOnCommit`, one event memory per
  * peer of the archived messages (peers.ts); without it, none. By default a
@@ -38,6 +39,7 @@ export interface TaskRecord {
   status: TaskStatus;
   created_at: number;
   updated_at: number;
+  processing_seconds: number | null;
   resource_id: string;
   meta: Record<string, unknown>;
   stage: string | null;
@@ -94,6 +96,7 @@ export class TaskStore implements ExtractionControl {
       status: 'pending',
       created_at: at,
       updated_at: at,
+      processing_seconds: null,
       resource_id: target.sessionId,
       meta: {},
       stage: null,
@@ -147,36 +150,38 @@ export class TaskStore implements ExtractionControl {
     }
     task.result = held.run();
     task.status = 'completed';
+    task.stage = 'completed';
+    task.processing_seconds = task.updated_at - task.created_at;
   }
 
   /** Phase 2: the memories, the diff beside the archive, the session's counters; the task's result. */
   private extractFrom(target: ExtractionTarget, archive: ArchiveRecord): Record<string, unknown> {
     const adds = this.extract ? this.writeMemories(target, archive) : [];
-    const counts: Record<string, number> = {};
-    for (const add of adds) counts[add.memory_type] = (counts[add.memory_type] ?? 0) + 1;
-    for (const [category, count] of Object.entries(counts)) {
-      target.memoriesExtracted[category] = (target.memoriesExtracted[category] ?? 0) + count;
+    const counts: Record<string, number> = adds.length > 0 ? { memory_write: adds.length } : {};
+    for (const [kind, count] of Object.entries(counts)) {
+      target.memoriesExtracted[kind] = (target.memoriesExtracted[kind] ?? 0) + count;
       target.memoriesExtracted['total'] = (target.memoriesExtracted['total'] ?? 0) + count;
     }
-    const result: Record<string, unknown> = {
+    const diffUri = `${archive.uri}/memory_diff.json`;
+    const diff = {
+      archive_uri: archive.uri,
+      trace_id: null,
+      extracted_at: new Date(this.now()).toISOString(),
+      operations: { adds, updates: [], deletes: [] },
+      skipped_operations: [],
+      summary: { total_adds: adds.length, total_updates: 0, total_deletes: 0, total_skipped: 0 },
+    };
+    this.vfs.write(target.account, diffUri, { content: JSON.stringify(diff, null, 2) }, this.isoNow());
+    return {
       session_id: target.sessionId,
       archive_uri: archive.uri,
       memories_extracted: counts,
-      active_count_updated: 0,
+      session_skills_extracted: 0,
+      session_skill_uris: [],
+      memory_extraction: { skipped: 0, skipped_operations: [] },
+      usage_events_extracted: 0,
+      memory_diff_uri: diffUri,
     };
-    if (adds.length > 0) {
-      const diffUri = `${archive.uri}/memory_diff.json`;
-      const diff = {
-        archive_uri: archive.uri,
-        trace_id: null,
-        extracted_at: new Date(this.now()).toISOString(),
-        operations: { adds, updates: [], deletes: [] },
-        summary: { total_adds: adds.length, total_updates: 0, total_deletes: 0 },
-      };
-      this.vfs.write(target.account, diffUri, { content: JSON.stringify(diff, null, 2) }, this.isoNow());
-      result['memory_diff_uri'] = diffUri;
-    }
-    return result;
   }
 
   /**

@@ -68,6 +68,12 @@ export interface OvServerOptions {
    * change when a test seeds them).
    */
   extractOnCommit?: boolean;
+  /**
+   * Working memory on: each archive gets a deterministic overview, answered
+   * as `latest_archive_overview` by `…/context`. Off by default, as on 0.5.2,
+   * whose archives then have none (docs/host-facts.md F41).
+   */
+  workingMemory?: boolean;
   /** Reported by /health and the MCP health tool. */
   version?: string;
   /**

@@ -1,6 +1,7 @@
 /**
- * The `viking://` namespace rules the server enforces (contract §3): home
- * alias `~` expanded for USER/ADMIN and rejected for ROOT, the legacy
+ * The `viking://` namespace rules the server enforces (contract §3): the home
+ * alias `~` expanded for every role, ROOT too (so in dev mode: 0.5.2,
+ * docs/host-facts.md F37; 6e944cc rejected it for ROOT), the legacy
  * `session/` alias, the removed uid-less `user/memories/...` shorthand,
  * internal scopes, and per-user visibility. Also the identifier rule shared
  * by user ids, peer ids and the actor-peer header.
@@ -62,10 +63,7 @@ function canonicalSegments(raw: string, identity: Identity): string[] {
   const [scope, second] = segments;
   if (scope === undefined) return [];
   if (INTERNAL_SCOPES.has(scope)) throw invalidUri(`Internal scope is not accessible: ${raw}`);
-  if (scope === '~') {
-    if (identity.role === 'root') throw invalidUri(`Home alias URI is not canonical for ROOT: ${raw}`);
-    return ['user', identity.user, ...segments.slice(1)];
-  }
+  if (scope === '~') return ['user', identity.user, ...segments.slice(1)];
   if (scope === 'session') return ['user', identity.user, 'sessions', ...segments.slice(1)];
   if (scope === 'user' && second !== undefined && identity.role !== 'root') {
     if (UIDLESS_SEGMENTS.has(second) && second !== identity.user) {

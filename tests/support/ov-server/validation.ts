@@ -22,7 +22,7 @@ export interface ValidationIssue {
 /** Builds the 400 for a list of issues. */
 export function validationError(issues: ValidationIssue[]): OvError {
   const summary = issues.map((issue) => `${issue.loc.join('.')}: ${issue.message}`).join('; ');
-  return invalidArgument(`Invalid request parameters: ${summary}`, { validation_errors: issues });
+  return invalidArgument(`Invalid request parameters: ${summary}`, { validation_errors: issues }).asResponse();
 }
 
 /** One issue, at `loc` under the body. */

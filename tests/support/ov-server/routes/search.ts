@@ -8,10 +8,10 @@
  */
 import { OvError } from '../errors.js';
 import { parseOrThrow, validationError, bodyIssue } from '../validation.js';
-import { ok, route, type RequestContext, type Route } from '../router.js';
+import { ok, okCompact, route, type RequestContext, type Route } from '../router.js';
 import { resolveRequestUri } from '../uri.js';
-import { defaultSearchRoots, findResult, rankCandidates } from '../retrieval.js';
-import { visibleToActor } from '../peers.js';
+import { findResult, rankCandidates } from '../retrieval.js';
+import { defaultRoots, visibleToActor } from '../peers.js';
 import { DEFAULT_LIMIT, DEFAULT_MAX_TOKENS, runContextSearch } from '../context-face.js';
 import { globFiles, grepFiles } from '../fsops.js';
 import {
@@ -42,12 +42,6 @@ function legacyRejection(ctx: RequestContext): OvError | undefined {
   return validationError(extras.map((key) => bodyIssue([key], 'Extra inputs are not permitted', 'extra_forbidden')));
 }
 
-/** Resolves `target_uri` (string, list, or "" for everything visible). */
-export function searchRoots(identity: Identity, target: string | string[] | undefined): string[] {
-  const targets = [target ?? []].flat().filter((uri) => uri !== '');
-  return targets.length === 0 ? defaultSearchRoots(identity) : targets.map((uri) => resolveRequestUri(uri, identity));
-}
-
 /** Find-shaped result over `roots` (find, and search in list mode). */
 export function listSearch(
   state: ServerState,
@@ -61,10 +55,21 @@ export function listSearch(
     context_type?: string | string[] | null | undefined;
   },
 ): Record<string, unknown> {
-  const candidates = visibleToActor(
-    rankCandidates(state.vfs, identity.account, body.query, searchRoots(identity, body.target_uri)),
-    identity.actorPeer,
-  );
+  const targets = [body.target_uri ?? []].flat().filter((uri) => uri !== '');
+  // No target: where 0.5.2 looks by default (a ROOT caller: the whole account, no actor view; peers.ts).
+  const candidates =
+    targets.length === 0
+      ? rankCandidates(state.vfs, identity.account, body.query, defaultRoots(identity, identity.actorPeer, false))
+      : visibleToActor(
+          rankCandidates(
+            state.vfs,
+            identity.account,
+            body.query,
+            targets.map((uri) => resolveRequestUri(uri, identity)),
+          ),
+          identity,
+          identity.actorPeer,
+        );
   const contextTypes =
     body.context_type === null || body.context_type === undefined ? undefined : [body.context_type].flat();
   return findResult(
@@ -89,9 +94,9 @@ function search(ctx: RequestContext): ReturnType<typeof ok> {
       throw validationError(
         misplaced.map((field) => bodyIssue([field], `Value error, ${field} requires mode='context'`)),
       );
-    return ok(listSearch(ctx.state, ctx.identity, body));
+    return okCompact(listSearch(ctx.state, ctx.identity, body));
   }
-  return ok(
+  return okCompact(
     runContextSearch(ctx.state, ctx.identity, {
       query: body.query,
       sessionId: body.session_id ?? null,
@@ -113,10 +118,21 @@ function search(ctx: RequestContext): ReturnType<typeof ok> {
   );
 }
 
+/** `stats.deprecated` of 0.5.2's recall: where to go instead, and which of its own names the request used. */
+function deprecation(ctx: RequestContext): Record<string, unknown> {
+  const aliases = ['max_chars', 'min_score', 'render'].filter((key) => rawKeys(ctx.body).includes(key));
+  return {
+    endpoint: '/api/v1/search/recall',
+    successor: '/api/v1/search/search',
+    successor_body: { mode: 'context' },
+    aliases_used: aliases,
+  };
+}
+
 function recall(ctx: RequestContext): ReturnType<typeof ok> {
   if (ctx.state.faults.noRecallRoute) {
     ctx.markFault('no-recall');
-    throw new OvError('NOT_FOUND', 'Not Found');
+    throw new OvError('NOT_FOUND', 'Not Found').asResponse();
   }
   const body = parseOrThrow(recallSchema, ctx.body);
   const hasSession = typeof body.session_id === 'string' && body.session_id !== '';
@@ -139,8 +155,8 @@ function recall(ctx: RequestContext): ReturnType<typeof ok> {
     otherPeerPenalty: body.other_peer_penalty,
   });
   const rendered = body.render === false ? '' : result['rendered'];
-  return ok(
-    { ...result, rendered, stats: { ...(result['stats'] as Record<string, unknown>), deprecated: true } },
+  return okCompact(
+    { ...result, rendered, stats: { ...(result['stats'] as Record<string, unknown>), deprecated: deprecation(ctx) } },
     { Deprecation: 'true', Link: '</api/v1/search/search>; rel="successor-version"' },
   );
 }
@@ -149,7 +165,7 @@ export const searchRoutes: readonly Route[] = [
   route('POST', '/api/v1/search/search', 'tenant', search),
   route('POST', '/api/v1/search/recall', 'tenant', recall),
   route('POST', '/api/v1/search/find', 'tenant', (ctx) =>
-    ok(listSearch(ctx.state, ctx.identity, parseOrThrow(findSchema, ctx.body ?? {}))),
+    okCompact(listSearch(ctx.state, ctx.identity, parseOrThrow(findSchema, ctx.body ?? {}))),
   ),
   route('POST', '/api/v1/search/grep', 'tenant', (ctx) => {
     const body = parseOrThrow(grepSchema, ctx.body);

@@ -10,11 +10,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { addMessageSchema, prepareBatch, prepareMessage } from '../messages.js';
-import { OvError, notFound } from '../errors.js';
-import { bodyIssue, parseOrThrow, validationError } from '../validation.js';
+import { OvError, invalidArgument, notFound } from '../errors.js';
+import { bodyIssue, parseOrThrow } from '../validation.js';
 import { maybeAutoCommit, normalizePolicy } from '../autoCommit.js';
-import { ok, queryBool, queryInt, route, type RequestContext, type Route } from '../router.js';
-import { sessionUri, type SessionRecord } from '../sessions.js';
+import { ok, okCompact, queryBool, queryInt, route, type RequestContext, type Route } from '../router.js';
+import { DEFAULT_EXTRACTION_CONFIG, sessionUri, type SessionRecord } from '../sessions.js';
 import { ensureSession } from '../state.js';
 
 const createSchema = z.object({
@@ -44,10 +44,17 @@ function sessionIdOf(ctx: RequestContext): string {
   return ctx.params['session_id'] ?? '';
 }
 
-function existing(ctx: RequestContext): SessionRecord {
-  const record = ctx.state.sessions.get(ctx.identity, sessionIdOf(ctx));
-  if (record === undefined) throw notFound(`Session not found: ${sessionIdOf(ctx)}`);
-  return record;
+/**
+ * The session, else 404: `Session not found: <id>` as the service raises it
+ * (commit, context, delete), or `Session <id> not found` where 0.5.2's
+ * handler answers itself (`get`, `PATCH …/config`: `asResponse`).
+ */
+function existing(ctx: RequestContext, handlerAnswers = false): SessionRecord {
+  const id = sessionIdOf(ctx);
+  const record = ctx.state.sessions.get(ctx.identity, id);
+  if (record !== undefined) return record;
+  if (handlerAnswers) throw notFound(`Session ${id} not found`).asResponse();
+  throw notFound(`Session not found: ${id}`, { type: 'session', resource: id });
 }
 
 function autoCreated(ctx: RequestContext): SessionRecord {
@@ -76,11 +83,11 @@ export const sessionRoutes: readonly Route[] = [
       uri: sessionUri(record.user, sessionId),
       user: { account_id: record.account, user_id: record.user },
       auto_commit_policy: record.autoCommitPolicy,
-      memory_extraction_config: record.memoryExtractionConfig,
+      memory_extraction_config: record.memoryExtractionConfig ?? DEFAULT_EXTRACTION_CONFIG,
     });
   }),
   route('GET', '/api/v1/sessions/{session_id}', 'session', (ctx) => {
-    const record = queryBool(ctx, 'auto_create', false) ? autoCreated(ctx) : existing(ctx);
+    const record = queryBool(ctx, 'auto_create', false) ? autoCreated(ctx) : existing(ctx, true);
     return ok(ctx.state.sessions.meta(record));
   }),
   route('DELETE', '/api/v1/sessions/{session_id}', 'session', (ctx) => {
@@ -115,25 +122,26 @@ export const sessionRoutes: readonly Route[] = [
     return ok(answer);
   }),
   route('PATCH', '/api/v1/sessions/{session_id}/config', 'session', (ctx) => {
-    if (!ctx.state.autoCommit.supported) throw notFound('Not Found');
+    if (!ctx.state.autoCommit.supported) throw notFound('Not Found').asResponse();
     const body = parseOrThrow(configSchema, ctx.body ?? {});
-    const record = existing(ctx);
+    const record = existing(ctx, true);
     if ('auto_commit_policy' in body) record.autoCommitPolicy = normalizePolicy(body.auto_commit_policy);
-    return ok({ session_id: record.sessionId, auto_commit_policy: record.autoCommitPolicy });
+    return okCompact({
+      session_id: record.sessionId,
+      auto_commit_policy: record.autoCommitPolicy,
+      memory_extraction_config: record.memoryExtractionConfig ?? DEFAULT_EXTRACTION_CONFIG,
+    });
   }),
   route('POST', '/api/v1/sessions/{session_id}/commit', 'session', (ctx) =>
-    ok(ctx.state.sessions.commit(existing(ctx), ctx.body)),
+    okCompact(ctx.state.sessions.commit(existing(ctx), ctx.body)),
   ),
   route('GET', '/api/v1/sessions/{session_id}/context', 'session', (ctx) => {
     const budget = queryInt(ctx, 'token_budget', 128000);
     if (budget < 0)
-      throw validationError([
-        {
-          loc: ['query', 'token_budget'],
-          message: 'Input should be greater than or equal to 0',
-          type: 'greater_than_equal',
-        },
-      ]);
+      throw invalidArgument('token_budget must be greater than or equal to 0', {
+        field: 'token_budget',
+        value: budget,
+      }).asResponse();
     return ok(ctx.state.sessions.context(existing(ctx), budget));
   }),
 ];

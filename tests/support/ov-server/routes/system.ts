@@ -1,6 +1,7 @@
 /**
  * Liveness and identity routes (contract §1.6): `/health` (not enveloped;
- * identity fields only when a key resolved), `/ready`,
+ * identity fields only when a key was sent, and in api_key mode a key that
+ * does not resolve is a 401: docs/host-facts.md F35), `/ready`,
  * `/api/v1/system/status`, and task polling for commit task ids.
  *
  * @module
@@ -17,11 +18,17 @@ export const systemRoutes: readonly Route[] = [
       identity === undefined ? {} : { account_id: identity.account, user_id: identity.user, role: identity.role };
     return { status: 200, body: { ...base, ...who } };
   }),
-  route('GET', '/ready', 'none', () => ({
+  route('GET', '/ready', 'none', (ctx) => ({
     status: 200,
     body: {
       status: 'ready',
-      checks: { agfs: 'ok', vectordb: 'ok', api_key_manager: 'ok', embedding: 'ok', ollama: 'skipped' },
+      checks: {
+        agfs: { status: 'ok', checks: { filesystem: 'ok' } },
+        vectordb: 'ok',
+        api_key_manager: ctx.state.auth.mode === 'api_key' ? 'ok' : 'not_configured',
+        embedding: 'ok',
+        ollama: 'not_configured',
+      },
     },
   })),
   route('GET', '/api/v1/system/status', 'tenant', (ctx) => ok({ initialized: true, user: ctx.identity.user })),

@@ -7,7 +7,7 @@ import {
   UpstreamError,
   isRecord,
   serverMessageOf
-} from "./chunk-W2LQUN62.mjs";
+} from "./chunk-GLSRD7PX.mjs";
 import {
   __commonJS,
   __export,

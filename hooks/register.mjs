@@ -3820,7 +3820,7 @@ async function rememberRecall(dataDir, credentials, learned, now) {
 function isMemoryFolder(uri) {
   const segments = uri.replace(/\/+$/, "").split("/");
   if (!segments.includes("memories")) return false;
-  return !/\.md$/i.test(segments[segments.length - 1] ?? "");
+  return !/\.md(?![\p{L}\p{N}_.-])/iu.test(segments[segments.length - 1] ?? "");
 }
 
 // src/recall/rank.ts

@@ -14,11 +14,14 @@
 /**
  * True for a folder at or below a `memories` segment. Every memory is a
  * Markdown file (0.5.2's templates all name `<…>.md`), so anything there
- * not ending in `.md` is a folder; a folder's name may hold dots (the peer
- * `github.com-acme-app`), so a dot alone proves nothing.
+ * whose name does not end in `.md` is a folder; a folder's name may hold
+ * dots (the peer `github.com-acme-app`), so a dot alone proves nothing. The
+ * name ends where a character no name holds begins: a server that appends
+ * controls or bidi text to its URIs (tests/security/hostile-server) still
+ * names a file, which the block shows with those characters dropped.
  */
 export function isMemoryFolder(uri: string): boolean {
   const segments = uri.replace(/\/+$/, '').split('/');
   if (!segments.includes('memories')) return false;
-  return !/\.md$/i.test(segments[segments.length - 1] ?? '');
+  return !/\.md(?![\p{L}\p{N}_.-])/iu.test(segments[segments.length - 1] ?? '');
 }

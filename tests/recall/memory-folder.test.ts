@@ -15,6 +15,8 @@ describe('isMemoryFolder', () => {
     ['viking://user/u/memories', true],
     ['viking://user/u/peers/github.com-acme-app/memories/preferences/github.com-acme-app/deploy_rocket.md', false],
     ['viking://user/u/memories/profile.md', false],
+    ['viking://user/u/memories/entities/u/deploy.md\u001b]0;pwned\u0007\u202eevil', false],
+    ['viking://user/u/memories/entities/u/notes.md-archive', true],
     ['viking://resources/docs/runbook', false],
     ['viking://user/u/skills/kestrel-deploy', false],
   ])('%s → %s', (uri, folder) => {

@@ -42,6 +42,7 @@ import { createNodeDeps } from './nodeDeps.js';
 import type { NodeDeps } from './nodeDeps.js';
 import type { LogSettings, Logger } from '../protocol/stage.js';
 import { PREFLIGHT_SAFETY_MS } from '../protocol/budgets.js';
+import { socketBufferBytes, withReadBarrier } from '../protocol/readBarrier.js';
 import { routeFor } from './routes.js';
 import { MAX_STDIN_BYTES, readBoundedStdin, readHookStdin } from '../protocol/stdin.js';
 import type { StdinFd, StdinResult } from '../protocol/stdin.js';
@@ -229,7 +230,7 @@ async function runHookEvent(): Promise<void> {
     onRoute: (route) => armSafety(route.safetyMs, 0),
   });
   await built?.settle(SETTLE_CAP_MS);
-  exitWith(stdout, 0);
+  exitWith(withReadBarrier(stdout, process.env, socketBufferBytes), 0);
 }
 
 /**

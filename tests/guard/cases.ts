@@ -7,6 +7,8 @@
  * The reasons are written out here, not built by the code under test.
  */
 
+import { expect } from 'vitest';
+
 export type GuardHost = 'codebuddy' | 'claude-code';
 export const GUARD_HOSTS: GuardHost[] = ['codebuddy', 'claude-code'];
 
@@ -343,6 +345,18 @@ export const PASS_CASES: GuardCase[] = [
   { name: 'tool_input not an object', toolName: 'Read', toolInput: 'viking://user/x.md', deny: undefined },
   { name: 'tool_input missing', toolName: 'Read', toolInput: undefined, deny: undefined },
 ];
+
+/**
+ * A hook's stdout as the host gets it: the answer's exact bytes, and on CodeBuddy the read barrier's blank
+ * space after them (src/protocol/readBarrier.ts, F45: more than the socket holds, so the hook cannot exit
+ * before the host read the answer; the host trims it before parsing). Claude Code gets the bytes alone.
+ */
+export function expectHostStdout(stdout: string | undefined, bytes: string, host: GuardHost, label?: string): void {
+  if (host === 'claude-code') return void expect(stdout, label).toBe(bytes);
+  expect(stdout?.slice(0, bytes.length), label).toBe(bytes);
+  expect(stdout?.slice(bytes.length).trim(), label).toBe('');
+  expect(stdout?.length ?? 0, label).toBeGreaterThan(bytes.length + 64 * 1024);
+}
 
 /** The exact stdout of a deny. */
 export function denyBytes(reasonText: string): string {

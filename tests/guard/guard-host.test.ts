@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
-import { DENY_CASES, PASS_CASES, denyBytes, expectedReason } from './cases.js';
+import { DENY_CASES, PASS_CASES, denyBytes, expectHostStdout, expectedReason } from './cases.js';
 
 const sandbox = mkdtempSync(join(tmpdir(), 'ov-guard-'));
 const home = join(sandbox, 'home');
@@ -58,7 +58,7 @@ describe('guard through the host (matcher, prefilter, bundle)', () => {
         const c = DENY_CASES[i];
         const reason = c && expectedReason(c, host);
         expect(result.hooks, c?.name).toHaveLength(1);
-        expect(result.hooks[0]?.process?.stdout, c?.name).toBe(denyBytes(reason ?? ''));
+        expectHostStdout(result.hooks[0]?.process?.stdout, denyBytes(reason ?? ''), host, c?.name);
         expect(result.hooks[0]?.process?.exitCode, c?.name).toBe(0);
         expect(result.merged).toMatchObject({ decision: 'deny', reason });
       });

@@ -25,7 +25,7 @@ import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
 import type { HookInput } from '../../src/protocol/input.js';
 import { guardDecision } from '../../src/stages/guardRule.js';
-import { DENY_CASES, denyBytes, expectedReason } from '../guard/cases.js';
+import { DENY_CASES, denyBytes, expectHostStdout, expectedReason } from '../guard/cases.js';
 import { createHostSim, createPayloads } from '../support/host-sim/index.js';
 import type { FireResult, HostSimOptions } from '../support/host-sim/index.js';
 import { REPO_ROOT } from '../support/spawn-hook.js';
@@ -101,7 +101,7 @@ describe('guard prefilter through the real hooks.json command', () => {
 
   it("a deny: the dispatcher's exact deny envelope, from one node start", async () => {
     const result = await sim.fire('PreToolUse', denyPayload);
-    expect(onlyHook(result).stdout).toBe(denyBytes(DENY_REASON));
+    expectHostStdout(onlyHook(result).stdout, denyBytes(DENY_REASON), 'codebuddy');
     expect(result.merged).toMatchObject({ decision: 'deny', reason: DENY_REASON });
     expect(nodeStarts()).toBe(1);
   });
@@ -147,7 +147,7 @@ describe('guard prefilter through the real hooks.json command', () => {
     expect(expected.kind).toBe('deny');
     const reason = expected.kind === 'deny' ? expected.reason : '';
     expect(reason).toContain(`${uri} is an OpenViking URI`);
-    expect(onlyHook(await sim.fire('PreToolUse', input)).stdout).toBe(denyBytes(reason));
+    expectHostStdout(onlyHook(await sim.fire('PreToolUse', input)).stdout, denyBytes(reason), 'codebuddy');
   });
 });
 
@@ -165,7 +165,11 @@ describe('guard prefilter with an awkward plugin root', () => {
           'PreToolUse',
           denyPayload,
         );
-        expect(onlyHook(result).stdout).toBe(denyBytes(host === 'claude-code' ? CLAUDE_DENY_REASON : DENY_REASON));
+        expectHostStdout(
+          onlyHook(result).stdout,
+          denyBytes(host === 'claude-code' ? CLAUDE_DENY_REASON : DENY_REASON),
+          host,
+        );
         expect(nodeStarts()).toBe(1);
       });
     }

@@ -33,7 +33,7 @@ import {
   speaksProtocolVersion,
   statQuietly,
   writeJsonAtomic
-} from "./chunks/chunk-GLSRD7PX.mjs";
+} from "./chunks/chunk-E4E5BCS2.mjs";
 import {
   transportFailureCause
 } from "./chunks/chunk-IR6DMAYW.mjs";
@@ -333,6 +333,29 @@ function defaultPort(url) {
   return url.protocol === "https:" ? "443" : "80";
 }
 
+// src/config/credentialMode.ts
+var MODE_WORDS = {
+  auto: "auto",
+  env: "env",
+  environment: "env",
+  cli: "cli",
+  ovcli: "cli",
+  file: "cli",
+  config: "cli"
+};
+function modeText(env) {
+  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
+}
+function credentialMode(env) {
+  const raw = (modeText(env) ?? "auto").toLowerCase();
+  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
+}
+function credentialModeProblem(env) {
+  const raw = modeText(env);
+  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
+  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
+}
+
 // src/config/credentials.ts
 var DEFAULT_BASE_URL = "http://127.0.0.1:1933";
 var IDENTITY_FIELDS = /* @__PURE__ */ new Set(["apiKey", "account", "user"]);
@@ -499,27 +522,6 @@ var FieldPicker = class {
     if (kind === "cli-mode") this.warnings.push(`${candidate.source}: ${reason}; ignoring it`);
   }
 };
-var MODE_WORDS = {
-  auto: "auto",
-  env: "env",
-  environment: "env",
-  cli: "cli",
-  ovcli: "cli",
-  file: "cli",
-  config: "cli"
-};
-function modeText(env) {
-  return text(env["OPENVIKING_CREDENTIAL_SOURCE"]) ?? text(env["OPENVIKING_CREDENTIALS_SOURCE"]);
-}
-function credentialMode(env) {
-  const raw = (modeText(env) ?? "auto").toLowerCase();
-  return Object.hasOwn(MODE_WORDS, raw) ? MODE_WORDS[raw] : "auto";
-}
-function credentialModeProblem(env) {
-  const raw = modeText(env);
-  if (raw === void 0 || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return void 0;
-  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
-}
 function refusedFiles(files, more, homeDir) {
   const refused = [
     ...files.filter((file) => file.exists && file.value === void 0 && file.warning !== void 0).map((file) => ({ path: displayPath(file.path, homeDir), problem: file.warning ?? "" })),
@@ -2134,7 +2136,7 @@ function createSemaphore(limit) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-ZQF5TO5M.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-RA3HD6HV.mjs")).openSdkSession(options);
 function createUpstream(options) {
   const sessions = new UpstreamSessions(options);
   const { config, log } = options;

@@ -49,6 +49,7 @@ import {
   type Candidate,
   type Layer,
 } from './credentialCandidates.js';
+import { credentialMode, credentialModeProblem } from './credentialMode.js';
 import { resolveUserConfig, text, type UserConfigKey } from './pluginOptions.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:1933';
@@ -70,8 +71,6 @@ export interface CredentialResolution {
   /** The ovcli.conf that was used (after the back-compat rule), for `plugin.codebuddy.*` settings. */
   cliFile: LoadedConfigFile;
 }
-
-export type CredentialMode = 'env' | 'cli' | 'auto';
 
 /** The fields whose value is an identity: bound to the server of the source that names one. */
 const IDENTITY_FIELDS: ReadonlySet<Field> = new Set(['apiKey', 'account', 'user']);
@@ -275,33 +274,6 @@ class FieldPicker {
   }
 }
 
-const MODE_WORDS: Readonly<Record<string, CredentialMode>> = {
-  auto: 'auto',
-  env: 'env',
-  environment: 'env',
-  cli: 'cli',
-  ovcli: 'cli',
-  file: 'cli',
-  config: 'cli',
-};
-
-function modeText(env: Env): string | undefined {
-  return text(env['OPENVIKING_CREDENTIAL_SOURCE']) ?? text(env['OPENVIKING_CREDENTIALS_SOURCE']);
-}
-
-/** `OPENVIKING_CREDENTIAL_SOURCE` (or its plural alias) as a mode; a word it does not know is `auto` (with a warning). */
-export function credentialMode(env: Env): CredentialMode {
-  const raw = (modeText(env) ?? 'auto').toLowerCase();
-  return Object.hasOwn(MODE_WORDS, raw) ? (MODE_WORDS[raw] as CredentialMode) : 'auto';
-}
-
-/** The warning for a mode word it does not know (it keeps the default, `auto`), or undefined. */
-function credentialModeProblem(env: Env): string | undefined {
-  const raw = modeText(env);
-  if (raw === undefined || Object.hasOwn(MODE_WORDS, raw.toLowerCase())) return undefined;
-  return `OPENVIKING_CREDENTIAL_SOURCE=${JSON.stringify(raw.slice(0, 40))} is not one of auto, env, cli (also environment, ovcli, file, config); using auto`;
-}
-
 /** The configuration files that exist but were not read (not JSON, not a regular file, too large), for doctor. */
 function refusedFiles(
   files: LoadedConfigFile[],
@@ -317,12 +289,7 @@ function refusedFiles(
   return refused.length > 0 ? { refused } : {};
 }
 
-/**
- * Reads at most two files. Back-compat (§5.1): when only
- * `OPENVIKING_CONFIG_FILE` is set and that file is ovcli-shaped (top-level
- * credential fields, no `server` object), it is the ovcli file and there is no
- * ov.conf; the default ovcli.conf is then not read at all.
- */
+/** The fields that have a value (an absent one is no key of `Credentials`). */
 function definedOnly<T extends Record<string, string | undefined>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

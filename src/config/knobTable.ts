@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { listKnobs } from './knobs.js';
+import { listKnobs } from './knobs/index.js';
 import type { Knob } from './knobTypes.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The shape of a knob (knobs.ts holds the table itself): one entry per
+ * The shape of a knob (knobs/ holds the table itself): one entry per
  * `Settings` field, typed by the field's type, so the table cannot miss a
  * field or give one a default of the wrong type.
  *

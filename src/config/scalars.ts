@@ -5,7 +5,7 @@
  * `OPENVIKING_RESIDENT` and, in a process that never reads its
  * configuration, `OPENVIKING_DEBUG` with them; importing the whole knob
  * table there would put ~9 KB of descriptions on every hook's start-up.
- * knobs.ts and settings.ts use the same definitions, so both readings agree.
+ * knobs/ and settings.ts use the same definitions, so both readings agree.
  *
  * @module
  */
@@ -32,7 +32,7 @@ const SWITCH_WORDS: Readonly<Record<string, boolean>> = {
  * A switch's text as a boolean; undefined when unset, blank, or a word it
  * does not understand (`nah`, `none`). Every reader then keeps the knob's
  * default, except a privacy switch, which reads a word it does not
- * understand as the value that sends less (knobs.ts `failClosed`,
+ * understand as the value that sends less (config/knobs/ `failClosed`,
  * settings.ts; issue 29 item 7).
  */
 export function parseSwitch(raw: string | undefined): boolean | undefined {

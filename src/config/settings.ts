@@ -8,7 +8,7 @@
  * warning; a number out of bounds is clamped with a warning; both name the
  * source. A switch understands `true`/`false`, `yes`/`no`, `on`/`off`,
  * `1`/`0` (also `y`/`n`, `enabled`/`disabled`; scalars.ts); any other word
- * warns and keeps the default, except in a privacy switch (knobs.ts
+ * warns and keeps the default, except in a privacy switch (config/knobs/
  * `failClosed`: memory, auto-recall, auto-capture, assistant turns,
  * bypass), which then reads as the value that sends less and is listed in
  * `failedClosed` for the session-start line (issue 29 item 7). A choice
@@ -17,7 +17,7 @@
  * @module
  */
 import type { Settings, ValueSource } from './types.js';
-import { listKnobs } from './knobs.js';
+import { listKnobs } from './knobs/index.js';
 import type { BoolKnob, Knob, NumberKnob, TextKnob } from './knobTypes.js';
 import { expandHome } from './configFile.js';
 import { parseSwitch, SWITCH_WORDS_TEXT } from './scalars.js';

@@ -1,5 +1,5 @@
 /**
- * Vocabulary of the configuration layer. The knob table (knobs.ts) is the one
+ * Vocabulary of the configuration layer. The knob table (knobs/index.ts) is the one
  * place that defines each tunable's default, bounds and env name; `Settings`
  * is its typed result. No runtime code here.
  *

@@ -6,7 +6,7 @@
  * @module
  */
 import { displayPath } from '../config/configFile.js';
-import { KNOB_TABLE } from '../config/knobs.js';
+import { KNOB_TABLE } from '../config/knobs/index.js';
 import type { PluginConfig, Settings } from '../config/types.js';
 import { displayUrl } from '../openviking/displayUrl.js';
 import { maskSecret } from './mask.js';

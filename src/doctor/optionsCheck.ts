@@ -17,7 +17,7 @@
  * @module
  */
 import { join } from 'node:path';
-import { KNOB_TABLE } from '../config/knobs.js';
+import { KNOB_TABLE } from '../config/knobs/index.js';
 import { displayPath } from '../config/configFile.js';
 import { PLUGIN_NAME } from '../config/pluginOptions.js';
 import type { Settings } from '../config/types.js';

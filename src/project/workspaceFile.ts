@@ -25,7 +25,7 @@
  */
 import { sep } from 'node:path';
 import { loadConfigFile, readTextAtMost } from '../config/configFile.js';
-import { KNOB_TABLE } from '../config/knobs.js';
+import { KNOB_TABLE } from '../config/knobs/index.js';
 import { isRecord, type JsonRecord } from '../util/json.js';
 import { isValidPeerId } from './remote.js';
 import { parseSwitch, SWITCH_WORDS_TEXT } from '../config/scalars.js';

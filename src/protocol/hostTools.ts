@@ -105,7 +105,7 @@ export function toolNamesFor(host: HostKind, choice?: McpChoice): ToolNames {
 /**
  * `mcp__<key>__` of a server key, or a literal `mcp__…` prefix ending in
  * `__`; characters outside `[a-zA-Z0-9_-]` as `_` either way, at most 64.
- * The settings already refuse a value of another shape (config/knobs.ts,
+ * The settings already refuse a value of another shape (config/knobs/switches.ts,
  * issue 29 item 3); this keeps whatever reaches here a tool name's shape,
  * since it goes into text the model reads.
  */

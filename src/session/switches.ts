@@ -24,7 +24,7 @@
  * @module
  */
 import type { PluginConfig, Settings } from '../config/types.js';
-import { KNOB_TABLE } from '../config/knobs.js';
+import { KNOB_TABLE } from '../config/knobs/index.js';
 import { projectFor, type Project } from '../project/identity.js';
 import { bypassMatch } from './bypass.js';
 

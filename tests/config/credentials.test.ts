@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { credentialMode, resolveCredentials } from '../../src/config/credentials.js';
+import { credentialMode } from '../../src/config/credentialMode.js';
+import { resolveCredentials } from '../../src/config/credentials.js';
 import { readUserConfig } from '../../src/config/pluginOptions.js';
 import { readSmallTextFile, MAX_CONFIG_BYTES } from '../../src/config/configFile.js';
 

@@ -1,12 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KNOB_TABLE, listKnobs } from '../../src/config/knobs.js';
+import { KNOB_PARTS, KNOB_TABLE, listKnobs } from '../../src/config/knobs/index.js';
 import { defaultValue, parseKnobValue, resolveSettings } from '../../src/config/settings.js';
 import { policyFor } from '../../src/capture/serverPolicy.js';
 
 const home = '/home/tester';
 
 describe('knob table', () => {
+  it('has one owner per knob: no two parts of src/config/knobs/ define the same field', () => {
+    const keys = KNOB_PARTS.flatMap((part) => Object.keys(part));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toEqual(Object.keys(KNOB_TABLE));
+  });
+
   it('has unique OPENVIKING_* env names', () => {
     const names = listKnobs().map((knob) => knob.env);
     expect(new Set(names).size).toBe(names.length);

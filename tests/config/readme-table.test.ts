@@ -3,7 +3,7 @@ import { CONFIGURATION_VARIABLES, NETWORK_VARIABLES, PER_REQUEST_VARIABLES } fro
 import { HOST_DATA_VARIABLES } from '../../src/store/paths.js';
 import { describe, expect, it } from 'vitest';
 import { renderKnobTable } from '../../src/config/knobTable.js';
-import { listKnobs } from '../../src/config/knobs.js';
+import { listKnobs } from '../../src/config/knobs/index.js';
 import {
   KNOBS_END,
   KNOBS_START,

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KNOB_TABLE } from '../../src/config/knobs.js';
+import { KNOB_TABLE } from '../../src/config/knobs/index.js';
 import { loadPluginConfig } from '../../src/config/load.js';
 import type { PluginConfig } from '../../src/config/types.js';
 

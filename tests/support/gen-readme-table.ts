@@ -1,5 +1,5 @@
 /**
- * Rewrites the knob table in docs/settings.md from src/config/knobs.ts.
+ * Rewrites the knob table in docs/settings.md from src/config/knobs/.
  * Run: `npx tsx tests/support/gen-readme-table.ts` (from the repository root).
  *
  * @module

@@ -6,7 +6,7 @@
  * (`npx tsx tests/support/gen-mod-env.ts`) and tests/mod/env.test.ts checks
  * that it is fresh and that the shared rules read nothing else.
  *
- * The list: every knob's variable (src/config/knobs.ts), the credential
+ * The list: every knob's variable (src/config/knobs/), the credential
  * chain's (src/config/credentials.ts), and the places (HOME and the data
  * and config directory overrides, src/store/paths.ts). The host's own
  * variables (CLAUDE_PLUGIN_ROOT, CLAUDE_PROJECT_DIR, CLAUDE_PID, …) come
@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { KNOB_TABLE } from '../../src/config/knobs.js';
+import { KNOB_TABLE } from '../../src/config/knobs/index.js';
 
 /** What src/config/credentials.ts reads besides the knobs. */
 export const CREDENTIAL_VARIABLES = [

@@ -7,7 +7,7 @@ import {
   UpstreamError,
   isRecord,
   serverMessageOf
-} from "./chunk-GLSRD7PX.mjs";
+} from "./chunk-E4E5BCS2.mjs";
 import {
   __commonJS,
   __export,

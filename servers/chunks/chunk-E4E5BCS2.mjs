@@ -1023,78 +1023,193 @@ function displayPath(path, homeDir) {
   return path.startsWith(home) ? `~/${path.slice(home.length)}` : path;
 }
 
-// src/config/scalars.ts
-var SWITCH_WORDS = {
-  "1": true,
-  true: true,
-  yes: true,
-  y: true,
-  on: true,
-  enable: true,
-  enabled: true,
-  "0": false,
-  false: false,
-  no: false,
-  n: false,
-  off: false,
-  disable: false,
-  disabled: false
-};
-function parseSwitch(raw) {
-  const text = raw?.trim().toLowerCase();
-  if (!text || !Object.hasOwn(SWITCH_WORDS, text)) return void 0;
-  return SWITCH_WORDS[text];
-}
-var SWITCH_WORDS_TEXT = "true/false, yes/no, on/off, 1/0";
-var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
-
-// src/config/knobs.ts
+// src/config/knobs/units.ts
 var SECOND = 1e3;
-var KNOB_TABLE = {
-  enabled: {
-    env: "OPENVIKING_MEMORY_ENABLED",
+
+// src/config/knobs/budgets.ts
+var BUDGET_KNOBS = {
+  profileTokenBudget: {
+    env: "OPENVIKING_PROFILE_TOKEN_BUDGET",
+    type: "int",
+    default: 6e3,
+    min: 500,
+    max: 64e3,
+    description: "Token budget of the session-start profile block."
+  },
+  resumeContextBudget: {
+    env: "OPENVIKING_RESUME_CONTEXT_BUDGET",
+    type: "int",
+    default: 32e3,
+    min: 1024,
+    max: 128e3,
+    description: "Token budget asked of the server for the archive overview on resume and compact."
+  },
+  promptDeadlineMs: {
+    env: "OPENVIKING_PROMPT_DEADLINE_MS",
+    type: "int",
+    default: 2 * SECOND,
+    min: 200,
+    max: 30 * SECOND,
+    description: "Whole-stage deadline of recall; past it the prompt goes on without memories."
+  },
+  startDeadlineMs: {
+    env: "OPENVIKING_START_DEADLINE_MS",
+    type: "int",
+    default: 3 * SECOND,
+    min: 200,
+    max: 30 * SECOND,
+    description: "Whole-stage deadline of the session-start profile injection."
+  },
+  syncCaptureDeadlineMs: {
+    env: "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS",
+    type: "int",
+    default: 20 * SECOND,
+    min: SECOND,
+    max: 120 * SECOND,
+    description: "Deadline of the synchronous capture before compaction."
+  },
+  timeoutMs: {
+    env: "OPENVIKING_TIMEOUT_MS",
+    type: "int",
+    default: 15 * SECOND,
+    min: SECOND,
+    max: 300 * SECOND,
+    description: "Per-request timeout of background work (capture worker, replay) and of each MCP tool call."
+  }
+};
+
+// src/config/knobs/capture.ts
+var CAPTURE_KNOBS = {
+  commitTokenThreshold: {
+    env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD",
+    type: "int",
+    default: 2e4,
+    min: 1e3,
+    max: 1e7,
+    description: "Pending server tokens that trigger a commit after a turn."
+  },
+  commitKeepRecentCount: {
+    env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT",
+    type: "int",
+    default: 10,
+    min: 0,
+    max: 1e4,
+    description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)."
+  },
+  staleCommitIdleMs: {
+    env: "OPENVIKING_STALE_COMMIT_IDLE_MS",
+    type: "int",
+    default: 30 * 60 * SECOND,
+    min: 0,
+    max: 7 * 24 * 3600 * SECOND,
+    description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)."
+  },
+  serverCommitPolicy: {
+    env: "OPENVIKING_SERVER_COMMIT_POLICY",
+    type: "bool",
+    default: true,
+    description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules."
+  },
+  serverCommitMessageThreshold: {
+    env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD",
+    type: "int",
+    default: 200,
+    min: 0,
+    max: 1e3,
+    description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)."
+  },
+  captureRetentionDays: {
+    env: "OPENVIKING_CAPTURE_RETENTION_DAYS",
+    type: "int",
+    default: 90,
+    min: 1,
+    max: 3650,
+    description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is."
+  },
+  serverCommitIdleSeconds: {
+    env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS",
+    type: "int",
+    default: 1800,
+    min: 0,
+    max: 604800,
+    description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none; OpenViking takes 0 or at least 300, so less is sent as 300)."
+  },
+  captureAssistantTurns: {
+    env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
     type: "bool",
     failClosed: false,
     default: true,
-    description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see README: Privacy)."
+    description: "Capture the assistant's turns too, not only the user's."
   },
-  autoRecall: {
-    env: "OPENVIKING_AUTO_RECALL",
+  captureToolMaxChars: {
+    env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS",
+    type: "int",
+    default: 1e6,
+    min: 1e3,
+    max: 1e6,
+    description: "Characters of a tool output kept when capturing (the server externalises big ones)."
+  }
+};
+
+// src/config/knobs/queue.ts
+var QUEUE_KNOBS = {
+  bypassSession: {
+    env: "OPENVIKING_BYPASS_SESSION",
     type: "bool",
-    failClosed: false,
-    default: true,
-    description: "Inject relevant memories before each prompt."
+    failClosed: true,
+    default: false,
+    description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off."
   },
-  autoCapture: {
-    env: "OPENVIKING_AUTO_CAPTURE",
-    type: "bool",
-    failClosed: false,
-    default: true,
-    description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`."
+  bypassPatterns: {
+    env: "OPENVIKING_BYPASS_SESSION_PATTERNS",
+    type: "csv",
+    default: [],
+    description: "Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session)."
   },
-  autoProfile: {
-    env: "OPENVIKING_AUTO_PROFILE",
-    type: "bool",
-    default: true,
-    description: "Inject the user profile and memory listing at session start."
+  pendingReplayLimit: {
+    env: "OPENVIKING_PENDING_REPLAY_LIMIT",
+    type: "int",
+    default: 50,
+    min: 0,
+    max: 1e3,
+    description: "Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100."
   },
-  mcpEnabled: {
-    env: "OPENVIKING_MCP_ENABLED",
-    type: "bool",
-    default: true,
-    description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead."
+  pendingReplayBudgetMs: {
+    env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS",
+    type: "int",
+    default: 1500,
+    min: 0,
+    max: 60 * SECOND,
+    description: "Time a session start's replay may spend (inside the start deadline) before it stops."
   },
-  mcpServer: {
-    env: "OPENVIKING_MCP_SERVER",
-    type: "string",
-    // It goes into text the model reads (the blocks' tool lines, the guard's reason, the tools-off answer): a tool name's shape only (issue 29 item 3).
-    shape: {
-      pattern: /^(?:mcp__[A-Za-z0-9_-]{1,59}|(?!mcp__)[^\u0000-\u001f\u007f-\u009f<>]{1,64})$/,
-      expected: "a server key (1-64 characters, no control character, < or >) or a tool-name prefix mcp__<letters, digits, _ or -> (at most 64 characters)"
-    },
-    default: "openviking",
-    description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)."
+  pendingMaxRetries: {
+    env: "OPENVIKING_PENDING_MAX_RETRIES",
+    type: "int",
+    default: 3,
+    min: 1,
+    max: 100,
+    description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts."
   },
+  pendingTtlDays: {
+    env: "OPENVIKING_PENDING_TTL_DAYS",
+    type: "int",
+    default: 7,
+    min: 1,
+    max: 365,
+    description: "Age (days) after which a queued write moves to the dead-letter folder."
+  },
+  lockTimeoutMs: {
+    env: "OPENVIKING_LOCK_TIMEOUT_MS",
+    type: "int",
+    default: SECOND,
+    min: 0,
+    max: 60 * SECOND,
+    description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)."
+  }
+};
+
+// src/config/knobs/recall.ts
+var RECALL_KNOBS = {
   recallLimit: {
     env: "OPENVIKING_RECALL_LIMIT",
     type: "int",
@@ -1189,177 +1304,36 @@ var KNOB_TABLE = {
     type: "string",
     default: "",
     description: "Opt-in recall: only prompts starting with this (e.g. `?ov`) are recalled for, without it; empty: every prompt."
-  },
-  profileTokenBudget: {
-    env: "OPENVIKING_PROFILE_TOKEN_BUDGET",
-    type: "int",
-    default: 6e3,
-    min: 500,
-    max: 64e3,
-    description: "Token budget of the session-start profile block."
-  },
-  resumeContextBudget: {
-    env: "OPENVIKING_RESUME_CONTEXT_BUDGET",
-    type: "int",
-    default: 32e3,
-    min: 1024,
-    max: 128e3,
-    description: "Token budget asked of the server for the archive overview on resume and compact."
-  },
-  promptDeadlineMs: {
-    env: "OPENVIKING_PROMPT_DEADLINE_MS",
-    type: "int",
-    default: 2 * SECOND,
-    min: 200,
-    max: 30 * SECOND,
-    description: "Whole-stage deadline of recall; past it the prompt goes on without memories."
-  },
-  startDeadlineMs: {
-    env: "OPENVIKING_START_DEADLINE_MS",
-    type: "int",
-    default: 3 * SECOND,
-    min: 200,
-    max: 30 * SECOND,
-    description: "Whole-stage deadline of the session-start profile injection."
-  },
-  syncCaptureDeadlineMs: {
-    env: "OPENVIKING_SYNC_CAPTURE_DEADLINE_MS",
-    type: "int",
-    default: 20 * SECOND,
-    min: SECOND,
-    max: 120 * SECOND,
-    description: "Deadline of the synchronous capture before compaction."
-  },
-  timeoutMs: {
-    env: "OPENVIKING_TIMEOUT_MS",
-    type: "int",
-    default: 15 * SECOND,
-    min: SECOND,
-    max: 300 * SECOND,
-    description: "Per-request timeout of background work (capture worker, replay) and of each MCP tool call."
-  },
-  commitTokenThreshold: {
-    env: "OPENVIKING_COMMIT_TOKEN_THRESHOLD",
-    type: "int",
-    default: 2e4,
-    min: 1e3,
-    max: 1e7,
-    description: "Pending server tokens that trigger a commit after a turn."
-  },
-  commitKeepRecentCount: {
-    env: "OPENVIKING_COMMIT_KEEP_RECENT_COUNT",
-    type: "int",
-    default: 10,
-    min: 0,
-    max: 1e4,
-    description: "Newest messages a client-side threshold commit leaves out of the archive. Applies only where the server's commit policy is not used (`OPENVIKING_SERVER_COMMIT_POLICY=false`, or a server without it): the policy always archives everything (DESIGN D19)."
-  },
-  staleCommitIdleMs: {
-    env: "OPENVIKING_STALE_COMMIT_IDLE_MS",
-    type: "int",
-    default: 30 * 60 * SECOND,
-    min: 0,
-    max: 7 * 24 * 3600 * SECOND,
-    description: "A session start commits another session of the workspace only after this long without transcript growth or capture (a live session is never cut)."
-  },
-  serverCommitPolicy: {
-    env: "OPENVIKING_SERVER_COMMIT_POLICY",
-    type: "bool",
-    default: true,
-    description: "Give each captured session the server's own `auto_commit_policy` (`OPENVIKING_COMMIT_TOKEN_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD`, `OPENVIKING_SERVER_COMMIT_IDLE_SECONDS`, keep 0); servers without it keep the client-side rules."
-  },
-  serverCommitMessageThreshold: {
-    env: "OPENVIKING_SERVER_COMMIT_MESSAGE_THRESHOLD",
-    type: "int",
-    default: 200,
-    min: 0,
-    max: 1e3,
-    description: "Live messages after which the server commits a session by itself (its policy; 0: no message threshold)."
-  },
-  captureRetentionDays: {
-    env: "OPENVIKING_CAPTURE_RETENTION_DAYS",
-    type: "int",
-    default: 90,
-    min: 1,
-    max: 3650,
-    description: "Days a committed, idle session's capture state is kept while its transcript exists (then it goes; a session resumed later is captured again from its start). Gone at once when the transcript is."
-  },
-  serverCommitIdleSeconds: {
-    env: "OPENVIKING_SERVER_COMMIT_IDLE_SECONDS",
-    type: "int",
-    default: 1800,
-    min: 0,
-    max: 604800,
-    description: "Idle seconds after which the server commits a session by itself (honoured when the server's idle scanner is on; 0: none; OpenViking takes 0 or at least 300, so less is sent as 300)."
-  },
-  captureAssistantTurns: {
-    env: "OPENVIKING_CAPTURE_ASSISTANT_TURNS",
-    type: "bool",
-    failClosed: false,
-    default: true,
-    description: "Capture the assistant's turns too, not only the user's."
-  },
-  captureToolMaxChars: {
-    env: "OPENVIKING_CAPTURE_TOOL_MAX_CHARS",
-    type: "int",
-    default: 1e6,
-    min: 1e3,
-    max: 1e6,
-    description: "Characters of a tool output kept when capturing (the server externalises big ones)."
-  },
-  bypassSession: {
-    env: "OPENVIKING_BYPASS_SESSION",
-    type: "bool",
-    failClosed: true,
-    default: false,
-    description: "Leave every session (and the MCP tools) alone: nothing is sent, as with memory off."
-  },
-  bypassPatterns: {
-    env: "OPENVIKING_BYPASS_SESSION_PATTERNS",
-    type: "csv",
-    default: [],
-    description: "Comma-separated globs (`*`, `**`; `dir/**` is `dir` and everything below it, no `~`); a session whose id or folder matches is left alone. The MCP tools match their folder only (they never learn the session)."
-  },
-  pendingReplayLimit: {
-    env: "OPENVIKING_PENDING_REPLAY_LIMIT",
-    type: "int",
-    default: 50,
-    min: 0,
-    max: 1e3,
-    description: "Queued writes a session start replays (0: none there); a capture, `requeue-dead` or replay run takes at least 100."
-  },
-  pendingReplayBudgetMs: {
-    env: "OPENVIKING_PENDING_REPLAY_BUDGET_MS",
-    type: "int",
-    default: 1500,
-    min: 0,
-    max: 60 * SECOND,
-    description: "Time a session start's replay may spend (inside the start deadline) before it stops."
-  },
-  pendingMaxRetries: {
-    env: "OPENVIKING_PENDING_MAX_RETRIES",
-    type: "int",
-    default: 3,
-    min: 1,
-    max: 100,
-    description: "Refusals by the server (a 4xx other than 408, 429 and a retryable 409) before a queued write moves to the dead-letter folder (with the reason; never deleted silently). No answer, a timeout or a 5xx never counts."
-  },
-  pendingTtlDays: {
-    env: "OPENVIKING_PENDING_TTL_DAYS",
-    type: "int",
-    default: 7,
-    min: 1,
-    max: 365,
-    description: "Age (days) after which a queued write moves to the dead-letter folder."
-  },
-  lockTimeoutMs: {
-    env: "OPENVIKING_LOCK_TIMEOUT_MS",
-    type: "int",
-    default: SECOND,
-    min: 0,
-    max: 60 * SECOND,
-    description: "Longest wait for a lock another process holds: a session's capture lock during a session start's replay (past it the entry waits for a later run) and the queue's lock when queueing (past it the write is queued anyway)."
-  },
+  }
+};
+
+// src/config/scalars.ts
+var SWITCH_WORDS = {
+  "1": true,
+  true: true,
+  yes: true,
+  y: true,
+  on: true,
+  enable: true,
+  enabled: true,
+  "0": false,
+  false: false,
+  no: false,
+  n: false,
+  off: false,
+  disable: false,
+  disabled: false
+};
+function parseSwitch(raw) {
+  const text = raw?.trim().toLowerCase();
+  if (!text || !Object.hasOwn(SWITCH_WORDS, text)) return void 0;
+  return SWITCH_WORDS[text];
+}
+var SWITCH_WORDS_TEXT = "true/false, yes/no, on/off, 1/0";
+var DEFAULT_DEBUG_LOG_PATH = "~/.openviking/logs/codebuddy-hooks.log";
+
+// src/config/knobs/runtime.ts
+var RUNTIME_KNOBS = {
   resident: {
     env: "OPENVIKING_RESIDENT",
     type: "bool",
@@ -1392,6 +1366,64 @@ var KNOB_TABLE = {
     default: DEFAULT_DEBUG_LOG_PATH,
     description: "Where the debug log goes; `~` is your home directory, and a relative path is taken from it."
   }
+};
+
+// src/config/knobs/switches.ts
+var SWITCH_KNOBS = {
+  enabled: {
+    env: "OPENVIKING_MEMORY_ENABLED",
+    type: "bool",
+    failClosed: false,
+    default: true,
+    description: "Master switch; off: nothing is sent at all (no recall, start read, capture, replay or MCP call; see README: Privacy)."
+  },
+  autoRecall: {
+    env: "OPENVIKING_AUTO_RECALL",
+    type: "bool",
+    failClosed: false,
+    default: true,
+    description: "Inject relevant memories before each prompt."
+  },
+  autoCapture: {
+    env: "OPENVIKING_AUTO_CAPTURE",
+    type: "bool",
+    failClosed: false,
+    default: true,
+    description: "Send each finished turn to OpenViking and commit it; off: nothing of the conversation is stored (no capture, no replay of queued turns, no commit); recall still follows `OPENVIKING_AUTO_RECALL`."
+  },
+  autoProfile: {
+    env: "OPENVIKING_AUTO_PROFILE",
+    type: "bool",
+    default: true,
+    description: "Inject the user profile and memory listing at session start."
+  },
+  mcpEnabled: {
+    env: "OPENVIKING_MCP_ENABLED",
+    type: "bool",
+    default: true,
+    description: "Offer this plugin's MCP tools (`servers/mcp-proxy.mjs`); off (hooks only, for your own OpenViking MCP server): the proxy offers no tool and contacts nothing, and the hints (start and recall blocks, the guard's reason) name the tools of `OPENVIKING_MCP_SERVER` instead."
+  },
+  mcpServer: {
+    env: "OPENVIKING_MCP_SERVER",
+    type: "string",
+    // It goes into text the model reads (the blocks' tool lines, the guard's reason, the tools-off answer): a tool name's shape only (issue 29 item 3).
+    shape: {
+      pattern: /^(?:mcp__[A-Za-z0-9_-]{1,59}|(?!mcp__)[^\u0000-\u001f\u007f-\u009f<>]{1,64})$/,
+      expected: "a server key (1-64 characters, no control character, < or >) or a tool-name prefix mcp__<letters, digits, _ or -> (at most 64 characters)"
+    },
+    default: "openviking",
+    description: "With `OPENVIKING_MCP_ENABLED` off: the key of your own OpenViking MCP server in the host's MCP settings; the hints call its tools `mcp__<key>__<tool>` on both hosts (a value starting with `mcp__` is taken as the tool-name prefix itself)."
+  }
+};
+
+// src/config/knobs/index.ts
+var KNOB_TABLE = {
+  ...SWITCH_KNOBS,
+  ...RECALL_KNOBS,
+  ...BUDGET_KNOBS,
+  ...CAPTURE_KNOBS,
+  ...QUEUE_KNOBS,
+  ...RUNTIME_KNOBS
 };
 function listKnobs() {
   return Object.entries(KNOB_TABLE).map(([key, knob]) => ({ ...knob, key }));

@@ -1323,7 +1323,7 @@ var RECALL_KNOBS = {
     type: "string",
     choices: ["all", "actor"],
     default: "all",
-    description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project."
+    description: "`all`: the server searches every project's memories, others' penalised (the plugin then drops them: none reaches the prompt); `actor`: it searches only this project's and those of no project."
   },
   recallOtherPeerPenalty: {
     env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY",
@@ -1331,7 +1331,7 @@ var RECALL_KNOBS = {
     default: 0.3,
     min: 0,
     max: 1,
-    description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant."
+    description: "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places."
   },
   recallExcludeUris: {
     env: "OPENVIKING_RECALL_EXCLUDE_URIS",
@@ -3855,6 +3855,19 @@ function isMemoryFolder(uri) {
   return !/\.md(?![\p{L}\p{N}_.-])/iu.test(segments[segments.length - 1] ?? "");
 }
 
+// src/recall/projectScope.ts
+var PEER_FOLDER = /^viking:\/\/user\/[^/]+\/peers\/([^/]+)(?:\/|$)/;
+function projectScope(peer, earlierIds = () => []) {
+  if (peer === void 0 || peer === "") return () => true;
+  let earlier;
+  return (uri) => {
+    const folder = PEER_FOLDER.exec(uri)?.[1];
+    if (folder === void 0 || folder === peer) return true;
+    earlier ??= new Set(earlierIds());
+    return earlier.has(folder);
+  };
+}
+
 // src/recall/rank.ts
 var TEMPORAL = /\b(?:when|yesterday|today|last|ago|recent(?:ly)?|before|after|date|week|month)\b|昨天|今天|上次|之前|最近/i;
 var PREFERENCE = /\b(?:prefer(?:s|red|ence)?|like|favou?rite|style|usually|always|never)\b|喜欢|偏好|习惯/i;
@@ -3950,9 +3963,10 @@ async function askTier(request, earlier, tier, call) {
   const { own, others } = await askEveryPeer(request.client, earlier, call);
   if (!own.ok && isUnsupported(own)) return void 0;
   const limit = request.settings.recallLimit;
+  const inScope = projectScope(request.actorPeer, request.earlierPeerIds);
   return mergeOutcomes(
-    fromContextResult(tier, own, limit),
-    others.map((other) => fromContextResult(tier, other, limit)),
+    fromContextResult(tier, own, limit, inScope),
+    others.map((other) => fromContextResult(tier, other, limit, inScope)),
     limit
   );
 }
@@ -4031,10 +4045,10 @@ function isUnsupported(failure2) {
   const text2 = `${failure2.message} ${JSON.stringify(failure2.details ?? {})}`;
   return CONTEXT_FIELDS.test(text2) && UNKNOWN_FIELD.test(text2);
 }
-function fromContextResult(tier, result, limit) {
+function fromContextResult(tier, result, limit, inScope) {
   if (!result.ok) return { status: "failed", tier, failure: result };
   if (result.result.stats?.rewrite === "no_relevant") return { status: "empty", tier };
-  const items = result.result.entries.filter((entry) => !isMemoryFolder(entry.uri)).slice(0, limit).map(fromEntry);
+  const items = result.result.entries.filter((entry) => !isMemoryFolder(entry.uri) && inScope(entry.uri)).slice(0, limit).map(fromEntry);
   return items.length === 0 ? { status: "empty", tier } : { status: "hits", tier, items };
 }
 function fromEntry(entry) {
@@ -6094,13 +6108,15 @@ function resolveWorkspace(input, env, cwd) {
 // src/session/stageContext.ts
 function recallPeers(ctx, deps) {
   if (ctx.project.peerId === void 0) return {};
+  const actorPeer = ctx.project.peerId;
   const actorScope = ctx.settings.recallPeerScope.trim().toLowerCase() === "actor";
-  if (!actorScope || ctx.project.earlierPeerIds.length === 0) return { actorPeer: ctx.project.peerId };
+  const earlierPeerIds = () => actorScope ? ctx.project.earlierPeerIds : projectFor(ctx.config, ctx.workspace, deps.homeDir, deps.now(), "always").project.earlierPeerIds;
+  if (!actorScope || ctx.project.earlierPeerIds.length === 0) return { actorPeer, earlierPeerIds };
   const earlierPeers = ctx.project.earlierPeerIds.map((peer) => ({
     peer,
     client: clientFor(ctx.config, deps, ctx.settings.timeoutMs, ctx.deadlineAt, peer)
   }));
-  return { actorPeer: ctx.project.peerId, earlierPeers };
+  return { actorPeer, earlierPeers, earlierPeerIds };
 }
 function loadStageConfig(deps, options2 = {}) {
   const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, ...options2 });

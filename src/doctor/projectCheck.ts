@@ -24,7 +24,7 @@ export function checkProject(config: PluginConfig, workspace: string, homeDir: s
     `peer: ${project.peerId ?? '(none)'}  (${project.peerSource})`,
     ...(project.earlierPeerIds.length > 0
       ? [
-          `earlier ids of this project: ${project.earlierPeerIds.join(', ')} (${actor ? 'recall asks for them too (peer_scope actor)' : "recall's peer_scope all already covers them, penalised as another project's"})`,
+          `earlier ids of this project: ${project.earlierPeerIds.join(', ')} (${actor ? 'recall asks for them too (peer_scope actor)' : "recall's peer_scope all reaches them; the block keeps them as this project's"})`,
         ]
       : []),
     ...files.map((file) => `workspace file: ${file}`),

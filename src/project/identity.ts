@@ -17,7 +17,8 @@
  * were written under before: this plugin's own `git-…-<8 hex>` (remote.ts)
  * and OpenViking's plugins' first one, the working folder's path in the
  * legacy form. Recall asks for them too under `peer_scope: actor`
- * (recall/cascade.ts); under `all` the server's sweep already covers them.
+ * (recall/cascade.ts); under `all` the server's sweep already covers them,
+ * and recall names them only to keep their hits (recall/projectScope.ts).
  *
  * Cost: the scan reads a few small files (no `git` process), cached per
  * workspace (scan.ts). Never throws.

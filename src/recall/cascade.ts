@@ -22,7 +22,9 @@
  * no other-peer penalty, so every answer's scores are the server's own for
  * the same query: a URI found twice keeps its higher score, the merged list
  * is ordered by score and cut to `recallLimit`. Any answer with memories is
- * enough; when none has any, the project's own answer stands.
+ * enough; when none has any, the project's own answer stands. Another
+ * project's memories never reach the block, under either scope
+ * (projectScope.ts).
  *
  * @module
  */
@@ -38,6 +40,7 @@ import type {
 import { lookUpUserSpace } from '../openviking/userSpace.js';
 import type { RecallKnown, RecallLearned } from './known.js';
 import { isMemoryFolder } from './memoryFolder.js';
+import { projectScope } from './projectScope.js';
 import { rankFindItems } from './rank.js';
 import type { RecallTier } from './tierCache.js';
 import type { RecallOutcome, RecalledItem } from './types.js';
@@ -65,6 +68,8 @@ export interface RecallRequest {
   actorPeer?: string;
   /** Under `peer_scope: actor`: the project's earlier ids, each with a client speaking as it. */
   earlierPeers?: ReadonlyArray<{ peer: string; client: OpenVikingClient }>;
+  /** The project's earlier ids, looked up only when an answer holds another peer's memory (projectScope.ts). */
+  earlierPeerIds?: () => readonly string[];
 }
 
 /** Fields only a context-face server knows; a legacy server names them in its 400. */
@@ -117,9 +122,10 @@ async function askTier(
   const { own, others } = await askEveryPeer(request.client, earlier, call);
   if (!own.ok && isUnsupported(own)) return undefined;
   const limit = request.settings.recallLimit;
+  const inScope = projectScope(request.actorPeer, request.earlierPeerIds);
   return mergeOutcomes(
-    fromContextResult(tier, own, limit),
-    others.map((other) => fromContextResult(tier, other, limit)),
+    fromContextResult(tier, own, limit, inScope),
+    others.map((other) => fromContextResult(tier, other, limit, inScope)),
     limit,
   );
 }
@@ -231,11 +237,16 @@ export function isUnsupported(failure: OvFailure): boolean {
   return CONTEXT_FIELDS.test(text) && UNKNOWN_FIELD.test(text);
 }
 
-function fromContextResult(tier: RecallTier, result: OvResult<ContextSearchResult>, limit: number): RecallOutcome {
+function fromContextResult(
+  tier: RecallTier,
+  result: OvResult<ContextSearchResult>,
+  limit: number,
+  inScope: (uri: string) => boolean,
+): RecallOutcome {
   if (!result.ok) return { status: 'failed', tier, failure: result };
   if (result.result.stats?.rewrite === 'no_relevant') return { status: 'empty', tier };
   const items = result.result.entries
-    .filter((entry) => !isMemoryFolder(entry.uri))
+    .filter((entry) => !isMemoryFolder(entry.uri) && inScope(entry.uri))
     .slice(0, limit)
     .map(fromEntry);
   return items.length === 0 ? { status: 'empty', tier } : { status: 'hits', tier, items };

@@ -43,20 +43,31 @@ export interface StageContext {
 /**
  * The peers a recall speaks as (DESIGN D24): the project's, and under
  * `peer_scope: actor` the ids its memories had before, each with a client
- * of the stage's identity and deadline speaking as it.
+ * of the stage's identity and deadline speaking as it; and those ids on
+ * demand, so another project's memories can be told from the project's own.
  */
 export function recallPeers(
   ctx: StageContext,
   deps: StageDeps,
-): { actorPeer?: string; earlierPeers?: Array<{ peer: string; client: OpenVikingClient }> } {
+): {
+  actorPeer?: string;
+  earlierPeers?: Array<{ peer: string; client: OpenVikingClient }>;
+  earlierPeerIds?: () => readonly string[];
+} {
   if (ctx.project.peerId === undefined) return {};
+  const actorPeer = ctx.project.peerId;
   const actorScope = ctx.settings.recallPeerScope.trim().toLowerCase() === 'actor';
-  if (!actorScope || ctx.project.earlierPeerIds.length === 0) return { actorPeer: ctx.project.peerId };
+  // Under `all` the earlier ids were not named (the scan is cached: naming them costs one small read).
+  const earlierPeerIds = () =>
+    actorScope
+      ? ctx.project.earlierPeerIds
+      : projectFor(ctx.config, ctx.workspace, deps.homeDir, deps.now(), 'always').project.earlierPeerIds;
+  if (!actorScope || ctx.project.earlierPeerIds.length === 0) return { actorPeer, earlierPeerIds };
   const earlierPeers = ctx.project.earlierPeerIds.map((peer) => ({
     peer,
     client: clientFor(ctx.config, deps, ctx.settings.timeoutMs, ctx.deadlineAt, peer),
   }));
-  return { actorPeer: ctx.project.peerId, earlierPeers };
+  return { actorPeer, earlierPeers, earlierPeerIds };
 }
 
 /**

@@ -165,14 +165,23 @@ describe('earlier ids under peer_scope actor', () => {
     for (const search of searches) expect(search.body).toMatchObject({ peer_scope: 'actor' });
   });
 
-  it("under peer_scope all (the default) only the project's id is asked: the server's sweep reaches the rest", async () => {
+  it("under peer_scope all (the default) only the project's id is asked: the server's sweep reaches the rest, and keeps the earlier ids' memories but not another project's", async () => {
     const folder = world.workspace('git@github.com:Acme/App.git');
+    world.server.seed({
+      files: {
+        [`peers/${legacy(folder.dir)}/memories/events/kestrel-path.md`]:
+          'The kestrel service deploys from the release branch (THIS-PATH-MARKER).',
+      },
+    });
     world.server.clearRequests();
-    await folder.recall(QUERY);
+    const recalled = await folder.recall(QUERY);
     expect(
       world.server
         .requests({ path: '/api/v1/search/search' })
         .map((request) => request.headers['x-openviking-actor-peer']),
     ).toEqual([PEER]);
+    expect(recalled).toContain('EARLIER-ID-MARKER');
+    expect(recalled).toContain('THIS-PATH-MARKER');
+    expect(recalled).not.toContain('OTHER-PROJECT-MARKER');
   });
 });

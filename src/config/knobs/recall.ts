@@ -87,7 +87,7 @@ export const RECALL_KNOBS = {
     choices: ['all', 'actor'],
     default: 'all',
     description:
-      "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project.",
+      "`all`: the server searches every project's memories, others' penalised (the plugin then drops them: none reaches the prompt); `actor`: it searches only this project's and those of no project.",
   },
   recallOtherPeerPenalty: {
     env: 'OPENVIKING_RECALL_OTHER_PEER_PENALTY',
@@ -96,7 +96,7 @@ export const RECALL_KNOBS = {
     min: 0,
     max: 1,
     description:
-      "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant.",
+      "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places.",
   },
   recallExcludeUris: {
     env: 'OPENVIKING_RECALL_EXCLUDE_URIS',

@@ -7,7 +7,7 @@ import {
   UpstreamError,
   isRecord,
   serverMessageOf
-} from "./chunk-E4E5BCS2.mjs";
+} from "./chunk-JIBURGQ5.mjs";
 import {
   __commonJS,
   __export,

@@ -1283,7 +1283,7 @@ var RECALL_KNOBS = {
     type: "string",
     choices: ["all", "actor"],
     default: "all",
-    description: "`all`: other projects' memories may be recalled, penalised; `actor`: only this project's and those of no project."
+    description: "`all`: the server searches every project's memories, others' penalised (the plugin then drops them: none reaches the prompt); `actor`: it searches only this project's and those of no project."
   },
   recallOtherPeerPenalty: {
     env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY",
@@ -1291,7 +1291,7 @@ var RECALL_KNOBS = {
     default: 0.3,
     min: 0,
     max: 1,
-    description: "Score taken off another project's memories in recall (`all` scope), so they appear only when strongly relevant."
+    description: "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places."
   },
   recallExcludeUris: {
     env: "OPENVIKING_RECALL_EXCLUDE_URIS",

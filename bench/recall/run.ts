@@ -1,0 +1,61 @@
+/**
+ * `npm run bench:recall`: the recall-quality benchmark (bench.ts) over the
+ * whole corpus, for ours and both baselines. Prints a table (per system and
+ * split) and one JSON line `{"recallBench": …}`; `--write` puts the table
+ * and the command into bench/RESULTS.md's recall section.
+ *
+ *   npm run bench:recall [-- --corpus DIR] [--systems ours,baseline-a2edc5b,…] [--split tune] [--write]
+ *
+ * @module
+ */
+import { uptime, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import buildBeforeTest from '../../tests/support/build-before-test.js';
+import { REPO_ROOT } from '../../tests/support/real-server/install.js';
+import { ALL_SYSTEMS, runRecallBench, type SystemName } from './bench.js';
+import { defaultCorpusDir, loadCorpus } from './corpus.js';
+import { table } from './metrics.js';
+import { writeRecallResults } from './results.js';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      corpus: { type: 'string' },
+      systems: { type: 'string' },
+      split: { type: 'string' },
+      env: { type: 'string', multiple: true },
+      write: { type: 'boolean', default: false },
+    },
+  });
+  const corpus = loadCorpus(values.corpus ?? defaultCorpusDir(REPO_ROOT));
+  const systems = (values.systems?.split(',') ?? ALL_SYSTEMS) as SystemName[];
+  for (const system of systems) if (!ALL_SYSTEMS.includes(system)) throw new Error(`unknown system ${system}`);
+  const prompts = values.split ? corpus.prompts.filter((prompt) => prompt.split === values.split) : corpus.prompts;
+  const oursEnv = Object.fromEntries((values.env ?? []).map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  await buildBeforeTest();
+  const load = loadavg()[0]!.toFixed(2);
+  const run = await runRecallBench({ corpus, systems, prompts, oursEnv, log: (line) => process.stderr.write(`${line}\n`) });
+  const text = table(run.results.map(({ system, scores }) => ({ system, scores })));
+  process.stdout.write(`${text}\n\n`);
+  process.stdout.write(
+    `corpus ${corpus.dir.replace(REPO_ROOT, '')}: ${corpus.memories.length} memories, ${prompts.length} prompts, ${corpus.projects.length} projects; ` +
+      `${run.stack.embedRequests} requests to the embedding model (${run.stack.queryEmbeds} of them a prompt's query); load average ${load} at the start (up ${Math.round(uptime() / 60)} min)\n`,
+  );
+  const json = {
+    recallBench: {
+      corpus: corpus.dir.replace(`${REPO_ROOT}`, ''),
+      server: run.stack.serverVersion,
+      model: 'all-MiniLM-L6-v2',
+      env: oursEnv,
+      load: Number(load),
+      systems: Object.fromEntries(run.results.map(({ system, scores }) => [system, scores])),
+    },
+  };
+  process.stdout.write(`${JSON.stringify(json)}\n`);
+  if (values.write) writeRecallResults(text, json, corpus, prompts.length, load);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -12,6 +12,7 @@ export default tseslint.config(
       'servers/**',
       'hooks/register.mjs',
       'bench/.work/**',
+      '.recall-embed/**',
       '.openviking-server/**',
       'coverage/**',
       '.openviking-server/**',

@@ -66,8 +66,19 @@ export function baselinePluginRoot(log: (line: string) => void = () => undefined
   return root;
 }
 
-function makeSystem(name: SystemName, stack: RecallStack, corpus: Corpus, runDir: string, options: BenchOptions): RecallSystem {
-  const common = { workDir: join(runDir, name), serverUrl: stack.server.url, user: stack.user, projects: corpus.projects };
+function makeSystem(
+  name: SystemName,
+  stack: RecallStack,
+  corpus: Corpus,
+  runDir: string,
+  options: BenchOptions,
+): RecallSystem {
+  const common = {
+    workDir: join(runDir, name),
+    serverUrl: stack.server.url,
+    user: stack.user,
+    projects: corpus.projects,
+  };
   switch (name) {
     case 'ours':
       return pluginHookSystem({ ...common, name, pluginRoot: REPO_ROOT, env: options.oursEnv ?? {} });
@@ -85,7 +96,9 @@ export async function runRecallBench(options: BenchOptions): Promise<BenchRun> {
   const runDir = join(WORK_ROOT, `recall-${process.pid}-${Date.now().toString(36)}`);
   mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const stack = await startRecallStack(corpus, join(runDir, 'stack'));
-  log(`openviking-server ${stack.server.version} at ${stack.server.url}, embeddings ${stack.embed.endpoint.apiBase}; ${corpus.memories.length} memories loaded in ${stack.loadMs} ms`);
+  log(
+    `openviking-server ${stack.server.version} at ${stack.server.url}, embeddings ${stack.embed.endpoint.apiBase}; ${corpus.memories.length} memories loaded in ${stack.loadMs} ms`,
+  );
   try {
     const results: SystemResult[] = [];
     for (const name of options.systems) {
@@ -110,7 +123,10 @@ export async function runRecallBench(options: BenchOptions): Promise<BenchRun> {
         loadMs: stack.loadMs,
         memories: corpus.memories.length,
         embedRequests: embeds.length,
-        queryEmbeds: embeds.filter((entry) => queries.has(entry.first.trim()) || [...queries].some((q) => entry.first.startsWith(q.slice(0, 80)))).length,
+        queryEmbeds: embeds.filter(
+          (entry) =>
+            queries.has(entry.first.trim()) || [...queries].some((q) => entry.first.startsWith(q.slice(0, 80))),
+        ).length,
         serverVersion: stack.server.version,
       },
     };
@@ -118,4 +134,9 @@ export async function runRecallBench(options: BenchOptions): Promise<BenchRun> {
     await stack.stop();
     if (process.env.OPENVIKING_KEEP_WORKSPACE !== '1') rmSync(runDir, { recursive: true, force: true });
   }
+}
+
+/** The prompts the suite's small version runs (tests/real/recall-quality): every third of the corpus, of every type, at most 40. */
+export function suiteSubset(corpus: Corpus): Prompt[] {
+  return corpus.prompts.filter((_, index) => index % 3 === 0).slice(0, 40);
 }

@@ -86,7 +86,7 @@ function jsonLines<T>(file: string): T[] {
       try {
         return JSON.parse(line) as T;
       } catch (error) {
-        throw new Error(`${file}:${index + 1}: not JSON (${String(error)})`);
+        throw new Error(`${file}:${index + 1}: not JSON (${String(error)})`, { cause: error });
       }
     });
 }
@@ -103,7 +103,8 @@ export function loadCorpus(dir: string): Corpus {
     for (const field of ['id', 'scope', 'category', 'text'] as const)
       if (typeof memory[field] !== 'string' || memory[field] === '') problems.push(`memory ${memory.id}: no ${field}`);
     for (const segment of [memory.id, memory.scope, memory.category])
-      if (!SAFE_SEGMENT.test(String(segment))) problems.push(`memory ${memory.id}: "${segment}" cannot be a URI segment`);
+      if (!SAFE_SEGMENT.test(String(segment)))
+        problems.push(`memory ${memory.id}: "${segment}" cannot be a URI segment`);
   }
   const projects = [...new Set(memories.map((memory) => memory.scope).filter((scope) => scope !== GLOBAL_SCOPE))];
   const promptIds = new Set<string>();
@@ -112,7 +113,8 @@ export function loadCorpus(dir: string): Corpus {
     promptIds.add(prompt.id);
     if (!projects.includes(prompt.project)) problems.push(`prompt ${prompt.id}: unknown project ${prompt.project}`);
     if (!TYPES.has(prompt.type)) problems.push(`prompt ${prompt.id}: unknown type ${prompt.type}`);
-    if (prompt.split !== 'tune' && prompt.split !== 'held-out') problems.push(`prompt ${prompt.id}: split ${prompt.split}`);
+    if (prompt.split !== 'tune' && prompt.split !== 'held-out')
+      problems.push(`prompt ${prompt.id}: split ${prompt.split}`);
     if (!Array.isArray(prompt.answers)) problems.push(`prompt ${prompt.id}: answers is not a list`);
     for (const answer of prompt.answers ?? []) {
       const memory = ids.get(answer);

@@ -17,7 +17,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tests/support/real-server/install.js';
-import type { EmbeddingEndpoint } from '../../tests/support/real-server/index.js';
+import { answers, type EmbeddingEndpoint } from '../../tests/support/real-server/index.js';
 
 export const EMBED_HOME = join(REPO_ROOT, '.recall-embed');
 export const EMBED_PYTHON = join(EMBED_HOME, 'venv', 'bin', 'python');
@@ -97,18 +97,9 @@ async function waitForPort(
       const port = Number(readFileSync(portFile, 'utf8'));
       if (Number.isInteger(port) && port > 0 && (await answers(`http://127.0.0.1:${port}/health`))) return port;
     }
-    if (Date.now() > deadline) throw new Error(`the embedding endpoint was not ready after ${timeoutMs} ms:\n${stderr()}`);
+    if (Date.now() > deadline)
+      throw new Error(`the embedding endpoint was not ready after ${timeoutMs} ms:\n${stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-    await response.arrayBuffer();
-    return response.ok;
-  } catch {
-    return false;
   }
 }
 

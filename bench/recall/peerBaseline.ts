@@ -89,5 +89,10 @@ export function peerPluginSystem(serverUrl: string, user: string): RecallSystem 
       ].join('\n'),
     );
   };
-  return { name: 'openviking-claude-code-0.4.4', warmUp: async () => undefined, recall, dispose: async () => undefined };
+  return {
+    name: 'openviking-claude-code-0.4.4',
+    warmUp: async () => undefined,
+    recall,
+    dispose: async () => undefined,
+  };
 }

@@ -15,13 +15,7 @@ import type { Corpus } from './corpus.js';
 
 export const RECALL_SECTION = '## Recall quality (`npm run bench:recall`)';
 
-export function writeRecallResults(
-  table: string,
-  json: unknown,
-  corpus: Corpus,
-  prompts: number,
-  load: string,
-): void {
+export function writeRecallResults(table: string, json: unknown, corpus: Corpus, prompts: number, load: string): void {
   const path = join(REPO_ROOT, 'bench', 'RESULTS.md');
   const previous = readFileSync(path, 'utf8');
   const at = previous.indexOf(RECALL_SECTION);

@@ -31,10 +31,18 @@ async function main(): Promise<void> {
   const systems = (values.systems?.split(',') ?? ALL_SYSTEMS) as SystemName[];
   for (const system of systems) if (!ALL_SYSTEMS.includes(system)) throw new Error(`unknown system ${system}`);
   const prompts = values.split ? corpus.prompts.filter((prompt) => prompt.split === values.split) : corpus.prompts;
-  const oursEnv = Object.fromEntries((values.env ?? []).map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  const oursEnv = Object.fromEntries(
+    (values.env ?? []).map((pair) => pair.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
   await buildBeforeTest();
   const load = loadavg()[0]!.toFixed(2);
-  const run = await runRecallBench({ corpus, systems, prompts, oursEnv, log: (line) => process.stderr.write(`${line}\n`) });
+  const run = await runRecallBench({
+    corpus,
+    systems,
+    prompts,
+    oursEnv,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   const text = table(run.results.map(({ system, scores }) => ({ system, scores })));
   process.stdout.write(`${text}\n\n`);
   process.stdout.write(

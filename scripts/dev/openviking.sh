@@ -22,22 +22,14 @@ REQUIREMENTS=scripts/dev/openviking-requirements.txt
 STAMP=$VENV/.installed-from
 TOOLS=$HOME_DIR/tools
 UV_VERSION=0.13.8
-
-python_ok() {
-  "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null
-}
+. scripts/dev/venv-common.sh
 
 install() {
-  wanted=$(cksum "$REQUIREMENTS")
-  if [ -x "$VENV/bin/openviking-server" ] && [ "$(cat "$STAMP" 2>/dev/null)" = "$wanted" ]; then
+  if is_installed "$VENV/bin/openviking-server" "$STAMP" "$REQUIREMENTS"; then
     echo "openviking-server: installed ($VENV)"
     return
   fi
-  python=${PYTHON:-python3}
-  if ! python_ok "$python"; then
-    echo "openviking-server needs Python 3.10 or newer as \$PYTHON or python3" >&2
-    exit 1
-  fi
+  python=$(python_for openviking-server) || exit 1
   mkdir -p "$HOME_DIR"
   if [ "$("$TOOLS/bin/uv" --version 2>/dev/null)" != "uv $UV_VERSION" ]; then
     rm -rf "$TOOLS"
@@ -49,7 +41,7 @@ install() {
   echo "openviking-server: installing $(grep '^openviking==' "$REQUIREMENTS") and its pinned dependencies into $VENV"
   "$TOOLS/bin/uv" pip install --quiet --python "$VENV/bin/python" --only-binary openviking --compile-bytecode \
     -r "$REQUIREMENTS"
-  echo "$wanted" >"$STAMP"
+  cksum "$REQUIREMENTS" >"$STAMP"
   echo "openviking-server: installed $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("openviking"))')"
 }
 

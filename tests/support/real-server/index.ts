@@ -159,7 +159,8 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string,
   }
 }
 
-async function answers(url: string): Promise<boolean> {
+/** Whether `url` answers 2xx within 2 s (a readiness probe). */
+export async function answers(url: string): Promise<boolean> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
     await response.arrayBuffer();

@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tests/support/real-server/install.js';
-import type { Corpus, Prompt } from './corpus.js';
+import type { Corpus, Prompt } from './corpus/corpus.js';
 import { bySplit, type Outcome, type Scores, type Split } from './metrics.js';
 import { peerPluginSystem } from './peerBaseline.js';
 import { pluginHookSystem, type RecallSystem } from './pluginHook.js';
@@ -85,7 +85,7 @@ function makeSystem(
     case 'baseline-a2edc5b':
       return pluginHookSystem({ ...common, name, pluginRoot: baselinePluginRoot(options.log) });
     case 'openviking-claude-code-0.4.4':
-      return peerPluginSystem(stack.server.url, stack.user);
+      return peerPluginSystem(stack.server.url, stack.user, corpus.projects);
   }
 }
 
@@ -99,17 +99,21 @@ export async function runRecallBench(options: BenchOptions): Promise<BenchRun> {
   log(
     `openviking-server ${stack.server.version} at ${stack.server.url}, embeddings ${stack.embed.endpoint.apiBase}; ${corpus.memories.length} memories loaded in ${stack.loadMs} ms`,
   );
+  const lookup = {
+    idByUri: stack.idByUri,
+    peerOf: new Map(corpus.projects.map((project) => [project.name, project.peer])),
+  };
   try {
     const results: SystemResult[] = [];
     for (const name of options.systems) {
       const system = makeSystem(name, stack, corpus, runDir, options);
       try {
-        await system.warmUp(prompts[0]?.project ?? corpus.projects[0]!);
+        await system.warmUp(prompts[0]?.project ?? corpus.projects[0]!.name);
         const outcomes: Outcome[] = [];
         for (const prompt of prompts) outcomes.push({ prompt, injection: await system.recall(prompt) });
         const problems = outcomes.filter((outcome) => outcome.injection.problem !== undefined);
         for (const outcome of problems.slice(0, 3)) log(`${name} ${outcome.prompt.id}: ${outcome.injection.problem}`);
-        results.push({ system: name, outcomes, scores: bySplit(outcomes, stack.idByUri) });
+        results.push({ system: name, outcomes, scores: bySplit(outcomes, lookup) });
         log(`${name}: ${prompts.length} prompts`);
       } finally {
         await system.dispose();

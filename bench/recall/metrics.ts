@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { peerOfProject, type Prompt } from './corpus.js';
+import type { Prompt } from './corpus/corpus.js';
 import type { Injection } from './pluginHook.js';
 
 export interface Scores {
@@ -45,15 +45,21 @@ export function firstAnswerRank(outcome: Outcome, idByUri: ReadonlyMap<string, s
   return index + 1;
 }
 
-export function crossesProject(outcome: Outcome): boolean {
-  const own = peerOfProject(outcome.prompt.project);
+export function crossesProject(outcome: Outcome, peerOf: ReadonlyMap<string, string>): boolean {
+  const own = peerOf.get(outcome.prompt.project);
   return outcome.injection.uris.some((uri) => {
     const peer = PEER_FOLDER.exec(uri)?.[1];
     return peer !== undefined && peer !== own;
   });
 }
 
-export function score(outcomes: readonly Outcome[], idByUri: ReadonlyMap<string, string>): Scores {
+export interface Lookup {
+  idByUri: ReadonlyMap<string, string>;
+  /** project name → its peer id */
+  peerOf: ReadonlyMap<string, string>;
+}
+
+export function score(outcomes: readonly Outcome[], { idByUri, peerOf }: Lookup): Scores {
   const answered = outcomes.filter((outcome) => outcome.prompt.answers.length > 0);
   const none = outcomes.filter((outcome) => outcome.prompt.answers.length === 0);
   const ranks = answered.map((outcome) => firstAnswerRank(outcome, idByUri));
@@ -70,7 +76,7 @@ export function score(outcomes: readonly Outcome[], idByUri: ReadonlyMap<string,
       answered.length,
     ),
     noneInjection: share(none.filter((outcome) => outcome.injection.chars > 0).length, none.length),
-    crossProject: share(outcomes.filter(crossesProject).length, outcomes.length),
+    crossProject: share(outcomes.filter((outcome) => crossesProject(outcome, peerOf)).length, outcomes.length),
     charsPerPrompt: share(
       outcomes.reduce((sum, outcome) => sum + outcome.injection.chars, 0),
       outcomes.length,
@@ -85,16 +91,16 @@ export function score(outcomes: readonly Outcome[], idByUri: ReadonlyMap<string,
 
 export type Split = 'all' | 'tune' | 'held-out';
 
-export function bySplit(outcomes: readonly Outcome[], idByUri: ReadonlyMap<string, string>): Record<Split, Scores> {
+export function bySplit(outcomes: readonly Outcome[], lookup: Lookup): Record<Split, Scores> {
   return {
-    all: score(outcomes, idByUri),
+    all: score(outcomes, lookup),
     tune: score(
       outcomes.filter((outcome) => outcome.prompt.split === 'tune'),
-      idByUri,
+      lookup,
     ),
     'held-out': score(
       outcomes.filter((outcome) => outcome.prompt.split === 'held-out'),
-      idByUri,
+      lookup,
     ),
   };
 }

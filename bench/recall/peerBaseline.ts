@@ -37,7 +37,7 @@
  */
 import { ovSessionId } from '../../src/session/ids.js';
 import { randomUUID } from 'node:crypto';
-import { peerOfProject, type Prompt } from './corpus.js';
+import type { Project, Prompt } from './corpus/corpus.js';
 import { urisInBlock, type Injection, type RecallSystem } from './pluginHook.js';
 import { devHeaders } from './stack.js';
 
@@ -45,7 +45,8 @@ const MIN_QUERY_LENGTH = 3;
 const SCORE_THRESHOLD = 0.35;
 const DEDUP_TURNS = 5;
 
-export function peerPluginSystem(serverUrl: string, user: string): RecallSystem {
+export function peerPluginSystem(serverUrl: string, user: string, projects: readonly Project[]): RecallSystem {
+  const peerOf = new Map(projects.map((project) => [project.name, project.peer]));
   const recall = async (prompt: Prompt): Promise<Injection> => {
     const started = performance.now();
     const done = (text: string, problem?: string): Injection => ({
@@ -56,7 +57,7 @@ export function peerPluginSystem(serverUrl: string, user: string): RecallSystem 
     });
     const query = prompt.prompt.trim();
     if (query.length < MIN_QUERY_LENGTH) return done('');
-    const headers = devHeaders(user, peerOfProject(prompt.project));
+    const headers = devHeaders(user, peerOf.get(prompt.project));
     const health = await fetch(`${serverUrl}/health`, { headers }).catch(() => undefined);
     if (!health?.ok) return done('', 'health check failed');
     await health.arrayBuffer();

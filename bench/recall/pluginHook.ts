@@ -21,7 +21,7 @@ import { turnRecords, appendTranscript } from '../../tests/capture/support/world
 import { stopResidents } from '../../tests/support/detached.js';
 import { createPayloads, loadHooksConfig, substitutePluginRoot } from '../../tests/support/host-sim/index.js';
 import { runProcess } from '../../tests/support/spawn-hook.js';
-import { originOf, type Prompt } from './corpus.js';
+import type { Project, Prompt } from './corpus/corpus.js';
 
 export const HOST_SHELL = '/bin/bash';
 
@@ -51,7 +51,7 @@ export interface PluginHookOptions {
   workDir: string;
   serverUrl: string;
   user: string;
-  projects: readonly string[];
+  projects: readonly Project[];
   env?: Record<string, string>;
 }
 
@@ -67,11 +67,11 @@ export function pluginHookSystem(options: PluginHookOptions): RecallSystem {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const workspaces = new Map<string, string>();
   for (const project of options.projects) {
-    const workspace = join(options.workDir, 'ws', project);
+    const workspace = join(options.workDir, 'ws', project.name);
     mkdirSync(workspace, { recursive: true });
     execFileSync('git', ['init', '-q', workspace]);
-    execFileSync('git', ['-C', workspace, 'remote', 'add', 'origin', originOf(project)]);
-    workspaces.set(project, workspace);
+    execFileSync('git', ['-C', workspace, 'remote', 'add', 'origin', project.origin]);
+    workspaces.set(project.name, workspace);
   }
   const hooks = loadHooksConfig(options.pluginRoot);
   const command = hooks.UserPromptSubmit?.[0]?.hooks[0]?.command;

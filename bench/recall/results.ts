@@ -11,11 +11,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../tests/support/real-server/install.js';
-import type { Corpus } from './corpus.js';
+import type { Corpus } from './corpus/corpus.js';
 
 export const RECALL_SECTION = '## Recall quality (`npm run bench:recall`)';
 
-export function writeRecallResults(table: string, json: unknown, corpus: Corpus, prompts: number, load: string): void {
+export function writeRecallResults(
+  table: string,
+  json: unknown,
+  corpusDir: string,
+  corpus: Corpus,
+  prompts: number,
+  load: string,
+): void {
   const path = join(REPO_ROOT, 'bench', 'RESULTS.md');
   const previous = readFileSync(path, 'utf8');
   const at = previous.indexOf(RECALL_SECTION);
@@ -26,7 +33,7 @@ export function writeRecallResults(table: string, json: unknown, corpus: Corpus,
     `Written by \`npm run bench:recall -- --write\` (\`tsx bench/recall/run.ts\`) on ${new Date().toISOString()}, ` +
       `Node ${process.version}, ${cpus().length} CPUs, load average ${load} at the start. The real OpenViking ` +
       'server 0.5.2 with all-MiniLM-L6-v2 embeddings (bench/recall/embed_server.py), the corpus ' +
-      `\`${corpus.dir.replace(`${REPO_ROOT}`, '')}\` (${corpus.memories.length} memories, ${prompts} prompts, ` +
+      `\`${corpusDir}\` (${corpus.memories.length} memories, ${prompts} prompts, ` +
       `${corpus.projects.length} projects), every prompt through each system as bench/recall/bench.ts says; ` +
       'what each number means: bench/recall/metrics.ts; the decisions it led to: docs/decisions/D44.',
     '',

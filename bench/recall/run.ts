@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import buildBeforeTest from '../../tests/support/build-before-test.js';
 import { REPO_ROOT } from '../../tests/support/real-server/install.js';
 import { ALL_SYSTEMS, runRecallBench, type SystemName } from './bench.js';
-import { defaultCorpusDir, loadCorpus } from './corpus.js';
+import { CORPUS_DIR, loadCorpus } from './corpus/corpus.js';
 import { table } from './metrics.js';
 import { writeRecallResults } from './results.js';
 
@@ -27,7 +27,8 @@ async function main(): Promise<void> {
       write: { type: 'boolean', default: false },
     },
   });
-  const corpus = loadCorpus(values.corpus ?? defaultCorpusDir(REPO_ROOT));
+  const corpusDir = values.corpus ?? CORPUS_DIR;
+  const corpus = loadCorpus(corpusDir);
   const systems = (values.systems?.split(',') ?? ALL_SYSTEMS) as SystemName[];
   for (const system of systems) if (!ALL_SYSTEMS.includes(system)) throw new Error(`unknown system ${system}`);
   const prompts = values.split ? corpus.prompts.filter((prompt) => prompt.split === values.split) : corpus.prompts;
@@ -46,12 +47,12 @@ async function main(): Promise<void> {
   const text = table(run.results.map(({ system, scores }) => ({ system, scores })));
   process.stdout.write(`${text}\n\n`);
   process.stdout.write(
-    `corpus ${corpus.dir.replace(REPO_ROOT, '')}: ${corpus.memories.length} memories, ${prompts.length} prompts, ${corpus.projects.length} projects; ` +
+    `corpus ${corpusDir.replace(REPO_ROOT, '')}: ${corpus.memories.length} memories, ${prompts.length} prompts, ${corpus.projects.length} projects; ` +
       `${run.stack.embedRequests} requests to the embedding model (${run.stack.queryEmbeds} of them a prompt's query); load average ${load} at the start (up ${Math.round(uptime() / 60)} min)\n`,
   );
   const json = {
     recallBench: {
-      corpus: corpus.dir.replace(`${REPO_ROOT}`, ''),
+      corpus: corpusDir.replace(REPO_ROOT, ''),
       server: run.stack.serverVersion,
       model: 'all-MiniLM-L6-v2',
       env: oursEnv,
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
     },
   };
   process.stdout.write(`${JSON.stringify(json)}\n`);
-  if (values.write) writeRecallResults(text, json, corpus, prompts.length, load);
+  if (values.write) writeRecallResults(text, json, corpusDir.replace(REPO_ROOT, ''), corpus, prompts.length, load);
 }
 
 main().catch((error: unknown) => {

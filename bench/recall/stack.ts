@@ -2,7 +2,8 @@
  * The server side of the recall benchmark: the real embedding model
  * (embedEndpoint.ts), the real OpenViking server using it for every vector
  * (its VLM the suite's fake provider), and the corpus loaded as one user's
- * memories, each project's under its peer (corpus.ts `uriOf`).
+ * memories, each project's under its peer (corpus/corpus.ts `memoryUri`;
+ * the memory's text is the file, its title is for people only).
  *
  * Memories are WRITTEN DIRECTLY (`POST /api/v1/content/write`, `mode:
  * create`, `wait: true`), not extracted from sessions: 0.5.2 indexes a
@@ -20,10 +21,8 @@
  */
 import { join } from 'node:path';
 import { startRealServer, type RealServer } from '../../tests/support/real-server/index.js';
-import { contentOf, uriOf, type Corpus } from './corpus.js';
+import { memoryUri, type Corpus } from './corpus/corpus.js';
 import { startEmbedEndpoint, type EmbedProcess } from './embedEndpoint.js';
-
-export const BENCH_USER = 'bench';
 
 export interface RecallStack {
   server: RealServer;
@@ -61,14 +60,16 @@ export async function startRecallStack(corpus: Corpus, workDir: string): Promise
   try {
     server = await startRealServer({ name: 'recall-bench', embedding: embed.endpoint, readyTimeoutMs: 180_000 });
     const started = Date.now();
-    const uriById = new Map(corpus.memories.map((memory) => [memory.id, uriOf(memory, BENCH_USER)]));
+    const uriById = new Map(
+      corpus.memories.map((memory) => [memory.id, memoryUri(memory, corpus.user, corpus.projects)]),
+    );
     await loadMemories(server.url, corpus, uriById);
     const loadMs = Date.now() - started;
     const running = server;
     return {
       server,
       embed,
-      user: BENCH_USER,
+      user: corpus.user,
       uriById,
       idByUri: new Map([...uriById].map(([id, uri]) => [uri, id])),
       loadMs,
@@ -90,9 +91,9 @@ async function loadMemories(url: string, corpus: Corpus, uriById: Map<string, st
   const write = async (): Promise<void> => {
     for (let memory = queue.shift(); memory !== undefined; memory = queue.shift()) {
       const uri = uriById.get(memory.id)!;
-      const written = await post(url, BENCH_USER, '/api/v1/content/write', {
+      const written = await post(url, corpus.user, '/api/v1/content/write', {
         uri,
-        content: contentOf(memory),
+        content: memory.text,
         mode: 'create',
         wait: true,
       });
@@ -105,7 +106,7 @@ async function loadMemories(url: string, corpus: Corpus, uriById: Map<string, st
   for (const memory of corpus.memories) {
     const uri = uriById.get(memory.id)!;
     const folder = uri.slice(0, uri.lastIndexOf('/'));
-    const found = await post(url, BENCH_USER, '/api/v1/search/find', {
+    const found = await post(url, corpus.user, '/api/v1/search/find', {
       query: memory.text,
       target_uri: folder,
       limit: 50,

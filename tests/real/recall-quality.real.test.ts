@@ -18,9 +18,8 @@
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runRecallBench, suiteSubset, type SystemResult } from '../../bench/recall/bench.js';
-import { defaultCorpusDir, loadCorpus } from '../../bench/recall/corpus.js';
+import { loadCorpus } from '../../bench/recall/corpus/corpus.js';
 import { EMBED_INSTALL_COMMAND, EMBED_PYTHON } from '../../bench/recall/embedEndpoint.js';
-import { REPO_ROOT } from '../support/real-server/install.js';
 
 /** The floors, a few points under what the full benchmark measured on this subset (bench/RESULTS.md, D44). */
 export const FLOORS = { hit3: 0.6, maxNoneInjection: 1, maxCrossProject: 0 };
@@ -33,7 +32,7 @@ describe.skipIf(!installed && !inCi)('recall quality on the real server with rea
 
   beforeAll(async () => {
     if (!installed) throw new Error(`CI=true and the embedding model is not installed: ${EMBED_INSTALL_COMMAND}`);
-    const corpus = loadCorpus(defaultCorpusDir(REPO_ROOT));
+    const corpus = loadCorpus();
     const run = await runRecallBench({
       corpus,
       systems: ['ours'],

@@ -3931,14 +3931,25 @@ function termsOf(text2) {
   );
 }
 
+// src/recall/tailMargin.ts
+var ALWAYS_KEPT = 3;
+var TAIL_MARGIN = 0.05;
+function trimTail(items) {
+  const top = items[0]?.score;
+  if (top === void 0) return [...items];
+  return items.filter(
+    (item, index) => index < ALWAYS_KEPT || item.score === void 0 || item.score >= top - TAIL_MARGIN
+  );
+}
+
 // src/recall/cascade.ts
 var CONTEXT_FIELDS = /\b(?:mode|purpose|dedup_turns|max_tokens|session_id|query_expansion|quotas)\b/;
 var UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknown field/i;
 var RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 async function recallMemories(request) {
   const learned = {};
-  const outcome = await recallByTier(request, learned);
-  return { outcome: withoutExcluded(outcome, request.settings.recallExcludeUris), learned };
+  const outcome = withoutExcluded(await recallByTier(request, learned), request.settings.recallExcludeUris);
+  return { outcome: outcome.status === "hits" ? { ...outcome, items: trimTail(outcome.items) } : outcome, learned };
 }
 async function recallByTier(request, learned) {
   const earlier = asksEarlierPeers(request) ? request.earlierPeers ?? [] : [];
@@ -4099,46 +4110,6 @@ async function findTier(request, earlierPeers, learned) {
   return items.length === 0 ? { status: "empty", tier: "find" } : { status: "hits", tier: "find", items };
 }
 
-// src/session/bypass.ts
-function isBypassed(settings, sessionId, cwd) {
-  return bypassMatch(settings, sessionId, cwd) !== void 0;
-}
-function bypassMatch(settings, sessionId, cwd) {
-  if (settings.bypassSession) return { by: "switch" };
-  for (const raw of settings.bypassPatterns) {
-    const pattern = raw.trim();
-    if (pattern === "") continue;
-    const regex = globToRegExp(pattern);
-    if (typeof sessionId === "string" && sessionId !== "" && regex.test(sessionId))
-      return { by: "pattern", pattern, subject: "session" };
-    if (typeof cwd === "string" && cwd !== "" && regex.test(cwd)) return { by: "pattern", pattern, subject: "folder" };
-  }
-  return void 0;
-}
-function globToRegExp(glob) {
-  let source = "";
-  for (let index = 0; index < glob.length; index++) {
-    const char = glob[index];
-    if (char === "*" && glob[index + 1] === "*") {
-      const atStart = index === 0 || glob[index - 1] === "/";
-      const atEnd = index + 2 === glob.length;
-      if (atStart && glob[index + 2] === "/") {
-        source += "(?:.*/)?";
-        index += 2;
-      } else if (atEnd && source.endsWith("\\/")) {
-        source = `${source.slice(0, -2)}(?:/.*)?`;
-        index++;
-      } else {
-        source += ".*";
-        index++;
-      }
-    } else if (char === "*") source += "[^/]*";
-    else if (char === "?") source += "[^/]";
-    else source += char.replace(/[.+^${}()|[\]\\/-]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`);
-}
-
 // src/transcript/tag-blocks.ts
 function tagPattern(names) {
   const alternatives = names.map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")).join("|");
@@ -4198,51 +4169,6 @@ function applyCuts(text2, cuts) {
   }
   return result + text2.slice(position);
 }
-
-// src/transcript/host-text.ts
-var stripCodeBuddyHostBlocks = createTagBlockStripper(
-  [
-    "system-reminder",
-    "memory_and_skills_reminder",
-    "automation_system_reminder",
-    "previous_user_message",
-    "previous_assistant_message",
-    "previous_tool_call",
-    "cb_summary",
-    "conversation_history_summary",
-    "additional_data",
-    "user_info",
-    "identity_context",
-    "craft_mode",
-    "connector-status"
-  ],
-  "drop-tag"
-);
-var USER_QUERY_OPEN = /<user_query\s{0,8}>/gi;
-var USER_QUERY_CLOSE = /<\/user_query\s{0,8}>/gi;
-function userQueries(text2) {
-  const open = new RegExp(USER_QUERY_OPEN);
-  const close = new RegExp(USER_QUERY_CLOSE);
-  const bodies = [];
-  for (let start = open.exec(text2); start !== null; start = open.exec(text2)) {
-    close.lastIndex = open.lastIndex;
-    const end = close.exec(text2);
-    if (end === null) break;
-    bodies.push(text2.slice(open.lastIndex, end.index).trim());
-    open.lastIndex = close.lastIndex;
-  }
-  return bodies.filter((body) => body !== "");
-}
-function codeBuddyUserText(text2) {
-  const stripped = text2.includes("<") ? stripCodeBuddyHostBlocks(text2) : text2;
-  const queries = userQueries(stripped);
-  if (queries.length === 0) return stripped.trim();
-  return queries.reduce((longest, query) => query.length > longest.length ? query : longest);
-}
-var stripClaudeCommandOutput = createTagBlockStripper(
-  ["local-command-stdout", "local-command-stderr", "local-command-caveat", "command-message"],
-  "drop-tag"
-);
 
 // src/transcript/redactionMarker.ts
 var OPENING2 = "[REDACTED:";
@@ -5182,6 +5108,91 @@ function outboundQuery(text2) {
   return withoutMarkers(clean).trim();
 }
 var CREDENTIAL_MARKER = redactionMarker("openviking-credential");
+
+// src/session/bypass.ts
+function isBypassed(settings, sessionId, cwd) {
+  return bypassMatch(settings, sessionId, cwd) !== void 0;
+}
+function bypassMatch(settings, sessionId, cwd) {
+  if (settings.bypassSession) return { by: "switch" };
+  for (const raw of settings.bypassPatterns) {
+    const pattern = raw.trim();
+    if (pattern === "") continue;
+    const regex = globToRegExp(pattern);
+    if (typeof sessionId === "string" && sessionId !== "" && regex.test(sessionId))
+      return { by: "pattern", pattern, subject: "session" };
+    if (typeof cwd === "string" && cwd !== "" && regex.test(cwd)) return { by: "pattern", pattern, subject: "folder" };
+  }
+  return void 0;
+}
+function globToRegExp(glob) {
+  let source = "";
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob[index];
+    if (char === "*" && glob[index + 1] === "*") {
+      const atStart = index === 0 || glob[index - 1] === "/";
+      const atEnd = index + 2 === glob.length;
+      if (atStart && glob[index + 2] === "/") {
+        source += "(?:.*/)?";
+        index += 2;
+      } else if (atEnd && source.endsWith("\\/")) {
+        source = `${source.slice(0, -2)}(?:/.*)?`;
+        index++;
+      } else {
+        source += ".*";
+        index++;
+      }
+    } else if (char === "*") source += "[^/]*";
+    else if (char === "?") source += "[^/]";
+    else source += char.replace(/[.+^${}()|[\]\\/-]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
+}
+
+// src/transcript/host-text.ts
+var stripCodeBuddyHostBlocks = createTagBlockStripper(
+  [
+    "system-reminder",
+    "memory_and_skills_reminder",
+    "automation_system_reminder",
+    "previous_user_message",
+    "previous_assistant_message",
+    "previous_tool_call",
+    "cb_summary",
+    "conversation_history_summary",
+    "additional_data",
+    "user_info",
+    "identity_context",
+    "craft_mode",
+    "connector-status"
+  ],
+  "drop-tag"
+);
+var USER_QUERY_OPEN = /<user_query\s{0,8}>/gi;
+var USER_QUERY_CLOSE = /<\/user_query\s{0,8}>/gi;
+function userQueries(text2) {
+  const open = new RegExp(USER_QUERY_OPEN);
+  const close = new RegExp(USER_QUERY_CLOSE);
+  const bodies = [];
+  for (let start = open.exec(text2); start !== null; start = open.exec(text2)) {
+    close.lastIndex = open.lastIndex;
+    const end = close.exec(text2);
+    if (end === null) break;
+    bodies.push(text2.slice(open.lastIndex, end.index).trim());
+    open.lastIndex = close.lastIndex;
+  }
+  return bodies.filter((body) => body !== "");
+}
+function codeBuddyUserText(text2) {
+  const stripped = text2.includes("<") ? stripCodeBuddyHostBlocks(text2) : text2;
+  const queries = userQueries(stripped);
+  if (queries.length === 0) return stripped.trim();
+  return queries.reduce((longest, query) => query.length > longest.length ? query : longest);
+}
+var stripClaudeCommandOutput = createTagBlockStripper(
+  ["local-command-stdout", "local-command-stderr", "local-command-caveat", "command-message"],
+  "drop-tag"
+);
 
 // src/recall/skip.ts
 var MAX_QUERY_CHARS2 = 4e3;

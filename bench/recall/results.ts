@@ -35,7 +35,7 @@ export function writeRecallResults(
       'server 0.5.2 with all-MiniLM-L6-v2 embeddings (bench/recall/embed_server.py), the corpus ' +
       `\`${corpusDir}\` (${corpus.memories.length} memories, ${prompts} prompts, ` +
       `${corpus.projects.length} projects), every prompt through each system as bench/recall/bench.ts says; ` +
-      'what each number means: bench/recall/metrics.ts; the decisions it led to: docs/decisions/D44.',
+      'what each number means: bench/recall/metrics.ts; the decisions it led to: docs/decisions/D43.',
     '',
     table,
     '',

@@ -14,7 +14,7 @@
  * are named exactly; and 150 memories load in seconds instead of 150
  * commits' extraction runs. Extraction's own quality (what a model decides
  * to keep) is not what this measures, and the fake provider could only echo
- * the corpus back (D44). `wait: true` answers once the vector is indexed;
+ * the corpus back (D43). `wait: true` answers once the vector is indexed;
  * a search for every memory's own text then confirms it is findable.
  *
  * @module

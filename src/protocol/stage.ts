@@ -65,7 +65,7 @@ export interface StageDeps {
   /**
    * The last exchange of a transcript (the user message and the answer's
    * text; transcript/lastExchange.ts), for a short prompt's recall query
-   * (DESIGN D44). Absent where nothing may read files by itself (the hooks
+   * (DESIGN D43). Absent where nothing may read files by itself (the hooks
    * module): the prompt alone is then searched.
    */
   readLastExchange?(path: string): Promise<{ user?: string; assistant?: string }>;

@@ -25,7 +25,7 @@
  * enough; when none has any, the project's own answer stands. Another
  * project's memories never reach the block, under either scope
  * (projectScope.ts). A tail scoring well below the first memories is cut
- * (tailMargin.ts, D44).
+ * (tailMargin.ts, D43).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The query for a short prompt carries the turn before it (DESIGN D44). A
+ * The query for a short prompt carries the turn before it (DESIGN D43). A
  * follow-up ("and how does that go out to prod?", "so why does it see
  * nothing") names its subject only in the exchange before it, so a search
  * for the prompt's words alone finds memories of "prod" in general; with

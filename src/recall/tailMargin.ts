@@ -1,6 +1,6 @@
 /**
  * A recall block keeps its first memories and drops a tail that scores
- * well below them (DESIGN D44). With a sentence-embedding model every
+ * well below them (DESIGN D43). With a sentence-embedding model every
  * memory of a project scores close to every prompt about code (OpenViking
  * 0.5.2 reports (1 + cosine) / 2: 0.6–0.8 for all-MiniLM-L6-v2), so the
  * server's threshold lets ten memories through where one or two answer;

@@ -9,7 +9,7 @@
  * prompt. The skip rules run first with no network (recall/skip.ts), and
  * what recall knows of the server is read then (recall/known.ts); the
  * common path is then ONE round trip (the context face, no `/health`
- * pre-check; a short prompt's query carries the exchange before it, D44);
+ * pre-check; a short prompt's query carries the exchange before it, D43);
  * what it learned and the small status write for the status
  * line are handed to `afterAnswer`, so the resident helper (DESIGN D16)
  * replies before them.
@@ -105,7 +105,7 @@ export async function runPrompt(input: HookInput, deps: StageDeps, startResident
 
 /**
  * The plan with its query formed from the prompt and, for a short prompt, the
- * exchange before it in the session's transcript (recall/followUp.ts, D44).
+ * exchange before it in the session's transcript (recall/followUp.ts, D43).
  * The hooks module recalls for the prompt alone (its deps read no files).
  */
 export async function withRecentTurn(

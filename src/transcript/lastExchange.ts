@@ -1,6 +1,6 @@
 /**
  * The conversation's last exchange, for recall's follow-up query
- * (recall/followUp.ts, DESIGN D44): the last assistant message with text and
+ * (recall/followUp.ts, DESIGN D43): the last assistant message with text and
  * the user message before it, read from the END of the transcript (at most
  * `maxBytes`, whole lines only, so a 50 MB transcript costs what its last
  * lines cost), decoded as capture decodes them (either host's format). A

@@ -1,5 +1,5 @@
 /**
- * Recall quality cannot silently fall (issue 38 item 5, D44): the recall
+ * Recall quality cannot silently fall (issue 38 item 5, D43): the recall
  * benchmark's own code (bench/recall/bench.ts) on a subset of its corpus
  * (`suiteSubset`, every third prompt), through the BUILT hook as the host
  * runs it, against the real OpenViking 0.5.2 with the real embedding model
@@ -21,7 +21,7 @@ import { runRecallBench, suiteSubset, type SystemResult } from '../../bench/reca
 import { loadCorpus } from '../../bench/recall/corpus/corpus.js';
 import { EMBED_INSTALL_COMMAND, EMBED_PYTHON } from '../../bench/recall/embedEndpoint.js';
 
-/** The floors, a few points under what the full benchmark measured on this subset (bench/RESULTS.md, D44). */
+/** The floors, a few points under what the full benchmark measured on this subset (bench/RESULTS.md, D43). */
 export const FLOORS = { hit3: 0.6, maxNoneInjection: 1, maxCrossProject: 0 };
 
 const installed = existsSync(EMBED_PYTHON);

@@ -1,8 +1,8 @@
 /**
- * A short prompt's recall query carries the exchange before it (D44,
+ * A short prompt's recall query carries the exchange before it (D43,
  * src/recall/followUp.ts), a long one is searched as typed, and the earlier
  * turns leave the machine only through the privacy filter. The measured
- * effect (recall benchmark, real server, real embeddings) is in D44; the
+ * effect (recall benchmark, real server, real embeddings) is in D43; the
  * transcript side is tests/transcript/last-exchange.test.ts.
  */
 import { describe, expect, it } from 'vitest';

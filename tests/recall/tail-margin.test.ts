@@ -1,6 +1,6 @@
 /**
  * A recall block keeps its first three memories and, of the rest, only
- * those within the margin of the best (D44, src/recall/tailMargin.ts).
+ * those within the margin of the best (D43, src/recall/tailMargin.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { ALWAYS_KEPT, TAIL_MARGIN, trimTail } from '../../src/recall/tailMargin.js';

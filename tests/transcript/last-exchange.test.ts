@@ -1,5 +1,5 @@
 /**
- * The last exchange of a transcript for recall's follow-up query (D44,
+ * The last exchange of a transcript for recall's follow-up query (D43,
  * src/transcript/lastExchange.ts): read from the file's end only, either
  * host's format, the current prompt's own record left out, and never a
  * throw for a missing or broken file.

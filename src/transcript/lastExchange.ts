@@ -9,9 +9,13 @@
  * last assistant message counts. Never throws: a missing or unreadable file
  * is no exchange.
  *
+ * Read with synchronous calls: the hook entry carries this (hook/nodeDeps.ts),
+ * and `node:fs/promises` costs every hook ~2.4 ms to load (issue 39); one
+ * read of at most 64 KiB does not need the thread pool.
+ *
  * @module
  */
-import { open as openFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { decodeTranscriptRecords } from './decode.js';
 import { codeBuddyUserText } from './host-text.js';
 import { TRANSCRIPT_OPEN_FLAGS } from './reader.js';
@@ -26,19 +30,26 @@ export interface LastExchange {
 export const LAST_EXCHANGE_BYTES = 64 * 1024;
 
 export async function readLastExchange(path: string, maxBytes = LAST_EXCHANGE_BYTES): Promise<LastExchange> {
+  let fd: number | undefined;
   try {
-    const file = await openFile(path, TRANSCRIPT_OPEN_FLAGS);
-    try {
-      const { size } = await file.stat();
-      const start = Math.max(0, size - maxBytes);
-      const buffer = Buffer.alloc(size - start);
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, start);
-      return lastExchangeOf(linesOf(buffer.subarray(0, bytesRead).toString('utf8'), start > 0));
-    } finally {
-      await file.close().catch(() => undefined);
-    }
+    fd = openSync(path, TRANSCRIPT_OPEN_FLAGS);
+    const { size } = fstatSync(fd);
+    const start = Math.max(0, size - maxBytes);
+    const buffer = Buffer.alloc(size - start);
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, start);
+    return lastExchangeOf(linesOf(buffer.subarray(0, bytesRead).toString('utf8'), start > 0));
   } catch {
     return {};
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Nothing left to release.
   }
 }
 

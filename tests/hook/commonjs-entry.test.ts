@@ -11,7 +11,7 @@
  * (NODE_OPTIONS=--require) records, as each process exits, its argv,
  * whether node loaded `internal/modules/esm/loader` and the command line's
  * parser (`util.parseArgs`, D41: a person's command only, never a hook),
- * and the CommonJS files it required.
+ * whether it loaded `node:fs/promises`, and the CommonJS files it required.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,11 +26,13 @@ import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
 
 const ESM_LOADER = 'NativeModule internal/modules/esm/loader';
 const ARGS_PARSER = 'NativeModule internal/util/parse_args/parse_args';
+const FS_PROMISES = 'NativeModule fs/promises';
 
 interface ProcessRecord {
   argv: string[];
   esmLoader: boolean;
   parser: boolean;
+  fsPromises: boolean;
   required: string[];
 }
 
@@ -48,6 +50,7 @@ writeFileSync(
     '    argv: process.argv.slice(1),',
     `    esmLoader: process.moduleLoadList.includes(${JSON.stringify(ESM_LOADER)}),`,
     `    parser: process.moduleLoadList.includes(${JSON.stringify(ARGS_PARSER)}),`,
+    `    fsPromises: process.moduleLoadList.includes(${JSON.stringify(FS_PROMISES)}),`,
     '    required: Object.keys(require.cache),',
     '  }));',
     '});',
@@ -110,6 +113,12 @@ describe('the hook entry is CommonJS (D38)', () => {
       expect(record.esmLoader, record.argv.join(' ')).toBe(false);
       expect(record.parser, record.argv.join(' ')).toBe(false);
     }
+    // A process that ran the entry alone (the guard's deny) never loads
+    // node:fs/promises, ~2.4 ms of every hook's start-up when the entry
+    // carried it (issue 39); the lazy stages may.
+    const entryOnly = records.filter((record) => !pluginFiles(record).some((file) => file.startsWith('scripts/lazy/')));
+    expect(entryOnly.length).toBeGreaterThanOrEqual(1);
+    for (const record of entryOnly) expect(record.fsPromises, record.argv.join(' ')).toBe(false);
     const lazyLoaded = new Set(records.flatMap(pluginFiles).filter((file) => file.startsWith('scripts/lazy/')));
     for (const lazy of ['start', 'prompt', 'capture']) expect(lazyLoaded).toContain(`scripts/lazy/${lazy}.cjs`);
     expect(lazyLoaded).not.toContain('scripts/lazy/cli.cjs');
@@ -126,7 +135,7 @@ describe('the hook entry is CommonJS (D38)', () => {
     const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     expect(run).toMatchObject({ exitCode: 0, stdout: `openviking-codebuddy ${version}\n` });
     const [record] = takeRecords();
-    expect(pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, required: [] })).toContain(HOOK_ENTRY);
+    expect(pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, fsPromises: false, required: [] })).toContain(HOOK_ENTRY);
   });
 
   it('a person’s command parses its arguments with util.parseArgs (the probe sees the parser when it loads)', async () => {
@@ -139,7 +148,7 @@ describe('the hook entry is CommonJS (D38)', () => {
     expect(run.stdout).toContain('cjs-probe');
     const [record] = takeRecords();
     expect(record?.parser).toBe(true);
-    expect(pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, required: [] })).toContain(
+    expect(pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, fsPromises: false, required: [] })).toContain(
       'scripts/lazy/cli.cjs',
     );
   });

@@ -135,7 +135,9 @@ describe('the hook entry is CommonJS (D38)', () => {
     const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     expect(run).toMatchObject({ exitCode: 0, stdout: `openviking-codebuddy ${version}\n` });
     const [record] = takeRecords();
-    expect(pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, fsPromises: false, required: [] })).toContain(HOOK_ENTRY);
+    expect(
+      pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, fsPromises: false, required: [] }),
+    ).toContain(HOOK_ENTRY);
   });
 
   it('a person’s command parses its arguments with util.parseArgs (the probe sees the parser when it loads)', async () => {
@@ -148,8 +150,8 @@ describe('the hook entry is CommonJS (D38)', () => {
     expect(run.stdout).toContain('cjs-probe');
     const [record] = takeRecords();
     expect(record?.parser).toBe(true);
-    expect(pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, fsPromises: false, required: [] })).toContain(
-      'scripts/lazy/cli.cjs',
-    );
+    expect(
+      pluginFiles(record ?? { argv: [], esmLoader: true, parser: false, fsPromises: false, required: [] }),
+    ).toContain('scripts/lazy/cli.cjs');
   });
 });

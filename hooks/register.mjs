@@ -6905,6 +6905,7 @@ function recordStart(ctx, deps, source, text2, seen) {
         detail: source,
         workspace: ctx.workspace,
         ...ctx.project.peerId ? { peer: ctx.project.peerId } : {},
+        by: deps.runner ?? "hook",
         items: urisIn(text2),
         text: text2
       })

@@ -6,7 +6,8 @@
  * (made with `mkfifo`, read through the event loop), its working directory
  * (HOME, so it never pins the workspace it was started from) and its stop
  * signals. What it serves, and when it retires, is resident/server.ts; the
- * stage it runs for every request is the prompt stage.
+ * stage it runs for a request is its event's: the prompt stage or the
+ * session start (stages/relay.ts relays only those two).
  *
  * @module
  */
@@ -17,7 +18,11 @@ import type { HttpTransport } from '../openviking/http.js';
 import type { SocketHttpOptions } from '../openviking/socketHttp.js';
 import type { Logger } from '../protocol/stage.js';
 import { KEEP_ALIVE_MS, serveResident } from '../resident/server.js';
+import type { HookInput } from '../protocol/input.js';
+import type { StageDeps, StageResult } from '../protocol/stage.js';
+import { PASS } from '../protocol/stage.js';
 import { runPrompt } from '../stages/prompt.js';
+import { runStart } from '../stages/start.js';
 import type { NodeDeps } from './nodeDeps.js';
 
 /** What the hook entry builds from `process` for the resident. */
@@ -30,13 +35,13 @@ export interface ResidentProcess {
   codeFile: string;
 }
 
-/** Serves prompt hooks until the resident retires (resident/server.ts says when). */
+/** Serves prompt and start hooks until the resident retires (resident/server.ts says when). */
 export async function runResident(proc: ResidentProcess): Promise<void> {
   const base = proc.buildDeps();
   const http = proc.transport({ keepAliveMs: KEEP_ALIVE_MS });
   process.chdir(base.deps.homeDir);
   await serveResident({
-    stage: runPrompt,
+    stage: residentStage,
     env: process.env,
     homeDir: base.deps.homeDir,
     pluginRoot: base.deps.pluginRoot,
@@ -50,6 +55,12 @@ export async function runResident(proc: ResidentProcess): Promise<void> {
       for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => resolve());
     }),
   });
+}
+
+/** The stage of a relayed event; any other event is answered with the pass-through. */
+function residentStage(input: HookInput, deps: StageDeps): Promise<StageResult> | StageResult {
+  if (input.hook_event_name === 'UserPromptSubmit') return runPrompt(input, deps);
+  return input.hook_event_name === 'SessionStart' ? runStart(input, deps) : PASS;
 }
 
 function makeFifo(path: string): void {

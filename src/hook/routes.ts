@@ -6,9 +6,9 @@
  * are part of the entry instead, because a dynamic import costs ~4 ms
  * (resolve, asynchronous read, compile, link) while their bytes cost the
  * other events nothing measurable (60 interleaved pairs each, DESIGN D14):
- * the guard (under 3 KB built), and the prompt relay (stages/promptRelay.ts),
- * which hands the prompt to the resident helper and imports the prompt
- * stage only when none listens (DESIGN D16). `safetyMs` is the event's
+ * the guard (under 3 KB built), and the relay (stages/relay.ts), which
+ * hands a prompt or a session start to the resident helper and imports the
+ * stage only when none listens (DESIGN D16, D44). `safetyMs` is the event's
  * whole-process budget (protocol/budgets.ts).
  *
  * @module
@@ -16,7 +16,7 @@
 import { eventBudgetMs } from '../protocol/budgets.js';
 import type { Stage } from '../protocol/stage.js';
 import { runGuard } from '../stages/guard.js';
-import { runPromptRelay } from '../stages/promptRelay.js';
+import { runPromptRelay, runStartRelay } from '../stages/relay.js';
 
 interface RouteBudget {
   /** Milliseconds from process start after which the dispatcher answers pass-through. */
@@ -32,7 +32,7 @@ export function routeFor(event: string): Route | undefined {
   if (safetyMs === undefined) return undefined;
   switch (event) {
     case 'SessionStart':
-      return { load: () => import('../stages/start.js').then((m) => m.runStart), safetyMs };
+      return { stage: runStartRelay, safetyMs };
     case 'UserPromptSubmit':
       return { stage: runPromptRelay, safetyMs };
     case 'PreToolUse':

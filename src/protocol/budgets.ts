@@ -18,7 +18,7 @@ import type { HookEventName } from './input.js';
 /** An event missing here is ignored: no stage runs, the answer is the pass-through. */
 export const EVENT_BUDGET_MS: Readonly<Partial<Record<HookEventName, number>>> = {
   SessionStart: 12_000,
-  // hooks.json timeout 10 s; stages/promptRelay.ts waits for a resident well inside it.
+  // hooks.json timeout 10 s; stages/relay.ts waits for a resident well inside it.
   UserPromptSubmit: 8_000,
   PreToolUse: 3_000,
   Stop: 8_000,

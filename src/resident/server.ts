@@ -1,6 +1,7 @@
 /**
  * The resident helper: one long-lived process per configuration that runs
- * the prompt stage for every UserPromptSubmit hook of that configuration.
+ * the prompt stage for every UserPromptSubmit hook of that configuration,
+ * and the start stage for every SessionStart (D44).
  *
  * Why it exists (DESIGN D16): a prompt hook that does its own recall pays,
  * on every prompt, node's cold start of the stage code, `node:net`, a TCP
@@ -65,7 +66,7 @@ export const TICK_MS = 2_000;
 export const LOCK_STALE_MS = 30_000;
 /** After removing its FIFO, the resident still serves what hooks wrote just before, for this long. */
 export const DRAIN_MS = 250;
-/** One request's stage never runs longer than this (the hook stops waiting at promptRelay's RESIDENT_WAIT_MS). */
+/** One request's stage never runs longer than this (the hook stops waiting at the relay's RESIDENT_WAIT_MS (stages/relay.ts)). */
 export const REQUEST_CAP_MS = 5_500;
 /** Longest wait for a request's `afterAnswer` work (status files) once its reply is written. */
 const AFTER_ANSWER_CAP_MS = 2_000;
@@ -75,7 +76,7 @@ const MAX_PARTIAL_LINE_CHARS = 64 * 1024;
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
 export interface ResidentHost {
-  /** The stage every request runs: the prompt stage (stages/prompt.ts), handed in by the resident's entry (hook/resident.ts). */
+  /** The stage a request runs (its event's: prompt or start), handed in by the resident's entry (hook/resident.ts). */
   stage: Stage;
   /** The resident's own environment: it chooses the key, exactly as in the hook that started it. */
   env: Env;

@@ -52,12 +52,17 @@ export function encodeReply(result: StageResult): string {
   return JSON.stringify({ v: RESIDENT_PROTOCOL_VERSION, result });
 }
 
-/** @returns the stage result, or undefined when the reply is not a pass-through or a context block. */
+/**
+ * @returns the stage result (with the start's line for the user, `notice`,
+ * when it has one), or undefined when the reply is not a pass-through or a
+ * context block.
+ */
 export function decodeReply(text: string): StageResult | undefined {
   const value = parseJson(text);
   if (!isRecord(value) || value.v !== RESIDENT_PROTOCOL_VERSION || !isRecord(value.result)) return undefined;
-  const { kind, text: context } = value.result;
-  if (kind === 'pass') return { kind: 'pass' };
-  if (kind === 'context' && typeof context === 'string') return { kind: 'context', text: context };
+  const { kind, text: context, notice } = value.result;
+  const told = typeof notice === 'string' ? { notice } : {};
+  if (kind === 'pass') return { kind: 'pass', ...told };
+  if (kind === 'context' && typeof context === 'string') return { kind: 'context', text: context, ...told };
   return undefined;
 }

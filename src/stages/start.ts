@@ -12,8 +12,10 @@
  * workspace left uncommitted and idle to a detached worker (reading only the
  * small uncommitted index, DESIGN D19); render ONE block (the plan, reads and
  * block in startBlock.ts, shared with the hooks module). Last, it makes sure
- * the resident helper that answers prompt hooks runs (DESIGN D16), so the
- * session's first prompt finds it warm.
+ * the resident helper that answers prompt and start hooks runs (DESIGN D16),
+ * so the session's first prompt finds it warm. The hook hands the start to
+ * that resident when one listens (stages/relay.ts, D44): this same stage then
+ * runs there, with the hook's per-session variables.
  *
  * Beside the reads, at most one request says what earlier sessions of this
  * workspace taught (learned/atStart.ts, DESIGN D36): one line for the user
@@ -73,7 +75,9 @@ export async function runStart(input: HookInput, deps: StageDeps): Promise<Stage
       startWaitMs(ctx, deps.now()),
       { text: '' },
     );
-    if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers) ensureResident(deps);
+    // The resident running this start (stages/relay.ts) is the one it would start.
+    if (ctx.settings.autoRecall && ctx.settings.resident && !moduleAnswers && deps.runner !== 'resident')
+      ensureResident(deps);
     recordStart(ctx, deps, source, text, watched.serverSeen());
     // Memory off (server away, key refused, writes given up): one line for the user, once per session (DESIGN D21); the module's own when it answers.
     const notice = moduleAnswers ? undefined : startNotice(ctx, deps, watched.failure(), false);

@@ -104,7 +104,7 @@ export async function readStartBlock(
   );
 }
 
-/** After the answer: the why record of the block, and whether the server answered (a headless run never recalls, so start says it). */
+/** After the answer: the why record of the block (saying which process answered), and whether the server answered (a headless run never recalls, so start says it). */
 export function recordStart(
   ctx: StageContext,
   deps: StageDeps,
@@ -121,6 +121,7 @@ export function recordStart(
         detail: source,
         workspace: ctx.workspace,
         ...(ctx.project.peerId ? { peer: ctx.project.peerId } : {}),
+        by: deps.runner ?? 'hook',
         items: urisIn(text),
         text,
       }),

@@ -16,7 +16,7 @@ import { PREFLIGHT_SAFETY_MS } from '../../src/protocol/budgets.js';
 import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
 import { routeFor } from '../../src/hook/routes.js';
 import { REQUEST_CAP_MS } from '../../src/resident/server.js';
-import { RESIDENT_WAIT_MS } from '../../src/stages/promptRelay.js';
+import { RESIDENT_WAIT_MS } from '../../src/stages/relay.js';
 import { MAX_STDIN_BYTES } from '../../src/protocol/stdin.js';
 import { matchesMatcher } from '../support/host-sim/protocol/index.js';
 import type { MatcherMode } from '../support/host-sim/protocol/index.js';
@@ -150,13 +150,14 @@ describe('hooks/hooks.json', () => {
     }
   });
 
-  it('a prompt waits for the resident inside its budget, even after the slowest stdin read; the resident answers before that wait ends', () => {
-    const timeoutMs = (config.UserPromptSubmit?.[0]?.hooks[0]?.timeout ?? 0) * 1000;
-    // The synchronous wait cannot be cut by the safety timer, so it is bounded by itself.
-    expect(RESIDENT_WAIT_MS).toBeLessThan(routeFor('UserPromptSubmit')?.safetyMs ?? 0);
-    expect(PREFLIGHT_SAFETY_MS + RESIDENT_WAIT_MS + 1_000).toBeLessThanOrEqual(timeoutMs);
-    expect(REQUEST_CAP_MS).toBeLessThan(RESIDENT_WAIT_MS);
-  });
+  for (const event of ['UserPromptSubmit', 'SessionStart'] as const)
+    it(`${event} waits for the resident inside its budget, even after the slowest stdin read; the resident answers before that wait ends`, () => {
+      const timeoutMs = (config[event]?.[0]?.hooks[0]?.timeout ?? 0) * 1000;
+      // The synchronous wait cannot be cut by the safety timer, so it is bounded by itself.
+      expect(RESIDENT_WAIT_MS).toBeLessThan(routeFor(event)?.safetyMs ?? 0);
+      expect(PREFLIGHT_SAFETY_MS + RESIDENT_WAIT_MS + 1_000).toBeLessThanOrEqual(timeoutMs);
+      expect(REQUEST_CAP_MS).toBeLessThan(RESIDENT_WAIT_MS);
+    });
 });
 
 describe('.codebuddy-plugin/plugin.json and the MCP server file it names', () => {

@@ -123,7 +123,7 @@ describe('PIPE_BUF and FIFOs by platform', () => {
   });
 
   it('with no FIFOs (Windows) a prompt hook neither asks nor starts a resident', async () => {
-    const { runPromptRelay } = await import('../../src/stages/promptRelay.js');
+    const { runPromptRelay } = await import('../../src/stages/relay.js');
     const dataDir = mkdtempSync(join(tmpdir(), 'ov-win-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     mkdirSync(dataDir, { recursive: true });

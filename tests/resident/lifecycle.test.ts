@@ -159,7 +159,7 @@ describe('ending, and what a prompt costs meanwhile', () => {
     expect(await recallAnsweredBy(w.dataDir, firedAt)).toBe('hook');
     expect(
       debugLines(logPath(w)).some(
-        (line) => line.message === 'no resident listening; recall runs in the hook' && line.reason === 'ENXIO',
+        (line) => line.message === 'no resident listening; the stage runs in the hook' && line.reason === 'ENXIO',
       ),
     ).toBe(true);
   });

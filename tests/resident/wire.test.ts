@@ -51,6 +51,16 @@ describe('replies', () => {
     });
   });
 
+  it("carry the start's line for the user (notice) with either", () => {
+    for (const result of [
+      { kind: 'pass', notice: 'OpenViking memory is off: the server did not answer.' },
+      { kind: 'context', text: '<openviking-context>…', notice: 'Learned 2 memories.' },
+    ] as const)
+      expect(decodeReply(encodeReply(result))).toEqual(result);
+    const odd = JSON.stringify({ v: RESIDENT_PROTOCOL_VERSION, result: { kind: 'pass', notice: 7 } });
+    expect(decodeReply(odd)).toEqual({ kind: 'pass' });
+  });
+
   it('can never carry a deny, another version, or a partial file', () => {
     const deny = encodeReply({ kind: 'deny', reason: 'no' });
     for (const bad of [

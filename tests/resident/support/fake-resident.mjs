@@ -1,6 +1,6 @@
 // A stand-in resident for the client tests: reads request lines from a FIFO
 // like the real one (read-write, non-blocking, through the event loop) and
-// answers by `mode`: `echo` (a context block naming the prompt), `silent`
+// answers by `mode` (in the protocol version the request spoke): `echo` (a context block naming the prompt), `silent`
 // (never answers), `garbage` (a reply that is not one), `empty` (an empty
 // reply file: what a resident that cannot write its answer leaves). Each request it
 // takes is appended to `<log>` as a JSON line. Prints `ready` once listening.
@@ -45,7 +45,7 @@ function take(line) {
       ? 'not a reply'
       : mode === 'empty'
         ? ''
-        : JSON.stringify({ v: 1, result: { kind: 'context', text: `echo:${request.input.prompt}` } });
+        : JSON.stringify({ v: request.v, result: { kind: 'context', text: `echo:${request.input.prompt}` } });
   const path = join(dir, `${key}-${id}.reply`);
   writeFileSync(`${path}.tmp`, reply);
   renameSync(`${path}.tmp`, path);

@@ -46,6 +46,8 @@ describe('no procfs (macOS, Git Bash): the lock', () => {
     const pid = Number(
       await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))),
     );
+    // Killed only once the shell is `sleep 5`: killed while it is still the shell, the shell may reap it (seen flaky).
+    await waitFor(() => readFileSync(`/proc/${parent.pid}/comm`, 'latin1') === 'sleep\n');
     process.kill(pid, 'SIGKILL');
     await waitFor(() => readFileSync(`/proc/${pid}/stat`, 'latin1').includes(') Z'));
     expect(defaultIsProcessAlive(pid)).toBe(false); // Linux: procfs says Z

@@ -91,6 +91,9 @@ export const LAZY_MODULES = {
   'src/import/main.ts': 'import',
   // A person's command line (--help, doctor, why, …): never a hook's (issue 30).
   'src/hook/cli.ts': 'cli',
+  // The HTTP transport and the transcript's last exchange: only a stage that runs in the hook loads them (D44).
+  'src/openviking/socketHttp.ts': 'http',
+  'src/transcript/lastExchange.ts': 'last-exchange',
 };
 
 /** Options every bundle shares; tests that bundle a single entry reuse them. */

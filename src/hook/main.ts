@@ -28,14 +28,13 @@
  * CodeBuddy). Start-up cost is the product's latency, so this file imports
  * only small modules and takes builtins through getBuiltinModule (build.mjs);
  * stages other than the guard, the doctor and the worker are dynamic
- * imports (each a `require` of its lazy file in the bundle), and the HTTP transport loads its sockets on first use.
+ * imports (each a `require` of its lazy file in the bundle), and so is the HTTP transport (on its first request).
  *
  * @module
  */
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { HttpTransport } from '../openviking/http.js';
-import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { dispatchHook } from './dispatch.js';
 import { createLogger, type HookLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
@@ -120,10 +119,7 @@ function lazyLogger(): Logger {
   };
 }
 
-/**
- * `stage` overrides env, cwd and transport: the resident runs a stage with its requesting hook's env and cwd.
- * `offHostClock`: `hook.cjs detached` (StageDeps.offHostClock).
- */
+/** `stage`: the env, cwd and transport of a hook's stage the resident runs; `offHostClock`: `hook.cjs detached`. */
 function buildDeps(
   stage?: { env: Record<string, string>; cwd: string; http: HttpTransport },
   offHostClock = false,
@@ -268,8 +264,7 @@ async function runPersonCommand(argv: readonly string[]): Promise<void> {
   exitWith(result.text, result.code);
 }
 
-/** Progress to stderr (the import's): one line rewritten in place on a TTY, plain lines otherwise. */
-/** Where a long command shows its progress (the import's). */
+/** Where a long command shows its progress (the import's): one line rewritten in place on a TTY, plain lines otherwise. */
 function stderrTerminal(): { isTTY: boolean; columns?: number; write(text: string): void } {
   const stderr = process.stderr;
   return { isTTY: stderr.isTTY === true, columns: stderr.columns, write: (text) => void stderr.write(text) };
@@ -291,7 +286,6 @@ async function runResidentCommand(): Promise<void> {
   const { runResident } = await import('./resident.js');
   await runResident({
     buildDeps: (stage) => buildDeps(stage),
-    transport: (options) => socketHttpTransportFor(process.env, options),
     codeFile: ENTRY_FILE,
   });
   exitWith('', 0);

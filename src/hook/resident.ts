@@ -1,8 +1,8 @@
 /**
  * `node scripts/hook.cjs resident`: the entry of the resident helper
  * (DESIGN D16), its own lazy file (scripts/lazy/resident.cjs). The hook
- * entry hands over what it builds from `process` (deps, the transport, its
- * own bundle file); this file adds the resident's process side: its FIFO
+ * entry hands over what it builds from `process` (deps, its own bundle
+ * file); this file adds the resident's process side: its FIFO
  * (made with `mkfifo`, read through the event loop), its working directory
  * (HOME, so it never pins the workspace it was started from) and its stop
  * signals. What it serves, and when it retires, is resident/server.ts; the
@@ -15,11 +15,10 @@ import { spawnSync } from 'node:child_process';
 import { constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { HttpTransport } from '../openviking/http.js';
-import type { SocketHttpOptions } from '../openviking/socketHttp.js';
-import type { Logger } from '../protocol/stage.js';
+import { socketHttpTransportFor } from '../openviking/socketHttp.js';
 import { KEEP_ALIVE_MS, serveResident } from '../resident/server.js';
 import type { HookInput } from '../protocol/input.js';
-import type { StageDeps, StageResult } from '../protocol/stage.js';
+import type { Logger, StageDeps, StageResult } from '../protocol/stage.js';
 import { PASS } from '../protocol/stage.js';
 import { runPrompt } from '../stages/prompt.js';
 import { runStart } from '../stages/start.js';
@@ -29,8 +28,6 @@ import type { NodeDeps } from './nodeDeps.js';
 export interface ResidentProcess {
   /** Deps of the resident itself (no argument), or of one request's stage: its hook's env and cwd, the resident's transport. */
   buildDeps(stage?: { env: Record<string, string>; cwd: string; http: HttpTransport }): NodeDeps;
-  /** The socket transport through the proxy this process's environment names, if any (openviking/socketHttp.ts). */
-  transport(options: Omit<SocketHttpOptions, 'proxy'>): HttpTransport;
   /** The bundle this process runs (scripts/hook.cjs): the resident retires when it changes. */
   codeFile: string;
 }
@@ -38,7 +35,8 @@ export interface ResidentProcess {
 /** Serves prompt and start hooks until the resident retires (resident/server.ts says when). */
 export async function runResident(proc: ResidentProcess): Promise<void> {
   const base = proc.buildDeps();
-  const http = proc.transport({ keepAliveMs: KEEP_ALIVE_MS });
+  // Through the proxy the resident's environment names, if any (DESIGN D20); connections kept for the next request.
+  const http = socketHttpTransportFor(base.deps.env, { keepAliveMs: KEEP_ALIVE_MS });
   process.chdir(base.deps.homeDir);
   await serveResident({
     stage: residentStage,

@@ -157,9 +157,9 @@ describe('dispatchHook', () => {
 });
 
 describe('routeFor', () => {
-  it('names the real stages (the guard and the prompt relay in the entry, the rest behind imports)', async () => {
+  it('names the real stages (the guard and the relays of prompt and start in the entry, the rest behind imports)', async () => {
     const expected: Record<string, string> = {
-      SessionStart: 'runStart',
+      SessionStart: 'runStartRelay',
       UserPromptSubmit: 'runPromptRelay',
       PreToolUse: 'runGuard',
       Stop: 'runCapture',

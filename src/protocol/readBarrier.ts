@@ -8,10 +8,12 @@
  * the recall block too; a lost deny would let the tool run.
  *
  * The barrier: the answer followed by more blank space than the socket can
- * hold (twice its send buffer: what a stream socket queues is charged with
- * its buffers' overhead, so the payload that fits is somewhat less than the
- * buffer, never more), so the write returns only once the host has read the
- * answer itself, and the process exits after that. The host trims the stdout before it
+ * hold (its send buffer and a margin: what a stream socket queues is charged
+ * with its buffers' overhead, so the payload that fits is somewhat less than
+ * the buffer, never more), so the write returns only once the host has read
+ * the answer itself, and the process exits after that. Every byte of it is
+ * written, and read by the host, on every answer: twice the buffer, as it
+ * was, cost the prompt ~1 ms more than once and the margin (D44). The host trims the stdout before it
  * parses it (bundle `parseHookOutput`), so the answer means the same.
  * Only on CodeBuddy: Claude Code reads a hook's output to its end, and
  * counts what it reads against its 10,000-unit limit (D28).
@@ -32,8 +34,8 @@ const SOCKET_BUFFER_FILE = '/proc/sys/net/core/wmem_default';
  */
 export const FALLBACK_SOCKET_BYTES = 256 * 1024;
 
-/** The blank space after an answer, in multiples of the socket's send buffer. */
-const PADDING_BUFFERS = 2;
+/** Blank space past the socket's send buffer: the smallest buffer counted (a pipe's) again. */
+const PADDING_MARGIN_BYTES = 64 * 1024;
 
 /**
  * The bytes a hook writes for `answer`: with the barrier when CodeBuddy runs the hook (it sets
@@ -41,7 +43,7 @@ const PADDING_BUFFERS = 2;
  */
 export function withReadBarrier(answer: string, env: Env, socketBytes: () => number): string {
   if (answer === '' || !env.CODEBUDDY_PLUGIN_ROOT) return answer;
-  return `${answer}${' '.repeat(PADDING_BUFFERS * Math.max(socketBytes(), 64 * 1024))}\n`;
+  return `${answer}${' '.repeat(Math.max(socketBytes(), PADDING_MARGIN_BYTES) + PADDING_MARGIN_BYTES)}\n`;
 }
 
 /** The socket send buffer from `net.core.wmem_default`'s text, or the fallback. */

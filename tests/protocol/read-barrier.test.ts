@@ -28,10 +28,10 @@ import { REPO_ROOT } from '../support/spawn-hook.js';
 const CODEBUDDY = { CODEBUDDY_PLUGIN_ROOT: '/plugin' };
 
 describe('withReadBarrier', () => {
-  it('pads a CodeBuddy answer with more blank space than two socket buffers, and nothing else', () => {
+  it('pads a CodeBuddy answer with more blank space than the socket buffer holds (a 64 KiB margin), and nothing else', () => {
     const padded = withReadBarrier('{"a":1}', CODEBUDDY, () => 200_000);
     expect(padded.startsWith('{"a":1}')).toBe(true);
-    expect(padded.length).toBe('{"a":1}'.length + 400_000 + 1);
+    expect(padded.length).toBe('{"a":1}'.length + 200_000 + 64 * 1024 + 1);
     expect(padded.trim()).toBe('{"a":1}');
   });
 

@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +21,7 @@ import { contextOf, createWorld, RECALL_MARKER, RECALL_PROMPT } from '../support
 import type { World } from '../support/session-world.js';
 import { residentPids } from '../support/detached.js';
 import { debugLines } from '../support/resident.js';
-import { waitFor } from '../store/fixtures/processes.js';
+import { startZombie, waitFor } from '../store/fixtures/processes.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -40,16 +39,8 @@ function leanPath(tools: readonly string[]): string {
 
 describe('no procfs (macOS, Git Bash): the lock', () => {
   it('a zombie holder counts as alive without /proc, and its lock is reclaimed once its heartbeat is stale', async () => {
-    // `sleep 100` is started by a shell that then execs `sleep 5`, which never reaps it: killed, it stays a zombie.
-    const parent = spawn('sh', ['-c', 'sleep 100 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const { pid, parent } = await startZombie();
     cleanups.push(() => void parent.kill('SIGKILL'));
-    const pid = Number(
-      await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))),
-    );
-    // Killed only once the shell is `sleep 5`: killed while it is still the shell, the shell may reap it (seen flaky).
-    await waitFor(() => readFileSync(`/proc/${parent.pid}/comm`, 'latin1') === 'sleep\n');
-    process.kill(pid, 'SIGKILL');
-    await waitFor(() => readFileSync(`/proc/${pid}/stat`, 'latin1').includes(') Z'));
     expect(defaultIsProcessAlive(pid)).toBe(false); // Linux: procfs says Z
     const noProc = (candidate: number) => defaultIsProcessAlive(candidate, join(tmpdir(), 'no-procfs-here'));
     expect(noProc(pid)).toBe(true); // elsewhere: signal 0 alone, a zombie exists

@@ -1,11 +1,17 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquire, defaultIsProcessAlive, tryLock, withLock } from '../../src/store/lock.js';
-import { deadPid, pathExists, runTogether, startChild, useSandbox, waitFor } from './fixtures/processes.js';
+import {
+  deadPid,
+  pathExists,
+  runTogether,
+  startChild,
+  startZombie,
+  useSandbox,
+  waitFor,
+} from './fixtures/processes.js';
 
 const box = useSandbox();
 
@@ -95,16 +101,8 @@ describe('stale-lock reclaim', () => {
   });
 
   it('reclaims the lock of a killed holder that is still a zombie (its parent has not reaped it yet)', async () => {
-    // `sleep 100` is started by a shell that then execs `sleep 5`, which never reaps it: killed, it stays a zombie.
-    const parent = spawn('sh', ['-c', 'sleep 100 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const { pid, parent } = await startZombie();
     try {
-      const pid = Number(
-        await new Promise<string>((resolve) =>
-          parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())),
-        ),
-      );
-      process.kill(pid, 'SIGKILL');
-      await waitFor(() => readFileSync(`/proc/${pid}/stat`, 'latin1').includes(') Z'));
       expect(() => process.kill(pid, 0)).not.toThrow(); // signal 0 alone calls it alive
       expect(defaultIsProcessAlive(pid)).toBe(false);
       const lockPath = join(box.dir, 'zombie.lock');

@@ -5194,6 +5194,31 @@ var stripClaudeCommandOutput = createTagBlockStripper(
   "drop-tag"
 );
 
+// src/recall/smallTalk.ts
+var MAX_REST_WORDS = 4;
+var ACKNOWLEDGEMENT = /^(?:thank you|thanks|thx|ty|okay|ok|kk|k|cool|great|nice|perfect|awesome|excellent|sounds good|looks good|lgtm|got it|sure|yes|yep|yeah|yup|alright|all right|fine|lol|haha|heh|hmm+|huh|wow|good morning|good afternoon|good evening|morning|hi|hello|hey)(?![\p{L}\p{N}])/u;
+var QUESTION_WORD = /\b(?:how|what|which|why|when|where|who|whom|whose)\b/;
+var EMPTY_WORDS = new Set(
+  "a an the it its this that these those them they he she him her we us our you your i me my mine so then now and or but for to of on in at with by from up do does did done go just please let lets let\u2019s be is are was were been all much very really too also again more well there here one ones".split(" ")
+);
+function isSmallTalk(prompt) {
+  let text2 = prompt.trim().toLowerCase();
+  if (text2 === "" || text2.includes("?") || QUESTION_WORD.test(text2)) return false;
+  if (!ACKNOWLEDGEMENT.test(text2)) return false;
+  for (let changed = true; changed; ) {
+    changed = false;
+    text2 = text2.replace(/^[^\p{L}\p{N}]+/u, "");
+    const match = ACKNOWLEDGEMENT.exec(text2);
+    if (match !== null) {
+      text2 = text2.slice(match[0].length);
+      changed = true;
+    }
+  }
+  const rest = text2.split(/[^\p{L}\p{N}’']+/u).filter((word) => word !== "");
+  if (rest.length > MAX_REST_WORDS) return false;
+  return rest.filter((word) => !EMPTY_WORDS.has(word) && !ACKNOWLEDGEMENT.test(word)).length <= 1;
+}
+
 // src/recall/skip.ts
 var MAX_QUERY_CHARS2 = 4e3;
 var HOST_CONTINUATIONS = [
@@ -5223,6 +5248,7 @@ function decideRecall(input, settings, workspace) {
   const query = outboundQuery(asked2);
   const minLength = Math.max(1, settings.minQueryLength);
   if ([...query].length < minLength) return skip([...asked2].length < minLength ? "too-short" : "private-only");
+  if (isSmallTalk(query)) return skip("small-talk");
   return { recall: true, query: query.length > MAX_QUERY_CHARS2 ? query.slice(0, MAX_QUERY_CHARS2) : query };
 }
 function afterPrefix(typed, prefix) {

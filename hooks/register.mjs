@@ -3931,25 +3931,78 @@ function termsOf(text2) {
   );
 }
 
+// src/recall/rerank.ts
+var RERANK_WEIGHTS = { lexical: 0.175, project: 0.05, experience: 0.04 };
+var STOP_WORDS = new Set(
+  "about after again all also and any are because been before being but can could did does doing done down each for from further get gets got had has have having her here hers him his how into its just let lets more most much need needs not now off once only other our ours out over own same she should some such than that the their them then there these they this those through too under until use used using very want was way were what when where which while who whom why will with would you your yours thing things really actually still please like make".split(" ")
+);
+var WORD_BREAK = /[^\p{L}\p{N}]+/u;
+var WORD_BREAKS = /[^\p{L}\p{N}]+/gu;
+var PEER_FOLDER2 = /^viking:\/\/user\/[^/]+\/peers\/[^/]+\//;
+function rerank(items, query, weights = RERANK_WEIGHTS) {
+  if (items.some((item) => item.score === void 0))
+    return items.map((item) => ({ item, relevance: item.score ?? 0 }));
+  const docs = items.map((item) => wordLine(item.text));
+  const covered = new Array(items.length).fill(0);
+  const holding = [];
+  let total = 0;
+  for (const gram of queryTrigrams(query)) {
+    holding.length = 0;
+    for (let index = 0; index < docs.length; index++) if (docs[index].includes(gram)) holding.push(index);
+    const weight = Math.log(1 + items.length / (1 + holding.length));
+    for (const index of holding) covered[index] += weight;
+    total += weight;
+  }
+  return items.map((item, index) => {
+    const relevance = (item.score ?? 0) + (total > 0 ? weights.lexical * covered[index] / total : 0) + (PEER_FOLDER2.test(item.uri) ? weights.project : 0) - (item.category === "experiences" ? weights.experience : 0);
+    return { item, relevance, index };
+  }).sort((a, b) => b.relevance - a.relevance || a.index - b.index).map(({ item, relevance }) => ({ item, relevance }));
+}
+function wordLine(text2) {
+  return ` ${text2.toLowerCase().replace(WORD_BREAKS, " ")} `;
+}
+function queryTrigrams(query) {
+  const grams = /* @__PURE__ */ new Set();
+  for (const word of query.toLowerCase().split(WORD_BREAK)) {
+    if ([...word].length < 3 || STOP_WORDS.has(word)) continue;
+    const padded = [...` ${word} `];
+    for (let at = 0; at + 3 <= padded.length; at++) grams.add(padded.slice(at, at + 3).join(""));
+  }
+  return grams;
+}
+
 // src/recall/tailMargin.ts
 var ALWAYS_KEPT = 3;
 var TAIL_MARGIN = 0.05;
-function trimTail(items) {
-  const top = items[0]?.score;
+function trimTail(items, scores = items.map((item) => item.score)) {
+  const top = scores[0];
   if (top === void 0) return [...items];
-  return items.filter(
-    (item, index) => index < ALWAYS_KEPT || item.score === void 0 || item.score >= top - TAIL_MARGIN
-  );
+  return items.filter((_, index) => {
+    const score = scores[index];
+    return index < ALWAYS_KEPT || score === void 0 || score >= top - TAIL_MARGIN;
+  });
 }
 
 // src/recall/cascade.ts
 var CONTEXT_FIELDS = /\b(?:mode|purpose|dedup_turns|max_tokens|session_id|query_expansion|quotas)\b/;
 var UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknown field/i;
+var SERVER_CANDIDATES = 10;
 var RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 async function recallMemories(request) {
   const learned = {};
   const outcome = withoutExcluded(await recallByTier(request, learned), request.settings.recallExcludeUris);
-  return { outcome: outcome.status === "hits" ? { ...outcome, items: trimTail(outcome.items) } : outcome, learned };
+  return { outcome: outcome.status === "hits" ? forBlock(outcome, request) : outcome, learned };
+}
+function forBlock(outcome, request) {
+  if (outcome.tier === "find") return { ...outcome, items: trimTail(outcome.items) };
+  const ranked = rerank(outcome.items, request.query).slice(0, request.settings.recallLimit);
+  return {
+    ...outcome,
+    items: trimTail(
+      ranked.map((entry) => entry.item),
+      ranked.map((entry) => entry.relevance)
+    )
+  };
 }
 async function recallByTier(request, learned) {
   const earlier = asksEarlierPeers(request) ? request.earlierPeers ?? [] : [];
@@ -3973,7 +4026,7 @@ async function recallByTier(request, learned) {
 async function askTier(request, earlier, tier, call) {
   const { own, others } = await askEveryPeer(request.client, earlier, call);
   if (!own.ok && isUnsupported(own)) return void 0;
-  const limit = request.settings.recallLimit;
+  const limit = Math.max(request.settings.recallLimit, SERVER_CANDIDATES);
   const inScope = projectScope(request.actorPeer, request.earlierPeerIds);
   return mergeOutcomes(
     fromContextResult(tier, own, limit, inScope),

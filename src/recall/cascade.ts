@@ -45,6 +45,7 @@ import type { RecallKnown, RecallLearned } from './known.js';
 import { isMemoryFolder } from './memoryFolder.js';
 import { projectScope } from './projectScope.js';
 import { rankFindItems } from './rank.js';
+import { relevantEnough } from './relevanceGate.js';
 import { rerank } from './rerank.js';
 import { trimTail } from './tailMargin.js';
 import type { RecallTier } from './tierCache.js';
@@ -55,6 +56,7 @@ export interface RecallRequest {
   settings: Pick<
     Settings,
     | 'scoreThreshold'
+    | 'recallMinRelevance'
     | 'recallMaxTokens'
     | 'recallDedupTurns'
     | 'recallLimit'
@@ -101,12 +103,15 @@ export async function recallMemories(request: RecallRequest): Promise<RecallRun>
 
 /**
  * The hits the block shows: the server's candidates re-ranked (rerank.ts),
- * at most `recallLimit`, without a low tail (tailMargin.ts). The find tier
+ * none when the best is below `recallMinRelevance` (relevanceGate.ts), at
+ * most `recallLimit`, without a low tail (tailMargin.ts). The find tier
  * was ranked here already (rank.ts) and keeps its order.
  */
 function forBlock(outcome: Extract<RecallOutcome, { status: 'hits' }>, request: RecallRequest): RecallOutcome {
   if (outcome.tier === 'find') return { ...outcome, items: trimTail(outcome.items) };
-  const ranked = rerank(outcome.items, request.query).slice(0, request.settings.recallLimit);
+  const candidates = rerank(outcome.items, request.query);
+  if (!relevantEnough(candidates, request.settings.recallMinRelevance)) return { status: 'empty', tier: outcome.tier };
+  const ranked = candidates.slice(0, request.settings.recallLimit);
   return {
     ...outcome,
     items: trimTail(

@@ -81,6 +81,7 @@ describe('recallMemories re-ranks the candidates, then cuts to recallLimit', () 
       client,
       settings: {
         scoreThreshold: 0.35,
+        recallMinRelevance: 0,
         recallMaxTokens: 1600,
         recallDedupTurns: 0,
         recallLimit: 2,

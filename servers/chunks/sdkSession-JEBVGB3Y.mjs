@@ -7,7 +7,7 @@ import {
   UpstreamError,
   isRecord,
   serverMessageOf
-} from "./chunk-JIBURGQ5.mjs";
+} from "./chunk-F43RTKLU.mjs";
 import {
   __commonJS,
   __export,

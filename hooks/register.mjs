@@ -1336,10 +1336,10 @@ var RECALL_KNOBS = {
   recallOtherPeerPenalty: {
     env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY",
     type: "float",
-    default: 0.3,
+    default: 0.1,
     min: 0,
     max: 1,
-    description: "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places."
+    description: "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places; one that still outscores all of this project's shows the prompt is about that project, and nothing is injected (D43)."
   },
   recallExcludeUris: {
     env: "OPENVIKING_RECALL_EXCLUDE_URIS",
@@ -1865,6 +1865,7 @@ var CLI_VARIABLES = [
   "OPENVIKING_MCP_SERVER",
   "OPENVIKING_RECALL_LIMIT",
   "OPENVIKING_SCORE_THRESHOLD",
+  "OPENVIKING_RECALL_MIN_RELEVANCE",
   "OPENVIKING_MIN_QUERY_LENGTH",
   "OPENVIKING_RECALL_MAX_TOKENS",
   "OPENVIKING_RECALL_DEDUP_TURNS",
@@ -1929,6 +1930,7 @@ function readCliVariables($) {
     $.env.get("OPENVIKING_MCP_SERVER"),
     $.env.get("OPENVIKING_RECALL_LIMIT"),
     $.env.get("OPENVIKING_SCORE_THRESHOLD"),
+    $.env.get("OPENVIKING_RECALL_MIN_RELEVANCE"),
     $.env.get("OPENVIKING_MIN_QUERY_LENGTH"),
     $.env.get("OPENVIKING_RECALL_MAX_TOKENS"),
     $.env.get("OPENVIKING_RECALL_DEDUP_TURNS"),
@@ -3863,6 +3865,19 @@ function isMemoryFolder(uri) {
   return !/\.md(?![\p{L}\p{N}_.-])/iu.test(segments[segments.length - 1] ?? "");
 }
 
+// src/recall/otherProject.ts
+var OTHER_PROJECT_MARGIN = 0.06;
+function aboutAnotherProject(entries, inScope) {
+  let own = -Infinity;
+  let other = -Infinity;
+  for (const entry of entries) {
+    if (entry.score === void 0 || isMemoryFolder(entry.uri)) continue;
+    if (inScope(entry.uri)) own = Math.max(own, entry.score);
+    else other = Math.max(other, entry.score);
+  }
+  return other > own + OTHER_PROJECT_MARGIN;
+}
+
 // src/recall/projectScope.ts
 var PEER_FOLDER = /^viking:\/\/user\/[^/]+\/peers\/([^/]+)(?:\/|$)/;
 function projectScope(peer, earlierIds = () => []) {
@@ -4129,6 +4144,7 @@ function isUnsupported(failure2) {
 function fromContextResult(tier, result, limit, inScope) {
   if (!result.ok) return { status: "failed", tier, failure: result };
   if (result.result.stats?.rewrite === "no_relevant") return { status: "empty", tier };
+  if (aboutAnotherProject(result.result.entries, inScope)) return { status: "empty", tier };
   const items = result.result.entries.filter((entry) => !isMemoryFolder(entry.uri) && inScope(entry.uri)).slice(0, limit).map(fromEntry);
   return items.length === 0 ? { status: "empty", tier } : { status: "hits", tier, items };
 }

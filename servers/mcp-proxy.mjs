@@ -33,7 +33,7 @@ import {
   speaksProtocolVersion,
   statQuietly,
   writeJsonAtomic
-} from "./chunks/chunk-F43RTKLU.mjs";
+} from "./chunks/chunk-TGAY6XFG.mjs";
 import {
   transportFailureCause
 } from "./chunks/chunk-IR6DMAYW.mjs";
@@ -2136,7 +2136,7 @@ function createSemaphore(limit) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-JEBVGB3Y.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-MBU6F4JO.mjs")).openSdkSession(options);
 function createUpstream(options) {
   const sessions = new UpstreamSessions(options);
   const { config, log } = options;

@@ -24,7 +24,9 @@
  * is ordered by score and cut to `recallLimit`. Any answer with memories is
  * enough; when none has any, the project's own answer stands. Another
  * project's memories never reach the block, under either scope
- * (projectScope.ts). The candidates are then re-ranked here by what the
+ * (projectScope.ts); when one of them outscores all of the project's by a
+ * margin, the prompt is about that project and nothing is injected
+ * (otherProject.ts). The candidates are then re-ranked here by what the
  * entries' text shares with the query, the project's own memories first
  * (rerank.ts), cut to `recallLimit`, and a tail scoring well below the
  * first memories is cut (tailMargin.ts, D43): no extra round trip.
@@ -43,6 +45,7 @@ import type {
 import { lookUpUserSpace } from '../openviking/userSpace.js';
 import type { RecallKnown, RecallLearned } from './known.js';
 import { isMemoryFolder } from './memoryFolder.js';
+import { aboutAnotherProject } from './otherProject.js';
 import { projectScope } from './projectScope.js';
 import { rankFindItems } from './rank.js';
 import { relevantEnough } from './relevanceGate.js';
@@ -276,6 +279,7 @@ function fromContextResult(
 ): RecallOutcome {
   if (!result.ok) return { status: 'failed', tier, failure: result };
   if (result.result.stats?.rewrite === 'no_relevant') return { status: 'empty', tier };
+  if (aboutAnotherProject(result.result.entries, inScope)) return { status: 'empty', tier };
   const items = result.result.entries
     .filter((entry) => !isMemoryFolder(entry.uri) && inScope(entry.uri))
     .slice(0, limit)

@@ -7,7 +7,7 @@ import {
   UpstreamError,
   isRecord,
   serverMessageOf
-} from "./chunk-F43RTKLU.mjs";
+} from "./chunk-TGAY6XFG.mjs";
 import {
   __commonJS,
   __export,

@@ -1296,10 +1296,10 @@ var RECALL_KNOBS = {
   recallOtherPeerPenalty: {
     env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY",
     type: "float",
-    default: 0.3,
+    default: 0.1,
     min: 0,
     max: 1,
-    description: "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places."
+    description: "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places; one that still outscores all of this project's shows the prompt is about that project, and nothing is injected (D43)."
   },
   recallExcludeUris: {
     env: "OPENVIKING_RECALL_EXCLUDE_URIS",

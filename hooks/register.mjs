@@ -1266,6 +1266,14 @@ var RECALL_KNOBS = {
     max: 1,
     description: "Lowest relevance score a recalled memory may have."
   },
+  recallMinRelevance: {
+    env: "OPENVIKING_RECALL_MIN_RELEVANCE",
+    type: "float",
+    default: 0,
+    min: 0,
+    max: 2,
+    description: "Inject nothing when the best memory's relevance (its score plus the plugin's re-rank, D43) is below this; 0: off. Depends on the embedding model: with all-MiniLM-L6-v2, 0.69 halved injections on the benchmark's prompts that no memory answers and cost some right answers (D43)."
+  },
   minQueryLength: {
     env: "OPENVIKING_MIN_QUERY_LENGTH",
     type: "int",
@@ -1328,10 +1336,10 @@ var RECALL_KNOBS = {
   recallOtherPeerPenalty: {
     env: "OPENVIKING_RECALL_OTHER_PEER_PENALTY",
     type: "float",
-    default: 0.3,
+    default: 0.1,
     min: 0,
     max: 1,
-    description: "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places."
+    description: "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places; one that still outscores all of this project's shows the prompt is about that project, and nothing is injected (D43)."
   },
   recallExcludeUris: {
     env: "OPENVIKING_RECALL_EXCLUDE_URIS",
@@ -1857,6 +1865,7 @@ var CLI_VARIABLES = [
   "OPENVIKING_MCP_SERVER",
   "OPENVIKING_RECALL_LIMIT",
   "OPENVIKING_SCORE_THRESHOLD",
+  "OPENVIKING_RECALL_MIN_RELEVANCE",
   "OPENVIKING_MIN_QUERY_LENGTH",
   "OPENVIKING_RECALL_MAX_TOKENS",
   "OPENVIKING_RECALL_DEDUP_TURNS",
@@ -1921,6 +1930,7 @@ function readCliVariables($) {
     $.env.get("OPENVIKING_MCP_SERVER"),
     $.env.get("OPENVIKING_RECALL_LIMIT"),
     $.env.get("OPENVIKING_SCORE_THRESHOLD"),
+    $.env.get("OPENVIKING_RECALL_MIN_RELEVANCE"),
     $.env.get("OPENVIKING_MIN_QUERY_LENGTH"),
     $.env.get("OPENVIKING_RECALL_MAX_TOKENS"),
     $.env.get("OPENVIKING_RECALL_DEDUP_TURNS"),
@@ -3855,6 +3865,19 @@ function isMemoryFolder(uri) {
   return !/\.md(?![\p{L}\p{N}_.-])/iu.test(segments[segments.length - 1] ?? "");
 }
 
+// src/recall/otherProject.ts
+var OTHER_PROJECT_MARGIN = 0.06;
+function aboutAnotherProject(entries, inScope) {
+  let own = -Infinity;
+  let other = -Infinity;
+  for (const entry of entries) {
+    if (entry.score === void 0 || isMemoryFolder(entry.uri)) continue;
+    if (inScope(entry.uri)) own = Math.max(own, entry.score);
+    else other = Math.max(other, entry.score);
+  }
+  return other > own + OTHER_PROJECT_MARGIN;
+}
+
 // src/recall/projectScope.ts
 var PEER_FOLDER = /^viking:\/\/user\/[^/]+\/peers\/([^/]+)(?:\/|$)/;
 function projectScope(peer, earlierIds = () => []) {
@@ -3931,25 +3954,87 @@ function termsOf(text2) {
   );
 }
 
+// src/recall/relevanceGate.ts
+function relevantEnough(ranked, floor) {
+  if (floor <= 0) return true;
+  const best = ranked[0];
+  return best !== void 0 && best.relevance >= floor;
+}
+
+// src/recall/rerank.ts
+var RERANK_WEIGHTS = { lexical: 0.175, project: 0.05, experience: 0.04 };
+var STOP_WORDS = new Set(
+  "about after again all also and any are because been before being but can could did does doing done down each for from further get gets got had has have having her here hers him his how into its just let lets more most much need needs not now off once only other our ours out over own same she should some such than that the their them then there these they this those through too under until use used using very want was way were what when where which while who whom why will with would you your yours thing things really actually still please like make".split(" ")
+);
+var WORD_BREAK = /[^\p{L}\p{N}]+/u;
+var WORD_BREAKS = /[^\p{L}\p{N}]+/gu;
+var PEER_FOLDER2 = /^viking:\/\/user\/[^/]+\/peers\/[^/]+\//;
+function rerank(items, query, weights = RERANK_WEIGHTS) {
+  if (items.some((item) => item.score === void 0))
+    return items.map((item) => ({ item, relevance: item.score ?? 0 }));
+  const docs = items.map((item) => wordLine(item.text));
+  const covered = new Array(items.length).fill(0);
+  const holding = [];
+  let total = 0;
+  for (const gram of queryTrigrams(query)) {
+    holding.length = 0;
+    for (let index = 0; index < docs.length; index++) if (docs[index].includes(gram)) holding.push(index);
+    const weight = Math.log(1 + items.length / (1 + holding.length));
+    for (const index of holding) covered[index] += weight;
+    total += weight;
+  }
+  return items.map((item, index) => {
+    const relevance = (item.score ?? 0) + (total > 0 ? weights.lexical * covered[index] / total : 0) + (PEER_FOLDER2.test(item.uri) ? weights.project : 0) - (item.category === "experiences" ? weights.experience : 0);
+    return { item, relevance, index };
+  }).sort((a, b) => b.relevance - a.relevance || a.index - b.index).map(({ item, relevance }) => ({ item, relevance }));
+}
+function wordLine(text2) {
+  return ` ${text2.toLowerCase().replace(WORD_BREAKS, " ")} `;
+}
+function queryTrigrams(query) {
+  const grams = /* @__PURE__ */ new Set();
+  for (const word of query.toLowerCase().split(WORD_BREAK)) {
+    if ([...word].length < 3 || STOP_WORDS.has(word)) continue;
+    const padded = [...` ${word} `];
+    for (let at = 0; at + 3 <= padded.length; at++) grams.add(padded.slice(at, at + 3).join(""));
+  }
+  return grams;
+}
+
 // src/recall/tailMargin.ts
 var ALWAYS_KEPT = 3;
 var TAIL_MARGIN = 0.05;
-function trimTail(items) {
-  const top = items[0]?.score;
+function trimTail(items, scores = items.map((item) => item.score)) {
+  const top = scores[0];
   if (top === void 0) return [...items];
-  return items.filter(
-    (item, index) => index < ALWAYS_KEPT || item.score === void 0 || item.score >= top - TAIL_MARGIN
-  );
+  return items.filter((_, index) => {
+    const score = scores[index];
+    return index < ALWAYS_KEPT || score === void 0 || score >= top - TAIL_MARGIN;
+  });
 }
 
 // src/recall/cascade.ts
 var CONTEXT_FIELDS = /\b(?:mode|purpose|dedup_turns|max_tokens|session_id|query_expansion|quotas)\b/;
 var UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknown field/i;
+var SERVER_CANDIDATES = 10;
 var RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 async function recallMemories(request) {
   const learned = {};
   const outcome = withoutExcluded(await recallByTier(request, learned), request.settings.recallExcludeUris);
-  return { outcome: outcome.status === "hits" ? { ...outcome, items: trimTail(outcome.items) } : outcome, learned };
+  return { outcome: outcome.status === "hits" ? forBlock(outcome, request) : outcome, learned };
+}
+function forBlock(outcome, request) {
+  if (outcome.tier === "find") return { ...outcome, items: trimTail(outcome.items) };
+  const candidates = rerank(outcome.items, request.query);
+  if (!relevantEnough(candidates, request.settings.recallMinRelevance)) return { status: "empty", tier: outcome.tier };
+  const ranked = candidates.slice(0, request.settings.recallLimit);
+  return {
+    ...outcome,
+    items: trimTail(
+      ranked.map((entry) => entry.item),
+      ranked.map((entry) => entry.relevance)
+    )
+  };
 }
 async function recallByTier(request, learned) {
   const earlier = asksEarlierPeers(request) ? request.earlierPeers ?? [] : [];
@@ -3973,7 +4058,7 @@ async function recallByTier(request, learned) {
 async function askTier(request, earlier, tier, call) {
   const { own, others } = await askEveryPeer(request.client, earlier, call);
   if (!own.ok && isUnsupported(own)) return void 0;
-  const limit = request.settings.recallLimit;
+  const limit = Math.max(request.settings.recallLimit, SERVER_CANDIDATES);
   const inScope = projectScope(request.actorPeer, request.earlierPeerIds);
   return mergeOutcomes(
     fromContextResult(tier, own, limit, inScope),
@@ -4059,6 +4144,7 @@ function isUnsupported(failure2) {
 function fromContextResult(tier, result, limit, inScope) {
   if (!result.ok) return { status: "failed", tier, failure: result };
   if (result.result.stats?.rewrite === "no_relevant") return { status: "empty", tier };
+  if (aboutAnotherProject(result.result.entries, inScope)) return { status: "empty", tier };
   const items = result.result.entries.filter((entry) => !isMemoryFolder(entry.uri) && inScope(entry.uri)).slice(0, limit).map(fromEntry);
   return items.length === 0 ? { status: "empty", tier } : { status: "hits", tier, items };
 }
@@ -5194,6 +5280,31 @@ var stripClaudeCommandOutput = createTagBlockStripper(
   "drop-tag"
 );
 
+// src/recall/smallTalk.ts
+var MAX_REST_WORDS = 4;
+var ACKNOWLEDGEMENT = /^(?:thank you|thanks|thx|ty|okay|ok|kk|k|cool|great|nice|perfect|awesome|excellent|sounds good|looks good|lgtm|got it|sure|yes|yep|yeah|yup|alright|all right|fine|lol|haha|heh|hmm+|huh|wow|good morning|good afternoon|good evening|morning|hi|hello|hey)(?![\p{L}\p{N}])/u;
+var QUESTION_WORD = /\b(?:how|what|which|why|when|where|who|whom|whose)\b/;
+var EMPTY_WORDS = new Set(
+  "a an the it its this that these those them they he she him her we us our you your i me my mine so then now and or but for to of on in at with by from up do does did done go just please let lets let\u2019s be is are was were been all much very really too also again more well there here one ones".split(" ")
+);
+function isSmallTalk(prompt) {
+  let text2 = prompt.trim().toLowerCase();
+  if (text2 === "" || text2.includes("?") || QUESTION_WORD.test(text2)) return false;
+  if (!ACKNOWLEDGEMENT.test(text2)) return false;
+  for (let changed = true; changed; ) {
+    changed = false;
+    text2 = text2.replace(/^[^\p{L}\p{N}]+/u, "");
+    const match = ACKNOWLEDGEMENT.exec(text2);
+    if (match !== null) {
+      text2 = text2.slice(match[0].length);
+      changed = true;
+    }
+  }
+  const rest = text2.split(/[^\p{L}\p{N}’']+/u).filter((word) => word !== "");
+  if (rest.length > MAX_REST_WORDS) return false;
+  return rest.filter((word) => !EMPTY_WORDS.has(word) && !ACKNOWLEDGEMENT.test(word)).length <= 1;
+}
+
 // src/recall/skip.ts
 var MAX_QUERY_CHARS2 = 4e3;
 var HOST_CONTINUATIONS = [
@@ -5223,6 +5334,7 @@ function decideRecall(input, settings, workspace) {
   const query = outboundQuery(asked2);
   const minLength = Math.max(1, settings.minQueryLength);
   if ([...query].length < minLength) return skip([...asked2].length < minLength ? "too-short" : "private-only");
+  if (isSmallTalk(query)) return skip("small-talk");
   return { recall: true, query: query.length > MAX_QUERY_CHARS2 ? query.slice(0, MAX_QUERY_CHARS2) : query };
 }
 function afterPrefix(typed, prefix) {

@@ -33,7 +33,7 @@ import {
   speaksProtocolVersion,
   statQuietly,
   writeJsonAtomic
-} from "./chunks/chunk-JIBURGQ5.mjs";
+} from "./chunks/chunk-TGAY6XFG.mjs";
 import {
   transportFailureCause
 } from "./chunks/chunk-IR6DMAYW.mjs";
@@ -2136,7 +2136,7 @@ function createSemaphore(limit) {
 
 // src/mcp/upstream.ts
 var CLOSE_BUDGET_MS = 2e3;
-var loadSdkSession = async (options) => (await import("./chunks/sdkSession-BTVMFFWV.mjs")).openSdkSession(options);
+var loadSdkSession = async (options) => (await import("./chunks/sdkSession-L5E6CX6Q.mjs")).openSdkSession(options);
 function createUpstream(options) {
   const sessions = new UpstreamSessions(options);
   const { config, log } = options;

@@ -57,6 +57,8 @@ export interface Settings {
   mcpServer: string;
   recallLimit: number;
   scoreThreshold: number;
+  /** Recall injects nothing when its best relevance (score plus re-rank) is below this; 0: off (D43, recall/relevanceGate.ts). */
+  recallMinRelevance: number;
   minQueryLength: number;
   recallMaxTokens: number;
   recallDedupTurns: number;

@@ -24,8 +24,12 @@
  * is ordered by score and cut to `recallLimit`. Any answer with memories is
  * enough; when none has any, the project's own answer stands. Another
  * project's memories never reach the block, under either scope
- * (projectScope.ts). A tail scoring well below the first memories is cut
- * (tailMargin.ts, D43).
+ * (projectScope.ts); when one of them outscores all of the project's by a
+ * margin, the prompt is about that project and nothing is injected
+ * (otherProject.ts). The candidates are then re-ranked here by what the
+ * entries' text shares with the query, the project's own memories first
+ * (rerank.ts), cut to `recallLimit`, and a tail scoring well below the
+ * first memories is cut (tailMargin.ts, D43): no extra round trip.
  *
  * @module
  */
@@ -41,8 +45,11 @@ import type {
 import { lookUpUserSpace } from '../openviking/userSpace.js';
 import type { RecallKnown, RecallLearned } from './known.js';
 import { isMemoryFolder } from './memoryFolder.js';
+import { aboutAnotherProject } from './otherProject.js';
 import { projectScope } from './projectScope.js';
 import { rankFindItems } from './rank.js';
+import { relevantEnough } from './relevanceGate.js';
+import { rerank } from './rerank.js';
 import { trimTail } from './tailMargin.js';
 import type { RecallTier } from './tierCache.js';
 import type { RecallOutcome, RecalledItem } from './types.js';
@@ -52,6 +59,7 @@ export interface RecallRequest {
   settings: Pick<
     Settings,
     | 'scoreThreshold'
+    | 'recallMinRelevance'
     | 'recallMaxTokens'
     | 'recallDedupTurns'
     | 'recallLimit'
@@ -78,6 +86,9 @@ export interface RecallRequest {
 const CONTEXT_FIELDS = /\b(?:mode|purpose|dedup_turns|max_tokens|session_id|query_expansion|quotas)\b/;
 const UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknown field/i;
 
+/** The most candidates a context search returns with `purpose: coding` (its quotas' total, openviking-api.md §2.2), all re-ranked. */
+const SERVER_CANDIDATES = 10;
+
 /** Recall's reference quotas for the deprecated route (openviking-api.md §2.2 tier 2). */
 const RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 
@@ -90,7 +101,27 @@ export interface RecallRun {
 export async function recallMemories(request: RecallRequest): Promise<RecallRun> {
   const learned: RecallLearned = {};
   const outcome = withoutExcluded(await recallByTier(request, learned), request.settings.recallExcludeUris);
-  return { outcome: outcome.status === 'hits' ? { ...outcome, items: trimTail(outcome.items) } : outcome, learned };
+  return { outcome: outcome.status === 'hits' ? forBlock(outcome, request) : outcome, learned };
+}
+
+/**
+ * The hits the block shows: the server's candidates re-ranked (rerank.ts),
+ * none when the best is below `recallMinRelevance` (relevanceGate.ts), at
+ * most `recallLimit`, without a low tail (tailMargin.ts). The find tier
+ * was ranked here already (rank.ts) and keeps its order.
+ */
+function forBlock(outcome: Extract<RecallOutcome, { status: 'hits' }>, request: RecallRequest): RecallOutcome {
+  if (outcome.tier === 'find') return { ...outcome, items: trimTail(outcome.items) };
+  const candidates = rerank(outcome.items, request.query);
+  if (!relevantEnough(candidates, request.settings.recallMinRelevance)) return { status: 'empty', tier: outcome.tier };
+  const ranked = candidates.slice(0, request.settings.recallLimit);
+  return {
+    ...outcome,
+    items: trimTail(
+      ranked.map((entry) => entry.item),
+      ranked.map((entry) => entry.relevance),
+    ),
+  };
 }
 
 /** The first tier the server supports answers (a tier it lacks goes into `learned`). */
@@ -123,7 +154,8 @@ async function askTier(
 ): Promise<RecallOutcome | undefined> {
   const { own, others } = await askEveryPeer(request.client, earlier, call);
   if (!own.ok && isUnsupported(own)) return undefined;
-  const limit = request.settings.recallLimit;
+  // Every candidate the server gave: the cut to `recallLimit` comes after the re-rank (forBlock).
+  const limit = Math.max(request.settings.recallLimit, SERVER_CANDIDATES);
   const inScope = projectScope(request.actorPeer, request.earlierPeerIds);
   return mergeOutcomes(
     fromContextResult(tier, own, limit, inScope),
@@ -247,6 +279,7 @@ function fromContextResult(
 ): RecallOutcome {
   if (!result.ok) return { status: 'failed', tier, failure: result };
   if (result.result.stats?.rewrite === 'no_relevant') return { status: 'empty', tier };
+  if (aboutAnotherProject(result.result.entries, inScope)) return { status: 'empty', tier };
   const items = result.result.entries
     .filter((entry) => !isMemoryFolder(entry.uri) && inScope(entry.uri))
     .slice(0, limit)

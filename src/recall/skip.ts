@@ -14,6 +14,9 @@
  * search, whichever tier sends it; a prompt that is only private text (or too
  * short once filtered) gets no recall at all.
  *
+ * A prompt that only acknowledges or greets ("thanks, looks good", "ok do
+ * it") gets none either: it asks nothing of memory (smallTalk.ts, D43).
+ *
  * Slash commands (`/name …`) and shell escapes (`!cmd`) never recall: they
  * are instructions to the host, and a command such as `/openviking:forget`
  * must not pull memories in (issue 17.2). Opt-in mode
@@ -27,6 +30,7 @@ import type { UserPromptSubmitInput } from '../protocol/input.js';
 import { isBypassed } from '../session/bypass.js';
 import { codeBuddyUserText } from '../transcript/host-text.js';
 import { outboundQuery } from '../transcript/privacy.js';
+import { isSmallTalk } from './smallTalk.js';
 
 export type RecallSkipReason =
   | 'disabled'
@@ -42,7 +46,9 @@ export type RecallSkipReason =
   | 'no-prefix'
   | 'too-short'
   /** Nothing (or too little) is left once `<private>` sections and secrets are removed: no request at all. */
-  | 'private-only';
+  | 'private-only'
+  /** The prompt only acknowledges or greets (smallTalk.ts). */
+  | 'small-talk';
 
 export type RecallDecision = { recall: true; query: string } | { recall: false; reason: RecallSkipReason };
 
@@ -88,6 +94,7 @@ export function decideRecall(
   // The knob's bound is 1, and an empty query is never sent whatever a caller passes.
   const minLength = Math.max(1, settings.minQueryLength);
   if ([...query].length < minLength) return skip([...asked].length < minLength ? 'too-short' : 'private-only');
+  if (isSmallTalk(query)) return skip('small-talk');
   return { recall: true, query: query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query };
 }
 

@@ -9,7 +9,8 @@
  * benchmark's tune split: a margin on every item, 0.06, took it from 82.4%
  * to 78.8%); a later one stays only within `TAIL_MARGIN` of the best. The
  * margin is relative, so it does not depend on where a model's scores sit.
- * Items without a score are kept. Pure.
+ * The scores compared are the items' own, or the relevances they were
+ * ranked by (rerank.ts) when given. Items without a score are kept. Pure.
  *
  * @module
  */
@@ -18,10 +19,15 @@ import type { RecalledItem } from './types.js';
 export const ALWAYS_KEPT = 3;
 export const TAIL_MARGIN = 0.05;
 
-export function trimTail(items: readonly RecalledItem[]): RecalledItem[] {
-  const top = items[0]?.score;
+/** `items` without a low tail; `scores[i]`, when given, is item i's score (its relevance). */
+export function trimTail(
+  items: readonly RecalledItem[],
+  scores: readonly (number | undefined)[] = items.map((item) => item.score),
+): RecalledItem[] {
+  const top = scores[0];
   if (top === undefined) return [...items];
-  return items.filter(
-    (item, index) => index < ALWAYS_KEPT || item.score === undefined || item.score >= top - TAIL_MARGIN,
-  );
+  return items.filter((_, index) => {
+    const score = scores[index];
+    return index < ALWAYS_KEPT || score === undefined || score >= top - TAIL_MARGIN;
+  });
 }

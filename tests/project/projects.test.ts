@@ -57,7 +57,7 @@ describe('two projects', () => {
     await alpha.recall(QUERY);
     const search = world.server.requests({ path: '/api/v1/search/search' })[0];
     expect(search?.headers['x-openviking-actor-peer']).toBe(peerOf(ALPHA));
-    expect(search?.body).toMatchObject({ peer_scope: 'all', other_peer_penalty: 0.3 });
+    expect(search?.body).toMatchObject({ peer_scope: 'all', other_peer_penalty: 0.1 });
     world.server.clearRequests();
     await beta.sim.fire('SessionStart', beta.payloads().sessionStart('startup'));
     const reads = world.server.requests().filter((request) => !request.path.startsWith('/api/v1/sessions'));

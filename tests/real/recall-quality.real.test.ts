@@ -21,8 +21,14 @@ import { runRecallBench, suiteSubset, type SystemResult } from '../../bench/reca
 import { loadCorpus } from '../../bench/recall/corpus/corpus.js';
 import { EMBED_INSTALL_COMMAND, EMBED_PYTHON } from '../../bench/recall/embedEndpoint.js';
 
-/** The floors, a few points under what the full benchmark measured on this subset (bench/RESULTS.md, D43). */
-export const FLOORS = { hit3: 0.6, maxNoneInjection: 1, maxCrossProject: 0 };
+/**
+ * The floors, just under what the benchmark's code measured on this subset
+ * (D43): hit@3 29 of its 40 prompts (72.5%) with the re-rank (rerank.ts),
+ * 28 before it. The subset's 40 prompts (the first 120 of the corpus) all
+ * have an answer, so the no-answer floor cannot bite here; the full
+ * benchmark measures it (bench/RESULTS.md).
+ */
+export const FLOORS = { hit3: 0.7, maxNoneInjection: 1, maxCrossProject: 0 };
 
 const installed = existsSync(EMBED_PYTHON);
 const inCi = process.env.CI === 'true';

@@ -27,6 +27,15 @@ export const RECALL_KNOBS = {
     max: 1,
     description: 'Lowest relevance score a recalled memory may have.',
   },
+  recallMinRelevance: {
+    env: 'OPENVIKING_RECALL_MIN_RELEVANCE',
+    type: 'float',
+    default: 0,
+    min: 0,
+    max: 2,
+    description:
+      "Inject nothing when the best memory's relevance (its score plus the plugin's re-rank, D43) is below this; 0: off. Depends on the embedding model: with all-MiniLM-L6-v2, 0.69 halved injections on the benchmark's prompts that no memory answers and cost some right answers (D43).",
+  },
   minQueryLength: {
     env: 'OPENVIKING_MIN_QUERY_LENGTH',
     type: 'int',
@@ -92,11 +101,11 @@ export const RECALL_KNOBS = {
   recallOtherPeerPenalty: {
     env: 'OPENVIKING_RECALL_OTHER_PEER_PENALTY',
     type: 'float',
-    default: 0.3,
+    default: 0.1,
     min: 0,
     max: 1,
     description:
-      "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places.",
+      "Score the server takes off another project's memories in recall (`all` scope): it ranks them lower, so they take fewer of its places; one that still outscores all of this project's shows the prompt is about that project, and nothing is injected (D43).",
   },
   recallExcludeUris: {
     env: 'OPENVIKING_RECALL_EXCLUDE_URIS',

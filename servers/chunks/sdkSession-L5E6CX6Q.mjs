@@ -7,7 +7,7 @@ import {
   UpstreamError,
   isRecord,
   serverMessageOf
-} from "./chunk-JIBURGQ5.mjs";
+} from "./chunk-TGAY6XFG.mjs";
 import {
   __commonJS,
   __export,

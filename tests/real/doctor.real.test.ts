@@ -49,7 +49,8 @@ describe('doctor on a healthy real server', () => {
     expect(checks.get('Identity')!.text).toContain(`user: ${world.user}`);
     expect(checks.get('Identity')!.text).toContain('memory APIs: usable');
     expect(checks.get('MCP endpoint')).toMatchObject({ status: 'PASS' });
-    expect(checks.get('MCP endpoint')!.text).toContain(`${dev.url}/mcp: 24 tools`);
+    // 0.5.2 speaks the revision the plugin offers (F46), so doctor and the proxy run on the newest.
+    expect(checks.get('MCP endpoint')!.text).toContain(`${dev.url}/mcp: 24 tools (protocol 2025-11-25)`);
   });
 
   it('reads back the commit policy the plugin set on the captured session', () => {

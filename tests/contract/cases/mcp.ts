@@ -10,6 +10,7 @@
  * @module
  */
 import { expect } from 'vitest';
+import { initializeParams, OFFERED_PROTOCOL_VERSION } from '../../../src/mcp/handshake.js';
 import { as, home, newTenant, request, writeFile, type ContractTarget, type Tenant } from '../target.js';
 import { okResult, type ContractCase } from './case.js';
 
@@ -95,6 +96,27 @@ export const mcpCases: readonly ContractCase[] = [
         result: { protocolVersion: '2025-06-18', serverInfo: { name: expect.stringMatching(/^openviking/) } },
       });
       expect(reply.message.result.capabilities).toHaveProperty('tools');
+    },
+  },
+  {
+    name: 'initialize with the plugin’s own params: its offer answered as is; a later request naming a revision the server does not speak is HTTP 400',
+    covers: ['mcp initialize'],
+    async run(target) {
+      // What the proxy's SDK and doctor both send (src/mcp/handshake.ts), so the two meet the server the same way (D41).
+      const tenant = await newTenant(target, 'mcp-handshake');
+      const reply = await rpc(target, tenant.headers, 'initialize', initializeParams());
+      expect(reply.status).toBe(200);
+      expect(reply.message.result.protocolVersion).toBe(OFFERED_PROTOCOL_VERSION);
+      const refused = await request(target, 'POST', '/mcp', {
+        headers: {
+          ...tenant.headers,
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2099-01-01',
+        },
+        body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain('Unsupported protocol version: 2099-01-01');
     },
   },
   {

@@ -25,14 +25,9 @@ export function freshHome(): string {
   return mkdtempSync(join(tmpdir(), 'ov-doctor-home-'));
 }
 
-export async function runDoctorInProcess(
-  options: DoctorOptions,
-  env: Record<string, string>,
-  home: string,
-  pluginRoot = REPO_ROOT,
-  cwd = home,
-): Promise<DoctorRun> {
-  const { deps } = createNodeDeps({
+/** The deps a command builds in this process (the real transport and spawn), for a sandboxed HOME, `env` and `cwd`. */
+export function inProcessDeps(env: Record<string, string>, home: string, pluginRoot = REPO_ROOT, cwd = home) {
+  return createNodeDeps({
     env: { HOME: home, ...env },
     cwd,
     homeDir: home,
@@ -43,7 +38,17 @@ export async function runDoctorInProcess(
     loadSpawn: () => spawn,
     now: Date.now,
     log: { debug: () => undefined, warn: () => undefined },
-  });
+  }).deps;
+}
+
+export async function runDoctorInProcess(
+  options: DoctorOptions,
+  env: Record<string, string>,
+  home: string,
+  pluginRoot = REPO_ROOT,
+  cwd = home,
+): Promise<DoctorRun> {
+  const deps = inProcessDeps(env, home, pluginRoot, cwd);
   let stdout = '';
   const io = { ...createNodeDoctorIo(), write: async (text: string) => void (stdout += text) };
   const started = performance.now();

@@ -11,7 +11,6 @@
  *
  * @module
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -19,12 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PluginConfig } from '../../src/config/types.js';
 import { loadPluginConfig } from '../../src/config/load.js';
 import { checkMcp } from '../../src/doctor/mcpCheck.js';
-import { createNodeDeps } from '../../src/hook/nodeDeps.js';
 import { initializeParams } from '../../src/mcp/handshake.js';
 import { identityFetchFor } from '../../src/mcp/identityFetch.js';
 import { IDENTITY_HEADER_NAMES, identityHeaders, type IdentityFields } from '../../src/openviking/identityHeaders.js';
 import { clientFor } from '../../src/session/stageContext.js';
 import { USER_AGENT } from '../../src/version.js';
+import { inProcessDeps } from '../doctor/support.js';
 import { startOvServer, type LoggedRequest, type OvTestServer } from '../support/ov-server/index.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -113,18 +112,7 @@ describe('what the REST client, the MCP proxy’s fetch and doctor send, per sha
     '$name',
     async (shape) => {
       const config = configFor(shape);
-      const { deps } = createNodeDeps({
-        env: { HOME: home },
-        cwd: workspace,
-        homeDir: home,
-        pluginRoot: REPO_ROOT,
-        execPath: process.execPath,
-        pid: process.pid,
-        platform: process.platform,
-        loadSpawn: () => spawn,
-        now: Date.now,
-        log: { debug: () => undefined, warn: () => undefined },
-      });
+      const deps = inProcessDeps({}, home, REPO_ROOT, workspace);
       server.clearRequests();
 
       // The hook side's REST client: a tenant route carries the peer, a session route never does.

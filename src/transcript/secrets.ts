@@ -28,6 +28,7 @@ import { TOKEN_RULES } from './secretRules.js';
 import { SERVICE_TOKEN_RULES } from './serviceSecretRules.js';
 import { CREDENTIAL_WORDS, credentialNameKind, redactNamedSecrets } from './secretNames.js';
 import { redactionMarker } from './redactionMarker.js';
+import { createKeywordGate } from './secretKeywords.js';
 
 /** Every token rule, in the order they run (an earlier one wins: Anthropic before OpenAI, a JWT before `Bearer`). */
 export const SECRET_RULES: readonly TokenRuleSpec[] = [
@@ -37,6 +38,9 @@ export const SECRET_RULES: readonly TokenRuleSpec[] = [
   ...CONTEXT_RULES,
   AWS_BARE_SECRET,
 ];
+
+/** The gate in front of every rule and the name pass: which of their keywords a text holds. */
+const keywordGate = createKeywordGate([...SECRET_RULES.flatMap((rule) => rule.keywords), ...CREDENTIAL_WORDS]);
 
 /** Each rule's pattern, compiled the first time its keywords occur (a short prompt compiles none). */
 const compiled = new Map<TokenRuleSpec, RegExp>();
@@ -84,11 +88,11 @@ function redactPrivateKeyBlocks(text: string): string {
 export function redactSecrets(text: string): string {
   if (text.length < 8) return text;
   let result = redactPrivateKeyBlocks(text);
-  const lower = result.toLowerCase();
+  const present = keywordGate.present(result.toLowerCase());
   for (const rule of SECRET_RULES) {
-    if (rule.keywords.some((keyword) => lower.includes(keyword))) result = applyTokenRule(result, rule);
+    if (rule.keywords.some((keyword) => present.has(keyword))) result = applyTokenRule(result, rule);
   }
-  return CREDENTIAL_WORDS.some((word) => lower.includes(word)) ? redactNamedSecrets(result, redactionMarker) : result;
+  return CREDENTIAL_WORDS.some((word) => present.has(word)) ? redactNamedSecrets(result, redactionMarker) : result;
 }
 
 /** The redaction kind for a value stored under `key`, or undefined when the key is not a credential name. */

@@ -13,11 +13,12 @@
  *
  * Every pattern stays linear on a 1 MB line (tests/transcript/redos.test.ts),
  * and each is compiled once, on the first text that holds one of its
- * keywords, so an ordinary prompt compiles next to none. Measured (DESIGN
- * D17): a short prompt 6 µs (first call 0.1–0.2 ms), 4 000 characters
- * ~0.1 ms, a 50 KB transcript chunk ~1.2 ms (0.44 ms with the 12 rules
- * before). One alternation of all rules was ~0.3 ms faster on 50 KB but cost
- * ~1.5 ms to compile on every hook process's first prompt.
+ * keywords, so an ordinary prompt compiles next to none; which keywords a
+ * text holds is found once for all rules (secretKeywords.ts). Measured
+ * (DESIGN D17, bench/redaction.ts): a short prompt 2.5–5 µs (first call in a
+ * process 0.1–0.2 ms), 4,000 characters ~86 µs, a 50 KB chunk ~2.2 ms, a
+ * 240-part session ~4.7 ms. One alternation of all rules was ~0.3 ms faster
+ * on 50 KB but cost ~1.5 ms to compile on every hook process's first prompt.
  *
  * @module
  */

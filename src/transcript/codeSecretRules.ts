@@ -154,4 +154,48 @@ export const CODE_TOKEN_RULES: readonly TokenRuleSpec[] = [
     keywords: ['.atlasv1.'],
     source: String.raw`${B}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`,
   },
+  {
+    // The prefixed SonarQube tokens (user, project, analysis); gitleaks finds them only beside the word `sonar`.
+    id: 'sonarqube-token',
+    upstream: ['sonar-api-token'],
+    kind: 'sonarqube-token',
+    keywords: ['squ_', 'sqp_', 'sqa_'],
+    source: String.raw`${B}sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])`,
+  },
+  {
+    id: 'harness-token',
+    upstream: ['harness-api-key'],
+    kind: 'harness-token',
+    keywords: ['pat.', 'sat.'],
+    source: String.raw`${B}[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}(?![A-Za-z0-9])`,
+  },
+  {
+    id: 'infracost-token',
+    upstream: ['infracost-api-token'],
+    kind: 'infracost-token',
+    keywords: ['ico-'],
+    source: String.raw`${B}ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])`,
+  },
+  {
+    id: 'prefect-token',
+    upstream: ['prefect-api-token'],
+    kind: 'prefect-token',
+    keywords: ['pnu_'],
+    source: String.raw`${B}pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])`,
+  },
+  {
+    id: 'clojars-token',
+    upstream: ['clojars-api-token'],
+    kind: 'clojars-token',
+    keywords: ['clojars_'],
+    source: String.raw`${B}CLOJARS_[a-z0-9]{60}(?![A-Za-z0-9])`,
+    flags: 'i',
+  },
+  {
+    id: 'readme-token',
+    upstream: ['readme-api-token'],
+    kind: 'readme-token',
+    keywords: ['rdme_'],
+    source: String.raw`${B}rdme_[a-z0-9]{70}(?![A-Za-z0-9])`,
+  },
 ];

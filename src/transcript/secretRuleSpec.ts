@@ -12,7 +12,9 @@
  * and each rule names the gitleaks rule ids it adapts (`upstream`); a rule
  * without them is the plugin's own (a format gitleaks lacks, or a
  * credential found by where it stands: contextSecretRules.ts). What of
- * gitleaks' 222 rules is left out, and why, is in DESIGN D41.
+ * gitleaks' 222 rules is left out, and why, is in DESIGN D41; compared again
+ * with master b58d3f10 (the same file), 12 more were taken and three formats
+ * gitleaks lacks added (OpenRouter, LangSmith, Vercel; DESIGN D17).
  *
  * Every rule is rewritten, never copied, under two constraints of our own
  * (DESIGN D17):
@@ -22,7 +24,8 @@
  *   (tests/transcript/redos.test.ts);
  * - cheap on the hook path: a rule runs only when one of its `keywords`
  *   (lower case) occurs in the lower-cased text, gitleaks' own pre-filter,
- *   and the patterns are compiled once, on first use (secrets.ts).
+ *   found for all rules at once (secretKeywords.ts), and the patterns are
+ *   compiled once, on first use (secrets.ts).
  * Each rule has a positive and a near miss in tests/security/secret-rules.test.ts,
  * which also checks that it is that rule that fires.
  *

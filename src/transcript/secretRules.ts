@@ -25,6 +25,13 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     source: String.raw`${B}sk-ant-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`,
   },
   {
+    // OpenRouter (not in gitleaks): `sk-or-v1-` and 64 hex; the OpenAI rule would not take it (`or-` breaks its run).
+    id: 'openrouter-key',
+    kind: 'openrouter-key',
+    keywords: ['sk-or-v1-'],
+    source: String.raw`${B}sk-or-v1-[a-f0-9]{64}(?![A-Za-z0-9])`,
+  },
+  {
     // `sk-proj-…`/`sk-svcacct-…` may hold `-` and `_`; a bare `sk-` key is one alphanumeric run (not `sk-learn-…`).
     id: 'openai-key',
     upstream: ['openai-api-key'],
@@ -60,6 +67,13 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     kind: 'huggingface-token',
     keywords: ['api_org_'],
     source: String.raw`${B}api_org_[A-Za-z]{34}(?![A-Za-z0-9])`,
+  },
+  {
+    // LangSmith (LangChain's tracing; not in gitleaks): `lsv2_pt_` personal, `lsv2_sk_` service keys.
+    id: 'langsmith-key',
+    kind: 'langsmith-key',
+    keywords: ['lsv2_'],
+    source: String.raw`${B}lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])`,
   },
   {
     // Amazon Bedrock API keys: long-lived `ABSK…` (base64), short-lived a presigned URL in base64 after a fixed head.
@@ -113,6 +127,13 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     keepPrefix: true,
   },
   {
+    id: 'alibaba-access-key',
+    upstream: ['alibaba-access-key-id'],
+    kind: 'alibaba-access-key',
+    keywords: ['ltai'],
+    source: String.raw`${B}LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9])`,
+  },
+  {
     id: 'google-api-key',
     upstream: ['gcp-api-key'],
     kind: 'google-api-key',
@@ -150,6 +171,13 @@ export const TOKEN_RULES: readonly TokenRuleSpec[] = [
     kind: 'digitalocean-token',
     keywords: ['_v1_'],
     source: String.raw`${B}do[por]_v1_[a-f0-9]{64}`,
+  },
+  {
+    // Vercel (not in gitleaks; its changelog names the prefixes: personal, integration, app access, app refresh, API key).
+    id: 'vercel-token',
+    kind: 'vercel-token',
+    keywords: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'],
+    source: String.raw`${B}vc[piark]_[A-Za-z0-9]{24}[A-Za-z0-9]*`,
   },
   {
     id: 'databricks-token',

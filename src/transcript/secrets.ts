@@ -13,11 +13,12 @@
  *
  * Every pattern stays linear on a 1 MB line (tests/transcript/redos.test.ts),
  * and each is compiled once, on the first text that holds one of its
- * keywords, so an ordinary prompt compiles next to none. Measured (DESIGN
- * D17): a short prompt 6 µs (first call 0.1–0.2 ms), 4 000 characters
- * ~0.1 ms, a 50 KB transcript chunk ~1.2 ms (0.44 ms with the 12 rules
- * before). One alternation of all rules was ~0.3 ms faster on 50 KB but cost
- * ~1.5 ms to compile on every hook process's first prompt.
+ * keywords, so an ordinary prompt compiles next to none; which keywords a
+ * text holds is found once for all rules (secretKeywords.ts). Measured
+ * (DESIGN D17, bench/redaction.ts): a short prompt 2.5–5 µs (first call in a
+ * process 0.1–0.2 ms), 4,000 characters ~86 µs, a 50 KB chunk ~2.2 ms, a
+ * 240-part session ~4.7 ms. One alternation of all rules was ~0.3 ms faster
+ * on 50 KB but cost ~1.5 ms to compile on every hook process's first prompt.
  *
  * @module
  */
@@ -28,6 +29,7 @@ import { TOKEN_RULES } from './secretRules.js';
 import { SERVICE_TOKEN_RULES } from './serviceSecretRules.js';
 import { CREDENTIAL_WORDS, credentialNameKind, redactNamedSecrets } from './secretNames.js';
 import { redactionMarker } from './redactionMarker.js';
+import { createKeywordGate } from './secretKeywords.js';
 
 /** Every token rule, in the order they run (an earlier one wins: Anthropic before OpenAI, a JWT before `Bearer`). */
 export const SECRET_RULES: readonly TokenRuleSpec[] = [
@@ -37,6 +39,9 @@ export const SECRET_RULES: readonly TokenRuleSpec[] = [
   ...CONTEXT_RULES,
   AWS_BARE_SECRET,
 ];
+
+/** The gate in front of every rule and the name pass: which of their keywords a text holds. */
+const keywordGate = createKeywordGate([...SECRET_RULES.flatMap((rule) => rule.keywords), ...CREDENTIAL_WORDS]);
 
 /** Each rule's pattern, compiled the first time its keywords occur (a short prompt compiles none). */
 const compiled = new Map<TokenRuleSpec, RegExp>();
@@ -84,11 +89,11 @@ function redactPrivateKeyBlocks(text: string): string {
 export function redactSecrets(text: string): string {
   if (text.length < 8) return text;
   let result = redactPrivateKeyBlocks(text);
-  const lower = result.toLowerCase();
+  const present = keywordGate.present(result.toLowerCase());
   for (const rule of SECRET_RULES) {
-    if (rule.keywords.some((keyword) => lower.includes(keyword))) result = applyTokenRule(result, rule);
+    if (rule.keywords.some((keyword) => present.has(keyword))) result = applyTokenRule(result, rule);
   }
-  return CREDENTIAL_WORDS.some((word) => lower.includes(word)) ? redactNamedSecrets(result, redactionMarker) : result;
+  return CREDENTIAL_WORDS.some((word) => present.has(word)) ? redactNamedSecrets(result, redactionMarker) : result;
 }
 
 /** The redaction kind for a value stored under `key`, or undefined when the key is not a credential name. */

@@ -189,4 +189,40 @@ export const SERVICE_TOKEN_RULES: readonly TokenRuleSpec[] = [
     keywords: ['pscale_tkn_', 'pscale_oauth_', 'pscale_pw_'],
     source: String.raw`${B}pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32}[A-Za-z0-9_=.-]*`,
   },
+  {
+    // Grafana's legacy API keys: base64 JSON `{"k":"…`, no dots (a JWT has two).
+    id: 'grafana-legacy-key',
+    upstream: ['grafana-api-key'],
+    kind: 'grafana-token',
+    keywords: ['eyjrijoi'],
+    source: String.raw`${B}eyJrIjoi[A-Za-z0-9]{70}[A-Za-z0-9]*={0,3}(?![.])`,
+  },
+  {
+    id: 'dynatrace-token',
+    upstream: ['dynatrace-api-token'],
+    kind: 'dynatrace-token',
+    keywords: ['dt0c01.'],
+    source: String.raw`${B}dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])`,
+  },
+  {
+    id: 'brevo-key',
+    upstream: ['sendinblue-api-token'],
+    kind: 'brevo-key',
+    keywords: ['xkeysib-'],
+    source: String.raw`${B}xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])`,
+  },
+  {
+    id: 'clickhouse-cloud-key',
+    upstream: ['clickhouse-cloud-api-secret-key'],
+    kind: 'clickhouse-key',
+    keywords: ['4b1d'],
+    source: String.raw`${B}4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])`,
+  },
+  {
+    id: 'maxmind-license-key',
+    upstream: ['maxmind-license-key'],
+    kind: 'maxmind-key',
+    keywords: ['_mmk'],
+    source: String.raw`${B}[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9])`,
+  },
 ];

@@ -47,6 +47,7 @@ const fm2 = `fm2_${r(B64, 120)}`;
 /** By rule id. */
 const CASES: Record<string, RuleCase> = {
   'anthropic-key': one(`sk-ant-api03-${r(URLSAFE, 93)}AA`, prose, prose(`sk-ant-${r(ALNUM, 12)}`)),
+  'openrouter-key': one(`sk-or-v1-${r(HEX, 64)}`, prose, prose(`sk-or-v1-${r(HEX, 63)}`)),
   'openai-key': one(`sk-proj-${r(URLSAFE, 100)}`, prose, prose(`sk-${r(ALNUM, 12)}`)),
   'groq-key': one(`gsk_${r(ALNUM, 52)}`, prose, prose(`gsk_${r(ALNUM, 20)}`)),
   'xai-key': one(`xai-${r(ALNUM, 80)}`, prose, prose(`xai-${r(ALNUM, 30)}`)),
@@ -54,6 +55,7 @@ const CASES: Record<string, RuleCase> = {
   'replicate-token': one(`r8_${r(ALNUM, 37)}`, prose, prose(`r8_${r(ALNUM, 38)}`)),
   'huggingface-token': one(`hf_${r(UPPER + LOWER, 34)}`, prose, prose(`hf_${r(ALNUM, 10)}`)),
   'huggingface-org-token': one(`api_org_${r(UPPER + LOWER, 34)}`, prose, prose(`api_org_${r(LOWER, 20)}`)),
+  'langsmith-key': one(`lsv2_pt_${r(HEX, 32)}_${r(HEX, 10)}`, prose, prose(`lsv2_pt_${r(HEX, 32)}_${r(HEX, 9)}`)),
   'aws-bedrock-key': {
     text: `the Bedrock key is ${bedrockLong} or, for a day, ${bedrockShort} here`,
     secrets: [bedrockLong, bedrockShort],
@@ -69,12 +71,14 @@ const CASES: Record<string, RuleCase> = {
     (s) => `aws_secret_access_key = ${s}`,
     `aws_secret_access_key = $${'{'}AWS_SECRET_ACCESS_KEY}`,
   ),
+  'alibaba-access-key': one(`LTAI${r(ALNUM, 20)}`, prose, prose(`LTAI${r(ALNUM, 19)}`)),
   'google-api-key': one(`AIza${r(URLSAFE, 35)}`, prose, prose(`AIza${r(URLSAFE, 20)}`)),
   'google-oauth-secret': one(`GOCSPX-${r(URLSAFE, 28)}`, prose, prose(`GOCSPX-${r(URLSAFE, 10)}`)),
   'google-oauth-token': one(`ya29.${r(URLSAFE, 60)}`, prose, prose(`ya29.${r(URLSAFE, 10)}`)),
   'google-refresh-token': one(`1//0${r(URLSAFE, 60)}`, prose, prose(`1//0${r(URLSAFE, 10)}`)),
   'azure-client-secret': one(`abc8Q~${r(`${ALNUM}_~.-`, 34)}`, prose, prose(`abc8Q~${r(ALNUM, 20)}`)),
   'digitalocean-token': one(`dop_v1_${r(HEX, 64)}`, prose, prose(`dop_v1_${r(HEX, 20)}`)),
+  'vercel-token': one(`vcp_${r(ALNUM, 56)}`, prose, prose(`vcp_${r(ALNUM, 23)}`)),
   'databricks-token': one(`dapi${r(HEX, 32)}`, prose, prose(`dapi${r(HEX, 31)}`)),
   'supabase-token': one(`sbp_${r(HEX, 40)}`, prose, prose(`sbp_${r(HEX, 20)}`)),
   'openshift-token': one(`sha256~${r(URLSAFE, 43)}`, prose, prose(`sha256~${r(URLSAFE, 42)}`)),
@@ -84,6 +88,16 @@ const CASES: Record<string, RuleCase> = {
     prose(`v1.0-${r(HEX, 24)}-${r(HEX, 20)}`),
   ),
   'pulumi-token': one(`pul-${r(HEX, 40)}`, prose, prose(`pul-${r(HEX, 39)}`)),
+  'sonarqube-token': one(`squ_${r(HEX, 40)}`, prose, prose(`squ_${r(HEX, 39)}`)),
+  'harness-token': one(
+    `pat.${r(URLSAFE, 22)}.${r(ALNUM, 24)}.${r(ALNUM, 20)}`,
+    prose,
+    'the regex pat.test(line) returns a boolean',
+  ),
+  'infracost-token': one(`ico-${r(ALNUM, 32)}`, prose, prose(`ico-${r(ALNUM, 31)}`)),
+  'prefect-token': one(`pnu_${r(ALNUM, 36)}`, prose, prose(`pnu_${r(ALNUM, 35)}`)),
+  'clojars-token': one(`CLOJARS_${r(LOWER + DIGITS, 60)}`, prose, prose(`CLOJARS_${r(LOWER + DIGITS, 59)}`)),
+  'readme-token': one(`rdme_${r(LOWER + DIGITS, 70)}`, prose, prose(`rdme_${r(LOWER + DIGITS, 69)}`)),
   'github-token': one(`ghp_${r(ALNUM, 36)}`, prose, prose(`ghp_${r(ALNUM, 20)}`)),
   'github-fine-grained-pat': one(
     `github_pat_${r(ALNUM, 22)}_${r(ALNUM, 59)}`,
@@ -176,6 +190,15 @@ const CASES: Record<string, RuleCase> = {
       near: prose(`NRJS-${r(HEX, 18)}`),
     };
   })(),
+  'grafana-legacy-key': one(`eyJrIjoi${r(ALNUM, 80)}==`, prose, prose(`eyJrIjoi${r(ALNUM, 69)}`)),
+  'dynatrace-token': one(
+    `dt0c01.${r(ALNUM, 24)}.${r(ALNUM, 64)}`,
+    prose,
+    prose(`dt0c01.${r(ALNUM, 24)}.${r(ALNUM, 63)}`),
+  ),
+  'brevo-key': one(`xkeysib-${r(HEX, 64)}-${r(ALNUM, 16)}`, prose, prose(`xkeysib-${r(HEX, 64)}-${r(ALNUM, 15)}`)),
+  'clickhouse-cloud-key': one(`4b1d${r(ALNUM, 38)}`, prose, prose(`commit 4b1d${r(HEX, 36)} on main`)),
+  'maxmind-license-key': one(`${r(ALNUM, 6)}_${r(ALNUM, 29)}_mmk`, prose, prose(`${r(ALNUM, 6)}_${r(ALNUM, 28)}_mmk`)),
   'vault-token': one(`hvs.${r(URLSAFE, 90)}`, prose, prose(`hvs.${r(URLSAFE, 10)}`)),
   'vault-legacy-token': one(
     `s.${r(UPPER, 4)}${r(LOWER, 4)}${r(DIGITS, 2)}${r(ALNUM, 14)}`,

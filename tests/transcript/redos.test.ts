@@ -83,6 +83,11 @@ const ADVERSARIAL: Record<string, string> = {
   'new relic heads': fill('NRII-'),
   'fly.io heads': fill('fm2_'),
   'planetscale heads': fill('pscale_tkn_'),
+  // Added beside the one-pass keyword gate (issue 41 item 4, second pass).
+  'grafana legacy heads': fill('eyJrIjoi'),
+  'maxmind heads without suffix': fill('abcdef_0123456789012345678901234567_'),
+  'harness heads': fill('pat.aaaaaaaaaaaaaaaaaaaaaa.'),
+  'dynatrace heads': fill('dt0c01.aaaaaaaaaaaaaaaaaaaaaaaa.'),
 };
 
 function timed(work: () => unknown): number {

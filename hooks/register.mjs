@@ -4580,6 +4580,50 @@ var CODE_TOKEN_RULES = [
     kind: "terraform-token",
     keywords: [".atlasv1."],
     source: String.raw`${TOKEN_START}[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`
+  },
+  {
+    // The prefixed SonarQube tokens (user, project, analysis); gitleaks finds them only beside the word `sonar`.
+    id: "sonarqube-token",
+    upstream: ["sonar-api-token"],
+    kind: "sonarqube-token",
+    keywords: ["squ_", "sqp_", "sqa_"],
+    source: String.raw`${TOKEN_START}sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])`
+  },
+  {
+    id: "harness-token",
+    upstream: ["harness-api-key"],
+    kind: "harness-token",
+    keywords: ["pat.", "sat."],
+    source: String.raw`${TOKEN_START}[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}(?![A-Za-z0-9])`
+  },
+  {
+    id: "infracost-token",
+    upstream: ["infracost-api-token"],
+    kind: "infracost-token",
+    keywords: ["ico-"],
+    source: String.raw`${TOKEN_START}ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])`
+  },
+  {
+    id: "prefect-token",
+    upstream: ["prefect-api-token"],
+    kind: "prefect-token",
+    keywords: ["pnu_"],
+    source: String.raw`${TOKEN_START}pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])`
+  },
+  {
+    id: "clojars-token",
+    upstream: ["clojars-api-token"],
+    kind: "clojars-token",
+    keywords: ["clojars_"],
+    source: String.raw`${TOKEN_START}CLOJARS_[a-z0-9]{60}(?![A-Za-z0-9])`,
+    flags: "i"
+  },
+  {
+    id: "readme-token",
+    upstream: ["readme-api-token"],
+    kind: "readme-token",
+    keywords: ["rdme_"],
+    source: String.raw`${TOKEN_START}rdme_[a-z0-9]{70}(?![A-Za-z0-9])`
   }
 ];
 
@@ -4592,6 +4636,13 @@ var TOKEN_RULES = [
     kind: "anthropic-key",
     keywords: ["sk-ant-"],
     source: String.raw`${TOKEN_START}sk-ant-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*`
+  },
+  {
+    // OpenRouter (not in gitleaks): `sk-or-v1-` and 64 hex; the OpenAI rule would not take it (`or-` breaks its run).
+    id: "openrouter-key",
+    kind: "openrouter-key",
+    keywords: ["sk-or-v1-"],
+    source: String.raw`${TOKEN_START}sk-or-v1-[a-f0-9]{64}(?![A-Za-z0-9])`
   },
   {
     // `sk-proj-…`/`sk-svcacct-…` may hold `-` and `_`; a bare `sk-` key is one alphanumeric run (not `sk-learn-…`).
@@ -4629,6 +4680,13 @@ var TOKEN_RULES = [
     kind: "huggingface-token",
     keywords: ["api_org_"],
     source: String.raw`${TOKEN_START}api_org_[A-Za-z]{34}(?![A-Za-z0-9])`
+  },
+  {
+    // LangSmith (LangChain's tracing; not in gitleaks): `lsv2_pt_` personal, `lsv2_sk_` service keys.
+    id: "langsmith-key",
+    kind: "langsmith-key",
+    keywords: ["lsv2_"],
+    source: String.raw`${TOKEN_START}lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])`
   },
   {
     // Amazon Bedrock API keys: long-lived `ABSK…` (base64), short-lived a presigned URL in base64 after a fixed head.
@@ -4682,6 +4740,13 @@ var TOKEN_RULES = [
     keepPrefix: true
   },
   {
+    id: "alibaba-access-key",
+    upstream: ["alibaba-access-key-id"],
+    kind: "alibaba-access-key",
+    keywords: ["ltai"],
+    source: String.raw`${TOKEN_START}LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9])`
+  },
+  {
     id: "google-api-key",
     upstream: ["gcp-api-key"],
     kind: "google-api-key",
@@ -4719,6 +4784,13 @@ var TOKEN_RULES = [
     kind: "digitalocean-token",
     keywords: ["_v1_"],
     source: String.raw`${TOKEN_START}do[por]_v1_[a-f0-9]{64}`
+  },
+  {
+    // Vercel (not in gitleaks; its changelog names the prefixes: personal, integration, app access, app refresh, API key).
+    id: "vercel-token",
+    kind: "vercel-token",
+    keywords: ["vcp_", "vci_", "vca_", "vcr_", "vck_"],
+    source: String.raw`${TOKEN_START}vc[piark]_[A-Za-z0-9]{24}[A-Za-z0-9]*`
   },
   {
     id: "databricks-token",
@@ -4933,6 +5005,42 @@ var SERVICE_TOKEN_RULES = [
     kind: "planetscale-token",
     keywords: ["pscale_tkn_", "pscale_oauth_", "pscale_pw_"],
     source: String.raw`${TOKEN_START}pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32}[A-Za-z0-9_=.-]*`
+  },
+  {
+    // Grafana's legacy API keys: base64 JSON `{"k":"…`, no dots (a JWT has two).
+    id: "grafana-legacy-key",
+    upstream: ["grafana-api-key"],
+    kind: "grafana-token",
+    keywords: ["eyjrijoi"],
+    source: String.raw`${TOKEN_START}eyJrIjoi[A-Za-z0-9]{70}[A-Za-z0-9]*={0,3}(?![.])`
+  },
+  {
+    id: "dynatrace-token",
+    upstream: ["dynatrace-api-token"],
+    kind: "dynatrace-token",
+    keywords: ["dt0c01."],
+    source: String.raw`${TOKEN_START}dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])`
+  },
+  {
+    id: "brevo-key",
+    upstream: ["sendinblue-api-token"],
+    kind: "brevo-key",
+    keywords: ["xkeysib-"],
+    source: String.raw`${TOKEN_START}xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])`
+  },
+  {
+    id: "clickhouse-cloud-key",
+    upstream: ["clickhouse-cloud-api-secret-key"],
+    kind: "clickhouse-key",
+    keywords: ["4b1d"],
+    source: String.raw`${TOKEN_START}4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])`
+  },
+  {
+    id: "maxmind-license-key",
+    upstream: ["maxmind-license-key"],
+    kind: "maxmind-key",
+    keywords: ["_mmk"],
+    source: String.raw`${TOKEN_START}[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9])`
   }
 ];
 
@@ -5126,6 +5234,40 @@ function bareSecretLength(name, spaceBefore, separator, value, after) {
   return bareIsSecret(name, spaceBefore, separator, value, after) ? value.length : 0;
 }
 
+// src/transcript/secretKeywords.ts
+var ALTERNATION_AFTER = 16384;
+function createKeywordGate(keywords) {
+  const distinct = [...new Set(keywords)];
+  let gated = 0;
+  let alternation;
+  const byIncludes = (lower) => new Set(distinct.filter((keyword) => lower.includes(keyword)));
+  const byAlternation = (lower) => {
+    alternation ??= compileAlternation(distinct);
+    const { pattern, within: within2 } = alternation;
+    const found = /* @__PURE__ */ new Set();
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(lower); match !== null; match = pattern.exec(lower)) {
+      if (!found.has(match[0])) for (const keyword of within2.get(match[0]) ?? []) found.add(keyword);
+      pattern.lastIndex = match.index + 1;
+    }
+    return found;
+  };
+  return {
+    present(lower) {
+      gated += lower.length;
+      return gated > ALTERNATION_AFTER ? byAlternation(lower) : byIncludes(lower);
+    },
+    byAlternation,
+    byIncludes
+  };
+}
+function compileAlternation(keywords) {
+  const longestFirst = [...keywords].sort((a, b) => b.length - a.length);
+  const escaped = longestFirst.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const within2 = new Map(keywords.map((keyword) => [keyword, keywords.filter((inner) => keyword.includes(inner))]));
+  return { pattern: new RegExp(escaped.join("|"), "g"), within: within2 };
+}
+
 // src/transcript/secrets.ts
 var SECRET_RULES = [
   ...TOKEN_RULES,
@@ -5134,6 +5276,7 @@ var SECRET_RULES = [
   ...CONTEXT_RULES,
   AWS_BARE_SECRET
 ];
+var keywordGate = createKeywordGate([...SECRET_RULES.flatMap((rule) => rule.keywords), ...CREDENTIAL_WORDS]);
 var compiled = /* @__PURE__ */ new Map();
 function applyTokenRule(text2, spec) {
   let pattern = compiled.get(spec);
@@ -5172,11 +5315,11 @@ function redactPrivateKeyBlocks(text2) {
 function redactSecrets(text2) {
   if (text2.length < 8) return text2;
   let result = redactPrivateKeyBlocks(text2);
-  const lower = result.toLowerCase();
+  const present = keywordGate.present(result.toLowerCase());
   for (const rule of SECRET_RULES) {
-    if (rule.keywords.some((keyword) => lower.includes(keyword))) result = applyTokenRule(result, rule);
+    if (rule.keywords.some((keyword) => present.has(keyword))) result = applyTokenRule(result, rule);
   }
-  return CREDENTIAL_WORDS.some((word) => lower.includes(word)) ? redactNamedSecrets(result, redactionMarker) : result;
+  return CREDENTIAL_WORDS.some((word) => present.has(word)) ? redactNamedSecrets(result, redactionMarker) : result;
 }
 
 // src/transcript/privacy.ts

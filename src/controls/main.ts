@@ -99,7 +99,10 @@ async function recallPreviewCommand(
   }
   if (queryId !== undefined) {
     const taken = takeQueryFile(dataDir, queryId);
-    if ('problem' in taken) return { text: `recall-preview: ${taken.problem}\n`, code: 2 };
+    if ('problem' in taken)
+      return taken.badId
+        ? { text: '', code: 2, usage: taken.problem }
+        : { text: `recall-preview: ${taken.problem}\n`, code: 2 };
     if (taken.query.trim() === '')
       return { text: 'recall-preview: the query file was empty; nothing is sent.\n', code: 2 };
     return recallPreview(taken.query.trim(), deps);

@@ -48,10 +48,17 @@ export function newQueryFile(dataDir: string, now: number): { id: string; path: 
   return { id, path: queryPath(dataDir, id) };
 }
 
-/** The query written for `id`, and the file removed; a reason when there is none. */
-export function takeQueryFile(dataDir: string, id: string): { query: string } | { problem: string } {
+/**
+ * The query written for `id`, and the file removed; a reason when there is
+ * none (`badId`: the id is no id at all, a usage error the command line
+ * prints with the usage).
+ */
+export function takeQueryFile(dataDir: string, id: string): { query: string } | { problem: string; badId?: true } {
   if (!QUERY_ID.test(id))
-    return { problem: `--query-id takes the 16 hex digits printed by --new-query-file, not "${id.slice(0, 40)}"` };
+    return {
+      problem: `--query-id takes the 16 hex digits printed by --new-query-file, not "${id.slice(0, 40)}"`,
+      badId: true,
+    };
   const path = queryPath(dataDir, id);
   const file = readSmallFile(path, MAX_QUERY_FILE_BYTES);
   removeFileQuietly(path);

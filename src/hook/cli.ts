@@ -16,7 +16,7 @@ import type { StageDeps } from '../protocol/stage.js';
 import { nearestName } from '../util/nearest.js';
 import { PLUGIN_VERSION } from '../version.js';
 import { parseCommandArgs } from './commandArgs.js';
-import { COMMANDS, type CommandIo, type CommandResult, type CommandSpec } from './commands.js';
+import { COMMANDS, type CommandIo, type CommandResult, type CommandSpec, type FlagSpec } from './commands.js';
 
 /** What the command line asks of main.ts: the output, its stream and the exit code. */
 export interface CommandLineResult extends CommandResult {
@@ -73,8 +73,15 @@ function unknownCommand(name: string): CommandLineResult {
 }
 
 function synopsis(command: CommandSpec): string {
-  const flags = command.flags.map((flag) => `[${flag.name}${flag.value ? ` ${flag.value}` : ''}]`);
+  const flags = command.flags.map(
+    (flag) => `[${flagUsage(flag)}]${flag.type === 'string' && flag.repeatable ? '…' : ''}`,
+  );
   return `usage: ${[PROGRAM, command.name, ...flags, ...(command.operands ? [command.operands] : [])].join(' ')}`;
+}
+
+/** `--json`, `--since YYYY-MM-DD`. */
+function flagUsage(flag: FlagSpec): string {
+  return flag.type === 'string' ? `${flag.name} ${flag.value}` : flag.name;
 }
 
 function commandUsage(command: CommandSpec): string {
@@ -82,11 +89,13 @@ function commandUsage(command: CommandSpec): string {
   if (command.slash) lines.push(`In a session: ${command.slash}`);
   if (command.flags.length > 0) {
     lines.push('', 'Options:');
-    const width = Math.max(...command.flags.map((flag) => `${flag.name}${flag.value ? ` ${flag.value}` : ''}`.length));
+    const width = Math.max(...command.flags.map((flag) => flagUsage(flag).length));
     for (const flag of command.flags)
-      lines.push(`  ${`${flag.name}${flag.value ? ` ${flag.value}` : ''}`.padEnd(width)}  ${flag.about}`);
-    const valued = command.flags.find((flag) => flag.value !== undefined);
-    if (valued) lines.push('', `A value may also follow its option after "=": ${valued.name}=${valued.value}.`);
+      lines.push(
+        `  ${flagUsage(flag).padEnd(width)}  ${flag.about}${flag.type === 'string' && flag.repeatable ? ' (may be repeated)' : ''}`,
+      );
+    const valued = command.flags.find((flag) => flag.type === 'string');
+    if (valued) lines.push('', `A value may also follow its option after "=": ${flagUsage(valued).replace(' ', '=')}.`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -17,12 +17,32 @@
 import type { StageDeps } from '../protocol/stage.js';
 import type { Terminal } from '../import/progress.js';
 
-export interface FlagSpec {
-  /** `--json`; `--since=…` and `--since …` both give it a value. */
+/**
+ * An option of a command, as the table declares it: the parse (`util.parseArgs`
+ * takes `type` and `repeatable` as its `type` and `multiple`), the usage line
+ * and `--help` all read it from here.
+ */
+export type FlagSpec = BooleanFlag | StringFlag;
+
+interface FlagBase {
+  /** `--json`. */
   name: string;
-  /** What follows the flag (`ID`), when it takes a value. */
-  value?: string;
+  /** Its line in `--help`. */
   about: string;
+}
+
+/** An option that takes no value (`--json`); given or not. */
+export interface BooleanFlag extends FlagBase {
+  type: 'boolean';
+}
+
+/** An option with a value: `--since DATE` and `--since=DATE` alike. */
+export interface StringFlag extends FlagBase {
+  type: 'string';
+  /** The value's name in the usage (`ID`). */
+  value: string;
+  /** May be given more than once (its values, in order); otherwise a second one is a usage error. */
+  repeatable?: true;
 }
 
 export interface CommandResult {
@@ -40,8 +60,8 @@ export interface CommandIo {
 
 /** A command's arguments, parsed against its flags (commandArgs.ts). */
 export interface CommandArgs {
-  /** By flag name without the dashes (`session`): its value, or true for a flag that takes none; absent when not given. */
-  values: Readonly<Record<string, string | true>>;
+  /** By flag name without the dashes (`session`): its value (a repeatable flag's in order), or true for a boolean; absent when not given. */
+  values: Readonly<Record<string, string | true | readonly string[]>>;
   /** The words besides the flags, in order (only for a command with `operands`). */
   operands: readonly string[];
 }
@@ -74,7 +94,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'doctor',
     summary: 'check the configuration, server, identity, MCP tools, local state and hooks; the fix for each problem',
-    flags: [{ name: '--json', about: 'the same report as JSON, for scripts' }],
+    flags: [{ name: '--json', type: 'boolean', about: 'the same report as JSON, for scripts' }],
     slash: '/openviking:doctor',
     run: async (args, deps) => ({
       text: '',
@@ -85,7 +105,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'why',
     summary: 'what the plugin injected into a session: the start block and each recall, with URIs',
     flags: [
-      { name: '--session', value: 'ID', about: "that session (default: this host's session, else the newest here)" },
+      {
+        name: '--session',
+        type: 'string',
+        value: 'ID',
+        about: "that session (default: this host's session, else the newest here)",
+      },
     ],
     slash: '/openviking:why',
     run: async (args, deps) =>
@@ -96,8 +121,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'what recall would inject for a query in this folder, with scores and URIs (nothing is recorded)',
     operands: '<query…>',
     flags: [
-      { name: '--new-query-file', about: 'make a private file to write the query into (used by /openviking:recall)' },
-      { name: '--query-id', value: 'ID', about: 'read the query from that file, then remove it' },
+      {
+        name: '--new-query-file',
+        type: 'boolean',
+        about: 'make a private file to write the query into (used by /openviking:recall)',
+      },
+      { name: '--query-id', type: 'string', value: 'ID', about: 'read the query from that file, then remove it' },
     ],
     slash: '/openviking:recall',
     run: async (args, deps) =>
@@ -122,11 +151,24 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'import',
     summary: "bring past CodeBuddy and Claude Code sessions of this folder's workspace into memory, each once",
     flags: [
-      { name: '--all', about: 'every workspace, not only this one' },
-      { name: '--dry-run', about: 'list what would be sent (sessions, turns, bytes per workspace); send nothing' },
-      { name: '--since', value: 'YYYY-MM-DD', about: 'only sessions written on or after that day (local midnight)' },
-      { name: '--background', about: 'run on its own and return at once (progress: --status, or the status line)' },
-      { name: '--status', about: 'how the running import is doing, or what the last one did' },
+      { name: '--all', type: 'boolean', about: 'every workspace, not only this one' },
+      {
+        name: '--dry-run',
+        type: 'boolean',
+        about: 'list what would be sent (sessions, turns, bytes per workspace); send nothing',
+      },
+      {
+        name: '--since',
+        type: 'string',
+        value: 'YYYY-MM-DD',
+        about: 'only sessions written on or after that day (local midnight)',
+      },
+      {
+        name: '--background',
+        type: 'boolean',
+        about: 'run on its own and return at once (progress: --status, or the status line)',
+      },
+      { name: '--status', type: 'boolean', about: 'how the running import is doing, or what the last one did' },
     ],
     slash: '/openviking:import',
     run: async (args, deps, io) =>
@@ -146,7 +188,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'trust',
     summary:
       "approve the project peer this folder's committed .openviking/config.json names (for this folder and that content)",
-    flags: [{ name: '--revoke', about: 'take the approval back: the derived peer is used again' }],
+    flags: [{ name: '--revoke', type: 'boolean', about: 'take the approval back: the derived peer is used again' }],
     slash: '/openviking:trust',
     run: async (args, deps) =>
       (await import('../controls/main.js')).runControl({ name: 'trust', revoke: on(args, 'revoke') }, deps),

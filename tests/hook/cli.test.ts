@@ -11,7 +11,10 @@
  * --since=2024-01-01` and `recall-preview --query-id=…` exited 2 with
  * "unknown option"). Now `util.parseArgs`, built from the table, hands each
  * command its values; every flag of every command is run below for what it
- * does, a value-taking one in both forms, `--flag value` and `--flag=value`.
+ * does, a value-taking one in both forms, `--flag value` and `--flag=value`;
+ * and each mistake (an unknown option, a missing value, a flag given twice,
+ * a malformed query id) exits 2 with the command's usage. The parse itself,
+ * in process: tests/hook/command-args.test.ts.
  *
  * @module
  */
@@ -166,6 +169,32 @@ describe('mistakes are errors that name the nearest valid word', () => {
     expect(run.stdout).toBe('');
   });
 
+  it.each(COMMANDS.map((command) => [command.name]))(
+    '%s: an unknown option is exit 2 with the usage of the command',
+    async (name) => {
+      const run = await cli(name, '--frob=1');
+      expect(run).toMatchObject({ exitCode: 2, stdout: '' });
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^${name}: unknown option "--frob"\\nusage: node scripts/hook\\.mjs ${name}\\b.*\\nMore: node scripts/hook\\.mjs ${name} --help\\n$`,
+        ),
+      );
+    },
+  );
+
+  it('the two forms reported in issue 41 reach the command: import --since=DATE, recall-preview --query-id=ID', async () => {
+    const imported = await cli('import', '--since=2024-01-01');
+    expect(imported.stderr).not.toContain('unknown option');
+    expect(imported.stdout).toMatch(/^Nothing imported: the server does not answer/);
+    for (const args of bothForms('--query-id', 'abc')) {
+      const run = await cli('recall-preview', ...args);
+      expect(run).toMatchObject({ exitCode: 2, stdout: '' });
+      expect(run.stderr).toMatch(
+        /^recall-preview: --query-id takes the 16 hex digits printed by --new-query-file, not "abc"\nusage: node scripts\/hook\.mjs recall-preview /,
+      );
+    }
+  });
+
   it('a query may still start with a dash', async () => {
     const run = await cli('recall-preview', '-x', 'marks');
     expect(run.stderr).toBe('');
@@ -182,18 +211,18 @@ describe('every flag of every command, in each of its forms (issue 41 item 1)', 
     );
   });
 
-  it.each(flags.map(({ command, flag }) => [`${command.name} ${flag.name}`, flag.value] as const))(
+  it.each(flags.map(({ command, flag }) => [`${command.name} ${flag.name}`, flag.type] as const))(
     '%s',
-    async (name, value) => {
+    async (name, type) => {
       const effect = EFFECTS[name];
       if (effect === undefined) throw new Error(`no effect for ${name}`);
       const flag = name.split(' ')[1] as string;
-      await effect(freshHome(), (given = 'x') => (value === undefined ? [[flag]] : bothForms(flag, given)));
+      await effect(freshHome(), (given = 'x') => (type === 'boolean' ? [[flag]] : bothForms(flag, given)));
     },
     60_000,
   );
 
-  it.each(flags.filter(({ flag }) => flag.value === undefined))(
+  it.each(flags.filter(({ flag }) => flag.type === 'boolean'))(
     '$command.name $flag.name takes no value: --flag=x is a usage error',
     async ({ command, flag }) => {
       const run = await cli(command.name, `${flag.name}=x`);
@@ -202,14 +231,26 @@ describe('every flag of every command, in each of its forms (issue 41 item 1)', 
     },
   );
 
-  it.each(flags.filter(({ flag }) => flag.value !== undefined))(
+  it.each(flags.flatMap(({ command, flag }) => (flag.type === 'string' ? [{ command, flag }] : [])))(
     '$command.name $flag.name needs a value: alone, empty after =, or followed by another flag',
     async ({ command, flag }) => {
       for (const args of [[flag.name], [`${flag.name}=`], [flag.name, '--help-me']]) {
         const run = await cli(command.name, ...args);
         expect(run, args.join(' ')).toMatchObject({ exitCode: 2, stdout: '' });
-        expect(run.stderr).toContain(`${command.name}: ${flag.name} needs a value (${flag.value})`);
+        expect(run.stderr).toContain(
+          `${command.name}: ${flag.name} needs a value (${flag.value})\nusage: node scripts/hook.mjs ${command.name} `,
+        );
       }
+    },
+  );
+
+  it.each(flags.filter(({ flag }) => flag.type === 'boolean' || flag.repeatable !== true))(
+    '$command.name $flag.name given twice is a usage error (it is not declared repeatable)',
+    async ({ command, flag }) => {
+      const once = flag.type === 'string' ? [`${flag.name}=1`, flag.name, '2'] : [flag.name, flag.name];
+      const run = await cli(command.name, ...once);
+      expect(run).toMatchObject({ exitCode: 2, stdout: '' });
+      expect(run.stderr).toMatch(new RegExp(`^${command.name}: ${flag.name} may be given only once\\nusage: `));
     },
   );
 });

@@ -3954,6 +3954,50 @@ function termsOf(text2) {
   );
 }
 
+// src/recall/requests.ts
+var RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
+function contextBody(request) {
+  const { settings, ovSessionId: ovSessionId2, query } = request;
+  const body = {
+    query,
+    mode: "context",
+    purpose: "coding",
+    score_threshold: settings.scoreThreshold,
+    max_tokens: settings.recallMaxTokens
+  };
+  if (ovSessionId2 !== "") {
+    body.session_id = ovSessionId2;
+    if (settings.recallDedupTurns > 0) body.dedup_turns = settings.recallDedupTurns;
+  }
+  return { ...body, ...peerFields(request), ...excludeFields(settings) };
+}
+function peerFields(request) {
+  if (request.actorPeer === void 0 || request.actorPeer === "") return {};
+  if (request.settings.recallPeerScope.trim().toLowerCase() === "actor") return { peer_scope: "actor" };
+  return { peer_scope: "all", other_peer_penalty: request.settings.recallOtherPeerPenalty };
+}
+function excludeFields(settings) {
+  return settings.recallExcludeUris.length === 0 ? {} : { exclude_uris: settings.recallExcludeUris.slice(0, 200) };
+}
+function isExcluded(uri, excluded) {
+  return excluded.some((entry) => {
+    const base = entry.replace(/\/+$/, "");
+    return base !== "" && (uri === base || uri.startsWith(`${base}/`));
+  });
+}
+function recallBody(request) {
+  const { settings, query } = request;
+  return {
+    query,
+    quotas: RECALL_ROUTE_QUOTAS,
+    max_chars: Math.max(settings.recallMaxContentChars * settings.recallLimit, 1e3),
+    min_score: settings.scoreThreshold,
+    render: false,
+    ...peerFields(request),
+    ...excludeFields(settings)
+  };
+}
+
 // src/recall/relevanceGate.ts
 function relevantEnough(ranked, floor) {
   if (floor <= 0) return true;
@@ -4017,7 +4061,6 @@ function trimTail(items, scores = items.map((item) => item.score)) {
 var CONTEXT_FIELDS = /\b(?:mode|purpose|dedup_turns|max_tokens|session_id|query_expansion|quotas)\b/;
 var UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknown field/i;
 var SERVER_CANDIDATES = 10;
-var RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 async function recallMemories(request) {
   const learned = {};
   const outcome = withoutExcluded(await recallByTier(request, learned), request.settings.recallExcludeUris);
@@ -4093,47 +4136,6 @@ function withoutExcluded(outcome, excluded) {
   if (outcome.status !== "hits" || excluded.length === 0) return outcome;
   const items = outcome.items.filter((item) => !isExcluded(item.uri, excluded));
   return items.length === 0 ? { status: "empty", tier: outcome.tier } : { ...outcome, items };
-}
-function contextBody(request) {
-  const { settings, ovSessionId: ovSessionId2, query } = request;
-  const body = {
-    query,
-    mode: "context",
-    purpose: "coding",
-    score_threshold: settings.scoreThreshold,
-    max_tokens: settings.recallMaxTokens
-  };
-  if (ovSessionId2 !== "") {
-    body.session_id = ovSessionId2;
-    if (settings.recallDedupTurns > 0) body.dedup_turns = settings.recallDedupTurns;
-  }
-  return { ...body, ...peerFields(request), ...excludeFields(settings) };
-}
-function peerFields(request) {
-  if (request.actorPeer === void 0 || request.actorPeer === "") return {};
-  if (request.settings.recallPeerScope.trim().toLowerCase() === "actor") return { peer_scope: "actor" };
-  return { peer_scope: "all", other_peer_penalty: request.settings.recallOtherPeerPenalty };
-}
-function excludeFields(settings) {
-  return settings.recallExcludeUris.length === 0 ? {} : { exclude_uris: settings.recallExcludeUris.slice(0, 200) };
-}
-function isExcluded(uri, excluded) {
-  return excluded.some((entry) => {
-    const base = entry.replace(/\/+$/, "");
-    return base !== "" && (uri === base || uri.startsWith(`${base}/`));
-  });
-}
-function recallBody(request) {
-  const { settings, query } = request;
-  return {
-    query,
-    quotas: RECALL_ROUTE_QUOTAS,
-    max_chars: Math.max(settings.recallMaxContentChars * settings.recallLimit, 1e3),
-    min_score: settings.scoreThreshold,
-    render: false,
-    ...peerFields(request),
-    ...excludeFields(settings)
-  };
 }
 function isUnsupported(failure2) {
   if (failure2.status === 404 || failure2.status === 405 || failure2.status === 501) return true;

@@ -29,25 +29,20 @@
  * (otherProject.ts). The candidates are then re-ranked here by what the
  * entries' text shares with the query, the project's own memories first
  * (rerank.ts), cut to `recallLimit`, and a tail scoring well below the
- * first memories is cut (tailMargin.ts, D43): no extra round trip.
+ * first memories is cut (tailMargin.ts, D43): no extra round trip. What
+ * each tier's request holds is requests.ts's.
  *
  * @module
  */
 import type { Credentials, Settings } from '../config/types.js';
-import type {
-  ContextEntry,
-  ContextSearchBody,
-  OpenVikingClient,
-  OvFailure,
-  OvResult,
-  ContextSearchResult,
-} from '../openviking/types.js';
+import type { ContextEntry, OpenVikingClient, OvFailure, OvResult, ContextSearchResult } from '../openviking/types.js';
 import { lookUpUserSpace } from '../openviking/userSpace.js';
 import type { RecallKnown, RecallLearned } from './known.js';
 import { isMemoryFolder } from './memoryFolder.js';
 import { aboutAnotherProject } from './otherProject.js';
 import { projectScope } from './projectScope.js';
 import { rankFindItems } from './rank.js';
+import { contextBody, isExcluded, peerFields, recallBody } from './requests.js';
 import { relevantEnough } from './relevanceGate.js';
 import { rerank } from './rerank.js';
 import { trimTail } from './tailMargin.js';
@@ -88,9 +83,6 @@ const UNKNOWN_FIELD = /extra|forbid|not permitted|unexpected|unrecognized|unknow
 
 /** The most candidates a context search returns with `purpose: coding` (its quotas' total, openviking-api.md §2.2), all re-ranked. */
 const SERVER_CANDIDATES = 10;
-
-/** Recall's reference quotas for the deprecated route (openviking-api.md §2.2 tier 2). */
-const RECALL_ROUTE_QUOTAS = { events: 5, entities: 4, preferences: 1, experiences: 0 };
 
 /** A run's outcome, and what it learned for the caches (written by the caller after its answer). */
 export interface RecallRun {
@@ -206,61 +198,6 @@ function withoutExcluded(outcome: RecallOutcome, excluded: readonly string[]): R
   if (outcome.status !== 'hits' || excluded.length === 0) return outcome;
   const items = outcome.items.filter((item) => !isExcluded(item.uri, excluded));
   return items.length === 0 ? { status: 'empty', tier: outcome.tier } : { ...outcome, items };
-}
-
-/** The context-face body; optional fields only when they mean something. */
-export function contextBody(
-  request: Pick<RecallRequest, 'settings' | 'ovSessionId' | 'query' | 'actorPeer'>,
-): ContextSearchBody {
-  const { settings, ovSessionId, query } = request;
-  const body: ContextSearchBody = {
-    query,
-    mode: 'context',
-    purpose: 'coding',
-    score_threshold: settings.scoreThreshold,
-    max_tokens: settings.recallMaxTokens,
-  };
-  if (ovSessionId !== '') {
-    body.session_id = ovSessionId;
-    if (settings.recallDedupTurns > 0) body.dedup_turns = settings.recallDedupTurns;
-  }
-  return { ...body, ...peerFields(request), ...excludeFields(settings) };
-}
-
-/** `peer_scope` / `other_peer_penalty` when the request speaks for a project (openviking-api.md §2.2). */
-export function peerFields(request: Pick<RecallRequest, 'settings' | 'actorPeer'>): {
-  peer_scope?: 'actor' | 'all';
-  other_peer_penalty?: number;
-} {
-  if (request.actorPeer === undefined || request.actorPeer === '') return {};
-  if (request.settings.recallPeerScope.trim().toLowerCase() === 'actor') return { peer_scope: 'actor' };
-  return { peer_scope: 'all', other_peer_penalty: request.settings.recallOtherPeerPenalty };
-}
-
-/** The server takes at most 200 excluded URIs. */
-function excludeFields(settings: Pick<Settings, 'recallExcludeUris'>): { exclude_uris?: string[] } {
-  return settings.recallExcludeUris.length === 0 ? {} : { exclude_uris: settings.recallExcludeUris.slice(0, 200) };
-}
-
-/** True when `uri` is one of `excluded` or below one of them (also applied here: the find tier has no server-side exclusion). */
-export function isExcluded(uri: string, excluded: readonly string[]): boolean {
-  return excluded.some((entry) => {
-    const base = entry.replace(/\/+$/, '');
-    return base !== '' && (uri === base || uri.startsWith(`${base}/`));
-  });
-}
-
-function recallBody(request: RecallRequest) {
-  const { settings, query } = request;
-  return {
-    query,
-    quotas: RECALL_ROUTE_QUOTAS,
-    max_chars: Math.max(settings.recallMaxContentChars * settings.recallLimit, 1000),
-    min_score: settings.scoreThreshold,
-    render: false,
-    ...peerFields(request),
-    ...excludeFields(settings),
-  };
 }
 
 /** True when the failure says "this server has no such tier" rather than "this call failed". */

@@ -31,7 +31,7 @@ async function seeded(
   return { tenant, editor, deploy };
 }
 
-/** The plugin's context-face body (recall/cascade.ts `contextBody`). */
+/** The plugin's context-face body (recall/requests.ts `contextBody`). */
 function contextBody(query: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { query, mode: 'context', purpose: 'coding', score_threshold: 0.1, max_tokens: 1600, ...extra };
 }

@@ -3998,13 +3998,6 @@ function recallBody(request) {
   };
 }
 
-// src/recall/relevanceGate.ts
-function relevantEnough(ranked, floor) {
-  if (floor <= 0) return true;
-  const best = ranked[0];
-  return best !== void 0 && best.relevance >= floor;
-}
-
 // src/recall/rerank.ts
 var RERANK_WEIGHTS = { lexical: 0.175, project: 0.05, experience: 0.04 };
 var STOP_WORDS = new Set(
@@ -4035,14 +4028,41 @@ function rerank(items, query, weights = RERANK_WEIGHTS) {
 function wordLine(text2) {
   return ` ${text2.toLowerCase().replace(WORD_BREAKS, " ")} `;
 }
+function contentWords(text2) {
+  return text2.toLowerCase().split(WORD_BREAK).filter((word) => [...word].length >= 3 && !STOP_WORDS.has(word));
+}
 function queryTrigrams(query) {
   const grams = /* @__PURE__ */ new Set();
-  for (const word of query.toLowerCase().split(WORD_BREAK)) {
-    if ([...word].length < 3 || STOP_WORDS.has(word)) continue;
+  for (const word of contentWords(query)) {
     const padded = [...` ${word} `];
     for (let at = 0; at + 3 <= padded.length; at++) grams.add(padded.slice(at, at + 3).join(""));
   }
   return grams;
+}
+
+// src/recall/relevanceGate.ts
+function relevantEnough(ranked, floor) {
+  if (floor <= 0) return true;
+  const best = ranked[0];
+  return best !== void 0 && best.relevance >= floor;
+}
+var UNANCHORED_FLOOR = 0.72;
+var ANCHOR_DEPTH = 3;
+function anchoredEnough(ranked, query, floor = UNANCHORED_FLOOR) {
+  const best = ranked[0];
+  if (best === void 0) return false;
+  if (best.relevance >= floor) return true;
+  const asked2 = contentWords(query);
+  if (asked2.length === 0) return true;
+  return ranked.slice(0, ANCHOR_DEPTH).some(
+    (entry) => contentWords(entry.item.text).some((word) => asked2.some((queryWord) => sameStem(word, queryWord)))
+  );
+}
+function sameStem(a, b) {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (long === `${short}s` || long === `${short}es`) return true;
+  return short.length >= 5 && long.startsWith(short.slice(0, 5));
 }
 
 // src/recall/tailMargin.ts
@@ -4069,7 +4089,8 @@ async function recallMemories(request) {
 function forBlock(outcome, request) {
   if (outcome.tier === "find") return { ...outcome, items: trimTail(outcome.items) };
   const candidates = rerank(outcome.items, request.query);
-  if (!relevantEnough(candidates, request.settings.recallMinRelevance)) return { status: "empty", tier: outcome.tier };
+  if (!relevantEnough(candidates, request.settings.recallMinRelevance) || !anchoredEnough(candidates, request.query))
+    return { status: "empty", tier: outcome.tier };
   const ranked = candidates.slice(0, request.settings.recallLimit);
   return {
     ...outcome,
@@ -5425,6 +5446,14 @@ var stripClaudeCommandOutput = createTagBlockStripper(
   "drop-tag"
 );
 
+// src/recall/liveValue.ts
+var ASKS_AMOUNT = /\bhow (?:many|much|big|large|long|fast|slow|often)\b|\bwhat(?:'s|’s| is| was| are| were) (?:the |our |its |their )?(?:current |latest |actual )?(?:p\d{2}|latency|throughput|traffic|uptime|error rate|size|count|number of|total|cost|price|bill|spend|usage|load|weather|temperature)\b/;
+var NOW = /\b(?:right now|currently|at the moment|these days|nowadays|today|tonight|yesterday|this (?:morning|afternoon|evening|week|month|quarter|year)|lately|so far)\b/;
+function asksLiveValue(prompt) {
+  const text2 = prompt.toLowerCase();
+  return ASKS_AMOUNT.test(text2) && NOW.test(text2);
+}
+
 // src/recall/smallTalk.ts
 var MAX_REST_WORDS = 4;
 var ACKNOWLEDGEMENT = /^(?:thank you|thanks|thx|ty|okay|ok|kk|k|cool|great|nice|perfect|awesome|excellent|sounds good|looks good|lgtm|got it|sure|yes|yep|yeah|yup|alright|all right|fine|lol|haha|heh|hmm+|huh|wow|good morning|good afternoon|good evening|morning|hi|hello|hey)(?![\p{L}\p{N}])/u;
@@ -5480,6 +5509,7 @@ function decideRecall(input, settings, workspace) {
   const minLength = Math.max(1, settings.minQueryLength);
   if ([...query].length < minLength) return skip([...asked2].length < minLength ? "too-short" : "private-only");
   if (isSmallTalk(query)) return skip("small-talk");
+  if (asksLiveValue(query)) return skip("live-value");
   return { recall: true, query: query.length > MAX_QUERY_CHARS2 ? query.slice(0, MAX_QUERY_CHARS2) : query };
 }
 function afterPrefix(typed, prefix) {

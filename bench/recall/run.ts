@@ -5,9 +5,15 @@
  * and the command into bench/RESULTS.md's recall section.
  *
  *   npm run bench:recall [-- --corpus DIR] [--systems ours,baseline-a2edc5b,…] [--split tune] [--write]
+ *                        [--outcomes FILE]
+ *
+ * `--outcomes FILE` writes one JSON line per system and prompt (the prompt's
+ * id, split, type and answers, the URIs injected in order): which prompts a
+ * change won or lost, not only how many.
  *
  * @module
  */
+import { writeFileSync } from 'node:fs';
 import { uptime, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import buildBeforeTest from '../../tests/support/build-before-test.js';
@@ -25,6 +31,7 @@ async function main(): Promise<void> {
       split: { type: 'string' },
       env: { type: 'string', multiple: true },
       write: { type: 'boolean', default: false },
+      outcomes: { type: 'string' },
     },
   });
   const corpusDir = values.corpus ?? CORPUS_DIR;
@@ -61,7 +68,28 @@ async function main(): Promise<void> {
     },
   };
   process.stdout.write(`${JSON.stringify(json)}\n`);
+  if (values.outcomes !== undefined) writeFileSync(values.outcomes, outcomeLines(run.results), { mode: 0o600 });
   if (values.write) writeRecallResults(text, json, corpusDir.replace(REPO_ROOT, ''), corpus, prompts.length, load);
+}
+
+/** Each system's outcome per prompt, a JSON line each (`--outcomes`). */
+function outcomeLines(results: Awaited<ReturnType<typeof runRecallBench>>['results']): string {
+  return results
+    .flatMap(({ system, outcomes }) =>
+      outcomes.map(({ prompt, injection }) =>
+        JSON.stringify({
+          system,
+          id: prompt.id,
+          split: prompt.split,
+          type: prompt.type,
+          answers: prompt.answers,
+          injected: injection.uris,
+          chars: injection.chars,
+        }),
+      ),
+    )
+    .map((line) => `${line}\n`)
+    .join('');
 }
 
 main().catch((error: unknown) => {

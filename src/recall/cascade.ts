@@ -43,7 +43,7 @@ import { aboutAnotherProject } from './otherProject.js';
 import { projectScope } from './projectScope.js';
 import { rankFindItems } from './rank.js';
 import { contextBody, isExcluded, peerFields, recallBody } from './requests.js';
-import { relevantEnough } from './relevanceGate.js';
+import { anchoredEnough, relevantEnough } from './relevanceGate.js';
 import { rerank } from './rerank.js';
 import { trimTail } from './tailMargin.js';
 import type { RecallTier } from './tierCache.js';
@@ -105,7 +105,8 @@ export async function recallMemories(request: RecallRequest): Promise<RecallRun>
 function forBlock(outcome: Extract<RecallOutcome, { status: 'hits' }>, request: RecallRequest): RecallOutcome {
   if (outcome.tier === 'find') return { ...outcome, items: trimTail(outcome.items) };
   const candidates = rerank(outcome.items, request.query);
-  if (!relevantEnough(candidates, request.settings.recallMinRelevance)) return { status: 'empty', tier: outcome.tier };
+  if (!relevantEnough(candidates, request.settings.recallMinRelevance) || !anchoredEnough(candidates, request.query))
+    return { status: 'empty', tier: outcome.tier };
   const ranked = candidates.slice(0, request.settings.recallLimit);
   return {
     ...outcome,

@@ -101,11 +101,18 @@ function wordLine(text: string): string {
   return ` ${text.toLowerCase().replace(WORD_BREAKS, ' ')} `;
 }
 
+/** The words of `text` that name a subject: lower-cased, three letters or more, stop words out (the words `queryTrigrams` reads). */
+export function contentWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(WORD_BREAK)
+    .filter((word) => [...word].length >= 3 && !STOP_WORDS.has(word));
+}
+
 /** The trigrams of the query's words of three letters or more, each word padded by a space at both ends; stop words out. */
 export function queryTrigrams(query: string): Set<string> {
   const grams = new Set<string>();
-  for (const word of query.toLowerCase().split(WORD_BREAK)) {
-    if ([...word].length < 3 || STOP_WORDS.has(word)) continue;
+  for (const word of contentWords(query)) {
     const padded = [...` ${word} `];
     for (let at = 0; at + 3 <= padded.length; at++) grams.add(padded.slice(at, at + 3).join(''));
   }

@@ -15,7 +15,9 @@
  * short once filtered) gets no recall at all.
  *
  * A prompt that only acknowledges or greets ("thanks, looks good", "ok do
- * it") gets none either: it asks nothing of memory (smallTalk.ts, D43).
+ * it") gets none either: it asks nothing of memory (smallTalk.ts, D43);
+ * nor does one that asks for a live measurement ("how many tenants are on
+ * the enterprise plan right now"): memory holds no such value (liveValue.ts).
  *
  * Slash commands (`/name …`) and shell escapes (`!cmd`) never recall: they
  * are instructions to the host, and a command such as `/openviking:forget`
@@ -30,6 +32,7 @@ import type { UserPromptSubmitInput } from '../protocol/input.js';
 import { isBypassed } from '../session/bypass.js';
 import { codeBuddyUserText } from '../transcript/host-text.js';
 import { outboundQuery } from '../transcript/privacy.js';
+import { asksLiveValue } from './liveValue.js';
 import { isSmallTalk } from './smallTalk.js';
 
 export type RecallSkipReason =
@@ -48,7 +51,9 @@ export type RecallSkipReason =
   /** Nothing (or too little) is left once `<private>` sections and secrets are removed: no request at all. */
   | 'private-only'
   /** The prompt only acknowledges or greets (smallTalk.ts). */
-  | 'small-talk';
+  | 'small-talk'
+  /** The prompt asks for a live measurement, which memory does not hold (liveValue.ts). */
+  | 'live-value';
 
 export type RecallDecision = { recall: true; query: string } | { recall: false; reason: RecallSkipReason };
 
@@ -95,6 +100,7 @@ export function decideRecall(
   const minLength = Math.max(1, settings.minQueryLength);
   if ([...query].length < minLength) return skip([...asked].length < minLength ? 'too-short' : 'private-only');
   if (isSmallTalk(query)) return skip('small-talk');
+  if (asksLiveValue(query)) return skip('live-value');
   return { recall: true, query: query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query };
 }
 

@@ -23,12 +23,12 @@ import { EMBED_INSTALL_COMMAND, EMBED_PYTHON } from '../../bench/recall/embedEnd
 
 /**
  * The floors, just under what the benchmark's code measured on this subset
- * (D43): hit@3 29 of its 40 prompts (72.5%) with the re-rank (rerank.ts),
- * 28 before it. The subset's 40 prompts (the first 120 of the corpus) all
- * have an answer, so the no-answer floor cannot bite here; the full
- * benchmark measures it (bench/RESULTS.md).
+ * (D43): of its 89 prompts, 68 have an answer and 54 of those (79.4%) got
+ * one among the first three memories; 11 of the 21 that none answers
+ * (52.4%) got a block (the unanchored gate and the live-value skip; 100%
+ * before the gates of D43). The full benchmark: bench/RESULTS.md.
  */
-export const FLOORS = { hit3: 0.7, maxNoneInjection: 1, maxCrossProject: 0 };
+export const FLOORS = { hit3: 0.75, maxNoneInjection: 0.6, maxCrossProject: 0 };
 
 const installed = existsSync(EMBED_PYTHON);
 const inCi = process.env.CI === 'true';
@@ -45,8 +45,10 @@ describe.skipIf(!installed && !inCi)('recall quality on the real server with rea
       prompts: suiteSubset(corpus),
     });
     ours = run.results[0]!;
-    // The prompts' queries really went through the model (not the fake's hashed words).
-    expect(run.stack.queryEmbeds).toBeGreaterThanOrEqual(suiteSubset(corpus).length);
+    // The prompts' queries really went through the model (not the fake's hashed words); a prompt
+    // skipped before any search (small talk, a live value: no memory answers those) sends none.
+    const answered = suiteSubset(corpus).filter((prompt) => prompt.answers.length > 0);
+    expect(run.stack.queryEmbeds).toBeGreaterThanOrEqual(answered.length);
   }, 110_000);
 
   it('puts an answer among the first three memories often enough', () => {

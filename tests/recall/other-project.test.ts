@@ -45,7 +45,7 @@ describe('recallMemories for a prompt about another project', () => {
       client: {
         searchContext: async () => ({
           ok: true,
-          result: { entries: [entry(THEIRS, theirs), entry(OURS, 0.66)], rendered: '', digest: '' },
+          result: { entries: [entry(THEIRS, theirs), entry(OURS, 0.68)], rendered: '', digest: '' },
         }),
       } as unknown as OpenVikingClient,
       settings: {

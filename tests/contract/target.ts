@@ -129,6 +129,22 @@ export function as(
 }
 
 /**
+ * A session's record (`GET /api/v1/sessions/{id}` or below), looked at again
+ * past OpenViking 0.5.2's transient 400: a read racing a write of the
+ * session's files (its first write, or a commit's) answers INVALID_ARGUMENT
+ * "Expecting value: line 1 column 1 (char 0)" (F27). Any other answer, or
+ * that one after 10 s, is returned as it came.
+ */
+export async function readSession(target: ContractTarget, tenant: Tenant, path: string): Promise<Answer> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const answer = await as(target, tenant, 'GET', path);
+    if (answer.status !== 400 || !answer.text.includes('Expecting value') || Date.now() >= deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
  * Writes a memory file the way a test's hands seed one on both servers:
  * `POST /api/v1/content/write` (`create`, waiting for its index), then the
  * file is searchable.

@@ -11,7 +11,7 @@
  */
 import { expect } from 'vitest';
 import { waitFor } from '../../support/wait.js';
-import { as, freshSession, home, type ContractTarget, type Tenant } from '../target.js';
+import { as, freshSession, home, readSession, type ContractTarget, type Tenant } from '../target.js';
 import { errorOf, okResult, type ContractCase } from './case.js';
 
 const session = (id: string, suffix = ''): string => `/api/v1/sessions/${encodeURIComponent(id)}${suffix}`;
@@ -67,7 +67,7 @@ export const commitCases: readonly ContractCase[] = [
       });
       expect(typeof accepted.task_id).toBe('string');
       expect(typeof accepted.trace_id).toBe('string');
-      expect(okResult(await as(target, tenant, 'GET', session(id)))).toMatchObject({
+      expect(okResult(await readSession(target, tenant, session(id)))).toMatchObject({
         message_count: 1,
         total_message_count: 3,
         commit_count: 1,
@@ -77,7 +77,7 @@ export const commitCases: readonly ContractCase[] = [
       expect(done.result.memory_diff_uri, 'named even when nothing was written').toBe(
         `${accepted.archive_uri}/memory_diff.json`,
       );
-      expect(okResult(await as(target, tenant, 'GET', session(id))).last_commit_at).not.toBe('');
+      expect(okResult(await readSession(target, tenant, session(id))).last_commit_at).not.toBe('');
     },
   },
   {
@@ -145,7 +145,7 @@ export const commitCases: readonly ContractCase[] = [
       expect(add.uri.startsWith(home(tenant, 'memories/'))).toBe(true);
       expect(typeof add.memory_type).toBe('string');
       expect(diff.summary.total_adds).toBe(diff.operations.adds.length);
-      const record = okResult(await as(target, tenant, 'GET', session(id)));
+      const record = okResult(await readSession(target, tenant, session(id)));
       expect(record.memories_extracted).toEqual({
         total: done.result.memories_extracted.memory_write,
         memory_write: done.result.memories_extracted.memory_write,

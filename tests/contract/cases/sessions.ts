@@ -8,7 +8,7 @@
  * @module
  */
 import { expect } from 'vitest';
-import { as, freshSession, type Answer } from '../target.js';
+import { as, freshSession, readSession, type Answer } from '../target.js';
 import { errorOf, okResult, validationErrorOf, type ContractCase } from './case.js';
 
 const session = (id: string, suffix = ''): string => `/api/v1/sessions/${encodeURIComponent(id)}${suffix}`;
@@ -40,7 +40,7 @@ export const sessionCases: readonly ContractCase[] = [
         memory_extraction_config: { events: { tags: [] } },
       });
       expect(typeof made.created_at).toBe('string');
-      okResult(await as(target, tenant, 'GET', session(id)), 'the session exists now');
+      okResult(await readSession(target, tenant, session(id)), 'the session exists now');
     },
   },
   {
@@ -58,7 +58,7 @@ export const sessionCases: readonly ContractCase[] = [
         }),
       );
       expect(parts).toEqual({ session_id: id, message_count: 2, pending_tokens: 8 });
-      const record = okResult(await as(target, tenant, 'GET', session(id)));
+      const record = okResult(await readSession(target, tenant, session(id)));
       expect(record).toMatchObject({ message_count: 2, total_message_count: 2, pending_tokens: 8 });
       expect(typeof record.last_message_at).toBe('string');
     },
@@ -80,7 +80,7 @@ export const sessionCases: readonly ContractCase[] = [
       expect(batch).toEqual({ session_id: id, message_count: 3, added: 3, pending_tokens: 4 });
       const many = { messages: Array.from({ length: 101 }, (_, i) => text('user', `m${i}`)) };
       validationErrorOf(await as(target, tenant, 'POST', session(id, '/messages/batch'), many), 'messages');
-      expect(okResult(await as(target, tenant, 'GET', session(id))).total_message_count).toBe(3);
+      expect(okResult(await readSession(target, tenant, session(id))).total_message_count).toBe(3);
     },
   },
   {
@@ -130,7 +130,9 @@ export const sessionCases: readonly ContractCase[] = [
           min_commit_interval_seconds: 0,
         },
       });
-      expect(okResult(await as(target, tenant, 'GET', session(id))).auto_commit_policy).toEqual(set.auto_commit_policy);
+      expect(okResult(await readSession(target, tenant, session(id))).auto_commit_policy).toEqual(
+        set.auto_commit_policy,
+      );
       const unknown = validationErrorOf(await patch({ bogus: 1 }), 'bogus');
       expect(unknown.message).toContain('Extra inputs are not permitted');
       expect(validationErrorOf(await patch({ idle_timeout_seconds: null }), 'auto_commit_policy').message).toContain(
@@ -177,7 +179,7 @@ export const sessionCases: readonly ContractCase[] = [
         ...[1, 2, 3, 4].map((n) => as(target, tenant, 'POST', session(id, '/messages'), text('user', `later ${n}`))),
       ];
       for (const answer of await Promise.all(calls)) okResult(answer, 'a concurrent call');
-      const record = okResult(await as(target, tenant, 'GET', session(id)));
+      const record = okResult(await readSession(target, tenant, session(id)));
       expect(record.total_message_count).toBe(6);
       expect(record.commit_count).toBeGreaterThanOrEqual(1);
     },

@@ -53,11 +53,21 @@ export async function startEmbedEndpoint(workDir: string, readyTimeoutMs = 120_0
   rmSync(portFile, { force: true });
   const child = spawn(
     EMBED_PYTHON,
-    [join(REPO_ROOT, 'bench/recall/embed_server.py'), '--port', '0', '--port-file', portFile, '--log', logFile],
+    [
+      join(REPO_ROOT, 'bench/recall/embed_server.py'),
+      '--port',
+      '0',
+      '--port-file',
+      portFile,
+      '--log',
+      logFile,
+      '--exit-with-stdin',
+    ],
     {
       cwd: workDir,
       env: { PATH: process.env.PATH, HOME: workDir, LANG: 'C.UTF-8', HF_HUB_OFFLINE: '1', TRANSFORMERS_OFFLINE: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      // Its stdin is this process's pipe: when this process dies (a worker killed at a timeout) it ends too.
+      stdio: ['pipe', 'ignore', 'pipe'],
     },
   );
   let stderr = '';

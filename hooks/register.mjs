@@ -6240,7 +6240,7 @@ function createOpenVikingClient(options2) {
   const sessionCall = (sessionId, suffix, spec) => sessionId ? call({ ...spec, path: `${API}/sessions/${encodeURIComponent(sessionId)}${suffix}`, sessionRoute: true }) : Promise.resolve(failure(0, "BAD_REQUEST", "session id is empty"));
   return {
     baseUrl,
-    health: () => call({ method: "GET", path: "/health", bare: true, read: readHealth }),
+    health: (timeoutMs) => call({ method: "GET", path: "/health", bare: true, timeoutMs, read: readHealth }),
     systemStatus: () => call({ method: "GET", path: `${API}/system/status`, read: readSystemStatus }),
     ls: (uri, ls = {}) => call({
       method: "GET",

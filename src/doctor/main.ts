@@ -39,10 +39,17 @@ import type { Check, DoctorReport } from './types.js';
 import { errorMessage } from '../util/errors.js';
 import { counted } from '../util/plural.js';
 
-/** One request's longest wait. */
-export const DOCTOR_REQUEST_TIMEOUT_MS = 1_500;
+/** `/health`'s longest wait: a server that does not answer it is told fast. */
+export const DOCTOR_HEALTH_TIMEOUT_MS = 1_500;
+/**
+ * A data call's longest wait (identity's search, the MCP handshake, the commit policy). Longer than
+ * /health's: the search embeds its query through the server's embedding provider, and a real
+ * server's first search for an account opens its index (0.5.2: 0.1-0.5 s idle, over 1.5 s on a
+ * loaded 2-core machine, where a 1.5 s limit made doctor warn about a healthy server).
+ */
+export const DOCTOR_REQUEST_TIMEOUT_MS = 3_500;
 /** No request starts after this much time; the network part of the report is done by then. */
-export const DOCTOR_NETWORK_BUDGET_MS = 3_500;
+export const DOCTOR_NETWORK_BUDGET_MS = 6_000;
 /** The whole report, whatever hangs (a stuck file system included). */
 export const DOCTOR_TOTAL_BUDGET_MS = 8_000;
 
@@ -105,7 +112,7 @@ async function runChecks(deps: StageDeps, runProgram: RunProgram): Promise<Check
   const folder = resolveWorkspace({}, deps.env, deps.cwd);
 
   const network = (async () => {
-    const server = await checkServer(config, client, deps.now, deps.env);
+    const server = await checkServer(config, client, deps.now, deps.env, DOCTOR_HEALTH_TIMEOUT_MS);
     const left = deadlineAt - deps.now();
     const mcp: Check =
       server.health && left > 0

@@ -34,6 +34,7 @@ export async function checkServer(
   client: OpenVikingClient,
   now: () => number,
   env: Readonly<Record<string, string | undefined>> = {},
+  healthTimeoutMs?: number,
 ): Promise<ServerChecks> {
   const { urlProblem, refused, sources } = config.credentials;
   if (urlProblem !== undefined)
@@ -49,7 +50,7 @@ export async function checkServer(
       },
     };
   const started = now();
-  const health = await client.health();
+  const health = await client.health(healthTimeoutMs);
   const elapsedMs = now() - started;
   if (!health.ok) return { server: unreachable(config, health, env) };
   const info = health.result;

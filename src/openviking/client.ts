@@ -76,7 +76,7 @@ export function createOpenVikingClient(options: ClientOptions): OpenVikingClient
 
   return {
     baseUrl,
-    health: () => call({ method: 'GET', path: '/health', bare: true, read: readHealth }),
+    health: (timeoutMs?: number) => call({ method: 'GET', path: '/health', bare: true, timeoutMs, read: readHealth }),
     systemStatus: () => call({ method: 'GET', path: `${API}/system/status`, read: readSystemStatus }),
     ls: (uri: string, ls: LsOptions = {}) =>
       call({

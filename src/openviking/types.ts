@@ -245,7 +245,8 @@ export interface ClientOptions extends ClientIdentity {
 /** One typed function per endpoint the plugin uses. Every method resolves; none throws. */
 export interface OpenVikingClient {
   readonly baseUrl: string;
-  health(): Promise<OvResult<HealthInfo>>;
+  /** @param timeoutMs - this call's own limit, when it is not the client's. */
+  health(timeoutMs?: number): Promise<OvResult<HealthInfo>>;
   systemStatus(): Promise<OvResult<SystemStatus>>;
   ls(uri: string, options?: LsOptions): Promise<OvResult<LsEntry[]>>;
   read(uri: string): Promise<OvResult<string>>;

@@ -145,6 +145,18 @@ describe('network failures, each by its cause', () => {
     }
   });
 
+  it('a slow memory search is not a fault: 2 s on search/find (a real first search under load) still passes Identity', async () => {
+    const slow = await startOvServer();
+    slow.faults.latency(2_000, { path: '/api/v1/search/find' });
+    try {
+      const identity = (await doctorJson({ OPENVIKING_URL: slow.url }))['identity']!;
+      expect(identity.status, JSON.stringify(identity)).toBe('pass');
+      expect(identity.lines).toContain('memory APIs: usable');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('an MCP endpoint that does not answer: its URL is the server URL + /mcp, in words', async () => {
     const hung = await startOvServer();
     hung.faults.hang({ path: '/mcp' });

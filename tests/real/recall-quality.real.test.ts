@@ -34,10 +34,10 @@ export const FLOORS = { hit3: 0.75, maxNoneInjection: 0.6, maxCrossProject: 0 };
  * The whole run: the server and the model start, 172 memories are written and
  * indexed, 89 prompts go through the hook. About 80 s alone on 2 cores; `npm
  * test` runs this suite beside the unit suite (scripts/dev/unit-and-real.sh),
- * where one clean-clone run took over 110 s. A bound for a hung stack, not a
+ * where clean-clone runs took 124-196 s. A bound for a hung stack, not a
  * speed test: the benchmark measures time per prompt.
  */
-const RUN_MS = 300_000;
+const RUN_MS = 480_000;
 
 const installed = existsSync(EMBED_PYTHON);
 const inCi = process.env.CI === 'true';
@@ -52,6 +52,10 @@ describe.skipIf(!installed && !inCi)('recall quality on the real server with rea
       corpus,
       systems: ['ours'],
       prompts: suiteSubset(corpus),
+      // What is measured here is what recall finds, not how fast it finds it beside the unit suite
+      // on 2 cores: past the default 2 s deadline a prompt gets nothing and would count as a miss.
+      // The deadline itself is proven by tests/stages/prompt; time per prompt by the benchmark.
+      oursEnv: { OPENVIKING_PROMPT_DEADLINE_MS: '10000' },
     });
     ours = run.results[0]!;
     // The prompts' queries really went through the model (not the fake's hashed words); a prompt

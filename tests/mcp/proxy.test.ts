@@ -224,7 +224,7 @@ describe('mcp proxy: server down and back', () => {
           () => true,
           () => false,
         ),
-      { timeoutMs: 30_000, intervalMs: 200, what: 'a first answered call through the proxy' },
+      30_000,
     );
 
     server.faults.hang({ path: '/mcp' });

@@ -33,8 +33,8 @@ export const FLOORS = { hit3: 0.75, maxNoneInjection: 0.6, maxCrossProject: 0 };
 /**
  * The whole run: the server and the model start, 172 memories are written and
  * indexed, 89 prompts go through the hook. About 80 s alone on 2 cores; `npm
- * test` runs this suite niced beside the end-to-end suite (scripts/dev/e2e-and-rest.sh);
- * beside the unit suite, clean-clone runs took 124-196 s. A bound for a hung stack, not a
+ * test` runs this suite beside the unit suite (scripts/dev/unit-and-real.sh),
+ * where clean-clone runs took 124-196 s. A bound for a hung stack, not a
  * speed test: the benchmark measures time per prompt.
  */
 const RUN_MS = 480_000;

@@ -24,7 +24,8 @@ export interface HookPath {
   name: string;
   event: string;
   toolName?: string;
-  stdin: string;
+  /** The payload; a function gives each run its own (a prompt in a fresh session, so the server's dedup never empties the recall). */
+  stdin: string | (() => string);
   target?: Target;
   note?: string;
   /** Runs once before measuring (e.g. the capture that brings the cursor to the end). */
@@ -91,6 +92,7 @@ export function floorPaths(world: BenchWorld): HookPath[] {
 export function basicPaths(world: BenchWorld): HookPath[] {
   const p = world.payloads;
   const json = (value: unknown): string => JSON.stringify(value);
+  const recallPrompt = () => json(world.freshSession().userPromptSubmit(RECALL_PROMPT, 2));
   return [
     {
       name: 'guard allow (prefilter, no node)',
@@ -122,19 +124,20 @@ export function basicPaths(world: BenchWorld): HookPath[] {
     {
       name: 'UserPromptSubmit (recall hit)',
       event: 'UserPromptSubmit',
-      stdin: json(p.userPromptSubmit('which editor and keymap do I use for Rust work?', 2)),
+      stdin: recallPrompt,
       target: TARGETS.prompt,
       // As in a session: SessionStart (or the first prompt) has started the resident by now.
       prepare: async () => {
         await timedRun(world.hookCommand('SessionStart', json(p.sessionStart('startup'))));
         await residentsListening(join(world.home, '.codebuddy', 'openviking'));
+        await expectRecallBlock(world, recallPrompt());
       },
-      note: 'answered by the resident helper (DESIGN D16), started by a session start before the row',
+      note: 'answered by the resident helper (DESIGN D16), started by a session start before the row; a fresh session each run, so each is a hit',
     },
     {
       name: 'UserPromptSubmit, no resident yet (recall in the hook, starts one)',
       event: 'UserPromptSubmit',
-      stdin: json(p.userPromptSubmit('which editor and keymap do I use for Rust work?', 2)),
+      stdin: recallPrompt,
       beforeEachRun: async () => {
         await stopResidents(world.home);
         await rm(join(world.home, '.codebuddy', 'openviking', 'resident'), { recursive: true, force: true });
@@ -144,7 +147,7 @@ export function basicPaths(world: BenchWorld): HookPath[] {
     {
       name: 'UserPromptSubmit, resident off (recall in the hook)',
       event: 'UserPromptSubmit',
-      stdin: json(p.userPromptSubmit('which editor and keymap do I use for Rust work?', 2)),
+      stdin: recallPrompt,
       env: { OPENVIKING_RESIDENT: 'off' },
       note: 'reference: OPENVIKING_RESIDENT=off, and every prompt on Windows',
     },
@@ -220,6 +223,16 @@ export function capturePaths(world: BenchWorld): HookPath[] {
   return paths;
 }
 
+/** The prompt of the recall rows: the bench world's seeded memories answer it (world.ts). */
+const RECALL_PROMPT = 'which editor and keymap do I use for Rust work?';
+
+/** A "recall hit" row measures a hit: one run first, which must inject a block. */
+async function expectRecallBlock(world: BenchWorld, stdin: string): Promise<void> {
+  const run = await timedRun(world.hookCommand('UserPromptSubmit', stdin));
+  if (!run.stdout.includes('<openviking-context'))
+    throw new Error(`the recall row's prompt injected no block: ${run.stdout.slice(0, 200) || '(no output)'}`);
+}
+
 /** Stops (each waited for) until `done()` says capture reached the end (a worker stops at its own deadline); one when no check is given. */
 export async function catchUp(
   world: BenchWorld,
@@ -234,38 +247,42 @@ export async function catchUp(
   }
 }
 
-/** Measures one path: interleaved timing, requests per run, peak RSS. */
-/** Peak RSS over RSS_RUNS runs, each after the path's own preparation. */
-async function peakRssOf(command: Command, beforeEachRun?: () => Promise<void>): Promise<number | undefined> {
-  if (beforeEachRun === undefined) return peakRssKb(command, RSS_RUNS);
+/** Peak RSS over RSS_RUNS runs, each after the path's own preparation and with its own command. */
+async function peakRssOf(next: () => Command, beforeEachRun?: () => Promise<void>): Promise<number | undefined> {
   let peak: number | undefined;
   for (let run = 0; run < RSS_RUNS; run++) {
-    await beforeEachRun();
-    const kb = await peakRssKb(command, 1);
+    await beforeEachRun?.();
+    const kb = await peakRssKb(next(), 1);
     if (kb !== undefined) peak = Math.max(peak ?? 0, kb);
   }
   return peak;
 }
 
-export async function measurePath(world: BenchWorld, path: HookPath, pairs: number): Promise<ResultRow> {
-  await path.prepare?.();
+/** The command of one run of `path` (its own payload when `path.stdin` is a function). */
+function commandOf(world: BenchWorld, path: HookPath): Command {
+  const stdin = typeof path.stdin === 'string' ? path.stdin : path.stdin();
   const base: Command =
     path.shellCommand === undefined
-      ? world.hookCommand(path.event, path.stdin, path.toolName)
-      : { ...world.bareNode(), args: ['-c', path.shellCommand], stdin: path.stdin };
-  const command: Command = path.env === undefined ? base : { ...base, env: { ...base.env, ...path.env } };
+      ? world.hookCommand(path.event, stdin, path.toolName)
+      : { ...world.bareNode(), args: ['-c', path.shellCommand], stdin };
+  return path.env === undefined ? base : { ...base, env: { ...base.env, ...path.env } };
+}
+
+/** Measures one path: interleaved timing, requests per run, peak RSS. */
+export async function measurePath(world: BenchWorld, path: HookPath, pairs: number): Promise<ResultRow> {
+  await path.prepare?.();
   const bare = world.bareNode();
   const requestsBefore = world.server.requests().length;
   const runPath = async (): Promise<number> => {
     await path.beforeEachRun?.();
-    const run = await timedRun(command);
+    const run = await timedRun(commandOf(world, path));
     // Background workers must not slow the next sample; waiting is not timed.
     await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
     return run.ms;
   };
   const samples = await interleave(pairs, async () => (await timedRun(bare)).ms, runPath);
   const requests = (world.server.requests().length - requestsBefore) / pairs;
-  const rss = await peakRssOf(command, path.beforeEachRun);
+  const rss = await peakRssOf(() => commandOf(world, path), path.beforeEachRun);
   await waitForWorkersGone(world.pluginRoot, WORKER_SETTLE_MS);
   const ratio = ratioOf(samples);
   const row: ResultRow = {

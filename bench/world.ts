@@ -27,6 +27,8 @@ export interface BenchWorld {
   workspace: string;
   server: OvTestServer;
   payloads: Payloads;
+  /** Payloads of a new session (its own id and transcript path), in the same workspace and HOME. */
+  freshSession(): Payloads;
   env: Record<string, string>;
   /** `$SHELL -c <hooks.json command of event>` with `stdin`. */
   hookCommand(event: string, stdin: string, toolName?: string): Command;
@@ -94,6 +96,7 @@ export async function createBenchWorld(extraEnv: Record<string, string> = {}, bu
     workspace,
     server,
     payloads,
+    freshSession: () => createPayloads({ workspace, configDir }),
     env,
     hookCommand: (event, stdin, toolName) => ({
       file: HOST_SHELL,

@@ -64,13 +64,13 @@ export type Resolution =
 /**
  * Asks the server what became of the writer's inflight batch; the writer's
  * count is refreshed. A batch whose request went unanswered counts as not
- * applied only once the server had time to finish it (twice the request
- * timeout after the send): a slow server stores a request after the client
- * gave up, and a server finishes a request whose client was SIGKILLed (the
- * record of a dead process is unanswered: it was written so before the
- * send), and a resend before that would duplicate it, or a later count
- * would take the late batch for the next one (a loss). When the deadline
- * leaves room for it, the wait happens here (a worker after a crash).
+ * applied only once the server had time to finish it (`settlesAt`): a slow
+ * server stores a request after the client gave up, and a server finishes
+ * a request whose client was SIGKILLed (the record of a dead process is
+ * unanswered: it was written so before the send), and a resend before that
+ * would duplicate it, or a later count would take the late batch for the
+ * next one (a loss). When the deadline leaves room for it, the wait
+ * happens here (a worker after a crash).
  */
 export async function resolveInflight(writer: SessionWriter): Promise<Resolution | undefined> {
   const inflight = writer.state.inflight;
@@ -95,16 +95,23 @@ export async function resolveInflight(writer: SessionWriter): Promise<Resolution
 }
 
 /**
- * When an unanswered batch that has not landed counts as never stored: twice
- * the request timeout after the write-ahead record, and at least one timeout
- * after this writer gave up on the answer. The second bound is what a loaded
- * machine needs: a slow save or a descheduled writer sends well after
- * `startedAt` (a clean-clone CI run of 4953f41 duplicated three turns of the
- * seeded soak), while a writer killed mid-request leaves only `startedAt`.
+ * When an unanswered batch that has not landed counts as never stored:
+ * three request timeouts after the write-ahead record, and at least two
+ * after this writer gave up on the answer. Nothing the client can ask
+ * tells a request the server will still act on from one it dropped, so
+ * this is the bound of the guarantee: a server that stores a request more
+ * than two timeouts after its client gave up can get it twice. Each
+ * margin comes from a clean-clone CI run of the seeded soak that stored
+ * turns twice inside the one before it: the send left well after
+ * `startedAt` (a slow save or a descheduled writer, 4953f41: hence the
+ * bound after the give-up; a writer killed mid-request leaves only
+ * `startedAt`), and a starved server acted on a request more than one
+ * timeout after the give-up (f878509). tests/faults/late-send.test.ts
+ * holds a batch past each old bound.
  */
 export function settlesAt(inflight: Inflight, timeoutMs: number): number {
-  const afterRecord = inflight.startedAt + 2 * timeoutMs;
-  return inflight.gaveUpAt === undefined ? afterRecord : Math.max(afterRecord, inflight.gaveUpAt + timeoutMs);
+  const afterRecord = inflight.startedAt + 3 * timeoutMs;
+  return inflight.gaveUpAt === undefined ? afterRecord : Math.max(afterRecord, inflight.gaveUpAt + 2 * timeoutMs);
 }
 
 const STILL_LANDING: OvFailure = {

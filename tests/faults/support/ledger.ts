@@ -14,6 +14,7 @@
  * @module
  */
 import type { OvTestServer, StoredMessage } from '../../support/ov-server/index.js';
+import type { LoggedRequest } from '../../support/ov-server/types.js';
 
 export interface LedgerReport {
   expected: number;
@@ -110,20 +111,30 @@ export function describeLedger(label: string, report: LedgerReport, hookMs: numb
 }
 
 /**
- * For each duplicated marker, the requests that carried it: when each was
- * sent, how long after that the server acted on it (a late store is what a
- * resend collides with), its answer and fault. Printed when a case fails,
- * so a duplicate explains itself from the run's output alone.
+ * For each duplicated marker, the requests that carried it: when the server
+ * received each (on a starved machine that can be well after the client
+ * sent it), how long after that it acted (a late store is what a resend
+ * collides with), its answer and fault; then the count checks (`GET` of the
+ * session) in between, which the writer judged by. Printed when a case
+ * fails, so a duplicate explains itself from the run's output alone.
  */
 export function traceDuplicates(server: OvTestServer, duplicated: readonly string[]): string[] {
   const writes = server.requests({ method: 'POST' }).filter((entry) => entry.path.includes('/messages'));
   const t0 = writes[0]?.startedAt ?? 0;
-  return [...new Set(duplicated)].map((marker) => {
+  const describe = (entry: LoggedRequest): string => {
+    const acted = entry.handledAt === undefined ? 'never acted' : `acted +${entry.handledAt - entry.startedAt} ms`;
+    return `#${entry.seq} received t+${entry.startedAt - t0} ms, ${acted}, status ${entry.status}${entry.fault === undefined ? '' : `, fault ${entry.fault}`}${entry.durationMs === undefined ? '' : `, answered in ${entry.durationMs} ms`}`;
+  };
+  return [...new Set(duplicated)].flatMap((marker) => {
     const carriers = writes.filter((entry) => containsMarker(entry.rawBody, marker));
-    const lines = carriers.map((entry) => {
-      const acted = entry.handledAt === undefined ? 'never acted' : `acted +${entry.handledAt - entry.startedAt} ms`;
-      return `#${entry.seq} sent t+${entry.startedAt - t0} ms, ${acted}, status ${entry.status}${entry.fault === undefined ? '' : `, fault ${entry.fault}`}${entry.durationMs === undefined ? '' : `, answered in ${entry.durationMs} ms`}`;
-    });
-    return `[faults] ${marker} carried by ${carriers.length} request(s): ${lines.join('; ')}`;
+    const lines = [`[faults] ${marker} carried by ${carriers.length} request(s): ${carriers.map(describe).join('; ')}`];
+    const first = carriers[0];
+    const last = carriers.at(-1);
+    if (first === undefined || last === undefined) return lines;
+    const sessionPath = first.path.slice(0, first.path.lastIndexOf('/messages'));
+    const checks = server
+      .requests({ method: 'GET', path: sessionPath })
+      .filter((entry) => entry.seq > first.seq && entry.seq < last.seq);
+    return [...lines, `[faults] ${marker} count checks in between: ${checks.map(describe).join('; ') || 'none'}`];
   });
 }

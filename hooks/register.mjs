@@ -6417,7 +6417,7 @@ function recallPeers(ctx, deps) {
   return { actorPeer, earlierPeers, earlierPeerIds };
 }
 function loadStageConfig(deps, options2 = {}) {
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, ...options2 });
+  const config = deps.loadedConfig !== void 0 && options2.readStoredOptions === void 0 ? deps.loadedConfig() : loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, ...options2 });
   deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });
   return config;
 }

@@ -36,7 +36,7 @@ import { closeSync, openSync, statSync } from 'node:fs';
 import type { Logger, Stage, StageDeps, StageResult } from '../protocol/stage.js';
 import { PASS } from '../protocol/stage.js';
 import { createConfigWatch } from '../config/configFiles.js';
-import type { Settings } from '../config/types.js';
+import type { PluginConfig } from '../config/types.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { loadStageConfig } from '../session/stageContext.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
@@ -109,9 +109,6 @@ export type ResidentExit =
   | 'switched-off'
   | 'failed';
 
-/** The resident's own knobs, from its configuration (the environment it was started with and the files it names). */
-type ResidentSettings = Pick<Settings, 'resident' | 'residentIdleMs'>;
-
 /** Serves until retirement; resolves with the reason. Never rejects. */
 export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
   try {
@@ -123,18 +120,18 @@ export async function serveResident(host: ResidentHost): Promise<ResidentExit> {
 }
 
 async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
-  // Loaded again on a tick that finds a configuration file changed (config/configFiles.ts); its warnings are the stage's.
+  // Loaded again by a tick or a request that finds a configuration file changed (config/configFiles.ts); its warnings are the stage's.
   const config = createConfigWatch({
     load: () => loadStageConfig({ env: host.env, homeDir: host.homeDir, log: host.log }),
     env: host.env,
     homeDir: host.homeDir,
     warn: () => undefined,
   });
-  const settings = (): ResidentSettings => {
+  const current = (): PluginConfig => {
     config.refresh();
-    return config.current().settings;
+    return config.current();
   };
-  if (!settings().resident) return 'switched-off';
+  if (!current().settings.resident) return 'switched-off';
   const dataDir = resolveDataDir(host.env, host.homeDir);
   const key = residentKey(host.env, host.pluginRoot);
   const paths = residentPaths(dataDir, key);
@@ -152,7 +149,7 @@ async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
       fifo: paths.fifo,
       ...(retired.length > 0 ? { retiredIdlest: retired } : {}),
     });
-    return await new Residency(host, paths, fifo, lock.handle.refresh, settings).run();
+    return await new Residency(host, paths, fifo, lock.handle.refresh, current).run();
   } finally {
     await lock.handle.release();
   }
@@ -188,7 +185,13 @@ class Residency {
     private readonly paths: ResidentPaths,
     private readonly fifo: FileIdentity,
     private readonly refreshLock: () => Promise<boolean>,
-    private readonly settings: () => ResidentSettings,
+    /**
+     * The resident's configuration as of now (a few `stat`s when no file
+     * changed): its own knobs, and the configuration every request's stage
+     * runs with (`StageDeps.loadedConfig`); a stage's environment adds only
+     * the project directory to the resident's, and no configuration reads it.
+     */
+    private readonly config: () => PluginConfig,
   ) {
     this.startedAt = host.now();
     this.lastRequestAt = this.startedAt;
@@ -232,7 +235,7 @@ class Residency {
     const now = this.host.now();
     if (now - this.startedAt >= MAX_LIFETIME_MS) return 'lifetime';
     sweepLeftovers(this.paths.dir, now);
-    const settings = this.settings();
+    const { settings } = this.config();
     if (!settings.resident) return 'switched-off';
     if (this.inflight.size === 0 && now - this.lastRequestAt >= settings.residentIdleMs) return 'idle';
     return undefined;
@@ -274,7 +277,7 @@ class Residency {
     }
     const stage = this.host.createStageDeps(stageEnvironment(this.host.env, request.env), request.cwd);
     // The stage records that the resident answered (StageDeps.runner): `why`, doctor and the tests read it.
-    const deps: StageDeps = { ...stage.deps, runner: 'resident' };
+    const deps: StageDeps = { ...stage.deps, runner: 'resident', loadedConfig: this.config };
     const answer = Promise.resolve().then(() => this.host.stage(request.input, deps));
     this.reply(id, await withTimeout(answer, REQUEST_CAP_MS, PASS).catch(() => PASS));
     await stage.settle(AFTER_ANSWER_CAP_MS);

@@ -76,10 +76,13 @@ export function recallPeers(
  * `debugLogPath` work from ovcli.conf as from the environment.
  */
 export function loadStageConfig(
-  deps: Pick<StageDeps, 'env' | 'homeDir' | 'log'>,
+  deps: Pick<StageDeps, 'env' | 'homeDir' | 'log' | 'loadedConfig'>,
   options: Pick<LoadConfigInput, 'readStoredOptions'> = {},
 ): PluginConfig {
-  const config = loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, ...options });
+  const config =
+    deps.loadedConfig !== undefined && options.readStoredOptions === undefined
+      ? deps.loadedConfig()
+      : loadPluginConfig({ env: deps.env, homeDir: deps.homeDir, ...options });
   deps.log.configure?.({ debug: config.settings.debug, debugLogPath: config.settings.debugLogPath });
   return config;
 }

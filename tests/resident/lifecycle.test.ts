@@ -245,6 +245,22 @@ describe('ending, and what a prompt costs meanwhile', () => {
     expect(residentPids(w.home)).toEqual([]);
   });
 
+  it('an edit of ovcli.conf reaches the next prompt it serves: its configuration is looked at again for each request', async () => {
+    const w = await worldWithResident();
+    const [pid] = residentPids(w.home);
+    const ovcli = join(w.home, '.openviking', 'ovcli.conf');
+    mkdirSync(join(w.home, '.openviking'), { recursive: true });
+    writeFileSync(ovcli, JSON.stringify({ plugin: { codebuddy: { autoRecall: false } } }));
+    w.server.clearRequests();
+    expect(contextOf(await prompt(w)), 'recall switched off in the file').not.toContain(RECALL_MARKER);
+    expect(w.server.requests().map((r) => r.path)).toEqual([]);
+    rmSync(ovcli);
+    const onAgainAt = Date.now();
+    expect(contextOf(await prompt(w)), 'the file gone: recall on again').toContain(RECALL_MARKER);
+    expect(await recallAnsweredBy(w.dataDir, onAgainAt)).toBe('resident');
+    expect(residentPids(w.home), 'the same resident served both').toEqual([pid]);
+  });
+
   it('OPENVIKING_RESIDENT=off: no resident is started, recall runs in the hook', async () => {
     const w = await world({ OPENVIKING_RESIDENT: 'off' });
     await w.sim.fire('SessionStart', w.payloads().sessionStart());

@@ -8,7 +8,6 @@
  *
  * @module
  */
-import type { PluginConfig } from '../config/types.js';
 import type { HttpTransport } from '../openviking/http.js';
 import type { Runner } from '../store/status.js';
 import type { HookInput } from './input.js';
@@ -87,14 +86,6 @@ export interface StageDeps {
    * tests see who answered a prompt.
    */
   runner?: Runner;
-  /**
-   * The configuration of `env` and `homeDir`, already loaded and kept
-   * current by a long-lived process: the resident helper's ConfigWatch
-   * (config/configFiles.ts), which looks at the configuration's files for
-   * each request and loads again only when one changed. Absent: the stage
-   * loads it (a hook process loads once anyway).
-   */
-  loadedConfig?(): PluginConfig;
   /**
    * Work that must be done but need not delay the answer (status files).
    * A hook process runs it before it exits; the resident helper after it

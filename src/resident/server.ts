@@ -38,7 +38,7 @@ import { PASS } from '../protocol/stage.js';
 import { createConfigWatch } from '../config/configFiles.js';
 import type { PluginConfig } from '../config/types.js';
 import { withTimeout } from '../util/withTimeout.js';
-import { loadStageConfig } from '../session/stageContext.js';
+import { loadStageConfig, type ConfigHolder } from '../session/stageContext.js';
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
 import { readSmallFile } from '../store/smallFile.js';
@@ -185,12 +185,7 @@ class Residency {
     private readonly paths: ResidentPaths,
     private readonly fifo: FileIdentity,
     private readonly refreshLock: () => Promise<boolean>,
-    /**
-     * The resident's configuration as of now (a few `stat`s when no file
-     * changed): its own knobs, and the configuration every request's stage
-     * runs with (`StageDeps.loadedConfig`); a stage's environment adds only
-     * the project directory to the resident's, and no configuration reads it.
-     */
+    /** Its configuration now (a few `stat`s), its stages' too: their environment adds only the project directory, which no configuration reads. */
     private readonly config: () => PluginConfig,
   ) {
     this.startedAt = host.now();
@@ -277,7 +272,7 @@ class Residency {
     }
     const stage = this.host.createStageDeps(stageEnvironment(this.host.env, request.env), request.cwd);
     // The stage records that the resident answered (StageDeps.runner): `why`, doctor and the tests read it.
-    const deps: StageDeps = { ...stage.deps, runner: 'resident', loadedConfig: this.config };
+    const deps: StageDeps & ConfigHolder = { ...stage.deps, runner: 'resident', loadedConfig: this.config };
     const answer = Promise.resolve().then(() => this.host.stage(request.input, deps));
     this.reply(id, await withTimeout(answer, REQUEST_CAP_MS, PASS).catch(() => PASS));
     await stage.settle(AFTER_ANSWER_CAP_MS);

@@ -71,12 +71,23 @@ export function recallPeers(
 }
 
 /**
+ * Deps of a stage whose process already holds the configuration of their
+ * `env` and `homeDir`: the resident helper's ConfigWatch
+ * (config/configFiles.ts), which looks at the configuration's files for
+ * each request and loads again only when one changed (D16). Absent: the
+ * stage loads it (a hook process loads once anyway).
+ */
+export interface ConfigHolder {
+  loadedConfig?(): PluginConfig;
+}
+
+/**
  * The configuration of a stage, job or command, loaded once; the logger
  * learns the debug knobs from it (hook/log.ts), so `debug` and
  * `debugLogPath` work from ovcli.conf as from the environment.
  */
 export function loadStageConfig(
-  deps: Pick<StageDeps, 'env' | 'homeDir' | 'log' | 'loadedConfig'>,
+  deps: Pick<StageDeps, 'env' | 'homeDir' | 'log'> & ConfigHolder,
   options: Pick<LoadConfigInput, 'readStoredOptions'> = {},
 ): PluginConfig {
   const config =

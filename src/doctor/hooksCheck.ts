@@ -2,7 +2,8 @@
  * Doctor check `hooks`: is the plugin's hooks/hooks.json the one the
  * dispatcher expects. Every event the dispatcher answers must be registered;
  * every command must reach the hook entry `scripts/hook.cjs` (directly,
- * through the PreToolUse prefilter, or through the write-path detacher; a
+ * through the PreToolUse prefilter, the resident's door for the prompt and
+ * the start (D45), or the write-path detacher; a
  * hooks.json of an older release naming its ES shim `scripts/hook.mjs`
  * still reaches it, D38) by a plugin-root placeholder, never a hard-coded
  * path; the entry, its shim and the scripts named must exist; and the
@@ -41,6 +42,7 @@ export type RunProgram = (
 
 const PREFILTER = join('hooks', 'guard-prefilter.sh');
 const DETACHER = join('hooks', 'detach.sh');
+const DOOR = join('hooks', 'relay.sh');
 const PREFILTER_TIMEOUT_MS = 2_000;
 /** hooks.json is ~2 KB. */
 const MAX_HOOKS_JSON_BYTES = 1024 * 1024;
@@ -90,7 +92,7 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   const referenced = [
     HOOK_ENTRY,
     HOOK_SHIM,
-    ...[PREFILTER, DETACHER].filter((script) =>
+    ...[PREFILTER, DETACHER, DOOR].filter((script) =>
       commands.some((entry) => entry.command.includes(script.split('/').pop() ?? script)),
     ),
   ];
@@ -128,9 +130,13 @@ export async function checkHooks(pluginRoot: string, runProgram: RunProgram): Pr
   return { ...base, status: 'pass', lines, data };
 }
 
-/** The plugin file a command runs: the prefilter, the detacher or the hook entry (or its shim); undefined for none. */
+/**
+ * The plugin file a command runs: the prefilter, the door (the start's command names the detacher too, for the
+ * module's hand-off only), the detacher or the hook entry (or its shim); undefined for none.
+ */
 function targetOf(command: string): string | undefined {
   if (command.includes('guard-prefilter.sh')) return PREFILTER;
+  if (command.includes('relay.sh')) return DOOR;
   if (command.includes('detach.sh')) return DETACHER;
   return command.includes(HOOK_ENTRY) || command.includes(HOOK_SHIM) ? HOOK_ENTRY : undefined;
 }

@@ -7,6 +7,8 @@
  * Its run modes:
  * - `node hook.cjs` (hooks in hooks/hooks.json): read stdin once,
  *   bounded; dispatch by `hook_event_name`; write the encoded answer; exit 0.
+ * - `node hook.cjs door <print>` (hooks/relay.sh): hook mode, with the print
+ *   of the environment the script saw, for the resident's door (D45).
  * - `node hook.cjs detached` (started in the background by hooks/detach.sh
  *   for Stop, SubagentStop, SessionEnd and SubagentStart, whose answer is
  *   always the pass-through): the same dispatch, but already off the host's
@@ -38,7 +40,7 @@ import type { HttpTransport } from '../openviking/http.js';
 import { dispatchHook } from './dispatch.js';
 import { createLogger, type HookLogger } from './log.js';
 import { createNodeDeps } from './nodeDeps.js';
-import type { NodeDeps } from './nodeDeps.js';
+import type { NodeDeps, NodeHost } from './nodeDeps.js';
 import type { LogSettings, Logger } from '../protocol/stage.js';
 import { PREFLIGHT_SAFETY_MS } from '../protocol/budgets.js';
 import { socketBufferBytes, withReadBarrier } from '../protocol/readBarrier.js';
@@ -63,10 +65,8 @@ const startedAt = Date.now();
 const ENTRY_FILE = __filename;
 
 /**
- * A node builtin loaded on demand, synchronously (the bundle's banner
- * provides getBuiltinModule on nodes older than 20.16). Keeps
- * node:child_process (≈44 internal modules) and node:os off the start-up
- * path of hooks that never use them.
+ * A node builtin loaded on demand, synchronously (the bundle's banner provides getBuiltinModule on nodes
+ * older than 20.16): node:child_process (≈44 internal modules) and node:os stay off hooks that never use them.
  */
 function builtin<T>(id: string): T {
   return process.getBuiltinModule(id) as T;
@@ -76,7 +76,7 @@ function homeDir(): string {
   return process.env.HOME || builtin<typeof import('node:os')>('node:os').homedir();
 }
 
-/** Loggers still holding lines because their settings never came (hook/log.ts): written at exit. */
+/** Loggers still holding lines (their settings never came, hook/log.ts): written at exit. */
 const unconfigured = new Set<HookLogger>();
 
 function buildLogger(): HookLogger {
@@ -119,10 +119,10 @@ function lazyLogger(): Logger {
   };
 }
 
-/** `stage`: the env, cwd and transport of a hook's stage the resident runs; `offHostClock`: `hook.cjs detached`. */
+/** `stage`: the env, cwd and transport of a hook's stage the resident runs; `mode`: `hook.cjs detached` or `door`. */
 function buildDeps(
   stage?: { env: Record<string, string>; cwd: string; http: HttpTransport },
-  offHostClock = false,
+  mode: Pick<NodeHost, 'offHostClock' | 'doorPrint'> = {},
 ): NodeDeps {
   const env = stage?.env ?? process.env;
   const log = lazyLogger();
@@ -139,7 +139,7 @@ function buildDeps(
     now: Date.now,
     log,
     monotonicMs: () => Number(process.hrtime.bigint()) / 1e6,
-    offHostClock,
+    ...mode,
     killNow: () => process.kill(process.pid, 'SIGKILL'),
     ...(stage ? { http: stage.http } : {}),
   });
@@ -212,7 +212,7 @@ function armSafety(untilMsSinceStart: number, code: number): void {
  * ~0.5 ms (node sets up its timer lists), a third of what the no-op path
  * spends above an empty module.
  */
-async function runHookEvent(): Promise<void> {
+async function runHookEvent(doorPrint?: string): Promise<void> {
   const stdin = await readStdin(MAX_STDIN_BYTES, STDIN_TIMEOUT_MS);
   // A person at a terminal, not a host (hosts pipe the event): the usage, and still exit 0.
   if (stdin.status === 'tty') return runPersonCommand(['--help']).then(() => undefined);
@@ -221,7 +221,7 @@ async function runHookEvent(): Promise<void> {
   const stdout = await dispatchHook(stdin.text, {
     parsedJson: stdin.json,
     routeFor,
-    createDeps: () => (built ??= buildDeps()).deps,
+    createDeps: () => (built ??= buildDeps(undefined, doorPrint === undefined ? {} : { doorPrint })).deps,
     elapsedMs: () => Date.now() - startedAt,
     onRoute: (route) => armSafety(route.safetyMs, 0),
   });
@@ -242,7 +242,7 @@ async function runDetachedHookEvent(): Promise<void> {
   let built: NodeDeps | undefined;
   await dispatchHook(stdin.text, {
     routeFor,
-    createDeps: () => (built ??= buildDeps(undefined, true)).deps,
+    createDeps: () => (built ??= buildDeps(undefined, { offHostClock: true })).deps,
     elapsedMs: () => 0,
   });
   await built?.settle(WORKER_LIFETIME_MS);
@@ -292,7 +292,7 @@ async function runResidentCommand(): Promise<void> {
 }
 
 /** The plugin's own run modes; any other first argument is a person's command (commands.ts). */
-const RUN_MODES = new Set(['resident', 'worker', 'detached']);
+const RUN_MODES = new Set(['resident', 'worker', 'detached', 'door']);
 
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -300,6 +300,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (command === 'resident') return runResidentCommand();
   if (command === 'worker') return runWorkerCommand(rest);
   if (command === 'detached') return runDetachedHookEvent();
+  if (command === 'door') return runHookEvent(rest[0]);
   return runPersonCommand(argv);
 }
 

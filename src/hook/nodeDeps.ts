@@ -29,7 +29,7 @@ import { errorMessage } from '../util/errors.js';
 /** What main.ts reads off `process`; the fields StageDeps shares mean what they mean there. */
 export interface NodeHost extends Pick<
   StageDeps,
-  'env' | 'cwd' | 'homeDir' | 'pluginRoot' | 'pid' | 'log' | 'offHostClock' | 'killNow'
+  'env' | 'cwd' | 'homeDir' | 'pluginRoot' | 'pid' | 'log' | 'offHostClock' | 'doorPrint' | 'killNow'
 > {
   /** The running node binary (process.execPath), so workers use the same runtime. */
   execPath: string;
@@ -67,6 +67,7 @@ export function createNodeDeps(host: NodeHost): NodeDeps {
     pid: host.pid,
     pipeAtomicBytes: pipeAtomicBytes(host.platform),
     ...(host.offHostClock === true ? { offHostClock: true } : {}),
+    ...(host.doorPrint !== undefined ? { doorPrint: host.doorPrint } : {}),
     readLastExchange: (path) => import('../transcript/lastExchange.js').then((m) => m.readLastExchange(path)),
     spawnDetached: (args, stdin, env) => {
       const flushed = spawnHookProcess(host, args, stdin, env);

@@ -79,6 +79,12 @@ export interface StageDeps {
    */
   offHostClock?: boolean;
   /**
+   * The print of its environment that hooks/relay.sh handed this hook
+   * (`hook.cjs door <print>`): the resident that answers it opens a door
+   * for it, so the next hook of this environment needs no node (DESIGN D45).
+   */
+  doorPrint?: string;
+  /**
    * Which process runs the stage; absent: a hook command's own (`hook`).
    * The resident helper says `resident` for each request it serves
    * (resident/server.ts), the hooks module `module` (mod/deps.ts). The

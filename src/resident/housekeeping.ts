@@ -4,7 +4,8 @@
  *   after its hook gave up holds recalled memories (0600) and would stay on
  *   disk when no resident of that key runs again, so every resident tick and
  *   every SessionStart removes those older than LEFTOVER_MS, whatever key
- *   they belong to (one readdir of `<dataDir>/resident`, a few entries);
+ *   they belong to (one readdir of `<dataDir>/resident`, a few entries),
+ *   and door files (door.ts) whose resident died without closing them;
  * - the number of residents: each key (environment) has its own, so
  *   per-project environment tools could pile up processes. A resident that
  *   starts next to MAX_RESIDENTS others retires the idlest: the one whose
@@ -19,6 +20,8 @@
 import { closeSync, constants, openSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { namesInDir } from '../store/fsUtil.js';
+import { defaultIsProcessAlive } from '../store/lock.js';
+import { DOOR_FILE, readDoorFile } from './door.js';
 import { EXCHANGE_FILE, FIFO_FILE, residentPaths } from './identity.js';
 import type { ResidentPaths } from './identity.js';
 
@@ -38,14 +41,24 @@ export function residentListening(paths: ResidentPaths): boolean {
 }
 
 /**
- * Removes exchange files of every key older than `maxAgeMs`. Never throws.
+ * Removes exchange files of every key older than `maxAgeMs`, and door files
+ * whose resident is gone. Never throws.
  * @returns how many were removed.
  */
-export function sweepLeftovers(dir: string, now: number, maxAgeMs = LEFTOVER_MS): number {
+export function sweepLeftovers(
+  dir: string,
+  now: number,
+  maxAgeMs = LEFTOVER_MS,
+  isProcessAlive: (pid: number) => boolean = defaultIsProcessAlive,
+): number {
   let removed = 0;
   for (const name of namesInDir(dir)) {
-    if (!EXCHANGE_FILE.test(name)) continue;
     const path = join(dir, name);
+    if (DOOR_FILE.test(name)) {
+      removed += removeDeadDoor(path, isProcessAlive);
+      continue;
+    }
+    if (!EXCHANGE_FILE.test(name)) continue;
     try {
       const stats = statSync(path, { throwIfNoEntry: false });
       if (stats === undefined || now - stats.mtimeMs <= maxAgeMs) continue;
@@ -56,6 +69,18 @@ export function sweepLeftovers(dir: string, now: number, maxAgeMs = LEFTOVER_MS)
     }
   }
   return removed;
+}
+
+/** 1 when the door file at `path` named a dead resident and is now removed, else 0. */
+function removeDeadDoor(path: string, isProcessAlive: (pid: number) => boolean): number {
+  const door = readDoorFile(path);
+  if (door !== undefined && isProcessAlive(door.pid)) return 0;
+  try {
+    unlinkSync(path);
+    return 1;
+  } catch {
+    return 0;
+  }
 }
 
 /**

@@ -88,7 +88,7 @@ export const NETWORK_VARIABLES = [
 export const PER_REQUEST_VARIABLES = ['CODEBUDDY_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'] as const;
 
 /** Bumped when the request or reply format changes, so old and new never talk. */
-export const RESIDENT_PROTOCOL_VERSION = 2;
+export const RESIDENT_PROTOCOL_VERSION = 3;
 
 /** The variables that choose the configuration, sorted by name (the key's input). */
 export function configurationEnvironment(env: Env): Record<string, string> {

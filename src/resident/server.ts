@@ -32,22 +32,27 @@
  *
  * @module
  */
-import { closeSync, openSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Logger, Stage, StageDeps, StageResult } from '../protocol/stage.js';
 import { PASS } from '../protocol/stage.js';
 import { createConfigWatch } from '../config/configFiles.js';
 import type { PluginConfig } from '../config/types.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { loadStageConfig, type ConfigHolder } from '../session/stageContext.js';
-import { ensurePrivateDirSync, PRIVATE_FILE_MODE, writeFileAtomicSync } from '../store/atomic.js';
+import { ensurePrivateDirSync } from '../store/atomic.js';
 import { removeFileQuietly } from '../store/fsUtil.js';
-import { readSmallFile } from '../store/smallFile.js';
 import { tryLock } from '../store/lock.js';
 import { resolveDataDir } from '../store/paths.js';
 import { retireIdlestBeyondCap, sweepLeftovers } from './housekeeping.js';
 import { REQUEST_ID, residentKey, residentPaths, stageEnvironment } from './identity.js';
 import type { ResidentPaths } from './identity.js';
-import { decodeRequest, encodeReply } from './wire.js';
+import { decodeRequest } from './wire.js';
+import type { ResidentRequest } from './wire.js';
+import { answerThroughFifo, decodeDoorRequest, DoorRegistry } from './door.js';
+import { makeOwnFifo, readRequest, writeReply } from './exchangeFiles.js';
+import type { FileIdentity } from './exchangeFiles.js';
+import { encodeStageResult } from '../protocol/envelope.js';
+import { socketBufferBytes, withReadBarrier } from '../protocol/readBarrier.js';
 import { errorMessage } from '../util/errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -72,8 +77,6 @@ export const REQUEST_CAP_MS = 5_500;
 const AFTER_ANSWER_CAP_MS = 2_000;
 /** A partial FIFO line longer than this is no hook's (hooks write whole lines of at most PIPE_BUF); it is dropped. */
 const MAX_PARTIAL_LINE_CHARS = 64 * 1024;
-/** Largest request file read (a hook's stdin is bounded well below). */
-const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
 export interface ResidentHost {
   /** The stage a request runs (its event's: prompt or start), handed in by the resident's entry (hook/resident.ts). */
@@ -82,7 +85,11 @@ export interface ResidentHost {
   env: Env;
   homeDir: string;
   pluginRoot: string;
+  /** This process's id, named in its door files (door.ts). */
+  pid: number;
   now(): number;
+  /** A monotonic clock in ms, for the door's reply deadline. */
+  monotonicMs(): number;
   log: Logger;
   /** Creates a FIFO at `path` with mode 0600; throws when it cannot. */
   makeFifo(path: string): void;
@@ -142,33 +149,17 @@ async function serveUnderLock(host: ResidentHost): Promise<ResidentExit> {
     return 'busy';
   }
   try {
-    const fifo = makeOwnFifo(host, paths);
+    const fifo = makeOwnFifo(host, paths.fifo);
     if (fifo === undefined) return 'no-fifo';
     const retired = retireIdlestBeyondCap(dataDir, key);
     host.log.debug('resident: listening', {
       fifo: paths.fifo,
       ...(retired.length > 0 ? { retiredIdlest: retired } : {}),
     });
-    return await new Residency(host, paths, fifo, lock.handle.refresh, current).run();
+    const doors = new DoorRegistry(paths.dir, key, host.pid);
+    return await new Residency(host, paths, fifo, lock.handle.refresh, current, doors).run();
   } finally {
     await lock.handle.release();
-  }
-}
-
-interface FileIdentity {
-  dev: number;
-  ino: number;
-}
-
-function makeOwnFifo(host: ResidentHost, paths: ResidentPaths): FileIdentity | undefined {
-  try {
-    removeFileQuietly(paths.fifo);
-    host.makeFifo(paths.fifo);
-    const { dev, ino } = statSync(paths.fifo);
-    return { dev, ino };
-  } catch (error) {
-    host.log.warn('resident: cannot make its FIFO; prompt hooks run recall themselves', { error: errorMessage(error) });
-    return undefined;
   }
 }
 
@@ -187,6 +178,7 @@ class Residency {
     private readonly refreshLock: () => Promise<boolean>,
     /** Its configuration now (a few `stat`s), its stages' too: their environment adds only the project directory, which no configuration reads. */
     private readonly config: () => PluginConfig,
+    private readonly doors: DoorRegistry,
   ) {
     this.startedAt = host.now();
     this.lastRequestAt = this.startedAt;
@@ -196,6 +188,7 @@ class Residency {
   async run(): Promise<ResidentExit> {
     const listener = this.host.listen(this.paths.fifo, (text) => this.take(text));
     const reason = await this.untilRetired();
+    this.doors.closeAll();
     if (this.ownsFifo()) removeFileQuietly(this.paths.fifo);
     await sleep(DRAIN_MS);
     listener.close();
@@ -261,51 +254,53 @@ class Residency {
     }
   }
 
-  /** @param inline - the request's JSON when it came in the FIFO line, else it is read from its file. */
+  /**
+   * @param inline - the request's JSON when it came in the FIFO line (`@<print>`: a door request,
+   * door.ts), else it is read from its file.
+   */
   private async serve(id: string, inline: string | undefined): Promise<void> {
+    if (inline?.startsWith('@') === true) return this.serveDoor(id, inline.slice(1));
     const text = inline ?? readRequest(this.paths.request(id));
     if (text === undefined) return; // the hook already gave up and removed it
     const request = decodeRequest(text);
     if (request === undefined) {
       this.host.log.warn('resident: unreadable request; answering pass-through', { id });
-      return this.reply(id, PASS);
+      return writeReply(this.paths.reply(id), PASS, this.host.log);
     }
-    const stage = this.host.createStageDeps(stageEnvironment(this.host.env, request.env), request.cwd);
+    if (request.door !== undefined) this.doors.open(request.door, request.env);
+    await this.answer(request, (result) => writeReply(this.paths.reply(id), result, this.host.log));
+  }
+
+  /** A door's request (door.ts): an unknown print leaves the request file for the script to take to node. */
+  private async serveDoor(id: string, print: string): Promise<void> {
+    const deadline = this.host.monotonicMs() + REQUEST_CAP_MS;
+    const env = this.doors.lookup(print);
+    const send = (bytes: string): Promise<boolean> =>
+      answerThroughFifo(this.paths.reply(id), bytes, deadline, this.host.monotonicMs);
+    if (env === undefined) return void (await send(''));
+    const text = readRequest(this.paths.request(id));
+    const door = text === undefined ? undefined : decodeDoorRequest(text);
+    if (door === undefined) return void (await send(''));
+    const event = door.input.hook_event_name;
+    await this.answer({ input: door.input, cwd: door.cwd, env }, async (result, stageEnv) => {
+      const sent = await send(withReadBarrier(encodeStageResult(event, result), stageEnv, socketBufferBytes));
+      this.host.log.debug('resident: answered through a door', { event, sent });
+    });
+  }
+
+  /** Runs the request's stage under the cap, hands its result to `send`, then waits for its after-answer work. */
+  private async answer(
+    request: ResidentRequest,
+    send: (result: StageResult, stageEnv: Record<string, string>) => void | Promise<void>,
+  ): Promise<void> {
+    const env = stageEnvironment(this.host.env, request.env);
+    const stage = this.host.createStageDeps(env, request.cwd);
     // The stage records that the resident answered (StageDeps.runner): `why`, doctor and the tests read it.
     const deps: StageDeps & ConfigHolder = { ...stage.deps, runner: 'resident', loadedConfig: this.config };
     const answer = Promise.resolve().then(() => this.host.stage(request.input, deps));
-    this.reply(id, await withTimeout(answer, REQUEST_CAP_MS, PASS).catch(() => PASS));
+    await send(await withTimeout(answer, REQUEST_CAP_MS, PASS).catch(() => PASS), env);
     await stage.settle(AFTER_ANSWER_CAP_MS);
   }
-
-  /**
-   * Writes the reply whole (temp + rename). When that fails (a full disk:
-   * ENOSPC), an EMPTY reply file says "failed": it needs an inode but no
-   * data block, so it still fits, and the hook then runs the stage itself at
-   * once instead of waiting out its 6 s (client.ts).
-   */
-  private reply(id: string, result: StageResult): void {
-    try {
-      writeFileAtomicSync(this.paths.reply(id), encodeReply(result));
-    } catch (error) {
-      this.host.log.warn('resident: cannot write a reply; telling the hook it failed', {
-        id,
-        error: errorMessage(error),
-      });
-      try {
-        closeSync(openSync(this.paths.reply(id), 'wx', PRIVATE_FILE_MODE));
-      } catch {
-        // Not even an empty file: the hook waits until its deadline, as for a stopped resident.
-      }
-    }
-  }
-}
-
-/** Reads and removes a request file; undefined when it is gone or too big. */
-function readRequest(path: string): string | undefined {
-  const text = readSmallFile(path, MAX_REQUEST_BYTES).text;
-  removeFileQuietly(path);
-  return text;
 }
 
 function mtimeOf(path: string): number | undefined {

@@ -25,6 +25,8 @@ export interface ResidentRequest {
   cwd: string;
   /** The hook's per-session variables (identity.ts `requestEnvironment`). */
   env: Record<string, string>;
+  /** The print of the environment relay.sh saw (door.ts), when relay.sh started this hook: the resident opens a door for it. */
+  door?: string;
 }
 
 export function encodeRequest(request: ResidentRequest): string {
@@ -45,7 +47,7 @@ export function decodeRequest(text: string): ResidentRequest | undefined {
   if (input === null) return undefined;
   const env: Record<string, string> = {};
   for (const [name, variable] of Object.entries(value.env)) if (typeof variable === 'string') env[name] = variable;
-  return { input, cwd: value.cwd, env };
+  return { input, cwd: value.cwd, env, ...(typeof value.door === 'string' ? { door: value.door } : {}) };
 }
 
 export function encodeReply(result: StageResult): string {

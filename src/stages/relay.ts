@@ -70,7 +70,12 @@ function relay(input: HookInput, deps: StageDeps, runHere: RunHere): StageResult
   const answer = askResident({
     dataDir,
     key,
-    request: { input, cwd: deps.cwd, env: requestEnvironment(deps.env) },
+    request: {
+      input,
+      cwd: deps.cwd,
+      env: requestEnvironment(deps.env),
+      ...(deps.doorPrint !== undefined ? { door: deps.doorPrint } : {}),
+    },
     waitMs: RESIDENT_WAIT_MS,
     monotonicMs: deps.monotonicMs ?? deps.now,
     pid: deps.pid,

@@ -77,6 +77,15 @@ describe('scenario 2: stream-json, 3 turns and a sub-agent', () => {
       lines.find((line) => line.message === 'resident: listening'),
       world.evidence(),
     ).toBeDefined();
+    // Its environment the same for every hook of the session, the prompts after the first came through its door, with no node (D45).
+    expect(
+      lines.some(
+        (line) =>
+          line.message === 'resident: answered through a door' &&
+          (line as { event?: string }).event === 'UserPromptSubmit',
+      ),
+      world.evidence(),
+    ).toBe(true);
     // The session's last recall (the third turn's), as its record says (`why`, doctor): the resident answered it.
     const session = ovSessionId(hostSessionIdOf(world.model.calls('conversation')[0]));
     expect(await recallAnsweredBy(resolveDataDir({}, world.sandbox.home), 0, session), world.evidence()).toBe(

@@ -28,6 +28,7 @@ import { createHostSim, createPayloads, loadHooksConfig } from '../support/host-
 import type { SimulatedHost } from '../support/host-sim/index.js';
 import { HANDOFF_FLAGS, HOST_PROCESS_ID, type HandoffKind } from '../../src/protocol/handoff.js';
 import { HOOK_ENTRY } from '../../src/protocol/entryFiles.js';
+import { DOOR_PRINT } from '../../src/resident/door.js';
 import { REPO_ROOT, runProcess } from '../support/spawn-hook.js';
 
 /** The shells of the matrix: Debian's packages (dash is /bin/sh). */
@@ -44,7 +45,7 @@ afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 const pluginRoot = join(sandbox, "John's plugins", 'openviking');
 mkdirSync(join(pluginRoot, 'hooks'), { recursive: true });
 mkdirSync(join(pluginRoot, 'scripts'), { recursive: true });
-for (const file of ['hooks.json', 'guard-prefilter.sh', 'detach.sh'])
+for (const file of ['hooks.json', 'guard-prefilter.sh', 'detach.sh', 'relay.sh'])
   copyFileSync(join(REPO_ROOT, 'hooks', file), join(pluginRoot, 'hooks', file));
 writeFileSync(
   join(pluginRoot, HOOK_ENTRY),
@@ -59,6 +60,16 @@ writeFileSync(
 const EVENTS = Object.keys(loadHooksConfig(REPO_ROOT));
 /** The events whose command detaches node (the record appears after the hook exited). */
 const DETACHED = ['Stop', 'SubagentStart', 'SubagentStop', 'SessionEnd'];
+/** The events whose command is the resident's door (D45): with no door open, node gets the environment's print. */
+const THROUGH_DOOR = ['UserPromptSubmit', 'SessionStart'];
+
+/** The dispatcher's arguments for `event`'s command when nothing steps aside. */
+function expectedArgs(event: string, args: readonly string[]): string[] {
+  if (DETACHED.includes(event)) return ['detached'];
+  if (!THROUGH_DOOR.includes(event)) return [];
+  expect(args[1], `${event}: the print`).toMatch(DOOR_PRINT);
+  return ['door', args[1] ?? ''];
+}
 
 function payloadFor(event: string): Record<string, unknown> {
   const p = createPayloads({ workspace, configDir: join(home, '.codebuddy') });
@@ -114,7 +125,7 @@ describe('every hooks.json command, every shell, both hosts', () => {
           const file = join(recordDir, `${event}.json`);
           const recorded = await waitFor(() => readRecord(file), { timeoutMs: 10_000, what: `${event}'s record` });
           expect(recorded.script, event).toBe(join(pluginRoot, HOOK_ENTRY));
-          expect(recorded.args, event).toEqual(DETACHED.includes(event) ? ['detached'] : []);
+          expect(recorded.args, event).toEqual(expectedArgs(event, recorded.args));
           expect(JSON.parse(recorded.stdin), event).toEqual(payload);
         }
       }, 60_000);
@@ -176,7 +187,9 @@ describe('every hooks.json command, every shell, both hosts', () => {
                 timeoutMs: 10_000,
                 what: `${event}, ${name}: the dispatcher's record`,
               });
-              expect(recorded.args, `${event}, ${name}`).toEqual(stepsAside ? ['detached'] : []);
+              expect(recorded.args, `${event}, ${name}`).toEqual(
+                stepsAside ? ['detached'] : expectedArgs(event, recorded.args),
+              );
               expect(JSON.parse(recorded.stdin), `${event}, ${name}`).toEqual(payload);
             }
           }
@@ -220,7 +233,7 @@ describe('every hooks.json command, every shell, both hosts', () => {
         });
         expect(run.stdout, event).toMatch(
           new RegExp(
-            `^${pluginRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(scripts/hook\\.cjs|hooks/(guard-prefilter|detach)\\.sh)$`,
+            `^${pluginRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(scripts/hook\\.cjs|hooks/(guard-prefilter|detach|relay)\\.sh)$`,
           ),
         );
       }

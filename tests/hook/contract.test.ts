@@ -88,9 +88,9 @@ describe('hooks/hooks.json', () => {
             : WRITE_PATH.includes(event)
               ? `sh "${ROOT}/hooks/detach.sh"`
               : event === 'UserPromptSubmit'
-                ? `${stepAsidePrefix('prompt')}node "${ROOT}/${HOOK_ENTRY}"`
+                ? `${stepAsidePrefix('prompt')}sh "${ROOT}/hooks/relay.sh"`
                 : event === 'SessionStart'
-                  ? `${stepAsidePrefix('start', START_INSTEAD)}node "${ROOT}/${HOOK_ENTRY}"`
+                  ? `${stepAsidePrefix('start', START_INSTEAD)}sh "${ROOT}/hooks/relay.sh"`
                   : `node "${ROOT}/${HOOK_ENTRY}"`;
         expect(hook.command, event).toBe(expected);
       }
@@ -103,10 +103,19 @@ describe('hooks/hooks.json', () => {
     );
   });
 
-  it("the prefilter's stdin cap is the dispatcher's bound, counting the here-document's newline", () => {
-    const script = readFileSync(join(REPO_ROOT, 'hooks/guard-prefilter.sh'), 'utf8');
-    expect(script).toContain(`head -c ${MAX_STDIN_BYTES})`);
-    expect(script).toContain(`-gt ${MAX_STDIN_BYTES - 1} ]`);
+  it("the prefilter's and the door's stdin cap is the dispatcher's bound, counting the here-document's newline", () => {
+    for (const name of ['guard-prefilter.sh', 'relay.sh']) {
+      const script = readFileSync(join(REPO_ROOT, 'hooks', name), 'utf8');
+      expect(script, name).toContain(`head -c ${MAX_STDIN_BYTES})`);
+      expect(script, name).toContain(`-gt ${MAX_STDIN_BYTES - 1} ]`);
+    }
+  });
+
+  it("the door's wait is the node relay's (RESIDENT_WAIT_MS), and its way to node is the hook entry's door mode", () => {
+    const script = readFileSync(join(REPO_ROOT, 'hooks/relay.sh'), 'utf8');
+    expect(script).toContain(`timeout ${RESIDENT_WAIT_MS / 1000} cat "$reply"`);
+    expect(script).toContain(`hook=$here/../${HOOK_ENTRY}`);
+    expect(script).toContain('exec node "$hook" door "$print"');
   });
 
   it('every referenced file exists inside the plugin root after substitution', () => {

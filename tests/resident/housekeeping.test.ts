@@ -43,3 +43,16 @@ describe('sweepLeftovers', () => {
     expect(existsSync(join(dir, 'absent'))).toBe(false);
   });
 });
+
+describe('sweepLeftovers and door files (D45)', () => {
+  it("removes a door whose resident is dead or which is unreadable, keeps a living resident's, whatever their age", () => {
+    dir = mkdtempSync(join(tmpdir(), 'ov-sweep-'));
+    writeFileSync(join(dir, 'door-11-22'), '0123456789abcdef 100\n');
+    writeFileSync(join(dir, 'door-33-44'), '0123456789abcdef 200\n');
+    writeFileSync(join(dir, 'door-55-66'), 'garbage');
+    writeFileSync(join(dir, 'door-not-a-print'), '0123456789abcdef 200\n');
+    const alive = (pid: number): boolean => pid === 200;
+    expect(sweepLeftovers(dir, Date.now(), LEFTOVER_MS, alive)).toBe(2);
+    expect(readdirSync(dir).sort()).toEqual(['door-33-44', 'door-not-a-print']);
+  });
+});

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { vmHwmKb } from '../tests/faults/support/procfs.js';
 import { turnMarker, writeTranscriptOfSize } from '../tests/faults/support/turns.js';
@@ -132,7 +132,18 @@ export function basicPaths(world: BenchWorld): HookPath[] {
         await residentsListening(join(world.home, '.codebuddy', 'openviking'));
         await expectRecallBlock(world, recallPrompt());
       },
-      note: 'answered by the resident helper (DESIGN D16), started by a session start before the row; a fresh session each run, so each is a hit',
+      note: 'answered by the resident helper (DESIGN D16) through its door (D45: no node), started by a session start before the row; a fresh session each run, so each is a hit',
+    },
+    {
+      name: 'UserPromptSubmit, resident without a door yet (node relays, opens one)',
+      event: 'UserPromptSubmit',
+      stdin: recallPrompt,
+      beforeEachRun: async () => {
+        const residentDir = join(world.home, '.codebuddy', 'openviking', 'resident');
+        for (const name of await readdir(residentDir))
+          if (name.startsWith('door-')) await rm(join(residentDir, name), { force: true });
+      },
+      note: 'reference: the first hook of an environment (relay.sh, then `node hook.cjs door`, the FIFO relay of D16)',
     },
     {
       name: 'UserPromptSubmit, no resident yet (recall in the hook, starts one)',

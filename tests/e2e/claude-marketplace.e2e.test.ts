@@ -96,7 +96,7 @@ forEachClaudeVersion((version) => {
       expectNormalExit(run);
       const log = world.sandbox.debugLogs();
       expect(log, world.evidence()).toContain(
-        `Hooks: UserPromptSubmit [${stepAsidePrefix('prompt')}node "${clone}/scripts/hook.cjs"] (plugin ${plugin.name}@${manifest.name}) finished with status 0`,
+        `Hooks: UserPromptSubmit [${stepAsidePrefix('prompt')}sh "${clone}/hooks/relay.sh"] (plugin ${plugin.name}@${manifest.name}) finished with status 0`,
       );
       expect(log).toContain(`hooks module ${plugin.name}@${manifest.name} loaded`);
       expect(log).toMatch(/MCP server "plugin:openviking:openviking": Successfully connected/);

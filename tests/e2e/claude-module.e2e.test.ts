@@ -44,7 +44,7 @@ import {
   forEachClaudeVersion,
   type ClaudeWorld,
 } from './support/claude-world.js';
-import { createExecProbe, type ExecProbe } from './support/exec-probe.js';
+import { createExecProbe, isDispatcherRun, type ExecProbe } from './support/exec-probe.js';
 import { expectNormalExit } from './support/expect-run.js';
 import { countMessages, mainSessionOf, SEED, type OvServer } from './support/openviking.js';
 import { REPO_ROOT } from './support/repo.js';
@@ -149,7 +149,7 @@ forEachClaudeVersion((version) => {
   const prefilterRuns = (exec: ExecProbe) =>
     exec.lines().filter((line) => line.startsWith('sh ') && line.endsWith('hooks/guard-prefilter.sh'));
   /** Dispatcher starts other than the detached capture workers. */
-  const dispatcherRuns = (exec: ExecProbe) => exec.lines().filter((line) => /^node \S*scripts\/hook\.cjs$/.test(line));
+  const dispatcherRuns = (exec: ExecProbe) => exec.lines().filter(isDispatcherRun);
   /** The first model request's system entries: where Claude Code puts hook context (FC3). */
   const firstRequest = (mode: Mode) => JSON.stringify(callsOf(mode)[0] ?? {});
   const searches = (mode: Mode) =>

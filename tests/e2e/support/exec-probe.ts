@@ -20,6 +20,14 @@ export interface ExecProbe {
 
 const REAL = { node: process.execPath, sh: '/bin/sh', head: '/usr/bin/head' } as const;
 
+/**
+ * A start of the hook dispatcher on the host's clock, as the exec probe logs it: `node …/scripts/hook.cjs`, or
+ * `… hook.cjs door <print>` when hooks/relay.sh found no open door (D45); never the detached ones.
+ */
+export function isDispatcherRun(line: string): boolean {
+  return /^node \S*scripts\/hook\.cjs( door \d+-\d+)?$/.test(line);
+}
+
 export function createExecProbe(dir: string): ExecProbe {
   const bin = join(dir, 'bin');
   const log = join(dir, 'exec.log');

@@ -45,8 +45,9 @@ hook=$here/../scripts/hook.cjs
 set -- $(export -p | cksum)
 print=${1-}-${2-}
 
-# The data directory as store/paths.ts resolves it; a spelling it would read
-# differently (spaces around a path) only costs this hook node's way.
+# The data directory as store/paths.ts resolves it (tests/hook/relay-data-dir
+# holds the two equal); a spelling it would read differently (spaces around a
+# path) only costs this hook node's way.
 # (`found`, not `path`: zsh ties that name to PATH.)
 usable() {
   found=$1

@@ -41,6 +41,8 @@ export interface RealWorldOptions {
   origin?: string;
   /** More environment for every hook. */
   env?: Record<string, string>;
+  /** The resident helper on (D16, D45), as users run it; off by default, as the host simulator keeps it. */
+  resident?: boolean;
 }
 
 export interface HostSession {
@@ -102,7 +104,7 @@ export function createRealWorld(options: RealWorldOptions): RealWorld {
   if ('key' in identity) writeOvcli(home, { url: options.url, api_key: identity.key });
   else Object.assign(baseEnv, { OPENVIKING_URL: options.url, OPENVIKING_USER: identity.user });
   const env = { ...baseEnv, ...options.env };
-  const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env });
+  const sim = createHostSim({ pluginRoot: REPO_ROOT, home, workspace, env, resident: options.resident === true });
   const dataDir = resolveDataDir({}, home);
   const configDir = join(home, '.codebuddy');
   const settle = async (): Promise<void> => {

@@ -110,7 +110,8 @@ export function basicPaths(world: BenchWorld): HookPath[] {
     },
     {
       name: 'dispatcher no-op (unrouted event)',
-      event: 'UserPromptSubmit',
+      // PreCompact's command is the plain `node hook.cjs` line (the prompt's is relay.sh since D45).
+      event: 'PreCompact',
       stdin: json({ ...p.stop('done'), hook_event_name: 'Notification', message: 'idle' }),
       target: TARGETS.noop,
       note: 'Notification payload through the `node hook.cjs` command line: parse, no route, exit',

@@ -7,12 +7,14 @@
  *
  * For each environment, with the shipped script under dash, bash and zsh:
  * the door is put where the TypeScript rule says (a live pid, a FIFO, a
- * key), and the script must take it: its request file appears beside the
- * FIFO. A `node` first on PATH records the script's way to node, which
- * here is the failure. The reply FIFO is then closed with the request
- * left in place, which the script reads as "the resident does not know the
- * print": it runs node with the payload, and that recorded run is expected. The print comes from a first run with no door at all (the
- * script's `exec node hook.cjs door <print>`).
+ * key), and the script must take it: its request written beside the FIFO
+ * and its line down the FIFO, which the test holds open as a resident
+ * does. A `node` first on PATH records the script's way to node, which here
+ * is the failure. The reply FIFO is then closed with the request left in
+ * place, which the script reads as "the resident does not know the print":
+ * it runs node with the payload, and that recorded run is expected. The
+ * print comes from a first run with no door at all (the script's
+ * `exec node hook.cjs door <print>`).
  *
  * @module
  */
@@ -25,6 +27,7 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
+  readSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -99,6 +102,17 @@ function closedReply(reply: string): boolean {
   }
 }
 
+/** What the FIFO held open at `fd` has waiting ('' for nothing yet). */
+function readWaiting(fd: number): string {
+  const buffer = Buffer.alloc(4096);
+  try {
+    return buffer.toString('utf8', 0, readSync(fd, buffer));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return '';
+    throw error;
+  }
+}
+
 describe('relay.sh finds the door where store/paths.ts puts it', () => {
   for (const shell of ['/bin/dash', '/bin/bash', '/usr/bin/zsh']) {
     for (const { name, vars } of CASES) {
@@ -110,6 +124,8 @@ describe('relay.sh finds the door where store/paths.ts puts it', () => {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         const fifo = join(dir, `${KEY}.fifo`);
         spawnSync('mkfifo', [fifo]);
+        // Held open for reading as the resident holds its FIFO: the script's line lands here once its request is written.
+        const listening = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
         // A live, running pid (this test's own), as a resident's would be.
         writeFileSync(join(dir, `door-${print}`), `${KEY} ${process.pid}\n`);
         rmSync(nodeLog, { force: true });
@@ -119,8 +135,10 @@ describe('relay.sh finds the door where store/paths.ts puts it', () => {
         const request = join(dir, `${KEY}-${relay.pid}-door.request`);
         const reply = join(dir, `${KEY}-${relay.pid}-door.reply`);
         try {
-          await waitFor(() => existsSync(request) || nodeRuns().length > 0, 10_000);
+          let line = '';
+          await waitFor(() => (line += readWaiting(listening)).endsWith('\n') || nodeRuns().length > 0, 10_000);
           expect(nodeRuns(), 'relay.sh went to node: it looked for the door elsewhere').toEqual([]);
+          expect(line).toBe(`${relay.pid}-door @${print}\n`);
           expect(readFileSync(request, 'utf8').split('\n')[1]).toBe('{"hook_event_name":"UserPromptSubmit"}');
           // The reply closed with the request left untaken ("not known here"): the script hands the payload to node.
           await waitFor(() => closedReply(reply), 10_000);
@@ -128,6 +146,7 @@ describe('relay.sh finds the door where store/paths.ts puts it', () => {
           expect(nodeRuns()).toEqual([`${REPO_ROOT}/hooks/../scripts/hook.cjs door ${print}`]);
         } finally {
           relay.kill();
+          closeSync(listening);
           rmSync(dir, { recursive: true, force: true });
         }
       });

@@ -123,6 +123,12 @@ describe('the same recall through the resident helper, as users run it', () => {
       await second.fire('SessionStart', second.p.sessionStart());
       const throughDoor = await second.fire('UserPromptSubmit', second.p.userPromptSubmit(RECALL_QUESTION));
       expect(throughDoor.merged.hostAdditionalContext ?? '').toMatch(extractedMemory());
+      // The resident logs its answer once it has sent it: the line may land just after the hook ended.
+      await waitFor(() => doorAnswers() > before, {
+        timeoutMs: 10_000,
+        intervalMs: 25,
+        what: "the resident's debug line of the prompt it answered through its door",
+      });
       expect(doorAnswers() - before).toBe(1);
     } finally {
       await resident.dispose();

@@ -21,13 +21,13 @@
  *
  * @module
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debugLines, residentsListening } from '../support/resident.js';
 import { waitFor } from '../support/wait.js';
 import { ov, settledTask } from './support/http.js';
 import { sharedServers } from './support/servers.js';
 import { createRealWorld, devIdentity, type RealWorld } from './support/world.js';
-import { join } from 'node:path';
 
 const { dev } = sharedServers();
 

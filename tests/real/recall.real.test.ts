@@ -23,7 +23,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { debugLines, residentsListening } from '../support/resident.js';
+import { debugLines, doorAnswers, residentsListening } from '../support/resident.js';
 import { waitFor } from '../support/wait.js';
 import { ov, settledTask } from './support/http.js';
 import { sharedServers } from './support/servers.js';
@@ -114,22 +114,19 @@ describe('the same recall through the resident helper, as users run it', () => {
       const throughNode = await first.fire('UserPromptSubmit', first.p.userPromptSubmit(RECALL_QUESTION));
       expect(throughNode.merged.hostAdditionalContext ?? '').toMatch(extractedMemory());
       const log = join(resident.home, 'debug.log');
-      const doorAnswers = () =>
-        debugLines(log).filter(
-          (line) => line.message === 'resident: answered through a door' && line.event === 'UserPromptSubmit',
-        ).length;
-      const before = doorAnswers();
+      const answered = () => doorAnswers(debugLines(log), 'UserPromptSubmit');
+      const before = answered();
       const second = resident.session();
       await second.fire('SessionStart', second.p.sessionStart());
       const throughDoor = await second.fire('UserPromptSubmit', second.p.userPromptSubmit(RECALL_QUESTION));
       expect(throughDoor.merged.hostAdditionalContext ?? '').toMatch(extractedMemory());
       // The resident logs its answer once it has sent it: the line may land just after the hook ended.
-      await waitFor(() => doorAnswers() > before, {
+      await waitFor(() => answered() > before, {
         timeoutMs: 10_000,
         intervalMs: 25,
         what: "the resident's debug line of the prompt it answered through its door",
       });
-      expect(doorAnswers() - before).toBe(1);
+      expect(answered() - before).toBe(1);
     } finally {
       await resident.dispose();
     }

@@ -1,7 +1,9 @@
 /**
  * Test helpers for the resident helper (DESIGN D16): wait until one
- * listens, and tell which process answered a prompt's recall (the record
- * a user sees in `why` and doctor, not a log line's wording).
+ * listens, tell which process answered a prompt's recall (the record a
+ * user sees in `why` and doctor, not a log line's wording), and count the
+ * events it answered through a door (D45: the one trace of a hook that
+ * started no node).
  *
  * @module
  */
@@ -43,6 +45,14 @@ export function debugLines(path: string): Array<{ pid: number; message: string }
   } catch {
     return [];
   }
+}
+
+/** How many `event`s the debug log's `lines` say a resident answered through a door (resident/server.ts). */
+export function doorAnswers(
+  lines: ReadonlyArray<{ message: string } & Record<string, unknown>>,
+  event: string,
+): number {
+  return lines.filter((line) => line.message === 'resident: answered through a door' && line.event === event).length;
 }
 
 /**

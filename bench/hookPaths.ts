@@ -17,6 +17,7 @@ import type { Command } from './process.js';
 import { formatMs, formatRatio } from './report.js';
 import type { ResultRow, Target } from './report.js';
 import { interleave, median, ratioOf } from './stats.js';
+import { resolveDataDir } from '../src/store/paths.js';
 import type { BenchWorld } from './world.js';
 import { markerStored, waitForWorkersGone } from './workers.js';
 
@@ -93,6 +94,7 @@ export function basicPaths(world: BenchWorld): HookPath[] {
   const p = world.payloads;
   const json = (value: unknown): string => JSON.stringify(value);
   const recallPrompt = () => json(world.freshSession().userPromptSubmit(RECALL_PROMPT, 2));
+  const dataDir = resolveDataDir(world.env, world.home);
   return [
     {
       name: 'guard allow (prefilter, no node)',
@@ -130,7 +132,7 @@ export function basicPaths(world: BenchWorld): HookPath[] {
       // As in a session: SessionStart (or the first prompt) has started the resident by now.
       prepare: async () => {
         await timedRun(world.hookCommand('SessionStart', json(p.sessionStart('startup'))));
-        await residentsListening(join(world.home, '.codebuddy', 'openviking'));
+        await residentsListening(dataDir);
         await expectRecallBlock(world, recallPrompt());
       },
       note: 'answered by the resident helper (DESIGN D16) through its door (D45: no node), started by a session start before the row; a fresh session each run, so each is a hit',
@@ -140,7 +142,7 @@ export function basicPaths(world: BenchWorld): HookPath[] {
       event: 'UserPromptSubmit',
       stdin: recallPrompt,
       beforeEachRun: async () => {
-        const residentDir = join(world.home, '.codebuddy', 'openviking', 'resident');
+        const residentDir = join(dataDir, 'resident');
         for (const name of await readdir(residentDir))
           if (name.startsWith('door-')) await rm(join(residentDir, name), { force: true });
       },
@@ -152,7 +154,7 @@ export function basicPaths(world: BenchWorld): HookPath[] {
       stdin: recallPrompt,
       beforeEachRun: async () => {
         await stopResidents(world.home);
-        await rm(join(world.home, '.codebuddy', 'openviking', 'resident'), { recursive: true, force: true });
+        await rm(join(dataDir, 'resident'), { recursive: true, force: true });
       },
       note: 'reference: the first prompt after 15 idle minutes when no session start came before it',
     },
